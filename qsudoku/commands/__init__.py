@@ -1,0 +1,1 @@
+"""Subcommands of the ``qsudoku`` CLI, one module each (see :mod:`qsudoku.cli`)."""

@@ -1,0 +1,107 @@
+"""Options shared by several subcommands: puzzle input, rules and configuration."""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import os
+
+from ..config import Config, load_config
+from ..errors import ConfigError, PuzzleFormatError
+from ..io import Rules, parse_digits, parse_regions
+from ..io.files import iter_puzzles
+from ..io.rules import parse_box
+
+__all__ = ["add_input_args", "add_config_args", "rules_from_args", "config_from_args",
+           "iter_inputs", "parse_key_values"]
+
+
+def add_input_args(p: argparse.ArgumentParser, many: bool = True) -> None:
+    """``PUZZLE`` plus the flags that give the rules explicitly."""
+    p.add_argument("puzzles", nargs="+" if many else None, metavar="PUZZLE",
+                   help="a puzzle string, a file (one puzzle per line, grids, tuples, .tsv), "
+                        "or - for stdin")
+    g = p.add_argument_group("rules (override what a file's path under shared/data implies)")
+    g.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: most square)")
+    g.add_argument("--variant", choices=["standard", "x"], help="x adds both main diagonals")
+    g.add_argument("--regions", metavar="MAP|FILE",
+                   help="jigsaw region map (letters, rows separated by / or newlines) or a file")
+    g.add_argument("--digits", metavar="ALPHABET",
+                   help="symbols for 1..n, e.g. 0-9A-F (default 1-9 then A=10, B=11, ...)")
+    g.add_argument("--format", choices=["auto", "line", "grid", "tuples"], default="auto")
+    g.add_argument("--size", type=int, help="grid size for tuple lists (default: inferred)")
+    g.add_argument("--keep-going", action="store_true",
+                   help="report unreadable puzzles of a file and go on with the rest")
+
+
+def add_config_args(p: argparse.ArgumentParser) -> None:
+    """``--config`` and the flags that override it."""
+    g = p.add_argument_group("configuration (flags override the config file)")
+    g.add_argument("--config", metavar="FILE", help="TOML config (see configs/default.toml)")
+    g.add_argument("--sampler", metavar="NAME", help="registry name (qsudoku samplers lists them)")
+    g.add_argument("--reads", type=int, metavar="N", help="num_reads")
+    g.add_argument("--seed", type=int, metavar="S", help="random seed")
+    g.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                   help="a sampling parameter, e.g. num_sweeps=5000 (repeatable)")
+    g.add_argument("--rules", metavar="R1,R2",
+                   help="propagation rules, e.g. naked_single,hidden_single,locked_candidates "
+                        "(none = only the givens eliminate)")
+    g.add_argument("--weight", action="append", default=[], metavar="KIND=W",
+                   help="penalty weight of cell, row, column, box or extra (repeatable)")
+
+
+def parse_key_values(items, what: str) -> dict:
+    """``["a=1", "b=x"]`` -> ``{"a": 1, "b": "x"}`` (values parsed as Python literals)."""
+    out = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"{what} {item!r} is not of the form KEY=VALUE")
+        try:
+            out[key.strip()] = ast.literal_eval(value.strip())
+        except (ValueError, SyntaxError):
+            out[key.strip()] = value.strip()
+    return out
+
+
+def rules_from_args(args) -> Rules:
+    regions = None
+    if args.regions:
+        text = args.regions
+        if os.path.exists(text):
+            with open(text, encoding="utf-8") as f:
+                text = f.read()
+        regions = parse_regions(text, source="--regions")
+    return Rules(box=parse_box(args.box) if args.box else None, variant=args.variant or "standard",
+                 regions=regions, digits=parse_digits(args.digits) if args.digits else None,
+                 format=args.format, size=args.size)
+
+
+def config_from_args(args) -> Config:
+    cfg = load_config(args.config)
+    rules = None
+    if args.rules is not None:
+        rules = [] if args.rules.strip() in ("", "none") else [r.strip() for r in args.rules.split(",")]
+    weights = {k: float(v) if isinstance(v, (int, float)) else v
+               for k, v in parse_key_values(args.weight, "--weight").items()}
+    return cfg.with_overrides(sampler=args.sampler, reads=args.reads, seed=args.seed,
+                              params=parse_key_values(args.param, "--param"), rules=rules,
+                              weights=weights)
+
+
+def iter_inputs(args, on_error=None):
+    """Yield the puzzles of every ``PUZZLE`` argument.
+
+    With ``--keep-going`` an unreadable puzzle is passed to ``on_error`` and skipped;
+    otherwise its error is raised.
+    """
+    rules = rules_from_args(args)
+    specs = args.puzzles if isinstance(args.puzzles, list) else [args.puzzles]
+    for spec in specs:
+        for item in iter_puzzles(spec, rules):
+            if isinstance(item, PuzzleFormatError) or isinstance(item, Exception):
+                if getattr(args, "keep_going", False) and on_error is not None:
+                    on_error(item)
+                    continue
+                raise item
+            yield item

@@ -1,0 +1,176 @@
+"""Configuration: TOML files mapped onto frozen dataclasses.
+
+Keys match Python keyword names; an unknown key or a value of the wrong type is
+a :class:`~qsudoku.errors.ConfigError` naming the key and the file.  API tokens
+never belong here: D-Wave credentials are read only by D-Wave's own config
+loader (``DWAVE_API_TOKEN`` or ``dwave config create``).
+
+>>> cfg = Config.from_dict({"sampler": {"name": "tabu", "params": {"num_reads": 3}}})
+>>> cfg.sampler.name, cfg.sampler.params["num_reads"]
+('tabu', 3)
+>>> Config.from_dict({"sampler": {"nmae": "sa"}}, source="my.toml")
+Traceback (most recent call last):
+...
+qsudoku.errors.ConfigError: my.toml: unknown key 'sampler.nmae'; known keys: name, options, params
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from .errors import ConfigError
+from .propagate import DEFAULT_RULES, check_rules
+from .qubo import Weights
+
+__all__ = ["Config", "PropagateConfig", "QuboConfig", "SamplerConfig", "load_config",
+           "DEFAULT_CONFIG_PATH"]
+
+#: The documented default configuration shipped with the repository.
+DEFAULT_CONFIG_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                   "configs", "default.toml")
+_SECRET_KEYS = {"token", "api_token", "dwave_api_token", "password", "secret"}
+
+
+@dataclass(frozen=True)
+class PropagateConfig:
+    """``[propagate]``: which rules run before the QUBO is built."""
+
+    rules: tuple[str, ...] = DEFAULT_RULES
+
+    def __post_init__(self):
+        object.__setattr__(self, "rules", check_rules(self.rules))
+
+
+@dataclass(frozen=True)
+class QuboConfig:
+    """``[qubo]``: penalty weights per constraint kind (``[qubo.weights]``)."""
+
+    weights: Weights = Weights()
+
+
+@dataclass(frozen=True)
+class SamplerConfig:
+    """``[sampler]``: the registry name, constructor options and sampling parameters.
+
+    ``params`` left empty means "the sampler's registered defaults".
+    """
+
+    name: str = "sa"
+    options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    params: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    def __post_init__(self):
+        object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
+        object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
+
+
+@dataclass(frozen=True)
+class Config:
+    """The whole configuration of a run."""
+
+    propagate: PropagateConfig = PropagateConfig()
+    qubo: QuboConfig = QuboConfig()
+    sampler: SamplerConfig = SamplerConfig()
+    source: str = field(default="", compare=False)
+
+    @classmethod
+    def from_dict(cls, data: Mapping, source: str = "") -> "Config":
+        """Build from a parsed TOML mapping; unknown keys are errors."""
+        pre = f"{source}: " if source else ""
+        _no_secrets(data, pre)
+        _known(data, ("propagate", "qubo", "sampler"), "", pre)
+        prop = dict(data.get("propagate", {}))
+        _known(prop, ("rules",), "propagate.", pre)
+        qubo = dict(data.get("qubo", {}))
+        _known(qubo, ("weights",), "qubo.", pre)
+        w = dict(qubo.get("weights", {}))
+        _known(w, ("cell", "unit", "row", "column", "box", "extra"), "qubo.weights.", pre)
+        unit = w.pop("unit", None)
+        if unit is not None:
+            for k in ("row", "column", "box", "extra"):
+                w.setdefault(k, unit)
+        samp = dict(data.get("sampler", {}))
+        _known(samp, ("name", "options", "params"), "sampler.", pre)
+        try:
+            rules = prop.get("rules", DEFAULT_RULES)
+            if isinstance(rules, str) or not all(isinstance(r, str) for r in rules):
+                raise ConfigError("propagate.rules must be a list of rule names")
+            name = samp.get("name", "sa")
+            if not isinstance(name, str):
+                raise ConfigError(f"sampler.name = {name!r} must be a string")
+            for key in ("options", "params"):
+                if not isinstance(samp.get(key, {}), Mapping):
+                    raise ConfigError(f"sampler.{key} must be a table")
+            return cls(PropagateConfig(tuple(rules)), QuboConfig(Weights(**w)),
+                       SamplerConfig(name, samp.get("options", {}), samp.get("params", {})),
+                       source=source)
+        except ConfigError as e:
+            raise ConfigError(f"{pre}{e}") from None
+
+    def with_overrides(self, *, sampler: str | None = None, reads: int | None = None,
+                       seed: int | None = None, params: Mapping | None = None,
+                       rules=None, weights: Mapping | None = None) -> "Config":
+        """A copy with CLI overrides applied.
+
+        Choosing a different sampler drops the config's sampling parameters (they
+        belonged to the other sampler) in favour of the new sampler's defaults.
+        """
+        s = self.sampler
+        if sampler is not None and sampler != s.name:
+            s = SamplerConfig(sampler)
+        p = dict(s.params)
+        if params:
+            p.update(params)
+        if reads is not None:
+            p["num_reads"] = reads
+        if seed is not None:
+            p["seed"] = seed
+        cfg = replace(self, sampler=replace(s, params=p))
+        if rules is not None:
+            cfg = replace(cfg, propagate=PropagateConfig(tuple(rules)))
+        if weights:
+            try:
+                cfg = replace(cfg, qubo=QuboConfig(replace(cfg.qubo.weights, **weights)))
+            except TypeError as e:
+                raise ConfigError(f"unknown weight: {e}") from None
+        return cfg
+
+
+def _known(data: Mapping, keys, prefix: str, pre: str) -> None:
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"{pre}{prefix.rstrip('.') or 'config'} must be a table")
+    for k in data:
+        if k not in keys:
+            raise ConfigError(f"{pre}unknown key '{prefix}{k}'; known keys: {', '.join(keys)}")
+
+
+def _no_secrets(data, pre, path=""):
+    if isinstance(data, Mapping):
+        for k, v in data.items():
+            if str(k).lower() in _SECRET_KEYS:
+                raise ConfigError(f"{pre}key '{path}{k}' looks like a credential; tokens do not "
+                                  "go in qsudoku configs: set DWAVE_API_TOKEN or run "
+                                  "'dwave config create'")
+            _no_secrets(v, pre, f"{path}{k}.")
+
+
+def load_config(path: str | None = None) -> Config:
+    """Load a TOML config (``None`` = built-in defaults, same as ``configs/default.toml``)."""
+    if path is None:
+        return Config()
+    import tomllib
+
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except FileNotFoundError:
+        raise ConfigError(f"config file not found: {path}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise ConfigError(f"{path}: not valid TOML: {e}") from None
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read: {e.strerror}") from None
+    return Config.from_dict(data, source=path)
+

@@ -1,0 +1,117 @@
+"""Turn samples back into grids and say which constraints they break.
+
+An invalid sample is data: :class:`Decoded` records its grid (0 where a cell has
+no single digit), energy, the labels of its broken constraints and ``valid``.
+Validity is checked twice, independently: every one-hot group of the model sums
+to one, and the grid is a solution of the puzzle's units.
+
+>>> import dimod
+>>> from qsudoku.io import parse_puzzle
+>>> from qsudoku.propagate import propagate
+>>> from qsudoku.qubo import build_model
+>>> m = build_model(propagate(parse_puzzle("12.." "34.." "...." "...."), rules=()))
+>>> ss = dimod.SampleSet.from_samples((m.sample_of_grid([1,2,3,4,3,4,1,2,2,1,4,3,4,3,2,1]),
+...                                    m.variables), "BINARY", energy=[0.0])
+>>> d = decode(m, ss)[0]
+>>> d.valid, d.broken
+(True, [])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .qubo import QuboModel
+
+__all__ = ["Decoded", "decode", "decode_array", "success_rate"]
+
+
+@dataclass
+class Decoded:
+    """One decoded sample.
+
+    Attributes:
+        grid: Row-major values; 0 where the sample puts no or several digits in a cell.
+        energy: BQM energy of the sample.
+        valid: True iff the grid is a full valid solution keeping the givens.
+        broken: Labels of the one-hot groups whose sum is not one.
+        num_occurrences: How many reads gave this sample.
+        broken_by_kind: Count of broken groups per constraint kind.
+    """
+
+    grid: list[int]
+    energy: float
+    valid: bool
+    broken: list[tuple] = field(default_factory=list)
+    num_occurrences: int = 1
+    broken_by_kind: dict[str, int] = field(default_factory=dict)
+
+
+def _aligned(model: QuboModel, sampleset) -> np.ndarray:
+    """The sampleset's samples as an ``(S, V)`` int array in model-variable order."""
+    if model.num_variables == 0:
+        return np.zeros((len(sampleset), 0), dtype=np.int8)
+    pos = {v: k for k, v in enumerate(sampleset.variables)}
+    missing = [v for v in model.variables if v not in pos]
+    if missing:
+        raise ValueError(f"sample set lacks {len(missing)} model variables, e.g. {missing[0]}")
+    order = np.fromiter((pos[v] for v in model.variables), dtype=np.int64, count=model.num_variables)
+    return np.asarray(sampleset.record.sample)[:, order]
+
+
+def decode_array(model: QuboModel, samples: np.ndarray, energies=None, occurrences=None) -> list[Decoded]:
+    """Decode an ``(S, V)`` 0/1 array whose columns follow ``model.variables``."""
+    samples = np.atleast_2d(np.asarray(samples))
+    S = samples.shape[0]
+    puzzle = model.puzzle
+    cons = model.constraints
+    if cons:
+        flat = np.concatenate([c.variables for c in cons]).astype(np.int64)
+        ptr = np.cumsum([0] + [len(c.variables) for c in cons])[:-1]
+        sums = np.add.reduceat(samples[:, flat].astype(np.int64), ptr, axis=1) if len(flat) else \
+            np.zeros((S, len(cons)), np.int64)
+        bad = sums != 1
+    else:
+        bad = np.zeros((S, 0), bool)
+    if energies is None:
+        energies = [float(model.bqm.energy((row, model.variables))) if model.num_variables
+                    else model.bqm.offset for row in samples]
+    occurrences = np.ones(S, int) if occurrences is None else occurrences
+    fixed = np.asarray(model.fixed)
+    on_count = np.zeros((S, len(fixed)), np.int64)
+    digit_sum = np.zeros((S, len(fixed)), np.int64)
+    if model.num_variables:
+        np.add.at(on_count.T, model.var_cell, samples.T.astype(np.int64))
+        np.add.at(digit_sum.T, model.var_cell, (samples * model.var_digit[None, :]).T.astype(np.int64))
+    grids = np.where(on_count == 1, digit_sum, 0)
+    grids = np.where(fixed[None, :] != 0, fixed[None, :], grids)
+    out = []
+    for s in range(S):
+        idx = np.flatnonzero(bad[s])
+        broken = [cons[k].label for k in idx]
+        kinds: dict[str, int] = {}
+        for k in idx:
+            kinds[cons[k].kind] = kinds.get(cons[k].kind, 0) + 1
+        grid = grids[s].tolist()
+        valid = not broken and puzzle.is_solution(grid)
+        out.append(Decoded(grid, float(energies[s]), valid, broken, int(occurrences[s]), kinds))
+    return out
+
+
+def decode(model: QuboModel, sampleset) -> list[Decoded]:
+    """Decode every sample of a :class:`dimod.SampleSet` (in its record order)."""
+    rec = sampleset.record
+    occ = rec.num_occurrences if "num_occurrences" in rec.dtype.names else None
+    return decode_array(model, _aligned(model, sampleset), rec.energy, occ)
+
+
+def success_rate(decoded: list[Decoded]) -> float:
+    """Fraction of reads (weighted by occurrences) that are valid solutions.
+
+    >>> success_rate([Decoded([], 0.0, True, num_occurrences=3), Decoded([], 2.0, False)])
+    0.75
+    """
+    total = sum(d.num_occurrences for d in decoded)
+    return sum(d.num_occurrences for d in decoded if d.valid) / total if total else 0.0

@@ -1,0 +1,100 @@
+"""Typed errors of qsudoku, all under one root.
+
+The CLI maps each family to an exit code (see :data:`EXIT_CODES`): bad input
+or configuration is 2, an unavailable backend is 3.  An invalid *sample* is
+data (see :mod:`qsudoku.decode`), never an exception.
+
+>>> issubclass(PuzzleFormatError, QSudokuError)
+True
+>>> str(PuzzleFormatError("unknown character 'x'", source="a.txt", line=3, column=7))
+"a.txt:3:7: unknown character 'x'"
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "QSudokuError",
+    "PuzzleFormatError",
+    "ContradictionError",
+    "ConfigError",
+    "BackendUnavailableError",
+    "exit_code_for",
+]
+
+
+class QSudokuError(Exception):
+    """Root of every error qsudoku raises on purpose."""
+
+    exit_code = 2
+
+
+class PuzzleFormatError(QSudokuError, ValueError):
+    """A puzzle text could not be read.
+
+    Args:
+        message: What is wrong.
+        source: File name (or ``"<string>"``/``"<stdin>"``) the text came from.
+        line: 1-based line number in ``source``.
+        column: 1-based column (character position) in that line.
+        cell: ``(row, col)`` of the offending cell, 0-based, if known.
+    """
+
+    def __init__(self, message, *, source=None, line=None, column=None, cell=None):
+        self.message = message
+        self.source = source
+        self.line = line
+        self.column = column
+        self.cell = cell
+        super().__init__(self._render())
+
+    def _render(self):
+        where = [str(p) for p in (self.source, self.line, self.column) if p is not None]
+        prefix = ":".join(where)
+        text = self.message
+        if self.cell is not None:
+            text = f"{text} (cell r{self.cell[0] + 1}c{self.cell[1] + 1})"
+        return f"{prefix}: {text}" if prefix else text
+
+
+class ContradictionError(QSudokuError):
+    """The puzzle has no solution: propagation or a backend proved it.
+
+    Args:
+        message: What broke.
+        cell: ``(row, col)`` (0-based) where it broke, if a cell is to blame.
+        unit: Label of the unit (e.g. ``"box 3"``) where it broke, if any.
+        digit: The digit involved, if any.
+    """
+
+    exit_code = 1
+
+    def __init__(self, message, *, cell=None, unit=None, digit=None, source=None, exit_code=None):
+        self.message = message
+        if exit_code is not None:  # duplicate givens are bad input (2), not "no solution" (1)
+            self.exit_code = exit_code
+        self.cell = cell
+        self.unit = unit
+        self.digit = digit
+        self.source = source
+        super().__init__(f"{source}: {message}" if source else message)
+
+
+class ConfigError(QSudokuError, ValueError):
+    """A configuration file, key, value or sampler parameter is invalid."""
+
+
+class BackendUnavailableError(QSudokuError, RuntimeError):
+    """A sampler cannot run here: missing extra, token, solver or network."""
+
+    exit_code = 3
+
+
+def exit_code_for(error: BaseException) -> int:
+    """Return the CLI exit code for ``error``.
+
+    >>> exit_code_for(ConfigError("bad key"))
+    2
+    >>> exit_code_for(BackendUnavailableError("no token"))
+    3
+    """
+    return getattr(error, "exit_code", 2) if isinstance(error, QSudokuError) else 2

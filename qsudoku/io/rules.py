@@ -1,0 +1,88 @@
+"""Rules: which units a puzzle read from text gets.
+
+A file's rules come from flags (``--box RxC``, ``--variant x``, a region map) or
+from its place under ``shared/data`` (see :func:`qsudoku.io.files.rules_from_path`);
+:meth:`Rules.make` turns givens into a :class:`~qsudoku.puzzle.Puzzle`.
+
+>>> Rules(box=(2, 3)).make([0] * 36).kind
+'sudoku 6x6 (2x3 boxes)'
+>>> Rules(variant="x").make([0] * 81).kind
+'sudoku 9x9 (3x3 boxes) + diagonals'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Sequence
+
+from ..errors import PuzzleFormatError
+from ..puzzle import Puzzle, diagonal_units
+
+__all__ = ["Rules", "parse_box", "VARIANTS"]
+
+#: Extra-unit variants: name -> builder of the extra units for size n.
+VARIANTS = {"x": diagonal_units, "standard": lambda n: []}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """How to read puzzle text and which units to give it.
+
+    Attributes:
+        box: ``(rows, cols)`` of a box; ``None`` = the most square shape.
+        variant: ``"standard"`` or ``"x"`` (both main diagonals).
+        regions: Flat jigsaw region ids; when set the puzzle is a jigsaw (no boxes).
+        digits: Alphabet for values ``1..n``; ``None`` = the default convention.
+        format: ``"auto"``, ``"line"``, ``"grid"`` or ``"tuples"``.
+        size: Grid size for tuple lists (``None`` = infer).
+    """
+
+    box: tuple[int, int] | None = None
+    variant: str = "standard"
+    regions: tuple[int, ...] | None = None
+    digits: str | None = None
+    format: str = "auto"
+    size: int | None = None
+
+    def __post_init__(self):
+        if self.variant not in VARIANTS:
+            raise PuzzleFormatError(
+                f"unknown variant {self.variant!r}; choose from {', '.join(sorted(VARIANTS))}"
+            )
+        if self.format not in ("auto", "line", "grid", "tuples"):
+            raise PuzzleFormatError(f"unknown format {self.format!r}")
+
+    def merged(self, other: "Rules") -> "Rules":
+        """``self`` with every field that ``other`` sets explicitly taken from ``other``."""
+        changes = {k: v for k, v in vars(other).items() if v not in (None, "auto", "standard")}
+        return replace(self, **changes)
+
+    def make(self, givens: Sequence[int], *, regions: Sequence[int] | None = None,
+             name: str = "", solution: Sequence[int] | None = None,
+             alphabet: str = "") -> Puzzle:
+        """Build the puzzle for ``givens`` under these rules."""
+        givens = tuple(givens)
+        regions = regions if regions is not None else self.regions
+        n = round(len(givens) ** 0.5)
+        extra = VARIANTS[self.variant](n)
+        kw = dict(name=name, alphabet=alphabet,
+                  solution=tuple(solution) if solution is not None else None)
+        if regions is not None:
+            return Puzzle.jigsaw(givens, regions, extra=extra, **kw)
+        return Puzzle.standard(givens, box=self.box, extra=extra, **kw)
+
+
+def parse_box(spec: str) -> tuple[int, int]:
+    """Parse ``"2x3"`` into ``(2, 3)``.
+
+    >>> parse_box("3x4")
+    (3, 4)
+    """
+    m = re.fullmatch(r"\s*(\d+)\s*[xX*]\s*(\d+)\s*", spec or "")
+    if not m:
+        raise PuzzleFormatError(f"box shape {spec!r} is not of the form RxC (e.g. 2x3)")
+    r, c = int(m.group(1)), int(m.group(2))
+    if r < 1 or c < 1:
+        raise PuzzleFormatError(f"box shape {spec!r} must have positive sides")
+    return r, c

@@ -1,0 +1,71 @@
+"""Digit alphabets: how the values ``1..n`` are written.
+
+The default convention (that of ``shared/data``) writes 1-9 as digits, then
+``A`` = 10, ``B`` = 11, ... ``P`` = 25.  Blanks are ``.`` (also ``_``, ``*``,
+``?``) and ``0`` whenever ``0`` is not itself a digit of the alphabet.  Another
+alphabet is given with ``--digits``, e.g. ``0-9A-F`` for hexadecimal 16x16
+puzzles (then ``0`` means 1 and only ``.`` is a blank).
+
+>>> default_alphabet(16)
+'123456789ABCDEFG'
+>>> parse_digits("0-9A-F")
+'0123456789ABCDEF'
+>>> blanks_for("0123456789ABCDEF")
+frozenset({'.', '*', '?', '_'})
+"""
+
+from __future__ import annotations
+
+from ..errors import PuzzleFormatError
+
+__all__ = ["SYMBOLS", "default_alphabet", "parse_digits", "blanks_for", "decode_symbol"]
+
+#: Symbols for values 1, 2, 3, ... in the default convention.
+SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_BLANKS = frozenset(".*?_")
+
+
+def default_alphabet(n: int) -> str:
+    """The default symbols for a size-``n`` grid."""
+    if not 1 <= n <= len(SYMBOLS):
+        raise PuzzleFormatError(f"size {n} is not supported (1..{len(SYMBOLS)})")
+    return SYMBOLS[:n]
+
+
+def parse_digits(spec: str) -> str:
+    """Expand a digits option such as ``"0-9A-F"`` or ``"1-9A-G"`` into an alphabet.
+
+    A spec without ranges is taken literally (``"123456789ABCDEFG"``).
+
+    Raises:
+        PuzzleFormatError: On a reversed range or a repeated symbol.
+    """
+    out = []
+    i = 0
+    while i < len(spec):
+        if i + 2 < len(spec) and spec[i + 1] == "-":
+            a, b = spec[i], spec[i + 2]
+            if ord(b) < ord(a):
+                raise PuzzleFormatError(f"digits range {a}-{b} is reversed")
+            out.extend(chr(x) for x in range(ord(a), ord(b) + 1))
+            i += 3
+        else:
+            out.append(spec[i])
+            i += 1
+    alphabet = "".join(out).upper()
+    if len(set(alphabet)) != len(alphabet) or set(alphabet) & _BLANKS:
+        raise PuzzleFormatError(f"digits {spec!r} repeat a symbol or use a blank symbol")
+    return alphabet
+
+
+def blanks_for(alphabet: str) -> frozenset[str]:
+    """Characters that mean 'blank' next to ``alphabet``."""
+    return _BLANKS if "0" in alphabet else _BLANKS | {"0"}
+
+
+def decode_symbol(ch: str, alphabet: str, blanks: frozenset[str]) -> int | None:
+    """Value of one symbol: ``0`` for a blank, ``1..n``, or ``None`` if unknown."""
+    if ch in blanks:
+        return 0
+    k = alphabet.find(ch.upper())
+    return k + 1 if k >= 0 else None

@@ -1,0 +1,242 @@
+"""Parse one puzzle from text, and write grids back.
+
+Accepted forms (``format="auto"`` picks by shape):
+
+* **line**: ``n*n`` symbols on one line, e.g. the usual 81-character 9x9 line with
+  ``.`` or ``0`` for blanks; 16x16 lines use ``1-9A-G`` by default.
+* **grid**: ``n`` rows of ``n`` cells, with optional spaces, ``|`` and ``+---+``
+  or ``------`` separator lines; whitespace-separated numbers (``10 11 ...``) are
+  accepted for sizes above 9.
+* **tuples**: a list of 1-indexed ``[row, col, value]`` triples, e.g.
+  ``[[1, 3, 8], [1, 6, 1]]``.
+
+Jigsaw region maps are letter grids (``aaabccccc/aaabbbccc/...``, newlines or
+``/`` between rows, or one ``n*n`` string); labels are renumbered in order of
+first appearance.
+
+>>> parse_puzzle("[[1,1,1],[2,3,4]]", rules=Rules(size=4)).format()
+'1......4........'
+>>> parse_regions("aabb/aabb/ccdd/ccdd", 4)
+(0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3)
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from typing import Sequence
+
+from ..errors import PuzzleFormatError
+from ..puzzle import Puzzle
+from .rules import Rules
+from .symbols import blanks_for, decode_symbol, default_alphabet
+
+__all__ = ["parse_puzzle", "parse_line", "decode_line", "parse_grid", "parse_tuples", "parse_regions",
+           "format_grid", "looks_like_grid_row"]
+
+_SEP_LINE = re.compile(r"^[\s\-+=|:*]*$")
+
+
+def _alphabet(n: int, rules: Rules) -> str:
+    if rules.digits:
+        if len(rules.digits) != n:
+            raise PuzzleFormatError(
+                f"digits {rules.digits!r} have {len(rules.digits)} symbols, a {n}x{n} grid needs {n}")
+        return rules.digits
+    return default_alphabet(n)
+
+
+def _decode(symbols: Sequence[str], n: int, rules: Rules, *, source, line, columns=None):
+    alphabet = _alphabet(n, rules)
+    blanks = blanks_for(alphabet)
+    out = []
+    for i, ch in enumerate(symbols):
+        v = decode_symbol(ch, alphabet, blanks)
+        if v is None and ch.isdigit() and 0 < int(ch) <= n and not rules.digits:
+            v = int(ch)  # whitespace-separated decimal tokens such as "12"
+        if v is None:
+            col = columns[i] if columns else i + 1
+            hint = f"digits are {alphabet[0]}-{alphabet[-1]}" if n > 1 else ""
+            raise PuzzleFormatError(
+                f"unknown symbol {ch!r} for a {n}x{n} grid ({hint}, blank . or 0)",
+                source=source, line=line, column=col, cell=divmod(i, n))
+        out.append(v)
+    return out, alphabet
+
+
+def decode_line(text: str, rules: Rules = Rules(), *, source="<string>", line=1):
+    """Values (0 = blank) and alphabet of ``n*n`` symbols on one line.
+
+    >>> decode_line("12.4" * 4)[0][:4]
+    [1, 2, 0, 4]
+    """
+    s = text.strip()
+    n = math.isqrt(len(s))
+    if n * n != len(s) or n < 2:
+        raise PuzzleFormatError(
+            f"a puzzle line has n*n symbols (16, 36, 81, 256, ...); this one has {len(s)}",
+            source=source, line=line)
+    return _decode(s, n, rules, source=source, line=line)
+
+
+def parse_line(text: str, rules: Rules = Rules(), *, source="<string>", line=1,
+               regions=None, name="", solution=None) -> Puzzle:
+    """Parse one puzzle written as ``n*n`` symbols on one line."""
+    givens, alphabet = decode_line(text, rules, source=source, line=line)
+    return _make(rules, givens, regions, name or f"{source}:{line}", solution, alphabet,
+                 source=source, line=line)
+
+
+def looks_like_grid_row(text: str) -> bool:
+    """True if ``text`` is a separator line or has separators (``|``, spaces) between cells."""
+    s = text.strip()
+    return bool(_SEP_LINE.match(s)) or "|" in s or len(s.split()) > 1
+
+
+def _row_tokens(text: str) -> list[str]:
+    s = text.replace("|", " ").strip()
+    parts = s.split()
+    if len(parts) > 1 and all(len(p) == 1 for p in parts):
+        return parts
+    if len(parts) > 1 and all(re.fullmatch(r"\d+|[.*?_]", p) for p in parts):
+        return parts  # decimal tokens, e.g. "10 . 12"
+    return list("".join(parts))
+
+
+def parse_grid(lines: Sequence[str], rules: Rules = Rules(), *, source="<string>",
+               first_line=1, regions=None, name="", solution=None) -> Puzzle:
+    """Parse a grid of ``n`` rows (separator lines and blank lines are skipped)."""
+    rows, where = [], []
+    for k, raw in enumerate(lines):
+        if not raw.strip() or _SEP_LINE.match(raw.strip()):
+            continue
+        rows.append(_row_tokens(raw))
+        where.append(first_line + k)
+    n = len(rows)
+    if n < 2:
+        raise PuzzleFormatError("a grid needs at least 2 rows", source=source, line=first_line)
+    for r, (toks, ln) in enumerate(zip(rows, where)):
+        if len(toks) != n:
+            raise PuzzleFormatError(
+                f"grid row {r + 1} has {len(toks)} cells, expected {n} (the grid has {n} rows)",
+                source=source, line=ln)
+    givens = []
+    for r, (toks, ln) in enumerate(zip(rows, where)):
+        vals, alphabet = _decode(toks, n, rules, source=source, line=ln)
+        givens.extend(vals)
+    return _make(rules, givens, regions, name or f"{source}:{first_line}", solution, alphabet,
+                 source=source, line=first_line)
+
+
+def parse_tuples(text: str, rules: Rules = Rules(), *, source="<string>", line=1,
+                 name="", regions=None) -> Puzzle:
+    """Parse a list of 1-indexed ``[row, col, value]`` triples."""
+    try:
+        data = ast.literal_eval(text.strip())
+        triples = [tuple(int(x) for x in t) for t in data]
+        if any(len(t) != 3 for t in triples):
+            raise ValueError
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        raise PuzzleFormatError("expected a list of [row, col, value] triples",
+                                source=source, line=line) from None
+    n = rules.size or _infer_size(max((max(t) for t in triples), default=1))
+    givens = [0] * (n * n)
+    for k, (r, c, v) in enumerate(triples):
+        if not (1 <= r <= n and 1 <= c <= n and 1 <= v <= n):
+            raise PuzzleFormatError(f"triple {k + 1} [{r}, {c}, {v}] is outside a {n}x{n} grid "
+                                    "(rows, columns and values are 1-indexed)",
+                                    source=source, line=line)
+        i = (r - 1) * n + (c - 1)
+        if givens[i] and givens[i] != v:
+            raise PuzzleFormatError(f"cell given twice with {givens[i]} and {v}",
+                                    source=source, line=line, cell=(r - 1, c - 1))
+        givens[i] = v
+    return _make(rules, givens, regions, name or f"{source}:{line}", None,
+                 _alphabet(n, rules), source=source, line=line)
+
+
+def _infer_size(largest: int) -> int:
+    for n in (4, 6, 8, 9, 12, 16, 20, 25):
+        if largest <= n:
+            return n
+    raise PuzzleFormatError(f"value {largest} is larger than any supported size")
+
+
+def parse_puzzle(text: str, rules: Rules = Rules(), *, source="<string>", line=1,
+                 name="", solution=None) -> Puzzle:
+    """Parse one puzzle in any accepted form (see the module docstring)."""
+    s = text.strip()
+    fmt = rules.format
+    if fmt == "auto":
+        if s.startswith("[") or s.startswith("("):
+            fmt = "tuples"
+        elif "\n" in s or "/" in s or looks_like_grid_row(s.splitlines()[0] if s else ""):
+            fmt = "grid"
+        else:
+            fmt = "line"
+    if not s:
+        raise PuzzleFormatError("empty puzzle", source=source, line=line)
+    if fmt == "tuples":
+        return parse_tuples(s, rules, source=source, line=line, name=name)
+    if fmt == "grid":
+        return parse_grid(s.replace("/", "\n").splitlines(), rules, source=source,
+                          first_line=line, name=name, solution=solution)
+    return parse_line(s, rules, source=source, line=line, name=name, solution=solution)
+
+
+def parse_regions(text: str, n: int | None = None, *, source="<regions>", line=1) -> tuple[int, ...]:
+    """Parse a jigsaw region map into flat region ids ``0..n-1`` (first-appearance order)."""
+    s = "".join(ch for ch in text if not ch.isspace() and ch not in "/|,")
+    m = math.isqrt(len(s))
+    if n is None:
+        n = m
+    if len(s) != n * n:
+        raise PuzzleFormatError(f"region map has {len(s)} cells, a {n}x{n} grid needs {n * n}",
+                                source=source, line=line)
+    ids: dict[str, int] = {}
+    return tuple(ids.setdefault(ch, len(ids)) for ch in s)
+
+
+def format_grid(puzzle: Puzzle, grid: Sequence[int] | None = None) -> str:
+    """A readable multi-line grid with box (or region-free) separators.
+
+    >>> print(format_grid(Puzzle.standard([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1])))
+    1 2 | 3 4
+    3 4 | 1 2
+    ----+----
+    2 1 | 4 3
+    4 3 | 2 1
+    """
+    n = puzzle.size
+    grid = puzzle.givens if grid is None else grid
+    box = _box_shape(puzzle)
+    sym = [puzzle.alphabet[d - 1] if d else "." for d in grid]
+    lines = []
+    for r in range(n):
+        cells = sym[r * n:(r + 1) * n]
+        if not box:
+            lines.append(" ".join(cells))
+            continue
+        row = " | ".join(" ".join(cells[j:j + box[1]]) for j in range(0, n, box[1]))
+        if r and r % box[0] == 0:
+            lines.append("".join("+" if ch == "|" else "-" for ch in row))
+        lines.append(row)
+    return "\n".join(lines)
+
+
+def _box_shape(puzzle: Puzzle) -> tuple[int, int] | None:
+    boxes = [u for u in puzzle.units if u.kind == "box"]
+    if not boxes:
+        return None
+    rows = {c // puzzle.size for c in boxes[0].cells}
+    return len(rows), puzzle.size // len(rows)
+
+
+def _make(rules: Rules, givens, regions, name, solution, alphabet, *, source, line) -> Puzzle:
+    try:
+        return rules.make(givens, regions=regions, name=name, solution=solution, alphabet=alphabet)
+    except PuzzleFormatError as e:
+        if e.source is None:
+            raise PuzzleFormatError(e.message, source=source, line=line, cell=e.cell) from None
+        raise

@@ -1,0 +1,188 @@
+"""The one place where the stages are chained: propagate -> build -> sample -> decode.
+
+>>> from qsudoku.io import parse_puzzle
+>>> r = solve(parse_puzzle("1..." "..2." ".3.." "...4"))
+>>> r.valid, r.solved_by, r.solution
+(True, 'propagation', '1243432121343412')
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .config import Config
+from .decode import Decoded, decode, success_rate
+from .errors import ConfigError
+from .propagate import Candidates, propagate
+from .puzzle import Puzzle
+from .qubo import QuboModel, build_model
+from .samplers import check_params, default_params, get_sampler
+
+__all__ = ["Result", "solve", "sample_model", "build", "sampler_factory", "sampler_params"]
+
+
+@dataclass
+class Result:
+    """What one solve produced.
+
+    Attributes:
+        puzzle: The input puzzle.
+        grid: The best grid found (0 = cell left undecided by the best sample).
+        valid: True iff ``grid`` is a full valid solution keeping the givens.
+        solved_by: ``"propagation"`` if nothing was left to sample, else the sampler's name.
+        energy: Energy of the best sample (``0.0`` for propagation-only solves).
+        success_rate: Fraction of reads that were valid (``None`` without sampling).
+        num_reads: Reads taken.
+        num_variables: Variables of the reduced QUBO.
+        num_interactions: Its quadratic terms.
+        fired: How often each propagation rule acted.
+        timings: Seconds per stage (``propagate``, ``build``, ``sample``, ``decode``, ``total``).
+        broken: Readable names of the constraints the best sample breaks.
+        sampler: Sampler name and the parameters it was called with.
+        info: The sample set's ``info`` (timings of the backend and the like).
+        model: The :class:`~qsudoku.qubo.QuboModel` (``None`` if propagation solved it).
+        sampleset: The raw :class:`dimod.SampleSet` (``None`` if propagation solved it).
+        decoded: Every decoded sample.
+    """
+
+    puzzle: Puzzle
+    grid: list[int]
+    valid: bool
+    solved_by: str
+    energy: float | None = 0.0
+    success_rate: float | None = None
+    num_reads: int = 0
+    num_variables: int = 0
+    num_interactions: int = 0
+    fired: dict[str, int] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+    broken: list[str] = field(default_factory=list)
+    sampler: dict[str, Any] = field(default_factory=dict)
+    info: dict[str, Any] = field(default_factory=dict)
+    model: QuboModel | None = field(default=None, repr=False)
+    sampleset: Any = field(default=None, repr=False)
+    decoded: list[Decoded] = field(default_factory=list, repr=False)
+
+    @property
+    def solution(self) -> str:
+        """Row-major string of ``grid`` in the puzzle's digit convention (``.`` = undecided)."""
+        return self.puzzle.format(self.grid)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready summary (no raw samples, no credentials)."""
+        p = self.puzzle
+        out = {
+            "name": p.name,
+            "puzzle": p.format(),
+            "size": p.size,
+            "kind": p.kind,
+            "valid": self.valid,
+            "solution": self.solution,
+            "energy": self.energy,
+            "num_variables": self.num_variables,
+            "num_interactions": self.num_interactions,
+            "solved_by": self.solved_by,
+            "success_rate": self.success_rate,
+            "num_reads": self.num_reads,
+            "propagation": dict(self.fired),
+            "broken": list(self.broken),
+            "sampler": _jsonable(self.sampler),
+            "timings": {k: round(v, 6) for k, v in self.timings.items()},
+        }
+        if p.solution is not None:
+            out["matches_known_solution"] = list(self.grid) == list(p.solution)
+        return out
+
+
+def build(puzzle: Puzzle, config: Config = Config()) -> tuple[Candidates, QuboModel | None, dict]:
+    """Propagate and build the model; returns ``(candidates, model or None, timings)``."""
+    timings: dict[str, float] = {}
+    t = time.perf_counter()
+    cands = propagate(puzzle, config.propagate.rules)
+    timings["propagate"] = time.perf_counter() - t
+    if cands.solved:
+        return cands, None, timings
+    t = time.perf_counter()
+    model = build_model(cands, config.qubo.weights)
+    timings["build"] = time.perf_counter() - t
+    return cands, model, timings
+
+
+def sampler_params(sampler, config: Config) -> dict:
+    """The checked sampling parameters for ``config`` (registered defaults if none given)."""
+    name = config.sampler.name
+    params = dict(default_params(name))
+    params.update(config.sampler.params)
+    return check_params(sampler, params, name, config.source)
+
+
+def sampler_factory(config: Config):
+    """Instantiate the configured sampler (reuse it across puzzles)."""
+    return get_sampler(config.sampler.name, **config.sampler.options)
+
+
+def sample_model(model: QuboModel, config: Config = Config(), sampler=None):
+    """Sample ``model`` with the configured sampler; returns ``(sampleset, params)``."""
+    name = config.sampler.name
+    sampler = sampler or sampler_factory(config)
+    params = sampler_params(sampler, config)
+    call = dict(params)
+    if "groups" in getattr(sampler, "parameters", {}):
+        call["groups"] = model.groups()
+    try:
+        sampleset = sampler.sample(model.bqm, **call)
+        sampleset.resolve()
+    except (ValueError, TypeError) as e:
+        raise ConfigError(f"sampler {name!r} rejected its parameters {params}: {e}") from None
+    return sampleset, params
+
+
+def solve(puzzle: Puzzle, config: Config = Config(), *, sampler=None) -> Result:
+    """Solve one puzzle through every stage and validate the answer.
+
+    Args:
+        puzzle: The puzzle.
+        config: Rules, weights and sampler (defaults: singles, weights 1, ``sa``).
+        sampler: An already-built sampler to reuse across puzzles (optional).
+
+    Raises:
+        ContradictionError: If propagation proves the puzzle has no solution.
+        ConfigError: Bad sampler name or parameters.
+        BackendUnavailableError: The sampler cannot run here.
+    """
+    t0 = time.perf_counter()
+    cands, model, timings = build(puzzle, config)
+    fired = dict(cands.fired)
+    if model is None:
+        timings["total"] = time.perf_counter() - t0
+        return Result(puzzle, list(cands.grid), puzzle.is_solution(cands.grid), "propagation",
+                      0.0, None, 0, 0, 0, fired, timings)
+    t = time.perf_counter()
+    sampleset, params = sample_model(model, config, sampler)
+    timings["sample"] = time.perf_counter() - t
+    t = time.perf_counter()
+    decoded = decode(model, sampleset)
+    best = min(decoded, key=lambda d: (not d.valid, d.energy))
+    timings["decode"] = time.perf_counter() - t
+    timings["total"] = time.perf_counter() - t0
+    broken = [c.describe(puzzle) for c in model.constraints if c.label in set(best.broken)]
+    return Result(
+        puzzle, best.grid, best.valid, config.sampler.name, best.energy, success_rate(decoded),
+        sum(d.num_occurrences for d in decoded), model.num_variables, model.num_interactions,
+        fired, timings, broken, {"name": config.sampler.name, "params": params},
+        dict(sampleset.info), model, sampleset, decoded)
+
+
+def _jsonable(x):
+    if isinstance(x, dict):
+        return {str(k): _jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    if isinstance(x, (str, int, float, bool)) or x is None:
+        return x
+    try:
+        return x.item()
+    except AttributeError:
+        return repr(x)

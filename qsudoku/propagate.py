@@ -1,0 +1,273 @@
+"""Classical propagation over ``Puzzle.units``: forced cells and candidates.
+
+Every rule reads only the units list, so it works unchanged for any box shape,
+jigsaw regions and extra units.  Candidates are bitmasks (bit ``d - 1`` set when
+digit ``d`` is possible).  The givens always eliminate their digit from their
+peers; the selectable rules then run to a fixpoint:
+
+* ``naked_single``: a cell with one candidate takes it.
+* ``hidden_single``: a digit with one place in a unit goes there.
+* ``locked_candidates``: if a digit's places in unit A all lie in unit B, it is
+  removed from the rest of B (pointing and claiming, for any pair of units).
+* ``naked_pair`` / ``naked_triple``: k cells of a unit whose candidates are k
+  digits remove those digits from the unit's other cells.
+* ``hidden_pair`` / ``hidden_triple``: k digits of a unit confined to the same
+  k cells remove every other candidate from those cells.
+
+>>> from qsudoku.io import parse_puzzle
+>>> c = propagate(parse_puzzle("1..." "..2." ".3.." "...4"))
+>>> c.solved, c.format()
+(True, '1243' '4321' '2134' '3412')
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Iterable, Sequence
+
+from .errors import ConfigError, ContradictionError
+from .puzzle import Puzzle
+
+__all__ = ["Candidates", "propagate", "RULES", "DEFAULT_RULES", "check_rules"]
+
+DEFAULT_RULES = ("naked_single", "hidden_single")
+
+
+@dataclass
+class Candidates:
+    """Result of propagation.
+
+    Attributes:
+        puzzle: The puzzle propagated.
+        grid: Row-major values after propagation (givens + forced digits; 0 = open).
+        masks: Candidate bitmask per cell (a single bit for a filled cell).
+        fired: How many times each rule acted (cells filled or candidates removed).
+        rules: The rules that were run.
+    """
+
+    puzzle: Puzzle
+    grid: list[int]
+    masks: list[int]
+    fired: Counter = field(default_factory=Counter)
+    rules: tuple[str, ...] = DEFAULT_RULES
+
+    def digits(self, cell: int) -> list[int]:
+        """Candidate digits of flat ``cell``, ascending."""
+        m = self.masks[cell]
+        return [d + 1 for d in range(self.puzzle.size) if m >> d & 1]
+
+    @property
+    def open_cells(self) -> list[int]:
+        """Flat indices of the cells left open."""
+        return [c for c, v in enumerate(self.grid) if v == 0]
+
+    @property
+    def num_variables(self) -> int:
+        """Candidate variables left: the size of the reduced QUBO."""
+        return sum(self.masks[c].bit_count() for c in self.open_cells)
+
+    @property
+    def solved(self) -> bool:
+        """True when propagation filled every cell."""
+        return all(self.grid)
+
+    def format(self) -> str:
+        """Row-major string of the propagated grid."""
+        return self.puzzle.format(self.grid)
+
+
+class _State:
+    def __init__(self, puzzle: Puzzle, fired: Counter):
+        self.p = puzzle
+        n = puzzle.size
+        self.full = (1 << n) - 1
+        self.grid = [0] * (n * n)
+        self.masks = [self.full if g == 0 else 1 << (g - 1) for g in puzzle.givens]
+        self.fired = fired
+
+    def where(self, cell):
+        r, c = self.p.rc(cell)
+        return f"r{r + 1}c{c + 1}"
+
+    def place(self, cell: int, digit: int) -> None:
+        """Fill ``cell`` with ``digit`` and remove the digit from its peers."""
+        self.grid[cell] = digit
+        bit = 1 << (digit - 1)
+        self.masks[cell] = bit
+        for q in self.p.peers[cell]:
+            if self.masks[q] & bit:
+                self.remove(q, bit)
+
+    def remove(self, cell: int, bits: int) -> bool:
+        """Remove candidate ``bits`` from ``cell``; True if anything changed."""
+        m = self.masks[cell]
+        if not m & bits:
+            return False
+        m &= ~bits
+        self.masks[cell] = m
+        if m == 0:
+            raise ContradictionError(f"cell {self.where(cell)} has no candidate left",
+                                     cell=self.p.rc(cell), source=self.p.name or None)
+        return True
+
+
+def _naked_single(s: _State) -> int:
+    count = 0
+    for cell, m in enumerate(s.masks):
+        if s.grid[cell] == 0 and m.bit_count() == 1:
+            s.place(cell, m.bit_length())
+            count += 1
+    return count
+
+
+def _places(s: _State, unit, bit):
+    return [c for c in unit.cells if s.masks[c] & bit]
+
+
+def _hidden_single(s: _State) -> int:
+    count = 0
+    for unit in s.p.units:
+        for d in range(1, s.p.size + 1):
+            bit = 1 << (d - 1)
+            places = _places(s, unit, bit)
+            if not places:
+                raise ContradictionError(
+                    f"digit {s.p.alphabet[d - 1]} has no place left in {unit.label}",
+                    unit=unit.label, digit=d, source=s.p.name or None)
+            if len(places) == 1 and s.grid[places[0]] == 0:
+                s.place(places[0], d)
+                count += 1
+    return count
+
+
+def _locked_candidates(s: _State) -> int:
+    count = 0
+    cell_units = s.p.cell_units
+    for k, unit in enumerate(s.p.units):
+        members = set(unit.cells)
+        for d in range(1, s.p.size + 1):
+            bit = 1 << (d - 1)
+            places = [c for c in unit.cells if s.grid[c] == 0 and s.masks[c] & bit]
+            if len(places) < 2:
+                continue
+            shared = set(cell_units[places[0]]).intersection(*(cell_units[c] for c in places[1:]))
+            shared.discard(k)
+            for other in shared:
+                for c in s.p.units[other].cells:
+                    if c not in members and s.grid[c] == 0 and s.remove(c, bit):
+                        count += 1
+    return count
+
+
+def _naked_subset(size: int):
+    def rule(s: _State) -> int:
+        count = 0
+        for unit in s.p.units:
+            open_cells = [c for c in unit.cells if s.grid[c] == 0]
+            small = [c for c in open_cells if 2 <= s.masks[c].bit_count() <= size]
+            for group in combinations(small, size):
+                union = 0
+                for c in group:
+                    union |= s.masks[c]
+                if union.bit_count() == size:
+                    for c in open_cells:
+                        if c not in group and s.remove(c, union):
+                            count += 1
+        return count
+    return rule
+
+
+def _hidden_subset(size: int):
+    def rule(s: _State) -> int:
+        count = 0
+        n = s.p.size
+        for unit in s.p.units:
+            open_cells = [c for c in unit.cells if s.grid[c] == 0]
+            where = {}
+            for d in range(1, n + 1):
+                bit = 1 << (d - 1)
+                spots = frozenset(c for c in open_cells if s.masks[c] & bit)
+                if 2 <= len(spots) <= size:
+                    where[d] = spots
+            for digits in combinations(sorted(where), size):
+                cells = frozenset().union(*(where[d] for d in digits))
+                if len(cells) == size:
+                    keep = sum(1 << (d - 1) for d in digits)
+                    for c in cells:
+                        if s.remove(c, s.masks[c] & ~keep):
+                            count += 1
+        return count
+    return rule
+
+
+#: Rule name -> function acting on the state; cheap rules first.
+RULES = {
+    "naked_single": _naked_single,
+    "hidden_single": _hidden_single,
+    "locked_candidates": _locked_candidates,
+    "naked_pair": _naked_subset(2),
+    "hidden_pair": _hidden_subset(2),
+    "naked_triple": _naked_subset(3),
+    "hidden_triple": _hidden_subset(3),
+}
+
+
+def check_rules(rules: Iterable[str]) -> tuple[str, ...]:
+    """Validate rule names and return them in :data:`RULES` order.
+
+    >>> check_rules(["hidden_single", "naked_single"])
+    ('naked_single', 'hidden_single')
+    """
+    rules = tuple(rules)
+    unknown = [r for r in rules if r not in RULES]
+    if unknown:
+        raise ConfigError(f"unknown propagation rule(s) {', '.join(map(repr, unknown))}; "
+                          f"choose from {', '.join(RULES)}")
+    return tuple(r for r in RULES if r in rules)
+
+
+def propagate(puzzle: Puzzle, rules: Sequence[str] = DEFAULT_RULES) -> Candidates:
+    """Fill forced cells and return every open cell's candidates.
+
+    The selected rules run to a fixpoint, cheapest first (after any rule acts, the
+    loop restarts from the first rule).
+
+    Raises:
+        ContradictionError: Duplicate givens, a cell with no candidate, or a digit
+            with no place in a unit; the message names the cell or unit.
+    """
+    rules = check_rules(rules)
+    puzzle.check_givens()
+    fired: Counter = Counter({r: 0 for r in rules})
+    s = _State(puzzle, fired)
+    for cell, g in enumerate(puzzle.givens):
+        if g:
+            s.place(cell, g)
+    funcs = [(name, RULES[name]) for name in rules]
+    progress = True
+    while progress:
+        progress = False
+        for name, fn in funcs:
+            acted = fn(s)
+            if acted:
+                fired[name] += acted
+                progress = True
+                break
+    if "hidden_single" not in rules:
+        _check_units(s)
+    return Candidates(puzzle, s.grid, s.masks, fired, rules)
+
+
+def _check_units(s: _State) -> None:
+    """Every digit must still have a place in every unit (hidden_single checks it too)."""
+    for unit in s.p.units:
+        union = 0
+        for c in unit.cells:
+            union |= s.masks[c]
+        if union != s.full:
+            missing = (s.full & ~union).bit_length()
+            raise ContradictionError(
+                f"digit {s.p.alphabet[missing - 1]} has no place left in {unit.label}",
+                unit=unit.label, digit=missing, source=s.p.name or None)

@@ -1,0 +1,143 @@
+"""Name -> factory registry of samplers.
+
+A backend module registers its factories with :func:`register`; the factory
+imports its library only when called, so ``import qsudoku`` stays light and a
+missing optional extra surfaces as :class:`~qsudoku.errors.BackendUnavailableError`
+only when that sampler is asked for.
+
+Structure-aware samplers (classical exact solvers, move-preserving annealers)
+list ``groups`` in their ``parameters``; the pipeline then passes the model's
+labelled one-hot groups as ``groups=[(kind, [labels...]), ...]``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import numbers
+from dataclasses import dataclass, field
+from typing import Callable, Mapping
+
+from ..errors import BackendUnavailableError, ConfigError
+
+__all__ = ["SamplerSpec", "register", "get_spec", "get_sampler", "names", "check_params",
+           "default_params", "BACKEND_MODULES"]
+
+#: Modules that register samplers when imported (missing ones are skipped).
+BACKEND_MODULES = (
+    "qsudoku.samplers.classical",
+    "qsudoku.samplers.structured",
+    "qsudoku.samplers.dwave",
+    "qsudoku.samplers.exact",
+)
+
+
+@dataclass(frozen=True)
+class SamplerSpec:
+    """A registered sampler.
+
+    Attributes:
+        name: Registry key (``--sampler NAME``).
+        factory: ``factory(**options) -> dimod.Sampler``.
+        summary: One line for ``qsudoku samplers``.
+        defaults: Sampling parameters used when the config gives none for this sampler.
+        extra: The pip extra that provides it (``None`` = core dependency).
+        offline: False for backends that need a network and a token.
+    """
+
+    name: str
+    factory: Callable
+    summary: str = ""
+    defaults: Mapping = field(default_factory=dict)
+    extra: str | None = None
+    offline: bool = True
+
+
+_REGISTRY: dict[str, SamplerSpec] = {}
+_loaded = False
+
+
+def register(name: str, *, summary: str = "", defaults: Mapping | None = None,
+             extra: str | None = None, offline: bool = True):
+    """Decorator registering ``factory`` under ``name``."""
+    def deco(factory):
+        _REGISTRY[name] = SamplerSpec(name, factory, summary, dict(defaults or {}), extra, offline)
+        return factory
+    return deco
+
+
+def _load() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for mod in BACKEND_MODULES:
+        try:
+            importlib.import_module(mod)
+        except ModuleNotFoundError as e:
+            if e.name != mod:
+                raise
+
+
+def names() -> list[str]:
+    """Registered sampler names."""
+    _load()
+    return sorted(_REGISTRY)
+
+
+def get_spec(name: str) -> SamplerSpec:
+    """The :class:`SamplerSpec` of ``name``; :class:`ConfigError` if unknown."""
+    _load()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise ConfigError(f"unknown sampler {name!r}; choose from {', '.join(names())}") from None
+
+
+def get_sampler(name: str, **options):
+    """Instantiate the sampler registered as ``name``."""
+    spec = get_spec(name)
+    try:
+        return spec.factory(**options)
+    except ImportError as e:
+        hint = f"pip install 'qsudoku[{spec.extra}]'" if spec.extra else "pip install -e ."
+        raise BackendUnavailableError(
+            f"sampler {name!r} needs a package that is not installed ({e.name or e}); run: {hint}"
+        ) from None
+    except TypeError as e:
+        raise ConfigError(f"sampler {name!r}: bad option: {e}") from None
+
+
+def default_params(name: str) -> dict:
+    """The registered default sampling parameters of ``name``."""
+    return dict(get_spec(name).defaults)
+
+
+_POSITIVE_INTS = {"num_reads", "num_sweeps", "num_sweeps_per_beta", "num_restarts", "timeout",
+                  "num_replicas", "max_rounds"}
+_NON_NEGATIVE_INTS = {"seed"}
+_POSITIVE_NUMBERS = {"time_limit", "time_budget", "annealing_time", "chain_strength"}
+
+
+def check_params(sampler, params: Mapping, name: str = "", source: str = "") -> dict:
+    """Check sampling ``params`` against ``sampler.parameters`` and obvious ranges.
+
+    Raises:
+        ConfigError: Naming the parameter (and the config file, if given) for an
+            unknown parameter or a nonsense value (negative reads, zero sweeps, ...).
+    """
+    where = f" (in {source})" if source else ""
+    accepted = set(getattr(sampler, "parameters", {}) or {})
+    unknown = sorted(set(params) - accepted)
+    if unknown:
+        raise ConfigError(
+            f"sampler {name or type(sampler).__name__!r} does not accept parameter(s) "
+            f"{', '.join(unknown)}{where}; it accepts: {', '.join(sorted(accepted)) or 'none'}")
+    for key, value in params.items():
+        if key in _POSITIVE_INTS | _NON_NEGATIVE_INTS:
+            low = 0 if key in _NON_NEGATIVE_INTS else 1
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
+                raise ConfigError(f"parameter {key} = {value!r}{where} must be an integer >= {low}")
+        if key in _POSITIVE_NUMBERS and isinstance(value, (int, float)) and not isinstance(value, bool):
+            if not value > 0:
+                raise ConfigError(f"parameter {key} = {value!r}{where} must be > 0")
+    return dict(params)
