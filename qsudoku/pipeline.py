@@ -3,7 +3,7 @@
 >>> from qsudoku.io import parse_puzzle
 >>> r = solve(parse_puzzle("1..." "..2." ".3.." "...4"))
 >>> r.valid, r.solved_by, r.solution
-(True, 'propagation', '1243432121343412')
+(True, 'propagation', '1243342143122134')
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ peers; the selectable rules then run to a fixpoint:
 >>> from qsudoku.io import parse_puzzle
 >>> c = propagate(parse_puzzle("1..." "..2." ".3.." "...4"))
 >>> c.solved, c.format()
-(True, '1243' '4321' '2134' '3412')
+(True, '1243342143122134')
 """
 
 from __future__ import annotations

@@ -15,8 +15,8 @@ into numpy arrays at once; the BQM is then built in one call.
 >>> p = parse_puzzle("12.." "34.." "...." "....")
 >>> m = build_model(propagate(p, rules=()))
 >>> m.num_variables, len(m.constraints)
-(24, 28)
->>> m.energy_of_grid(p.solution or [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1])
+(32, 48)
+>>> m.energy_of_grid([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1])
 0.0
 """
 

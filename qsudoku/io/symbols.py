@@ -10,8 +10,8 @@ puzzles (then ``0`` means 1 and only ``.`` is a blank).
 '123456789ABCDEFG'
 >>> parse_digits("0-9A-F")
 '0123456789ABCDEF'
->>> blanks_for("0123456789ABCDEF")
-frozenset({'.', '*', '?', '_'})
+>>> sorted(blanks_for("0123456789ABCDEF"))
+['*', '.', '?', '_']
 """
 
 from __future__ import annotations
