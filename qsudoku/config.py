@@ -11,7 +11,7 @@ loader (``DWAVE_API_TOKEN`` or ``dwave config create``).
 >>> Config.from_dict({"sampler": {"nmae": "sa"}}, source="my.toml")
 Traceback (most recent call last):
 ...
-qsudoku.errors.ConfigError: my.toml: unknown key 'sampler.nmae'; known keys: name, options, params
+qsudoku.errors.ConfigError: my.toml: unknown key 'sampler.nmae'; known keys: name, options, params, fallback
 """
 
 from __future__ import annotations
@@ -55,12 +55,15 @@ class QuboConfig:
 class SamplerConfig:
     """``[sampler]``: the registry name, constructor options and sampling parameters.
 
-    ``params`` left empty means "the sampler's registered defaults".
+    ``params`` left empty means "the sampler's registered defaults".  ``fallback``
+    names an offline sampler to run instead when this one is unavailable (no
+    token, no network, missing extra); the result then says so.
     """
 
     name: str = "sa"
     options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     params: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    fallback: str | None = None
 
     def __post_init__(self):
         object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
@@ -93,7 +96,7 @@ class Config:
             for k in ("row", "column", "box", "extra"):
                 w.setdefault(k, unit)
         samp = dict(data.get("sampler", {}))
-        _known(samp, ("name", "options", "params"), "sampler.", pre)
+        _known(samp, ("name", "options", "params", "fallback"), "sampler.", pre)
         try:
             rules = prop.get("rules", DEFAULT_RULES)
             if isinstance(rules, str) or not all(isinstance(r, str) for r in rules):
@@ -101,18 +104,23 @@ class Config:
             name = samp.get("name", "sa")
             if not isinstance(name, str):
                 raise ConfigError(f"sampler.name = {name!r} must be a string")
+            fallback = samp.get("fallback")
+            if fallback is not None and not isinstance(fallback, str):
+                raise ConfigError(f"sampler.fallback = {fallback!r} must be a sampler name")
             for key in ("options", "params"):
                 if not isinstance(samp.get(key, {}), Mapping):
                     raise ConfigError(f"sampler.{key} must be a table")
             return cls(PropagateConfig(tuple(rules)), QuboConfig(Weights(**w)),
-                       SamplerConfig(name, samp.get("options", {}), samp.get("params", {})),
+                       SamplerConfig(name, samp.get("options", {}), samp.get("params", {}),
+                                     fallback),
                        source=source)
         except ConfigError as e:
             raise ConfigError(f"{pre}{e}") from None
 
     def with_overrides(self, *, sampler: str | None = None, reads: int | None = None,
                        seed: int | None = None, params: Mapping | None = None,
-                       rules=None, weights: Mapping | None = None) -> "Config":
+                       rules=None, weights: Mapping | None = None,
+                       fallback: str | None = None) -> "Config":
         """A copy with CLI overrides applied.
 
         Choosing a different sampler drops the config's sampling parameters (they
@@ -120,7 +128,9 @@ class Config:
         """
         s = self.sampler
         if sampler is not None and sampler != s.name:
-            s = SamplerConfig(sampler)
+            s = SamplerConfig(sampler, fallback=s.fallback)
+        if fallback is not None:
+            s = replace(s, fallback=fallback or None)
         p = dict(s.params)
         if params:
             p.update(params)

@@ -14,13 +14,14 @@ from typing import Any
 
 from .config import Config
 from .decode import Decoded, decode, success_rate
-from .errors import ConfigError
+from .errors import BackendUnavailableError, ConfigError
 from .propagate import Candidates, propagate
 from .puzzle import Puzzle
 from .qubo import QuboModel, build_model
 from .samplers import check_params, default_params, get_sampler
 
-__all__ = ["Result", "solve", "sample_model", "build", "sampler_factory", "sampler_params"]
+__all__ = ["Result", "solve", "sample_model", "build", "sampler_factory", "sampler_params",
+           "fallback_config"]
 
 
 @dataclass
@@ -45,6 +46,7 @@ class Result:
         model: The :class:`~qsudoku.qubo.QuboModel` (``None`` if propagation solved it).
         sampleset: The raw :class:`dimod.SampleSet` (``None`` if propagation solved it).
         decoded: Every decoded sample.
+        notes: Things the user should know (e.g. a fallback sampler ran instead).
     """
 
     puzzle: Puzzle
@@ -64,6 +66,7 @@ class Result:
     model: QuboModel | None = field(default=None, repr=False)
     sampleset: Any = field(default=None, repr=False)
     decoded: list[Decoded] = field(default_factory=list, repr=False)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def solution(self) -> str:
@@ -90,6 +93,7 @@ class Result:
             "broken": list(self.broken),
             "sampler": _jsonable(self.sampler),
             "timings": {k: round(v, 6) for k, v in self.timings.items()},
+            "notes": list(self.notes),
         }
         if p.solution is not None:
             out["matches_known_solution"] = list(self.grid) == list(p.solution)
@@ -121,6 +125,19 @@ def sampler_params(sampler, config: Config) -> dict:
 def sampler_factory(config: Config):
     """Instantiate the configured sampler (reuse it across puzzles)."""
     return get_sampler(config.sampler.name, **config.sampler.options)
+
+
+def fallback_config(config: Config, error: BackendUnavailableError) -> tuple[Config, str]:
+    """The config to run instead when the sampler is unavailable, and the note saying so.
+
+    Raises ``error`` again when no fallback is configured.
+    """
+    fb = config.sampler.fallback
+    if not fb or fb == config.sampler.name:
+        raise error
+    note = (f"sampler {config.sampler.name!r} unavailable ({error}); "
+            f"ran the offline fallback {fb!r} instead")
+    return config.with_overrides(sampler=fb, fallback=""), note
 
 
 def sample_model(model: QuboModel, config: Config = Config(), sampler=None):
@@ -159,8 +176,14 @@ def solve(puzzle: Puzzle, config: Config = Config(), *, sampler=None) -> Result:
         timings["total"] = time.perf_counter() - t0
         return Result(puzzle, list(cands.grid), puzzle.is_solution(cands.grid), "propagation",
                       0.0, None, 0, 0, 0, fired, timings)
+    notes = []
     t = time.perf_counter()
-    sampleset, params = sample_model(model, config, sampler)
+    try:
+        sampleset, params = sample_model(model, config, sampler)
+    except BackendUnavailableError as e:
+        config, note = fallback_config(config, e)
+        notes.append(note)
+        sampleset, params = sample_model(model, config)
     timings["sample"] = time.perf_counter() - t
     t = time.perf_counter()
     decoded = decode(model, sampleset)
@@ -172,7 +195,7 @@ def solve(puzzle: Puzzle, config: Config = Config(), *, sampler=None) -> Result:
         puzzle, best.grid, best.valid, config.sampler.name, best.energy, success_rate(decoded),
         sum(d.num_occurrences for d in decoded), model.num_variables, model.num_interactions,
         fired, timings, broken, {"name": config.sampler.name, "params": params},
-        dict(sampleset.info), model, sampleset, decoded)
+        dict(sampleset.info), model, sampleset, decoded, notes)
 
 
 def _jsonable(x):

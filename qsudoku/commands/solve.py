@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import sys
 
-from ..errors import ContradictionError, QSudokuError, exit_code_for
+from ..errors import BackendUnavailableError, ContradictionError, QSudokuError, exit_code_for
 from ..io.text import format_grid
-from ..pipeline import sampler_factory, solve
+from ..pipeline import fallback_config, sampler_factory, solve
 from .common import add_config_args, add_input_args, config_from_args, iter_inputs
 
 
@@ -19,14 +19,20 @@ def register(sub) -> None:
                                    "backend is unavailable.")
     add_input_args(p)
     add_config_args(p)
+    p.add_argument("--fallback", metavar="NAME",
+                   help="offline sampler to run instead if --sampler is unavailable "
+                        "(no token, no network, missing extra); the result says so")
     p.add_argument("--json", action="store_true", help="one JSON object per puzzle (JSON lines)")
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
     cfg = config_from_args(args)
+    if args.fallback:
+        cfg = cfg.with_overrides(fallback=args.fallback)
     worst = 0
     bad_input = []
+    notes: list[str] = []
 
     def on_error(err):
         bad_input.append(err)
@@ -36,8 +42,15 @@ def run(args) -> int:
     for puzzle in iter_inputs(args, on_error):
         try:
             if sampler is None:
-                sampler = sampler_factory(cfg)
+                try:
+                    sampler = sampler_factory(cfg)
+                except BackendUnavailableError as e:
+                    cfg, note = fallback_config(cfg, e)
+                    print(f"qsudoku: note: {note}", file=sys.stderr)
+                    sampler = sampler_factory(cfg)
+                    notes.append(note)
             result = solve(puzzle, cfg, sampler=sampler)
+            result.notes[:0] = notes
         except ContradictionError as e:
             worst = max(worst, exit_code_for(e))
             _report_no_solution(args, puzzle, e)
@@ -83,5 +96,6 @@ def render(result) -> str:
         lines.append("broken: " + "; ".join(result.broken[:8]) + more)
     if p.solution is not None and result.valid and list(result.grid) != list(p.solution):
         lines.append("note: valid, but differs from the solution listed with the puzzle")
+    lines.extend(f"note: {n}" for n in result.notes)
     lines.append("timings: " + ", ".join(f"{k} {_ms(v)}" for k, v in result.timings.items()))
     return "\n".join(lines) + "\n"
