@@ -67,5 +67,7 @@ def decode_symbol(ch: str, alphabet: str, blanks: frozenset[str]) -> int | None:
     """Value of one symbol: ``0`` for a blank, ``1..n``, or ``None`` if unknown."""
     if ch in blanks:
         return 0
+    if len(ch) != 1:
+        return None
     k = alphabet.find(ch.upper())
     return k + 1 if k >= 0 else None

@@ -1,0 +1,126 @@
+import io
+
+import pytest
+
+from qsudoku.errors import PuzzleFormatError
+from qsudoku.io import Rules, load_puzzles, parse_digits, parse_puzzle, parse_regions
+from qsudoku.io.files import iter_puzzles, rules_from_path
+from qsudoku.io.text import format_grid
+
+from _shared import DATA, SEEDS, needs_data, puzzle_files
+
+SEED004 = "2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......"
+
+
+def test_line_with_dots_and_zeros():
+    a = parse_puzzle(SEED004)
+    b = parse_puzzle(SEED004.replace(".", "0"))
+    assert a.givens == b.givens and a.size == 9 and a.givens[:3] == (2, 0, 5)
+
+
+def test_grid_with_separators_matches_line():
+    p = parse_puzzle(SEED004)
+    text = format_grid(p)
+    assert "+" in text and "|" in text
+    assert parse_puzzle(text).givens == p.givens
+    plain = "\n".join(SEED004[i:i + 9] for i in range(0, 81, 9))
+    assert parse_puzzle(plain).givens == p.givens
+    spaced = "\n".join(" ".join(SEED004[i:i + 9]) for i in range(0, 81, 9))
+    assert parse_puzzle(spaced).givens == p.givens
+
+
+def test_sixteen_with_both_conventions():
+    line = "G" + "." * 254 + "1"
+    p = parse_puzzle(line)
+    assert p.size == 16 and p.givens[0] == 16 and p.givens[-1] == 1
+    hexa = parse_puzzle("F" + "." * 254 + "0", Rules(digits=parse_digits("0-9A-F")))
+    assert hexa.givens[0] == 16 and hexa.givens[-1] == 1
+    assert hexa.format()[0] == "F"  # written back in the input's convention
+    with pytest.raises(PuzzleFormatError, match="unknown symbol 'G'"):
+        parse_puzzle("G" + "." * 255, Rules(digits=parse_digits("0-9A-F")))
+
+
+def test_decimal_tokens_for_large_grids():
+    rows = [" ".join(["12"] + ["."] * 11)] + [" ".join(["."] * 12)] * 11
+    p = parse_puzzle("\n".join(rows), Rules(box=(3, 4)))
+    assert p.size == 12 and p.givens[0] == 12
+
+
+def test_tuples_one_indexed():
+    p = parse_puzzle("[[1, 3, 8], [1, 6, 1], [9, 9, 5]]")
+    assert p.size == 9 and p.givens[2] == 8 and p.givens[5] == 1 and p.givens[80] == 5
+    with pytest.raises(PuzzleFormatError, match="1-indexed"):
+        parse_puzzle("[[0, 3, 8]]")
+
+
+@needs_data
+def test_seed003_as_tuples_matches_line():
+    seeds = {p.name: p for p in load_puzzles(str(SEEDS))}
+    p = seeds["seed003_integer_programming"]
+    triples = [[c // 9 + 1, c % 9 + 1, d] for c, d in enumerate(p.givens) if d]
+    assert parse_puzzle(str(triples)).givens == p.givens
+
+
+def test_region_map_letter_grid():
+    regions = parse_regions("aaabb/aabbb/ccddd/cccdd/eeeee")
+    assert regions[:5] == (0, 0, 0, 1, 1) and len(regions) == 25 and max(regions) == 4
+    p = parse_puzzle("." * 25, Rules(regions=regions))
+    assert p.kind == "jigsaw 5x5"
+
+
+def test_errors_name_line_and_column():
+    with pytest.raises(PuzzleFormatError) as e:
+        load_puzzles("-", stdin=io.StringIO(SEED004 + "\n" + SEED004[:40] + "x" + SEED004[41:]))
+    assert e.value.line == 2 and e.value.column == 41 and "'x'" in str(e.value)
+
+
+def test_stdin_many_puzzles():
+    ps = load_puzzles("-", stdin=io.StringIO("# comment\n" + SEED004 + "\n\n" + SEED004 + "\n"))
+    assert len(ps) == 2 and ps[1].name == "<stdin>:4"
+
+
+def test_multiple_grids_in_one_file(tmp_path):
+    p = parse_puzzle(SEED004)
+    f = tmp_path / "grids.txt"
+    f.write_text(format_grid(p) + "\n\n" + format_grid(p) + "\n")
+    assert [q.givens for q in load_puzzles(str(f))] == [p.givens, p.givens]
+
+
+def test_keep_going_yields_errors_as_data():
+    items = list(iter_puzzles("-", stdin=io.StringIO(SEED004 + "\n" + "12" + "\n" + SEED004)))
+    assert [type(i).__name__ for i in items] == ["Puzzle", "PuzzleFormatError", "Puzzle"]
+
+
+def test_rules_from_path():
+    assert rules_from_path("x/sudoku6/janko_box3x2.txt").box == (3, 2)
+    assert rules_from_path("x/sudoku8/janko_box2x4.txt").box == (2, 4)
+    assert rules_from_path("x/sudokux9/janko.txt").variant == "x"
+    assert rules_from_path("x/jigsaw7/janko.txt").variant == "standard"
+    # explicit rules win
+    assert rules_from_path("x/sudoku6/janko_box3x2.txt").merged(Rules(box=(2, 3))).box == (2, 3)
+
+
+@needs_data
+@pytest.mark.parametrize("path", puzzle_files(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_shared_file_parses_with_its_solutions(path):
+    puzzles = load_puzzles(str(path))
+    with open(path) as f:
+        assert len(puzzles) == sum(1 for line in f if line.strip())
+    for p in puzzles[:50]:
+        assert p.solution is not None and p.is_solution(p.solution), p.name
+
+
+@needs_data
+def test_seeds_tsv_names_regions_solutions():
+    ps = load_puzzles(str(SEEDS))
+    assert [p.name for p in ps][:2] == ["seed004_quantum_annealing", "seed003_integer_programming"]
+    assert sum(p.kind.startswith("jigsaw") for p in ps) == 2
+    assert all(p.is_solution(p.solution) for p in ps)
+
+
+@needs_data
+def test_shared_rules_follow_directory():
+    assert load_puzzles(str(DATA / "sudoku6" / "janko_box3x2.txt"))[0].kind == "sudoku 6x6 (3x2 boxes)"
+    assert load_puzzles(str(DATA / "sudokux9" / "janko.txt"))[0].kind.endswith("+ diagonals")
+    assert load_puzzles(str(DATA / "jigsawx6" / "janko.txt"))[0].kind == "jigsaw 6x6 + diagonals"
+    assert load_puzzles(str(DATA / "sudoku12" / "janko_box3x4.txt"))[0].kind == "sudoku 12x12 (3x4 boxes)"
