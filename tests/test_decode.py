@@ -1,0 +1,53 @@
+import dimod
+import numpy as np
+
+from qsudoku.decode import decode, decode_array, success_rate
+from qsudoku.io import parse_puzzle
+from qsudoku.propagate import propagate
+from qsudoku.qubo import build_model
+
+SOL = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]
+
+
+def _model():
+    return build_model(propagate(parse_puzzle("12.." "34.." "...." "...."), rules=()))
+
+
+def test_valid_sample_decodes_to_grid():
+    m = _model()
+    d = decode_array(m, m.sample_of_grid(SOL))[0]
+    assert d.valid and d.grid == SOL and d.broken == [] and d.energy == 0.0
+
+
+def test_invalid_sample_names_broken_constraints():
+    m = _model()
+    x = m.sample_of_grid(SOL)
+    on = [i for i, v in enumerate(m.variables) if v == (3, 3, 1)][0]
+    x[on] = 0  # r4c4 now has no digit: its cell group and the 1s of row 4, column 4, box 4 break
+    d = decode_array(m, x)[0]
+    assert not d.valid and d.grid[15] == 0
+    assert ("cell", (3, 3)) in d.broken
+    assert d.broken_by_kind == {"cell": 1, "row": 1, "column": 1, "box": 1}
+    assert d.energy == float(m.bqm.energy((x, m.variables))) == 4.0
+
+
+def test_two_digits_in_a_cell_is_undecided():
+    m = _model()
+    x = m.sample_of_grid(SOL)
+    x[[i for i, v in enumerate(m.variables) if v == (3, 3, 2)][0]] = 1
+    d = decode_array(m, x)[0]
+    assert d.grid[15] == 0 and not d.valid
+
+
+def test_decode_sampleset_respects_variable_order_and_occurrences():
+    m = _model()
+    good = dict(zip(m.variables, m.sample_of_grid(SOL)))
+    bad = dict(good)
+    bad[m.variables[0]] ^= 1
+    order = list(reversed(m.variables))
+    ss = dimod.SampleSet.from_samples(([[s[v] for v in order] for s in (good, bad)], order),
+                                      "BINARY", energy=[0.0, 1.0], num_occurrences=[3, 1])
+    out = decode(m, ss)
+    assert [d.valid for d in out] == [True, False]
+    assert success_rate(out) == 0.75
+    assert np.isclose(out[1].energy, 1.0)

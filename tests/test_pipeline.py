@@ -1,0 +1,81 @@
+import json
+
+import pytest
+
+from qsudoku import Config, load_puzzles, parse_puzzle, solve
+from qsudoku.cli import main
+
+from _shared import SEEDS, needs_data, puzzle_files
+
+SEED004 = "2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......"
+
+
+def test_solve_reports_every_stage():
+    r = solve(parse_puzzle(SEED004), Config().with_overrides(seed=3))
+    assert r.valid and r.solved_by == "sa" and r.energy == 0.0
+    assert r.num_variables == 63 and r.num_interactions > 0
+    assert 0 < r.success_rate <= 1 and r.num_reads == 50
+    assert set(r.timings) >= {"propagate", "build", "sample", "decode", "total"}
+    assert r.model.puzzle.is_solution(r.grid)
+    d = r.to_dict()
+    json.dumps(d)
+    for key in ("puzzle", "size", "valid", "solution", "energy", "num_variables",
+                "num_interactions", "solved_by", "success_rate", "timings"):
+        assert key in d
+
+
+def test_propagation_only_solve_has_no_model():
+    r = solve(parse_puzzle("1..." "..2." ".3.." "...4"))
+    assert r.valid and r.solved_by == "propagation" and r.model is None and r.num_variables == 0
+
+
+def test_invalid_best_sample_is_data_with_broken_constraints():
+    # one sweep of annealing on a 192-variable model essentially never solves it
+    p = parse_puzzle("1..2..3...2..3..4...3..4..56..4..5...7..5..6...8..6..78..9..7...9..1..8...1..2..4")
+    r = solve(p, Config().with_overrides(seed=1, reads=2, params={"num_sweeps": 1}))
+    assert not r.valid and r.broken and r.success_rate == 0.0 and r.energy > 0
+
+
+@needs_data
+def test_seed_puzzles_solve_to_listed_solutions():
+    for p in load_puzzles(str(SEEDS)):
+        r = solve(p, Config().with_overrides(seed=7))
+        assert r.valid and r.grid == list(p.solution), p.name
+
+
+@needs_data
+@pytest.mark.parametrize("path", puzzle_files(max_size=12), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_shared_puzzles_up_to_12x12_solve_to_listed_solutions(path):
+    for p in load_puzzles(str(path))[:3]:
+        r = solve(p, Config().with_overrides(seed=7))
+        assert r.valid and r.grid == list(p.solution), (p.name, r.solved_by, r.broken[:3])
+
+
+def test_cli_solve_json_and_exit_codes(capsys):
+    assert main(["solve", SEED004, "--json", "--seed", "3"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["valid"] and out["solution"].startswith("285139674")
+    assert main(["solve", SEED004[:80]]) == 2
+    assert "has 80" in capsys.readouterr().err
+    assert main(["solve", SEED004, "--sampler", "nope"]) == 2
+    assert "unknown sampler 'nope'" in capsys.readouterr().err
+
+
+def test_cli_readable_output(capsys):
+    assert main(["solve", SEED004, "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "VALID" in out and "------+-------+------" in out and "63 variables" in out
+
+
+def test_cli_qubo_writes_bqm_json_and_coo(tmp_path):
+    import dimod
+
+    for ext in ("bqm", "json", "coo"):
+        f = tmp_path / f"m.{ext}"
+        assert main(["qubo", SEED004, "-o", str(f), "--rules", "naked_single"]) == 0
+        assert f.stat().st_size > 0
+    with open(tmp_path / "m.bqm", "rb") as fh:
+        bqm = dimod.BinaryQuadraticModel.from_file(fh)
+    assert bqm.num_variables == 152
+    data = json.loads((tmp_path / "m.json").read_text())
+    assert len(data["variables"]) == 152 and data["constraints"][0]["label"][0] == "cell"
