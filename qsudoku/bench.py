@@ -61,8 +61,8 @@ def tts99(t_read: float, p: float, target: float = 0.99) -> float:
         p: Success probability per read.
         target: Confidence of having seen at least one valid read.
 
-    >>> tts99(0.01, 0.5)
-    0.0664385618977472
+    >>> round(tts99(0.01, 0.5), 6)
+    0.066439
     >>> tts99(0.01, 1.0), tts99(0.01, 0.999), tts99(0.01, 0.0)
     (0.01, 0.01, inf)
     """

@@ -1,0 +1,164 @@
+"""qsudoku.bench, qsudoku bench: rows, TTS99, budgets, interrupt/resume, --jobs, --plot."""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from qsudoku.bench import Backend, Task, bench_one, run_bench, summarize, tts99, typed_row
+from qsudoku.cli import main
+from qsudoku.config import Config
+from qsudoku.io import load_puzzles, parse_puzzle
+from qsudoku.runlog import RowWriter, read_rows
+
+from _shared import DATA, REPO, needs_data
+
+NO_RULES = Config().with_overrides(rules=[])
+# 4x4 puzzles that need sampling when propagation is off (givens only eliminate).
+SMALL = ["12.." "34.." "...." "....", "1..." "..2." ".3.." "...4", ".2.." "...1" "3..." "..4."]
+
+
+def test_tts99_decreases_with_p_and_is_inf_at_zero():
+    values = [tts99(0.01, p) for p in (0.0, 0.01, 0.1, 0.5, 0.9, 1.0)]
+    assert values[0] == math.inf
+    assert all(a > b for a, b in zip(values[1:4], values[2:5]))
+    assert values[-1] == 0.01 and tts99(0.01, 0.995) == 0.01
+    with pytest.raises(ValueError):
+        tts99(0.01, 1.5)
+
+
+def test_bench_one_rows_two_samplers():
+    for text in SMALL:
+        p = parse_puzzle(text)
+        for name, params in (("sa", {"num_reads": 4, "num_sweeps": 50, "seed": 3}),
+                             ("steepest", {"num_reads": 4, "seed": 3})):
+            cfg = NO_RULES.with_overrides(sampler=name, params=params)
+            row = bench_one(p, name, cfg)
+            assert row["route"] == f"qubo:{name}" and row["status"] == "ok"
+            assert row["num_variables"] > 0 and row["num_interactions"] > 0
+            assert row["num_reads"] == 4 and 0 <= row["num_valid"] <= 4
+            assert row["success_prob"] == row["num_valid"] / 4
+            assert row["valid"] == (row["num_valid"] > 0)
+            assert row["tts99"] == tts99(row["t_read"], row["success_prob"])
+            assert row["wall"] >= row["t_sample"] + row["t_build"] > 0
+            assert '"seed": 3' in row["params"]
+
+
+def test_budget_takes_several_batches():
+    p = parse_puzzle("2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......")
+    cfg = NO_RULES.with_overrides(sampler="sa", params={"num_reads": 20, "num_sweeps": 20})
+    row = bench_one(p, "sa", cfg, budget=0.15)
+    assert row["batches"] >= 2 and row["num_reads"] > 1
+    first = bench_one(p, "sa", cfg)
+    assert first["batches"] == 1 and first["num_reads"] == 20
+
+
+def test_contradiction_is_a_row():
+    row = bench_one(parse_puzzle("11.." "...." "...." "...."), "sa")
+    assert row["status"] == "contradiction" and row["valid"] is False and row["tts99"] == math.inf
+
+
+def test_run_bench_resume_skips_done_rows(tmp_path):
+    puzzles = [parse_puzzle(t) for t in SMALL]
+    cfg = NO_RULES.with_overrides(sampler="steepest", params={"num_reads": 2})
+    backends = {"steepest": Backend("steepest", "steepest", cfg)}
+    tasks = [Task("small", i, p, "steepest") for i, p in enumerate(puzzles)]
+    out = str(tmp_path / "r.csv")
+    with RowWriter(out, ("set", "index", "sampler", "budget", "repeat")) as w:
+        assert len(run_bench(tasks[:2], backends, w)) == 2
+    with RowWriter(out, ("set", "index", "sampler", "budget", "repeat"), resume=True) as w:
+        new = run_bench(tasks, backends, w)
+    assert [r["index"] for r in new] == [2]
+    rows = [typed_row(r) for r in read_rows(out)]
+    assert sorted(r["index"] for r in rows) == [0, 1, 2]
+    s = summarize(rows)
+    assert len(s) == 1 and s[0]["n"] == 3
+
+
+@needs_data
+def test_cli_jobs_summary_and_plot(tmp_path, capsys):
+    out, figs = str(tmp_path / "r.csv"), str(tmp_path / "figs")
+    code = main(["bench", str(DATA / "sudoku4" / "janko.txt"), "--rules", "none", "--sampler",
+                 "sa,steepest", "--reads", "3", "--seed", "5", "--jobs", "2", "--out", out,
+                 "--plot", figs])
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "sudoku4/janko" in text and "steepest" in text and "TTS99" in text
+    rows = read_rows(out)
+    assert len(rows) == 2 * len(load_puzzles(str(DATA / "sudoku4" / "janko.txt")))
+    assert {r["sampler"] for r in rows} == {"sa", "steepest"}
+    assert all(r["route"].startswith("qubo:") for r in rows)
+    for name in ("success_vs_budget.png", "tts99_by_backend.png", "size_vs_time.png"):
+        with open(os.path.join(figs, name), "rb") as f:
+            assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+    # --plot alone redraws from the results file; an existing --out needs --resume
+    os.remove(os.path.join(figs, "size_vs_time.png"))
+    assert main(["bench", "--out", out, "--plot", figs, "--quiet"]) == 0
+    assert os.path.exists(os.path.join(figs, "size_vs_time.png"))
+    assert main(["bench", str(DATA / "sudoku4" / "janko.txt"), "--out", out]) == 2
+
+
+def test_cli_bad_arguments(capsys):
+    assert main(["bench", "1..." "..2." ".3.." "...4", "--time-budget", "soon"]) == 2
+    assert main(["bench", "1..." "..2." ".3.." "...4", "--sampler", "nosuch"]) == 2
+    assert main(["bench", "1..." "..2." ".3.." "...4", "--resume"]) == 2
+    assert "--resume needs --out" in capsys.readouterr().err
+
+
+def _interrupt_then_resume(tmp_path, sig, jobs):
+    """Start a bench, signal it after a few rows, check the rows, resume to completion."""
+    src = DATA / "sudoku9" / "norvig_top95.txt"
+    out = str(tmp_path / f"r{jobs}.csv")
+    n = 24
+    cmd = [sys.executable, "-m", "qsudoku", "bench", str(src), "--limit", str(n), "--rules",
+           "naked_single", "--sampler", "sa", "--param", "num_sweeps=300", "--reads", "6",
+           "--jobs", str(jobs), "--out", out, "--quiet"]
+    env = dict(os.environ, DWAVE_API_TOKEN="do-not-leak-7f3a", PYTHONPATH=str(REPO))
+    proc = subprocess.Popen(cmd, cwd=str(tmp_path), env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and len(read_rows(out)) < 3:
+        time.sleep(0.05)
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=30)
+    kept = read_rows(out)
+    assert proc.returncode == 130, err
+    assert "rows kept" in err
+    assert 3 <= len(kept) < n
+    assert all(r["sampler"] == "sa" and r["status"] == "ok" for r in kept)
+    done = subprocess.run(cmd + ["--resume"], cwd=str(tmp_path), env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    rows = read_rows(out)
+    keys = [(r["set"], r["index"], r["sampler"], r["budget"], r["repeat"]) for r in rows]
+    assert len(keys) == len(set(keys)) == n
+    assert rows[: len(kept)] == kept  # the finished rows were kept as they were
+    for path in (out, out + ".machine.json"):
+        with open(path, encoding="utf-8") as f:
+            assert "do-not-leak-7f3a" not in f.read()
+
+
+@needs_data
+def test_sigint_with_jobs_then_resume(tmp_path):
+    _interrupt_then_resume(tmp_path, signal.SIGINT, jobs=2)
+
+
+@needs_data
+def test_sigterm_then_resume(tmp_path):
+    _interrupt_then_resume(tmp_path, signal.SIGTERM, jobs=1)
+
+
+def test_results_csv_round_trips_inf(tmp_path):
+    out = str(tmp_path / "r.csv")
+    with RowWriter(out, ("set",)) as w:
+        w.write(bench_one(parse_puzzle("11.." "...." "...." "...."), "sa", set_name="x"))
+    with open(out, newline="") as f:
+        row = next(csv.DictReader(f))
+    assert row["tts99"] == "inf" and typed_row(row)["tts99"] == math.inf
