@@ -39,7 +39,7 @@ from .puzzle import UNIT_KINDS
 from .qubo import Weights
 
 __all__ = ["WEIGHT_KEYS", "parse_values", "parse_axis", "expand", "split_setting", "setting_key",
-           "tts99", "measure", "run_sweep", "load", "summarize", "columns", "BROKEN_KINDS",
+           "measure", "run_sweep", "load", "summarize", "columns", "BROKEN_KINDS",
            "ROW_KEY"]
 
 #: Keys of a setting that are penalty weights (``unit`` sets every unit kind).
@@ -143,22 +143,23 @@ def setting_key(setting: Mapping) -> str:
     return " ".join(f"{k}={_fmt(v)}" for k, v in setting.items()) or "default"
 
 
-def tts99(p: float, t_read: float) -> float:
-    """Time to solution with 99 % confidence: ``t_read * ln(0.01) / ln(1 - p)``.
+def _tts99(t_read: float, p: float) -> float:
+    """Time to solution with 99 % confidence: ``t_read * ln(0.01) / ln(1 - p)``, at least
+    one read; ``inf`` if ``p == 0``.
 
-    ``inf`` if ``p == 0``; ``t_read`` if ``p == 1``.
-    (Private twin of the bench module's helper; to be deduplicated.)
+    Same definition and argument order as :func:`qsudoku.bench.tts99`, which was not yet
+    in the tree when this was written: replace this by that import.
 
-    >>> tts99(0.5, 1.0)
+    >>> _tts99(1.0, 0.5)
     6.643856189774724
-    >>> tts99(0.0, 1.0), tts99(1.0, 0.25)
-    (inf, 0.25)
+    >>> _tts99(1.0, 0.0), _tts99(0.25, 1.0), _tts99(0.25, 0.999)
+    (inf, 0.25, 0.25)
     """
     if p <= 0:
         return math.inf
     if p >= 1:
-        return t_read
-    return t_read * math.log(0.01) / math.log(1.0 - p)
+        return float(t_read)
+    return float(t_read) * max(1.0, math.log(0.01) / math.log(1.0 - p))
 
 
 # -- one measurement ---------------------------------------------------------------------
@@ -226,7 +227,7 @@ def measure(puzzle, config: Config = Config(), *, sampler=None) -> dict:
     out.update({
         "broken_total": _wmean([len(d.broken) for d in decoded], occ),
         "chain_break_fraction": cbf, "t_build": timings.get("build", 0.0), "t_sample": t_sample,
-        "t_read": t_read, "tts99": tts99(p, t_read), "params": json.dumps(_jsonable(params)),
+        "t_read": t_read, "tts99": _tts99(t_read, p), "params": json.dumps(_jsonable(params)),
     })
     return out
 

@@ -1,0 +1,207 @@
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from qsudoku import Config, parse_puzzle
+from qsudoku.cli import main
+from qsudoku.errors import ConfigError
+from qsudoku.runlog import read_rows
+from qsudoku.samplers import names
+from qsudoku.sweep import (BROKEN_KINDS, columns, expand, load, measure, parse_axis, parse_values,
+                           run_sweep, split_setting, summarize)
+
+from _shared import REPO
+
+SEED004 = "2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......"
+SEED001 = "1..2..3...2..3..4...3..4..56..4..5...7..5..6...8..6..78..9..7...9..1..8...1..2..4"
+FOUR = "12.." "34.." "...." "...."
+
+
+def _cfg(**kw):
+    return Config().with_overrides(**kw)
+
+
+# -- the grid ----------------------------------------------------------------------------
+def test_ranges_are_geometric_and_lists_keep_types():
+    assert parse_values("0.5:4:8")[0] == 0.5 and parse_values("0.5:4:8")[-1] == 4.0
+    vals = parse_values("0.5:4:8")
+    ratios = [b / a for a, b in zip(vals, vals[1:])]
+    assert len(vals) == 8 and max(ratios) - min(ratios) < 1e-3
+    assert parse_values("10:1000:5") == [10, 32, 100, 316, 1000]
+    assert parse_values("1:2:10") == [1, 2]  # integer rounding drops duplicates
+    assert parse_values("3") == [3] and parse_values("1.5,2") == [1.5, 2]
+    assert parse_values("(0.1, 5), (1, 10)") == [(0.1, 5), (1, 10)]
+    assert parse_values("geometric,linear") == ["geometric", "linear"]
+
+
+@pytest.mark.parametrize("spec", ["cell", "cell=", "=1", "cell=0:1:3", "cell=1:2:0", "cell=1,,2"])
+def test_bad_axes_are_config_errors(spec):
+    with pytest.raises(ConfigError):
+        parse_axis(spec)
+
+
+def test_expand_and_unit_weight():
+    s = expand({"cell": [1, 2], "unit": [0.5], "num_sweeps": [10, 20, 30]})
+    assert len(s) == 6 and s[-1] == {"cell": 2, "unit": 0.5, "num_sweeps": 30}
+    w, p = split_setting({"unit": 2, "column": 5, "cell": 1, "beta_range": (1, 2)})
+    assert w == {"row": 2, "column": 5, "box": 2, "extra": 2, "cell": 1}
+    assert p == {"beta_range": (1, 2)}
+
+
+# -- measurements ------------------------------------------------------------------------
+def test_measure_reports_consistent_metrics():
+    m = measure(parse_puzzle(SEED004), _cfg(reads=40, seed=5))
+    assert m["num_variables"] == 63 and m["num_reads"] == 40 and m["solved_by"] == "sa"
+    assert 0 < m["success_prob"] <= 1 and m["num_valid"] == round(m["success_prob"] * 40)
+    assert m["min_energy"] == 0.0 and m["mean_energy"] >= m["min_energy"]
+    assert m["broken_total"] == pytest.approx(sum(m[f"broken_{k}"] for k in BROKEN_KINDS))
+    assert m["t_read"] == pytest.approx(m["t_sample"] / 40)
+    assert m["t_read"] <= m["tts99"] < math.inf
+    assert math.isnan(m["chain_break_fraction"])
+
+
+def test_measure_of_a_hopeless_setting_has_infinite_tts():
+    m = measure(parse_puzzle(SEED001), _cfg(reads=3, seed=1, params={"num_sweeps": 1}))
+    assert m["success_prob"] == 0.0 and m["tts99"] == math.inf and m["min_energy"] > 0
+    assert m["broken_total"] > 0
+
+
+def test_weights_move_the_broken_constraints_between_kinds():
+    # A cheap cell penalty is broken more often than an expensive one, and vice versa.
+    p = parse_puzzle(SEED001)
+    rows = run_sweep([p], {"cell": [0.1, 10.0], "unit": [1]},
+                     _cfg(reads=20, seed=2, params={"num_sweeps": 200}))
+    cheap, dear = rows
+    assert (cheap["w_cell"], dear["w_cell"]) == (0.1, 10.0)
+    assert cheap["broken_cell"] > dear["broken_cell"]
+    unit = lambda r: r["broken_row"] + r["broken_column"] + r["broken_box"]  # noqa: E731
+    assert unit(cheap) < unit(dear)
+
+
+def test_rows_are_tidy_and_parallel_runs_match_serial_ones():
+    p, q = parse_puzzle(SEED004), parse_puzzle(FOUR)
+    axes = {"cell": [0.5, 2], "num_sweeps": [50, 500]}
+    cfg = _cfg(reads=10, seed=11)
+    serial = run_sweep([p, q], axes, cfg, repeat=2)
+    parallel = run_sweep([p, q], axes, cfg, repeat=2, jobs=2)
+    assert len(serial) == 2 * 4 * 2
+    assert all(list(r) == columns(list(axes)) for r in serial)
+    strip = lambda rows: [{k: repr(v) for k, v in r.items()  # noqa: E731
+                           if not k.startswith("t_") and k != "tts99"} for r in rows]
+    assert strip(serial) == strip(parallel)
+    assert {r["seed"] for r in serial} == {11, 12}
+    assert {r["num_sweeps"] for r in serial} == {50, 500}
+    assert sorted({r["setting"] for r in serial}) == [
+        "cell=0.5 num_sweeps=50", "cell=0.5 num_sweeps=500", "cell=2 num_sweeps=50",
+        "cell=2 num_sweeps=500"]
+    # more sweeps never hurt on average here
+    df = load(serial)
+    by = df[df.puzzle_index == 0].groupby("num_sweeps").success_prob.mean()
+    assert by[500] > by[50]
+
+
+def test_contradictory_puzzle_is_a_row_with_an_error():
+    bad = parse_puzzle("12.." "..3." "...." "3...")  # r1c4 loses every candidate
+    rows = run_sweep([bad], {"cell": [1]}, _cfg(reads=2))
+    assert rows[0]["error"] and rows[0]["success_prob"] == 0.0 and rows[0]["tts99"] == math.inf
+
+
+def test_bad_settings_fail_before_any_run(tmp_path):
+    out = tmp_path / "s.csv"
+    p = parse_puzzle(SEED004)
+    with pytest.raises(ConfigError, match="does not accept"):
+        run_sweep([p], {"nope": [1]}, out=str(out))
+    with pytest.raises(ConfigError, match="weight cell"):
+        run_sweep([p], {"cell": [-1]}, out=str(out))
+    with pytest.raises(ConfigError, match="num_sweeps"):
+        run_sweep([p], {"num_sweeps": [0]}, out=str(out))
+    assert not out.exists()
+
+
+# -- files, resume, interruption ---------------------------------------------------------
+def test_resume_runs_only_missing_rows_and_parquet_is_typed(tmp_path):
+    p = parse_puzzle(SEED004)
+    axes = {"cell": [1, 2], "num_sweeps": [20]}
+    cfg = _cfg(reads=5, seed=3)
+    out = tmp_path / "s.csv"
+    first = run_sweep([p], axes, cfg, repeat=3, out=str(out))
+    assert len(first) == 6 and len(read_rows(str(out))) == 6
+    text = out.read_text().splitlines(keepends=True)
+    out.write_text("".join(text[:3]) + text[3][:10])  # two rows and a torn line
+    again = run_sweep([p], axes, cfg, repeat=3, out=str(out), resume=True)
+    assert len(again) == 4
+    rows = read_rows(str(out))
+    assert len(rows) == 6 and len({(r["setting"], r["repeat"]) for r in rows}) == 6
+    with pytest.raises(ConfigError, match="exists"):
+        run_sweep([p], axes, cfg, out=str(out))
+    with pytest.raises(ConfigError, match="other axes"):
+        run_sweep([p], {"cell": [1]}, cfg, out=str(out), resume=True)
+
+    pq = tmp_path / "s.parquet"
+    run_sweep([p], axes, cfg, repeat=2, out=str(pq))
+    df = load(str(pq))
+    assert pq.exists() and len(df) == 4 and df["success_prob"].dtype.kind == "f"
+    assert summarize(df)["runs"].tolist() == [2, 2]
+
+
+def test_sigterm_keeps_finished_rows_and_resume_completes(tmp_path):
+    out = tmp_path / "s.csv"
+    cmd = [sys.executable, "-m", "qsudoku", "sweep", SEED001, "--grid", "cell=1",
+           "--param", "num_sweeps=3000", "--reads", "10", "--repeat", "25", "--out", str(out),
+           "--no-progress"]
+    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    deadline = time.time() + 60
+    while time.time() < deadline and len(read_rows(str(out))) < 2:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    kept = read_rows(str(out))
+    assert proc.returncode == 130, err
+    assert 2 <= len(kept) < 25
+    proc = subprocess.run(cmd + ["--resume"],
+                          cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    rows = read_rows(str(out))
+    assert sorted(int(r["repeat"]) for r in rows) == list(range(25))
+    assert f"{25 - len(kept)} new rows, 25 in" in proc.stderr
+
+
+# -- the command -------------------------------------------------------------------------
+def test_cli_sweep_prints_a_summary(tmp_path, capsys):
+    out = tmp_path / "s.csv"
+    code = main(["sweep", SEED004, FOUR, "--grid", "cell=0.5:2:3", "--grid", "unit=1",
+                 "--param", "num_sweeps=10,100", "--reads", "5", "--seed", "1", "--rules",
+                 "none", "--out", str(out)])
+    cap = capsys.readouterr()
+    assert code == 0, cap.err
+    assert "cell=0.5 unit=1 num_sweeps=10" in cap.out and "success_prob" in cap.out
+    rows = read_rows(str(out))
+    assert len(rows) == 2 * 3 * 2 and {r["w_row"] for r in rows} == {"1.0"}
+    assert {r["num_sweeps"] for r in rows} == {"10", "100"}
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--grid", "cell=x:1:2"], "cell"),
+    (["--grid", "cell=1", "--param", "cell=2"], "swept twice"),
+    (["--resume"], "--resume needs --out"),
+    (["--param", "bogus=1,2"], "bogus"),
+    (["--sampler", "nope"], "unknown sampler"),
+])
+def test_cli_sweep_bad_input_is_exit_2(argv, message, capsys):
+    assert main(["sweep", FOUR, *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.skipif("mock-qpu" not in names(), reason="mock-qpu sampler not registered")
+def test_chain_strength_sweep_on_the_mock_qpu_reports_chain_breaks():
+    rows = run_sweep([parse_puzzle(FOUR)], {"chain_strength": [0.2, 4.0]},
+                     _cfg(sampler="mock-qpu", reads=20, rules=[]))
+    weak, strong = rows
+    assert weak["chain_strength"] == 0.2 and 0 <= weak["chain_break_fraction"] <= 1
+    assert weak["chain_break_fraction"] >= strong["chain_break_fraction"]
