@@ -77,7 +77,9 @@ class RowWriter:
         exists = os.path.exists(self.journal) or os.path.exists(path)
         if exists and not (resume or overwrite):
             raise ConfigError(f"{path} exists; pass --resume to continue it or remove it")
-        previous = read_rows(path) if resume else []
+        previous = []
+        if resume:  # an interrupted resumed Parquet run: the journal holds every row
+            previous = read_rows(self.journal if os.path.exists(self.journal) else path)
         if resume and path.lower().endswith(".parquet") and previous and not os.path.exists(self.journal):
             self._rewrite(previous)
         elif resume and os.path.exists(self.journal):

@@ -162,3 +162,19 @@ def test_results_csv_round_trips_inf(tmp_path):
     with open(out, newline="") as f:
         row = next(csv.DictReader(f))
     assert row["tts99"] == "inf" and typed_row(row)["tts99"] == math.inf
+
+
+def test_parquet_resume_after_interrupted_resume_keeps_every_key(tmp_path):
+    # runlog fix: a resumed Parquet run that is interrupted again leaves a journal holding
+    # more rows than the old .parquet; the next resume must count the journal's rows as done.
+    out = str(tmp_path / "r.parquet")
+    key = ("set", "index", "sampler", "budget", "repeat")
+    row = bench_one(parse_puzzle(SMALL[1]), "sa", set_name="s")
+    with RowWriter(out, key) as w:
+        w.write(row)
+    w = RowWriter(out, key, resume=True)
+    w.write({**row, "index": 1})
+    w._f.close()  # killed before close(): the journal stays, the .parquet is the old one
+    with RowWriter(out, key, resume=True) as w:
+        assert w.done == {("s", "0", "sa", "", "0"), ("s", "1", "sa", "", "0")}
+    assert sorted(int(r["index"]) for r in read_rows(out)) == [0, 1]
