@@ -88,7 +88,7 @@ class RowWriter:
             if os.path.exists(self.journal):
                 os.remove(self.journal)
         for row in previous:
-            self.done.add(tuple(str(row.get(k, "")) for k in self.key))
+            self.done.add(tuple(_key_str(row.get(k)) for k in self.key))
         self._f = open(self.journal, "a", encoding="utf-8", newline="")
 
     def _rewrite(self, rows: list[dict]) -> None:
@@ -98,7 +98,8 @@ class RowWriter:
                 self.fields = list(rows[0].keys())
                 w = csv.DictWriter(f, self.fields)
                 w.writeheader()
-                w.writerows(rows)
+                w.writerows({k: _key_str(v) if isinstance(v, float) else v for k, v in r.items()}
+                            for r in rows)  # NaN from a Parquet round trip -> empty cell
         os.replace(tmp, self.journal)
 
     def write(self, row: Mapping) -> None:
@@ -117,7 +118,7 @@ class RowWriter:
         self._f.write(buf.getvalue())
         self._f.flush()
         os.fsync(self._f.fileno())
-        self.done.add(tuple(str(row.get(k, "")) for k in self.key))
+        self.done.add(tuple(_key_str(row.get(k)) for k in self.key))
         self.rows_written += 1
 
     def write_many(self, rows: Iterable[Mapping]) -> None:
@@ -151,6 +152,13 @@ class RowWriter:
     def __exit__(self, *exc):
         self.close()
         return False
+
+
+def _key_str(v) -> str:
+    """A key value as the string a CSV holds ("" for empty, also after a Parquet round trip)."""
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return ""
+    return str(v)
 
 
 def _cell(v):
