@@ -67,7 +67,8 @@ def decode_symbol(ch: str, alphabet: str, blanks: frozenset[str]) -> int | None:
     """Value of one symbol: ``0`` for a blank, ``1..n``, or ``None`` if unknown."""
     if ch in blanks:
         return 0
-    if len(ch) != 1:
+    up = ch.upper()
+    if len(ch) != 1 or len(up) != 1:  # 'ß'.upper() == 'SS' must not match a substring
         return None
-    k = alphabet.find(ch.upper())
+    k = alphabet.find(up)
     return k + 1 if k >= 0 else None

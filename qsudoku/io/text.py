@@ -36,6 +36,7 @@ __all__ = ["parse_puzzle", "parse_line", "decode_line", "parse_grid", "parse_tup
            "format_grid", "looks_like_grid_row"]
 
 _SEP_LINE = re.compile(r"^[\s\-+=|:*]*$")
+_DECIMAL = re.compile(r"[0-9]{1,3}")  # ASCII only: str.isdigit() also accepts '²' and '٣'
 
 
 def _alphabet(n: int, rules: Rules) -> str:
@@ -53,7 +54,7 @@ def _decode(symbols: Sequence[str], n: int, rules: Rules, *, source, line, colum
     out = []
     for i, ch in enumerate(symbols):
         v = decode_symbol(ch, alphabet, blanks)
-        if v is None and ch.isdigit() and 0 < int(ch) <= n and not rules.digits:
+        if v is None and _DECIMAL.fullmatch(ch) and 0 < int(ch) <= n and not rules.digits:
             v = int(ch)  # whitespace-separated decimal tokens such as "12"
         if v is None:
             col = columns[i] if columns else i + 1
@@ -77,7 +78,29 @@ def decode_line(text: str, rules: Rules = Rules(), *, source="<string>", line=1)
         raise PuzzleFormatError(
             f"a puzzle line has n*n symbols (16, 36, 81, 256, ...); this one has {len(s)}",
             source=source, line=line)
-    return _decode(s, n, rules, source=source, line=line)
+    values, alphabet = _decode(s, n, rules, source=source, line=line)
+    _check_zero_convention(s, values, n, rules, source=source, lines=[line] * len(s),
+                           columns=range(1, len(s) + 1))
+    return values, alphabet
+
+
+def _check_zero_convention(symbols, values, n, rules, *, source, lines, columns):
+    """Refuse a grid above 9x9 that writes ``0`` but never its largest digit.
+
+    Such a grid is most likely written ``0..n-1`` (e.g. hexadecimal ``0-9A-F``);
+    reading its ``0`` as a blank would silently solve another puzzle.
+    """
+    if rules.digits or n <= 9 or n in values:
+        return
+    for i, ch in enumerate(symbols):
+        if ch == "0":
+            top = default_alphabet(n)[-1]
+            zero_based = "0-9" + (f"A-{default_alphabet(n - 1)[-1]}" if n > 10 else "")
+            raise PuzzleFormatError(
+                f"this {n}x{n} grid writes 0 but never {top}: if its digits are 0-based "
+                f"pass --digits {zero_based}, if 0 is a blank pass --digits 1-9A-{top} "
+                "(or write blanks as .)",
+                source=source, line=lines[i], column=columns[i], cell=divmod(i, n))
 
 
 def parse_line(text: str, rules: Rules = Rules(), *, source="<string>", line=1,
@@ -125,6 +148,9 @@ def parse_grid(lines: Sequence[str], rules: Rules = Rules(), *, source="<string>
     for r, (toks, ln) in enumerate(zip(rows, where)):
         vals, alphabet = _decode(toks, n, rules, source=source, line=ln)
         givens.extend(vals)
+    _check_zero_convention([t for toks in rows for t in toks], givens, n, rules, source=source,
+                           lines=[ln for ln in where for _ in range(n)],
+                           columns=[None] * (n * n))
     return _make(rules, givens, regions, name or f"{source}:{first_line}", solution, alphabet,
                  source=source, line=first_line)
 
@@ -137,10 +163,13 @@ def parse_tuples(text: str, rules: Rules = Rules(), *, source="<string>", line=1
         triples = [tuple(int(x) for x in t) for t in data]
         if any(len(t) != 3 for t in triples):
             raise ValueError
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+    except (ValueError, SyntaxError, TypeError, OverflowError, MemoryError, RecursionError):
         raise PuzzleFormatError("expected a list of [row, col, value] triples",
                                 source=source, line=line) from None
-    n = rules.size or _infer_size(max((max(t) for t in triples), default=1))
+    if not triples and not rules.size:
+        raise PuzzleFormatError("an empty list of triples needs an explicit grid size (--size)",
+                                source=source, line=line)
+    n = rules.size or _infer_size(max(max(t) for t in triples))
     givens = [0] * (n * n)
     for k, (r, c, v) in enumerate(triples):
         if not (1 <= r <= n and 1 <= c <= n and 1 <= v <= n):
@@ -190,6 +219,9 @@ def parse_regions(text: str, n: int | None = None, *, source="<regions>", line=1
     s = "".join(ch for ch in text if not ch.isspace() and ch not in "/|,")
     m = math.isqrt(len(s))
     if n is None:
+        if m * m != len(s) or m < 2:
+            raise PuzzleFormatError(f"region map has {len(s)} cells, which is not an n x n grid",
+                                    source=source, line=line)
         n = m
     if len(s) != n * n:
         raise PuzzleFormatError(f"region map has {len(s)} cells, a {n}x{n} grid needs {n * n}",
