@@ -29,6 +29,7 @@ from typing import Iterator
 from ..errors import PuzzleFormatError, QSudokuError
 from ..puzzle import Puzzle
 from .rules import Rules
+from .symbols import SYMBOLS
 from .text import decode_line, looks_like_grid_row, parse_grid, parse_line, parse_puzzle, parse_regions
 
 __all__ = ["load_puzzles", "iter_puzzles", "rules_from_path", "MAX_FILE_BYTES"]
@@ -136,14 +137,39 @@ def _iter_text(text: str, rules: Rules, *, source: str, solutions=None):
     elif rules.format == "tuples" or (rules.format == "auto" and first.lstrip().startswith(("[", "("))):
         yield _guard(lambda: parse_puzzle(text, Rules.merged(rules, Rules(format="tuples")),
                                           source=source, line=content[0][0]))
-    elif rules.format == "grid" or (rules.format == "auto" and _is_grid(first)):
-        yield from _iter_grids(lines, rules, source)
+    elif rules.format == "grid" or (rules.format == "auto" and _is_grid(first, content)):
+        yield from _same_size(_iter_grids(lines, rules, source), source)
     else:
-        for lineno, ln in content:
-            yield _guard(lambda: _parse_one_line(ln, rules, source, lineno, solutions or {}))
+        yield from _same_size(((lineno, _guard(lambda: _parse_one_line(
+            ln, rules, source, lineno, solutions or {}))) for lineno, ln in content), source)
 
 
-def _is_grid(line: str) -> bool:
+def _same_size(numbered, source):
+    """Pass on the items of ``(line, item)`` pairs; a puzzle whose size differs from the
+    file's first puzzle becomes an error (one file holds one size)."""
+    first = None
+    for lineno, item in numbered:
+        if isinstance(item, Puzzle):
+            if first is None:
+                first = (item.size, lineno)
+            elif item.size != first[0]:
+                n, m = item.size, first[0]
+                item = PuzzleFormatError(f"a {n}x{n} puzzle in a file of {m}x{m} puzzles (the first "
+                                         f"is at line {first[1]}); one file holds one size",
+                                         source=source, line=lineno)
+        yield item
+
+
+def _is_grid(line: str, content=()) -> bool:
+    """True if the text starting with ``line`` is read as grids rather than one puzzle a line.
+
+    A single token longer than any grid row (a row has at most ``len(SYMBOLS)``
+    cells) anywhere in ``content`` means one puzzle per line, so that a file whose
+    first line has the wrong length still gets one error per bad line.
+    """
+    if any(len(ln.split()) in (1, 2) and len(ln.split()[0]) > len(SYMBOLS) and "|" not in ln
+           for _, ln in content):
+        return False
     s = line.strip()
     if looks_like_grid_row(s) and len(s.split()) != 2:
         return True
@@ -190,10 +216,12 @@ def _iter_grids(lines, rules, source):
                 start = k + 1
             block.append(ln)
             if _block_complete(block):
-                yield _guard(lambda b=block, s=start: parse_grid(b, rules, source=source, first_line=s))
+                yield start, _guard(lambda b=block, s=start: parse_grid(b, rules, source=source,
+                                                                        first_line=s))
                 block, start = [], None
         elif block:
-            yield _guard(lambda b=block, s=start: parse_grid(b, rules, source=source, first_line=s))
+            yield start, _guard(lambda b=block, s=start: parse_grid(b, rules, source=source,
+                                                                    first_line=s))
             block, start = [], None
 
 
@@ -207,11 +235,15 @@ def _block_complete(block) -> bool:
 
 
 def _iter_tsv(content, rules, source):
+    yield from _same_size(_iter_tsv_items(content, rules, source), source)
+
+
+def _iter_tsv_items(content, rules, source):
     for lineno, ln in content:
         fields = ln.rstrip("\n").split("\t")
         if len(fields) < 2:
-            yield PuzzleFormatError("expected tab-separated name, puzzle[, regions, solution]",
-                                    source=source, line=lineno)
+            yield lineno, PuzzleFormatError("expected tab-separated name, puzzle[, regions, "
+                                            "solution]", source=source, line=lineno)
             continue
         name, puzzle = fields[0].strip(), fields[1].strip()
         regions_text = fields[2].strip() if len(fields) > 2 else "-"
@@ -223,4 +255,4 @@ def _iter_tsv(content, rules, source):
             p = parse_line(puzzle, rules, source=source, line=lineno, regions=regions, name=name)
             return _with_solution(p, _solution(sol_text, rules))
 
-        yield _guard(one)
+        yield lineno, _guard(one)

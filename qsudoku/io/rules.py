@@ -18,6 +18,7 @@ from typing import Sequence
 
 from ..errors import PuzzleFormatError
 from ..puzzle import Puzzle, diagonal_units
+from .symbols import SYMBOLS
 
 __all__ = ["Rules", "parse_box", "VARIANTS"]
 
@@ -52,6 +53,8 @@ class Rules:
             )
         if self.format not in ("auto", "line", "grid", "tuples"):
             raise PuzzleFormatError(f"unknown format {self.format!r}")
+        if self.size is not None and not 2 <= self.size <= len(SYMBOLS):
+            raise PuzzleFormatError(f"grid size {self.size} is not supported (2..{len(SYMBOLS)})")
 
     def merged(self, other: "Rules") -> "Rules":
         """``self`` with every field that ``other`` sets explicitly taken from ``other``."""
