@@ -66,8 +66,11 @@ class SamplerConfig:
     fallback: str | None = None
 
     def __post_init__(self):
+        from .samplers.registry import check_values
+
         object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
         object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
+        check_values(self.params)  # nonsense values fail now, even if nothing gets sampled
 
 
 @dataclass(frozen=True)
@@ -85,17 +88,17 @@ class Config:
         pre = f"{source}: " if source else ""
         _no_secrets(data, pre)
         _known(data, ("propagate", "qubo", "sampler"), "", pre)
-        prop = dict(data.get("propagate", {}))
+        prop = _table(data, "propagate", "", pre)
         _known(prop, ("rules",), "propagate.", pre)
-        qubo = dict(data.get("qubo", {}))
+        qubo = _table(data, "qubo", "", pre)
         _known(qubo, ("weights",), "qubo.", pre)
-        w = dict(qubo.get("weights", {}))
+        w = _table(qubo, "weights", "qubo.", pre)
         _known(w, ("cell", "unit", "row", "column", "box", "extra"), "qubo.weights.", pre)
         unit = w.pop("unit", None)
         if unit is not None:
             for k in ("row", "column", "box", "extra"):
                 w.setdefault(k, unit)
-        samp = dict(data.get("sampler", {}))
+        samp = _table(data, "sampler", "", pre)
         _known(samp, ("name", "options", "params", "fallback"), "sampler.", pre)
         try:
             rules = prop.get("rules", DEFAULT_RULES)
@@ -110,6 +113,9 @@ class Config:
             for key in ("options", "params"):
                 if not isinstance(samp.get(key, {}), Mapping):
                     raise ConfigError(f"sampler.{key} must be a table")
+            _check_sampler_name("sampler.name", name)
+            if fallback is not None:
+                _check_sampler_name("sampler.fallback", fallback)
             return cls(PropagateConfig(tuple(rules)), QuboConfig(Weights(**w)),
                        SamplerConfig(name, samp.get("options", {}), samp.get("params", {}),
                                      fallback),
@@ -147,6 +153,23 @@ class Config:
             except TypeError as e:
                 raise ConfigError(f"unknown weight: {e}") from None
         return cfg
+
+
+def _table(data: Mapping, key: str, prefix: str, pre: str) -> dict:
+    """``data[key]`` as a dict (empty if absent); a non-table value is a ConfigError."""
+    value = data.get(key, {})
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"{pre}{prefix}{key} = {value!r} must be a table ([{prefix}{key}])")
+    return dict(value)
+
+
+def _check_sampler_name(key: str, name: str) -> None:
+    from .samplers.registry import names
+
+    known = names()
+    if name not in known:
+        raise ConfigError(f"{key} = {name!r} is not a registered sampler; choose from "
+                          f"{', '.join(known)}")
 
 
 def _known(data: Mapping, keys, prefix: str, pre: str) -> None:

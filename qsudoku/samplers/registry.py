@@ -20,7 +20,7 @@ from typing import Callable, Mapping
 from ..errors import BackendUnavailableError, ConfigError
 
 __all__ = ["SamplerSpec", "register", "get_spec", "get_sampler", "names", "check_params",
-           "default_params", "BACKEND_MODULES"]
+           "check_values", "default_params", "BACKEND_MODULES"]
 
 #: Modules that register samplers when imported (missing ones are skipped).
 BACKEND_MODULES = (
@@ -116,6 +116,37 @@ _POSITIVE_INTS = {"num_reads", "num_sweeps", "num_sweeps_per_beta", "num_restart
                   "num_replicas", "max_rounds"}
 _NON_NEGATIVE_INTS = {"seed"}
 _POSITIVE_NUMBERS = {"time_limit", "time_budget", "annealing_time", "chain_strength"}
+#: Upper bounds beyond which a value is a typo, not a plan (10^11 reads asked numpy for 45 TiB).
+_MAXIMA = {"num_reads": 10**7}
+
+
+def check_values(params: Mapping, source: str = "") -> None:
+    """Check the values of well-known sampling parameters, whatever the sampler.
+
+    Needs no sampler instance, so a config can be checked before anything runs.
+
+    >>> check_values({"num_reads": 10, "seed": 0})
+    >>> check_values({"num_sweeps": 0}, "my.toml")
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ConfigError: parameter num_sweeps = 0 (in my.toml) must be an integer >= 1
+
+    Raises:
+        ConfigError: Naming the parameter (and the config file, if given) for a
+            nonsense value (negative reads, zero sweeps, a non-number, ...).
+    """
+    where = f" (in {source})" if source else ""
+    for key, value in params.items():
+        if key in _POSITIVE_INTS | _NON_NEGATIVE_INTS:
+            low = 0 if key in _NON_NEGATIVE_INTS else 1
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
+                raise ConfigError(f"parameter {key} = {value!r}{where} must be an integer >= {low}")
+        if key in _POSITIVE_NUMBERS and isinstance(value, numbers.Real) and not isinstance(value, bool):
+            if not 0 < value < float("inf"):  # non-numbers (a chain_strength callable) pass
+                raise ConfigError(f"parameter {key} = {value!r}{where} must be a finite number > 0")
+        if key in _MAXIMA and isinstance(value, numbers.Real) and value > _MAXIMA[key]:
+            raise ConfigError(f"parameter {key} = {value!r}{where} is above the limit of "
+                              f"{_MAXIMA[key]}")
 
 
 def check_params(sampler, params: Mapping, name: str = "", source: str = "") -> dict:
@@ -132,12 +163,5 @@ def check_params(sampler, params: Mapping, name: str = "", source: str = "") -> 
         raise ConfigError(
             f"sampler {name or type(sampler).__name__!r} does not accept parameter(s) "
             f"{', '.join(unknown)}{where}; it accepts: {', '.join(sorted(accepted)) or 'none'}")
-    for key, value in params.items():
-        if key in _POSITIVE_INTS | _NON_NEGATIVE_INTS:
-            low = 0 if key in _NON_NEGATIVE_INTS else 1
-            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
-                raise ConfigError(f"parameter {key} = {value!r}{where} must be an integer >= {low}")
-        if key in _POSITIVE_NUMBERS and isinstance(value, (int, float)) and not isinstance(value, bool):
-            if not value > 0:
-                raise ConfigError(f"parameter {key} = {value!r}{where} must be > 0")
+    check_values(params, source)
     return dict(params)
