@@ -7,7 +7,7 @@ import ast
 import os
 
 from ..config import Config, load_config
-from ..errors import ConfigError, PuzzleFormatError
+from ..errors import ConfigError, ContradictionError, PuzzleFormatError
 from ..io import Rules, parse_digits, parse_regions
 from ..io.files import iter_puzzles
 from ..io.rules import parse_box
@@ -59,7 +59,7 @@ def parse_key_values(items, what: str) -> dict:
             raise ConfigError(f"{what} {item!r} is not of the form KEY=VALUE")
         try:
             out[key.strip()] = ast.literal_eval(value.strip())
-        except (ValueError, SyntaxError):
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             out[key.strip()] = value.strip()
     return out
 
@@ -67,11 +67,15 @@ def parse_key_values(items, what: str) -> dict:
 def rules_from_args(args) -> Rules:
     regions = None
     if args.regions:
-        text = args.regions
+        text, source = args.regions, "--regions"
         if os.path.exists(text):
-            with open(text, encoding="utf-8") as f:
-                text = f.read()
-        regions = parse_regions(text, source="--regions")
+            try:
+                with open(text, encoding="utf-8") as f:
+                    text, source = f.read(), args.regions
+            except (OSError, UnicodeDecodeError) as e:
+                raise PuzzleFormatError(f"cannot read the region map: {e}",
+                                        source=args.regions) from None
+        regions = parse_regions(text, source=source)
     return Rules(box=parse_box(args.box) if args.box else None, variant=args.variant or "standard",
                  regions=regions, digits=parse_digits(args.digits) if args.digits else None,
                  format=args.format, size=args.size)
@@ -89,17 +93,23 @@ def config_from_args(args) -> Config:
                               weights=weights)
 
 
-def iter_inputs(args, on_error=None):
+def iter_inputs(args, on_error=None, check_givens: bool = True):
     """Yield the puzzles of every ``PUZZLE`` argument.
 
-    With ``--keep-going`` an unreadable puzzle is passed to ``on_error`` and skipped;
-    otherwise its error is raised.
+    A puzzle whose givens repeat a digit in a unit is bad input like an unreadable
+    one (unless ``check_givens`` is False).  With ``--keep-going`` such a puzzle's
+    error is passed to ``on_error`` and the puzzle skipped; otherwise it is raised.
     """
     rules = rules_from_args(args)
     specs = args.puzzles if isinstance(args.puzzles, list) else [args.puzzles]
     for spec in specs:
         for item in iter_puzzles(spec, rules):
-            if isinstance(item, PuzzleFormatError) or isinstance(item, Exception):
+            if not isinstance(item, Exception) and check_givens:
+                try:
+                    item.check_givens()
+                except ContradictionError as e:
+                    item = e
+            if isinstance(item, Exception):
                 if getattr(args, "keep_going", False) and on_error is not None:
                     on_error(item)
                     continue
