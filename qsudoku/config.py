@@ -102,7 +102,7 @@ class Config:
         _known(samp, ("name", "options", "params", "fallback"), "sampler.", pre)
         try:
             rules = prop.get("rules", DEFAULT_RULES)
-            if isinstance(rules, str) or not all(isinstance(r, str) for r in rules):
+            if not isinstance(rules, (list, tuple)) or not all(isinstance(r, str) for r in rules):
                 raise ConfigError("propagate.rules must be a list of rule names")
             name = samp.get("name", "sa")
             if not isinstance(name, str):
