@@ -1,0 +1,363 @@
+"""Compiled kernels of the swap annealer (numba when installed, plain Python otherwise).
+
+The state of one read is a perfect matching per *family component*: ``val[s]`` is the
+value slot held by cell slot ``s`` and ``holder[v]`` the cell slot holding value slot
+``v`` (both global indices; a component's cells and values share one offset range).
+``tab[tab_off[k] + a * m + v]`` is the BQM variable meaning "local cell ``a`` of
+component ``k`` holds local value ``v``" (``-1`` if that digit is not a candidate).
+
+A move swaps the values of two cells of one component; it keeps every cell group and
+every family group at exactly one, so only the *conflict groups* (the other units'
+one-hot groups) change.  Their energy ``sum_g w_g (count_g - 1)**2`` is updated
+exactly, one count at a time.
+
+Each read has its own xorshift64* generator seeded from ``(seed, read)``, so results do
+not depend on how reads are spread over threads.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+import time
+
+try:  # numba is optional: without it the same code runs as (slow) Python.
+    import numba
+
+    HAVE_NUMBA = True
+    _njit = numba.njit(cache=True, nogil=True)
+    _pjit = numba.njit(cache=True, nogil=True, parallel=True)
+    prange = numba.prange
+except ImportError:  # pragma: no cover - exercised only where numba is missing
+    HAVE_NUMBA = False
+
+    def _njit(f):
+        return f
+
+    _pjit = _njit
+    prange = range
+
+__all__ = ["HAVE_NUMBA", "anneal_reads", "temper_reads", "now"]
+
+
+def _py_now():
+    return time.perf_counter()
+
+
+if HAVE_NUMBA:
+    @numba.njit(cache=True, nogil=True)
+    def now():
+        """``time.perf_counter()`` from compiled code (costs ~10 us: call it rarely)."""
+        with numba.objmode(t="float64"):
+            t = _py_now()
+        return t
+else:  # pragma: no cover
+    now = _py_now
+
+
+@_njit
+def _rand(state):
+    """xorshift64*: advance ``state[0]`` and return a uint64."""
+    x = state[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    state[0] = x
+    return x * np.uint64(2685821657736338717)
+
+
+@_njit
+def _uniform(state):
+    return float(_rand(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@_njit
+def _randint(state, n):
+    return int(_rand(state) % np.uint64(n))
+
+
+@_njit
+def _seed_state(seed, read):
+    s = np.empty(1, np.uint64)
+    s[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(read + 1) * np.uint64(
+        0xBF58476D1CE4E5B9) + np.uint64(0x94D049BB133111EB)
+    if s[0] == np.uint64(0):
+        s[0] = np.uint64(0x2545F4914F6CDD1D)
+    for _ in range(4):
+        _rand(s)
+    return s
+
+
+@_njit
+def _match(rng, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val, val, holder):
+    """A random perfect matching per component (augmenting paths in random order).
+
+    Returns the number of cells left unmatched (0 when every component has one).
+    """
+    ns = val.shape[0]
+    for i in range(ns):
+        val[i] = -1
+        holder[i] = -1
+    parent = np.empty(ns, np.int64)
+    seen = np.zeros(ns, np.int64)
+    queue = np.empty(ns, np.int64)
+    stamp = 0
+    unmatched = 0
+    for k in range(comp_size.shape[0]):
+        s0 = comp_start[k]
+        m = comp_size[k]
+        order = np.arange(m)
+        for a in range(m - 1, 0, -1):  # Fisher-Yates
+            b = _randint(rng, a + 1)
+            t = order[a]
+            order[a] = order[b]
+            order[b] = t
+        for oi in range(m):
+            u = s0 + order[oi]
+            stamp += 1
+            head = 0
+            tail = 0
+            queue[tail] = u
+            tail += 1
+            found = -1
+            while head < tail and found < 0:
+                x = queue[head]
+                head += 1
+                lo = cand_ptr[x]
+                L = cand_ptr[x + 1] - lo
+                if L == 0:
+                    continue
+                off = _randint(rng, L)
+                for t in range(L):
+                    v = cand_val[lo + (off + t) % L]
+                    if seen[v] == stamp:
+                        continue
+                    seen[v] = stamp
+                    parent[v] = x
+                    if holder[v] < 0:
+                        found = v
+                        break
+                    queue[tail] = holder[v]
+                    tail += 1
+            if found < 0:
+                unmatched += 1
+                continue
+            v = found
+            while True:  # flip the augmenting path back to u
+                x = parent[v]
+                prev = val[x]
+                val[x] = v
+                holder[v] = x
+                if x == u:
+                    break
+                v = prev
+    return unmatched
+
+
+@_njit
+def _var_of(s, v, slot_comp, comp_start, comp_size, tab_off, tab):
+    k = slot_comp[s]
+    m = comp_size[k]
+    return tab[tab_off[k] + (s - comp_start[k]) * m + (v - comp_start[k])]
+
+
+@_njit
+def _counts(val, slot_comp, comp_start, comp_size, tab_off, tab, vg_ptr, vg_idx, gw, cnt):
+    for g in range(cnt.shape[0]):
+        cnt[g] = 0
+    for s in range(val.shape[0]):
+        var = _var_of(s, val[s], slot_comp, comp_start, comp_size, tab_off, tab)
+        for t in range(vg_ptr[var], vg_ptr[var + 1]):
+            cnt[vg_idx[t]] += 1
+    e = 0.0
+    for g in range(cnt.shape[0]):
+        e += gw[g] * (cnt[g] - 1) * (cnt[g] - 1)
+    return e
+
+
+@_njit
+def _shift(var, step, vg_ptr, vg_idx, gw, cnt):
+    """Add ``step`` (+1/-1) to the counts of ``var``'s groups; return the energy change."""
+    d = 0.0
+    for t in range(vg_ptr[var], vg_ptr[var + 1]):
+        g = vg_idx[t]
+        c = cnt[g]
+        if step > 0:
+            d += gw[g] * (2 * c - 1)
+        else:
+            d += gw[g] * (3 - 2 * c)
+        cnt[g] = c + step
+    return d
+
+
+@_njit
+def _propose(rng, beta, e, val, holder, movable, slot_comp, comp_start, comp_size, tab_off, tab,
+             cand_ptr, cand_val, vg_ptr, vg_idx, gw, cnt):
+    """One swap proposal at inverse temperature ``beta``; returns the new energy."""
+    i = movable[_randint(rng, movable.shape[0])]
+    lo = cand_ptr[i]
+    L = cand_ptr[i + 1] - lo
+    a = val[i]
+    pick = _randint(rng, L - 1)
+    b = cand_val[lo + pick]
+    if b == a:
+        b = cand_val[lo + L - 1]
+    j = holder[b]
+    k = slot_comp[i]
+    m = comp_size[k]
+    base = tab_off[k]
+    c0 = comp_start[k]
+    vj_on = tab[base + (j - c0) * m + (a - c0)]
+    if vj_on < 0:
+        return e
+    vi_off = tab[base + (i - c0) * m + (a - c0)]
+    vi_on = tab[base + (i - c0) * m + (b - c0)]
+    vj_off = tab[base + (j - c0) * m + (b - c0)]
+    d = _shift(vi_off, -1, vg_ptr, vg_idx, gw, cnt)
+    d += _shift(vj_off, -1, vg_ptr, vg_idx, gw, cnt)
+    d += _shift(vi_on, 1, vg_ptr, vg_idx, gw, cnt)
+    d += _shift(vj_on, 1, vg_ptr, vg_idx, gw, cnt)
+    if d <= 0.0 or _uniform(rng) < math.exp(-beta * d):
+        val[i] = b
+        val[j] = a
+        holder[a] = j
+        holder[b] = i
+        return e + d
+    _shift(vi_on, -1, vg_ptr, vg_idx, gw, cnt)
+    _shift(vj_on, -1, vg_ptr, vg_idx, gw, cnt)
+    _shift(vi_off, 1, vg_ptr, vg_idx, gw, cnt)
+    _shift(vj_off, 1, vg_ptr, vg_idx, gw, cnt)
+    return e
+
+
+@_pjit
+def anneal_reads(num_reads, betas, seed, target, first_read, deadline, check_every,
+                 movable, slot_comp, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val,
+                 vg_ptr, vg_idx, gw, stop_all):
+    """Independent annealing reads, each from its own random matching.
+
+    Args:
+        num_reads: Reads to run (spread over threads).
+        betas: Inverse temperature of each sweep (a sweep = one proposal per movable cell).
+        seed: Base seed; read ``r`` uses generator ``(seed, first_read + r)``.
+        target: A read stops once its energy is ``<= target`` (its ground state).
+        first_read: Offset of these reads' generators (for batched calls).
+        deadline: ``perf_counter`` time after which reads stop (checked every
+            ``check_every`` sweeps); ``inf`` for none.
+        stop_all: If true, every read stops once any read reached ``target``.
+
+    Returns:
+        ``(best_val, best_energy, sweeps)``: per read, the lowest-energy state seen (value
+        slot per cell slot), its conflict energy and the sweeps it ran.
+    """
+    ns = slot_comp.shape[0]
+    ng = gw.shape[0]
+    best_val = np.empty((num_reads, ns), np.int64)
+    best_e = np.empty(num_reads)
+    sweeps = np.zeros(num_reads, np.int64)
+    done = np.zeros(1, np.int64)
+    nmov = movable.shape[0]
+    for r in prange(num_reads):
+        rng = _seed_state(seed, first_read + r)
+        val = np.empty(ns, np.int64)
+        holder = np.empty(ns, np.int64)
+        cnt = np.zeros(ng, np.int64)
+        _match(rng, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val, val, holder)
+        e = _counts(val, slot_comp, comp_start, comp_size, tab_off, tab, vg_ptr, vg_idx, gw, cnt)
+        best = e
+        best_val[r, :] = val
+        s = 0
+        while s < betas.shape[0] and best > target and nmov > 0:
+            if stop_all and done[0] > 0:
+                break
+            if s % check_every == check_every - 1 and now() > deadline:
+                break
+            beta = betas[s]
+            for _ in range(nmov):
+                e = _propose(rng, beta, e, val, holder, movable, slot_comp, comp_start, comp_size,
+                             tab_off, tab, cand_ptr, cand_val, vg_ptr, vg_idx, gw, cnt)
+                if e < best - 1e-9:
+                    best = e
+                    best_val[r, :] = val
+                    if best <= target:
+                        break
+            s += 1
+        if best <= target:
+            done[0] = 1
+        best_e[r] = best
+        sweeps[r] = s
+    return best_val, best_e, sweeps
+
+
+@_pjit
+def temper_reads(num_reads, betas, num_sweeps, seed, target, first_read, deadline, check_every,
+                 movable, slot_comp, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val,
+                 vg_ptr, vg_idx, gw, stop_all):
+    """Replica exchange: per read, ``len(betas)`` replicas at fixed temperatures.
+
+    After each sweep of every replica, neighbouring temperatures try to exchange their
+    states (Metropolis on ``(beta_i - beta_j) * (E_i - E_j)``).
+
+    Returns:
+        ``(best_val, best_energy, sweeps)`` as :func:`anneal_reads`.
+    """
+    ns = slot_comp.shape[0]
+    ng = gw.shape[0]
+    nrep = betas.shape[0]
+    best_val = np.empty((num_reads, ns), np.int64)
+    best_e = np.empty(num_reads)
+    sweeps = np.zeros(num_reads, np.int64)
+    done = np.zeros(1, np.int64)
+    nmov = movable.shape[0]
+    for r in prange(num_reads):
+        rng = _seed_state(seed, first_read + r)
+        vals = np.empty((nrep, ns), np.int64)
+        holders = np.empty((nrep, ns), np.int64)
+        cnts = np.zeros((nrep, ng), np.int64)
+        es = np.empty(nrep)
+        slot = np.arange(nrep)  # slot[t] = replica at temperature t
+        best = 1e300
+        for q in range(nrep):
+            _match(rng, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val, vals[q], holders[q])
+            es[q] = _counts(vals[q], slot_comp, comp_start, comp_size, tab_off, tab, vg_ptr,
+                            vg_idx, gw, cnts[q])
+            if es[q] < best:
+                best = es[q]
+                best_val[r, :] = vals[q]
+        s = 0
+        while s < num_sweeps and best > target and nmov > 0:
+            if stop_all and done[0] > 0:
+                break
+            if s % check_every == check_every - 1 and now() > deadline:
+                break
+            for t in range(nrep):
+                q = slot[t]
+                beta = betas[t]
+                e = es[q]
+                for _ in range(nmov):
+                    e = _propose(rng, beta, e, vals[q], holders[q], movable, slot_comp, comp_start,
+                                 comp_size, tab_off, tab, cand_ptr, cand_val, vg_ptr, vg_idx, gw,
+                                 cnts[q])
+                    if e < best - 1e-9:
+                        best = e
+                        best_val[r, :] = vals[q]
+                        if best <= target:
+                            break
+                es[q] = e
+                if best <= target:
+                    break
+            for t in range(nrep - 1):
+                qa = slot[t]
+                qb = slot[t + 1]
+                x = (betas[t] - betas[t + 1]) * (es[qa] - es[qb])
+                if x >= 0.0 or _uniform(rng) < math.exp(x):
+                    slot[t] = qb
+                    slot[t + 1] = qa
+            s += 1
+        if best <= target:
+            done[0] = 1
+        best_e[r] = best
+        sweeps[r] = s
+    return best_val, best_e, sweeps

@@ -1,0 +1,369 @@
+"""``swap``: an annealer whose moves keep the one-hot groups a sample already satisfies.
+
+The sampler reads only the BQM and its labelled one-hot groups (``groups=[(kind,
+[labels...]), ...]``, as :meth:`qsudoku.qubo.QuboModel.groups` gives them).  It picks a
+*family* of unit groups that partitions the open cells (kind ``box`` or ``region`` when
+present, else ``row``), starts every read from a random perfect matching of each family
+unit (each cell one candidate digit, each unit a permutation of its missing digits) and
+anneals with moves that swap the digits of two cells of the same unit, both digits being
+candidates of both cells.  Cell groups and family groups thus stay satisfied, and the
+energy, ``sum_g w_g (sum q - 1)**2`` over the other groups (rows, columns, extra units),
+is exactly the BQM energy: the group weights are read off the BQM and checked against it.
+
+Samples are returned in the BQM's variables with energies computed by the BQM itself.
+
+>>> import dimod
+>>> from qsudoku.io import parse_puzzle
+>>> from qsudoku.propagate import propagate
+>>> from qsudoku.qubo import build_model
+>>> m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
+>>> ss = SwapAnnealingSampler().sample(m.bqm, groups=m.groups(), num_reads=3, seed=1)
+>>> isinstance(ss, dimod.SampleSet), ss.first.energy
+(True, 0.0)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from .registry import register
+
+__all__ = ["SwapAnnealingSampler", "SwapStructure", "compile_structure", "FAMILY_KINDS"]
+
+#: Unit kinds tried, in order, as the family whose units the moves keep as permutations.
+FAMILY_KINDS = ("box", "region", "row")
+
+
+@dataclass
+class SwapStructure:
+    """A BQM compiled for the swap kernels (see :mod:`._swap_kernel` for the layout).
+
+    Attributes:
+        variables: BQM labels in index order.
+        family: The unit kind whose groups the moves keep satisfied.
+        feasible: False if some family unit has no perfect matching (then no valid sample exists).
+        arrays: Keyword arrays of the kernels.
+        weight_scale: Smallest group weight (the energy of the lightest broken group).
+    """
+
+    variables: list
+    family: str
+    feasible: bool
+    arrays: dict
+    weight_scale: float
+    slot_var_order: np.ndarray  # (num_slots,) cell-slot -> (component) for decoding
+
+    def to_samples(self, best_val: np.ndarray) -> np.ndarray:
+        """0/1 samples (reads x variables) from per-read value slots."""
+        a = self.arrays
+        R = best_val.shape[0]
+        out = np.zeros((R, len(self.variables)), np.int8)
+        if best_val.shape[1] == 0:
+            return out
+        k = a["slot_comp"]
+        s = np.arange(best_val.shape[1])
+        cs, m = a["comp_start"][k], a["comp_size"][k]
+        idx = a["tab_off"][k][None, :] + (s - cs)[None, :] * m[None, :] + (best_val - cs[None, :])
+        var = a["tab"][idx]
+        rows = np.repeat(np.arange(R), best_val.shape[1])
+        ok = var.ravel() >= 0
+        out[rows[ok], var.ravel()[ok]] = 1
+        return out
+
+
+def _infer_weights(bqm, variables, groups_idx, kinds):
+    """Per-group weights such that the BQM is ``sum_g w_g (sum q - 1)**2``, or ``None``.
+
+    One weight per kind is fitted to the linear biases, then the whole BQM is checked.
+    """
+    import dimod
+
+    from ..qubo import one_hot
+
+    kind_names = sorted(set(kinds))
+    kid = {k: i for i, k in enumerate(kind_names)}
+    V = len(variables)
+    A = np.zeros((V + 1, len(kind_names)))
+    for g, k in zip(groups_idx, kinds):
+        np.add.at(A[:, kid[k]], g, -1.0)
+        A[V, kid[k]] += 1.0
+    lin, (qi, qj, qb), off = bqm.to_numpy_vectors(variable_order=variables)
+    rhs = np.append(np.asarray(lin, float), off)
+    w, *_ = np.linalg.lstsq(A, rhs, rcond=None)
+    if not np.all(w > 0):
+        return None
+    gw = np.array([w[kid[k]] for k in kinds])
+    l2, q2, o2 = one_hot(groups_idx, gw, V)
+    ref = dimod.BinaryQuadraticModel.from_numpy_vectors(l2, q2, o2, dimod.BINARY)
+    test = dimod.BinaryQuadraticModel.from_numpy_vectors(lin, (qi, qj, qb), off, dimod.BINARY)
+    tol = 1e-7 * max(1.0, float(np.abs(gw).max()))
+    if not ref.is_almost_equal(test, places=int(-np.log10(tol))):
+        return None
+    return gw
+
+
+def compile_structure(bqm, groups) -> SwapStructure:
+    """Turn ``bqm`` and its labelled one-hot groups into the kernels' arrays.
+
+    Raises:
+        ValueError: If ``groups`` is missing, has no cell groups, or the BQM is not the
+            sum of one-hot penalties over them.
+    """
+    if not groups:
+        raise ValueError("the swap sampler needs the model's one-hot groups: "
+                         "sample(bqm, groups=[(kind, [labels...]), ...])")
+    variables = list(bqm.variables)
+    pos = {v: i for i, v in enumerate(variables)}
+    kinds, gidx = [], []
+    for kind, labels in groups:
+        try:
+            gidx.append(np.fromiter((pos[v] for v in labels), np.int64, len(labels)))
+        except KeyError as e:
+            raise ValueError(f"group of kind {kind!r} names variable {e.args[0]!r}, "
+                             "which is not in the BQM") from None
+        kinds.append(kind)
+    V = len(variables)
+    gw = _infer_weights(bqm, variables, gidx, kinds) if V else np.ones(len(kinds))
+    if gw is None:
+        raise ValueError("the BQM is not a sum of one-hot penalties over the given groups")
+    family = next((k for k in FAMILY_KINDS if k in kinds), None)
+    if "cell" not in kinds or family is None:
+        raise ValueError("the swap sampler needs 'cell' groups and 'box', 'region' or 'row' groups")
+    cell_of = np.full(V, -1, np.int64)
+    cells = []
+    for g, k in zip(gidx, kinds):
+        if k == "cell":
+            cell_of[g] = len(cells)
+            cells.append(g)
+    value_of = np.full(V, -1, np.int64)
+    fam_groups = []
+    for g, k in zip(gidx, kinds):
+        if k == family:
+            value_of[g] = len(fam_groups)
+            fam_groups.append(g)
+    if (cell_of < 0).any() or (value_of < 0).any():
+        raise ValueError(f"every variable must lie in one 'cell' group and one {family!r} group")
+    # Components: cells linked by shared family groups (a unit, or an independent part of it).
+    parent = list(range(len(cells)))
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for g in fam_groups:
+        cs = cell_of[g]
+        r0 = find(int(cs[0]))
+        for c in cs[1:]:
+            r = find(int(c))
+            if r != r0:
+                parent[r] = r0
+    comp_cells: dict[int, list[int]] = {}
+    for c in range(len(cells)):
+        comp_cells.setdefault(find(c), []).append(c)
+    comp_vals: dict[int, list[int]] = {}
+    for v, g in enumerate(fam_groups):
+        comp_vals.setdefault(find(int(cell_of[g[0]])), []).append(v)
+    feasible = True
+    comp_start, comp_size, tab_off, tabs = [0], [], [0], []
+    slot_of_cell = np.empty(len(cells), np.int64)
+    slot_of_val = np.empty(len(fam_groups), np.int64)
+    for root, cl in comp_cells.items():
+        vl = comp_vals.get(root, [])
+        m = max(len(cl), len(vl))
+        if len(cl) != len(vl):
+            feasible = False
+        s0 = comp_start[-1]
+        slot_of_cell[cl] = s0 + np.arange(len(cl))
+        slot_of_val[vl] = s0 + np.arange(len(vl))
+        tab = np.full((m, m), -1, np.int64)
+        tabs.append(tab)
+        comp_size.append(m)
+        comp_start.append(s0 + m)
+        tab_off.append(tab_off[-1] + m * m)
+    tab = np.concatenate([t.ravel() for t in tabs]) if tabs else np.zeros(0, np.int64)
+    comp_start = np.asarray(comp_start, np.int64)
+    comp_size = np.asarray(comp_size, np.int64)
+    tab_off = np.asarray(tab_off, np.int64)
+    ns = int(comp_start[-1])
+    slot_comp = np.repeat(np.arange(len(comp_size)), comp_size).astype(np.int64)
+    sc = slot_of_cell[cell_of]
+    sv = slot_of_val[value_of]
+    k = slot_comp[sc]
+    tab[tab_off[k] + (sc - comp_start[k]) * comp_size[k] + (sv - comp_start[k])] = np.arange(V)
+    order = np.lexsort((sv, sc))
+    cand_ptr = np.searchsorted(sc[order], np.arange(ns + 1)).astype(np.int64)
+    cand_val = sv[order].astype(np.int64)
+    counts = np.diff(cand_ptr)
+    movable = np.flatnonzero((counts >= 2) & (comp_size[slot_comp] >= 2)).astype(np.int64)
+    # Conflict groups: every group the moves can change (not cell, not family).
+    conf = [i for i, k_ in enumerate(kinds) if k_ not in ("cell", family)]
+    mem = [(v, j) for j, gi in enumerate(conf) for v in gidx[gi]]
+    if mem:
+        mv, mg = np.array(mem, np.int64).T
+    else:
+        mv = mg = np.zeros(0, np.int64)
+    o = np.argsort(mv, kind="stable")
+    vg_ptr = np.searchsorted(mv[o], np.arange(V + 1)).astype(np.int64)
+    vg_idx = mg[o].astype(np.int64)
+    arrays = dict(movable=movable, slot_comp=slot_comp, comp_start=comp_start[:-1].copy(),
+                  comp_size=comp_size, tab_off=tab_off[:-1].copy(), tab=tab,
+                  cand_ptr=cand_ptr, cand_val=cand_val, vg_ptr=vg_ptr, vg_idx=vg_idx,
+                  gw=np.asarray(gw, float)[conf] if conf else np.zeros(0))
+    scale = float(np.min(gw)) if len(gw) else 1.0
+    return SwapStructure(variables, family, feasible, arrays, scale, slot_comp)
+
+
+def _kernel_args(st: SwapStructure):
+    a = st.arrays
+    return (a["movable"], a["slot_comp"], a["comp_start"], a["comp_size"], a["tab_off"], a["tab"],
+            a["cand_ptr"], a["cand_val"], a["vg_ptr"], a["vg_idx"], a["gw"])
+
+
+def _greedy_samples(st: SwapStructure, num_reads: int) -> np.ndarray:
+    """Samples for an infeasible structure: each cell takes its first candidate."""
+    a = st.arrays
+    val = np.empty(len(a["slot_comp"]), np.int64)
+    for s in range(len(val)):
+        lo, hi = a["cand_ptr"][s], a["cand_ptr"][s + 1]
+        val[s] = a["cand_val"][lo] if hi > lo else a["comp_start"][a["slot_comp"][s]]
+    return st.to_samples(np.repeat(val[None, :], num_reads, axis=0))
+
+
+def _sampler_class():
+    import dimod
+
+    class SwapAnnealingSampler(dimod.Sampler):
+        """Annealing with unit-preserving swap moves; a :class:`dimod.Sampler`.
+
+        Args (of :meth:`sample`):
+            groups: The model's labelled one-hot groups (required).
+            num_reads: Independent reads, each from a fresh random matching.
+            num_sweeps: Sweeps per read (a sweep = one proposal per movable cell).
+            beta_range: ``(hot, cold)`` inverse temperatures, in units of the lightest
+                group weight; default ``(2.5, 5.0)`` (temperature 0.4 -> 0.2).
+            beta_schedule_type: ``"geometric"`` (in temperature) or ``"linear"`` (in beta).
+            num_replicas: ``1`` = plain annealing; ``> 1`` = replica exchange with that many
+                temperatures spread geometrically over ``beta_range`` for ``num_sweeps`` sweeps.
+            seed: Seed of the reads' generators (``None`` = fresh).
+            time_limit: Seconds after which no new batch of reads starts (``None`` = none).
+            stop_at_ground: Stop every read once any read reaches energy 0.
+        """
+
+        parameters = {"groups": [], "num_reads": [], "num_sweeps": [], "beta_range": [],
+                      "beta_schedule_type": [], "num_replicas": [], "seed": [],
+                      "time_limit": [], "stop_at_ground": []}
+        properties = {"family_kinds": FAMILY_KINDS, "numba": None}
+
+        def __init__(self):
+            from . import _swap_kernel
+
+            self.properties = dict(self.properties, numba=_swap_kernel.HAVE_NUMBA)
+
+        def sample(self, bqm, groups=None, num_reads: int = 10, num_sweeps: int = 20000,
+                   beta_range=(2.5, 5.0), beta_schedule_type: str = "geometric",
+                   num_replicas: int = 1, seed=None, time_limit=None,
+                   stop_at_ground: bool = False, **kwargs):
+            from . import _swap_kernel as K
+
+            t0 = time.perf_counter()
+            if kwargs:
+                raise ValueError(f"unknown parameter(s) {sorted(kwargs)}")
+            num_reads, num_sweeps, num_replicas = int(num_reads), int(num_sweeps), int(num_replicas)
+            if num_reads < 1 or num_sweeps < 1 or num_replicas < 1:
+                raise ValueError(f"num_reads, num_sweeps and num_replicas must be >= 1, got "
+                                 f"{num_reads}, {num_sweeps}, {num_replicas}")
+            hot, cold = (float(x) for x in beta_range)
+            if not 0 < hot <= cold:
+                raise ValueError(f"beta_range = {beta_range!r} must be 0 < hot <= cold")
+            if beta_schedule_type not in ("geometric", "linear"):
+                raise ValueError(f"beta_schedule_type = {beta_schedule_type!r}: "
+                                 "use 'geometric' or 'linear'")
+            if time_limit is not None and not time_limit > 0:
+                raise ValueError(f"time_limit = {time_limit!r} must be > 0")
+            bqm = bqm.change_vartype(dimod.BINARY, inplace=False) \
+                if bqm.vartype is not dimod.BINARY else bqm
+            st = compile_structure(bqm, groups)
+            t1 = time.perf_counter()
+            if seed is None:
+                seed = int(np.random.SeedSequence().generate_state(1)[0])
+            scale = st.weight_scale
+            n_b = num_replicas if num_replicas > 1 else num_sweeps
+            if beta_schedule_type == "geometric":  # geometric in temperature
+                temps = np.geomspace(1 / hot, 1 / cold, n_b)
+                betas = 1.0 / temps
+            else:
+                betas = np.linspace(hot, cold, n_b)
+            betas = betas / scale
+            args = _kernel_args(st)
+            batch = num_reads if time_limit is None else max(1, _threads())
+            deadline = np.inf if time_limit is None else t0 + float(time_limit)
+            per_sweep = max(1, len(st.arrays["movable"])) * (num_replicas if num_replicas > 1 else 1)
+            check_every = max(1, 20000 // per_sweep)
+            vals, energies, sweeps = [], [], []
+            done = 0
+            if not st.feasible:
+                samples = _greedy_samples(st, num_reads)
+                done = num_reads
+                sweeps = [np.zeros(num_reads, np.int64)]
+            while done < num_reads:
+                n = min(batch, num_reads - done)
+                if num_replicas > 1:
+                    bv, be, sw = K.temper_reads(n, betas, num_sweeps, int(seed), 1e-9, done, deadline,
+                                                check_every, *args,
+                                                bool(stop_at_ground))
+                else:
+                    bv, be, sw = K.anneal_reads(n, betas, int(seed), 1e-9, done, deadline, check_every,
+                                                *args,
+                                                bool(stop_at_ground))
+                vals.append(bv)
+                energies.append(be)
+                sweeps.append(sw)
+                done += n
+                if stop_at_ground and be.min() <= 1e-9:
+                    break
+                if time_limit is not None and time.perf_counter() - t0 > time_limit:
+                    break
+            if st.feasible:
+                samples = st.to_samples(np.concatenate(vals))
+            t2 = time.perf_counter()
+            ss = dimod.SampleSet.from_samples_bqm((samples, st.variables), bqm)
+            sw = np.concatenate(sweeps)
+            ss.info.update(
+                family=st.family, feasible=st.feasible, num_reads=len(samples),
+                sweeps=sw.tolist(), num_sweeps=num_sweeps, num_replicas=num_replicas,
+                timing={"compile_structure": t1 - t0, "anneal": t2 - t1,
+                        "total": time.perf_counter() - t0})
+            return ss
+
+    return SwapAnnealingSampler
+
+
+def _threads() -> int:
+    try:
+        import numba
+
+        return int(numba.get_num_threads())
+    except ImportError:  # pragma: no cover
+        return 1
+
+
+_CLASS = None
+
+
+def SwapAnnealingSampler():  # noqa: N802 - factory of a lazily defined class
+    """A :class:`dimod.Sampler` annealing with unit-preserving swap moves (needs ``groups``)."""
+    global _CLASS
+    if _CLASS is None:
+        _CLASS = _sampler_class()
+    return _CLASS()
+
+
+@register("swap", summary="annealing with digit swaps inside boxes/regions (keeps one-hot groups; "
+          "numba)", defaults={"num_reads": 8, "num_sweeps": 20000})
+def _swap(**options):
+    return SwapAnnealingSampler(**options)
