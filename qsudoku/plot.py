@@ -26,7 +26,7 @@ import numpy as np
 from .errors import BackendUnavailableError
 
 __all__ = ["draw_grid", "draw_result", "region_ids", "broken_cells", "energy_histogram",
-           "heatmap", "curves", "save_figure", "STYLES"]
+           "qubo_matrix", "heatmap", "curves", "save_figure", "STYLES"]
 
 #: Colours of the grid styles.
 STYLES = {
@@ -230,6 +230,50 @@ def draw_result(result, *, ax=None, title: str | None = None, legend: bool = Tru
         title = f"{result.puzzle.name or 'puzzle'}: {status} ({result.solved_by})"
     return draw_grid(result.puzzle, result.grid, fixed=fixed, broken=broken, ax=ax, title=title,
                      legend=legend)
+
+
+def qubo_matrix(model, *, ax=None, title: str | None = None, annotate: bool | None = None):
+    """The upper-triangular QUBO matrix of a (small) model as a picture.
+
+    Linear biases are on the diagonal, couplers above it; variables are labelled
+    ``rRcC=D`` (1-based), in the model's variable order.
+
+    Args:
+        model: A :class:`~qsudoku.qubo.QuboModel`.
+        annotate: Write the values in the cells (default: if at most 32 variables).
+
+    >>> from qsudoku.io import parse_puzzle
+    >>> from qsudoku.propagate import propagate
+    >>> from qsudoku.qubo import build_model
+    >>> m = build_model(propagate(parse_puzzle("12.." "34.." "...." "...."), rules=()))
+    >>> fig = qubo_matrix(m)
+    >>> fig.axes[0].images[0].get_array().shape
+    (32, 32)
+    """
+    n = model.num_variables
+    index = {v: i for i, v in enumerate(model.variables)}
+    q = np.zeros((n, n))
+    for v, b in model.bqm.linear.items():
+        q[index[v], index[v]] = b
+    for (u, v), b in model.bqm.quadratic.items():
+        i, j = sorted((index[u], index[v]))
+        q[i, j] += b
+    fig, ax = _figure(ax, (0.22 * n + 2.5, 0.22 * n + 2.0))
+    top = float(np.abs(q).max()) or 1.0
+    shown = np.ma.masked_where(np.tril(np.ones_like(q, bool), -1) | (q == 0), q)
+    im = ax.imshow(shown, cmap="RdBu_r", vmin=-top, vmax=top)
+    names = [f"r{r + 1}c{c + 1}={model.puzzle.alphabet[d - 1]}" for r, c, d in model.variables]
+    size = max(4.0, min(8.0, 200.0 / max(n, 1)))
+    ax.set_xticks(range(n), names, rotation=90, fontsize=size)
+    ax.set_yticks(range(n), names, fontsize=size)
+    if annotate if annotate is not None else n <= 32:
+        for i, j in zip(*np.nonzero(q)):
+            ax.text(j, i, f"{q[i, j]:g}", ha="center", va="center", fontsize=size * 0.9,
+                    color="white" if abs(q[i, j]) > 0.6 * top else "black")
+    fig.colorbar(im, ax=ax, shrink=0.7, label="QUBO coefficient")
+    ax.set_title(title or f"QUBO: {n} variables, {model.num_interactions} couplers, "
+                          f"offset {model.bqm.offset:g}", fontsize=9)
+    return fig
 
 
 def _decoded_of(data):

@@ -5,8 +5,11 @@ every puzzle ``repeat`` times.  Each run is one tidy row: the setting, the model
 size, the success probability, min/mean energy, broken constraints per kind,
 TTS99 and times.  Weight keys are ``cell``, ``row``, ``column``, ``box``,
 ``extra`` and ``unit`` (= ``row``, ``column``, ``box`` and ``extra`` together;
-a specific key in the same setting wins); every other key is a sampling
-parameter passed to the sampler.
+a specific key in the same setting wins); ``sampler`` switches the sampler (its
+registered defaults, plus the base parameters it accepts, such as ``num_reads``
+and ``seed``); every other key is a sampling parameter passed to the sampler.
+``None`` as a parameter value means the sampler's own default (its column says
+``default``).
 
 >>> parse_values("0.5:4:4")
 [0.5, 1.0, 2.0, 4.0]
@@ -164,6 +167,10 @@ def _tts99(t_read: float, p: float) -> float:
 
 # -- one measurement ---------------------------------------------------------------------
 def _with_setting(config: Config, setting: Mapping, seed: int | None) -> Config:
+    setting = dict(setting)
+    name = setting.pop("sampler", None)
+    if name is not None and str(name) != config.sampler.name:
+        config = _switch_sampler(config, str(name))
     weights, params = split_setting(setting)
     try:
         weights = {k: float(v) for k, v in weights.items()}
@@ -173,6 +180,15 @@ def _with_setting(config: Config, setting: Mapping, seed: int | None) -> Config:
     if seed is not None:
         cfg = cfg.with_overrides(seed=seed)
     return cfg
+
+
+def _switch_sampler(config: Config, name: str) -> Config:
+    """``config`` with another sampler: its registered defaults, plus the base parameters
+    (``num_reads``, ``seed``, ...) that it accepts."""
+    new = config.with_overrides(sampler=name)
+    accepted = getattr(_sampler_for(new), "parameters", {}) or {}
+    return new.with_overrides(params={k: v for k, v in config.sampler.params.items()
+                                      if k in accepted})
 
 
 def measure(puzzle, config: Config = Config(), *, sampler=None) -> dict:
@@ -287,9 +303,11 @@ def _run_task(task: tuple) -> dict:
     """Run one (puzzle, setting, repeat); a worker's entry point."""
     state, index, puzzle, setting, repeat, axis_keys = task
     base = _config_from_state(state)
-    sampler = _sampler_for(base)
+    cfg = _with_setting(base, setting, None)
+    sampler = _sampler_for(cfg)
     seed = _base_seed(base) + repeat if "seed" in getattr(sampler, "parameters", {}) else None
-    cfg = _with_setting(base, setting, seed)
+    if seed is not None:
+        cfg = cfg.with_overrides(seed=seed)
     w = cfg.qubo.weights
     row = {"puzzle": puzzle.name or puzzle.format(), "puzzle_index": index, "kind": puzzle.kind,
            "size": puzzle.size, "setting": setting_key(setting), "repeat": repeat,
@@ -310,6 +328,8 @@ def _run_task(task: tuple) -> dict:
 
 
 def _cell_value(v):
+    if v is None:
+        return "default"
     return _fmt(v) if isinstance(v, (tuple, list)) else v
 
 
@@ -343,10 +363,9 @@ def _validate(config: Config, settings: list[dict]) -> None:
     """Fail before any work on a bad weight, parameter or sampler name."""
     from .pipeline import sampler_params
 
-    sampler = _sampler_for(config)
     for s in settings:
         cfg = _with_setting(config, s, None)
-        sampler_params(sampler, cfg)
+        sampler_params(_sampler_for(cfg), cfg)
 
 
 def _worker_init() -> None:

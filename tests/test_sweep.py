@@ -105,6 +105,24 @@ def test_rows_are_tidy_and_parallel_runs_match_serial_ones():
     assert by[500] > by[50]
 
 
+def test_sampler_axis_uses_each_samplers_defaults_and_carries_reads_and_seed():
+    rows = run_sweep([parse_puzzle(SEED004)], {"sampler": ["sa", "steepest"]},
+                     _cfg(reads=7, seed=4, params={"num_sweeps": 300}))
+    sa, steep = rows
+    assert (sa["sampler"], steep["sampler"]) == ("sa", "steepest")
+    assert sa["num_reads"] == steep["num_reads"] == 7
+    assert '"num_sweeps": 300' in sa["params"] and "num_sweeps" not in steep["params"]
+    assert sa["seed"] == steep["seed"] == 4
+    assert steep["min_energy"] > 0 and sa["min_energy"] == 0.0
+
+
+def test_none_means_the_samplers_default_and_tuples_are_swept():
+    rows = run_sweep([parse_puzzle(FOUR)], {"beta_range": [None, (0.5, 5)]}, _cfg(reads=3))
+    assert [r["beta_range"] for r in rows] == ["default", "(0.5,5)"]
+    assert [r["setting"] for r in rows] == ["beta_range=None", "beta_range=(0.5,5)"]
+    assert '"beta_range": [0.5, 5]' in rows[1]["params"]
+
+
 def test_contradictory_puzzle_is_a_row_with_an_error():
     bad = parse_puzzle("12.." "..3." "...." "3...")  # r1c4 loses every candidate
     rows = run_sweep([bad], {"cell": [1]}, _cfg(reads=2))

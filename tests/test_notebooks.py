@@ -1,0 +1,72 @@
+"""Execute every notebook on a small budget (QSUDOKU_NB_BUDGET=small), so they cannot rot.
+
+The kernel is the running interpreter: a kernelspec pointing at ``sys.executable`` is
+written to a temporary directory and handed to nbclient through its own
+KernelSpecManager, so no user-level ``ipykernel install`` is needed (fresh CI venv).
+"""
+
+import json
+import sys
+
+import pytest
+
+from _shared import DATA, REPO, needs_data
+
+NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
+KERNEL = "qsudoku-tests"
+MAX_BYTES = 2 * 1024 * 1024
+
+
+def test_notebooks_exist_and_carry_small_outputs():
+    names = [p.name for p in NOTEBOOKS]
+    assert names == ["01_walkthrough.ipynb", "02_penalty_weights.ipynb", "03_samplers.ipynb"]
+    for path in NOTEBOOKS:
+        assert path.stat().st_size < MAX_BYTES, path.name
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        images = [o for c in nb["cells"] if c["cell_type"] == "code" for o in c.get("outputs", [])
+                  if "image/png" in o.get("data", {})]
+        assert images, f"{path.name} is committed without its figures"
+        errors = [o for c in nb["cells"] for o in c.get("outputs", []) if o.get("output_type") == "error"]
+        assert not errors, path.name
+        # the notebooks use the library; they define no pipeline functions of their own
+        src = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+        assert "import qsudoku" in src and "\ndef " not in src and not src.startswith("def ")
+
+
+@pytest.fixture(scope="module")
+def kernel_manager_factory(tmp_path_factory):
+    pytest.importorskip("ipykernel")
+    from jupyter_client.kernelspec import KernelSpecManager
+    from jupyter_client.manager import KernelManager
+
+    kernels = tmp_path_factory.mktemp("kernels")
+    spec = kernels / KERNEL
+    spec.mkdir()
+    (spec / "kernel.json").write_text(json.dumps({
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "qsudoku tests", "language": "python"}))
+
+    def make():
+        return KernelManager(kernel_name=KERNEL,
+                             kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(kernels)]))
+
+    return make
+
+
+@needs_data
+@pytest.mark.slow
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_runs_top_to_bottom_on_a_small_budget(path, kernel_manager_factory, monkeypatch):
+    import nbformat
+    from nbclient import NotebookClient
+
+    monkeypatch.setenv("QSUDOKU_NB_BUDGET", "small")
+    monkeypatch.setenv("QSUDOKU_DATA", str(DATA))
+    nb = nbformat.read(str(path), as_version=4)
+    client = NotebookClient(nb, km=kernel_manager_factory(), timeout=300,
+                            resources={"metadata": {"path": str(path.parent)}})
+    client.execute()
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
+    text = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream")
+    assert "budget 'small'" in text
+    assert any("image/png" in o.get("data", {}) for o in outputs), "no figure was produced"
