@@ -112,9 +112,11 @@ def default_params(name: str) -> dict:
     return dict(get_spec(name).defaults)
 
 
-_POSITIVE_INTS = {"num_reads", "num_sweeps", "num_sweeps_per_beta", "num_restarts", "timeout",
+_POSITIVE_INTS = {"num_reads", "num_sweeps", "num_sweeps_per_beta", "timeout",
                   "num_replicas", "max_rounds"}
-_NON_NEGATIVE_INTS = {"seed"}
+_NON_NEGATIVE_INTS = {"seed", "num_restarts"}  # tabu: num_restarts = 0 is a plain tabu search
+#: Names of choices; dwave-samplers calls ``.lower()`` on some (an int gave AttributeError).
+_STRINGS = {"beta_schedule_type", "initial_states_generator", "proposal_acceptance_criteria"}
 _POSITIVE_NUMBERS = {"time_limit", "time_budget", "annealing_time", "chain_strength"}
 #: Upper bounds beyond which a value is a typo, not a plan (10^11 reads asked numpy for 45 TiB).
 _MAXIMA = {"num_reads": 10**7}
@@ -144,6 +146,8 @@ def check_values(params: Mapping, source: str = "") -> None:
         if key in _POSITIVE_NUMBERS and isinstance(value, numbers.Real) and not isinstance(value, bool):
             if not 0 < value < float("inf"):  # non-numbers (a chain_strength callable) pass
                 raise ConfigError(f"parameter {key} = {value!r}{where} must be a finite number > 0")
+        if key in _STRINGS and not isinstance(value, str):
+            raise ConfigError(f"parameter {key} = {value!r}{where} must be a name (a string)")
         if key in _MAXIMA and isinstance(value, numbers.Real) and value > _MAXIMA[key]:
             raise ConfigError(f"parameter {key} = {value!r}{where} is above the limit of "
                               f"{_MAXIMA[key]}")
