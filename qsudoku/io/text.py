@@ -39,17 +39,21 @@ _SEP_LINE = re.compile(r"^[\s\-+=|:*]*$")
 _DECIMAL = re.compile(r"[0-9]{1,3}")  # ASCII only: str.isdigit() also accepts '²' and '٣'
 
 
-def _alphabet(n: int, rules: Rules) -> str:
+def _alphabet(n: int, rules: Rules, *, source=None, line=None) -> str:
     if rules.digits:
         if len(rules.digits) != n:
             raise PuzzleFormatError(
-                f"digits {rules.digits!r} have {len(rules.digits)} symbols, a {n}x{n} grid needs {n}")
+                f"digits {rules.digits!r} have {len(rules.digits)} symbols, a {n}x{n} grid needs {n}",
+                source=source, line=line)
         return rules.digits
-    return default_alphabet(n)
+    try:
+        return default_alphabet(n)
+    except PuzzleFormatError as e:
+        raise PuzzleFormatError(e.message, source=source, line=line) from None
 
 
 def _decode(symbols: Sequence[str], n: int, rules: Rules, *, source, line, columns=None):
-    alphabet = _alphabet(n, rules)
+    alphabet = _alphabet(n, rules, source=source, line=line)
     blanks = blanks_for(alphabet)
     out = []
     for i, ch in enumerate(symbols):
@@ -182,7 +186,7 @@ def parse_tuples(text: str, rules: Rules = Rules(), *, source="<string>", line=1
                                     source=source, line=line, cell=(r - 1, c - 1))
         givens[i] = v
     return _make(rules, givens, regions, name or f"{source}:{line}", None,
-                 _alphabet(n, rules), source=source, line=line)
+                 _alphabet(n, rules, source=source, line=line), source=source, line=line)
 
 
 def _infer_size(largest: int) -> int:
