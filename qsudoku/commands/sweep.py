@@ -10,8 +10,10 @@ from .common import add_config_args, add_input_args, config_from_args, iter_inpu
 
 EPILOG = """\
 axes: one flag per swept key, KEY=start:stop:count (count values spaced geometrically)
-or KEY=a,b,c.  Weight keys: cell, row, column, box, extra, and unit (= row, column,
-box and extra together); every other key is a sampling parameter.
+or KEY=a,b,c (Python literals: "beta_range=(0.03,3),(1,9)").  Weight keys: cell, row,
+column, box, extra, and unit (= row, column, box and extra together); sampler=sa,tabu
+compares samplers (each with its registered defaults, plus --reads and --seed); every
+other key is a sampling parameter.  Repeat r runs with seed (--seed or 0) + r.
 
 examples:
   qsudoku sweep PUZZLE --grid cell=0.5:4:8 --grid unit=1 --param num_sweeps=100,1000,10000
