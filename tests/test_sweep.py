@@ -170,7 +170,7 @@ def test_resume_runs_only_missing_rows_and_parquet_is_typed(tmp_path):
 def test_sigterm_keeps_finished_rows_and_resume_completes(tmp_path):
     out = tmp_path / "s.csv"
     cmd = [sys.executable, "-m", "qsudoku", "sweep", SEED001, "--grid", "cell=1",
-           "--param", "num_sweeps=3000", "--reads", "10", "--repeat", "25", "--out", str(out),
+           "--param", "num_sweeps=2000", "--reads", "8", "--repeat", "12", "--out", str(out),
            "--no-progress"]
     proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
@@ -181,13 +181,13 @@ def test_sigterm_keeps_finished_rows_and_resume_completes(tmp_path):
     _, err = proc.communicate(timeout=60)
     kept = read_rows(str(out))
     assert proc.returncode == 130, err
-    assert 2 <= len(kept) < 25
+    assert 2 <= len(kept) < 12
     proc = subprocess.run(cmd + ["--resume"],
                           cwd=REPO, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     rows = read_rows(str(out))
-    assert sorted(int(r["repeat"]) for r in rows) == list(range(25))
-    assert f"{25 - len(kept)} new rows, 25 in" in proc.stderr
+    assert sorted(int(r["repeat"]) for r in rows) == list(range(12))
+    assert f"{12 - len(kept)} new rows, 12 in" in proc.stderr
 
 
 # -- the command -------------------------------------------------------------------------
