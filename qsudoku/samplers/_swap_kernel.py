@@ -47,7 +47,7 @@ def _py_now():
 
 
 if HAVE_NUMBA:
-    @numba.njit(cache=True, nogil=True)
+    @numba.njit(cache=True)
     def now():
         """``time.perf_counter()`` from compiled code (costs ~10 us: call it rarely)."""
         with numba.objmode(t="float64"):
@@ -193,10 +193,28 @@ def _shift(var, step, vg_ptr, vg_idx, gw, cnt):
 
 
 @_njit
+def _conflicted(s, val, slot_comp, comp_start, comp_size, tab_off, tab, vg_ptr, vg_idx, cnt):
+    var = _var_of(s, val[s], slot_comp, comp_start, comp_size, tab_off, tab)
+    for t in range(vg_ptr[var], vg_ptr[var + 1]):
+        if cnt[vg_idx[t]] > 1:
+            return True
+    return False
+
+
+@_njit
 def _propose(rng, beta, e, val, holder, movable, slot_comp, comp_start, comp_size, tab_off, tab,
-             cand_ptr, cand_val, vg_ptr, vg_idx, gw, cnt):
-    """One swap proposal at inverse temperature ``beta``; returns the new energy."""
+             cand_ptr, cand_val, vg_ptr, vg_idx, gw, cnt, focus):
+    """One swap proposal at inverse temperature ``beta``; returns the new energy.
+
+    With ``focus > 0`` the first cell is redrawn up to ``focus`` times until it is in a
+    conflict (min-conflicts bias; the proposal is then no longer symmetric).
+    """
     i = movable[_randint(rng, movable.shape[0])]
+    for _ in range(focus):
+        if e <= 0.0 or _conflicted(i, val, slot_comp, comp_start, comp_size, tab_off, tab, vg_ptr,
+                                   vg_idx, cnt):
+            break
+        i = movable[_randint(rng, movable.shape[0])]
     lo = cand_ptr[i]
     L = cand_ptr[i + 1] - lo
     a = val[i]
@@ -235,7 +253,7 @@ def _propose(rng, beta, e, val, holder, movable, slot_comp, comp_start, comp_siz
 @_pjit
 def anneal_reads(num_reads, betas, seed, target, first_read, deadline, check_every,
                  movable, slot_comp, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val,
-                 vg_ptr, vg_idx, gw, stop_all):
+                 vg_ptr, vg_idx, gw, stop_all, focus):
     """Independent annealing reads, each from its own random matching.
 
     Args:
@@ -277,7 +295,7 @@ def anneal_reads(num_reads, betas, seed, target, first_read, deadline, check_eve
             beta = betas[s]
             for _ in range(nmov):
                 e = _propose(rng, beta, e, val, holder, movable, slot_comp, comp_start, comp_size,
-                             tab_off, tab, cand_ptr, cand_val, vg_ptr, vg_idx, gw, cnt)
+                             tab_off, tab, cand_ptr, cand_val, vg_ptr, vg_idx, gw, cnt, focus)
                 if e < best - 1e-9:
                     best = e
                     best_val[r, :] = val
@@ -294,7 +312,7 @@ def anneal_reads(num_reads, betas, seed, target, first_read, deadline, check_eve
 @_pjit
 def temper_reads(num_reads, betas, num_sweeps, seed, target, first_read, deadline, check_every,
                  movable, slot_comp, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val,
-                 vg_ptr, vg_idx, gw, stop_all):
+                 vg_ptr, vg_idx, gw, stop_all, focus):
     """Replica exchange: per read, ``len(betas)`` replicas at fixed temperatures.
 
     After each sweep of every replica, neighbouring temperatures try to exchange their
@@ -339,7 +357,7 @@ def temper_reads(num_reads, betas, num_sweeps, seed, target, first_read, deadlin
                 for _ in range(nmov):
                     e = _propose(rng, beta, e, vals[q], holders[q], movable, slot_comp, comp_start,
                                  comp_size, tab_off, tab, cand_ptr, cand_val, vg_ptr, vg_idx, gw,
-                                 cnts[q])
+                                 cnts[q], focus)
                     if e < best - 1e-9:
                         best = e
                         best_val[r, :] = vals[q]

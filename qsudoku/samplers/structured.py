@@ -74,38 +74,50 @@ class SwapStructure:
         return out
 
 
+def _pair_table(rows, cols, biases, V):
+    """Canonical ``(keys, sums)`` of a quadratic part (pairs merged, zeros dropped)."""
+    lo, hi = np.minimum(rows, cols), np.maximum(rows, cols)
+    keys, inv = np.unique(lo * V + hi, return_inverse=True)
+    sums = np.bincount(inv.ravel(), weights=biases, minlength=len(keys))
+    keep = np.abs(sums) > 0
+    return keys[keep], sums[keep]
+
+
 def _infer_weights(bqm, variables, groups_idx, kinds):
     """Per-group weights such that the BQM is ``sum_g w_g (sum q - 1)**2``, or ``None``.
 
-    One weight per kind is fitted to the linear biases, then the whole BQM is checked.
+    One weight per kind is fitted (least squares) to the linear biases, the couplers and
+    the offset; the whole BQM is then checked against the fitted penalty model.
     """
-    import dimod
-
     from ..qubo import one_hot
 
     kind_names = sorted(set(kinds))
-    kid = {k: i for i, k in enumerate(kind_names)}
+    kid = np.array([kind_names.index(k) for k in kinds])
     V = len(variables)
-    A = np.zeros((V + 1, len(kind_names)))
-    for g, k in zip(groups_idx, kinds):
-        np.add.at(A[:, kid[k]], g, -1.0)
-        A[V, kid[k]] += 1.0
     lin, (qi, qj, qb), off = bqm.to_numpy_vectors(variable_order=variables)
-    rhs = np.append(np.asarray(lin, float), off)
+    keys, sums = _pair_table(np.asarray(qi, np.int64), np.asarray(qj, np.int64),
+                             np.asarray(qb, float), V)
+    cols = []
+    for k in range(len(kind_names)):
+        members = [g for g, x in zip(groups_idx, kid) if x == k]
+        l1, (ri, rj, rb), o1 = one_hot(members, np.ones(len(members)), V)
+        kk, ss = _pair_table(ri, rj, rb, V)
+        at = np.searchsorted(keys, kk)
+        if len(kk) and ((at >= len(keys)).any() or (keys[np.minimum(at, len(keys) - 1)] != kk).any()):
+            return None  # a coupler the BQM lacks
+        col = np.zeros(len(keys))
+        col[at] = ss
+        cols.append(np.concatenate([l1, col, [o1]]))
+    A = np.stack(cols, axis=1)
+    rhs = np.concatenate([np.asarray(lin, float), sums, [off]])
     w, *_ = np.linalg.lstsq(A, rhs, rcond=None)
-    if not np.all(w > 0):
+    tol = 1e-7 * max(1.0, float(np.abs(rhs).max()))
+    if not np.all(w > 0) or not np.allclose(A @ w, rhs, atol=tol, rtol=0):
         return None
-    gw = np.array([w[kid[k]] for k in kinds])
-    l2, q2, o2 = one_hot(groups_idx, gw, V)
-    ref = dimod.BinaryQuadraticModel.from_numpy_vectors(l2, q2, o2, dimod.BINARY)
-    test = dimod.BinaryQuadraticModel.from_numpy_vectors(lin, (qi, qj, qb), off, dimod.BINARY)
-    tol = 1e-7 * max(1.0, float(np.abs(gw).max()))
-    if not ref.is_almost_equal(test, places=int(-np.log10(tol))):
-        return None
-    return gw
+    return w[kid]
 
 
-def compile_structure(bqm, groups) -> SwapStructure:
+def compile_structure(bqm, groups, family: str | None = None) -> SwapStructure:
     """Turn ``bqm`` and its labelled one-hot groups into the kernels' arrays.
 
     Raises:
@@ -129,7 +141,10 @@ def compile_structure(bqm, groups) -> SwapStructure:
     gw = _infer_weights(bqm, variables, gidx, kinds) if V else np.ones(len(kinds))
     if gw is None:
         raise ValueError("the BQM is not a sum of one-hot penalties over the given groups")
-    family = next((k for k in FAMILY_KINDS if k in kinds), None)
+    if family is None:
+        family = next((k for k in FAMILY_KINDS if k in kinds), None)
+    elif family not in kinds:
+        raise ValueError(f"family = {family!r}: the model has no groups of that kind")
     if "cell" not in kinds or family is None:
         raise ValueError("the swap sampler needs 'cell' groups and 'box', 'region' or 'row' groups")
     cell_of = np.full(V, -1, np.int64)
@@ -202,9 +217,9 @@ def compile_structure(bqm, groups) -> SwapStructure:
     movable = np.flatnonzero((counts >= 2) & (comp_size[slot_comp] >= 2)).astype(np.int64)
     # Conflict groups: every group the moves can change (not cell, not family).
     conf = [i for i, k_ in enumerate(kinds) if k_ not in ("cell", family)]
-    mem = [(v, j) for j, gi in enumerate(conf) for v in gidx[gi]]
-    if mem:
-        mv, mg = np.array(mem, np.int64).T
+    if conf:
+        mv = np.concatenate([gidx[i] for i in conf]).astype(np.int64)
+        mg = np.repeat(np.arange(len(conf)), [len(gidx[i]) for i in conf]).astype(np.int64)
     else:
         mv = mg = np.zeros(0, np.int64)
     o = np.argsort(mv, kind="stable")
@@ -252,11 +267,16 @@ def _sampler_class():
             seed: Seed of the reads' generators (``None`` = fresh).
             time_limit: Seconds after which no new batch of reads starts (``None`` = none).
             stop_at_ground: Stop every read once any read reaches energy 0.
+            focus: Redraw the first cell of a swap up to this many times until it lies in a
+                conflict (min-conflicts bias); 0 = uniform proposals.
+            family: Unit kind whose units the moves keep as permutations (any kind that
+                partitions the open cells: ``box``, ``region``, ``row``, ``column``);
+                default the first of :data:`FAMILY_KINDS` present.
         """
 
         parameters = {"groups": [], "num_reads": [], "num_sweeps": [], "beta_range": [],
                       "beta_schedule_type": [], "num_replicas": [], "seed": [],
-                      "time_limit": [], "stop_at_ground": []}
+                      "time_limit": [], "stop_at_ground": [], "focus": [], "family": []}
         properties = {"family_kinds": FAMILY_KINDS, "numba": None}
 
         def __init__(self):
@@ -267,7 +287,8 @@ def _sampler_class():
         def sample(self, bqm, groups=None, num_reads: int = 10, num_sweeps: int = 20000,
                    beta_range=(2.5, 5.0), beta_schedule_type: str = "geometric",
                    num_replicas: int = 1, seed=None, time_limit=None,
-                   stop_at_ground: bool = False, **kwargs):
+                   stop_at_ground: bool = False, focus: int = 0, family: str | None = None,
+                   **kwargs):
             from . import _swap_kernel as K
 
             t0 = time.perf_counter()
@@ -287,7 +308,7 @@ def _sampler_class():
                 raise ValueError(f"time_limit = {time_limit!r} must be > 0")
             bqm = bqm.change_vartype(dimod.BINARY, inplace=False) \
                 if bqm.vartype is not dimod.BINARY else bqm
-            st = compile_structure(bqm, groups)
+            st = compile_structure(bqm, groups, family)
             t1 = time.perf_counter()
             if seed is None:
                 seed = int(np.random.SeedSequence().generate_state(1)[0])
@@ -315,11 +336,11 @@ def _sampler_class():
                 if num_replicas > 1:
                     bv, be, sw = K.temper_reads(n, betas, num_sweeps, int(seed), 1e-9, done, deadline,
                                                 check_every, *args,
-                                                bool(stop_at_ground))
+                                                bool(stop_at_ground), int(focus))
                 else:
                     bv, be, sw = K.anneal_reads(n, betas, int(seed), 1e-9, done, deadline, check_every,
                                                 *args,
-                                                bool(stop_at_ground))
+                                                bool(stop_at_ground), int(focus))
                 vals.append(bv)
                 energies.append(be)
                 sweeps.append(sw)

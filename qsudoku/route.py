@@ -1,0 +1,236 @@
+"""The annealing route: anneal rounds interleaved with propagation, with an optional exact fallback.
+
+Every digit beyond propagation comes from samples of a sampler on the puzzle's QUBO or on
+a sub-QUBO; no tree is searched.  A round builds the reduced QUBO of the current
+candidates, samples it with the ``swap`` sampler (short replica-exchange reads that stop
+at the first ground state) and decodes the reads.  A valid read finishes the route.
+Otherwise the round *decimates*: it fixes a few cells to the digits the low-energy reads
+agree on most, propagates, and anneals the smaller sub-QUBO next round.  A contradiction,
+or a dive that reaches ``max_depth``, abandons the fixed digits and restarts from the root
+candidates (a large-neighbourhood restart); the digits tried and refuted are not kept.
+
+When the time budget runs out, ``fallback`` (a callable or a sampler name such as
+``"csp"``) may finish the puzzle; the result then says so in ``solved_by``.
+
+>>> from qsudoku.io import parse_puzzle
+>>> r = anneal_route(parse_puzzle("1..." "..2." "...." "...4"), seed=3)
+>>> r.valid, r.solved_by.startswith("anneal"), r.rounds >= 1
+(True, True, True)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from .errors import ContradictionError
+from .propagate import Candidates, propagate
+from .puzzle import Puzzle
+from .qubo import Weights, build_model
+
+__all__ = ["RouteResult", "anneal_route", "ROUTE_RULES", "DEFAULT_SAMPLE_PARAMS"]
+
+#: Propagation at the root and after each decimation.  Singles only: stronger rules remove
+#: candidates without filling cells, which disconnects the swap moves and made the
+#: annealer slower (top95, first 20: 12/20 solved within 2 s with every rule vs 18/20).
+ROUTE_RULES = ("naked_single", "hidden_single")
+
+#: Parameters of the ``swap`` sampler: short replica-exchange reads, restarted until the
+#: round's time limit (measured best of the schedules tried; see benchmarks/hard9.py).
+DEFAULT_SAMPLE_PARAMS = {"num_reads": 1_000_000, "num_sweeps": 300, "num_replicas": 16,
+                         "beta_range": (0.5, 4.0), "focus": 3}
+
+
+@dataclass
+class RouteResult:
+    """What the annealing route produced.
+
+    Attributes:
+        grid: The best grid found (0 = undecided).
+        valid: True iff ``grid`` is a full valid solution keeping the givens.
+        solved_by: ``"propagation"``, ``"anneal (N rounds)"``, ``"<fallback> fallback after
+            anneal (N rounds)"`` or ``"none"``.
+        rounds: Anneal rounds run (sampler calls).
+        restarts: Times the route went back to the root candidates.
+        reads: Reads taken over all rounds.
+        success_rate: Fraction of reads that were valid solutions (of their QUBO).
+        energy: Energy of the best read of the last round (0.0 when solved).
+        num_variables: Variables of the root QUBO.
+        timings: Seconds: ``propagate``, ``build``, ``sample``, ``fallback``, ``total``.
+        notes: Things worth knowing (contradictions met, fallback used, ...).
+    """
+
+    grid: list[int]
+    valid: bool
+    solved_by: str
+    rounds: int = 0
+    restarts: int = 0
+    reads: int = 0
+    success_rate: float | None = None
+    energy: float | None = None
+    num_variables: int = 0
+    timings: dict[str, float] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+def _with_fixed(puzzle: Puzzle, grid: Sequence[int]) -> Puzzle:
+    return Puzzle(puzzle.size, tuple(int(x) for x in grid), puzzle.units, kind=puzzle.kind,
+                  name=puzzle.name, alphabet=puzzle.alphabet)
+
+
+def _agreement(model, decoded, sol_mask=None):
+    """Per variable, the share of the lowest-energy reads that set it."""
+    grids = np.array([d.grid for d in decoded])
+    energies = np.array([d.energy for d in decoded])
+    low = grids[energies <= energies.min() + 1e-9]
+    open_cells = np.flatnonzero(np.asarray(model.fixed) == 0)
+    return low[:, open_cells], open_cells
+
+
+def _choose_fixes(rng, model, decoded, num_fix: int):
+    """Pick ``num_fix`` (cell, digit) pairs: cells where the low-energy reads agree most."""
+    low, open_cells = _agreement(model, decoded)
+    n = model.puzzle.size
+    share = np.zeros(len(open_cells))
+    major = np.zeros(len(open_cells), np.int64)
+    for j in range(len(open_cells)):
+        counts = np.bincount(low[:, j], minlength=n + 1)
+        counts[0] = 0
+        major[j] = counts.argmax()
+        share[j] = counts[major[j]] / max(1, len(low))
+    ok = major > 0
+    if not ok.any():
+        return []
+    weight = np.where(ok, share ** 4 + 1e-12, 0.0)
+    k = min(num_fix, int(ok.sum()))
+    pick = rng.choice(len(open_cells), size=k, replace=False, p=weight / weight.sum())
+    return [(int(open_cells[j]), int(major[j])) for j in pick]
+
+
+def _call_fallback(fallback, puzzle: Puzzle, cands: Candidates, weights: Weights):
+    """Run the exact fallback; returns ``(grid or None, name)``."""
+    if callable(fallback):
+        return fallback(puzzle, cands), getattr(fallback, "__name__", "fallback")
+    from .decode import decode
+    from .samplers import get_sampler
+
+    sampler = get_sampler(fallback)
+    model = build_model(cands, weights)
+    call = {"groups": model.groups()} if "groups" in getattr(sampler, "parameters", {}) else {}
+    decoded = decode(model, sampler.sample(model.bqm, **call))
+    best = min(decoded, key=lambda d: (not d.valid, d.energy))
+    return (best.grid if best.valid else None), fallback
+
+
+def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
+                 weights: Weights = Weights(), time_budget: float = 2.0,
+                 round_time: float | None = None, sample_params: dict | None = None,
+                 max_depth: int = 0, num_fix: int = 1, max_rounds: int | None = None,
+                 seed: int | None = None, sampler=None,
+                 fallback: str | Callable | None = None) -> RouteResult:
+    """Solve ``puzzle`` by annealing rounds interleaved with propagation.
+
+    Args:
+        puzzle: The puzzle.
+        rules: Propagation rules run at the root and after every decimation.
+        weights: QUBO penalty weights.
+        time_budget: Seconds for the whole annealing route (the fallback comes after).
+        round_time: Time limit of one sampler call (``None`` = the whole remaining budget).
+        sample_params: Parameters of the ``swap`` sampler (default :data:`DEFAULT_SAMPLE_PARAMS`).
+        max_depth: Decimation steps in one dive before restarting from the root.
+        num_fix: Cells fixed per decimation step.
+        max_rounds: Stop after this many sampler calls (``None`` = time only).
+        seed: Seed of the route's choices and of the sampler.
+        sampler: A sampler to reuse (default: a new ``swap`` sampler).
+        fallback: ``None``, a registry name (e.g. ``"csp"``) or ``f(puzzle, candidates) ->
+            grid | None``, run on the root candidates when the budget runs out unsolved.
+
+    Raises:
+        ContradictionError: If propagation proves the puzzle has no solution.
+    """
+    from .decode import decode, success_rate
+    from .samplers import get_sampler
+
+    t0 = time.perf_counter()
+    deadline = t0 + time_budget
+    timings = {"propagate": 0.0, "build": 0.0, "sample": 0.0, "fallback": 0.0}
+    rng = np.random.default_rng(seed)
+    params = dict(DEFAULT_SAMPLE_PARAMS if sample_params is None else sample_params)
+    t = time.perf_counter()
+    root = propagate(puzzle, rules)
+    timings["propagate"] += time.perf_counter() - t
+    result = RouteResult(list(root.grid), False, "none", timings=timings)
+    if root.solved:
+        result.valid = puzzle.is_solution(root.grid)
+        result.solved_by = "propagation"
+        result.energy = 0.0
+        timings["total"] = time.perf_counter() - t0
+        return result
+    sampler = sampler or get_sampler("swap")
+    cands, depth = root, 0
+    valid_reads = total_reads = 0
+    while time.perf_counter() < deadline and (max_rounds is None or result.rounds < max_rounds):
+        t = time.perf_counter()
+        model = build_model(cands, weights)
+        if result.rounds == 0:
+            result.num_variables = model.num_variables
+        timings["build"] += time.perf_counter() - t
+        t = time.perf_counter()
+        limit = max(1e-3, deadline - t if round_time is None else min(round_time, deadline - t))
+        ss = sampler.sample(model.bqm, groups=model.groups(), time_limit=limit,
+                            stop_at_ground=True, seed=int(rng.integers(2**31)), **params)
+        timings["sample"] += time.perf_counter() - t
+        result.rounds += 1
+        decoded = decode(model, ss)
+        total_reads += len(decoded)
+        valid_reads += sum(d.valid for d in decoded)
+        best = min(decoded, key=lambda d: (not d.valid, d.energy))
+        result.energy = best.energy
+        if best.valid and puzzle.is_solution(best.grid):
+            result.grid, result.valid = list(best.grid), True
+            result.solved_by = f"anneal ({result.rounds} rounds)"
+            break
+        fixes = _choose_fixes(rng, model, decoded, num_fix) if depth < max_depth else []
+        if not fixes:
+            cands, depth = root, 0
+            result.restarts += 1
+            continue
+        grid = list(cands.grid)
+        for cell, digit in fixes:
+            grid[cell] = digit
+        t = time.perf_counter()
+        try:
+            nxt = propagate(_with_fixed(puzzle, grid), rules)
+        except ContradictionError:
+            nxt = None
+        timings["propagate"] += time.perf_counter() - t
+        if nxt is None:
+            cands, depth = root, 0
+            result.restarts += 1
+            continue
+        if nxt.solved:
+            result.grid = list(nxt.grid)
+            result.valid = puzzle.is_solution(nxt.grid)
+            if result.valid:
+                result.solved_by = f"anneal ({result.rounds} rounds)"
+                break
+            cands, depth = root, 0
+            result.restarts += 1
+            continue
+        cands, depth = nxt, depth + 1
+    result.reads = total_reads
+    result.success_rate = valid_reads / total_reads if total_reads else None
+    if not result.valid and fallback is not None:
+        t = time.perf_counter()
+        grid, name = _call_fallback(fallback, puzzle, root, weights)
+        timings["fallback"] = time.perf_counter() - t
+        if grid is not None and puzzle.is_solution(grid):
+            result.grid, result.valid = list(grid), True
+            result.solved_by = f"{name} fallback after anneal ({result.rounds} rounds)"
+            result.notes.append(f"the annealing route ran out of budget after {result.rounds} "
+                                f"rounds; the exact fallback {name!r} finished the puzzle")
+    timings["total"] = time.perf_counter() - t0
+    return result
