@@ -26,7 +26,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .errors import ContradictionError
+from .errors import BackendUnavailableError, ContradictionError
 from .propagate import Candidates, propagate
 from .puzzle import Puzzle
 from .qubo import Weights, build_model
@@ -115,8 +115,11 @@ def _call_fallback(fallback, puzzle: Puzzle, cands: Candidates, weights: Weights
     if callable(fallback):
         return fallback(puzzle, cands), getattr(fallback, "__name__", "fallback")
     from .decode import decode
-    from .samplers import get_sampler
+    from .samplers import get_sampler, names
 
+    if fallback not in names():
+        raise BackendUnavailableError(f"fallback sampler {fallback!r} is unavailable "
+                                      f"(not registered; have {', '.join(names())})")
     sampler = get_sampler(fallback)
     model = build_model(cands, weights)
     call = {"groups": model.groups()} if "groups" in getattr(sampler, "parameters", {}) else {}
@@ -225,7 +228,11 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
     result.success_rate = valid_reads / total_reads if total_reads else None
     if not result.valid and fallback is not None:
         t = time.perf_counter()
-        grid, name = _call_fallback(fallback, puzzle, root, weights)
+        try:
+            grid, name = _call_fallback(fallback, puzzle, root, weights)
+        except BackendUnavailableError as e:
+            grid, name = None, str(fallback)
+            result.notes.append(f"exact fallback {fallback!r} unavailable: {e}")
         timings["fallback"] = time.perf_counter() - t
         if grid is not None and puzzle.is_solution(grid):
             result.grid, result.valid = list(grid), True
