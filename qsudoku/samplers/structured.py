@@ -18,7 +18,7 @@ Samples are returned in the BQM's variables with energies computed by the BQM it
 >>> from qsudoku.qubo import build_model
 >>> m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
 >>> ss = SwapAnnealingSampler().sample(m.bqm, groups=m.groups(), num_reads=3, seed=1)
->>> isinstance(ss, dimod.SampleSet), ss.first.energy
+>>> isinstance(ss, dimod.SampleSet), float(ss.first.energy)
 (True, 0.0)
 """
 
