@@ -1,0 +1,188 @@
+"""The annealing route on the hardest shared 9x9 sets, and the swap sampler vs dwave-samplers SA.
+
+Three parts (each can be skipped):
+
+1. ``route``: every puzzle of each set (or the first ``--limit``) through
+   :func:`qsudoku.route.anneal_route` with ``--budget`` seconds and no fallback: solved %,
+   how many propagation alone solved, median / p95 wall time, mean rounds.
+2. ``compare``: on the reduced QUBO (singles) of the first ``--compare`` puzzles per set that
+   propagation does not solve, dwave-samplers SA (``--sa-reads`` x ``--sa-sweeps``) and then the
+   swap sampler (route parameters, no early stop) for the same wall time.  Per-read success
+   (valid reads / reads, pooled), successes per second, and their ratios.
+3. ``compile``: the first sampler call in a fresh process with an empty numba cache
+   (compile) and with the cache filled (load).
+
+    python benchmarks/hard9.py                      # everything, all six sets
+    python benchmarks/hard9.py --limit 50 --parts route
+    python benchmarks/hard9.py --dirs sudoku16,sudoku25 --limit 5 --budget 10 --parts route
+
+Wall times depend on the machine's load: the script prints the load average with its results.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from qsudoku.decode import decode
+from qsudoku.io import load_puzzles
+from qsudoku.propagate import propagate
+from qsudoku.qubo import build_model
+from qsudoku.route import DEFAULT_SAMPLE_PARAMS, ROUTE_RULES, anneal_route
+from qsudoku.samplers import get_sampler
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+SETS = ["norvig_top95", "norvig_hardest", "inkala_named", "forum_hardest_1106",
+        "magictour_top1465", "royle_17clue"]
+
+
+def files(args) -> list[Path]:
+    if args.dirs:
+        out = []
+        for d in args.dirs.split(","):
+            out += [f for f in sorted((DATA / d).glob("*.txt"))
+                    if not f.name.endswith((".ids.txt", ".solutions.txt"))]
+        return out
+    return [DATA / "sudoku9" / f"{s}.txt" for s in args.sets.split(",")]
+
+
+def pct(xs, q):
+    return float(np.percentile(xs, q)) if xs else float("nan")
+
+
+def run_route(args, out) -> None:
+    print(f"route: budget {args.budget} s, no fallback, seed = puzzle index; "
+          f"load average {os.getloadavg()[0]:.1f}", file=out)
+    print(f"{'set':28s} {'n':>5s} {'solved':>8s} {'by prop':>8s} {'median s':>9s} {'p95 s':>8s} "
+          f"{'max s':>7s} {'rounds':>7s}", file=out, flush=True)
+    warm = load_puzzles(str(DATA / "sudoku9" / "norvig_top95.txt"))[3]
+    anneal_route(warm, time_budget=0.2)  # load the compiled kernels once
+    for f in files(args):
+        puzzles = load_puzzles(str(f))[: args.limit or None]
+        times, ok, prop, rounds = [], 0, 0, []
+        for i, p in enumerate(puzzles):
+            t = time.perf_counter()
+            r = anneal_route(p, time_budget=args.budget, seed=i)
+            dt = time.perf_counter() - t
+            ok += r.valid and (p.solution is None or list(r.grid) == list(p.solution))
+            prop += r.solved_by == "propagation"
+            times.append(dt)
+            rounds.append(r.rounds)
+            if args.verbose and not r.valid:
+                print(f"  unsolved: {f.stem} #{i} ({r.num_variables} vars, E {r.energy})", file=out)
+        n = len(puzzles)
+        print(f"{f.parent.name + '/' + f.stem:28s} {n:5d} {ok / n:8.1%} {prop:8d} "
+              f"{statistics.median(times):9.3f} {pct(times, 95):8.3f} {max(times):7.2f} "
+              f"{np.mean(rounds):7.2f}", file=out, flush=True)
+
+
+def run_compare(args, out) -> None:
+    from dwave.samplers import SimulatedAnnealingSampler
+
+    sa = SimulatedAnnealingSampler()
+    swap = get_sampler("swap")
+    params = {k: v for k, v in DEFAULT_SAMPLE_PARAMS.items() if k != "num_reads"}
+    print(f"\ncompare on the reduced QUBO (rules {', '.join(ROUTE_RULES)}): SA {args.sa_reads} x "
+          f"{args.sa_sweeps} sweeps vs swap {params} for the same wall time; "
+          f"load average {os.getloadavg()[0]:.1f}", file=out)
+    print(f"{'set':22s} {'n':>3s} {'vars':>5s} {'SA ok/reads':>12s} {'p SA':>7s} "
+          f"{'swap ok/reads':>14s} {'p swap':>7s} {'p ratio':>8s} {'ok/s SA':>8s} {'ok/s swap':>9s}",
+          file=out, flush=True)
+    tot = np.zeros(6)
+    for f in files(args):
+        chosen = []
+        for p in load_puzzles(str(f)):
+            c = propagate(p, ROUTE_RULES)
+            if not c.solved:
+                chosen.append(build_model(c))
+            if len(chosen) == args.compare:
+                break
+        if not chosen:
+            continue
+        acc = np.zeros(6)  # sa ok, sa reads, sa time, swap ok, swap reads, swap time
+        for i, m in enumerate(chosen):
+            t = time.perf_counter()
+            ss = sa.sample(m.bqm, num_reads=args.sa_reads, num_sweeps=args.sa_sweeps, seed=i)
+            t_sa = time.perf_counter() - t
+            acc[:3] += [sum(d.valid for d in decode(m, ss)), len(ss), t_sa]
+            t = time.perf_counter()
+            ss = swap.sample(m.bqm, groups=m.groups(), num_reads=10**7, time_limit=t_sa, seed=i,
+                             **params)
+            t_sw = time.perf_counter() - t
+            acc[3:] += [sum(d.valid for d in decode(m, ss)), len(ss), t_sw]
+        tot += acc
+        vars_ = int(np.median([m.num_variables for m in chosen]))
+        print_row(f.stem, len(chosen), vars_, acc, out)
+    print_row("all", 0, 0, tot, out)
+
+
+def print_row(name, n, vars_, acc, out) -> None:
+    p_sa = acc[0] / acc[1]
+    p_sw = acc[3] / acc[4]
+    ratio = p_sw / p_sa if p_sa else (float("inf") if p_sw else float("nan"))
+    print(f"{name[:22]:22s} {n:3d} {vars_:5d} {f'{acc[0]:.0f}/{acc[1]:.0f}':>12s} {p_sa:7.3f} "
+          f"{f'{acc[3]:.0f}/{acc[4]:.0f}':>14s} {p_sw:7.3f} {ratio:8.1f} {acc[0] / acc[2]:8.2f} "
+          f"{acc[3] / acc[5]:9.2f}", file=out, flush=True)
+
+
+_FIRST_CALL = """
+import time
+t = time.perf_counter()
+from qsudoku.io import parse_puzzle
+from qsudoku.propagate import propagate
+from qsudoku.qubo import build_model
+from qsudoku.samplers import get_sampler
+m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
+t1 = time.perf_counter()
+s = get_sampler("swap")
+s.sample(m.bqm, groups=m.groups(), num_reads=2, num_sweeps=5, seed=1)
+s.sample(m.bqm, groups=m.groups(), num_reads=2, num_sweeps=5, num_replicas=2, seed=1)
+print(time.perf_counter() - t1)
+"""
+
+
+def run_compile(out) -> None:
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        res = []
+        for _ in range(2):
+            r = subprocess.run([sys.executable, "-c", _FIRST_CALL], env=env, capture_output=True,
+                               text=True, check=True)
+            res.append(float(r.stdout.strip().splitlines()[-1]))
+    print(f"\nfirst sampler calls (anneal + replica kernels) in a fresh process: "
+          f"{res[0]:.2f} s with an empty numba cache (compile), {res[1]:.2f} s with the cache "
+          f"filled (load)", file=out, flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sets", default=",".join(SETS))
+    ap.add_argument("--dirs", default="", help="whole data dirs instead, e.g. sudoku16,sudoku25")
+    ap.add_argument("--limit", type=int, default=0, help="first N puzzles per file (0 = all)")
+    ap.add_argument("--budget", type=float, default=2.0)
+    ap.add_argument("--compare", type=int, default=10, help="puzzles per set in the comparison")
+    ap.add_argument("--sa-reads", type=int, default=20)
+    ap.add_argument("--sa-sweeps", type=int, default=10000)
+    ap.add_argument("--parts", default="route,compare,compile")
+    ap.add_argument("--verbose", action="store_true")
+    args = ap.parse_args()
+    parts = args.parts.split(",")
+    out = sys.stdout
+    if "route" in parts:
+        run_route(args, out)
+    if "compare" in parts:
+        run_compare(args, out)
+    if "compile" in parts:
+        run_compile(out)
+
+
+if __name__ == "__main__":
+    main()
