@@ -7,6 +7,9 @@ from qsudoku.io import parse_puzzle
 from qsudoku.puzzle import Puzzle
 from qsudoku.route import RouteResult, anneal_route
 from qsudoku.samplers import names
+from qsudoku.samplers._swap_kernel import HAVE_NUMBA
+
+needs_numba = pytest.mark.skipif(not HAVE_NUMBA, reason="numba not installed (kernels run as Python)")
 
 # norvig top95 #1 (not solved by singles) and its solution.
 HARD = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
@@ -21,6 +24,7 @@ def test_propagation_alone_needs_no_round():
     assert (r.valid, r.solved_by, r.rounds) == (True, "propagation", 0)
 
 
+@needs_numba
 def test_anneal_solves_a_9x9_and_counts_rounds_and_reads():
     p = parse_puzzle(INSANE)
     r = anneal_route(p, seed=1, time_budget=20.0)
@@ -30,6 +34,7 @@ def test_anneal_solves_a_9x9_and_counts_rounds_and_reads():
     assert r.timings["sample"] > 0 and r.timings["total"] >= r.timings["sample"]
 
 
+@needs_numba
 def test_decimation_rounds_interleave_propagation():
     p = parse_puzzle(INSANE)
     r = anneal_route(p, seed=2, time_budget=20.0, max_depth=3, round_time=0.02,
@@ -68,6 +73,7 @@ def test_registry_fallback_is_used_when_present_and_reported_when_missing():
         assert not r.valid and any("csp" in n and "unavailable" in n for n in r.notes)
 
 
+@needs_numba
 def test_jigsaw_and_sudoku_x_take_the_route_too():
     from qsudoku.puzzle import diagonal_units
 

@@ -14,7 +14,11 @@ from qsudoku.propagate import propagate
 from qsudoku.puzzle import Puzzle, diagonal_units
 from qsudoku.qubo import Weights, build_model
 from qsudoku.samplers import get_sampler, names
+from qsudoku.samplers._swap_kernel import HAVE_NUMBA
 from qsudoku.samplers.structured import compile_structure
+
+# Without numba the kernels run as plain Python: correct, but too slow for the longer runs.
+needs_numba = pytest.mark.skipif(not HAVE_NUMBA, reason="numba not installed (kernels run as Python)")
 
 # A 9x9 solution, and boxes / jigsaw regions to blank it into test puzzles.
 SOL9 = [int(c) for c in "534678912672195348198342567859761423426853791713924856961537284287419635345286179"]
@@ -52,6 +56,7 @@ def test_samples_are_bqm_variables_with_true_energies_and_keep_cells_and_boxes_o
         assert 0 not in d.grid
 
 
+@needs_numba
 @pytest.mark.parametrize("kind", ["sudoku4", "sudoku6", "jigsaw6", "sudokux9", "latin5"])
 def test_finds_valid_grids_of_every_variant(kind):
     if kind == "sudoku4":
@@ -77,6 +82,7 @@ def test_finds_valid_grids_of_every_variant(kind):
     assert best.valid and best.energy == 0.0 and p.is_solution(best.grid)
 
 
+@needs_numba
 def test_replica_exchange_and_relative_weights_give_true_energies():
     w = Weights(cell=2.0, row=0.5, column=0.75, box=3.0)
     m = model_of(Puzzle.standard(blanked(SOL9, 0.45, 8)), weights=w)

@@ -333,14 +333,9 @@ def _sampler_class():
                 sweeps = [np.zeros(num_reads, np.int64)]
             while done < num_reads:
                 n = min(batch, num_reads - done)
-                if num_replicas > 1:
-                    bv, be, sw = K.temper_reads(n, betas, num_sweeps, int(seed), 1e-9, done, deadline,
-                                                check_every, *args,
-                                                bool(stop_at_ground), int(focus))
-                else:
-                    bv, be, sw = K.anneal_reads(n, betas, int(seed), 1e-9, done, deadline, check_every,
-                                                *args,
-                                                bool(stop_at_ground), int(focus))
+                with np.errstate(over="ignore"):  # uint64 hashing wraps (Python fallback)
+                    bv, be, sw = _run(K, num_replicas, n, betas, num_sweeps, seed, done, deadline,
+                                      check_every, args, stop_at_ground, focus)
                 vals.append(bv)
                 energies.append(be)
                 sweeps.append(sw)
@@ -362,6 +357,15 @@ def _sampler_class():
             return ss
 
     return SwapAnnealingSampler
+
+
+def _run(K, num_replicas, n, betas, num_sweeps, seed, first, deadline, check_every, args,
+         stop_at_ground, focus):
+    if num_replicas > 1:
+        return K.temper_reads(n, betas, num_sweeps, int(seed), 1e-9, first, deadline, check_every,
+                              *args, bool(stop_at_ground), int(focus))
+    return K.anneal_reads(n, betas, int(seed), 1e-9, first, deadline, check_every, *args,
+                          bool(stop_at_ground), int(focus))
 
 
 def _threads() -> int:
