@@ -108,6 +108,11 @@ def iter_inputs(args, on_error=None, check_givens: bool = True):
                 try:
                     item.check_givens()
                 except ContradictionError as e:
+                    if os.path.isfile(spec) and os.path.basename(spec) not in (e.source or ""):
+                        # a .tsv names its puzzles, not the file
+                        e = ContradictionError(e.message, cell=e.cell, unit=e.unit, digit=e.digit,
+                                               source=f"{spec} ({e.source or 'puzzle'})",
+                                               exit_code=e.exit_code)
                     item = e
             if isinstance(item, Exception):
                 if getattr(args, "keep_going", False) and on_error is not None:
