@@ -1,0 +1,185 @@
+"""``qsudoku embed``: does the reduced model fit a QPU?  An offline embedding report.
+
+For each puzzle: propagate, build the reduced QUBO, embed its graph with minorminer
+into a perfect QPU graph (Pegasus P16 = Advantage by default, Zephyr Z12 =
+Advantage2, Chimera C16 = 2000Q) and print one line: logical variables, qubits,
+longest and mean chain, time to embed, and the estimated QPU access time of one
+call.  Embeddings land in the same on-disk cache the ``mock-qpu`` sampler reads.
+Exit 0 if every model fits, 1 if some do not (or have no solution), 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+
+from .common import add_input_args, iter_inputs
+
+TOPOLOGY_CHOICES = ("pegasus", "zephyr", "chimera")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("embed", help="offline report: does each reduced model fit a QPU?",
+                       description="Embed each puzzle's reduced QUBO into a QPU graph (offline, "
+                                   "minorminer) and report qubits, chain lengths and time. "
+                                   "Exit 0 if every model fits, 1 if some do not, 2 on bad input.")
+    add_input_args(p)
+    g = p.add_argument_group("model")
+    g.add_argument("--config", metavar="FILE", help="TOML config (its [propagate] rules apply)")
+    g.add_argument("--rules", metavar="R1,R2", help="propagation rules (default: the config's)")
+    g = p.add_argument_group("target and embedding")
+    g.add_argument("--topology", choices=TOPOLOGY_CHOICES, default="pegasus",
+                   help="QPU graph: pegasus (Advantage, P16), zephyr (Advantage2, Z12), "
+                        "chimera (2000Q, C16); default pegasus")
+    g.add_argument("--shape", metavar="N[,T]", help="graph shape, e.g. 16 (pegasus), 12,4 "
+                   "(zephyr), 16,16,4 (chimera)")
+    g.add_argument("--timeout", type=float, metavar="S", help="minorminer timeout per puzzle (s)")
+    g.add_argument("--tries", type=int, metavar="N", help="minorminer restarts")
+    g.add_argument("--patience", type=int, metavar="N",
+                   help="minorminer chainlength_patience (0 = fastest, longer chains)")
+    g.add_argument("--seed", type=int, metavar="S", help="minorminer random_seed")
+    g.add_argument("--reads", type=int, default=100, metavar="N",
+                   help="num_reads for the QPU access-time estimate (default 100)")
+    g.add_argument("--cache-dir", metavar="DIR", help="embedding cache (default "
+                   "$QSUDOKU_CACHE_DIR/embeddings or ~/.cache/qsudoku/embeddings)")
+    g.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    p.add_argument("--json", action="store_true", help="one JSON object per puzzle (JSON lines)")
+    p.set_defaults(run=run)
+
+
+def _config(args):
+    from ..config import load_config
+
+    cfg = load_config(args.config)
+    if args.rules is not None:
+        text = args.rules.strip()
+        cfg = cfg.with_overrides(rules=[] if text in ("", "none") else
+                                 [r.strip() for r in text.split(",")])
+    return cfg
+
+
+def _embedding_parameters(args) -> dict:
+    from ..embedding import check_embedding_parameters
+
+    params = {"timeout": args.timeout, "tries": args.tries, "chainlength_patience": args.patience,
+              "random_seed": args.seed}
+    return check_embedding_parameters({k: v for k, v in params.items() if v is not None})
+
+
+def _shape(text):
+    from ..errors import ConfigError
+
+    if text is None:
+        return None
+    try:
+        return tuple(int(x) for x in text.replace("x", ",").split(","))
+    except ValueError:
+        raise ConfigError(f"--shape {text!r} must be integers separated by commas") from None
+
+
+def _target(args):
+    from ..errors import BackendUnavailableError
+
+    try:
+        from ..samplers.dwave import mock_child
+
+        return mock_child(args.topology, _shape(args.shape))
+    except ImportError as e:
+        raise BackendUnavailableError(f"qsudoku embed needs the D-Wave packages ({e.name or e}); "
+                                      "run: pip install 'qsudoku[qpu]'") from None
+
+
+def report_row(puzzle, model, embedded, child, reads: int) -> dict:
+    """The JSON row of one puzzle (``model``/``embedded`` are ``None`` if propagation solved it)."""
+    from ..embedding import estimate_qpu_access_time
+
+    topo = child.properties["topology"]
+    row = {"name": puzzle.name, "size": puzzle.size, "kind": puzzle.kind,
+           "topology": topo["type"], "shape": list(topo["shape"]),
+           "num_variables": model.num_variables if model else 0,
+           "num_interactions": model.num_interactions if model else 0}
+    if model is None:
+        return {**row, "fits": True, "solved_by_propagation": True}
+    stats = embedded.stats()
+    row.update(fits=embedded.found, solved_by_propagation=False,
+               num_qubits=stats["num_qubits"] if embedded.found else None,
+               longest_chain=stats["longest_chain"] if embedded.found else None,
+               mean_chain_length=stats["mean_chain_length"] if embedded.found else None,
+               embedding_time=stats["embedding_time"], embedding_cache_hit=embedded.cache_hit,
+               qubits_available=len(child.nodelist))
+    est = estimate_qpu_access_time(child.properties, stats["num_qubits"], num_reads=reads) \
+        if embedded.found else None
+    row["estimated_qpu_access_time_ms"] = round(est / 1e3, 2) if est is not None else None
+    row["estimate_num_reads"] = reads
+    return row
+
+
+def render_row(row: dict) -> str:
+    """One human-readable line."""
+    name = row["name"] or "puzzle"
+    if row["solved_by_propagation"]:
+        return f"{name}  solved by propagation: nothing to embed"
+    head = f"{name}  {row['num_variables']} variables, {row['num_interactions']} interactions -> "
+    where = f"{row['topology']}{row['shape']}"
+    if not row["fits"]:
+        return head + f"DOES NOT FIT on {where} (no embedding found in {row['embedding_time']:.1f} s)"
+    cached = " (cached)" if row["embedding_cache_hit"] else ""
+    est = row["estimated_qpu_access_time_ms"]
+    cost = f", QPU access ~{est:.1f} ms per {row['estimate_num_reads']} reads" if est else ""
+    return head + (f"{row['num_qubits']} qubits, longest chain {row['longest_chain']}, mean "
+                   f"{row['mean_chain_length']:.2f}, embedded in {row['embedding_time']:.2f} s"
+                   f"{cached}{cost}")
+
+
+def summary(rows: list[dict]) -> str:
+    """One line over many rows: how many fit, median qubits, longest chain and time."""
+    sampled = [r for r in rows if not r["solved_by_propagation"]]
+    fit = [r for r in sampled if r["fits"]]
+    if not rows:
+        return "no puzzles"
+    where = f"{rows[0]['topology']}{rows[0]['shape']}"
+    text = f"{len(fit)}/{len(sampled)} models embed on {where}"
+    if fit:
+        med = lambda k: statistics.median(r[k] for r in fit)  # noqa: E731
+        text += (f"; median {med('num_qubits'):g} qubits (of {fit[0]['qubits_available']}), "
+                 f"median longest chain {med('longest_chain'):g}, median variables "
+                 f"{med('num_variables'):g}, median embedding time {med('embedding_time'):.1f} s")
+    if len(rows) > len(sampled):
+        text += f"; {len(rows) - len(sampled)} solved by propagation"
+    return text
+
+
+def run(args) -> int:
+    from ..embedding import EmbeddingCache, embed_bqm
+    from ..errors import ContradictionError
+    from ..pipeline import build
+
+    cfg = _config(args)
+    params = _embedding_parameters(args)
+    child = _target(args)
+    cache = None if args.no_cache else EmbeddingCache(args.cache_dir) if args.cache_dir \
+        else EmbeddingCache()
+    worst, bad_input, rows = 0, [], []
+
+    def on_error(err):
+        bad_input.append(err)
+        print(f"qsudoku: error: {err}", file=sys.stderr)
+
+    for puzzle in iter_inputs(args, on_error):
+        try:
+            _, model, _ = build(puzzle, cfg)
+        except ContradictionError as e:
+            worst = max(worst, 1)
+            print(json.dumps({"name": puzzle.name, "error": str(e)}) if args.json else
+                  f"{puzzle.name or 'puzzle'}  NO SOLUTION: {e}", flush=True)
+            continue
+        embedded = embed_bqm(model.bqm, child, cache, parameters=params) if model else None
+        row = report_row(puzzle, model, embedded, child, args.reads)
+        rows.append(row)
+        if not row["fits"]:
+            worst = max(worst, 1)
+        print(json.dumps(row) if args.json else render_row(row), flush=True)
+    if len(rows) > 1 and not args.json:
+        print(summary(rows), flush=True)
+    return max(worst, 2) if bad_input else worst

@@ -1,0 +1,572 @@
+"""D-Wave backends: ``qpu``, ``mock-qpu``, ``hybrid`` and ``hybrid-cqm``.
+
+``qpu`` is :class:`dwave.system.DWaveSampler` behind :class:`QPUSampler`, a composite
+that embeds each model with minorminer (cached on disk, see :mod:`qsudoku.embedding`),
+samples through :class:`dwave.system.FixedEmbeddingComposite` and puts QPU timing,
+chain breaks and chain lengths into ``sampleset.info``.  ``mock-qpu`` is the same
+composite over :class:`dwave.system.testing.MockDWaveSampler` on a real topology
+(Pegasus P16 by default) with simulated annealing as its physics, so embedding,
+chain strength, unembedding and chain-break statistics all run offline.  ``hybrid``
+sends the BQM to a Leap hybrid solver; ``hybrid-cqm`` sends a constrained model whose
+one-hot groups are constraints instead of penalties (:func:`cqm_from_groups`).
+
+Credentials are read only by D-Wave's own configuration (``DWAVE_API_TOKEN``, the
+file written by ``dwave config create``, ``profile`` as a sampler option).  Every
+failure to reach a usable solver (no token, bad token, no such solver, network) is a
+:class:`~qsudoku.errors.BackendUnavailableError` with one line saying what to do,
+never containing the token.  D-Wave packages are imported only inside factories and
+methods, so a missing ``[qpu]`` extra surfaces as that error too.
+
+>>> scrub("token DEV-" + "0123456789abcdef" * 3 + " was rejected")
+'token <token> was rejected'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import math
+import numbers
+import os
+import re
+
+import dimod
+import numpy as np
+
+from ..embedding import (EmbeddingCache, check_embedding_parameters, embed_bqm,
+                         estimate_qpu_access_time, target_id)
+from ..errors import BackendUnavailableError, ConfigError
+from .registry import register
+
+__all__ = ["QPUSampler", "HybridSampler", "HybridCQMSampler", "mock_child", "cqm_from_groups",
+           "resolve_chain_strength", "cloud_errors", "scrub", "TOPOLOGIES", "CHAIN_BREAK_METHODS"]
+
+#: Mock topologies and their default shapes: Advantage (P16), Advantage2 (Z12), 2000Q (C16).
+TOPOLOGIES = {"pegasus": (16,), "zephyr": (12, 4), "chimera": (16, 16, 4)}
+#: Chain-break resolution methods accepted by name (dwave.embedding.chain_breaks).
+CHAIN_BREAK_METHODS = ("majority_vote", "weighted_random", "minimize_energy")
+#: dwave-cloud-client options accepted as sampler options (``token`` is not one of them).
+CLIENT_OPTIONS = ("profile", "config_file", "solver", "region", "endpoint", "proxy",
+                  "request_timeout", "polling_timeout", "permissive_ssl", "headers")
+_LOCAL_OPTIONS = ("cache", "cache_dir", "embedding_parameters")
+_SECRET_WORDS = ("token", "password", "secret")
+DEFAULT_LABEL = "qsudoku"
+
+# -- errors -------------------------------------------------------------------------------------
+
+# SAPI tokens are a short prefix and 40+ hex digits (the pattern dwave-cloud's log filter uses).
+_TOKEN_RE = re.compile(r"\b[0-9A-Za-z]{2,10}-[0-9A-Fa-f]{32,}\b")
+
+
+def scrub(text: str) -> str:
+    """``text`` on one line with the API token (from ``DWAVE_API_TOKEN`` or token-shaped) removed."""
+    token = os.environ.get("DWAVE_API_TOKEN", "").strip()
+    if len(token) >= 4:
+        text = text.replace(token, "<token>")
+    text = _TOKEN_RE.sub("<token>", text)
+    text = " ".join(text.split())
+    return text if len(text) <= 240 else text[:237] + "..."
+
+
+_OFFLINE_HINT = "or run offline with --fallback sa"
+
+
+def _translate(exc: BaseException, what: str, constructing: bool):
+    """The :class:`BackendUnavailableError` for a D-Wave cloud failure (``None`` if not one)."""
+    import requests
+    from dwave.cloud.api import exceptions as api
+    from dwave.cloud import exceptions as cloud
+    from dwave.cloud.config.exceptions import ConfigFileError
+
+    name, msg = type(exc).__name__, scrub(str(exc))
+    detail = f"{name}: {msg}" if msg else name
+    if isinstance(exc, api.ResourceAuthenticationError):
+        text = (f"D-Wave rejected the API token ({detail}); check DWAVE_API_TOKEN or the profile "
+                "written by 'dwave config create' ('dwave ping' tests it)")
+    elif isinstance(exc, api.ResourceAccessForbiddenError):
+        text = (f"D-Wave denied access to the {what} solver ({detail}); 'dwave solvers' lists the "
+                "solvers your token's project can use")
+    elif isinstance(exc, (cloud.SolverNotFoundError, api.ResourceNotFoundError)):
+        text = (f"no {what} solver available to your token matches the request ({detail}); "
+                "'dwave solvers' lists them; pick one with [sampler.options] solver = \"NAME\"")
+    elif isinstance(exc, api.ResourceLimitsExceededError):
+        text = f"D-Wave quota or rate limit exceeded ({detail}); check your Leap account or retry later"
+    elif isinstance(exc, (cloud.SolverOfflineError, api.InternalServerError)):
+        text = f"the D-Wave {what} solver is offline or failing ({detail}); retry later {_OFFLINE_HINT}"
+    elif isinstance(exc, cloud.SolverFailureError):
+        text = (f"the D-Wave {what} solver rejected or failed the problem ({detail}); check the "
+                "sampling parameters")
+    elif isinstance(exc, (requests.exceptions.RequestException, ConnectionError, TimeoutError,
+                          cloud.PollingTimeout, cloud.ProblemUploadError)):
+        text = (f"cannot reach the D-Wave cloud ({detail}); check the network, proxy or region, "
+                f"{_OFFLINE_HINT}")
+    elif isinstance(exc, ConfigFileError):
+        text = f"cannot read the D-Wave configuration ({detail}); fix it or run 'dwave config create'"
+    elif constructing and isinstance(exc, ValueError) and "token" in msg.lower():
+        text = ("no D-Wave API token: set DWAVE_API_TOKEN or run 'dwave config create' (choose a "
+                f"profile with [sampler.options] profile = \"NAME\"), {_OFFLINE_HINT}")
+    elif constructing and isinstance(exc, ValueError) and "profile" in msg.lower():
+        text = f"{msg}; 'dwave config ls' lists the config files, 'dwave config create --profile NAME' adds one"
+    elif constructing and isinstance(exc, ValueError):
+        text = f"D-Wave configuration problem ({detail}); check 'dwave config' and [sampler.options]"
+    else:
+        return None
+    return BackendUnavailableError(text)
+
+
+@contextlib.contextmanager
+def cloud_errors(what: str, constructing: bool = False):
+    """Re-raise D-Wave cloud failures as one-line :class:`BackendUnavailableError` (no traceback chain,
+    so the original message, which might quote a token, is never shown)."""
+    try:
+        yield
+    except (BackendUnavailableError, ConfigError):
+        raise
+    except Exception as e:  # noqa: BLE001 - filtered by _translate
+        err = _translate(e, what, constructing)
+        if err is None:
+            raise
+        raise err from None
+
+
+def _split_options(name: str, options: dict, client_keys=CLIENT_OPTIONS, local_keys=_LOCAL_OPTIONS):
+    """Split sampler options into ours and dwave-cloud-client's; refuse tokens and unknown keys."""
+    local, client = {}, {}
+    for key, value in options.items():
+        if any(w in key.lower() for w in _SECRET_WORDS):
+            raise ConfigError(f"sampler option {key!r} looks like a credential; tokens never go in "
+                              "qsudoku options: set DWAVE_API_TOKEN or run 'dwave config create'")
+        if key in local_keys:
+            local[key] = value
+        elif key in client_keys:
+            client[key] = value
+        else:
+            raise ConfigError(f"sampler {name!r} has no option {key!r}; options: "
+                              f"{', '.join(sorted((*local_keys, *client_keys)))}")
+    return local, client
+
+
+def _cache_from(options: dict) -> EmbeddingCache | None:
+    if options.get("cache", True) is False:
+        return None
+    return EmbeddingCache(options["cache_dir"]) if options.get("cache_dir") else EmbeddingCache()
+
+
+def _plain(x):
+    """JSON-friendly copy of an ``info`` value (numpy scalars, tuples, classes, ...)."""
+    if isinstance(x, dict):
+        return {str(k): _plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple, set)):
+        return [_plain(v) for v in x]
+    if isinstance(x, (str, bool, int)) or x is None:
+        return x
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, np.generic):
+        return _plain(x.item())
+    return getattr(x, "__name__", None) or str(x)
+
+
+# -- QPU ----------------------------------------------------------------------------------------
+
+def resolve_chain_strength(bqm, chain_strength=None, factor=None) -> float:
+    """The chain strength (Ising units) for ``bqm``.
+
+    ``chain_strength`` is a positive number, ``"uniform_torque_compensation"`` (the
+    default; ``factor`` is its prefactor, default 1.414) or ``"max_j"`` (``factor``,
+    default 2.0, times the largest |J| of the Ising form).
+
+    >>> bqm = dimod.BQM({}, {"ab": 1.0, "bc": -3.0}, 0.0, "SPIN")
+    >>> resolve_chain_strength(bqm, "max_j", 1.5), resolve_chain_strength(bqm, 2)
+    (4.5, 2.0)
+    """
+    if factor is not None and (isinstance(factor, bool) or not isinstance(factor, numbers.Real)
+                               or not 0 < factor < math.inf):
+        raise ConfigError(f"chain_strength_factor = {factor!r} must be a finite number > 0")
+    if chain_strength is None or chain_strength == "uniform_torque_compensation":
+        from dwave.embedding.chain_strength import uniform_torque_compensation
+
+        return float(uniform_torque_compensation(bqm.spin, prefactor=1.414 if factor is None else factor))
+    if chain_strength == "max_j":
+        biases = [abs(b) for b in bqm.spin.quadratic.values()]
+        return float((2.0 if factor is None else factor) * (max(biases) if biases else 1.0))
+    if isinstance(chain_strength, numbers.Real) and not isinstance(chain_strength, bool):
+        if factor is not None:
+            raise ConfigError("chain_strength_factor applies to 'uniform_torque_compensation' or "
+                              f"'max_j', not to a fixed chain_strength = {chain_strength!r}")
+        if not 0 < chain_strength < math.inf:
+            raise ConfigError(f"chain_strength = {chain_strength!r} must be a finite number > 0")
+        return float(chain_strength)
+    raise ConfigError(f"chain_strength = {chain_strength!r} must be a number, "
+                      "'uniform_torque_compensation' or 'max_j'")
+
+
+def check_qpu_params(params: dict, parameters, properties) -> None:
+    """Check QPU sampling parameters against the solver's ``parameters`` and ``*_range`` properties."""
+    for key, value in params.items():
+        if key not in parameters:
+            raise ConfigError(f"the QPU does not accept parameter {key!r}; it accepts: "
+                              f"{', '.join(sorted(parameters))}")
+        lo_hi = properties.get(f"{key}_range")
+        if lo_hi and isinstance(value, numbers.Real) and not isinstance(value, bool):
+            lo, hi = lo_hi
+            if not lo <= value <= hi:
+                raise ConfigError(f"{key} = {value!r} is outside the solver's range [{lo:g}, {hi:g}]")
+    if "auto_scale" in params and not isinstance(params["auto_scale"], bool):
+        raise ConfigError(f"auto_scale = {params['auto_scale']!r} must be true or false")
+    if "label" in params and not isinstance(params["label"], str):
+        raise ConfigError(f"label = {params['label']!r} must be a string")
+    if params.get("annealing_time") is not None and params.get("anneal_schedule") is not None:
+        raise ConfigError("give annealing_time or anneal_schedule, not both")
+
+
+class QPUSampler(dimod.ComposedSampler):
+    """A structured QPU sampler (real or mock) behind a cached minor-embedding.
+
+    Args:
+        child: A structured sampler: :class:`~dwave.system.DWaveSampler` or a mock.
+        cache: Embedding cache (``None`` disables caching).
+        embedding_parameters: minorminer keywords (``timeout``, ``tries``, ``random_seed``, ...).
+
+    Sampling parameters are the child's (``num_reads``, ``annealing_time``,
+    ``auto_scale``, ``label``, ...) plus ``chain_strength``, ``chain_strength_factor``,
+    ``chain_break_method`` and ``return_embedding``.
+    """
+
+    children = None
+    parameters = None
+    properties = None
+
+    def __init__(self, child, cache: EmbeddingCache | None = None, embedding_parameters=None):
+        self.children = [child]
+        self.cache = cache
+        self.embedding_parameters = check_embedding_parameters(embedding_parameters)
+        self.parameters = dict(child.parameters)
+        self.parameters.update(chain_strength=[], chain_strength_factor=[], chain_break_method=[],
+                               return_embedding=[])
+        self.properties = {"child_properties": child.properties,
+                           "embedding_parameters": dict(self.embedding_parameters),
+                           "cache_dir": str(cache.directory) if cache else None}
+        self._target = None
+
+    @property
+    def target(self) -> str:
+        """:func:`~qsudoku.embedding.target_id` of the child's working graph."""
+        if self._target is None:
+            self._target = target_id(self.child)
+        return self._target
+
+    def embed(self, bqm):
+        """The (cached) :class:`~qsudoku.embedding.Embedded` of ``bqm``; raises if it does not fit."""
+        emb = embed_bqm(bqm, self.child, self.cache, parameters=self.embedding_parameters,
+                        target=self.target, adjacency=self.child.adjacency)
+        if not emb.found:
+            raise BackendUnavailableError(
+                f"the model ({bqm.num_variables} variables, {bqm.num_interactions} interactions) did "
+                f"not fit on {self.target.split(':')[0]}: minorminer found no embedding in "
+                f"{emb.seconds:.0f} s; shrink it with more --rules, raise embedding_parameters."
+                "timeout, or use --sampler hybrid")
+        return emb
+
+    def sample(self, bqm, chain_strength=None, chain_strength_factor=None, chain_break_method=None,
+               return_embedding=False, **params):
+        """Embed (or reuse the cached embedding), sample on the child, unembed; see class doc."""
+        from dwave.embedding import chain_breaks
+        from dwave.system import FixedEmbeddingComposite
+
+        child = self.child
+        check_qpu_params(params, child.parameters, child.properties)
+        if chain_break_method is not None and chain_break_method not in CHAIN_BREAK_METHODS:
+            raise ConfigError(f"chain_break_method = {chain_break_method!r}; choose from "
+                              f"{', '.join(CHAIN_BREAK_METHODS)}")
+        if "label" in child.parameters:
+            params.setdefault("label", DEFAULT_LABEL)
+        strength = resolve_chain_strength(bqm, chain_strength, chain_strength_factor)
+        if not bqm.num_variables:
+            return dimod.ExactSolver().sample(bqm)
+        emb = self.embed(bqm)
+        stats = emb.stats()
+        estimate = estimate_qpu_access_time(child.properties, stats["num_qubits"], **params)
+        limit = (child.properties.get("problem_run_duration_range") or [0, math.inf])[1]
+        if estimate is not None and estimate > limit:
+            raise ConfigError(f"this call would take about {estimate / 1e3:.0f} ms of QPU time, above "
+                              f"the solver's limit of {limit / 1e3:.0f} ms; lower num_reads or "
+                              "annealing_time")
+        method = {None: None, "majority_vote": chain_breaks.majority_vote,
+                  "weighted_random": chain_breaks.weighted_random}.get(chain_break_method) \
+            or chain_breaks.MinimizeEnergy(bqm, emb.embedding)
+        with cloud_errors("QPU"):
+            ss = FixedEmbeddingComposite(child, emb.embedding).sample(
+                bqm, chain_strength=strength, chain_break_method=method,
+                return_embedding=bool(return_embedding), **params)
+            ss.resolve()
+        rec = ss.record
+        cbf = float(np.average(rec.chain_break_fraction, weights=rec.num_occurrences)) \
+            if len(rec) and "chain_break_fraction" in rec.dtype.names else 0.0
+        info = _plain(dict(ss.info))
+        info.update(stats, chain_strength=round(strength, 6), chain_break_fraction=round(cbf, 6),
+                    solver=str(child.properties.get("chip_id", "")))
+        if estimate is not None:
+            info["estimated_qpu_access_time"] = round(estimate, 2)
+        ss.info.clear()
+        ss.info.update(info)
+        return ss
+
+
+@functools.lru_cache(maxsize=None)
+def _mock_class():
+    from dwave.samplers import SimulatedAnnealingSampler
+    from dwave.system.testing import MockDWaveSampler
+
+    class _Substitute(dimod.Sampler):
+        """Simulated annealing that ignores the QPU-only keywords the mock forwards to it."""
+
+        parameters = None
+        properties = None
+
+        def __init__(self):
+            self.child = SimulatedAnnealingSampler()
+            self.parameters = dict(self.child.parameters)
+            self.properties = {}
+
+        def sample(self, bqm, **kwargs):
+            return self.child.sample(bqm, **{k: v for k, v in kwargs.items() if k in self.parameters})
+
+    class MockQPU(MockDWaveSampler):
+        """MockDWaveSampler whose physics is simulated annealing (``seed``, ``num_sweeps`` reach it)
+        and whose properties carry D-Wave's published Advantage timing model."""
+
+        def __init__(self, topology: str, shape):
+            from dwave.cloud.testing.mocks import qpu_problem_timing_data
+
+            super().__init__(topology_type=topology, topology_shape=list(shape),
+                             substitute_sampler=_Substitute(), parameter_warnings=False,
+                             exact_solver_cutoff=0)
+            self.parameters.update(seed=[], num_sweeps=[])
+            self.properties["problem_timing_data"] = qpu_problem_timing_data("advantage")
+
+    return MockQPU
+
+
+@functools.lru_cache(maxsize=8)
+def _mock_child(topology: str, shape: tuple):
+    return _mock_class()(topology, shape)
+
+
+def mock_child(topology: str = "pegasus", shape=None):
+    """The offline QPU emulator on ``topology`` (pegasus, zephyr, chimera); one per process and shape."""
+    if topology not in TOPOLOGIES:
+        raise ConfigError(f"topology = {topology!r}; choose from {', '.join(TOPOLOGIES)}")
+    shape = TOPOLOGIES[topology] if shape is None else shape
+    if isinstance(shape, numbers.Integral):
+        shape = (shape,) + TOPOLOGIES[topology][1:]
+    try:
+        shape = tuple(int(s) for s in shape)
+        if len(shape) != len(TOPOLOGIES[topology]) or min(shape) < 1:
+            raise ValueError("wrong length or a value < 1")
+        return _mock_child(topology, shape)
+    except (TypeError, ValueError) as e:
+        raise ConfigError(f"shape = {list(shape) if isinstance(shape, tuple) else shape!r} is not a "
+                          f"valid {topology} shape (e.g. {list(TOPOLOGIES[topology])}): {e}") from None
+
+
+@register("qpu", summary="D-Wave QPU (DWaveSampler) behind a cached minorminer embedding",
+          defaults={"num_reads": 100}, extra="qpu", offline=False)
+def _qpu(**options):
+    local, client = _split_options("qpu", options, CLIENT_OPTIONS + ("failover", "retry_interval"))
+    import minorminer  # noqa: F401 - fail early (with the extra's name) if it is missing
+    from dwave.system import DWaveSampler
+
+    cache = _cache_from(local)
+    with cloud_errors("QPU", constructing=True):
+        child = DWaveSampler(**client)
+    return QPUSampler(child, cache, local.get("embedding_parameters"))
+
+
+@register("mock-qpu", summary="offline QPU emulator: MockDWaveSampler (Pegasus P16) with SA "
+          "physics, same embedding path as qpu", defaults={"num_reads": 20, "num_sweeps": 1000},
+          extra="qpu")
+def _mock_qpu(topology: str = "pegasus", shape=None, **options):
+    local, _ = _split_options("mock-qpu", options, ())
+    import minorminer  # noqa: F401
+
+    return QPUSampler(mock_child(topology, shape), _cache_from(local),
+                      local.get("embedding_parameters"))
+
+
+# -- hybrid -------------------------------------------------------------------------------------
+
+def _time_limit(time_limit, minimum: float, properties) -> float:
+    if time_limit is None:
+        return minimum
+    if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real) or \
+            not math.isfinite(time_limit):
+        raise ConfigError(f"time_limit = {time_limit!r} must be a number of seconds")
+    if time_limit < minimum:
+        raise ConfigError(f"time_limit = {time_limit!r} s is below the solver's minimum of "
+                          f"{minimum:g} s for this model")
+    hours = properties.get("maximum_time_limit_hrs")
+    if hours and time_limit > hours * 3600:
+        raise ConfigError(f"time_limit = {time_limit!r} s is above the solver's maximum of {hours:g} h")
+    return float(time_limit)
+
+
+class _Hybrid(dimod.Sampler):
+    parameters = None
+    properties = None
+    what = "hybrid"
+
+    def __init__(self, child):
+        self.child = child
+        self.parameters = dict(child.parameters)
+        self.parameters.setdefault("time_limit", [])
+        self.properties = dict(child.properties)
+
+    def _finish(self, ss, time_limit, minimum, **extra):
+        info = _plain(dict(ss.info))
+        info.update(time_limit=time_limit, min_time_limit=round(minimum, 4), **extra,
+                    solver=str(getattr(getattr(self.child, "solver", None), "name", "") or ""))
+        ss.info.clear()
+        ss.info.update(info)
+        return ss
+
+
+class HybridSampler(_Hybrid):
+    """:class:`~dwave.system.LeapHybridSampler` on the BQM; ``time_limit`` defaults to the solver's
+    minimum for the model.  ``info`` carries the solver's timing (``qpu_access_time``,
+    ``run_time``, ``charge_time``, microseconds) and the time limit used."""
+
+    def sample(self, bqm, time_limit=None, **params):
+        if "label" in self.parameters:
+            params.setdefault("label", DEFAULT_LABEL)
+        minimum = float(self.child.min_time_limit(bqm))
+        limit = _time_limit(time_limit, minimum, self.child.properties)
+        with cloud_errors(self.what):
+            ss = self.child.sample(bqm, time_limit=limit, **params)
+            ss.resolve()
+        return self._finish(ss, limit, minimum)
+
+
+def _fit_kind_weights(bqm, groups) -> dict:
+    """One weight per kind such that ``bqm ~ sum_g w_kind(g) (sum q - 1)**2`` (least squares).
+
+    Each variable's linear bias is ``-sum w`` over its groups and each pair's quadratic
+    bias ``2 sum w`` over the groups holding both, so both kinds of bias enter the fit
+    (linear biases alone cannot tell rows from boxes when every cell is in one of each).
+    """
+    kinds = sorted({kind for kind, _ in groups})
+    if not kinds:
+        return {}
+    col = {k: j for j, k in enumerate(kinds)}
+    index = {v: i for i, v in enumerate(bqm.variables)}
+    lin = np.zeros((len(index), len(kinds)))
+    pairs: dict = {}
+    for kind, labels in groups:
+        ids = sorted(index[v] for v in labels)
+        lin[ids, col[kind]] -= 1.0
+        for a in range(len(ids)):
+            for b in range(a + 1, len(ids)):
+                pairs.setdefault((ids[a], ids[b]), np.zeros(len(kinds)))[col[kind]] += 2.0
+    labels = list(bqm.variables)
+    quad = np.array(list(pairs.values())) if pairs else np.zeros((0, len(kinds)))
+    a = np.vstack([lin, quad])
+    b = np.concatenate([[bqm.get_linear(v) for v in labels],
+                        [bqm.get_quadratic(labels[i], labels[j], default=0.0) for i, j in pairs]])
+    w = np.linalg.lstsq(a, b, rcond=None)[0]
+    return {k: float(w[col[k]]) for k in kinds}
+
+
+def cqm_from_groups(bqm, groups):
+    """A CQM whose constraints are the one-hot ``groups`` and whose objective is what remains.
+
+    Cell groups (disjoint) become discrete constraints; the unit groups become
+    ``sum == 1`` constraints.  The objective is the BQM minus ``w (sum q - 1)**2`` for
+    each group, with one weight per kind fitted to the BQM, so for a qsudoku model it
+    is empty; whatever the fit, the objective equals the BQM on every feasible sample.
+
+    >>> bqm = dimod.BQM({"a": -1, "b": -1}, {"ab": 2}, 1, "BINARY")
+    >>> cqm = cqm_from_groups(bqm, [("cell", ["a", "b"])])
+    >>> len(cqm.objective.quadratic), len(cqm.objective.linear), sorted(cqm.discrete)
+    (0, 0, ['cell_0'])
+    """
+    objective = dimod.BinaryQuadraticModel(bqm)
+    if objective.vartype is not dimod.BINARY:
+        objective.change_vartype(dimod.BINARY, inplace=True)
+    groups = [(kind, list(labels)) for kind, labels in groups]
+    weights = _fit_kind_weights(objective, groups)
+    for kind, labels in groups:
+        if weights[kind] and labels:
+            objective.add_linear_equality_constraint([(v, 1.0) for v in labels], -weights[kind], -1.0)
+    scale = max([abs(x) for x in bqm.linear.values()] + [abs(x) for x in bqm.quadratic.values()] + [1.0])
+    tol = 1e-9 * scale
+    pruned = dimod.BinaryQuadraticModel(
+        {v: b for v, b in objective.linear.items() if abs(b) > tol},
+        {uv: b for uv, b in objective.quadratic.items() if abs(b) > tol},
+        objective.offset if abs(objective.offset) > tol else 0.0, dimod.BINARY)
+    cqm = dimod.ConstrainedQuadraticModel()
+    cqm.add_variables(dimod.BINARY, list(bqm.variables))
+    cqm.set_objective(pruned)
+    discrete: set = set()
+    for i, (kind, labels) in enumerate(groups):
+        if kind == "cell" and labels and discrete.isdisjoint(labels):
+            cqm.add_discrete(labels, label=f"cell_{i}")
+            discrete.update(labels)
+        else:
+            cqm.add_constraint_from_iterable([(v, 1) for v in labels], "==", rhs=1, label=f"{kind}_{i}")
+    return cqm
+
+
+class HybridCQMSampler(_Hybrid):
+    """:class:`~dwave.system.LeapHybridCQMSampler` on :func:`cqm_from_groups` of the BQM.
+
+    Takes the model's one-hot ``groups`` (the pipeline passes them); returns a
+    :class:`dimod.SampleSet` over the BQM's ``(r, c, d)`` variables with BQM energies
+    (so it decodes like any other sampler) and an ``is_feasible`` field.
+    """
+
+    what = "hybrid CQM"
+
+    def __init__(self, child):
+        super().__init__(child)
+        self.parameters["groups"] = []
+
+    def sample(self, bqm, groups=None, time_limit=None, **params):
+        if "label" in self.parameters:
+            params.setdefault("label", DEFAULT_LABEL)
+        cqm = cqm_from_groups(bqm, groups or [])
+        minimum = float(self.child.min_time_limit(cqm))
+        limit = _time_limit(time_limit, minimum, self.child.properties)
+        with cloud_errors(self.what):
+            res = self.child.sample_cqm(cqm, time_limit=limit, **params)
+            res.resolve()
+        pos = {v: i for i, v in enumerate(res.variables)}
+        rec = res.record
+        samples = rec.sample[:, [pos[v] for v in bqm.variables]] if len(bqm.variables) else \
+            np.zeros((len(rec), 0), np.int8)
+        vectors = {"is_feasible": rec.is_feasible} if "is_feasible" in rec.dtype.names else {}
+        ss = dimod.SampleSet.from_samples_bqm((samples, list(bqm.variables)), bqm,
+                                              num_occurrences=rec.num_occurrences, **vectors,
+                                              info=dict(res.info))
+        feasible = float(np.mean(rec.is_feasible)) if vectors and len(rec) else None
+        return self._finish(ss, limit, minimum, num_constraints=len(cqm.constraints),
+                            num_discrete=len(cqm.discrete), feasible_fraction=feasible)
+
+
+def _hybrid_factory(name: str, cls_name: str, wrapper):
+    def factory(**options):
+        _, client = _split_options(name, options, CLIENT_OPTIONS, ())
+        import dwave.system
+
+        with cloud_errors(wrapper.what, constructing=True):
+            child = getattr(dwave.system, cls_name)(**client)
+        return wrapper(child)
+
+    return factory
+
+
+register("hybrid", summary="Leap hybrid BQM solver (LeapHybridSampler); time_limit defaults to "
+         "the solver's minimum", extra="qpu", offline=False)(
+    _hybrid_factory("hybrid", "LeapHybridSampler", HybridSampler))
+register("hybrid-cqm", summary="Leap hybrid CQM solver: one-hot groups as constraints, not "
+         "penalties", extra="qpu", offline=False)(
+    _hybrid_factory("hybrid-cqm", "LeapHybridCQMSampler", HybridCQMSampler))

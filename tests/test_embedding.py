@@ -1,0 +1,173 @@
+"""Embedding cache: keys, atomic files, corrupt or stale files, chain statistics, the
+QPU-time estimate, and the ``qsudoku embed`` report."""
+
+from __future__ import annotations
+
+import json
+
+import dimod
+import pytest
+
+from qsudoku.cli import main
+from qsudoku.embedding import (EmbeddingCache, chain_stats, check_embedding_parameters,
+                               default_cache_dir, embed_bqm, estimate_qpu_access_time, graph_key,
+                               is_valid_embedding, target_id)
+from qsudoku.errors import ConfigError
+
+FOUR = "1......2........"      # 42 variables without rules, 32 with singles
+SOLVED = "1234341221434321"     # nothing left to sample
+
+
+@pytest.fixture(autouse=True)
+def _cache_env(monkeypatch, tmp_path):
+    monkeypatch.setenv("QSUDOKU_CACHE_DIR", str(tmp_path / "default-cache"))
+
+
+def chimera_target(drop_edges=0):
+    """A small structured sampler: Chimera C2 (32 qubits), minus some couplers."""
+    import dwave.graphs
+
+    g = dwave.graphs.chimera_graph(2)
+    edges = sorted(g.edges)[drop_edges:]
+    return dimod.StructureComposite(dimod.ExactSolver(), sorted(g.nodes), edges)
+
+
+def k5():
+    """A labelled K5 (needs chains on Chimera), labels shaped like the model's (r, c, d)."""
+    labels = [(0, 0, d) for d in range(1, 6)]
+    return dimod.BQM({v: -1.0 for v in labels},
+                     {(u, v): 2.0 for i, u in enumerate(labels) for v in labels[i + 1:]},
+                     1.0, "BINARY")
+
+
+def test_graph_key_ignores_order_and_direction_not_labels_nodes_or_target():
+    a = graph_key([((0, 0, 1), (0, 0, 2)), ((0, 0, 2), (0, 1, 2))], "t")
+    assert a == graph_key([([0, 1, 2], [0, 0, 2]), ((0, 0, 1), (0, 0, 2))], "t")
+    assert a != graph_key([((0, 0, 1), (0, 0, 2)), ((0, 0, 2), (0, 1, 3))], "t")
+    assert a != graph_key([((0, 0, 1), (0, 0, 2)), ((0, 0, 2), (0, 1, 2))], "u")
+    assert a != graph_key([((0, 0, 1), (0, 0, 2)), ((0, 0, 2), (0, 1, 2))], "t", [(5, 5, 5)])
+    assert len(a) == 64
+
+
+def test_target_id_follows_the_working_graph():
+    full, other, broken = chimera_target(), chimera_target(), chimera_target(drop_edges=1)
+    assert target_id(full) == target_id(other) != target_id(broken)
+    assert target_id(full) is full._qsudoku_target_id  # remembered on the sampler
+
+
+def test_embed_then_hit_the_cache_with_the_same_chains(tmp_path):
+    target, bqm = chimera_target(), k5()
+    cache = EmbeddingCache(tmp_path / "c")
+    first = embed_bqm(bqm, target, cache, parameters={"random_seed": 1})
+    assert first.found and not first.cache_hit and first.num_variables == 5
+    files = list((tmp_path / "c").iterdir())
+    assert [f.name for f in files] == [f"{first.key}.json"]  # no temporary files left behind
+    record = json.loads(files[0].read_text())
+    assert record["format"] == "qsudoku-embedding" and record["num_qubits"] == first.stats()["num_qubits"]
+    second = embed_bqm(bqm, target, cache)
+    assert second.cache_hit and second.embedding == first.embedding
+    assert second.seconds == pytest.approx(first.seconds, abs=1e-3)
+    stats = second.stats()
+    assert stats["longest_chain"] >= 2 and stats["num_qubits"] > 5  # K5 needs chains on Chimera
+    json.dumps(stats)
+    assert is_valid_embedding(second.embedding, bqm.quadratic, bqm.variables, target.adjacency)
+
+
+@pytest.mark.parametrize("content", [
+    "{not json", "", "[]", '{"format": "qsudoku-embedding", "version": 1}',
+    None,  # a well-formed file whose chains do not embed the model
+])
+def test_corrupt_or_stale_cache_file_is_ignored_and_rewritten(content, tmp_path):
+    target, bqm = chimera_target(), k5()
+    cache = EmbeddingCache(tmp_path)
+    key = embed_bqm(bqm, target, cache, parameters={"random_seed": 2}).key
+    path = cache.path(key)
+    if content is None:
+        record = json.loads(path.read_text())
+        record["chains"] = [[label, [0]] for label, _ in record["chains"]]  # all on qubit 0
+        content = json.dumps(record)
+    path.write_text(content)
+    again = embed_bqm(bqm, target, cache, parameters={"random_seed": 2})
+    assert again.found and not again.cache_hit
+    assert cache.load(key) is not None  # rewritten, readable
+    assert embed_bqm(bqm, target, cache).cache_hit
+
+
+def test_unwritable_cache_does_not_stop_embedding(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    emb = embed_bqm(k5(), chimera_target(), EmbeddingCache(blocker / "sub"))
+    assert emb.found and not emb.cache_hit
+    assert embed_bqm(k5(), chimera_target(), None).found
+
+
+def test_default_cache_dir(monkeypatch, tmp_path):
+    monkeypatch.setenv("QSUDOKU_CACHE_DIR", str(tmp_path))
+    assert default_cache_dir() == tmp_path / "embeddings"
+    monkeypatch.delenv("QSUDOKU_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert default_cache_dir() == tmp_path / "xdg" / "qsudoku" / "embeddings"
+
+
+def test_validity_checks():
+    adj = {0: {1, 3}, 1: {0, 2}, 2: {1}, 3: {0}}
+    edges, vs = [("a", "b")], ["a", "b"]
+    assert is_valid_embedding({"a": [0, 1], "b": [2]}, edges, vs, adj)
+    assert not is_valid_embedding({"a": [0, 1], "b": [1, 2]}, edges, vs, adj)  # overlap
+    assert not is_valid_embedding({"a": [2, 3], "b": [1]}, edges, vs, adj)     # chain not connected
+    assert not is_valid_embedding({"a": [3], "b": [2]}, edges, vs, adj)        # no coupler
+    assert not is_valid_embedding({"a": [0]}, edges, vs, adj)                  # missing chain
+    assert not is_valid_embedding({"a": [0], "b": [9]}, edges, vs, adj)        # unknown qubit
+    assert chain_stats({}) == {"num_qubits": 0, "longest_chain": 0, "mean_chain_length": 0.0}
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"timeout": 0}, "positive"), ({"tries": True}, "tries = True"), ({"random_seed": -1}, "non-negative"),
+    ({"verbose": 1}, "unknown embedding parameter 'verbose'"),
+])
+def test_embedding_parameters_are_checked(params, message):
+    with pytest.raises(ConfigError, match=message):
+        check_embedding_parameters(params)
+
+
+def test_qpu_access_time_estimate_grows_with_reads_and_anneal():
+    from dwave.cloud.testing.mocks import qpu_problem_timing_data
+
+    props = {"problem_timing_data": qpu_problem_timing_data("advantage")}
+    t10 = estimate_qpu_access_time(props, 200, num_reads=10)
+    t100 = estimate_qpu_access_time(props, 200, num_reads=100, label="ignored")
+    slow = estimate_qpu_access_time(props, 200, num_reads=100, annealing_time=200.0)
+    assert 10_000 < t10 < t100 < slow  # microseconds: ~15 ms programming, then per read
+    assert estimate_qpu_access_time({}, 200, num_reads=10) is None
+
+
+# -- qsudoku embed -----------------------------------------------------------------------------
+
+def test_embed_command_reports_each_puzzle_and_a_summary(tmp_path, capsys):
+    f = tmp_path / "puzzles.txt"
+    f.write_text(f"{FOUR}\n{SOLVED}\n")
+    argv = ["embed", str(f), "--rules", "none", "--seed", "0", "--cache-dir", str(tmp_path / "c")]
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 3
+    assert "42 variables" in lines[0] and "qubits, longest chain" in lines[0] and "cached" not in lines[0]
+    assert "QPU access ~" in lines[0] and "solved by propagation" in lines[1]
+    assert lines[2].startswith("1/1 models embed on pegasus[16]; median") and "of 5640" in lines[2]
+    assert main(argv) == 0
+    assert "(cached)" in capsys.readouterr().out
+
+
+def test_embed_command_json_topology_and_failures(tmp_path, capsys):
+    cache = ["--cache-dir", str(tmp_path)]
+    assert main(["embed", FOUR, "--topology", "zephyr", "--json", *cache]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["topology"] == "zephyr" and row["shape"] == [12, 4] and row["fits"] is True
+    assert row["num_variables"] == 32 and row["num_qubits"] >= 32 and row["longest_chain"] >= 1
+    assert row["estimated_qpu_access_time_ms"] > 0 and row["embedding_cache_hit"] is False
+    tiny = ["--topology", "chimera", "--shape", "1,1,4", "--timeout", "1", "--tries", "1"]
+    assert main(["embed", FOUR, "--rules", "none", *tiny, *cache]) == 1
+    assert "DOES NOT FIT on chimera[1, 1, 4]" in capsys.readouterr().out
+    assert main(["embed", FOUR, "--shape", "a,b"]) == 2
+    assert "--shape 'a,b'" in capsys.readouterr().err
+    assert main(["embed", FOUR, "--topology", "zephyr", "--shape", "4"]) == 2
+    assert "not a valid zephyr shape" in capsys.readouterr().err
