@@ -389,6 +389,7 @@ def SwapAnnealingSampler():  # noqa: N802 - factory of a lazily defined class
 
 
 @register("swap", summary="annealing with digit swaps inside boxes/regions (keeps one-hot groups; "
-          "numba)", defaults={"num_reads": 8, "num_sweeps": 20000})
+          "numba)", defaults={"num_reads": 16, "num_sweeps": 300, "num_replicas": 16,
+                              "beta_range": (0.5, 4.0), "focus": 3, "stop_at_ground": True})
 def _swap(**options):
     return SwapAnnealingSampler(**options)
