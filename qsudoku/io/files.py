@@ -163,12 +163,11 @@ def _same_size(numbered, source):
 def _is_grid(line: str, content=()) -> bool:
     """True if the text starting with ``line`` is read as grids rather than one puzzle a line.
 
-    A single token longer than any grid row (a row has at most ``len(SYMBOLS)``
-    cells) anywhere in ``content`` means one puzzle per line, so that a file whose
+    A first token longer than any grid row (a row has at most ``len(SYMBOLS)``
+    cells) on any line of ``content`` means one puzzle per line, so that a file whose
     first line has the wrong length still gets one error per bad line.
     """
-    if any(len(ln.split()) in (1, 2) and len(ln.split()[0]) > len(SYMBOLS) and "|" not in ln
-           for _, ln in content):
+    if any(len(ln.split()[0]) > len(SYMBOLS) and "|" not in ln for _, ln in content):
         return False
     s = line.strip()
     if looks_like_grid_row(s) and len(s.split()) != 2:

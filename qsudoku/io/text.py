@@ -173,7 +173,7 @@ def parse_tuples(text: str, rules: Rules = Rules(), *, source="<string>", line=1
     if not triples and not rules.size:
         raise PuzzleFormatError("an empty list of triples needs an explicit grid size (--size)",
                                 source=source, line=line)
-    n = rules.size or _infer_size(max(max(t) for t in triples))
+    n = rules.size or _infer_size(max(max(t) for t in triples), source=source, line=line)
     givens = [0] * (n * n)
     for k, (r, c, v) in enumerate(triples):
         if not (1 <= r <= n and 1 <= c <= n and 1 <= v <= n):
@@ -189,11 +189,12 @@ def parse_tuples(text: str, rules: Rules = Rules(), *, source="<string>", line=1
                  _alphabet(n, rules, source=source, line=line), source=source, line=line)
 
 
-def _infer_size(largest: int) -> int:
+def _infer_size(largest: int, *, source=None, line=None) -> int:
     for n in (4, 6, 8, 9, 12, 16, 20, 25):
         if largest <= n:
             return n
-    raise PuzzleFormatError(f"value {largest} is larger than any supported size")
+    raise PuzzleFormatError(f"value {largest} is larger than any supported size (pass --size)",
+                            source=source, line=line)
 
 
 def parse_puzzle(text: str, rules: Rules = Rules(), *, source="<string>", line=1,
