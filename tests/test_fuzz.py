@@ -202,7 +202,9 @@ def test_mutated_real_puzzles_parse_or_fail_cleanly(text):
 @settings(max_examples=150 * SCALE)
 @given(text=tuples_text, size=st.sampled_from([None, 4, 9]))
 def test_tuple_lists_parse_or_fail_cleanly(text, size):
-    parse_outcome(lambda: parse_puzzle(text, Rules(format="tuples", size=size)))
+    out = parse_outcome(lambda: parse_puzzle(text, Rules(format="tuples", size=size)))
+    if isinstance(out, PuzzleFormatError):
+        assert out.source == "<string>" and out.line == 1, out
 
 
 @settings(max_examples=100 * SCALE)

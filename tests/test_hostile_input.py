@@ -1,0 +1,229 @@
+"""Bad puzzles through the CLI: one readable error line naming file, line and cell; exit 2.
+
+Also: ``--keep-going`` solves the good puzzles of a file and reports each bad
+line, a contradiction found by propagation is "no solution" (exit 1) with the
+cell or unit where it broke, and duplicate givens are bad input (exit 2).
+Driven in-process through :func:`qsudoku.cli.main`.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from qsudoku.cli import main
+from qsudoku.errors import ContradictionError, PuzzleFormatError
+from qsudoku.io import Rules, load_puzzles, parse_digits, parse_puzzle
+from qsudoku.io import files as io_files
+
+SEED004 = "2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......"
+SOLUTION4 = "1234341221434321"
+#: Puzzles with the unique solution SOLUTION4 that propagation alone solves.
+EASY4 = ["12.434.2.1.3..21", "1.3..41.21.3.3.1", "12..3.122..3.3.1"]
+NO_CANDIDATE = "12.." "..3." "..4." "...."  # r1c3 sees 1, 2 (row) and 3, 4 (column)
+NO_PLACE = "...2" ".1.." "..1." "1..."  # 1 has no place in row 1
+#: Options that keep a run cheap when a puzzle needs sampling.
+FAST = ["--sampler", "random", "--reads", "1"]
+
+
+def run(capsys, *argv):
+    """``main(argv)`` -> (exit code, stdout, stderr); never a traceback."""
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+def one_error(err: str) -> str:
+    """The single ``qsudoku: error:`` line of ``err``."""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("qsudoku: error: "), err
+    return lines[0]
+
+
+def write(tmp_path, name, content):
+    path = tmp_path / name
+    (path.write_bytes if isinstance(content, bytes) else path.write_text)(content)
+    return path
+
+
+def test_easy_puzzles_are_valid():
+    for s in EASY4:
+        p = parse_puzzle(s)
+        assert p.is_solution([int(ch) for ch in SOLUTION4]), s
+
+
+# -- 1. bad puzzles ----------------------------------------------------------------------
+BAD_FILES = [
+    # (name, content, pieces the one error line must contain)
+    ("short.txt", "1" * 80, ["short.txt:1:", "has 80"]),
+    ("long.txt", SEED004 + "1", ["long.txt:1:", "has 82"]),
+    ("char.txt", SEED004[:40] + "x" + SEED004[41:], ["char.txt:1:41:", "unknown symbol 'x'",
+                                                       "(cell r5c5)"]),
+    ("range4.txt", "12.5" + "." * 12, ["range4.txt:1:4:", "unknown symbol '5'", "digits are 1-4",
+                                       "(cell r1c4)"]),
+    ("range9.txt", SEED004[:5] + "A" + SEED004[6:], ["range9.txt:1:6:", "symbol 'A'", "(cell r1c6)"]),
+    ("range_tuples.txt", "[[1, 1, 26], [2, 2, 3]]", ["range_tuples.txt:1:", "value 26 is larger"]),
+    ("range_grid.txt", "\n".join([" ".join(["13"] + ["."] * 11)] + [" ".join(["."] * 12)] * 11),
+     ["range_grid.txt:1:", "unknown symbol '13'", "(cell r1c1)"]),
+    ("hex.txt", "0F" + "." * 254, ["hex.txt:1:1:", "writes 0 but never G", "--digits 0-9A-F",
+                                   "(cell r1c1)"]),
+    ("dup.txt", "22" + SEED004[2:], ["dup.txt:1:", "digit 2 given twice in row 1", "r1c1 and r1c2"]),
+    ("dup_box.txt", "1...\n.1..\n....\n....", ["dup_box.txt:1", "given twice in box 1",
+                                               "r1c1 and r2c2"]),
+    ("jig_count.txt", "1..............." " aaaabbbbcccccccc",
+     ["jig_count.txt:1:", "3 regions, a 4x4 jigsaw needs 4"]),
+    ("jig_size.txt", "1..............." " aaaaabbbccccdddd",
+     ["jig_size.txt:1:", "region 1 has 5 cells, expected 4"]),
+    ("jig_len.txt", "1..............." " aaaabbbbccccddd",
+     ["jig_len.txt:1:", "region map has 15 cells"]),
+    ("mixed.txt", SEED004 + "\n" + EASY4[0], ["mixed.txt:2:", "a 4x4 puzzle in a file of 9x9",
+                                              "line 1"]),
+    ("empty.txt", "", ["empty.txt:", "no puzzle found"]),
+    ("blank.txt", "\n  \n# only a comment\n\t\n", ["blank.txt:", "no puzzle found"]),
+    ("fields.txt", f"{SEED004} aabb extra", ["fields.txt:1:", "3 fields"]),
+    ("junk.bin", bytes(range(256)) * 8, ["junk.bin:", "binary file"]),
+    ("latin1.txt", "caf\xe9\n".encode("latin-1"), ["latin1.txt:1:", "not UTF-8"]),
+    ("huge_line.txt", "." * 10 ** 6, ["huge_line.txt:1:", "size 1000 is not supported"]),
+    ("tuples.txt", "[[1, 1, 1e999]]", ["tuples.txt:1:", "[row, col, value] triples"]),
+    ("tsv.tsv", "name\t" + "1" * 80 + "\t-\t\n", ["tsv.tsv:1:", "has 80"]),
+]
+
+
+@pytest.mark.parametrize("name,content,pieces", BAD_FILES, ids=[b[0] for b in BAD_FILES])
+def test_bad_puzzle_file_is_one_error_line_exit_2(tmp_path, capsys, name, content, pieces):
+    path = write(tmp_path, name, content)
+    code, out, err = run(capsys, "solve", path, *FAST)
+    line = one_error(err)
+    assert code == 2
+    for piece in pieces:
+        assert piece in line, (piece, line)
+    if name != "mixed.txt":  # mixed.txt solves its first (9x9) puzzle before the bad line
+        assert out == ""
+
+
+def test_debug_shows_the_traceback(tmp_path, capsys):
+    path = write(tmp_path, "char.txt", "x" + SEED004[1:])
+    with pytest.raises(PuzzleFormatError) as e:
+        main(["--debug", "solve", str(path)])
+    assert (e.value.line, e.value.column, e.value.cell) == (1, 1, (0, 0))
+    path = write(tmp_path, "dup.txt", "11" + "." * 14)
+    with pytest.raises(ContradictionError) as e:
+        main(["--debug", "solve", str(path)])
+    assert e.value.exit_code == 2 and e.value.cell == (0, 1)
+
+
+def test_huge_file_is_refused_before_reading(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(io_files, "MAX_FILE_BYTES", 1000)
+    path = write(tmp_path, "big.txt", (SEED004 + "\n") * 20)
+    code, out, err = run(capsys, "solve", path)
+    assert code == 2 and "big.txt" in one_error(err) and "refused" in err
+
+
+@pytest.mark.parametrize("spec,piece", [
+    ("/no/such/dir/puzzles.txt", "no such file"),
+    (".", "is a directory"),
+    ("1" * 80, "<argument>:1: a puzzle line has n*n symbols"),
+    ("[[0, 1, 1]]", "1-indexed"),
+    ("[]", "needs an explicit grid size"),
+])
+def test_bad_puzzle_arguments(capsys, spec, piece):
+    code, out, err = run(capsys, "solve", spec)
+    assert code == 2 and piece in one_error(err)
+
+
+def test_bad_stdin(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO("1...\n..x.\n....\n....\n"))
+    code, out, err = run(capsys, "solve", "-")
+    assert code == 2 and "<stdin>:2:3: unknown symbol 'x'" in one_error(err)
+
+
+def test_wrong_convention_is_readable_with_digits(tmp_path):
+    """The hex file refused above reads fine once its convention is given."""
+    path = write(tmp_path, "hex.txt", "0F" + "." * 254)
+    p = load_puzzles(str(path), Rules(digits=parse_digits("0-9A-F")))[0]
+    assert p.givens[:2] == (1, 16) and p.format().startswith("0F")
+    q = load_puzzles(str(path), Rules(digits=parse_digits("1-9A-G")))[0]
+    assert q.givens[:2] == (0, 15)  # the other reading: 0 is a blank, F is 15
+
+
+def test_keep_going_reports_bad_lines_and_solves_the_rest(tmp_path, capsys):
+    lines = [EASY4[0], "1" * 15, EASY4[1], "12.5" + "." * 12, "11" + "." * 14, EASY4[2],
+             "1." * 8 + " aaaabbbb", ""]
+    path = write(tmp_path, "many.txt", "\n".join(lines))
+    code, out, err = run(capsys, "solve", path, "--keep-going", "--json")
+    results = [json.loads(x) for x in out.splitlines()]
+    assert [r["name"] for r in results] == ["many.txt:1", "many.txt:3", "many.txt:6"]
+    assert all(r["valid"] and r["solution"] == SOLUTION4 for r in results)
+    errors = err.strip().splitlines()
+    assert [e.split(": ")[2].split(":")[1] for e in errors] == ["2", "4", "5", "7"], errors
+    assert all(e.startswith("qsudoku: error: ") for e in errors)
+    assert code == 2
+    # without --keep-going the first bad line stops the run after the good first puzzle
+    code, out, err = run(capsys, "solve", path, "--json")
+    assert code == 2 and len(out.splitlines()) == 1 and "many.txt:2" in one_error(err)
+
+
+def test_keep_going_over_several_files(tmp_path, capsys):
+    good = write(tmp_path, "good.txt", EASY4[0])
+    bad = write(tmp_path, "bad.txt", b"\x00\x01")
+    code, out, err = run(capsys, "solve", bad, "/no/such.txt", good, "--keep-going", "--json")
+    assert code == 2 and len(out.splitlines()) == 1
+    assert "bad.txt" in err and "no such file" in err and len(err.strip().splitlines()) == 2
+
+
+# -- 2. unsolvable and ambiguous puzzles -------------------------------------------------
+def test_contradiction_is_no_solution_exit_1_with_where(capsys):
+    puzzle = NO_CANDIDATE
+    code, out, err = run(capsys, "solve", puzzle)
+    assert code == 1 and "NO SOLUTION" in out and "r1c3 has no candidate" in out
+    code, out, err = run(capsys, "solve", puzzle, "--json")
+    r = json.loads(out)
+    assert code == 1 and r["valid"] is False and r["solution"] is None and "r1c3" in r["error"]
+
+
+def test_digit_without_place_names_the_unit(capsys):
+    code, out, err = run(capsys, "solve", NO_PLACE, "--json")
+    r = json.loads(out)
+    assert code == 1 and not r["valid"] and "digit 1 has no place left in row 1" in r["error"]
+
+
+def test_no_solution_among_good_puzzles_is_exit_1(tmp_path, capsys):
+    path = write(tmp_path, "set.txt", "\n".join([EASY4[0], NO_CANDIDATE, EASY4[1]]))
+    code, out, err = run(capsys, "solve", path, "--json")
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert code == 1 and [r["valid"] for r in rows] == [True, False, True] and err == ""
+
+
+def test_duplicate_givens_are_bad_input_not_no_solution(tmp_path, capsys):
+    path = write(tmp_path, "dup.txt", "1.1." + "." * 12)
+    code, out, err = run(capsys, "solve", path, "--json")
+    assert code == 2 and out == ""
+    assert "dup.txt:1: digit 1 given twice in row 1 (r1c1 and r1c3)" in one_error(err)
+
+
+def test_duplicate_givens_in_a_tsv_name_the_file(tmp_path, capsys):
+    path = write(tmp_path, "seeds.tsv", "twin\t11" + "." * 14 + "\t-\t\n")
+    code, out, err = run(capsys, "solve", path)
+    assert code == 2 and "seeds.tsv (twin): digit 1 given twice" in one_error(err)
+
+
+def test_ambiguous_puzzle_gets_a_valid_grid_and_says_if_it_differs(tmp_path, capsys):
+    """An empty 4x4 has 288 solutions: any valid grid is a right answer, and a listed
+    solution that differs is reported, never silently."""
+    path = write(tmp_path, "amb.tsv", f"empty\t{'.' * 16}\t-\t{SOLUTION4}\n")
+    code, out, err = run(capsys, "solve", path, "--json", "--seed", "1")
+    r = json.loads(out)
+    assert code == 0 and r["valid"] and parse_puzzle("." * 16).is_solution(
+        [int(ch) for ch in r["solution"]])
+    assert r["matches_known_solution"] == (r["solution"] == SOLUTION4)
+    code, out, err = run(capsys, "solve", path, "--seed", "1")
+    assert code == 0 and ("differs from the solution" in out) == (not r["matches_known_solution"])
+
+
+def test_invalid_sample_is_reported_not_hidden(capsys):
+    code, out, err = run(capsys, "solve", SEED004, "--json", *FAST, "--seed", "0")
+    r = json.loads(out)
+    assert code == 1 and not r["valid"] and r["broken"] and r["energy"] > 0
