@@ -35,6 +35,7 @@ import sys
 import time
 from typing import Any, Iterable, Mapping, Sequence
 
+from .bench import tts99
 from .config import Config, PropagateConfig, QuboConfig, SamplerConfig
 from .decode import decode, success_rate
 from .errors import ConfigError, ContradictionError
@@ -146,25 +147,6 @@ def setting_key(setting: Mapping) -> str:
     return " ".join(f"{k}={_fmt(v)}" for k, v in setting.items()) or "default"
 
 
-def _tts99(t_read: float, p: float) -> float:
-    """Time to solution with 99 % confidence: ``t_read * ln(0.01) / ln(1 - p)``, at least
-    one read; ``inf`` if ``p == 0``.
-
-    Same definition and argument order as :func:`qsudoku.bench.tts99`, which was not yet
-    in the tree when this was written: replace this by that import.
-
-    >>> _tts99(1.0, 0.5)
-    6.643856189774724
-    >>> _tts99(1.0, 0.0), _tts99(0.25, 1.0), _tts99(0.25, 0.999)
-    (inf, 0.25, 0.25)
-    """
-    if p <= 0:
-        return math.inf
-    if p >= 1:
-        return float(t_read)
-    return float(t_read) * max(1.0, math.log(0.01) / math.log(1.0 - p))
-
-
 # -- one measurement ---------------------------------------------------------------------
 def _with_setting(config: Config, setting: Mapping, seed: int | None) -> Config:
     setting = dict(setting)
@@ -199,7 +181,8 @@ def measure(puzzle, config: Config = Config(), *, sampler=None) -> dict:
     ``mean_energy``, ``broken_<kind>`` (mean broken groups per read, for each of
     :data:`BROKEN_KINDS`), ``broken_total``, ``chain_break_fraction`` (NaN unless
     the sampler reports it), ``t_propagate``, ``t_build``, ``t_sample``,
-    ``t_read`` (= ``t_sample / num_reads``), ``tts99`` (seconds, from ``t_read``)
+    ``t_read`` (= ``t_sample / num_reads``), ``tts99`` (seconds, from ``t_read``, see
+    :func:`qsudoku.bench.tts99`; 0 when propagation solved the puzzle)
     and ``params`` (the sampling parameters, JSON).
 
     >>> from qsudoku.io import parse_puzzle
@@ -243,7 +226,7 @@ def measure(puzzle, config: Config = Config(), *, sampler=None) -> dict:
     out.update({
         "broken_total": _wmean([len(d.broken) for d in decoded], occ),
         "chain_break_fraction": cbf, "t_build": timings.get("build", 0.0), "t_sample": t_sample,
-        "t_read": t_read, "tts99": _tts99(t_read, p), "params": json.dumps(_jsonable(params)),
+        "t_read": t_read, "tts99": tts99(t_read, p), "params": json.dumps(_jsonable(params)),
     })
     return out
 
