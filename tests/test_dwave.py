@@ -30,9 +30,15 @@ PLAIN_TOKEN = "SENTINEL-not-hex-at-all"
 
 
 @pytest.fixture(scope="session")
-def cache_dir(tmp_path_factory):
-    """One embedding cache for the session: the 9x9 embedding is found once."""
-    return tmp_path_factory.mktemp("embeddings")
+def cache_root(tmp_path_factory):
+    return tmp_path_factory.mktemp("qsudoku-cache")
+
+
+@pytest.fixture(scope="session")
+def cache_dir(cache_root):
+    """One embedding cache for the session (``$QSUDOKU_CACHE_DIR/embeddings`` of ``cache_root``):
+    the 9x9 embedding is found once."""
+    return cache_root / "embeddings"
 
 
 @pytest.fixture(autouse=True)
@@ -97,6 +103,23 @@ def test_embedding_cache_is_hit_on_a_second_run(seed004, cache_dir, capsys):
     first, second = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert second["embedding_cache_hit"] is True
     assert second["num_qubits"] == first["num_qubits"] and second["num_variables"] == 63
+
+
+@needs_data
+def test_shipped_configs(seed004, cache_root, monkeypatch, capsys):
+    from _shared import REPO
+    from qsudoku.config import load_config
+
+    names = {n: load_config(str(REPO / "configs" / f"{n}.toml")).sampler for n in
+             ("qpu", "hybrid", "mock-qpu")}
+    assert names["qpu"].name == "qpu" and names["qpu"].params["chain_strength"]
+    assert names["hybrid"].name == "hybrid" and "time_limit" not in names["hybrid"].params
+    monkeypatch.setenv("QSUDOKU_CACHE_DIR", str(cache_root))
+    assert main(["solve", seed004.format(), "--config", str(REPO / "configs" / "mock-qpu.toml"),
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["valid"] is True
+    assert main(["solve", seed004.format(), "--config", str(REPO / "configs" / "qpu.toml")]) == 3
+    assert "no D-Wave API token" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("topology, prefix", [("zephyr", "zephyr[12, 4]"),
