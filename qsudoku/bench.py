@@ -24,7 +24,7 @@ import platform
 import statistics
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping
 
 from .config import Config
@@ -34,7 +34,7 @@ from .pipeline import build, sample_model, sampler_factory, sampler_params
 from .puzzle import Puzzle
 
 __all__ = ["tts99", "bench_one", "Backend", "Task", "run_bench", "summarize", "format_summary",
-           "typed_row", "machine_info", "ROW_FIELDS", "RESUME_KEY", "TIME_PARAMS"]
+           "typed_row", "machine_info", "warm_up", "ROW_FIELDS", "RESUME_KEY", "TIME_PARAMS"]
 
 #: Columns of a results row, in order.
 ROW_FIELDS = (
@@ -262,24 +262,32 @@ class Task:
 
 
 _BACKENDS: dict[str, Backend] = {}
-_SAMPLERS: dict[str, Any] = {}
+_SAMPLERS: dict[tuple, Any] = {}
 
 
-def _init_worker(backends: Mapping[str, Backend]) -> None:
+def _init_worker(backends: Mapping[str, Backend], warm: bool) -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and terminates us
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _BACKENDS.clear()
     _BACKENDS.update(backends)
+    if warm:
+        warm_up(backends)
+
+
+def _sampler(b: Backend):
+    """The process's sampler instance for ``b`` (one per name and constructor options)."""
+    key = (b.name, repr(sorted(b.config.sampler.options.items())))
+    if key not in _SAMPLERS:
+        _SAMPLERS[key] = sampler_factory(b.config)
+    return _SAMPLERS[key]
 
 
 def _work(task: Task) -> dict:
     b = _BACKENDS[task.backend]
-    if b.label not in _SAMPLERS:
-        _SAMPLERS[b.label] = sampler_factory(b.config)
     try:
-        return bench_one(task.puzzle, b.name, b.config, sampler=_SAMPLERS[b.label],
+        return bench_one(task.puzzle, b.name, b.config, sampler=_sampler(b),
                          budget=task.budget, repeat=task.repeat, params=b.params, label=b.label,
                          set_name=task.set, index=task.index)
     except Exception as e:  # noqa: BLE001 - a crashing backend must not end a long run
@@ -292,28 +300,69 @@ def _work(task: Task) -> dict:
         return row
 
 
+def warm_up(backends: Mapping[str, Backend]) -> None:
+    """Build each backend's sampler and run it once on a small 4x4 model (JIT compiles,
+    imports), so that no measured row pays for them (each worker process does this)."""
+    from .io import parse_puzzle
+
+    tiny = parse_puzzle("1..." "..2." ".3.." "...4")
+    cfg_rules = Config().with_overrides(rules=[])
+    for b in backends.values():
+        try:
+            cfg = replace(b.config, propagate=cfg_rules.propagate)
+            bench_one(tiny, b.name, cfg, sampler=_sampler(b), params=b.params, budget=0.01)
+        except Exception:  # noqa: BLE001 - a backend that fails here fails in its rows too
+            pass
+
+
+def _watched(results, pool):
+    """Yield ``results``; with a pool, fail instead of hanging if a worker process dies
+    (``multiprocessing.Pool`` replaces a dead worker and silently loses its task)."""
+    if pool is None:
+        yield from results
+        return
+    import multiprocessing as mp
+
+    workers = {p.pid for p in mp.active_children()}
+    while True:
+        try:
+            yield results.next(timeout=0.5)
+        except StopIteration:
+            return
+        except mp.TimeoutError:
+            if not {p.pid for p in mp.active_children()} <= workers:
+                raise QSudokuError("a benchmark worker process died (crash or abort in a "
+                                   "sampler); the finished rows are kept, --resume continues, "
+                                   "--jobs 1 shows the error") from None
+
+
 def run_bench(tasks: Iterable[Task], backends: Mapping[str, Backend], writer=None, *,
-              jobs: int = 1, progress: bool = False) -> list[dict]:
+              jobs: int = 1, progress: bool = False, warm: bool = True) -> list[dict]:
     """Run every task not already in ``writer.done``; returns the new rows.
 
     Each row is written to ``writer`` (a :class:`~qsudoku.runlog.RowWriter`) as it
     finishes.  With ``jobs > 1`` the tasks run in that many forked processes.  Ctrl-C
     or SIGTERM raise :class:`KeyboardInterrupt` after terminating the workers; every
-    row written so far is kept.
+    row written so far is kept.  ``warm``: :func:`warm_up` the backends first.
     """
     from .runlog import terminate_as_interrupt
 
     done = writer.done if writer is not None else set()
     todo = [t for t in tasks if t.key() not in done]
+    used = {name: backends[name] for name in {t.backend for t in todo}}
     pool = None
     if jobs > 1 and len(todo) > 1:
         import multiprocessing as mp
 
-        pool = mp.get_context("fork").Pool(min(jobs, len(todo)), _init_worker, (dict(backends),))
+        # Each worker warms up itself: forking after a parallel JIT kernel (numba's
+        # threading layer) has run is unsafe, so the parent runs no sampler first.
+        pool = mp.get_context("fork").Pool(min(jobs, len(todo)), _init_worker, (used, warm))
         results = pool.imap_unordered(_work, todo)
     else:
         _BACKENDS.clear()
-        _BACKENDS.update(backends)
+        _BACKENDS.update(used)
+        if warm and todo:
+            warm_up(used)
         results = map(_work, todo)
     bar = None
     if progress and todo:
@@ -323,7 +372,7 @@ def run_bench(tasks: Iterable[Task], backends: Mapping[str, Backend], writer=Non
     rows = []
     try:
         with terminate_as_interrupt():
-            for row in results:
+            for row in _watched(results, pool):
                 if writer is not None:
                     writer.write(row)
                 rows.append(row)

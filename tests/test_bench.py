@@ -178,3 +178,29 @@ def test_parquet_resume_after_interrupted_resume_keeps_every_key(tmp_path):
     with RowWriter(out, key, resume=True) as w:
         assert w.done == {("s", "0", "sa", "", "0"), ("s", "1", "sa", "", "0")}
     assert sorted(int(r["index"]) for r in read_rows(out)) == [0, 1]
+
+
+def test_dead_worker_is_an_error_not_a_hang(tmp_path):
+    import dimod
+
+    from qsudoku.errors import QSudokuError
+    from qsudoku.samplers import registry
+
+    class Crash(dimod.Sampler):
+        parameters = {"num_reads": []}
+        properties = {}
+
+        def sample(self, bqm, num_reads=1):
+            os._exit(3)  # a sampler that takes its process down (segfault, abort)
+
+    registry.register("crash-test")(lambda: Crash())
+    try:
+        cfg = NO_RULES.with_overrides(sampler="crash-test")
+        backends = {"crash-test": Backend("crash-test", "crash-test", cfg)}
+        tasks = [Task("small", i, parse_puzzle(t), "crash-test") for i, t in enumerate(SMALL)]
+        t0 = time.monotonic()
+        with pytest.raises(QSudokuError, match="worker process died"):
+            run_bench(tasks, backends, jobs=2, warm=False)
+        assert time.monotonic() - t0 < 20
+    finally:
+        registry._REGISTRY.pop("crash-test", None)

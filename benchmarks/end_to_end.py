@@ -1,0 +1,113 @@
+"""End to end: the default ``solve`` (default config: singles, weights 1, ``sa`` with its
+registered defaults) over every shared set.
+
+Large sets are subsampled: at most ``--per-set`` puzzles per file, evenly spaced (all of a
+smaller file); the output says how many of each file ran.  Prints per set: puzzles, share
+solved, share solved by propagation alone, median and 95th percentile wall, median model
+size, and where the time goes (share of the summed wall spent in propagate / build /
+sample / decode).
+
+    python benchmarks/end_to_end.py [--per-set 12] [--jobs 2]
+        [--out benchmarks/results/end_to_end.csv] [--plot benchmarks/results/figures/end_to_end]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from pathlib import Path
+
+from qsudoku.bench import (RESUME_KEY, Backend, Task, machine_info, run_bench, summarize,
+                           typed_row)
+from qsudoku.config import Config
+from qsudoku.io import load_puzzles
+from qsudoku.runlog import RowWriter, read_rows
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+STAGES = ("t_propagate", "t_build", "t_sample", "t_decode")
+
+
+def puzzle_files() -> list[Path]:
+    return [f for f in sorted(DATA.glob("*/*.txt")) + [DATA / "seeds" / "seeds.tsv"]
+            if not f.name.endswith((".solutions.txt", ".ids.txt")) and f.exists()]
+
+
+def evenly(items: list, k: int) -> list:
+    if len(items) <= k:
+        return items
+    step = len(items) / k
+    return [items[int(j * step)] for j in range(k)]
+
+
+def table(rows: list[dict], counts: dict[str, tuple[int, int]]) -> str:
+    rows = [typed_row(r) for r in rows]
+    summary = {s["set"]: s for s in summarize(rows)}
+    head = (f"{'set':32s} {'ran/of':>9s} {'solved':>7s} {'by prop':>7s} {'wall med':>9s} "
+            f"{'wall p95':>9s} {'vars med':>8s}  time share prop/build/sample/decode")
+    out = [head, "-" * len(head)]
+    for name in sorted(summary):
+        rs = [r for r in rows if r["set"] == name]
+        s = summary[name]
+        total = sum(r["wall"] for r in rs) or 1.0
+        shares = "/".join(f"{100 * sum(r[k] for r in rs if r[k] == r[k]) / total:.0f}%"
+                          for k in STAGES)
+        ran, of = counts.get(name, (len(rs), len(rs)))
+        prop = sum(r["route"] == "propagation" for r in rs) / len(rs)
+        out.append(f"{name:32s} {ran:4d}/{of:<4d} {s['solved_pct']:6.1f}% {100 * prop:6.1f}% "
+                   f"{_ms(s['wall_median']):>9s} {_ms(s['wall_p95']):>9s} "
+                   f"{statistics.median(r['num_variables'] for r in rs):8.0f}  {shares}")
+    allr = rows
+    solved = sum(r["valid"] for r in allr)
+    out.append(f"\nall: {solved}/{len(allr)} solved ({100 * solved / len(allr):.1f}%), "
+               f"{sum(r['route'] == 'propagation' for r in allr)} by propagation alone; "
+               f"wall median {_ms(statistics.median(r['wall'] for r in allr))}")
+    return "\n".join(out)
+
+
+def _ms(x: float) -> str:
+    return f"{x * 1e3:.1f} ms" if x < 1 else f"{x:.2f} s"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--per-set", type=int, default=12)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--out", default="benchmarks/results/end_to_end.csv")
+    ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--plot", default="benchmarks/results/figures/end_to_end")
+    args = ap.parse_args()
+    info = machine_info()
+    print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, "
+          f"{info['system']}; jobs {args.jobs}; load average at start {os.getloadavg()[0]:.2f}")
+    print("packages: " + ", ".join(f"{k} {v}" for k, v in info["packages"].items()))
+    cfg = Config()
+    print(f"config: rules {list(cfg.propagate.rules)}, sampler {cfg.sampler.name} "
+          "(registered defaults), no time budget")
+    backends = {"default": Backend("default", cfg.sampler.name, cfg)}
+    tasks, counts = [], {}
+    for f in puzzle_files():
+        label = f"{f.parent.name}/{f.stem}"
+        puzzles = list(enumerate(load_puzzles(str(f))))
+        chosen = evenly(puzzles, args.per_set)
+        counts[label] = (len(chosen), len(puzzles))
+        tasks += [Task(label, i, p, "default") for i, p in chosen]
+    sub = [f"{k} {a}/{b}" for k, (a, b) in counts.items() if a < b]
+    print(f"subsampled (evenly spaced, at most {args.per_set} per file): " + ", ".join(sub))
+    t0 = time.perf_counter()
+    os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
+    with RowWriter(args.out, RESUME_KEY, resume=args.resume, overwrite=not args.resume) as w:
+        run_bench(tasks, backends, w, jobs=args.jobs, progress=True)
+    rows = read_rows(args.out)
+    print(f"{len(rows)} rows in {time.perf_counter() - t0:.0f} s; "
+          f"load average at end {os.getloadavg()[0]:.2f}\n")
+    print(table(rows, counts))
+    if args.plot:
+        from qsudoku.plots_bench import plot_all
+
+        print("figures: " + ", ".join(plot_all(rows, args.plot)))
+
+
+if __name__ == "__main__":
+    main()
