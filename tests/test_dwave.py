@@ -206,6 +206,13 @@ def test_qpu_parameters_pass_through(tmp_path):
     r = solve(parse_puzzle(FOUR), cfg)
     assert r.info["problem_label"] == "my run" and r.success_rate is not None
     assert r.sampler["params"]["annealing_time"] == 50.0
+    sampler = get_sampler("mock-qpu", cache_dir=str(tmp_path))
+    for method in (None, "weighted_random"):
+        ss = sampler.sample(r.model.bqm, chain_break_method=method, return_embedding=True,
+                            num_reads=2, seed=1)
+        context = ss.info["embedding_context"]
+        assert context["chain_break_method"] == (method or "majority_vote")
+        assert sum(len(c) for c in context["embedding"].values()) == ss.info["num_qubits"]
     with pytest.raises(ConfigError, match="does not accept parameter.*anneling_time"):
         solve(parse_puzzle(FOUR), mock_cfg(tmp_path, rules=[], anneling_time=5))
 

@@ -247,14 +247,11 @@ class QPUSampler(dimod.ComposedSampler):
         self.properties = {"child_properties": child.properties,
                            "embedding_parameters": dict(self.embedding_parameters),
                            "cache_dir": str(cache.directory) if cache else None}
-        self._target = None
 
     @property
     def target(self) -> str:
         """:func:`~qsudoku.embedding.target_id` of the child's working graph."""
-        if self._target is None:
-            self._target = target_id(self.child)
-        return self._target
+        return target_id(self.child)
 
     def embed(self, bqm):
         """The (cached) :class:`~qsudoku.embedding.Embedded` of ``bqm``; raises if it does not fit."""
@@ -292,9 +289,9 @@ class QPUSampler(dimod.ComposedSampler):
             raise ConfigError(f"this call would take about {estimate / 1e3:.0f} ms of QPU time, above "
                               f"the solver's limit of {limit / 1e3:.0f} ms; lower num_reads or "
                               "annealing_time")
-        method = {None: None, "majority_vote": chain_breaks.majority_vote,
-                  "weighted_random": chain_breaks.weighted_random}.get(chain_break_method) \
-            or chain_breaks.MinimizeEnergy(bqm, emb.embedding)
+        method = (chain_breaks.MinimizeEnergy(bqm, emb.embedding)
+                  if chain_break_method == "minimize_energy"
+                  else getattr(chain_breaks, chain_break_method or "majority_vote"))
         with cloud_errors("QPU"):
             ss = FixedEmbeddingComposite(child, emb.embedding).sample(
                 bqm, chain_strength=strength, chain_break_method=method,
