@@ -86,7 +86,8 @@ def test_run_bench_resume_skips_done_rows(tmp_path):
 def test_cli_jobs_summary_and_plot(tmp_path, capsys):
     out, figs = str(tmp_path / "r.csv"), str(tmp_path / "figs")
     code = main(["bench", str(DATA / "sudoku4" / "janko.txt"), "--rules", "none", "--sampler",
-                 "sa,steepest", "--reads", "3", "--seed", "5", "--jobs", "2", "--out", out,
+                 "sa,steepest", "--reads", "3", "--seed", "5", "--param", "sa.num_sweeps=50",
+                 "--jobs", "2", "--out", out,
                  "--plot", figs])
     assert code == 0
     text = capsys.readouterr().out
@@ -95,6 +96,7 @@ def test_cli_jobs_summary_and_plot(tmp_path, capsys):
     assert len(rows) == 2 * len(load_puzzles(str(DATA / "sudoku4" / "janko.txt")))
     assert {r["sampler"] for r in rows} == {"sa", "steepest"}
     assert all(r["route"].startswith("qubo:") for r in rows)
+    assert all(('"num_sweeps": 50' in r["params"]) == (r["sampler"] == "sa") for r in rows)
     for name in ("success_vs_budget.png", "tts99_by_backend.png", "size_vs_time.png"):
         with open(os.path.join(figs, name), "rb") as f:
             assert f.read(8) == b"\x89PNG\r\n\x1a\n"

@@ -31,10 +31,16 @@ def register(sub) -> None:
                     "ln(0.01)/ln(1-p), wall and per-stage times, model size and route; then a "
                     "summary per set. Rows go to --out as they finish.")
     add_input_args(p)
-    for action in p._actions:  # puzzles are optional here: --plot alone reads --out
-        if action.dest == "puzzles":
-            action.nargs = "*"
     add_config_args(p)
+    for action in p._actions:
+        if action.dest == "puzzles":  # optional here: --plot alone reads --out
+            action.nargs = "*"
+        elif action.dest == "sampler":
+            action.metavar = "A,B,..."
+            action.help = "registry names to compare, comma-separated (qsudoku samplers)"
+        elif action.dest == "param":
+            action.help = ("a sampling parameter, e.g. num_sweeps=5000, or for one sampler "
+                           "only, e.g. sa.num_sweeps=5000 (repeatable)")
     g = p.add_argument_group("benchmark")
     g.add_argument("--repeat", type=int, default=1, metavar="R", help="runs per puzzle and backend "
                    "(each with other seeds)")
@@ -86,6 +92,7 @@ def _backends(args) -> dict[str, Backend]:
     for name in names:
         a = copy(args)
         a.sampler = name
+        a.param = _params_for(args.param, name or config_from_args(a).sampler.name)
         cfg = config_from_args(a)
         try:
             sampler = sampler_factory(cfg)
@@ -96,6 +103,28 @@ def _backends(args) -> dict[str, Backend]:
         out[cfg.sampler.name] = Backend(cfg.sampler.name, cfg.sampler.name, cfg)
     if not out:
         raise BackendUnavailableError("none of the requested samplers can run here")
+    return out
+
+
+def _params_for(items: list[str], name: str) -> list[str]:
+    """The ``--param`` items for sampler ``name``: plain ones, and ``name.KEY=VALUE`` ones
+    with the prefix removed.
+
+    >>> _params_for(["num_reads=3", "sa.num_sweeps=9", "tabu.timeout=5"], "sa")
+    ['num_reads=3', 'num_sweeps=9']
+    """
+    from ..samplers import names
+
+    known = set(names())
+    out = []
+    for item in items or []:
+        key = item.partition("=")[0]
+        prefix, dot, rest = key.partition(".")
+        if dot and prefix in known:
+            if prefix == name:
+                out.append(item[len(prefix) + 1:])
+        else:
+            out.append(item)
     return out
 
 
