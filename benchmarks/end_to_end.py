@@ -14,6 +14,7 @@ sample / decode).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import time
@@ -79,6 +80,7 @@ def main() -> None:
     ap.add_argument("--plot", default="benchmarks/results/figures/end_to_end")
     args = ap.parse_args()
     info = machine_info()
+    load0 = os.getloadavg()[0]
     print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, "
           f"{info['system']}; jobs {args.jobs}; load average at start {os.getloadavg()[0]:.2f}")
     print("packages: " + ", ".join(f"{k} {v}" for k, v in info["packages"].items()))
@@ -100,7 +102,12 @@ def main() -> None:
     with RowWriter(args.out, RESUME_KEY, resume=args.resume, overwrite=not args.resume) as w:
         run_bench(tasks, backends, w, jobs=args.jobs, progress=True)
     rows = read_rows(args.out)
-    print(f"{len(rows)} rows in {time.perf_counter() - t0:.0f} s; "
+    elapsed = time.perf_counter() - t0
+    with open(args.out + ".machine.json", "w", encoding="utf-8") as f:
+        json.dump({**info, "jobs": args.jobs, "seconds": round(elapsed, 1),
+                   "load_average_start": round(load0, 2),
+                   "load_average_end": round(os.getloadavg()[0], 2)}, f, indent=1)
+    print(f"{len(rows)} rows in {elapsed:.0f} s; "
           f"load average at end {os.getloadavg()[0]:.2f}\n")
     print(table(rows, counts))
     if args.plot:
