@@ -152,7 +152,7 @@ def summary(rows: list[dict]) -> str:
 
 def run(args) -> int:
     from ..embedding import EmbeddingCache, embed_bqm
-    from ..errors import ContradictionError
+    from ..errors import ContradictionError, exit_code_for
     from ..pipeline import build
 
     cfg = _config(args)
@@ -170,7 +170,7 @@ def run(args) -> int:
         try:
             _, model, _ = build(puzzle, cfg)
         except ContradictionError as e:
-            worst = max(worst, 1)
+            worst = max(worst, exit_code_for(e))  # 1 no solution, 2 duplicate givens
             print(json.dumps({"name": puzzle.name, "error": str(e)}) if args.json else
                   f"{puzzle.name or 'puzzle'}  NO SOLUTION: {e}", flush=True)
             continue
