@@ -62,6 +62,10 @@ def _config(args):
 def _embedding_parameters(args) -> dict:
     from ..embedding import check_embedding_parameters
 
+    if args.reads < 1:
+        from ..errors import ConfigError
+
+        raise ConfigError(f"--reads {args.reads} must be >= 1")
     params = {"timeout": args.timeout, "tries": args.tries, "chainlength_patience": args.patience,
               "random_seed": args.seed}
     return check_embedding_parameters({k: v for k, v in params.items() if v is not None})
