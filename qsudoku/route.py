@@ -31,12 +31,17 @@ from .propagate import Candidates, propagate
 from .puzzle import Puzzle
 from .qubo import Weights, build_model
 
-__all__ = ["RouteResult", "anneal_route", "ROUTE_RULES", "DEFAULT_SAMPLE_PARAMS"]
+__all__ = ["RouteResult", "anneal_route", "ROUTE_RULES", "STRONG_RULES", "DEFAULT_SAMPLE_PARAMS"]
 
 #: Propagation at the root and after each decimation.  Singles only: stronger rules remove
 #: candidates without filling cells, which disconnects the swap moves and made the
 #: annealer slower (top95, first 20: 12/20 solved within 2 s with every rule vs 18/20).
 ROUTE_RULES = ("naked_single", "hidden_single")
+
+#: Every rule: tried once at the root, only to finish a puzzle outright (krazydad 16x16
+#: "tough" puzzles need them); the QUBO that is annealed keeps the :data:`ROUTE_RULES` one.
+STRONG_RULES = ("naked_single", "hidden_single", "locked_candidates", "naked_pair", "hidden_pair",
+                "naked_triple", "hidden_triple")
 
 #: Parameters of the ``swap`` sampler: short replica-exchange reads, restarted until the
 #: round's time limit (measured best of the schedules tried; see benchmarks/hard9.py).
@@ -133,7 +138,8 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
                  round_time: float | None = None, sample_params: dict | None = None,
                  max_depth: int = 0, num_fix: int = 1, max_rounds: int | None = None,
                  seed: int | None = None, sampler=None,
-                 fallback: str | Callable | None = None) -> RouteResult:
+                 fallback: str | Callable | None = None,
+                 finish_rules: Sequence[str] | None = STRONG_RULES) -> RouteResult:
     """Solve ``puzzle`` by annealing rounds interleaved with propagation.
 
     Args:
@@ -150,6 +156,8 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
         sampler: A sampler to reuse (default: a new ``swap`` sampler).
         fallback: ``None``, a registry name (e.g. ``"csp"``) or ``f(puzzle, candidates) ->
             grid | None``, run on the root candidates when the budget runs out unsolved.
+        finish_rules: Rules tried once at the root when ``rules`` leave cells open; if they
+            solve the puzzle no annealing is needed (``None`` = skip).
 
     Raises:
         ContradictionError: If propagation proves the puzzle has no solution.
@@ -165,6 +173,12 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
     t = time.perf_counter()
     root = propagate(puzzle, rules)
     timings["propagate"] += time.perf_counter() - t
+    if not root.solved and finish_rules and set(finish_rules) - set(rules):
+        t = time.perf_counter()
+        strong = propagate(puzzle, finish_rules)
+        timings["propagate"] += time.perf_counter() - t
+        if strong.solved:
+            root = strong
     result = RouteResult(list(root.grid), False, "none", timings=timings)
     if root.solved:
         result.valid = puzzle.is_solution(root.grid)

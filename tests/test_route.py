@@ -11,9 +11,9 @@ from qsudoku.samplers._swap_kernel import HAVE_NUMBA
 
 needs_numba = pytest.mark.skipif(not HAVE_NUMBA, reason="numba not installed (kernels run as Python)")
 
-# norvig top95 #1 (not solved by singles) and its solution.
-HARD = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
-HARD_SOL = "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
+# forum_hardest_1106 #1 (not solved by any propagation rule) and its solution.
+HARD = "........2..8.1.9..5....3.4....1.93...6..3..8...37......4......53.1.7.8..2........"
+HARD_SOL = "639847512478512963512693748724189356965234187183765294847921635351476829296358471"
 # krazydad insane #1: needs sampling after singles, but anneals in milliseconds.
 INSANE = "..3.6..24.5.8..........75...2.7..6.1..1.2.9..7.5..1.4...69..........3.9.58..7.1.."
 
