@@ -5,7 +5,7 @@ invariants hold and which round-trips through its own text) or in a typed
 :class:`QSudokuError` with a one-line message; through the CLI, in an exit code
 0-3 with no traceback and one ``qsudoku: error:`` line per bad input.
 
-About 1,600 inputs are generated per run (the ``max_examples`` below); the
+About 1,800 inputs are generated per run (the ``max_examples`` below); the
 ``qsudoku`` Hypothesis profile of ``conftest.py`` makes them the same on every
 run.  ``QSUDOKU_FUZZ_SCALE=10`` multiplies the counts for a local bug hunt.
 """
