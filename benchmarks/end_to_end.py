@@ -1,5 +1,5 @@
-"""End to end: the default ``solve`` (default config: singles, weights 1, ``sa`` with its
-registered defaults) over every shared set.
+"""End to end: the default ``solve`` (``qsudoku.pipeline.solve`` with the default config,
+whatever route it takes) over every shared set.
 
 Large sets are subsampled: at most ``--per-set`` puzzles per file, evenly spaced (all of a
 smaller file); the output says how many of each file ran.  Prints per set: puzzles, share
@@ -85,9 +85,9 @@ def main() -> None:
           f"{info['system']}; jobs {args.jobs}; load average at start {os.getloadavg()[0]:.2f}")
     print("packages: " + ", ".join(f"{k} {v}" for k, v in info["packages"].items()))
     cfg = Config()
-    print(f"config: rules {list(cfg.propagate.rules)}, sampler {cfg.sampler.name} "
-          "(registered defaults), no time budget")
-    backends = {"default": Backend("default", cfg.sampler.name, cfg)}
+    print(f"measured: qsudoku.pipeline.solve(puzzle, Config()); config rules "
+          f"{list(cfg.propagate.rules)}, sampler {cfg.sampler.name} (registered defaults)")
+    backends = {"default": Backend("default", cfg.sampler.name, cfg, solve=True)}
     tasks, counts = [], {}
     for f in puzzle_files():
         label = f"{f.parent.name}/{f.stem}"

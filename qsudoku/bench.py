@@ -33,7 +33,7 @@ from .errors import ContradictionError, QSudokuError
 from .pipeline import build, sample_model, sampler_factory, sampler_params
 from .puzzle import Puzzle
 
-__all__ = ["tts99", "bench_one", "Backend", "Task", "run_bench", "summarize", "format_summary",
+__all__ = ["tts99", "bench_one", "solve_one", "Backend", "Task", "run_bench", "summarize", "format_summary",
            "typed_row", "machine_info", "warm_up", "ROW_FIELDS", "RESUME_KEY", "TIME_PARAMS"]
 
 #: Columns of a results row, in order.
@@ -227,6 +227,51 @@ def bench_one(puzzle: Puzzle, sampler_name: str, config: Config = Config(), *, s
     return row
 
 
+def solve_one(puzzle: Puzzle, config: Config = Config(), *, sampler=None, label: str = "solve",
+              set_name: str = "", index: int = 0, repeat: int = 0) -> dict:
+    """Measure :func:`qsudoku.pipeline.solve` itself (whatever route it takes) as a row.
+
+    ``route`` is the result's ``solved_by``; ``t_read`` is the sample time per read.
+
+    >>> from qsudoku.io import parse_puzzle
+    >>> r = solve_one(parse_puzzle("1..." "..2." ".3.." "...4"))
+    >>> r["route"], r["valid"], r["tts99"] == r["t_read"]
+    ('propagation', True, True)
+    """
+    from .pipeline import solve
+
+    row: dict[str, Any] = dict.fromkeys(ROW_FIELDS, "")
+    row.update(set=set_name, index=index, puzzle=puzzle.name, size=puzzle.size, kind=puzzle.kind,
+               sampler=label, repeat=repeat, status="ok", valid=False, num_reads=0, num_valid=0,
+               batches=0)
+    t0 = time.perf_counter()
+    try:
+        res = solve(puzzle, config, sampler=sampler)
+    except ContradictionError as e:
+        row.update(status="contradiction", error=str(e), wall=time.perf_counter() - t0,
+                   success_prob=0.0, tts99=math.inf)
+        return row
+    wall = time.perf_counter() - t0
+    tm = res.timings
+    sampled = res.success_rate is not None
+    p = res.success_rate if sampled else (1.0 if res.valid else 0.0)
+    reads = res.num_reads
+    t_read = (tm.get("sample", 0.0) / reads) if sampled and reads else tm.get("propagate", wall)
+    info: dict = {}
+    _add_info(info, res.info or {})
+    row.update(route=res.solved_by, valid=res.valid, success_prob=p, num_reads=reads,
+               num_valid=round(p * reads) if sampled else 0, energy=res.energy, t_read=t_read,
+               tts99=tts99(t_read, p), wall=wall, t_propagate=tm.get("propagate", ""),
+               t_build=tm.get("build", 0.0), t_sample=tm.get("sample", 0.0),
+               t_decode=tm.get("decode", 0.0), num_variables=res.num_variables,
+               num_interactions=res.num_interactions, batches=1 if sampled else 0,
+               params=json.dumps(_scalars((res.sampler or {}).get("params", {})), sort_keys=True),
+               info=json.dumps(info, sort_keys=True) if info else "",
+               error="; ".join(res.notes))
+    _match(row, puzzle, res.grid)
+    return row
+
+
 def _match(row: dict, puzzle: Puzzle, grid) -> None:
     if puzzle.solution is not None and grid is not None:
         row["matches_solution"] = list(grid) == list(puzzle.solution)
@@ -236,12 +281,14 @@ def _match(row: dict, puzzle: Puzzle, grid) -> None:
 
 @dataclass(frozen=True)
 class Backend:
-    """A column of the comparison: a label, the registry name, its config and optional exact params."""
+    """A column of the comparison: a label, the registry name, its config, optional exact
+    params, and whether to measure the whole :func:`~qsudoku.pipeline.solve` instead."""
 
     label: str
     name: str
     config: Config = Config()
     params: Mapping | None = None
+    solve: bool = False  # measure pipeline.solve (its own route) instead of bench_one
 
 
 @dataclass(frozen=True)
@@ -287,6 +334,9 @@ def _sampler(b: Backend):
 def _work(task: Task) -> dict:
     b = _BACKENDS[task.backend]
     try:
+        if b.solve:
+            return solve_one(task.puzzle, b.config, sampler=_sampler(b), label=b.label,
+                             set_name=task.set, index=task.index, repeat=task.repeat)
         return bench_one(task.puzzle, b.name, b.config, sampler=_sampler(b),
                          budget=task.budget, repeat=task.repeat, params=b.params, label=b.label,
                          set_name=task.set, index=task.index)

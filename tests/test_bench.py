@@ -206,3 +206,12 @@ def test_dead_worker_is_an_error_not_a_hang(tmp_path):
         assert time.monotonic() - t0 < 20
     finally:
         registry._REGISTRY.pop("crash-test", None)
+
+
+def test_solve_backend_measures_pipeline_solve():
+    cfg = NO_RULES.with_overrides(sampler="sa", params={"num_reads": 4, "num_sweeps": 50, "seed": 1})
+    backends = {"default": Backend("default", "sa", cfg, solve=True)}
+    rows = run_bench([Task("small", 0, parse_puzzle(SMALL[0]), "default")], backends, warm=False)
+    (row,) = rows
+    assert row["route"] == "sa" and row["num_reads"] == 4 and row["num_variables"] > 0
+    assert row["tts99"] == tts99(row["t_read"], row["success_prob"])
