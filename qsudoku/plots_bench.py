@@ -44,7 +44,7 @@ def _finite(xs) -> list[float]:
 def plot_success_vs_budget(rows: list[dict], path: str) -> str:
     """Success against the time budget (see module doc)."""
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    fig, ax = plt.subplots(figsize=(9, 4.5))
     budgets = {r.get("budget") for r in rows if r.get("budget") is not None}
     if len(budgets) > 1:
         for name, rs in _by_sampler(rows).items():
@@ -76,7 +76,7 @@ def plot_success_vs_budget(rows: list[dict], path: str) -> str:
         ax.set_xscale("log")
     ax.set_ylim(-0.02, 1.02)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
