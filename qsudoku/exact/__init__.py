@@ -1,0 +1,17 @@
+"""Exact reference solvers and exports of the classical formulations.
+
+One structure, :class:`~qsudoku.exact.problem.Problem` (exactly-one groups over the
+propagated candidates), read by every backend: our own search
+(:mod:`~qsudoku.exact.search`), SAT (:mod:`~qsudoku.exact.cnf`), CP-SAT
+(:mod:`~qsudoku.exact.cp`), ILP (:mod:`~qsudoku.exact.lp`) and ASP
+(:mod:`~qsudoku.exact.asp`); writers for MiniZinc (:mod:`~qsudoku.exact.mzn`) and TPTP
+(:mod:`~qsudoku.exact.tptp`); solution counting in :mod:`~qsudoku.exact.count`.
+Solver libraries are imported only inside the functions that use them.
+"""
+
+from .count import SolutionCount, count_solutions
+from .problem import Group, Outcome, Problem
+from .search import SearchResult, solve_cover
+
+__all__ = ["Problem", "Group", "Outcome", "solve_cover", "SearchResult", "count_solutions",
+           "SolutionCount"]

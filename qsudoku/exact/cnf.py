@@ -1,0 +1,114 @@
+"""SAT: the problem as CNF (exactly-one = one long clause + pairwise exclusions).
+
+Variable ``i + 1`` of the CNF is variable ``i`` of the :class:`Problem`; the DIMACS
+header lists what each stands for.  :func:`solve_sat` runs a python-sat solver.
+
+>>> from qsudoku.io import parse_puzzle
+>>> from qsudoku.propagate import propagate
+>>> p = Problem.from_candidates(propagate(parse_puzzle("12.." "34.." "...." "...."), rules=()))
+>>> cls = clauses(p)
+>>> len(cls), max(abs(x) for c in cls for x in c) == p.num_variables
+(144, True)
+>>> to_dimacs(p).splitlines()[2]
+'c qsudoku exactly-one groups: 48 (cell 12, row 12, column 12, box 12, region 0, extra 0)'
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from itertools import combinations
+
+from ..errors import ConfigError
+from .problem import Outcome, Problem
+
+__all__ = ["clauses", "to_dimacs", "solve_sat", "DEFAULT_SOLVER"]
+
+#: Glucose 4 answers interrupts (time limits); CaDiCaL does not.
+DEFAULT_SOLVER = "glucose4"
+
+
+def clauses(problem: Problem) -> list[list[int]]:
+    """Exactly-one per group: an at-least-one clause and pairwise at-most-one clauses.
+
+    A pair that lies in several groups (same digit, same row and box) is written once.
+    """
+    out: list[list[int]] = []
+    seen: set[tuple[int, int]] = set()
+    for g in problem.groups:
+        lits = [v + 1 for v in g.members]
+        out.append(lits)
+        for a, b in combinations(sorted(lits), 2):
+            if (a, b) not in seen:
+                seen.add((a, b))
+                out.append([-a, -b])
+    return out
+
+
+def _header(problem: Problem) -> list[str]:
+    kinds = {k: 0 for k in ("cell", "row", "column", "box", "region", "extra")}
+    for g in problem.groups:
+        kinds[g.kind] = kinds.get(g.kind, 0) + 1
+    lines = ["qsudoku: Sudoku as SAT over the candidates left by propagation",
+             f"qsudoku variables: {problem.num_variables}",
+             f"qsudoku exactly-one groups: {len(problem.groups)} ("
+             + ", ".join(f"{k} {v}" for k, v in kinds.items()) + ")"]
+    cands = problem.candidates
+    if cands is not None:
+        lines.append(f"qsudoku puzzle: {cands.puzzle.format()}")
+        lines.append(f"qsudoku propagated: {cands.format()}")
+    lines.append("qsudoku variable i = rRcC#D: cell (R, C) holds digit D (1-based)")
+    for i, (r, c, d) in enumerate(problem.labels, start=1):
+        lines.append(f"var {i} = r{r + 1}c{c + 1}#{d}")
+    return lines
+
+
+def to_dimacs(problem: Problem) -> str:
+    """DIMACS CNF text with comment lines naming every variable."""
+    cls = clauses(problem)
+    lines = [f"c {x}" for x in _header(problem)]
+    lines.append(f"p cnf {problem.num_variables} {len(cls)}")
+    lines.extend(" ".join(map(str, c)) + " 0" for c in cls)
+    return "\n".join(lines) + "\n"
+
+
+def solve_sat(problem: Problem, solver: str = DEFAULT_SOLVER,
+              time_limit: float | None = None) -> Outcome:
+    """Solve with a python-sat solver (``solver`` is a pysat name, e.g. ``minisat22``).
+
+    Raises:
+        ConfigError: Unknown solver name, or a time limit for a solver that cannot
+            be interrupted (CaDiCaL).
+    """
+    from pysat.solvers import Solver, SolverNames
+
+    known = sorted(k for k in vars(SolverNames) if not k.startswith("_"))
+    if solver not in known:
+        raise ConfigError(f"unknown SAT solver {solver!r}; python-sat knows {', '.join(known)}")
+    if time_limit is not None and solver.startswith("cadical"):
+        raise ConfigError(f"SAT solver {solver!r} cannot be interrupted, so it takes no "
+                          "time_limit; use glucose4 or minisat22")
+    t0 = time.perf_counter()
+    cls = clauses(problem)
+    t1 = time.perf_counter()
+    with Solver(name=solver, bootstrap_with=cls) as s:
+        if time_limit is None:
+            ok = s.solve()
+        else:
+            timer = threading.Timer(time_limit, s.interrupt)
+            timer.start()
+            try:
+                ok = s.solve_limited(expect_interrupt=True)
+            finally:
+                timer.cancel()
+        model = s.get_model() if ok else None
+        stats = dict(s.accum_stats() or {})
+    t2 = time.perf_counter()
+    info = {"solver": f"sat:{solver}", "num_clauses": len(cls), "stats": stats,
+            "timing": {"model": t1 - t0, "solve": t2 - t1}}
+    if ok is None:
+        return Outcome(None, "time_limit", info)
+    if not ok:
+        return Outcome(None, "infeasible", info)
+    chosen = tuple(x - 1 for x in model if x > 0)
+    return Outcome(chosen, "solved", info)

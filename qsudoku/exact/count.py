@@ -1,0 +1,88 @@
+"""Counting solutions: none, exactly one, or at least ``limit``.
+
+>>> from qsudoku.io import parse_puzzle
+>>> count_solutions(parse_puzzle("1..." "..2." ".3.." "...4"))
+SolutionCount(count=1, at_least=False, complete=True)
+>>> c = count_solutions(parse_puzzle("12.." "34.." "...." "...."))
+>>> c.count, c.at_least, c.describe()
+(2, True, 'at least 2 solutions')
+>>> c.solutions[0] != c.solutions[1]
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from ..errors import ConfigError, ContradictionError
+from ..propagate import DEFAULT_RULES, propagate
+from ..puzzle import Puzzle
+from .problem import Problem
+from .search import solve_cover
+
+__all__ = ["SolutionCount", "count_solutions"]
+
+
+@dataclass
+class SolutionCount:
+    """How many solutions a puzzle has, as far as the count went.
+
+    Attributes:
+        count: Solutions found (at most ``limit``).
+        at_least: True if the search stopped before proving there are no more
+            (``count`` reached ``limit``, or the time limit ran out).
+        complete: False only if the time limit stopped the count.
+        solutions: The first two solutions found, as row-major grids.
+        stats: Search statistics (nodes, failures, seconds).
+    """
+
+    count: int
+    at_least: bool
+    complete: bool = True
+    solutions: list[list[int]] = field(default_factory=list, repr=False)
+    stats: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def unique(self) -> bool:
+        """True iff the puzzle has exactly one solution."""
+        return self.count == 1 and not self.at_least
+
+    def describe(self) -> str:
+        """``"no solution"``, ``"unique"``, ``"2 solutions"`` or ``"at least 2 solutions"``."""
+        if self.count == 0 and not self.at_least:
+            return "no solution"
+        if self.unique:
+            return "unique"
+        more = "at least " if self.at_least else ""
+        return f"{more}{self.count} solution{'s' if self.count != 1 else ''}"
+
+
+def count_solutions(puzzle: Puzzle, limit: int = 2, *, rules: Sequence[str] = DEFAULT_RULES,
+                    time_limit: float | None = None, hall: bool = False) -> SolutionCount:
+    """Count the solutions of ``puzzle`` up to ``limit``.
+
+    Propagation (``rules``) never removes a solution, so counting the reduced
+    problem counts the puzzle.  The search is complete: when it returns fewer
+    than ``limit`` solutions without hitting ``time_limit``, that is the count.
+
+    Raises:
+        ConfigError: If ``limit`` is not a positive integer.
+        ContradictionError: If two givens clash (bad input, exit code 2); other
+            contradictions mean zero solutions and are returned as such.
+    """
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise ConfigError(f"limit = {limit!r} must be an integer >= 1")
+    puzzle.check_givens()
+    try:
+        cands = propagate(puzzle, rules)
+    except ContradictionError as e:
+        if e.exit_code == 2:
+            raise
+        return SolutionCount(0, False, True, [], {"reason": str(e)})
+    problem = Problem.from_candidates(cands)
+    result = solve_cover(problem, limit=limit, time_limit=time_limit, hall=hall, restarts=False)
+    grids = [problem.grid(s) for s in result.solutions[:2]]
+    count = len(result.solutions)
+    return SolutionCount(count, not result.complete, result.status != "time_limit", grids,
+                         result.stats)

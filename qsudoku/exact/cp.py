@@ -1,0 +1,143 @@
+"""CP: an integer variable per open cell and AllDifferent per unit (OR-Tools CP-SAT).
+
+Each open cell gets an integer variable over its candidate digits.  A unit of the
+:class:`Problem` becomes one ``AddAllDifferent`` when it is exactly a permutation
+constraint (as many cells as missing digits, and each digit group holding that
+digit's every candidate among those cells); any group not covered that way is
+posted as ``AddExactlyOne`` over the literals ``cell == digit``, so the model is
+always exact.
+
+>>> from qsudoku.io import parse_puzzle
+>>> from qsudoku.propagate import propagate
+>>> p = Problem.from_candidates(propagate(parse_puzzle("12.." "34.." "...." "...."), rules=()))
+>>> plan = plan_constraints(p)
+>>> len(plan.alldifferent), len(plan.exactly_one)
+(11, 0)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ..errors import ConfigError
+from .isolate import may_isolate, solve_isolated
+from .problem import Outcome, Problem
+
+__all__ = ["CpPlan", "plan_constraints", "solve_cpsat"]
+
+
+@dataclass
+class CpPlan:
+    """How the groups map onto CP constraints.
+
+    Attributes:
+        cells: Cell-group index of each integer variable (``None`` for a pure 0-1 model).
+        alldifferent: Each a list of cell-group indices.
+        exactly_one: Group indices posted as ExactlyOne over literals.
+    """
+
+    cells: list[int] | None
+    alldifferent: list[list[int]]
+    exactly_one: list[int]
+
+
+def plan_constraints(problem: Problem) -> CpPlan:
+    """Decide which groups become AllDifferent and which stay ExactlyOne."""
+    cell_of = problem.cell_of()
+    non_cell = [g for g, grp in enumerate(problem.groups) if grp.kind != "cell"]
+    if cell_of is None:
+        return CpPlan(None, [], [g for g, grp in enumerate(problem.groups)])
+    labels, groups = problem.labels, problem.groups
+    covered: set[int] = set()
+    alldiff = []
+    for unit in problem.units:
+        cells = sorted({cell_of[v] for g in unit for v in groups[g].members})
+        if len(cells) != len(unit):
+            continue
+        by_digit = {labels[groups[g].members[0]][2]: set(groups[g].members) for g in unit}
+        expected: dict[int, set[int]] = {d: set() for d in by_digit}
+        ok = True
+        for c in cells:
+            for v in groups[c].members:
+                d = labels[v][2]
+                if d not in expected:
+                    ok = False
+                    break
+                expected[d].add(v)
+        if ok and expected == by_digit:
+            alldiff.append(cells)
+            covered.update(unit)
+    cells = [g for g, grp in enumerate(groups) if grp.kind == "cell"]
+    return CpPlan(cells, alldiff, [g for g in non_cell if g not in covered])
+
+
+def solve_cpsat(problem: Problem, time_limit: float | None = None, num_workers: int = 1,
+                seed: int = 0) -> Outcome:
+    """Solve with OR-Tools CP-SAT; ``num_workers`` search threads, seeded.
+
+    In a child process if a library clash keeps ortools out of this one
+    (see :mod:`qsudoku.exact.isolate`).
+    """
+    if isinstance(num_workers, bool) or not isinstance(num_workers, int) or num_workers < 1:
+        raise ConfigError(f"num_workers = {num_workers!r} must be an integer >= 1")
+    try:
+        from ortools.sat.python import cp_model
+    except ImportError as e:
+        if may_isolate(e):
+            return solve_isolated("cpsat", problem, {"time_limit": time_limit,
+                                                     "num_workers": num_workers, "seed": seed})
+        raise
+    t0 = time.perf_counter()
+    plan = plan_constraints(problem)
+    labels, groups = problem.labels, problem.groups
+    model = cp_model.CpModel()
+    lit: dict[int, object] = {}
+    xs: dict[int, object] = {}
+    if plan.cells is None:
+        for v in range(problem.num_variables):
+            lit[v] = model.NewBoolVar(f"q{v}")
+    else:
+        for g in plan.cells:
+            digits = sorted(labels[v][2] for v in groups[g].members)
+            if not digits:
+                return Outcome(None, "infeasible", {"solver": "cpsat", "reason": "empty cell"})
+            r, c, _ = labels[groups[g].members[0]]
+            xs[g] = model.NewIntVarFromDomain(cp_model.Domain.FromValues(digits), f"r{r + 1}c{c + 1}")
+        cell_of = problem.cell_of()
+        for g in plan.exactly_one:
+            for v in groups[g].members:
+                if v not in lit:
+                    x, d = xs[cell_of[v]], labels[v][2]
+                    b = model.NewBoolVar(f"q{v}")
+                    model.Add(x == d).OnlyEnforceIf(b)
+                    model.Add(x != d).OnlyEnforceIf(b.Not())
+                    lit[v] = b
+        for cells in plan.alldifferent:
+            model.AddAllDifferent([xs[g] for g in cells])
+    for g in plan.exactly_one:
+        model.AddExactlyOne([lit[v] for v in groups[g].members])
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = num_workers
+    solver.parameters.random_seed = int(seed)
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = float(time_limit)
+    t1 = time.perf_counter()
+    status = solver.Solve(model)
+    t2 = time.perf_counter()
+    name = solver.StatusName(status)
+    info = {"solver": "cpsat", "cp_status": name, "num_alldifferent": len(plan.alldifferent),
+            "num_exactly_one": len(plan.exactly_one), "branches": solver.NumBranches(),
+            "conflicts": solver.NumConflicts(), "timing": {"model": t1 - t0, "solve": t2 - t1}}
+    if name in ("OPTIMAL", "FEASIBLE"):
+        if plan.cells is None:
+            chosen = tuple(v for v in range(problem.num_variables) if solver.Value(lit[v]))
+        else:
+            chosen = tuple(v for g in plan.cells for v in groups[g].members
+                           if labels[v][2] == solver.Value(xs[g]))
+        return Outcome(chosen, "solved", info)
+    if name == "INFEASIBLE":
+        return Outcome(None, "infeasible", info)
+    if name == "UNKNOWN":
+        return Outcome(None, "time_limit", info)
+    raise ConfigError(f"CP-SAT rejected the model: {name}")

@@ -1,0 +1,114 @@
+"""Run a solver library in a child process when it cannot load into this one.
+
+OR-Tools wheels bundle their own ``libhighs.so.1`` (HiGHS 1.12 in ortools 9.15),
+and highspy ships another (1.15.1 here) under the same soname: whichever package
+is imported first wins and the other fails with ``undefined symbol``.  Rather
+than give up, a backend that hits this *library clash* solves in a fresh
+interpreter (``python -m qsudoku.exact.isolate``), which exchanges the problem
+and the outcome as JSON on stdin and stdout.  The timings it reports are taken
+inside the child; ``info["isolated"]`` says it happened.  Installing a highspy
+that matches the HiGHS inside ortools (1.12.0 for ortools 9.15) avoids it.
+
+>>> is_library_clash(ImportError("libx.so: undefined symbol: _ZN5Highs13releaseMemoryEv"))
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+from ..errors import BackendUnavailableError
+from .problem import Group, Outcome, Problem
+
+__all__ = ["is_library_clash", "may_isolate", "solve_isolated", "read_lp_isolated", "problem_to_json",
+           "problem_from_json"]
+
+
+_CHILD_ENV = "QSUDOKU_ISOLATED"
+
+
+def is_library_clash(error: BaseException) -> bool:
+    """True if ``error`` is a shared-library symbol clash (not a missing package)."""
+    return isinstance(error, ImportError) and "undefined symbol" in str(error)
+
+
+def may_isolate(error: BaseException) -> bool:
+    """True if ``error`` is a clash and this process is not already the child."""
+    return is_library_clash(error) and not os.environ.get(_CHILD_ENV)
+
+
+def problem_to_json(problem: Problem) -> dict:
+    return {"labels": [list(x) for x in problem.labels],
+            "groups": [[g.kind, list(g.members), g.name] for g in problem.groups],
+            "units": [list(u) for u in problem.units]}
+
+
+def problem_from_json(data: dict) -> Problem:
+    return Problem(tuple(tuple(x) for x in data["labels"]),
+                   tuple(Group(k, tuple(m), name) for k, m, name in data["groups"]),
+                   tuple(tuple(u) for u in data["units"]))
+
+
+def _child_env() -> dict:
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    path = os.pathsep.join(x for x in (root, os.environ.get("PYTHONPATH", "")) if x)
+    return {**os.environ, _CHILD_ENV: "1", "PYTHONPATH": path}
+
+
+def _run_child(request: dict, timeout: float | None) -> dict:
+    t0 = time.perf_counter()
+    try:
+        proc = subprocess.run([sys.executable, "-m", "qsudoku.exact.isolate"],
+                              input=json.dumps(request), capture_output=True, text=True,
+                              env=_child_env(),
+                              timeout=None if timeout is None else timeout + 60)
+    except subprocess.TimeoutExpired:
+        raise BackendUnavailableError(f"isolated {request['action']} did not answer") from None
+    if proc.returncode != 0:
+        raise BackendUnavailableError(
+            f"isolated {request['action']} failed: {proc.stderr.strip()[-500:]}")
+    out = json.loads(proc.stdout)
+    out["wall"] = time.perf_counter() - t0
+    return out
+
+
+def solve_isolated(backend: str, problem: Problem, params: dict) -> Outcome:
+    """Solve with ``backend`` (``"ilp"`` or ``"cpsat"``) in a child process."""
+    out = _run_child({"action": "solve", "backend": backend, "params": params,
+                      "problem": problem_to_json(problem)}, params.get("time_limit"))
+    info = dict(out["info"], isolated=True, isolated_wall=out["wall"])
+    chosen = None if out["chosen"] is None else tuple(out["chosen"])
+    return Outcome(chosen, out["status"], info)
+
+
+def read_lp_isolated(path: str, time_limit: float | None = None):
+    """:func:`qsudoku.exact.lp.read_solution` in a child process."""
+    out = _run_child({"action": "read_lp", "path": path, "time_limit": time_limit}, time_limit)
+    return out["status"], out["values"]
+
+
+def _child() -> int:
+    request = json.loads(sys.stdin.read())
+    if request["action"] == "read_lp":
+        from .lp import read_solution
+
+        status, values = read_solution(request["path"], request["time_limit"])
+        json.dump({"status": status, "values": values}, sys.stdout)
+        return 0
+    problem = problem_from_json(request["problem"])
+    if request["backend"] == "ilp":
+        from .lp import solve_ilp as solve
+    else:
+        from .cp import solve_cpsat as solve
+    outcome = solve(problem, **request["params"])
+    json.dump({"chosen": None if outcome.chosen is None else list(outcome.chosen),
+               "status": outcome.status, "info": outcome.info}, sys.stdout, default=str)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_child())

@@ -1,0 +1,248 @@
+"""The exactly-one structure every exact backend reads.
+
+A :class:`Problem` is the reduced Sudoku as a set of *exactly-one groups* over
+candidate variables ``(row, col, digit)``: one group per open cell (its
+candidates) and one per unit and missing digit (the places left for it).  This
+is the structure the QUBO penalises with ``(sum q - 1)**2``; a SAT solver reads
+it as clauses, an ILP as equality rows, clingo as cardinality rules, and the
+search as an exact-cover problem.
+
+Built from a propagated puzzle (:meth:`Problem.from_candidates`, dependency-free,
+same groups in the same order as :meth:`qsudoku.qubo.QuboModel.groups`) or from
+the ``groups=`` a structure-aware sampler receives (:meth:`Problem.from_groups`).
+
+*Units* (for AllDifferent and Hall-set reasoning) are tuples of unit-digit
+groups, one group per digit.  From a puzzle they are its units; from bare groups
+they are recovered per kind as the groups linked by shared cells (a unit whose
+open cells fall into independent parts gives one unit per part).  Such a
+component is used only when its digits are distinct, which makes AllDifferent
+over its cells a consequence of the groups (true for rows, columns, boxes and
+regions; two diagonals crossing at an open centre cell fail the test and keep
+only their exactly-one groups, which are complete on their own).
+
+>>> from qsudoku.io import parse_puzzle
+>>> from qsudoku.propagate import propagate
+>>> p = Problem.from_candidates(propagate(parse_puzzle("12.." "34.." "...." "...."), rules=()))
+>>> len(p.labels), len(p.groups), len(p.units)
+(32, 48, 11)
+>>> q = Problem.from_groups([(g.kind, [p.labels[i] for i in g.members]) for g in p.groups])
+>>> q.labels == p.labels, len(q.units)
+(True, 13)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+from ..errors import ConfigError
+from ..propagate import Candidates
+
+__all__ = ["Group", "Problem", "Outcome"]
+
+Label = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Group:
+    """One exactly-one constraint.
+
+    Attributes:
+        kind: ``"cell"`` or a unit kind (``row``, ``column``, ``box``, ``region``, ``extra``).
+        members: Indices into :attr:`Problem.labels`.
+        name: Readable name (``"cell r1c3"``, ``"row 2 needs 7"``) for exports.
+    """
+
+    kind: str
+    members: tuple[int, ...]
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What an exact backend found.
+
+    Attributes:
+        chosen: Indices of the variables set to 1, or ``None`` if no solution was found.
+        status: ``"solved"``, ``"infeasible"`` or ``"time_limit"``.
+        info: Backend details (solver name, statistics, seconds).
+    """
+
+    chosen: tuple[int, ...] | None
+    status: str
+    info: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Exactly-one groups over candidate variables.
+
+    Attributes:
+        labels: ``(row, col, digit)`` of each variable (0-based row/col, digits ``1..n``).
+        groups: The exactly-one groups; cell groups first.
+        units: AllDifferent units as tuples of group indices (one group per digit).
+        candidates: The propagation result it came from, if any (puzzle, fixed cells).
+    """
+
+    labels: tuple[Label, ...]
+    groups: tuple[Group, ...]
+    units: tuple[tuple[int, ...], ...] = ()
+    candidates: Candidates | None = field(default=None, compare=False, repr=False)
+
+    # -- construction -------------------------------------------------------------------
+    @classmethod
+    def from_candidates(cls, cands: Candidates) -> "Problem":
+        """The reduced problem of a propagated puzzle (the QUBO's groups, same order)."""
+        puzzle = cands.puzzle
+        n = puzzle.size
+        labels: list[Label] = []
+        index: dict[tuple[int, int], int] = {}
+        open_cells = cands.open_cells
+        for c in open_cells:
+            r, col = divmod(c, n)
+            for d in cands.digits(c):
+                index[c, d] = len(labels)
+                labels.append((r, col, d))
+        groups = []
+        for c in open_cells:
+            r, col = divmod(c, n)
+            groups.append(Group("cell", tuple(index[c, d] for d in cands.digits(c)),
+                                f"cell r{r + 1}c{col + 1}"))
+        units = []
+        for unit in puzzle.units:
+            ids = []
+            for d in range(1, n + 1):
+                members = tuple(index[c, d] for c in unit.cells if (c, d) in index)
+                if members:
+                    ids.append(len(groups))
+                    groups.append(Group(unit.kind, members,
+                                        f"{unit.label} needs {puzzle.alphabet[d - 1]}"))
+            if ids:
+                units.append(tuple(ids))
+        return cls(tuple(labels), tuple(groups), tuple(units), cands)
+
+    @classmethod
+    def from_groups(cls, groups: Iterable[tuple[str, Sequence]], labels: Sequence | None = None
+                    ) -> "Problem":
+        """The problem behind a sampler's ``groups=[(kind, [labels...]), ...]``.
+
+        Args:
+            groups: ``(kind, labels)`` pairs, as :meth:`qsudoku.qubo.QuboModel.groups` gives.
+            labels: Variable order to use (e.g. ``bqm.variables``); default: order of
+                first appearance in ``groups``.
+
+        Raises:
+            ConfigError: If ``groups`` is empty or names a variable outside ``labels``.
+        """
+        groups = [(str(kind), list(members)) for kind, members in (groups or [])]
+        if not groups:
+            raise ConfigError("exact backends need the model's one-hot groups: "
+                              "sample(bqm, groups=[(kind, [labels...]), ...]) "
+                              "(the pipeline passes them)")
+        if labels is None:
+            seen: dict = {}
+            for _, members in groups:
+                for v in members:
+                    seen.setdefault(_as_label(v), None)
+            labels = list(seen)
+        labels = [_as_label(v) for v in labels]
+        index = {v: i for i, v in enumerate(labels)}
+        out = []
+        for kind, members in groups:
+            try:
+                out.append(Group(kind, tuple(index[_as_label(v)] for v in members)))
+            except KeyError as e:
+                raise ConfigError(f"group of kind {kind!r} names variable {e.args[0]!r}, "
+                                  "which is not a variable of the model") from None
+        out.sort(key=lambda g: g.kind != "cell")  # stable: cell groups first
+        problem = cls(tuple(labels), tuple(out))
+        return cls(problem.labels, problem.groups, _recover_units(problem))
+
+    # -- derived ------------------------------------------------------------------------
+    @property
+    def num_variables(self) -> int:
+        return len(self.labels)
+
+    @property
+    def size(self) -> int:
+        """Grid size ``n`` (from the puzzle, else the largest row, column or digit seen)."""
+        if self.candidates is not None:
+            return self.candidates.puzzle.size
+        return max((max(r + 1, c + 1, d) for r, c, d in self.labels), default=0)
+
+    def cell_of(self) -> list[int] | None:
+        """Index of each variable's cell group, or ``None`` unless each has exactly one."""
+        out = [-1] * len(self.labels)
+        for g, group in enumerate(self.groups):
+            if group.kind == "cell":
+                for v in group.members:
+                    if out[v] != -1:
+                        return None
+                    out[v] = g
+        return None if -1 in out else out
+
+    def grid(self, chosen: Iterable[int]) -> list[int]:
+        """Row-major grid: the propagated cells plus the ``chosen`` variables."""
+        n = self.size
+        grid = list(self.candidates.grid) if self.candidates is not None else [0] * (n * n)
+        for v in chosen:
+            r, c, d = self.labels[v]
+            grid[r * n + c] = d
+        return grid
+
+    def check(self, chosen: Iterable[int]) -> bool:
+        """True iff ``chosen`` puts exactly one variable in every group."""
+        on = set(chosen)
+        return all(sum(1 for v in g.members if v in on) == 1 for g in self.groups)
+
+
+def _as_label(v) -> Label:
+    try:
+        r, c, d = v
+        return (int(r), int(c), int(d))
+    except (TypeError, ValueError):
+        raise ConfigError(f"exact backends need (row, col, digit) variable labels, got {v!r}"
+                          ) from None
+
+
+def _recover_units(problem: Problem) -> tuple[tuple[int, ...], ...]:
+    """AllDifferent units from bare groups: per kind, groups linked by shared cells.
+
+    A component is kept only if its digits are distinct (see the module docstring).
+    """
+    labels = problem.labels
+    by_kind: dict[str, list[int]] = {}
+    for g, group in enumerate(problem.groups):
+        if group.kind != "cell" and group.members:
+            by_kind.setdefault(group.kind, []).append(g)
+    units = []
+    for kind, ids in by_kind.items():
+        parent = {g: g for g in ids}
+
+        def find(g):
+            while parent[g] != g:
+                parent[g] = parent[parent[g]]
+                g = parent[g]
+            return g
+
+        owner: dict[tuple[int, int], int] = {}
+        for g in ids:
+            for v in problem.groups[g].members:
+                cell = labels[v][:2]
+                if cell in owner:
+                    parent[find(g)] = find(owner[cell])
+                else:
+                    owner[cell] = g
+        comps: dict[int, list[int]] = {}
+        for g in ids:
+            comps.setdefault(find(g), []).append(g)
+        for comp in comps.values():
+            digits = [_digit(problem, g) for g in comp]
+            if None not in digits and len(set(digits)) == len(digits):
+                units.append(tuple(comp))
+    return tuple(units)
+
+
+def _digit(problem: Problem, g: int) -> int | None:
+    digits = {problem.labels[v][2] for v in problem.groups[g].members}
+    return digits.pop() if len(digits) == 1 else None

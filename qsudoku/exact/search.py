@@ -1,0 +1,347 @@
+"""A compact, dependency-free exact solver: exact cover with propagation.
+
+The search works on a :class:`~qsudoku.exact.problem.Problem`: every group must
+get exactly one variable.  It keeps, for each open group, the set of its live
+variables, and after every decision propagates to a fixpoint:
+
+* a group with no live variable fails; a group with one takes it (naked and
+  hidden singles, in one rule);
+* *subsumption*: if the live variables of group A all lie in group B, B's other
+  variables go (pointing and claiming, for any pair of units);
+* *Hall sets* (optional, on by default): within each AllDifferent unit the cells
+  and digits must match perfectly; every candidate that lies on no perfect
+  matching is removed (Regin's filtering; naked and hidden subsets of any size).
+
+Branching takes the open group with the fewest live variables per unit of
+failure weight (dom/wdeg), tries its variables in turn, and restarts with a
+growing node budget when only one solution is wanted.  Everything it changes is
+recorded on a trail and undone on backtracking; the loop is iterative, so the
+depth of the tree is not limited by Python's recursion limit.
+
+>>> from qsudoku.io import parse_puzzle
+>>> from qsudoku.propagate import propagate
+>>> from qsudoku.exact.problem import Problem
+>>> p = Problem.from_candidates(propagate(parse_puzzle("1..." "...." "...." "...."), rules=()))
+>>> found = solve_cover(p, limit=3)
+>>> len(found.solutions), found.status, p.check(found.solutions[0])
+(3, 'limit', True)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from .problem import Problem
+
+__all__ = ["SearchResult", "solve_cover", "CoverSearch"]
+
+
+class _Fail(Exception):
+    """A contradiction below the current decision."""
+
+
+class _Restart(Exception):
+    """The node budget of this restart is spent."""
+
+
+class _TimeUp(Exception):
+    """The time limit is reached."""
+
+
+@dataclass
+class SearchResult:
+    """Solutions found and how the search ended.
+
+    Attributes:
+        solutions: Each a sorted tuple of chosen variable indices.
+        status: ``"solved"`` (search exhausted, at least one solution),
+            ``"infeasible"`` (exhausted, none), ``"limit"`` (stopped at ``limit``
+            solutions) or ``"time_limit"``.
+        stats: ``nodes``, ``failures``, ``restarts``, ``seconds``.
+    """
+
+    solutions: list[tuple[int, ...]]
+    status: str
+    stats: dict = field(default_factory=dict)
+
+    @property
+    def complete(self) -> bool:
+        """True if the search space was exhausted (the solution count is exact)."""
+        return self.status in ("solved", "infeasible")
+
+
+class CoverSearch:
+    """The exact-cover search state (see the module docstring)."""
+
+    def __init__(self, problem: Problem, *, hall: bool = False, subsume: int = 6):
+        self.problem = problem
+        groups = [g.members for g in problem.groups]
+        self.G = groups
+        Y: list[list[int]] = [[] for _ in problem.labels]
+        for g, members in enumerate(groups):
+            for v in members:
+                Y[v].append(g)
+        self.Y = [tuple(y) for y in Y]
+        self.cell = problem.cell_of() if hall else None
+        self.units = problem.units if self.cell is not None else ()
+        self.unit_of = [-1] * len(groups)
+        for k, unit in enumerate(self.units):
+            for g in unit:
+                self.unit_of[g] = k
+        self.subsume = subsume
+        self.weight = [1.0] * len(groups)
+        self.nodes = self.failures = self.restarts = 0
+        self.reset()
+
+    # -- state ---------------------------------------------------------------------------
+    def reset(self) -> None:
+        """Back to the root: every group open, every variable live."""
+        self.X = {g: set(m) for g, m in enumerate(self.G)}
+        self.trail: list = []
+        self.dirty = set(self.X)
+        self.dunits = set(range(len(self.units)))
+
+    def _delete(self, v: int) -> None:
+        X, unit_of, dirty = self.X, self.unit_of, self.dirty
+        for g in self.Y[v]:
+            s = X.get(g)
+            if s is not None:
+                s.discard(v)
+                dirty.add(g)
+                if unit_of[g] >= 0:
+                    self.dunits.add(unit_of[g])
+        self.trail.append(v)
+
+    def _select(self, r: int) -> None:
+        X = self.X
+        for g in self.Y[r]:
+            s = X.get(g)
+            if s is None or r not in s:
+                self.weight[g] += 1
+                raise _Fail
+        for g in self.Y[r]:
+            for v in [v for v in X[g] if v != r]:
+                self._delete(v)
+        for g in self.Y[r]:
+            self.trail.append((g, X.pop(g)))
+
+    def _undo(self, mark: int) -> None:
+        X, Y, trail = self.X, self.Y, self.trail
+        while len(trail) > mark:
+            t = trail.pop()
+            if type(t) is int:
+                for g in Y[t]:
+                    s = X.get(g)
+                    if s is not None:
+                        s.add(t)
+            else:
+                X[t[0]] = t[1]
+
+    def chosen(self) -> tuple[int, ...]:
+        """Variables selected on the current path."""
+        return tuple(sorted({next(iter(t[1])) for t in self.trail if type(t) is not int}))
+
+    # -- propagation ---------------------------------------------------------------------
+    def _propagate(self) -> None:
+        X, Y, weight, dirty, subsume = self.X, self.Y, self.weight, self.dirty, self.subsume
+        while True:
+            while dirty:
+                g = dirty.pop()
+                s = X.get(g)
+                if s is None:
+                    continue
+                size = len(s)
+                if size == 0:
+                    weight[g] += 1
+                    raise _Fail
+                if size == 1:
+                    self._select(next(iter(s)))
+                    continue
+                if size <= subsume:
+                    it = iter(s)
+                    common = set(Y[next(it)])
+                    for v in it:
+                        common.intersection_update(Y[v])
+                    common.discard(g)
+                    for b in common:
+                        sb = X.get(b)
+                        if sb is not None and len(sb) > size:
+                            for v in sb - s:
+                                self._delete(v)
+            if not self.dunits:
+                return
+            self._hall(self.dunits.pop())
+
+    def _hall(self, k: int) -> None:
+        """Regin's filtering of unit ``k``: keep only edges of some perfect matching."""
+        X, cell = self.X, self.cell
+        adj: dict[int, list[tuple[int, int]]] = {}
+        open_groups = []
+        for g in self.units[k]:
+            s = X.get(g)
+            if s is None:
+                continue
+            open_groups.append(g)
+            for v in s:
+                adj.setdefault(cell[v], []).append((g, v))
+        if not open_groups:
+            return
+        if len(adj) != len(open_groups):
+            self._fail_unit(open_groups)
+        mate_g: dict[int, int] = {}  # group -> cell
+        mate_c: dict[int, int] = {}  # cell -> group
+        for a, edges in adj.items():
+            for b, _ in edges:
+                if b not in mate_g:
+                    mate_g[b] = a
+                    mate_c[a] = b
+                    break
+
+        def augment(a, seen):
+            for b, _ in adj[a]:
+                if b not in seen:
+                    seen.add(b)
+                    if b not in mate_g or augment(mate_g[b], seen):
+                        mate_g[b] = a
+                        mate_c[a] = b
+                        return True
+            return False
+
+        for a in adj:
+            if a not in mate_c and not augment(a, set()):
+                self._fail_unit(open_groups)
+        comp = _components({a: [mate_g[b] for b, _ in edges if b != mate_c[a]]
+                            for a, edges in adj.items()})
+        for a, edges in adj.items():
+            ca, ma = comp[a], mate_c[a]
+            for b, v in edges:
+                if b != ma and comp[mate_g[b]] != ca:
+                    self._delete(v)
+
+    def _fail_unit(self, groups) -> None:
+        for g in groups:
+            self.weight[g] += 1
+        raise _Fail
+
+    # -- search --------------------------------------------------------------------------
+    def run(self, limit: int = 1, time_limit: float | None = None, restarts: bool = True
+            ) -> SearchResult:
+        """Find up to ``limit`` solutions (restarts only when ``limit == 1``)."""
+        t0 = time.perf_counter()
+        self.deadline = None if time_limit is None else t0 + time_limit
+        found: list[tuple[int, ...]] = []
+        budget = 1000 if restarts and limit == 1 else None
+        status = "time_limit"
+        try:
+            while True:
+                try:
+                    status = self._dfs(found, limit, budget)
+                    break
+                except _Restart:
+                    self.restarts += 1
+                    budget = int(budget * 1.5)
+                    self.reset()
+        except _TimeUp:
+            status = "time_limit"
+        stats = {"nodes": self.nodes, "failures": self.failures, "restarts": self.restarts,
+                 "seconds": time.perf_counter() - t0}
+        return SearchResult(found, status, stats)
+
+    def _dfs(self, found, limit, budget) -> str:
+        X, weight = self.X, self.weight
+        start = self.nodes
+        try:
+            self._propagate()
+        except _Fail:
+            return "solved" if found else "infeasible"
+        frames: list[list] = []
+        while True:
+            if X:
+                c = min(X, key=lambda g: len(X[g]) / weight[g])
+                frames.append([sorted(X[c]), 0, len(self.trail)])
+            else:
+                found.append(self.chosen())
+                if len(found) >= limit:
+                    return "limit"
+            while frames:  # advance to the next viable child
+                frame = frames[-1]
+                options, i, mark = frame
+                self._undo(mark)
+                if i == len(options):
+                    frames.pop()
+                    continue
+                frame[1] = i + 1
+                self.nodes += 1
+                if not self.nodes & 63:
+                    if self.deadline is not None and time.perf_counter() > self.deadline:
+                        raise _TimeUp
+                    if budget is not None and self.nodes - start > budget:
+                        raise _Restart
+                self.dirty = set()
+                self.dunits = set()
+                try:
+                    self._select(options[i])
+                    self._propagate()
+                    break
+                except _Fail:
+                    self.failures += 1
+            else:
+                return "solved" if found else "infeasible"
+
+
+def _components(succ: dict[int, list[int]]) -> dict[int, int]:
+    """Strongly connected components (iterative Tarjan): node -> component id."""
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    on_stack: set[int] = set()
+    stack: list[int] = []
+    comp: dict[int, int] = {}
+    counter = 0
+    for root in succ:
+        if root in index:
+            continue
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        work = [(root, iter(succ[root]))]
+        while work:
+            v, it = work[-1]
+            for u in it:
+                if u not in index:
+                    index[u] = low[u] = counter
+                    counter += 1
+                    stack.append(u)
+                    on_stack.add(u)
+                    work.append((u, iter(succ[u])))
+                    break
+                if u in on_stack and index[u] < low[v]:
+                    low[v] = index[u]
+            else:
+                work.pop()
+                if work and low[v] < low[work[-1][0]]:
+                    low[work[-1][0]] = low[v]
+                if low[v] == index[v]:
+                    while True:
+                        u = stack.pop()
+                        on_stack.discard(u)
+                        comp[u] = v
+                        if u == v:
+                            break
+    return comp
+
+
+def solve_cover(problem: Problem, *, limit: int = 1, time_limit: float | None = None,
+                hall: bool = False, restarts: bool = True) -> SearchResult:
+    """Find up to ``limit`` solutions of ``problem`` (each a tuple of chosen variables).
+
+    Args:
+        problem: The exactly-one groups.
+        limit: Stop after this many solutions.
+        time_limit: Seconds before giving up (status ``"time_limit"``); ``None`` = no limit.
+        hall: Use Hall-set (AllDifferent) filtering on the problem's units (fewer nodes,
+            but slower per node: off by default, it did not pay on the shared sets).
+        restarts: Restart with a growing node budget (only when ``limit == 1``).
+    """
+    return CoverSearch(problem, hall=hall).run(limit, time_limit, restarts)
