@@ -8,6 +8,8 @@ BQM's energy (0 for the solution) and ``info`` with the solver, its status and
 A proof of infeasibility raises :class:`~qsudoku.errors.ContradictionError`
 naming the solver; a time limit reached without a solution gives the all-zero
 sample (invalid, so ``solve`` reports it) with ``info["status"] == "time_limit"``.
+``num_reads`` is accepted, so ``--reads`` works with every sampler, but an exact
+backend always answers with one sample.
 
 >>> from qsudoku.io import parse_puzzle
 >>> from qsudoku.propagate import propagate
@@ -15,7 +17,7 @@ sample (invalid, so ``solve`` reports it) with ``info["status"] == "time_limit"`
 >>> m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
 >>> ss = ExactSampler("csp").sample(m.bqm, groups=m.groups())
 >>> float(ss.first.energy), ss.info["status"], sorted(ExactSampler("csp").parameters)
-(0.0, 'solved', ['groups', 'hall', 'restarts', 'time_limit'])
+(0.0, 'solved', ['groups', 'hall', 'num_reads', 'restarts', 'time_limit'])
 """
 
 from __future__ import annotations
@@ -85,7 +87,7 @@ def _sampler_class():
                 raise ConfigError(f"sampler {name!r} has no option(s) {', '.join(unknown)}; "
                                   f"it accepts: {', '.join(sorted(params))}")
             self.defaults = {**params, **defaults}
-            self._parameters = {"groups": [], **{k: [] for k in params}}
+            self._parameters = {"groups": [], "num_reads": [], **{k: [] for k in params}}
             self._properties = {"exact": True, "backend": name, "summary": summary}
 
         @property
@@ -96,7 +98,8 @@ def _sampler_class():
         def properties(self) -> dict:
             return self._properties
 
-        def sample(self, bqm, groups=None, **params):
+        def sample(self, bqm, groups=None, num_reads=None, **params):
+            """One exact answer (``num_reads`` is accepted for the common CLI, and ignored)."""
             from ..exact.problem import Problem
 
             unknown = sorted(set(params) - set(self.defaults))

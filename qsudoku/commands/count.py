@@ -1,0 +1,87 @@
+"""``qsudoku count``: how many solutions a puzzle has (0, 1, or at least K)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from ..errors import ConfigError, exit_code_for
+from ..exact.count import count_solutions
+from ..io.text import format_grid
+from .common import add_input_args, iter_inputs
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "count", help="count the solutions of puzzles (no solution, unique, or at least K)",
+        description="Count each puzzle's solutions with qsudoku's exact search, stopping at "
+                    "--limit. When a puzzle is not unique the first two solutions are shown, "
+                    "with the cells where they differ. Exit 0 if every puzzle has exactly one "
+                    "solution, 1 if some has none, several, or was not counted to the end "
+                    "(--time-limit), 2 on bad input.")
+    add_input_args(p)
+    p.add_argument("--limit", type=int, default=2, metavar="K",
+                   help="stop counting at K solutions (default 2: enough to decide uniqueness)")
+    p.add_argument("--time-limit", type=float, metavar="S",
+                   help="seconds per puzzle before giving up (the count is then a lower bound)")
+    p.add_argument("--json", action="store_true", help="one JSON object per puzzle (JSON lines)")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    if args.limit < 1:
+        raise ConfigError(f"--limit {args.limit} must be >= 1")
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise ConfigError(f"--time-limit {args.time_limit} must be > 0")
+    worst = 0
+
+    def on_error(err):
+        nonlocal worst
+        worst = max(worst, exit_code_for(err))
+        print(f"qsudoku: error: {err}", file=sys.stderr)
+
+    for puzzle in iter_inputs(args, on_error):
+        result = count_solutions(puzzle, args.limit, time_limit=args.time_limit)
+        if not result.unique:
+            worst = max(worst, 1)
+        if args.json:
+            print(json.dumps(to_dict(puzzle, result)), flush=True)
+        else:
+            print(render(puzzle, result), flush=True)
+    return worst
+
+
+def to_dict(puzzle, result) -> dict:
+    """JSON-ready record of one count."""
+    return {"name": puzzle.name, "puzzle": puzzle.format(), "size": puzzle.size,
+            "kind": puzzle.kind, "count": result.count, "at_least": result.at_least,
+            "complete": result.complete, "unique": result.unique,
+            "solutions": [puzzle.format(g) for g in result.solutions],
+            "seconds": round(result.stats.get("seconds", 0.0), 6)}
+
+
+def differences(puzzle, a, b) -> list[str]:
+    """Cells where two grids differ, as ``r1c3 4/7``."""
+    n = puzzle.size
+    return [f"r{i // n + 1}c{i % n + 1} {puzzle.alphabet[x - 1]}/{puzzle.alphabet[y - 1]}"
+            for i, (x, y) in enumerate(zip(a, b)) if x != y]
+
+
+def render(puzzle, result) -> str:
+    """Human-readable report of one count."""
+    what = result.describe()
+    if not result.complete:
+        what += " (time limit reached)"
+    lines = [f"{puzzle.name or 'puzzle'}  {puzzle.kind}  {what}"]
+    if not result.unique and result.solutions:
+        for k, grid in enumerate(result.solutions, start=1):
+            lines.append(f"solution {k}: {puzzle.format(grid)}")
+        if len(result.solutions) == 2:
+            diff = differences(puzzle, *result.solutions)
+            lines.append(f"they differ in {len(diff)} cells: " + ", ".join(diff[:12])
+                         + (" ..." if len(diff) > 12 else ""))
+            lines.append(format_grid(puzzle, result.solutions[1]))
+    if puzzle.solution is not None and result.solutions and result.unique \
+            and list(result.solutions[0]) != list(puzzle.solution):
+        lines.append("note: differs from the solution listed with the puzzle")
+    return "\n".join(lines)

@@ -1,0 +1,137 @@
+"""``qsudoku export``: write a puzzle in the classical formulations for other solvers."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from ..errors import ConfigError, PuzzleFormatError
+from .common import add_config_args, add_input_args, config_from_args, iter_inputs
+
+#: Format -> what it is.
+FORMATS = {
+    "cnf": "DIMACS CNF for SAT solvers (exactly-one clauses over the candidates)",
+    "lp": "CPLEX LP: 0-1 integer programme, one equality row per group",
+    "mps": "free MPS of the same 0-1 programme",
+    "mzn": "MiniZinc model (AllDifferent per unit) with the puzzle's data",
+    "lp-asp": "clingo facts and rules (answer-set programme)",
+    "tptp": "TPTP first-order problem for a finite model finder (Paradox)",
+    "bqm": "dimod's BQM file (dimod.BinaryQuadraticModel.from_file)",
+    "qubo-json": "plain QUBO as JSON, with variable labels and constraint groups",
+}
+
+#: File extension -> format (``.lp`` is the LP format; clingo programs use ``--to lp-asp``).
+EXTENSIONS = {".cnf": "cnf", ".dimacs": "cnf", ".lp": "lp", ".mps": "mps", ".mzn": "mzn",
+              ".asp": "lp-asp", ".clingo": "lp-asp", ".p": "tptp", ".tptp": "tptp",
+              ".bqm": "bqm", ".json": "qubo-json"}
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "export", help="write a puzzle as CNF, LP/MPS, MiniZinc, ASP, TPTP, BQM or QUBO",
+        description="Write one puzzle in a classical formulation. All but mzn and tptp encode "
+                    "the reduced problem (the candidates left by --rules propagation; "
+                    "--rules none keeps every candidate the givens allow); mzn restricts "
+                    "cells to the same candidates and tptp encodes the givens. Formats: "
+                    + "; ".join(f"{k}: {v}" for k, v in FORMATS.items())
+                    + ". The format follows the extension of -o unless --to is given "
+                      "(.lp means LP; use --to lp-asp for a clingo file).")
+    add_input_args(p, many=False)
+    add_config_args(p)
+    p.add_argument("-o", "--output", required=True, metavar="FILE",
+                   help="output file (- for stdout, text formats only)")
+    p.add_argument("--to", choices=list(FORMATS), help="output format (default: from the extension)")
+    p.add_argument("--index", type=int, default=1, metavar="K",
+                   help="which puzzle of a multi-puzzle file (1-based, default 1)")
+    p.set_defaults(run=run)
+
+
+def pick_format(output: str, to: str | None) -> str:
+    """The export format: ``to`` if given, else from the extension of ``output``."""
+    if to:
+        return to
+    fmt = EXTENSIONS.get(os.path.splitext(output)[1].lower())
+    if fmt is None:
+        raise ConfigError(f"cannot tell the format of {output!r}; use --to "
+                          + "|".join(FORMATS))
+    return fmt
+
+
+def render(puzzle, cands, fmt: str, weights=None):
+    """The export as text (or, for ``bqm``, the model to write); returns ``(payload, summary)``."""
+    from ..exact.problem import Problem
+
+    problem = Problem.from_candidates(cands)
+    size = f"{problem.num_variables} variables, {len(problem.groups)} groups"
+    if fmt == "cnf":
+        from ..exact.cnf import to_dimacs
+        text = to_dimacs(problem)
+        header = next(line for line in text.splitlines() if line.startswith("p cnf "))
+        return text, f"{size}, {header.split()[3]} clauses"
+    if fmt == "lp":
+        from ..exact.lp import to_lp
+        return to_lp(problem), size
+    if fmt == "mps":
+        from ..exact.lp import to_mps
+        return to_mps(problem), size
+    if fmt == "lp-asp":
+        from ..exact.asp import program
+        comment = (f"qsudoku: {puzzle.kind}\npuzzle: {puzzle.format()}\n"
+                   f"propagated: {cands.format()}\nsolve with: clingo FILE")
+        return program(problem, comment), size
+    if fmt == "mzn":
+        from ..exact.mzn import to_minizinc
+        return to_minizinc(cands), f"{len(puzzle.units)} AllDifferent units"
+    if fmt == "tptp":
+        from ..exact.tptp import to_tptp
+        text = to_tptp(puzzle)
+        return text, f"{text.count('fof(')} formulas"
+    from ..qubo import Weights, build_model
+    model = build_model(cands, weights or Weights())
+    return model, (f"{model.num_variables} variables, {model.num_interactions} interactions, "
+                   f"{len(model.constraints)} constraints")
+
+
+def write_export(payload, path: str, fmt: str) -> None:
+    """Write ``payload`` (text, or a QuboModel for bqm/qubo-json) atomically to ``path``."""
+    if fmt in ("bqm", "qubo-json"):
+        from .qubo import write_model
+        write_model(payload, path, "bqm" if fmt == "bqm" else "json")
+        return
+    tmp = f"{path}.tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(payload)
+    os.replace(tmp, path)
+
+
+def run(args) -> int:
+    from ..propagate import propagate
+
+    cfg = config_from_args(args)
+    fmt = pick_format(args.output, args.to)
+    if args.output == "-" and fmt == "bqm":
+        raise ConfigError("the bqm format is binary; give a file with -o")
+    folder = os.path.dirname(os.path.abspath(args.output))
+    if args.output != "-" and not os.path.isdir(folder):
+        raise ConfigError(f"-o {args.output!r}: no such directory {folder}")
+    if args.index < 1:
+        raise ConfigError(f"--index {args.index} must be >= 1")
+    for k, puzzle in enumerate(iter_inputs(args), start=1):
+        if k == args.index:
+            break
+    else:
+        raise PuzzleFormatError(f"there is no puzzle number {args.index} in the input")
+    cands = propagate(puzzle, cfg.propagate.rules)
+    payload, summary = render(puzzle, cands, fmt, cfg.qubo.weights)
+    if args.output == "-":
+        if fmt == "qubo-json":
+            import json
+
+            from .qubo import model_to_json
+            payload = json.dumps(model_to_json(payload))
+        sys.stdout.write(payload)
+        return 0
+    write_export(payload, args.output, fmt)
+    note = " (propagation solves it: nothing left to choose)" if cands.solved else ""
+    print(f"wrote {args.output} ({fmt}): {summary}{note}")
+    return 0

@@ -1,0 +1,92 @@
+"""TPTP: the puzzle as a first-order problem for a finite model finder (Paradox-style).
+
+The domain is the ``n`` digits ``d1 .. dn``, which also name the rows and columns;
+``val(R, C)`` is the digit in row ``R``, column ``C``.  The axioms (FOF):
+
+* the digits are distinct and there are no other elements (so every model has
+  exactly ``n`` elements);
+* for every unit kind that partitions the grid (rows, columns, boxes, jigsaw
+  regions) a function ``<kind>_of(R, C)`` naming the cell's unit, given unit by
+  unit, and one axiom: two cells of the same unit with the same value are the same
+  cell;
+* for any other unit (a diagonal) a predicate ``in_<kind>_<k>(R, C)`` defined by
+  its cells, and the same axiom restricted to it;
+* one equation per given.
+
+A model of the axioms is a solution; a model finder such as Paradox prints it.
+Nothing here branches on the variant: the kinds and cells come from ``Puzzle.units``.
+
+>>> from qsudoku.io import parse_puzzle
+>>> text = to_tptp(parse_puzzle("12.." "34.." "...." "...."))
+>>> "fof(given_r1c2, axiom, val(d1, d2) = d2)." in text, text.count("fof(")
+(True, 21)
+"""
+
+from __future__ import annotations
+
+from ..puzzle import Puzzle
+
+__all__ = ["to_tptp", "partition_kinds"]
+
+
+def partition_kinds(puzzle: Puzzle) -> list[str]:
+    """Unit kinds whose units tile the grid (n units, every cell in exactly one)."""
+    n = puzzle.size
+    kinds: dict[str, list] = {}
+    for u in puzzle.units:
+        kinds.setdefault(u.kind, []).append(u)
+    out = []
+    for kind, units in kinds.items():
+        cells = [c for u in units for c in u.cells]
+        if len(units) == n and sorted(cells) == list(range(n * n)):
+            out.append(kind)
+    return out
+
+
+def _d(i: int) -> str:
+    return f"d{i}"
+
+
+def _cell(puzzle: Puzzle, c: int) -> tuple[str, str]:
+    r, col = divmod(c, puzzle.size)
+    return _d(r + 1), _d(col + 1)
+
+
+def _same_cell_axiom(name: str, premise: str) -> str:
+    return (f"fof({name}, axiom, ![R1, C1, R2, C2]: (({premise} & val(R1, C1) = val(R2, C2)) "
+            f"=> (R1 = R2 & C1 = C2))).")
+
+
+def to_tptp(puzzle: Puzzle) -> str:
+    """The FOF problem text (axioms only: a model is a solution)."""
+    n = puzzle.size
+    digits = [_d(i) for i in range(1, n + 1)]
+    out = [f"% qsudoku: {puzzle.kind}{' - ' + puzzle.name if puzzle.name else ''}",
+           f"% puzzle: {puzzle.format()}",
+           "% val(R, C) is the digit in row R, column C; d1..dn are the digits and index",
+           "% rows and columns. Every model (of size n) is a solution.", ""]
+    pairs = [f"{a} != {b}" for i, a in enumerate(digits) for b in digits[i + 1:]]
+    out.append(f"fof(digits_distinct, axiom, ({' & '.join(pairs) or '$true'})).")
+    out.append(f"fof(digits_only, axiom, ![X]: ({' | '.join(f'X = {d}' for d in digits)})).")
+    partition = partition_kinds(puzzle)
+    units_by_kind: dict[str, list] = {}
+    for u in puzzle.units:
+        units_by_kind.setdefault(u.kind, []).append(u)
+    for kind, units in units_by_kind.items():
+        if kind in partition:
+            fn = f"{kind}_of"
+            for k, u in enumerate(units, start=1):
+                facts = [f"{fn}({r}, {c}) = {_d(k)}" for r, c in (_cell(puzzle, x) for x in u.cells)]
+                out.append(f"fof({kind}_{k}, axiom, ({' & '.join(facts)})).")
+            out.append(_same_cell_axiom(f"{kind}_once", f"{fn}(R1, C1) = {fn}(R2, C2)"))
+            continue
+        for k, u in enumerate(units, start=1):
+            pred = f"in_{u.name or kind}_{k}"
+            cells = " | ".join(f"(R = {r} & C = {c})" for r, c in (_cell(puzzle, x) for x in u.cells))
+            out.append(f"fof({pred}_def, axiom, ![R, C]: ({pred}(R, C) <=> ({cells}))).")
+            out.append(_same_cell_axiom(f"{pred}_once", f"{pred}(R1, C1) & {pred}(R2, C2)"))
+    for c, g in enumerate(puzzle.givens):
+        if g:
+            r, col = _cell(puzzle, c)
+            out.append(f"fof(given_r{c // n + 1}c{c % n + 1}, axiom, val({r}, {col}) = {_d(g)}).")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,170 @@
+"""The exact backends as samplers: cross-checks on shared puzzles of every kind, errors, info."""
+
+import random
+
+import dimod
+import pytest
+
+from qsudoku.config import Config
+from qsudoku.errors import ConfigError, ContradictionError
+from qsudoku.exact.isolate import solve_isolated
+from qsudoku.exact.problem import Problem
+from qsudoku.io import load_puzzles, parse_puzzle
+from qsudoku.pipeline import sample_model, solve
+from qsudoku.propagate import propagate
+from qsudoku.qubo import build_model
+from qsudoku.samplers import get_sampler, get_spec
+
+from _shared import DATA, SEEDS, needs_data
+
+BACKENDS = ["sat", "cpsat", "ilp", "asp", "csp"]
+
+#: (file, how many puzzles): every kind and size the shared data has, 4x4 to 16x16.
+SAMPLE = [
+    ("sudoku4/vu_kr_4x4.txt", 1), ("sudoku4/janko.txt", 1), ("sudoku6/janko_box2x3.txt", 1),
+    ("sudoku6/janko_box3x2.txt", 1), ("sudoku8/janko_box2x4.txt", 1),
+    ("sudoku8/janko_box4x2.txt", 1), ("sudoku9/forum_hardest_1106.txt", 2),
+    ("sudoku9/magictour_top1465.txt", 1), ("sudoku9/royle_17clue.txt", 1),
+    ("sudoku9/norvig_hardest.txt", 1), ("sudoku12/janko_box3x4.txt", 1),
+    ("sudoku16/janko.txt", 1), ("sudoku16/gecode.txt", 1), ("sudokux9/janko.txt", 2),
+    ("jigsaw4/janko.txt", 1), ("jigsaw5/janko.txt", 1), ("jigsaw6/janko.txt", 1),
+    ("jigsaw7/janko.txt", 1), ("jigsaw8/janko.txt", 1), ("jigsaw9/janko.txt", 1),
+    ("jigsawx6/janko.txt", 1),
+]
+IMPOSSIBLE = ".....5.8....6.1.43..........1.5........1.6...3.......553.....61........4........."
+
+
+def _sample():
+    out = []
+    for rel, k in SAMPLE:
+        ps = load_puzzles(str(DATA / rel))
+        out += random.Random(rel).sample(ps, k)
+    return out + load_puzzles(str(SEEDS))
+
+
+@pytest.fixture(scope="module")
+def puzzles():
+    if not DATA.is_dir():
+        pytest.skip("shared/data not beside the repo")
+    return _sample()
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_every_backend_returns_the_listed_solution(name, puzzles):
+    """Givens-only models (no singles), so every backend has real work on every puzzle."""
+    sampler = get_sampler(name)
+    for p in puzzles:
+        m = build_model(propagate(p, rules=()))
+        ss = sampler.sample(m.bqm, groups=m.groups(), time_limit=60)
+        assert len(ss) == 1 and set(ss.variables) == set(m.variables)
+        grid = list(m.fixed)
+        for (r, c, d), x in ss.first.sample.items():
+            if x:
+                grid[r * p.size + c] = d
+        assert grid == list(p.solution), (name, p.name)
+        assert ss.first.energy == pytest.approx(0.0)
+        assert ss.info["status"] == "solved" and ss.info["timing"]["total"] > 0
+
+
+@needs_data
+@pytest.mark.parametrize("name", ["sat", "cpsat", "asp"])
+def test_fast_backends_solve_a_25x25(name):
+    p = load_puzzles(str(DATA / "sudoku25/gecode.txt"))[2]
+    r = solve(p, Config().with_overrides(sampler=name, params={"time_limit": 60}))
+    assert r.valid and list(r.grid) == list(p.solution)
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_pipeline_result_shape(name):
+    p = parse_puzzle("2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......")
+    r = solve(p, Config().with_overrides(sampler=name, rules=[]))
+    assert r.valid and r.solved_by == name and r.num_reads == 1 and r.success_rate == 1.0
+    assert r.energy == pytest.approx(0.0)
+    assert {"propagate", "build", "sample", "decode", "total"} <= set(r.timings)
+    assert r.info["solver"].split(":")[0] == name and r.info["status"] == "solved"
+    assert set(r.info["timing"]) >= {"groups", "solve", "total"}
+    assert r.to_dict()["valid"]
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_infeasible_puzzle_raises_contradiction_naming_the_solver(name):
+    m = build_model(propagate(parse_puzzle(IMPOSSIBLE)))
+    sampler = get_sampler(name)
+    with pytest.raises(ContradictionError, match=rf"no solution: {name}") as e:
+        sampler.sample(m.bqm, groups=m.groups())
+    assert e.value.exit_code == 1
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_sampler_api_and_parameters(name):
+    sampler = get_sampler(name)
+    dimod.testing.assert_sampler_api(sampler)
+    assert "groups" in sampler.parameters and "time_limit" in sampler.parameters
+    assert sampler.properties["exact"] is True
+    assert get_spec(name).offline
+    m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
+    with pytest.raises(ConfigError, match="does not accept"):
+        sampler.sample(m.bqm, groups=m.groups(), num_sweeps=3)
+    assert len(sampler.sample(m.bqm, groups=m.groups(), num_reads=5)) == 1  # one exact answer
+    with pytest.raises(ConfigError, match="time_limit"):
+        sampler.sample(m.bqm, groups=m.groups(), time_limit=-1)
+    with pytest.raises(ConfigError, match="one-hot groups"):
+        sampler.sample(m.bqm)
+    with pytest.raises(ConfigError, match="has no option"):
+        get_sampler(name, colour="blue")
+
+
+def test_spin_models_get_spin_samples():
+    m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
+    spin = m.bqm.change_vartype(dimod.SPIN, inplace=False)
+    ss = get_sampler("csp").sample(spin, groups=m.groups())
+    assert set(ss.first.sample.values()) == {-1, 1}
+    assert ss.first.energy == pytest.approx(0.0)
+
+
+def test_csp_time_limit_gives_an_invalid_sample_not_an_error():
+    if not DATA.is_dir():
+        pytest.skip("shared/data not beside the repo")
+    p = load_puzzles(str(DATA / "sudoku25/gecode.txt"))[0]
+    r = solve(p, Config().with_overrides(sampler="csp", params={"time_limit": 0.5,
+                                                                 "restarts": False}))
+    assert not r.valid and r.info["status"] == "time_limit"
+    assert r.timings["sample"] < 5
+
+
+def test_options_and_params_reach_the_backends():
+    m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
+    ss = get_sampler("sat", solver="minisat22").sample(m.bqm, groups=m.groups())
+    assert ss.info["solver"] == "sat:minisat22"
+    with pytest.raises(ConfigError, match="unknown SAT solver"):
+        get_sampler("sat").sample(m.bqm, groups=m.groups(), solver="nosuch")
+    with pytest.raises(ConfigError, match="cannot be interrupted"):
+        get_sampler("sat").sample(m.bqm, groups=m.groups(), solver="cadical153", time_limit=5)
+    ss, params = sample_model(m, Config().with_overrides(sampler="cpsat",
+                                                         params={"num_workers": 2, "seed": 3}))
+    assert params == {"num_workers": 2, "seed": 3} and ss.info["status"] == "solved"
+
+
+@needs_data
+@pytest.mark.parametrize("backend", ["ilp", "cpsat"])
+def test_isolated_child_process_gives_the_same_answer(backend):
+    """The fallback for the ortools/highspy library clash solves in a fresh interpreter."""
+    p = load_puzzles(str(SEEDS))[0]
+    problem = Problem.from_candidates(propagate(p, rules=()))
+    params = {"time_limit": 60, "threads": 1} if backend == "ilp" else \
+        {"time_limit": 60, "num_workers": 1, "seed": 0}
+    out = solve_isolated(backend, problem, params)
+    assert out.status == "solved" and out.info["isolated"]
+    assert problem.grid(out.chosen) == list(p.solution)
+
+
+def test_cpsat_uses_alldifferent_for_units_and_exactly_one_elsewhere():
+    from qsudoku.exact.cp import plan_constraints
+    from qsudoku.puzzle import Puzzle, diagonal_units
+
+    p = Puzzle.standard([0] * 81, extra=diagonal_units(9))
+    m = build_model(propagate(p, rules=()))
+    plan = plan_constraints(Problem.from_groups(m.groups()))
+    assert len(plan.alldifferent) == 27  # rows, columns, boxes
+    kinds = {Problem.from_groups(m.groups()).groups[g].kind for g in plan.exactly_one}
+    assert kinds == {"extra"}  # the crossing diagonals keep their exactly-one groups

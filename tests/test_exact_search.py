@@ -1,0 +1,126 @@
+"""The exact-cover structure and qsudoku's own search (the ``csp`` route)."""
+
+import random
+
+import pytest
+
+from qsudoku.errors import ConfigError
+from qsudoku.exact.problem import Problem
+from qsudoku.exact.search import solve_cover
+from qsudoku.io import load_puzzles, parse_puzzle
+from qsudoku.propagate import propagate
+from qsudoku.puzzle import Puzzle, diagonal_units
+from qsudoku.qubo import build_model
+
+from _shared import DATA, SEEDS, needs_data
+
+#: A few puzzles of every kind and size up to 16x16 (the search needs minutes on 25x25).
+SAMPLE = [
+    ("sudoku4/vu_kr_4x4.txt", 3), ("sudoku6/janko_box2x3.txt", 2), ("sudoku6/janko_box3x2.txt", 2),
+    ("sudoku8/janko_box2x4.txt", 2), ("sudoku8/janko_box4x2.txt", 2),
+    ("sudoku9/forum_hardest_1106.txt", 4), ("sudoku9/norvig_top95.txt", 3),
+    ("sudoku9/royle_17clue.txt", 3), ("sudoku12/janko_box3x4.txt", 2), ("sudoku16/gecode.txt", 2),
+    ("sudoku16/krazydad_4_super_tough.txt", 2), ("sudokux9/janko.txt", 3),
+    ("jigsaw4/janko.txt", 2), ("jigsaw5/janko.txt", 2), ("jigsaw6/janko.txt", 2),
+    ("jigsaw7/janko.txt", 2), ("jigsaw8/janko.txt", 2), ("jigsaw9/janko.txt", 3),
+    ("jigsawx6/janko.txt", 3),
+]
+
+
+def sample_puzzles():
+    out = []
+    for rel, k in SAMPLE:
+        ps = load_puzzles(str(DATA / rel))
+        out += random.Random(rel).sample(ps, min(k, len(ps)))
+    return out + load_puzzles(str(SEEDS))
+
+
+@needs_data
+def test_groups_match_the_qubo_model_exactly():
+    for p in sample_puzzles()[::4]:
+        for rules in ((), ("naked_single",)):
+            c = propagate(p, rules)
+            ours = Problem.from_candidates(c)
+            theirs = build_model(c).groups()
+            assert [(g.kind, [ours.labels[v] for v in g.members]) for g in ours.groups] == theirs
+
+
+@needs_data
+@pytest.mark.parametrize("hall", [False, True])
+def test_search_finds_the_listed_solution_of_every_kind(hall):
+    for p in sample_puzzles():
+        problem = Problem.from_candidates(propagate(p, rules=()))
+        res = solve_cover(problem, hall=hall)
+        assert res.status == "limit" and len(res.solutions) == 1, p.name
+        assert problem.check(res.solutions[0])
+        assert problem.grid(res.solutions[0]) == list(p.solution), p.name
+
+
+@needs_data
+def test_search_from_sampler_groups_recovers_units_and_solves():
+    """The csp route sees only (kind, labels) groups; units come back as shared-cell components."""
+    for p in sample_puzzles()[::3]:
+        c = propagate(p, rules=())
+        m = build_model(c)
+        problem = Problem.from_groups(m.groups(), labels=list(m.bqm.variables))
+        grid = list(c.grid)
+        for v in solve_cover(problem, hall=True).solutions[0]:
+            r, col, d = problem.labels[v]
+            grid[r * p.size + col] = d
+        assert grid == list(p.solution), p.name
+
+
+def test_crossing_diagonals_are_not_merged_into_one_alldifferent():
+    """Main and anti-diagonal share the open centre: their groups must not become one unit."""
+    p = Puzzle.standard([0] * 81, extra=diagonal_units(9))
+    m = build_model(propagate(p, rules=()))
+    problem = Problem.from_groups(m.groups())
+    kinds = [{problem.groups[g].kind for g in u} for u in problem.units]
+    assert all(len(k) == 1 for k in kinds)
+    assert not any("extra" in k for k in kinds)  # the merged diagonals repeat digits: dropped
+    assert sum(1 for k in kinds if k == {"row"}) == 9
+    sol = solve_cover(problem).solutions[0]
+    grid = [0] * 81
+    for v in sol:
+        r, c, d = problem.labels[v]
+        grid[r * 9 + c] = d
+    assert p.is_solution(grid)
+
+
+def test_counts_every_solution_of_the_empty_4x4():
+    problem = Problem.from_candidates(propagate(Puzzle.standard([0] * 16), rules=()))
+    res = solve_cover(problem, limit=1000)
+    assert res.status == "solved" and res.complete
+    assert len(res.solutions) == 288  # the number of 4x4 Sudoku grids
+    assert len(set(res.solutions)) == 288
+    assert all(problem.check(s) for s in res.solutions[:: 17])
+
+
+#: Norvig's "impossible" puzzle: singles leave 356 candidates, yet it has no solution.
+IMPOSSIBLE = ".....5.8....6.1.43..........1.5........1.6...3.......553.....61........4........."
+
+
+@pytest.mark.parametrize("hall", [False, True])
+def test_infeasible_puzzle_is_proved_infeasible(hall):
+    problem = Problem.from_candidates(propagate(parse_puzzle(IMPOSSIBLE)))
+    assert problem.num_variables == 356
+    res = solve_cover(problem, hall=hall)
+    assert res.status == "infeasible" and res.solutions == [] and res.complete
+
+
+def test_time_limit_stops_the_search():
+    p = load_puzzles(str(DATA / "sudoku25/gecode.txt"))[0] if DATA.is_dir() else \
+        Puzzle.standard([0] * 625)
+    problem = Problem.from_candidates(propagate(p, rules=()))
+    res = solve_cover(problem, time_limit=0.3, restarts=False, hall=True)
+    assert res.status in ("time_limit", "limit")
+    assert res.stats["seconds"] < 3.0
+
+
+def test_from_groups_rejects_unusable_input():
+    with pytest.raises(ConfigError, match="one-hot groups"):
+        Problem.from_groups([])
+    with pytest.raises(ConfigError, match=r"\(row, col, digit\)"):
+        Problem.from_groups([("cell", ["a", "b"])])
+    with pytest.raises(ConfigError, match="not a variable of the model"):
+        Problem.from_groups([("cell", [(0, 0, 1)])], labels=[(0, 0, 2)])
