@@ -28,6 +28,18 @@ def test_unique_none_and_several():
     assert all(p.is_solution(g) for g in two.solutions) and two.solutions[0] != two.solutions[1]
 
 
+@pytest.mark.parametrize("method", ["search", "sat"])
+def test_both_methods_agree(method):
+    assert count_solutions(Puzzle.standard([0] * 16), limit=1000, method=method).count == 288
+    two = count_solutions(parse_puzzle(TWO), limit=5, method=method)
+    assert (two.count, two.at_least) == (2, False) and len(two.solutions) == 2
+    assert count_solutions(parse_puzzle(IMPOSSIBLE), method=method).count == 0
+    solved = count_solutions(parse_puzzle("1..." "..2." ".3.." "...4"), method=method)
+    assert solved.unique and solved.solutions[0] == [1, 2, 4, 3, 3, 4, 2, 1, 4, 3, 1, 2, 2, 1, 3, 4]
+    with pytest.raises(ConfigError, match="method"):
+        count_solutions(parse_puzzle(TWO), method="guess")
+
+
 def test_limit_gives_a_lower_bound():
     empty = Puzzle.standard([0] * 16)
     c = count_solutions(empty, limit=5)
@@ -79,6 +91,7 @@ def test_cli_exit_codes_and_output(capsys):
     assert "no solution" in capsys.readouterr().out
     assert main(["count", "11.." "...." "...." "...."]) == 2
     assert main(["count", TWO, "--limit", "0"]) == 2
+    assert main(["count", "1..." "..2." ".3.." "...4", "--method", "sat"]) == 0
 
 
 def test_cli_json(capsys):

@@ -108,6 +108,19 @@ def test_infeasible_puzzle_is_proved_infeasible(hall):
     assert res.status == "infeasible" and res.solutions == [] and res.complete
 
 
+def test_complete_grid_is_the_fallback_api():
+    from qsudoku.errors import ContradictionError
+    from qsudoku.exact.search import complete_grid
+
+    p = parse_puzzle("2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......")
+    assert p.is_solution(complete_grid(propagate(p)))
+    with pytest.raises(ContradictionError, match="no solution: csp"):
+        complete_grid(propagate(parse_puzzle(IMPOSSIBLE)))
+    if DATA.is_dir():  # a hard 25x25: not solved in 0.2 s, so None (not an error)
+        hard = load_puzzles(str(DATA / "sudoku25/gecode.txt"))[0]
+        assert complete_grid(propagate(hard), time_limit=0.2) is None
+
+
 def test_time_limit_stops_the_search():
     p = load_puzzles(str(DATA / "sudoku25/gecode.txt"))[0] if DATA.is_dir() else \
         Puzzle.standard([0] * 625)

@@ -24,6 +24,9 @@ def register(sub) -> None:
                    help="stop counting at K solutions (default 2: enough to decide uniqueness)")
     p.add_argument("--time-limit", type=float, metavar="S",
                    help="seconds per puzzle before giving up (the count is then a lower bound)")
+    p.add_argument("--method", choices=["search", "sat"], default="search",
+                   help="qsudoku's own search (default; fast up to 16x16) or a SAT solver "
+                        "with blocking clauses (python-sat; better on hard 25x25 puzzles)")
     p.add_argument("--json", action="store_true", help="one JSON object per puzzle (JSON lines)")
     p.set_defaults(run=run)
 
@@ -41,7 +44,8 @@ def run(args) -> int:
         print(f"qsudoku: error: {err}", file=sys.stderr)
 
     for puzzle in iter_inputs(args, on_error):
-        result = count_solutions(puzzle, args.limit, time_limit=args.time_limit)
+        result = count_solutions(puzzle, args.limit, time_limit=args.time_limit,
+                                 method=args.method)
         if not result.unique:
             worst = max(worst, 1)
         if args.json:

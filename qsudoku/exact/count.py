@@ -59,12 +59,23 @@ class SolutionCount:
 
 
 def count_solutions(puzzle: Puzzle, limit: int = 2, *, rules: Sequence[str] = DEFAULT_RULES,
-                    time_limit: float | None = None, hall: bool = False) -> SolutionCount:
+                    time_limit: float | None = None, hall: bool = False,
+                    method: str = "search") -> SolutionCount:
     """Count the solutions of ``puzzle`` up to ``limit``.
 
     Propagation (``rules``) never removes a solution, so counting the reduced
-    problem counts the puzzle.  The search is complete: when it returns fewer
+    problem counts the puzzle.  Both methods are complete: when they return fewer
     than ``limit`` solutions without hitting ``time_limit``, that is the count.
+
+    Args:
+        puzzle: The puzzle.
+        limit: Stop at this many solutions.
+        rules: Propagation rules applied first.
+        time_limit: Seconds before giving up (the count is then a lower bound).
+        hall: Hall-set filtering in the search (``method="search"``).
+        method: ``"search"`` (qsudoku's own, no dependencies; fast up to 16x16) or
+            ``"sat"`` (python-sat, a blocking clause per solution found; the
+            choice for hard 25x25 puzzles).
 
     Raises:
         ConfigError: If ``limit`` is not a positive integer.
@@ -73,6 +84,8 @@ def count_solutions(puzzle: Puzzle, limit: int = 2, *, rules: Sequence[str] = DE
     """
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise ConfigError(f"limit = {limit!r} must be an integer >= 1")
+    if method not in ("search", "sat"):
+        raise ConfigError(f"method = {method!r}: use 'search' or 'sat'")
     puzzle.check_givens()
     try:
         cands = propagate(puzzle, rules)
@@ -81,8 +94,50 @@ def count_solutions(puzzle: Puzzle, limit: int = 2, *, rules: Sequence[str] = DE
             raise
         return SolutionCount(0, False, True, [], {"reason": str(e)})
     problem = Problem.from_candidates(cands)
+    if method == "sat":
+        return _count_sat(problem, limit, time_limit)
     result = solve_cover(problem, limit=limit, time_limit=time_limit, hall=hall, restarts=False)
     grids = [problem.grid(s) for s in result.solutions[:2]]
     count = len(result.solutions)
     return SolutionCount(count, not result.complete, result.status != "time_limit", grids,
                          result.stats)
+
+
+def _count_sat(problem: Problem, limit: int, time_limit: float | None) -> SolutionCount:
+    """Enumerate with a SAT solver: solve, block the solution found, repeat."""
+    import threading
+    import time
+
+    from pysat.solvers import Solver
+
+    from .cnf import DEFAULT_SOLVER, clauses
+
+    t0 = time.perf_counter()
+    name = "cadical153" if time_limit is None else DEFAULT_SOLVER  # CaDiCaL: no interrupts
+    found: list[tuple[int, ...]] = []
+    complete = True
+    with Solver(name=name, bootstrap_with=clauses(problem)) as s:
+        timer = None
+        if time_limit is not None:
+            timer = threading.Timer(time_limit, s.interrupt)
+            timer.start()
+        try:
+            while len(found) < limit:
+                ok = s.solve() if timer is None else s.solve_limited(expect_interrupt=True)
+                if ok is None:
+                    complete = False
+                    break
+                if not ok:
+                    break
+                chosen = tuple(x - 1 for x in s.get_model() if x > 0)
+                found.append(chosen)
+                if not chosen:
+                    break  # nothing to choose: the only solution
+                s.add_clause([-(v + 1) for v in chosen])
+        finally:
+            if timer is not None:
+                timer.cancel()
+    exhausted = complete and len(found) < limit
+    stats = {"solver": f"sat:{name}", "seconds": time.perf_counter() - t0}
+    return SolutionCount(len(found), not exhausted, complete,
+                         [problem.grid(c) for c in found[:2]], stats)

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 from .problem import Problem
 
-__all__ = ["SearchResult", "solve_cover", "CoverSearch"]
+__all__ = ["SearchResult", "solve_cover", "CoverSearch", "complete_grid"]
 
 
 class _Fail(Exception):
@@ -345,3 +345,27 @@ def solve_cover(problem: Problem, *, limit: int = 1, time_limit: float | None = 
         restarts: Restart with a growing node budget (only when ``limit == 1``).
     """
     return CoverSearch(problem, hall=hall).run(limit, time_limit, restarts)
+
+
+def complete_grid(cands, time_limit: float | None = None, hall: bool = False) -> list[int] | None:
+    """A solution of a propagated puzzle by the search: the exact fallback of a solve.
+
+    Args:
+        cands: A :class:`~qsudoku.propagate.Candidates`.
+        time_limit: Seconds before giving up.
+        hall: Hall-set filtering (see :func:`solve_cover`).
+
+    Returns:
+        The full row-major grid, or ``None`` if ``time_limit`` ran out first.
+
+    Raises:
+        ContradictionError: If the puzzle has no solution.
+    """
+    from ..errors import ContradictionError
+
+    problem = Problem.from_candidates(cands)
+    res = solve_cover(problem, time_limit=time_limit, hall=hall)
+    if res.status == "infeasible":
+        raise ContradictionError("no solution: csp (qsudoku's exact search) proved the reduced "
+                                 "model infeasible", source=cands.puzzle.name or None)
+    return problem.grid(res.solutions[0]) if res.solutions else None
