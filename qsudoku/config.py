@@ -25,8 +25,11 @@ from .errors import ConfigError
 from .propagate import DEFAULT_RULES, check_rules
 from .qubo import Weights
 
-__all__ = ["Config", "PropagateConfig", "QuboConfig", "SamplerConfig", "load_config",
-           "DEFAULT_CONFIG_PATH"]
+__all__ = ["Config", "PropagateConfig", "QuboConfig", "SamplerConfig", "RouteConfig",
+           "load_config", "DEFAULT_CONFIG_PATH", "ROUTE_SAMPLER"]
+
+#: The sampler whose configuration runs the annealing route (see :class:`RouteConfig`).
+ROUTE_SAMPLER = "swap"
 
 #: The documented default configuration shipped with the repository.
 DEFAULT_CONFIG_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -60,7 +63,7 @@ class SamplerConfig:
     token, no network, missing extra); the result then says so.
     """
 
-    name: str = "sa"
+    name: str = ROUTE_SAMPLER
     options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     params: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     fallback: str | None = None
@@ -74,12 +77,44 @@ class SamplerConfig:
 
 
 @dataclass(frozen=True)
+class RouteConfig:
+    """``[route]``: the annealing route, run when the sampler is ``swap`` and ``enabled``.
+
+    The route anneals the reduced QUBO in rounds (see :mod:`qsudoku.route`) for at most
+    ``time_budget`` seconds; ``max_depth`` > 0 lets it fix agreed cells between rounds.
+    If it runs out of budget, the exact solver ``exact_fallback`` (a registry name such as
+    ``"csp"``; ``""`` = none) finishes the puzzle and the result says so.  With another
+    sampler, or ``enabled = false``, the reduced QUBO is sampled once, as configured.
+    """
+
+    enabled: bool = True
+    time_budget: float = 2.0
+    max_depth: int = 0
+    exact_fallback: str = "csp"
+
+    def __post_init__(self):
+        if not isinstance(self.enabled, bool):
+            raise ConfigError(f"route.enabled = {self.enabled!r} must be true or false")
+        if (isinstance(self.time_budget, bool) or not isinstance(self.time_budget, (int, float))
+                or not self.time_budget > 0 or self.time_budget == float("inf")):
+            raise ConfigError(f"route.time_budget = {self.time_budget!r} must be a positive "
+                              "number of seconds")
+        if (isinstance(self.max_depth, bool) or not isinstance(self.max_depth, int)
+                or self.max_depth < 0):
+            raise ConfigError(f"route.max_depth = {self.max_depth!r} must be an integer >= 0")
+        if not isinstance(self.exact_fallback, str):
+            raise ConfigError(f"route.exact_fallback = {self.exact_fallback!r} must be a sampler "
+                              "name or \"\"")
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole configuration of a run."""
 
     propagate: PropagateConfig = PropagateConfig()
     qubo: QuboConfig = QuboConfig()
     sampler: SamplerConfig = SamplerConfig()
+    route: RouteConfig = RouteConfig()
     source: str = field(default="", compare=False)
 
     @classmethod
@@ -87,7 +122,7 @@ class Config:
         """Build from a parsed TOML mapping; unknown keys are errors."""
         pre = f"{source}: " if source else ""
         _no_secrets(data, pre)
-        _known(data, ("propagate", "qubo", "sampler"), "", pre)
+        _known(data, ("propagate", "qubo", "sampler", "route"), "", pre)
         prop = _table(data, "propagate", "", pre)
         _known(prop, ("rules",), "propagate.", pre)
         qubo = _table(data, "qubo", "", pre)
@@ -100,11 +135,13 @@ class Config:
                 w.setdefault(k, unit)
         samp = _table(data, "sampler", "", pre)
         _known(samp, ("name", "options", "params", "fallback"), "sampler.", pre)
+        route = _table(data, "route", "", pre)
+        _known(route, ("enabled", "time_budget", "max_depth", "exact_fallback"), "route.", pre)
         try:
             rules = prop.get("rules", DEFAULT_RULES)
             if not isinstance(rules, (list, tuple)) or not all(isinstance(r, str) for r in rules):
                 raise ConfigError("propagate.rules must be a list of rule names")
-            name = samp.get("name", "sa")
+            name = samp.get("name", ROUTE_SAMPLER)
             if not isinstance(name, str):
                 raise ConfigError(f"sampler.name = {name!r} must be a string")
             fallback = samp.get("fallback")
@@ -116,18 +153,24 @@ class Config:
             _check_sampler_name("sampler.name", name)
             if fallback is not None:
                 _check_sampler_name("sampler.fallback", fallback)
+            if route.get("exact_fallback"):
+                _check_sampler_name("route.exact_fallback", route["exact_fallback"])
             return cls(PropagateConfig(tuple(rules)), QuboConfig(Weights(**w)),
                        SamplerConfig(name, samp.get("options", {}), samp.get("params", {}),
                                      fallback),
-                       source=source)
+                       RouteConfig(**route), source=source)
         except ConfigError as e:
             raise ConfigError(f"{pre}{e}") from None
 
     def with_overrides(self, *, sampler: str | None = None, reads: int | None = None,
                        seed: int | None = None, params: Mapping | None = None,
                        rules=None, weights: Mapping | None = None,
-                       fallback: str | None = None) -> "Config":
+                       fallback: str | None = None, options: Mapping | None = None,
+                       route: Mapping | None = None) -> "Config":
         """A copy with CLI overrides applied.
+
+        ``options`` are merged into the sampler's constructor options and ``route`` into
+        the ``[route]`` table (e.g. ``{"exact_fallback": ""}`` for ``--no-fallback``).
 
         Choosing a different sampler drops the config's sampling parameters (they
         belonged to the other sampler) in favour of the new sampler's defaults.
@@ -142,11 +185,20 @@ class Config:
             p.update(params)
         if reads is not None:
             p["num_reads"] = reads
+        if options:
+            s = replace(s, options={**s.options, **options})
         if seed is not None:
             p["seed"] = seed
         cfg = replace(self, sampler=replace(s, params=p))
         if rules is not None:
             cfg = replace(cfg, propagate=PropagateConfig(tuple(rules)))
+        if route:
+            try:
+                cfg = replace(cfg, route=replace(cfg.route, **route))
+                if route.get("exact_fallback"):
+                    _check_sampler_name("route.exact_fallback", route["exact_fallback"])
+            except TypeError as e:
+                raise ConfigError(f"unknown route setting: {e}") from None
         if weights:
             try:
                 cfg = replace(cfg, qubo=QuboConfig(replace(cfg.qubo.weights, **weights)))

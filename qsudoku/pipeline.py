@@ -4,15 +4,28 @@
 >>> r = solve(parse_puzzle("1..." "..2." ".3.." "...4"))
 >>> r.valid, r.solved_by, r.solution
 (True, 'propagation', '1243342143122134')
+
+With the default configuration a puzzle that propagation leaves open goes through the
+annealing route (``swap`` sampler, see :mod:`qsudoku.route`); any other sampler samples the
+reduced QUBO once:
+
+>>> from qsudoku import Config
+>>> r = solve(parse_puzzle("1..." "..2." "...." "...4"), Config().with_overrides(seed=3))
+>>> r.valid, r.solved_by
+(True, 'anneal (1 rounds)')
+>>> r = solve(parse_puzzle("1..." "..2." "...." "...4"), Config().with_overrides(sampler="sa", seed=3))
+>>> r.valid, r.solved_by, r.num_reads
+(True, 'sa', 50)
 """
 
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from .config import Config
+from .config import ROUTE_SAMPLER, Config
 from .decode import Decoded, decode, success_rate
 from .errors import BackendUnavailableError, ConfigError
 from .propagate import Candidates, propagate
@@ -21,7 +34,7 @@ from .qubo import QuboModel, build_model
 from .samplers import check_params, default_params, get_sampler
 
 __all__ = ["Result", "solve", "sample_model", "build", "sampler_factory", "sampler_params",
-           "fallback_config"]
+           "fallback_config", "uses_route"]
 
 
 @dataclass
@@ -32,7 +45,9 @@ class Result:
         puzzle: The input puzzle.
         grid: The best grid found (0 = cell left undecided by the best sample).
         valid: True iff ``grid`` is a full valid solution keeping the givens.
-        solved_by: ``"propagation"`` if nothing was left to sample, else the sampler's name.
+        solved_by: ``"propagation"`` if nothing was left to sample; the sampler's name after
+            one sampling; ``"anneal (N rounds)"`` from the annealing route, or
+            ``"csp fallback after anneal (N rounds)"`` when its exact fallback finished.
         energy: Energy of the best sample (``0.0`` for propagation-only solves).
         success_rate: Fraction of reads that were valid (``None`` without sampling).
         num_reads: Reads taken.
@@ -93,6 +108,8 @@ class Result:
             "broken": list(self.broken),
             "sampler": _jsonable(self.sampler),
             "timings": {k: round(v, 6) for k, v in self.timings.items()},
+            "info": _jsonable({k: v for k, v in self.info.items() if not _is_timing(k)}),
+            "backend_timing": _jsonable({k: v for k, v in self.info.items() if _is_timing(k)}),
             "notes": list(self.notes),
         }
         if p.solution is not None:
@@ -122,6 +139,22 @@ def sampler_params(sampler, config: Config) -> dict:
     return check_params(sampler, params, name, config.source)
 
 
+def uses_route(config: Config) -> bool:
+    """True if ``config`` runs the annealing route rather than one sampling."""
+    return config.route.enabled and config.sampler.name == ROUTE_SAMPLER
+
+
+def route_params(sampler, config: Config) -> tuple[dict, int | None]:
+    """The route's ``swap`` schedule with the config's parameters applied, and the seed."""
+    from .route import DEFAULT_SAMPLE_PARAMS
+
+    params = dict(config.sampler.params)
+    seed = params.pop("seed", None)
+    merged = {**DEFAULT_SAMPLE_PARAMS, **params}
+    check_params(sampler, merged, config.sampler.name, config.source)
+    return merged, seed
+
+
 def sampler_factory(config: Config):
     """Instantiate the configured sampler (reuse it across puzzles)."""
     return get_sampler(config.sampler.name, **config.sampler.options)
@@ -142,18 +175,56 @@ def fallback_config(config: Config, error: BackendUnavailableError) -> tuple[Con
 
 def sample_model(model: QuboModel, config: Config = Config(), sampler=None):
     """Sample ``model`` with the configured sampler; returns ``(sampleset, params)``."""
-    name = config.sampler.name
     sampler = sampler or sampler_factory(config)
     params = sampler_params(sampler, config)
     call = dict(params)
     if "groups" in getattr(sampler, "parameters", {}):
         call["groups"] = model.groups()
-    try:
+    with _rejected_params(config, params):
         sampleset = sampler.sample(model.bqm, **call)
         sampleset.resolve()
-    except (ValueError, TypeError) as e:
-        raise ConfigError(f"sampler {name!r} rejected its parameters {params}: {e}") from None
     return sampleset, params
+
+
+@contextmanager
+def _rejected_params(config: Config, params: dict):
+    """Errors a sampler raises on bad parameter values become a ConfigError naming them."""
+    try:
+        yield
+    except (ValueError, TypeError, AttributeError, KeyError, IndexError, OverflowError,
+            MemoryError) as e:
+        where = f"{config.source}: " if config.source else ""
+        raise ConfigError(f"{where}sampler {config.sampler.name!r} rejected its parameters "
+                          f"(sampler.params / sampler.options) {params}: "
+                          f"{type(e).__name__}: {e}") from None
+
+
+def _solve_route(puzzle: Puzzle, config: Config, sampler, t0: float) -> Result:
+    from .route import anneal_route
+
+    sampler = sampler or sampler_factory(config)
+    params, seed = route_params(sampler, config)
+    rc = config.route
+    with _rejected_params(config, params):
+        rr = anneal_route(puzzle, rules=config.propagate.rules, weights=config.qubo.weights,
+                          time_budget=rc.time_budget, sample_params=params,
+                          max_depth=rc.max_depth, seed=seed, sampler=sampler,
+                          fallback=rc.exact_fallback or None)
+    timings = {k: v for k, v in rr.timings.items() if v or k in ("propagate", "total")}
+    timings["total"] = time.perf_counter() - t0
+    notes = list(rr.notes)
+    if not rr.valid and rr.rounds:
+        notes.append(f"the annealing route found no valid grid in its {rc.time_budget:g} s budget "
+                     f"({rr.rounds} rounds)" + ("" if rc.exact_fallback else
+                                                "; the exact fallback is off"))
+    info = {"rounds": rr.rounds, "restarts": rr.restarts}
+    sampler_info = {"name": config.sampler.name, "params": {**params, "seed": seed},
+                    "route": {"time_budget": rc.time_budget, "max_depth": rc.max_depth,
+                              "exact_fallback": rc.exact_fallback}}
+    return Result(puzzle, list(rr.grid), rr.valid, rr.solved_by, rr.energy, rr.success_rate,
+                  rr.reads, rr.num_variables, rr.num_interactions, dict(rr.fired), timings,
+                  list(rr.broken), sampler_info, info if rr.rounds else {}, rr.model,
+                  rr.sampleset, list(rr.decoded), notes)
 
 
 def solve(puzzle: Puzzle, config: Config = Config(), *, sampler=None) -> Result:
@@ -161,7 +232,8 @@ def solve(puzzle: Puzzle, config: Config = Config(), *, sampler=None) -> Result:
 
     Args:
         puzzle: The puzzle.
-        config: Rules, weights and sampler (defaults: singles, weights 1, ``sa``).
+        config: Rules, weights, sampler and route (defaults: singles, weights 1, the
+            annealing route with the ``swap`` sampler and the ``csp`` exact fallback).
         sampler: An already-built sampler to reuse across puzzles (optional).
 
     Raises:
@@ -170,6 +242,8 @@ def solve(puzzle: Puzzle, config: Config = Config(), *, sampler=None) -> Result:
         BackendUnavailableError: The sampler cannot run here.
     """
     t0 = time.perf_counter()
+    if uses_route(config):
+        return _solve_route(puzzle, config, sampler, t0)
     cands, model, timings = build(puzzle, config)
     fired = dict(cands.fired)
     if model is None:
@@ -196,6 +270,12 @@ def solve(puzzle: Puzzle, config: Config = Config(), *, sampler=None) -> Result:
         sum(d.num_occurrences for d in decoded), model.num_variables, model.num_interactions,
         fired, timings, broken, {"name": config.sampler.name, "params": params},
         dict(sampleset.info), model, sampleset, decoded, notes)
+
+
+def _is_timing(key) -> bool:
+    """Sample-set info keys that hold wall or QPU times (they differ between runs)."""
+    key = str(key)
+    return key in ("timing", "timings") or key.endswith(("_time", "_seconds"))
 
 
 def _jsonable(x):

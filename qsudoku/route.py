@@ -64,6 +64,11 @@ class RouteResult:
         success_rate: Fraction of reads that were valid solutions (of their QUBO).
         energy: Energy of the best read of the last round (0.0 when solved).
         num_variables: Variables of the root QUBO.
+        num_interactions: Its quadratic terms.
+        fired: How often each propagation rule acted at the root.
+        broken: Readable names of the constraints the best read breaks (unsolved only).
+        model: The root :class:`~qsudoku.qubo.QuboModel` (``None`` if propagation solved it).
+        sampleset: The last :class:`dimod.SampleSet` of the root QUBO, and ``decoded`` its reads.
         timings: Seconds: ``propagate``, ``build``, ``sample``, ``fallback``, ``total``.
         notes: Things worth knowing (contradictions met, fallback used, ...).
     """
@@ -77,6 +82,12 @@ class RouteResult:
     success_rate: float | None = None
     energy: float | None = None
     num_variables: int = 0
+    num_interactions: int = 0
+    fired: dict[str, int] = field(default_factory=dict)
+    broken: list[str] = field(default_factory=list)
+    model: Any = field(default=None, repr=False)
+    sampleset: Any = field(default=None, repr=False)
+    decoded: list = field(default_factory=list, repr=False)
     timings: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
@@ -179,7 +190,7 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
         timings["propagate"] += time.perf_counter() - t
         if strong.solved:
             root = strong
-    result = RouteResult(list(root.grid), False, "none", timings=timings)
+    result = RouteResult(list(root.grid), False, "none", fired=dict(root.fired), timings=timings)
     if root.solved:
         result.valid = puzzle.is_solution(root.grid)
         result.solved_by = "propagation"
@@ -189,11 +200,14 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
     sampler = sampler or get_sampler("swap")
     cands, depth = root, 0
     valid_reads = total_reads = 0
+    best_read = None  # (energy, grid, broken names) of the lowest-energy read of any round
     while time.perf_counter() < deadline and (max_rounds is None or result.rounds < max_rounds):
         t = time.perf_counter()
         model = build_model(cands, weights)
         if result.rounds == 0:
             result.num_variables = model.num_variables
+            result.num_interactions = model.num_interactions
+            result.model = model
         timings["build"] += time.perf_counter() - t
         t = time.perf_counter()
         limit = max(1e-3, deadline - t if round_time is None else min(round_time, deadline - t))
@@ -202,10 +216,16 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
         timings["sample"] += time.perf_counter() - t
         result.rounds += 1
         decoded = decode(model, ss)
+        if cands is root:
+            result.sampleset, result.decoded = ss, decoded
         total_reads += len(decoded)
         valid_reads += sum(d.valid for d in decoded)
         best = min(decoded, key=lambda d: (not d.valid, d.energy))
         result.energy = best.energy
+        if best_read is None or best.energy < best_read[0]:
+            labels = set(best.broken)
+            best_read = (best.energy, list(best.grid),
+                         [c.describe(puzzle) for c in model.constraints if c.label in labels])
         if best.valid and puzzle.is_solution(best.grid):
             result.grid, result.valid = list(best.grid), True
             result.solved_by = f"anneal ({result.rounds} rounds)"
@@ -239,6 +259,8 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
             continue
         cands, depth = nxt, depth + 1
     result.reads = total_reads
+    if not result.valid and best_read is not None:
+        result.energy, result.grid, result.broken = best_read
     result.success_rate = valid_reads / total_reads if total_reads else None
     if not result.valid and fallback is not None:
         t = time.perf_counter()
@@ -249,7 +271,7 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
             result.notes.append(f"exact fallback {fallback!r} unavailable: {e}")
         timings["fallback"] = time.perf_counter() - t
         if grid is not None and puzzle.is_solution(grid):
-            result.grid, result.valid = list(grid), True
+            result.grid, result.valid, result.broken = list(grid), True, []
             result.solved_by = f"{name} fallback after anneal ({result.rounds} rounds)"
             result.notes.append(f"the annealing route ran out of budget after {result.rounds} "
                                 f"rounds; the exact fallback {name!r} finished the puzzle")

@@ -57,6 +57,12 @@ _INT = re.compile(r"\s*[-+]?\d+\s*")
 
 
 # -- the grid of settings ----------------------------------------------------------------
+#: Sweeps sample the whole reduced QUBO once per setting; by default with plain simulated
+#: annealing (the ``swap`` sampler keeps cells one-hot, so cell weights would not matter).
+SWEEP_SAMPLER = "sa"
+_SWEEP_CONFIG = Config().with_overrides(sampler=SWEEP_SAMPLER)
+
+
 def parse_values(text: str) -> list:
     """The values of one axis.
 
@@ -173,7 +179,7 @@ def _switch_sampler(config: Config, name: str) -> Config:
                                       if k in accepted})
 
 
-def measure(puzzle, config: Config = Config(), *, sampler=None) -> dict:
+def measure(puzzle, config: Config = _SWEEP_CONFIG, *, sampler=None) -> dict:
     """Propagate, build, sample and decode once; the metrics of that run.
 
     Returns a dict with ``num_variables``, ``num_interactions``, ``num_reads``,
@@ -355,7 +361,7 @@ def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
 
 
-def run_sweep(puzzles: Sequence, axes: Mapping[str, Sequence], config: Config = Config(), *,
+def run_sweep(puzzles: Sequence, axes: Mapping[str, Sequence], config: Config = _SWEEP_CONFIG, *,
               repeat: int = 1, jobs: int = 1, out: str | None = None, resume: bool = False,
               overwrite: bool = False, progress: bool = False) -> list[dict]:
     """Run every puzzle x setting x repeat and return the rows of this call.

@@ -64,3 +64,16 @@ def puzzles_by_size(shared_puzzles) -> dict[str, list]:
         kind = "jigsaw" if folder.startswith("jigsaw") else folder
         groups.setdefault(kind, []).extend(puzzles)
     return groups
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache_dir(tmp_path_factory):
+    """Tests never write embeddings into the user's ``~/.cache/qsudoku`` (tests that
+    check the cache set their own ``QSUDOKU_CACHE_DIR`` on top of this one)."""
+    old = os.environ.get("QSUDOKU_CACHE_DIR")
+    os.environ["QSUDOKU_CACHE_DIR"] = str(tmp_path_factory.mktemp("qsudoku-cache"))
+    yield
+    if old is None:
+        os.environ.pop("QSUDOKU_CACHE_DIR", None)
+    else:
+        os.environ["QSUDOKU_CACHE_DIR"] = old

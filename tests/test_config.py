@@ -180,9 +180,10 @@ def test_default_toml_is_the_builtin_default():
     from qsudoku.samplers import default_params
 
     toml, builtin = load_config(DEFAULT_CONFIG_PATH), Config()
-    assert (toml.propagate, toml.qubo, toml.sampler.name) == (
-        builtin.propagate, builtin.qubo, builtin.sampler.name)
-    assert dict(toml.sampler.params) == default_params(builtin.sampler.name)
+    assert (toml.propagate, toml.qubo, toml.sampler, toml.route) == (
+        builtin.propagate, builtin.qubo, builtin.sampler, builtin.route)
+    assert toml.sampler.name == "swap" and toml.route.enabled and not toml.sampler.params
+    assert default_params("swap")  # the route's schedule comes from qsudoku.route instead
 
 
 def test_unit_shorthand_and_explicit_kind():

@@ -11,7 +11,7 @@ SEED004 = "2.513...4....48........7.2..385...92....9.7........45.86.97....95....
 
 
 def test_solve_reports_every_stage():
-    r = solve(parse_puzzle(SEED004), Config().with_overrides(seed=3))
+    r = solve(parse_puzzle(SEED004), Config().with_overrides(sampler="sa", seed=3))
     assert r.valid and r.solved_by == "sa" and r.energy == 0.0
     assert r.num_variables == 63 and r.num_interactions > 0
     assert 0 < r.success_rate <= 1 and r.num_reads == 50
@@ -32,7 +32,7 @@ def test_propagation_only_solve_has_no_model():
 def test_invalid_best_sample_is_data_with_broken_constraints():
     # one sweep of annealing on a 192-variable model essentially never solves it
     p = parse_puzzle("1..2..3...2..3..4...3..4..56..4..5...7..5..6...8..6..78..9..7...9..1..8...1..2..4")
-    r = solve(p, Config().with_overrides(seed=1, reads=2, params={"num_sweeps": 1}))
+    r = solve(p, Config().with_overrides(sampler="sa", seed=1, reads=2, params={"num_sweeps": 1}))
     assert not r.valid and r.broken and r.success_rate == 0.0 and r.energy > 0
 
 

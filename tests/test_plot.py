@@ -54,7 +54,7 @@ def test_standard_9x9_has_box_borders_only():
 
 def test_given_propagated_and_annealed_digits_have_distinct_styles():
     p = parse_puzzle(SEED004)
-    r = solve(p, Config().with_overrides(seed=3, reads=20))
+    r = solve(p, Config().with_overrides(sampler="sa", seed=3, reads=20))
     assert r.valid
     fig = draw_result(r)
     texts = _texts(fig)
@@ -110,7 +110,7 @@ def test_candidates_as_pencil_marks():
 
 
 def test_energy_histogram_counts_every_read():
-    r = solve(parse_puzzle(SEED004), Config().with_overrides(seed=1, reads=30,
+    r = solve(parse_puzzle(SEED004), Config().with_overrides(sampler="sa", seed=1, reads=30,
                                                             params={"num_sweeps": 50}))
     fig = energy_histogram(r, label="sa")
     heights = [pt.get_height() for pt in fig.axes[0].patches]
@@ -149,7 +149,7 @@ def test_cli_show(tmp_path, capsys):
                  "--hist", str(hist)]) == 0
     assert out.stat().st_size > 1000 and hist.stat().st_size > 1000
     # an unsolvable budget: exit 1, picture still written
-    code = main(["show", SEED004, "--solve", "--rules", "none", "--reads", "2", "--param",
+    code = main(["show", SEED004, "--solve", "--sampler", "sa", "--rules", "none", "--reads", "2", "--param",
                  "num_sweeps=1", "--seed", "1", "--out", str(out)])
     assert code == 1 and "NOT valid" in capsys.readouterr().err
     assert main(["show", SEED004, "--candidates", "--out", str(tmp_path / "c.pdf")]) == 0

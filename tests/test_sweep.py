@@ -23,7 +23,7 @@ FOUR = "12.." "34.." "...." "...."
 
 
 def _cfg(**kw):
-    return Config().with_overrides(**kw)
+    return Config().with_overrides(sampler="sa").with_overrides(**kw)
 
 
 # -- the grid ----------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from ..io import Rules, parse_digits, parse_regions
 from ..io.files import iter_puzzles
 from ..io.rules import parse_box
 
-__all__ = ["add_input_args", "add_config_args", "rules_from_args", "config_from_args",
+__all__ = ["add_input_args", "add_config_args", "add_route_args", "rules_from_args", "config_from_args",
            "iter_inputs", "parse_key_values"]
 
 
@@ -48,6 +48,22 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
                         "(none = only the givens eliminate)")
     g.add_argument("--weight", action="append", default=[], metavar="KIND=W",
                    help="penalty weight of cell, row, column, box or extra (repeatable)")
+    g.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a sampler constructor option, e.g. topology=zephyr (repeatable)")
+    g.add_argument("--profile", metavar="NAME",
+                   help="D-Wave config-file profile for the qpu/hybrid samplers "
+                        "(credentials stay in D-Wave's own config)")
+
+
+def add_route_args(p: argparse.ArgumentParser) -> None:
+    """Flags of the annealing route (``[route]`` in the config)."""
+    r = p.add_argument_group("annealing route (default sampler swap; see [route] in the config)")
+    r.add_argument("--time-budget", type=float, metavar="S", dest="route_budget",
+                   help="seconds the annealing route may spend per puzzle (default 2)")
+    r.add_argument("--no-fallback", action="store_true",
+                   help="no exact fallback: report what annealing alone reached")
+    r.add_argument("--no-route", action="store_true",
+                   help="sample the reduced QUBO once instead of annealing in rounds")
 
 
 def parse_key_values(items, what: str) -> dict:
@@ -88,9 +104,19 @@ def config_from_args(args) -> Config:
         rules = [] if args.rules.strip() in ("", "none") else [r.strip() for r in args.rules.split(",")]
     weights = {k: float(v) if isinstance(v, (int, float)) else v
                for k, v in parse_key_values(args.weight, "--weight").items()}
+    options = parse_key_values(getattr(args, "option", []), "--option")
+    if getattr(args, "profile", None):
+        options["profile"] = args.profile
+    route: dict = {}
+    if getattr(args, "route_budget", None) is not None:
+        route["time_budget"] = args.route_budget
+    if getattr(args, "no_fallback", False):
+        route["exact_fallback"] = ""
+    if getattr(args, "no_route", False):
+        route["enabled"] = False
     return cfg.with_overrides(sampler=args.sampler, reads=args.reads, seed=args.seed,
                               params=parse_key_values(args.param, "--param"), rules=rules,
-                              weights=weights)
+                              weights=weights, options=options, route=route)
 
 
 def iter_inputs(args, on_error=None, check_givens: bool = True):

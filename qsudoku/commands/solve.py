@@ -7,8 +7,9 @@ import sys
 
 from ..errors import BackendUnavailableError, ContradictionError, QSudokuError, exit_code_for
 from ..io.text import format_grid
-from ..pipeline import fallback_config, sampler_factory, solve
-from .common import add_config_args, add_input_args, config_from_args, iter_inputs
+from ..pipeline import (fallback_config, route_params, sampler_factory, sampler_params, solve,
+                        uses_route)
+from .common import add_config_args, add_input_args, add_route_args, config_from_args, iter_inputs
 
 
 def register(sub) -> None:
@@ -19,9 +20,13 @@ def register(sub) -> None:
                                    "backend is unavailable.")
     add_input_args(p)
     add_config_args(p)
+    add_route_args(p)
     p.add_argument("--fallback", metavar="NAME",
                    help="offline sampler to run instead if --sampler is unavailable "
                         "(no token, no network, missing extra); the result says so")
+    p.add_argument("--check-unique", action="store_true",
+                   help="also count solutions (exact search, up to 2): a puzzle with several "
+                        "is flagged 'unique: false' with a second solution, exit 1")
     p.add_argument("--json", action="store_true", help="one JSON object per puzzle (JSON lines)")
     p.set_defaults(run=run)
 
@@ -49,21 +54,52 @@ def run(args) -> int:
                     print(f"qsudoku: note: {note}", file=sys.stderr)
                     sampler = sampler_factory(cfg)
                     notes.append(note)
+                # bad parameters fail before any puzzle is solved
+                (route_params if uses_route(cfg) else sampler_params)(sampler, cfg)
             result = solve(puzzle, cfg, sampler=sampler)
             result.notes[:0] = notes
+            count = _count(puzzle) if args.check_unique else None
         except ContradictionError as e:
             worst = max(worst, exit_code_for(e))
             _report_no_solution(args, puzzle, e)
             continue
-        if not result.valid:
+        if not result.valid or (count is not None and not count.unique):
             worst = max(worst, 1)
         if args.json:
-            print(json.dumps(result.to_dict()), flush=True)
+            out = result.to_dict()
+            if count is not None:
+                out.update(_count_fields(puzzle, count))
+            print(json.dumps(out), flush=True)
         else:
-            print(render(result), flush=True)
+            text = render(result)
+            if count is not None:
+                text = text.rstrip("\n") + "\n" + _count_text(puzzle, count) + "\n"
+            print(text, flush=True)
     if bad_input:
         worst = max(worst, 2)
     return worst
+
+
+def _count(puzzle):
+    from ..exact.count import count_solutions
+
+    return count_solutions(puzzle, limit=2)
+
+
+def _count_fields(puzzle, count) -> dict:
+    out = {"unique": count.unique, "solutions_found": count.describe()}
+    if not count.unique and len(count.solutions) > 1:
+        out["second_solution"] = puzzle.format(count.solutions[1])
+    return out
+
+
+def _count_text(puzzle, count) -> str:
+    if count.unique:
+        return "unique: yes (exact count)"
+    text = f"unique: NO - {count.describe()}; this grid is one answer, not the answer"
+    if len(count.solutions) > 1:
+        text += "\nanother solution:\n" + format_grid(puzzle, count.solutions[1])
+    return text
 
 
 def _report_no_solution(args, puzzle, err: QSudokuError) -> None:
@@ -73,6 +109,29 @@ def _report_no_solution(args, puzzle, err: QSudokuError) -> None:
                           "solved_by": None, "error": str(err)}), flush=True)
     else:
         print(f"{puzzle.name or 'puzzle'}  {puzzle.kind}  NO SOLUTION: {err}\n", flush=True)
+
+
+def _qpu_line(info: dict) -> str:
+    """Embedding and QPU figures of a ``qpu``/``mock-qpu`` result ("" for other samplers)."""
+    emb = info.get("embedding_context") or {}
+    parts = []
+    for key, label in (("num_qubits", "qubits"), ("longest_chain", "longest chain"),
+                       ("chain_break_fraction", "chain breaks"), ("chain_strength", "chain strength"),
+                       ("embedding_time", "embedding"), ("embedding_cache_hit", "cache hit")):
+        value = info.get(key, emb.get(key))
+        if value is None:
+            continue
+        if key == "chain_break_fraction":
+            value = f"{float(value):.1%}"
+        elif key == "embedding_time":
+            value = _ms(float(value))
+        elif isinstance(value, float):
+            value = f"{value:.3g}"
+        parts.append(f"{label} {value}")
+    timing = info.get("timing") or {}
+    if "qpu_access_time" in timing:
+        parts.append(f"qpu access {float(timing['qpu_access_time']) / 1000:.1f} ms")
+    return ("qpu: " + ", ".join(parts)) if parts else ""
 
 
 def _ms(x: float) -> str:
@@ -89,8 +148,13 @@ def render(result) -> str:
     lines.append(f"propagation: {fired} -> {result.num_variables} variables, "
                  f"{result.num_interactions} interactions")
     if result.success_rate is not None:
-        lines.append(f"sampling: {result.num_reads} reads, {result.success_rate:.1%} valid, "
-                     f"best energy {result.energy:g}")
+        rounds = result.info.get("rounds")
+        where = f" over {rounds} anneal rounds" if rounds else ""
+        lines.append(f"sampling: {result.num_reads} reads{where}, {result.success_rate:.1%} "
+                     f"valid, best energy {result.energy:g}")
+    qpu = _qpu_line(result.info)
+    if qpu:
+        lines.append(qpu)
     if result.broken:
         more = f" (+{len(result.broken) - 8} more)" if len(result.broken) > 8 else ""
         lines.append("broken: " + "; ".join(result.broken[:8]) + more)

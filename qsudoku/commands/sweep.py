@@ -6,6 +6,7 @@ import sys
 
 from ..errors import ConfigError
 from ..sweep import load, parse_axis, run_sweep, summarize
+from ..sweep import SWEEP_SAMPLER
 from .common import add_config_args, add_input_args, config_from_args, iter_inputs
 
 EPILOG = """\
@@ -70,6 +71,9 @@ def run(args) -> int:
     args.param = []  # swept here, not by config_from_args
     try:
         cfg = config_from_args(args)
+        if args.sampler is None and args.config is None:
+            # weights only matter to samplers that see the whole QUBO: sweep with plain SA
+            cfg = cfg.with_overrides(sampler=SWEEP_SAMPLER)
     finally:
         args.param = params
     if args.resume and not args.out:

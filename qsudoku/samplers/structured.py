@@ -298,6 +298,8 @@ def _sampler_class():
             if num_reads < 1 or num_sweeps < 1 or num_replicas < 1:
                 raise ValueError(f"num_reads, num_sweeps and num_replicas must be >= 1, got "
                                  f"{num_reads}, {num_sweeps}, {num_replicas}")
+            if beta_range is None:  # the sampler's own default
+                beta_range = (2.5, 5.0)
             hot, cold = (float(x) for x in beta_range)
             if not 0 < hot <= cold:
                 raise ValueError(f"beta_range = {beta_range!r} must be 0 < hot <= cold")
