@@ -198,6 +198,11 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
         timings["total"] = time.perf_counter() - t0
         return result
     sampler = sampler or get_sampler("swap")
+    warm = getattr(sampler, "warm_up", None)
+    compile_time = warm() if warm is not None else 0.0
+    if compile_time:  # a JIT compile (first call in a process) is not annealing time
+        timings["compile"] = compile_time
+        deadline += compile_time
     cands, depth = root, 0
     valid_reads = total_reads = 0
     best_read = None  # (energy, grid, broken names) of the lowest-energy read of any round

@@ -53,11 +53,22 @@ def _seeded_offline_samplers() -> list[str]:
 
 
 def test_same_seed_same_json_output(capsys):
-    """``qsudoku solve ... --seed 7 --json`` twice: identical apart from timings."""
-    runs = [run(capsys, "solve", SEED004, "--seed", "7", "--json") for _ in range(2)]
+    """``qsudoku solve ... --sampler sa --seed 7 --json`` twice: identical apart from timings."""
+    runs = [run(capsys, "solve", SEED004, "--sampler", "sa", "--seed", "7", "--json")
+            for _ in range(2)]
     assert runs[0][0] == runs[1][0]
     a, b = (_without_timings(r[1]) for r in runs)
     assert a == b and a["sampler"]["params"]["seed"] == 7 and a["num_reads"] > 0
+
+
+def test_route_with_a_seed_gives_the_same_answer(capsys):
+    """The default route stops on wall-clock time and at the first ground state (reads run
+    in parallel threads), so its read counts may differ between runs; its answer may not."""
+    runs = [json.loads(run(capsys, "solve", SEED004, "--seed", "7", "--json")[1])
+            for _ in range(2)]
+    keys = ("valid", "solution", "energy", "num_variables", "num_interactions", "sampler")
+    assert [{k: r[k] for k in keys} for r in runs][0] == {k: runs[1][k] for k in keys}
+    assert runs[0]["valid"] and runs[0]["solved_by"].startswith("anneal")
 
 
 @pytest.mark.parametrize("sampler", _seeded_offline_samplers())
@@ -84,7 +95,7 @@ def test_same_seed_same_output_across_processes():
     for hashseed in ("1", "2"):
         env = dict(os.environ, PYTHONHASHSEED=hashseed)
         proc = subprocess.run([sys.executable, "-m", "qsudoku", "solve", SEED004, "--seed", "7",
-                               "--json", "--reads", "10"], capture_output=True, text=True,
+                               "--sampler", "sa", "--json", "--reads", "10"], capture_output=True, text=True,
                               cwd=REPO, env=env, timeout=120)
         assert proc.returncode in (0, 1) and "Traceback" not in proc.stderr
         outs.append(_without_timings(proc.stdout))
