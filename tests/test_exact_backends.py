@@ -168,3 +168,14 @@ def test_cpsat_uses_alldifferent_for_units_and_exactly_one_elsewhere():
     assert len(plan.alldifferent) == 27  # rows, columns, boxes
     kinds = {Problem.from_groups(m.groups()).groups[g].kind for g in plan.exactly_one}
     assert kinds == {"extra"}  # the crossing diagonals keep their exactly-one groups
+
+
+@pytest.mark.parametrize("name", ["ilp", "cpsat", "sat", "asp", "csp"])
+def test_backends_write_nothing_to_stdout(name, capfd):
+    """Solver libraries must not print on stdout (HiGHS 1.16 prints a banner there),
+    or ``qsudoku solve --json`` output would not parse."""
+    p = parse_puzzle("1..." "..2." "...." "...4")
+    result = solve(p, Config().with_overrides(sampler=name))
+    out, _ = capfd.readouterr()
+    assert result.valid
+    assert out == ""

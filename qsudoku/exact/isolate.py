@@ -91,22 +91,31 @@ def read_lp_isolated(path: str, time_limit: float | None = None):
     return out["status"], out["values"]
 
 
-def _child() -> int:
-    request = json.loads(sys.stdin.read())
+def _answer(request: dict) -> dict:
     if request["action"] == "read_lp":
         from .lp import read_solution
 
         status, values = read_solution(request["path"], request["time_limit"])
-        json.dump({"status": status, "values": values}, sys.stdout)
-        return 0
+        return {"status": status, "values": values}
     problem = problem_from_json(request["problem"])
     if request["backend"] == "ilp":
         from .lp import solve_ilp as solve
     else:
         from .cp import solve_cpsat as solve
     outcome = solve(problem, **request["params"])
-    json.dump({"chosen": None if outcome.chosen is None else list(outcome.chosen),
-               "status": outcome.status, "info": outcome.info}, sys.stdout, default=str)
+    return {"chosen": None if outcome.chosen is None else list(outcome.chosen),
+            "status": outcome.status, "info": outcome.info}
+
+
+def _child() -> int:
+    request = json.loads(sys.stdin.read())
+    # The answer owns stdout: whatever a solver library prints there goes to stderr.
+    answer_fd = os.dup(1)
+    os.dup2(2, 1)
+    answer = _answer(request)
+    sys.stdout.flush()
+    with os.fdopen(answer_fd, "w") as out:
+        json.dump(answer, out, default=str)
     return 0
 
 

@@ -17,7 +17,10 @@ library clash keeps highspy out of this one, see :mod:`qsudoku.exact.isolate`).
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+import sys
 import time
 
 from ..errors import ConfigError
@@ -88,10 +91,33 @@ def to_mps(problem: Problem) -> str:
     return "\n".join(out) + "\n"
 
 
+@contextlib.contextmanager
+def _stdout_silenced():
+    """Send what C code writes to file descriptor 1 to /dev/null for a moment.
+
+    HiGHS 1.16 prints a banner when a ``Highs`` object is created, before
+    ``output_flag`` can be set; on stdout it would corrupt ``--json`` output.
+    """
+    sys.stdout.flush()
+    try:
+        saved = os.dup(1)
+    except OSError:  # no file descriptor 1 (embedded interpreters): nothing to protect
+        yield
+        return
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 1)
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
 def _highs(threads: int, time_limit: float | None):
     import highspy
 
-    h = highspy.Highs()
+    with _stdout_silenced():
+        h = highspy.Highs()
     h.setOptionValue("output_flag", False)
     h.setOptionValue("threads", int(threads))
     if time_limit is not None:
