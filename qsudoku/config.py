@@ -82,15 +82,28 @@ class RouteConfig:
 
     The route anneals the reduced QUBO in rounds (see :mod:`qsudoku.route`) for at most
     ``time_budget`` seconds; ``max_depth`` > 0 lets it fix agreed cells between rounds.
-    If it runs out of budget, the exact solver ``exact_fallback`` (a registry name such as
-    ``"csp"``; ``""`` = none) finishes the puzzle and the result says so.  With another
-    sampler, or ``enabled = false``, the reduced QUBO is sampled once, as configured.
+    If it runs out of budget, an exact solver finishes the puzzle and the result says so.
+    ``exact_fallback`` names it: a registry name such as ``"csp"``, or a comma-separated
+    list tried in order, skipping backends whose library is not installed (the default
+    ``"sat,csp"``: python-sat, else qsudoku's own search); ``""`` = none.  The fallback
+    stops after ``fallback_time_limit`` seconds (``0`` = no limit) and then reports the
+    puzzle unsolved.  With another sampler, or ``enabled = false``, the reduced QUBO is
+    sampled once, as configured.
+
+    >>> RouteConfig(exact_fallback="sat, csp").fallback_names
+    ('sat', 'csp')
     """
 
     enabled: bool = True
     time_budget: float = 2.0
     max_depth: int = 0
-    exact_fallback: str = "csp"
+    exact_fallback: str = "sat,csp"
+    fallback_time_limit: float = 60.0
+
+    @property
+    def fallback_names(self) -> tuple[str, ...]:
+        """The exact backends of ``exact_fallback``, in the order they are tried."""
+        return tuple(n.strip() for n in self.exact_fallback.split(",") if n.strip())
 
     def __post_init__(self):
         if not isinstance(self.enabled, bool):
@@ -104,7 +117,11 @@ class RouteConfig:
             raise ConfigError(f"route.max_depth = {self.max_depth!r} must be an integer >= 0")
         if not isinstance(self.exact_fallback, str):
             raise ConfigError(f"route.exact_fallback = {self.exact_fallback!r} must be a sampler "
-                              "name or \"\"")
+                              "name, a comma-separated list of them, or \"\"")
+        tl = self.fallback_time_limit
+        if isinstance(tl, bool) or not isinstance(tl, (int, float)) or not 0 <= tl < float("inf"):
+            raise ConfigError(f"route.fallback_time_limit = {tl!r} must be a number of seconds "
+                              ">= 0 (0 = no limit)")
 
 
 @dataclass(frozen=True)
@@ -136,7 +153,8 @@ class Config:
         samp = _table(data, "sampler", "", pre)
         _known(samp, ("name", "options", "params", "fallback"), "sampler.", pre)
         route = _table(data, "route", "", pre)
-        _known(route, ("enabled", "time_budget", "max_depth", "exact_fallback"), "route.", pre)
+        _known(route, ("enabled", "time_budget", "max_depth", "exact_fallback",
+                       "fallback_time_limit"), "route.", pre)
         try:
             rules = prop.get("rules", DEFAULT_RULES)
             if not isinstance(rules, (list, tuple)) or not all(isinstance(r, str) for r in rules):
@@ -153,8 +171,7 @@ class Config:
             _check_sampler_name("sampler.name", name)
             if fallback is not None:
                 _check_sampler_name("sampler.fallback", fallback)
-            if route.get("exact_fallback"):
-                _check_sampler_name("route.exact_fallback", route["exact_fallback"])
+            _check_fallback_names(route)
             return cls(PropagateConfig(tuple(rules)), QuboConfig(Weights(**w)),
                        SamplerConfig(name, samp.get("options", {}), samp.get("params", {}),
                                      fallback),
@@ -195,8 +212,7 @@ class Config:
         if route:
             try:
                 cfg = replace(cfg, route=replace(cfg.route, **route))
-                if route.get("exact_fallback"):
-                    _check_sampler_name("route.exact_fallback", route["exact_fallback"])
+                _check_fallback_names(route)
             except TypeError as e:
                 raise ConfigError(f"unknown route setting: {e}") from None
         if weights:
@@ -222,6 +238,13 @@ def _check_sampler_name(key: str, name: str) -> None:
     if name not in known:
         raise ConfigError(f"{key} = {name!r} is not a registered sampler; choose from "
                           f"{', '.join(known)}")
+
+
+def _check_fallback_names(route: Mapping) -> None:
+    names = route.get("exact_fallback")
+    if isinstance(names, str):
+        for name in RouteConfig(exact_fallback=names).fallback_names:
+            _check_sampler_name("route.exact_fallback", name)
 
 
 def _known(data: Mapping, keys, prefix: str, pre: str) -> None:

@@ -47,7 +47,7 @@ class Result:
         valid: True iff ``grid`` is a full valid solution keeping the givens.
         solved_by: ``"propagation"`` if nothing was left to sample; the sampler's name after
             one sampling; ``"anneal (N rounds)"`` from the annealing route, or
-            ``"csp fallback after anneal (N rounds)"`` when its exact fallback finished.
+            ``"sat fallback after anneal (N rounds)"`` when its exact fallback finished.
         energy: Energy of the best sample (``0.0`` for propagation-only solves).
         success_rate: Fraction of reads that were valid (``None`` without sampling).
         num_reads: Reads taken.
@@ -209,7 +209,8 @@ def _solve_route(puzzle: Puzzle, config: Config, sampler, t0: float) -> Result:
         rr = anneal_route(puzzle, rules=config.propagate.rules, weights=config.qubo.weights,
                           time_budget=rc.time_budget, sample_params=params,
                           max_depth=rc.max_depth, seed=seed, sampler=sampler,
-                          fallback=rc.exact_fallback or None)
+                          fallback=rc.fallback_names or None,
+                          fallback_time_limit=rc.fallback_time_limit or None)
     timings = {k: v for k, v in rr.timings.items() if v or k in ("propagate", "total")}
     timings["total"] = time.perf_counter() - t0
     notes = list(rr.notes)
@@ -220,7 +221,8 @@ def _solve_route(puzzle: Puzzle, config: Config, sampler, t0: float) -> Result:
     info = {"rounds": rr.rounds, "restarts": rr.restarts}
     sampler_info = {"name": config.sampler.name, "params": {**params, "seed": seed},
                     "route": {"time_budget": rc.time_budget, "max_depth": rc.max_depth,
-                              "exact_fallback": rc.exact_fallback}}
+                              "exact_fallback": rc.exact_fallback,
+                              "fallback_time_limit": rc.fallback_time_limit}}
     return Result(puzzle, list(rr.grid), rr.valid, rr.solved_by, rr.energy, rr.success_rate,
                   rr.reads, rr.num_variables, rr.num_interactions, dict(rr.fired), timings,
                   list(rr.broken), sampler_info, info if rr.rounds else {}, rr.model,
@@ -233,7 +235,7 @@ def solve(puzzle: Puzzle, config: Config = Config(), *, sampler=None) -> Result:
     Args:
         puzzle: The puzzle.
         config: Rules, weights, sampler and route (defaults: singles, weights 1, the
-            annealing route with the ``swap`` sampler and the ``csp`` exact fallback).
+            annealing route with the ``swap`` sampler and the ``sat``/``csp`` exact fallback).
         sampler: An already-built sampler to reuse across puzzles (optional).
 
     Raises:

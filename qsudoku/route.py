@@ -9,8 +9,8 @@ agree on most, propagates, and anneals the smaller sub-QUBO next round.  A contr
 or a dive that reaches ``max_depth``, abandons the fixed digits and restarts from the root
 candidates (a large-neighbourhood restart); the digits tried and refuted are not kept.
 
-When the time budget runs out, ``fallback`` (a callable or a sampler name such as
-``"csp"``) may finish the puzzle; the result then says so in ``solved_by``.
+When the time budget runs out, ``fallback`` (a callable, or sampler names such as
+``("sat", "csp")``) may finish the puzzle; the result then says so in ``solved_by``.
 
 >>> from qsudoku.io import parse_puzzle
 >>> r = anneal_route(parse_puzzle("1..." "..2." "...." "...4"), seed=3)
@@ -126,22 +126,40 @@ def _choose_fixes(rng, model, decoded, num_fix: int):
     return [(int(open_cells[j]), int(major[j])) for j in pick]
 
 
-def _call_fallback(fallback, puzzle: Puzzle, cands: Candidates, weights: Weights):
-    """Run the exact fallback; returns ``(grid or None, name)``."""
+def _call_fallback(fallback, puzzle: Puzzle, cands: Candidates, weights: Weights,
+                   time_limit: float | None, notes: list[str]):
+    """Run the exact fallback; returns ``(grid or None, name)``.
+
+    ``fallback`` is a callable, a registry name or a sequence of names tried in order:
+    a backend whose library is missing is skipped (and noted); the first one that runs
+    gives the answer, which is ``None`` if it stopped at ``time_limit``.
+    """
     if callable(fallback):
         return fallback(puzzle, cands), getattr(fallback, "__name__", "fallback")
     from .decode import decode
     from .samplers import get_sampler, names
 
-    if fallback not in names():
-        raise BackendUnavailableError(f"fallback sampler {fallback!r} is unavailable "
-                                      f"(not registered; have {', '.join(names())})")
-    sampler = get_sampler(fallback)
-    model = build_model(cands, weights)
-    call = {"groups": model.groups()} if "groups" in getattr(sampler, "parameters", {}) else {}
-    decoded = decode(model, sampler.sample(model.bqm, **call))
-    best = min(decoded, key=lambda d: (not d.valid, d.energy))
-    return (best.grid if best.valid else None), fallback
+    chain = [fallback] if isinstance(fallback, str) else list(fallback)
+    for name in chain:
+        try:
+            if name not in names():
+                raise BackendUnavailableError(f"not registered; have {', '.join(names())}")
+            sampler = get_sampler(name)
+        except BackendUnavailableError as e:
+            notes.append(f"exact fallback {name!r} unavailable: {e}")
+            continue
+        model = build_model(cands, weights)
+        accepts = getattr(sampler, "parameters", {})
+        call = {"groups": model.groups()} if "groups" in accepts else {}
+        if time_limit and "time_limit" in accepts:
+            call["time_limit"] = time_limit
+        ss = sampler.sample(model.bqm, **call)
+        best = min(decode(model, ss), key=lambda d: (not d.valid, d.energy))
+        if not best.valid and ss.info.get("status") == "time_limit":
+            notes.append(f"the exact fallback {name!r} stopped at its {time_limit:g} s time "
+                         "limit without a solution")
+        return (best.grid if best.valid else None), name
+    return None, ", ".join(chain)
 
 
 def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
@@ -149,7 +167,8 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
                  round_time: float | None = None, sample_params: dict | None = None,
                  max_depth: int = 0, num_fix: int = 1, max_rounds: int | None = None,
                  seed: int | None = None, sampler=None,
-                 fallback: str | Callable | None = None,
+                 fallback: str | Sequence[str] | Callable | None = None,
+                 fallback_time_limit: float | None = None,
                  finish_rules: Sequence[str] | None = STRONG_RULES) -> RouteResult:
     """Solve ``puzzle`` by annealing rounds interleaved with propagation.
 
@@ -165,8 +184,10 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
         max_rounds: Stop after this many sampler calls (``None`` = time only).
         seed: Seed of the route's choices and of the sampler.
         sampler: A sampler to reuse (default: a new ``swap`` sampler).
-        fallback: ``None``, a registry name (e.g. ``"csp"``) or ``f(puzzle, candidates) ->
-            grid | None``, run on the root candidates when the budget runs out unsolved.
+        fallback: ``None``, a registry name (e.g. ``"csp"``), a sequence of names tried in
+            order (skipping backends that are not installed), or ``f(puzzle, candidates) ->
+            grid | None``; run on the root candidates when the budget runs out unsolved.
+        fallback_time_limit: Seconds the exact fallback may take (``None`` = no limit).
         finish_rules: Rules tried once at the root when ``rules`` leave cells open; if they
             solve the puzzle no annealing is needed (``None`` = skip).
 
@@ -269,11 +290,8 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
     result.success_rate = valid_reads / total_reads if total_reads else None
     if not result.valid and fallback is not None:
         t = time.perf_counter()
-        try:
-            grid, name = _call_fallback(fallback, puzzle, root, weights)
-        except BackendUnavailableError as e:
-            grid, name = None, str(fallback)
-            result.notes.append(f"exact fallback {fallback!r} unavailable: {e}")
+        grid, name = _call_fallback(fallback, puzzle, root, weights, fallback_time_limit,
+                                    result.notes)
         timings["fallback"] = time.perf_counter() - t
         if grid is not None and puzzle.is_solution(grid):
             result.grid, result.valid, result.broken = list(grid), True, []

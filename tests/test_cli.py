@@ -134,3 +134,28 @@ def test_bad_input_exit_code_wins_over_invalid_result(tmp_path, capsys):
     code, out, err = run(capsys, "solve", path, "--keep-going", "--json", "--sampler", "random",
                          "--reads", "1", "--seed", "0")
     assert code == 2 and json.loads(out)["valid"] is False and "two.txt:2:1" in err
+
+
+def test_check_unique_flags_an_ambiguous_puzzle_with_a_second_solution(capsys):
+    code, out, _ = run(capsys, "solve", "1..." "..2." ".3.." "...4", "--check-unique")
+    assert code == 0 and "unique: yes (exact count)" in out
+    code, out, _ = run(capsys, "solve", "12.." "34.." "...." "....", "--check-unique",
+                       "--json", "--sampler", "csp")
+    d = json.loads(out)
+    assert code == 1 and d["valid"] is True
+    assert d["unique"] is False and d["solutions_found"] == "at least 2 solutions"
+    second = d["second_solution"]
+    assert second != d["solution"] and parse_puzzle(second).is_solution(
+        [int(c) for c in second])
+
+
+def test_check_unique_that_ran_out_of_time_is_undecided_not_false():
+    from qsudoku.commands.solve import _count_fields, _count_text
+    from qsudoku.exact.count import SolutionCount
+
+    p = parse_puzzle("1..." "..2." ".3.." "...4")
+    stopped = SolutionCount(1, True, complete=False, solutions=[[0] * 16])
+    assert _count_fields(p, stopped)["unique"] is None
+    assert "not decided" in _count_text(p, stopped)
+    two = SolutionCount(2, True, complete=False, solutions=[[0] * 16, [1] * 16])
+    assert _count_fields(p, two)["unique"] is False

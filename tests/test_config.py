@@ -65,6 +65,12 @@ CONFIG_CASES = [
      ["timeout = -5"]),
     ("name_param_int", "[sampler.params]\nproposal_acceptance_criteria = 0\n",
      ["proposal_acceptance_criteria = 0 must be a name"]),
+    ("unknown_exact_fallback", "[route]\nexact_fallback = 'sat, nope'\n",
+     ["route.exact_fallback = 'nope' is not a registered sampler"]),
+    ("fallback_limit_negative", "[route]\nfallback_time_limit = -1\n",
+     ["route.fallback_time_limit = -1"]),
+    ("fallback_limit_text", "[route]\nfallback_time_limit = 'soon'\n",
+     ["route.fallback_time_limit = 'soon'"]),
     ("bad_toml", "[sampler\nname = 'sa'\n", ["not valid TOML"]),
     ("duplicate_key", "[sampler]\nname = 'sa'\nname = 'tabu'\n", ["not valid TOML"]),
 ]

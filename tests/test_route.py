@@ -3,11 +3,13 @@
 import pytest
 
 from qsudoku.errors import ContradictionError
-from qsudoku.io import parse_puzzle
+from qsudoku.io import load_puzzles, parse_puzzle
 from qsudoku.puzzle import Puzzle
 from qsudoku.route import RouteResult, anneal_route
 from qsudoku.samplers import names
 from qsudoku.samplers._swap_kernel import HAVE_NUMBA
+
+from _shared import DATA, needs_data
 
 needs_numba = pytest.mark.skipif(not HAVE_NUMBA, reason="numba not installed (kernels run as Python)")
 
@@ -64,13 +66,42 @@ def test_fallback_finishes_and_the_result_says_so():
     assert any("fallback" in n for n in r.notes)
 
 
-def test_registry_fallback_is_used_when_present_and_reported_when_missing():
+def test_registry_fallback_is_used_and_a_missing_one_is_skipped_and_noted():
     tiny = {"num_reads": 1, "num_sweeps": 1}
     r = anneal_route(parse_puzzle(HARD), seed=3, max_rounds=1, sample_params=tiny, fallback="csp")
-    if "csp" in names():
-        assert r.valid and r.solved_by == "csp fallback after anneal (1 rounds)"
-    else:
-        assert not r.valid and any("csp" in n and "unavailable" in n for n in r.notes)
+    assert r.valid and r.solved_by == "csp fallback after anneal (1 rounds)"
+    assert "".join(map(str, r.grid)) == HARD_SOL
+    r = anneal_route(parse_puzzle(HARD), seed=3, max_rounds=1, sample_params=tiny,
+                     fallback=("no-such-solver", "csp"))
+    assert r.valid and r.solved_by == "csp fallback after anneal (1 rounds)"
+    assert any("'no-such-solver' unavailable" in n for n in r.notes)
+    r = anneal_route(parse_puzzle(HARD), seed=3, max_rounds=1, sample_params=tiny,
+                     fallback=("no-such-solver",))
+    assert not r.valid and r.solved_by == "none"
+
+
+@needs_data
+def test_fallback_time_limit_stops_a_hopeless_exact_search():
+    """qsudoku's own search cannot finish this 25x25 in a second; the route must not hang."""
+    p = load_puzzles(str(DATA / "sudoku25" / "gecode.txt"))[0]
+    r = anneal_route(p, seed=3, max_rounds=1, sample_params={"num_reads": 1, "num_sweeps": 1},
+                     fallback="csp", fallback_time_limit=0.5)
+    assert not r.valid and r.solved_by == "none"
+    assert 0.5 <= r.timings["fallback"] < 10
+    assert any("stopped at its 0.5 s time limit" in n for n in r.notes)
+
+
+@needs_data
+@pytest.mark.skipif("sat" not in names(), reason="python-sat not installed")
+def test_default_solve_finishes_a_25x25_with_the_sat_fallback():
+    from qsudoku.config import Config
+    from qsudoku.pipeline import solve
+
+    p = load_puzzles(str(DATA / "sudoku25" / "gecode.txt"))[2]
+    solution = (DATA / "sudoku25" / "gecode.solutions.txt").read_text().split()[2]
+    r = solve(p, Config().with_overrides(route={"time_budget": 0.5}))
+    assert r.valid and r.solved_by.startswith("sat fallback after anneal")
+    assert p.format(r.grid) == solution
 
 
 @needs_numba

@@ -24,9 +24,10 @@ def register(sub) -> None:
                    help="stop counting at K solutions (default 2: enough to decide uniqueness)")
     p.add_argument("--time-limit", type=float, metavar="S",
                    help="seconds per puzzle before giving up (the count is then a lower bound)")
-    p.add_argument("--method", choices=["search", "sat"], default="search",
-                   help="qsudoku's own search (default; fast up to 16x16) or a SAT solver "
-                        "with blocking clauses (python-sat; better on hard 25x25 puzzles)")
+    p.add_argument("--method", choices=["auto", "search", "sat"], default="auto",
+                   help="qsudoku's own search (fast up to 16x16), a SAT solver with blocking "
+                        "clauses (python-sat; better on hard 25x25 puzzles), or auto (default: "
+                        "sat above 16x16 when python-sat is installed, else search)")
     p.add_argument("--json", action="store_true", help="one JSON object per puzzle (JSON lines)")
     p.set_defaults(run=run)
 

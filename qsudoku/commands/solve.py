@@ -25,8 +25,9 @@ def register(sub) -> None:
                    help="offline sampler to run instead if --sampler is unavailable "
                         "(no token, no network, missing extra); the result says so")
     p.add_argument("--check-unique", action="store_true",
-                   help="also count solutions (exact search, up to 2): a puzzle with several "
-                        "is flagged 'unique: false' with a second solution, exit 1")
+                   help="also count solutions (exact, up to 2, within route."
+                        "fallback_time_limit): a puzzle with several is flagged 'unique: false' "
+                        "with a second solution, exit 1 (also when the count ran out of time)")
     p.add_argument("--json", action="store_true", help="one JSON object per puzzle (JSON lines)")
     p.set_defaults(run=run)
 
@@ -58,7 +59,7 @@ def run(args) -> int:
                 (route_params if uses_route(cfg) else sampler_params)(sampler, cfg)
             result = solve(puzzle, cfg, sampler=sampler)
             result.notes[:0] = notes
-            count = _count(puzzle) if args.check_unique else None
+            count = _count(puzzle, cfg) if args.check_unique else None
         except ContradictionError as e:
             worst = max(worst, exit_code_for(e))
             _report_no_solution(args, puzzle, e)
@@ -80,14 +81,16 @@ def run(args) -> int:
     return worst
 
 
-def _count(puzzle):
+def _count(puzzle, cfg):
     from ..exact.count import count_solutions
 
-    return count_solutions(puzzle, limit=2)
+    return count_solutions(puzzle, limit=2, method="auto",
+                           time_limit=cfg.route.fallback_time_limit or None)
 
 
 def _count_fields(puzzle, count) -> dict:
-    out = {"unique": count.unique, "solutions_found": count.describe()}
+    undecided = not count.complete and count.count < 2
+    out = {"unique": None if undecided else count.unique, "solutions_found": count.describe()}
     if not count.unique and len(count.solutions) > 1:
         out["second_solution"] = puzzle.format(count.solutions[1])
     return out
@@ -96,6 +99,9 @@ def _count_fields(puzzle, count) -> dict:
 def _count_text(puzzle, count) -> str:
     if count.unique:
         return "unique: yes (exact count)"
+    if not count.complete and count.count < 2:
+        return (f"unique: not decided - the count stopped at its time limit "
+                f"(route.fallback_time_limit) after {count.describe()}")
     text = f"unique: NO - {count.describe()}; this grid is one answer, not the answer"
     if len(count.solutions) > 1:
         text += "\nanother solution:\n" + format_grid(puzzle, count.solutions[1])

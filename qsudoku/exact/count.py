@@ -73,9 +73,10 @@ def count_solutions(puzzle: Puzzle, limit: int = 2, *, rules: Sequence[str] = DE
         rules: Propagation rules applied first.
         time_limit: Seconds before giving up (the count is then a lower bound).
         hall: Hall-set filtering in the search (``method="search"``).
-        method: ``"search"`` (qsudoku's own, no dependencies; fast up to 16x16) or
+        method: ``"search"`` (qsudoku's own, no dependencies; fast up to 16x16),
             ``"sat"`` (python-sat, a blocking clause per solution found; the
-            choice for hard 25x25 puzzles).
+            choice for hard 25x25 puzzles) or ``"auto"`` (``"sat"`` above 16x16
+            when python-sat is installed, else ``"search"``).
 
     Raises:
         ConfigError: If ``limit`` is not a positive integer.
@@ -84,8 +85,13 @@ def count_solutions(puzzle: Puzzle, limit: int = 2, *, rules: Sequence[str] = DE
     """
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise ConfigError(f"limit = {limit!r} must be an integer >= 1")
-    if method not in ("search", "sat"):
-        raise ConfigError(f"method = {method!r}: use 'search' or 'sat'")
+    if method not in ("search", "sat", "auto"):
+        raise ConfigError(f"method = {method!r}: use 'search', 'sat' or 'auto'")
+    if method == "auto":
+        import importlib.util
+
+        big = puzzle.size > 16 and importlib.util.find_spec("pysat") is not None
+        method = "sat" if big else "search"
     puzzle.check_givens()
     try:
         cands = propagate(puzzle, rules)
