@@ -5,7 +5,8 @@ Large sets are subsampled: at most ``--per-set`` puzzles per file, evenly spaced
 smaller file); the output says how many of each file ran.  Prints per set: puzzles, share
 solved, share solved by propagation alone, median and 95th percentile wall, median model
 size, and where the time goes (share of the summed wall spent in propagate / build /
-sample / decode).
+sample / the rest: decode, the exact fallback, loading the compiled kernels), and which
+route finished each puzzle: propagation alone, annealing, or the exact fallback.
 
     python benchmarks/end_to_end.py [--per-set 12] [--jobs 2]
         [--out benchmarks/results/end_to_end.csv] [--plot benchmarks/results/figures/end_to_end]
@@ -27,7 +28,7 @@ from qsudoku.io import load_puzzles
 from qsudoku.runlog import RowWriter, read_rows
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-STAGES = ("t_propagate", "t_build", "t_sample", "t_decode")
+STAGES = ("t_propagate", "t_build", "t_sample")
 
 
 def puzzle_files() -> list[Path]:
@@ -45,24 +46,30 @@ def evenly(items: list, k: int) -> list:
 def table(rows: list[dict], counts: dict[str, tuple[int, int]]) -> str:
     rows = [typed_row(r) for r in rows]
     summary = {s["set"]: s for s in summarize(rows)}
-    head = (f"{'set':32s} {'ran/of':>9s} {'solved':>7s} {'by prop':>7s} {'wall med':>9s} "
-            f"{'wall p95':>9s} {'vars med':>8s}  time share prop/build/sample/decode")
+    head = (f"{'set':32s} {'ran/of':>9s} {'solved':>7s} {'prop':>6s} {'anneal':>6s} "
+            f"{'fallbk':>6s} {'wall med':>9s} {'wall p95':>9s} {'vars med':>8s}  "
+            "time share prop/build/sample/rest")
     out = [head, "-" * len(head)]
     for name in sorted(summary):
         rs = [r for r in rows if r["set"] == name]
         s = summary[name]
         total = sum(r["wall"] for r in rs) or 1.0
-        shares = "/".join(f"{100 * sum(r[k] for r in rs if r[k] == r[k]) / total:.0f}%"
-                          for k in STAGES)
+        parts = [sum(r[k] for r in rs if r[k] == r[k]) for k in STAGES]
+        shares = "/".join(f"{100 * x / total:.0f}%" for x in parts + [total - sum(parts)])
         ran, of = counts.get(name, (len(rs), len(rs)))
         prop = sum(r["route"] == "propagation" for r in rs) / len(rs)
-        out.append(f"{name:32s} {ran:4d}/{of:<4d} {s['solved_pct']:6.1f}% {100 * prop:6.1f}% "
+        ann = sum(str(r["route"]).startswith("anneal") for r in rs) / len(rs)
+        fb = sum("fallback" in str(r["route"]) for r in rs) / len(rs)
+        out.append(f"{name:32s} {ran:4d}/{of:<4d} {s['solved_pct']:6.1f}% {100 * prop:5.0f}% "
+                   f"{100 * ann:5.0f}% {100 * fb:5.0f}% "
                    f"{_ms(s['wall_median']):>9s} {_ms(s['wall_p95']):>9s} "
                    f"{statistics.median(r['num_variables'] for r in rs):8.0f}  {shares}")
     allr = rows
     solved = sum(r["valid"] for r in allr)
     out.append(f"\nall: {solved}/{len(allr)} solved ({100 * solved / len(allr):.1f}%), "
-               f"{sum(r['route'] == 'propagation' for r in allr)} by propagation alone; "
+               f"{sum(r['route'] == 'propagation' for r in allr)} by propagation alone, "
+               f"{sum(str(r['route']).startswith('anneal') for r in allr)} by annealing, "
+               f"{sum('fallback' in str(r['route']) for r in allr)} by the exact fallback; "
                f"wall median {_ms(statistics.median(r['wall'] for r in allr))}")
     return "\n".join(out)
 

@@ -22,6 +22,7 @@ Wall times depend on the machine's load: the script prints the load average with
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -176,6 +177,10 @@ def main() -> None:
     args = ap.parse_args()
     parts = args.parts.split(",")
     out = sys.stdout
+    from qsudoku.bench import machine_info
+
+    print("machine: " + json.dumps(machine_info()), file=out)
+    print("command: python benchmarks/hard9.py " + " ".join(sys.argv[1:]), file=out, flush=True)
     if "route" in parts:
         run_route(args, out)
     if "compare" in parts:

@@ -154,3 +154,17 @@ def test_time_limit_stops_long_runs():
                                     num_sweeps=10_000_000, time_limit=0.3, seed=1)
     assert time.perf_counter() - t < 3.0
     assert len(ss) >= 1 and max(ss.info["sweeps"]) < 10_000_000
+
+
+@needs_numba
+def test_reads_cut_short_by_another_reads_ground_state_are_dropped():
+    """With stop_at_ground the unfinished reads are not samples: the valid share stays a
+    per-read success probability."""
+    m = model_of(parse_puzzle("1..." "..2." "...." "...4"))
+    ss = get_sampler("swap").sample(m.bqm, groups=m.groups(), num_reads=200, num_sweeps=50,
+                                    stop_at_ground=True, seed=5)
+    sweeps = ss.info["sweeps"]
+    assert len(ss) + ss.info["interrupted"] == 200 and len(sweeps) == len(ss)
+    for s, e in zip(sweeps, ss.record.energy):
+        assert s >= 50 or e == 0
+    assert (ss.record.energy == 0).any()

@@ -365,12 +365,22 @@ def _sampler_class():
                     break
                 if time_limit is not None and time.perf_counter() - t0 > time_limit:
                     break
+            sw = np.concatenate(sweeps)
+            interrupted = 0
             if st.feasible:
-                samples = st.to_samples(np.concatenate(vals))
+                vals = np.concatenate(vals)
+                # A read cut short (another read reached the ground state, or the time limit)
+                # is not a finished anneal: it is dropped, so that the valid share of the reads
+                # is a per-read success probability, unless no read finished at all.
+                finished = (sw >= num_sweeps) | (np.concatenate(energies) <= 1e-9)
+                if finished.any() and not finished.all():
+                    interrupted = int((~finished).sum())
+                    vals, sw = vals[finished], sw[finished]
+                samples = st.to_samples(vals)
             t2 = time.perf_counter()
             ss = dimod.SampleSet.from_samples_bqm((samples, st.variables), bqm)
-            sw = np.concatenate(sweeps)
             ss.info.update(
+                interrupted=interrupted,
                 family=st.family, feasible=st.feasible, num_reads=len(samples),
                 sweeps=sw.tolist(), num_sweeps=num_sweeps, num_replicas=num_replicas,
                 timing={"compile_structure": t1 - t0, "anneal": t2 - t1,
