@@ -12,7 +12,7 @@ reduced QUBO once:
 >>> from qsudoku import Config
 >>> r = solve(parse_puzzle("1..." "..2." "...." "...4"), Config().with_overrides(seed=3))
 >>> r.valid, r.solved_by
-(True, 'anneal (1 rounds)')
+(True, 'anneal (1 round)')
 >>> r = solve(parse_puzzle("1..." "..2." "...." "...4"), Config().with_overrides(sampler="sa", seed=3))
 >>> r.valid, r.solved_by, r.num_reads
 (True, 'sa', 50)
@@ -200,7 +200,7 @@ def _rejected_params(config: Config, params: dict):
 
 
 def _solve_route(puzzle: Puzzle, config: Config, sampler, t0: float) -> Result:
-    from .route import anneal_route
+    from .route import _rounds, anneal_route
 
     sampler = sampler or sampler_factory(config)
     params, seed = route_params(sampler, config)
@@ -216,7 +216,7 @@ def _solve_route(puzzle: Puzzle, config: Config, sampler, t0: float) -> Result:
     notes = list(rr.notes)
     if not rr.valid and rr.rounds:
         notes.append(f"the annealing route found no valid grid in its {rc.time_budget:g} s budget "
-                     f"({rr.rounds} rounds)" + ("" if rc.exact_fallback else
+                     f"({_rounds(rr.rounds)})" + ("" if rc.exact_fallback else
                                                 "; the exact fallback is off"))
     info = {"rounds": rr.rounds, "restarts": rr.restarts}
     sampler_info = {"name": config.sampler.name, "params": {**params, "seed": seed},

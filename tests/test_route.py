@@ -31,7 +31,7 @@ def test_anneal_solves_a_9x9_and_counts_rounds_and_reads():
     p = parse_puzzle(INSANE)
     r = anneal_route(p, seed=1, time_budget=20.0)
     assert r.valid and p.is_solution(r.grid)
-    assert r.solved_by == f"anneal ({r.rounds} rounds)" and r.rounds >= 1
+    assert r.solved_by == f"anneal ({r.rounds} round{'s' * (r.rounds != 1)})" and r.rounds >= 1
     assert r.reads >= 1 and 0 < r.success_rate <= 1 and r.num_variables > 0
     assert r.timings["sample"] > 0 and r.timings["total"] >= r.timings["sample"]
 
@@ -69,11 +69,11 @@ def test_fallback_finishes_and_the_result_says_so():
 def test_registry_fallback_is_used_and_a_missing_one_is_skipped_and_noted():
     tiny = {"num_reads": 1, "num_sweeps": 1}
     r = anneal_route(parse_puzzle(HARD), seed=3, max_rounds=1, sample_params=tiny, fallback="csp")
-    assert r.valid and r.solved_by == "csp fallback after anneal (1 rounds)"
+    assert r.valid and r.solved_by == "csp fallback after anneal (1 round)"
     assert "".join(map(str, r.grid)) == HARD_SOL
     r = anneal_route(parse_puzzle(HARD), seed=3, max_rounds=1, sample_params=tiny,
                      fallback=("no-such-solver", "csp"))
-    assert r.valid and r.solved_by == "csp fallback after anneal (1 rounds)"
+    assert r.valid and r.solved_by == "csp fallback after anneal (1 round)"
     assert any("'no-such-solver' unavailable" in n for n in r.notes)
     r = anneal_route(parse_puzzle(HARD), seed=3, max_rounds=1, sample_params=tiny,
                      fallback=("no-such-solver",))

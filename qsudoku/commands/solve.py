@@ -155,7 +155,7 @@ def render(result) -> str:
                  f"{result.num_interactions} interactions")
     if result.success_rate is not None:
         rounds = result.info.get("rounds")
-        where = f" over {rounds} anneal rounds" if rounds else ""
+        where = f" over {rounds} anneal round{'' if rounds == 1 else 's'}" if rounds else ""
         lines.append(f"sampling: {result.num_reads} reads{where}, {result.success_rate:.1%} "
                      f"valid, best energy {result.energy:g}")
     qpu = _qpu_line(result.info)
