@@ -19,7 +19,7 @@ shaded, cells of broken constraints red.
 from __future__ import annotations
 
 import math
-from typing import Mapping, Sequence
+from typing import Sequence
 
 import numpy as np
 

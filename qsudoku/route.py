@@ -199,7 +199,7 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
     Raises:
         ContradictionError: If propagation proves the puzzle has no solution.
     """
-    from .decode import decode, success_rate
+    from .decode import decode
     from .samplers import get_sampler
 
     t0 = time.perf_counter()

@@ -40,7 +40,6 @@ from .config import Config, PropagateConfig, QuboConfig, SamplerConfig
 from .decode import decode, success_rate
 from .errors import ConfigError, ContradictionError
 from .puzzle import UNIT_KINDS
-from .qubo import Weights
 
 __all__ = ["WEIGHT_KEYS", "parse_values", "parse_axis", "expand", "split_setting", "setting_key",
            "measure", "run_sweep", "load", "summarize", "columns", "BROKEN_KINDS",

@@ -27,6 +27,7 @@ BACKEND_MODULES = (
     "qsudoku.samplers.classical",
     "qsudoku.samplers.structured",
     "qsudoku.samplers.dwave",
+    "qsudoku.samplers.hybrid",
     "qsudoku.samplers.exact",
 )
 

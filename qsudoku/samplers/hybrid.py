@@ -1,0 +1,204 @@
+"""Leap hybrid backends: ``hybrid`` (the BQM) and ``hybrid-cqm`` (a constrained model).
+
+``hybrid`` sends the BQM to :class:`dwave.system.LeapHybridSampler`; ``hybrid-cqm``
+sends :class:`dwave.system.LeapHybridCQMSampler` a constrained model whose one-hot
+groups are constraints instead of penalties (:func:`cqm_from_groups`).  Both answer
+with a :class:`dimod.SampleSet` over the BQM's variables, so they decode like any
+sampler.  Credentials and cloud failures are handled as for the QPU
+(:mod:`qsudoku.samplers.dwave`): D-Wave's own configuration only, and a
+:class:`~qsudoku.errors.BackendUnavailableError` with one line on any failure.
+
+>>> bqm = dimod.BQM({"a": -1, "b": -1}, {"ab": 2}, 1, "BINARY")
+>>> sorted(cqm_from_groups(bqm, [("cell", ["a", "b"])]).discrete)
+['cell_0']
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import dimod
+import numpy as np
+
+from ..errors import ConfigError
+from .dwave import CLIENT_OPTIONS, DEFAULT_LABEL, _plain, _split_options, cloud_errors
+from .registry import register
+
+__all__ = ["HybridSampler", "HybridCQMSampler", "cqm_from_groups"]
+
+
+def _time_limit(time_limit, minimum: float, properties) -> float:
+    if time_limit is None:
+        return minimum
+    if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real) or \
+            not math.isfinite(time_limit):
+        raise ConfigError(f"time_limit = {time_limit!r} must be a number of seconds")
+    if time_limit < minimum:
+        raise ConfigError(f"time_limit = {time_limit!r} s is below the solver's minimum of "
+                          f"{minimum:g} s for this model")
+    hours = properties.get("maximum_time_limit_hrs")
+    if hours and time_limit > hours * 3600:
+        raise ConfigError(f"time_limit = {time_limit!r} s is above the solver's maximum of {hours:g} h")
+    return float(time_limit)
+
+
+class _Hybrid(dimod.Sampler):
+    parameters = None
+    properties = None
+    what = "hybrid"
+
+    def __init__(self, child):
+        self.child = child
+        self.parameters = dict(child.parameters)
+        self.parameters.setdefault("time_limit", [])
+        self.properties = dict(child.properties)
+
+    def _finish(self, ss, time_limit, minimum, **extra):
+        info = _plain(dict(ss.info))
+        info.update(time_limit=time_limit, min_time_limit=round(minimum, 4), **extra,
+                    solver=str(getattr(getattr(self.child, "solver", None), "name", "") or ""))
+        ss.info.clear()
+        ss.info.update(info)
+        return ss
+
+
+class HybridSampler(_Hybrid):
+    """:class:`~dwave.system.LeapHybridSampler` on the BQM; ``time_limit`` defaults to the solver's
+    minimum for the model.  ``info`` carries the solver's timing (``qpu_access_time``,
+    ``run_time``, ``charge_time``, microseconds) and the time limit used."""
+
+    def sample(self, bqm, time_limit=None, **params):
+        if "label" in self.parameters:
+            params.setdefault("label", DEFAULT_LABEL)
+        minimum = float(self.child.min_time_limit(bqm))
+        limit = _time_limit(time_limit, minimum, self.child.properties)
+        with cloud_errors(self.what):
+            ss = self.child.sample(bqm, time_limit=limit, **params)
+            ss.resolve()
+        return self._finish(ss, limit, minimum)
+
+
+def _fit_kind_weights(bqm, groups) -> dict:
+    """One weight per kind such that ``bqm ~ sum_g w_kind(g) (sum q - 1)**2`` (least squares).
+
+    Each variable's linear bias is ``-sum w`` over its groups and each pair's quadratic
+    bias ``2 sum w`` over the groups holding both, so both kinds of bias enter the fit
+    (linear biases alone cannot tell rows from boxes when every cell is in one of each).
+    """
+    kinds = sorted({kind for kind, _ in groups})
+    if not kinds:
+        return {}
+    col = {k: j for j, k in enumerate(kinds)}
+    index = {v: i for i, v in enumerate(bqm.variables)}
+    lin = np.zeros((len(index), len(kinds)))
+    pairs: dict = {}
+    for kind, labels in groups:
+        ids = sorted(index[v] for v in labels)
+        lin[ids, col[kind]] -= 1.0
+        for a in range(len(ids)):
+            for b in range(a + 1, len(ids)):
+                pairs.setdefault((ids[a], ids[b]), np.zeros(len(kinds)))[col[kind]] += 2.0
+    labels = list(bqm.variables)
+    quad = np.array(list(pairs.values())) if pairs else np.zeros((0, len(kinds)))
+    a = np.vstack([lin, quad])
+    b = np.concatenate([[bqm.get_linear(v) for v in labels],
+                        [bqm.get_quadratic(labels[i], labels[j], default=0.0) for i, j in pairs]])
+    w = np.linalg.lstsq(a, b, rcond=None)[0]
+    return {k: float(w[col[k]]) for k in kinds}
+
+
+def cqm_from_groups(bqm, groups):
+    """A CQM whose constraints are the one-hot ``groups`` and whose objective is what remains.
+
+    Cell groups (disjoint) become discrete constraints; the unit groups become
+    ``sum == 1`` constraints.  The objective is the BQM minus ``w (sum q - 1)**2`` for
+    each group, with one weight per kind fitted to the BQM, so for a qsudoku model it
+    is empty; whatever the fit, the objective equals the BQM on every feasible sample.
+
+    >>> bqm = dimod.BQM({"a": -1, "b": -1}, {"ab": 2}, 1, "BINARY")
+    >>> cqm = cqm_from_groups(bqm, [("cell", ["a", "b"])])
+    >>> len(cqm.objective.quadratic), len(cqm.objective.linear), sorted(cqm.discrete)
+    (0, 0, ['cell_0'])
+    """
+    objective = dimod.BinaryQuadraticModel(bqm)
+    if objective.vartype is not dimod.BINARY:
+        objective.change_vartype(dimod.BINARY, inplace=True)
+    groups = [(kind, list(labels)) for kind, labels in groups]
+    weights = _fit_kind_weights(objective, groups)
+    for kind, labels in groups:
+        if weights[kind] and labels:
+            objective.add_linear_equality_constraint([(v, 1.0) for v in labels], -weights[kind], -1.0)
+    scale = max([abs(x) for x in bqm.linear.values()] + [abs(x) for x in bqm.quadratic.values()] + [1.0])
+    tol = 1e-9 * scale
+    pruned = dimod.BinaryQuadraticModel(
+        {v: b for v, b in objective.linear.items() if abs(b) > tol},
+        {uv: b for uv, b in objective.quadratic.items() if abs(b) > tol},
+        objective.offset if abs(objective.offset) > tol else 0.0, dimod.BINARY)
+    cqm = dimod.ConstrainedQuadraticModel()
+    cqm.add_variables(dimod.BINARY, list(bqm.variables))
+    cqm.set_objective(pruned)
+    discrete: set = set()
+    for i, (kind, labels) in enumerate(groups):
+        if kind == "cell" and labels and discrete.isdisjoint(labels):
+            cqm.add_discrete(labels, label=f"cell_{i}")
+            discrete.update(labels)
+        else:
+            cqm.add_constraint_from_iterable([(v, 1) for v in labels], "==", rhs=1, label=f"{kind}_{i}")
+    return cqm
+
+
+class HybridCQMSampler(_Hybrid):
+    """:class:`~dwave.system.LeapHybridCQMSampler` on :func:`cqm_from_groups` of the BQM.
+
+    Takes the model's one-hot ``groups`` (the pipeline passes them); returns a
+    :class:`dimod.SampleSet` over the BQM's ``(r, c, d)`` variables with BQM energies
+    (so it decodes like any other sampler) and an ``is_feasible`` field.
+    """
+
+    what = "hybrid CQM"
+
+    def __init__(self, child):
+        super().__init__(child)
+        self.parameters["groups"] = []
+
+    def sample(self, bqm, groups=None, time_limit=None, **params):
+        if "label" in self.parameters:
+            params.setdefault("label", DEFAULT_LABEL)
+        cqm = cqm_from_groups(bqm, groups or [])
+        minimum = float(self.child.min_time_limit(cqm))
+        limit = _time_limit(time_limit, minimum, self.child.properties)
+        with cloud_errors(self.what):
+            res = self.child.sample_cqm(cqm, time_limit=limit, **params)
+            res.resolve()
+        pos = {v: i for i, v in enumerate(res.variables)}
+        rec = res.record
+        samples = rec.sample[:, [pos[v] for v in bqm.variables]] if len(bqm.variables) else \
+            np.zeros((len(rec), 0), np.int8)
+        vectors = {"is_feasible": rec.is_feasible} if "is_feasible" in rec.dtype.names else {}
+        ss = dimod.SampleSet.from_samples_bqm((samples, list(bqm.variables)), bqm,
+                                              num_occurrences=rec.num_occurrences, **vectors,
+                                              info=dict(res.info))
+        feasible = float(np.mean(rec.is_feasible)) if vectors and len(rec) else None
+        return self._finish(ss, limit, minimum, num_constraints=len(cqm.constraints),
+                            num_discrete=len(cqm.discrete), feasible_fraction=feasible)
+
+
+def _hybrid_factory(name: str, cls_name: str, wrapper):
+    def factory(**options):
+        _, client = _split_options(name, options, CLIENT_OPTIONS, ())
+        import dwave.system
+
+        with cloud_errors(wrapper.what, constructing=True):
+            child = getattr(dwave.system, cls_name)(**client)
+        return wrapper(child)
+
+    return factory
+
+
+register("hybrid", summary="Leap hybrid BQM solver (LeapHybridSampler); time_limit defaults to "
+         "the solver's minimum", extra="qpu", offline=False)(
+    _hybrid_factory("hybrid", "LeapHybridSampler", HybridSampler))
+register("hybrid-cqm", summary="Leap hybrid CQM solver: one-hot groups as constraints, not "
+         "penalties", extra="qpu", offline=False)(
+    _hybrid_factory("hybrid-cqm", "LeapHybridCQMSampler", HybridCQMSampler))
