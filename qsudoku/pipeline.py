@@ -200,7 +200,7 @@ def _rejected_params(config: Config, params: dict):
 
 
 def _solve_route(puzzle: Puzzle, config: Config, sampler, t0: float) -> Result:
-    from .route import _rounds, anneal_route
+    from .route import anneal_route, rounds_text
 
     sampler = sampler or sampler_factory(config)
     params, seed = route_params(sampler, config)
@@ -216,7 +216,7 @@ def _solve_route(puzzle: Puzzle, config: Config, sampler, t0: float) -> Result:
     notes = list(rr.notes)
     if not rr.valid and rr.rounds:
         notes.append(f"the annealing route found no valid grid in its {rc.time_budget:g} s budget "
-                     f"({_rounds(rr.rounds)})" + ("" if rc.exact_fallback else
+                     f"({rounds_text(rr.rounds)})" + ("" if rc.exact_fallback else
                                                 "; the exact fallback is off"))
     info = {"rounds": rr.rounds, "restarts": rr.restarts}
     sampler_info = {"name": config.sampler.name, "params": {**params, "seed": seed},

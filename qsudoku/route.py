@@ -126,7 +126,7 @@ def _choose_fixes(rng, model, decoded, num_fix: int):
     return [(int(open_cells[j]), int(major[j])) for j in pick]
 
 
-def _rounds(n: int) -> str:
+def rounds_text(n: int) -> str:
     """``"1 round"``, ``"3 rounds"``."""
     return f"{n} round" + ("" if n == 1 else "s")
 
@@ -259,7 +259,7 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
                          [c.describe(puzzle) for c in model.constraints if c.label in labels])
         if best.valid and puzzle.is_solution(best.grid):
             result.grid, result.valid = list(best.grid), True
-            result.solved_by = f"anneal ({_rounds(result.rounds)})"
+            result.solved_by = f"anneal ({rounds_text(result.rounds)})"
             break
         fixes = _choose_fixes(rng, model, decoded, num_fix) if depth < max_depth else []
         if not fixes:
@@ -283,7 +283,7 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
             result.grid = list(nxt.grid)
             result.valid = puzzle.is_solution(nxt.grid)
             if result.valid:
-                result.solved_by = f"anneal ({_rounds(result.rounds)})"
+                result.solved_by = f"anneal ({rounds_text(result.rounds)})"
                 break
             cands, depth = root, 0
             result.restarts += 1
@@ -300,9 +300,9 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
         timings["fallback"] = time.perf_counter() - t
         if grid is not None and puzzle.is_solution(grid):
             result.grid, result.valid, result.broken = list(grid), True, []
-            result.solved_by = f"{name} fallback after anneal ({_rounds(result.rounds)})"
+            result.solved_by = f"{name} fallback after anneal ({rounds_text(result.rounds)})"
             result.notes.append(f"the annealing route ran out of budget after "
-                                f"{_rounds(result.rounds)}; the exact fallback {name!r} "
+                                f"{rounds_text(result.rounds)}; the exact fallback {name!r} "
                                 "finished the puzzle")
     timings["total"] = time.perf_counter() - t0
     return result

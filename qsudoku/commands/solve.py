@@ -89,8 +89,7 @@ def _count(puzzle, cfg):
 
 
 def _count_fields(puzzle, count) -> dict:
-    undecided = not count.complete and count.count < 2
-    out = {"unique": None if undecided else count.unique, "solutions_found": count.describe()}
+    out = {"unique": count.unique if count.decided else None, "solutions_found": count.describe()}
     if not count.unique and len(count.solutions) > 1:
         out["second_solution"] = puzzle.format(count.solutions[1])
     return out
@@ -99,7 +98,7 @@ def _count_fields(puzzle, count) -> dict:
 def _count_text(puzzle, count) -> str:
     if count.unique:
         return "unique: yes (exact count)"
-    if not count.complete and count.count < 2:
+    if not count.decided:
         return (f"unique: not decided - the count stopped at its time limit "
                 f"(route.fallback_time_limit) after {count.describe()}")
     text = f"unique: NO - {count.describe()}; this grid is one answer, not the answer"
@@ -154,9 +153,12 @@ def render(result) -> str:
     lines.append(f"propagation: {fired} -> {result.num_variables} variables, "
                  f"{result.num_interactions} interactions")
     if result.success_rate is not None:
+        from ..route import rounds_text
+
         rounds = result.info.get("rounds")
-        where = f" over {rounds} anneal round{'' if rounds == 1 else 's'}" if rounds else ""
-        lines.append(f"sampling: {result.num_reads} reads{where}, {result.success_rate:.1%} "
+        where = f" over {rounds_text(rounds).replace(' ', ' anneal ')}" if rounds else ""
+        reads = f"{result.num_reads} read" + ("" if result.num_reads == 1 else "s")
+        lines.append(f"sampling: {reads}{where}, {result.success_rate:.1%} "
                      f"valid, best energy {result.energy:g}")
     qpu = _qpu_line(result.info)
     if qpu:

@@ -44,6 +44,11 @@ class SolutionCount:
     stats: dict = field(default_factory=dict, repr=False)
 
     @property
+    def decided(self) -> bool:
+        """False if the time limit stopped the count before it could tell one from several."""
+        return self.complete or self.count >= 2
+
+    @property
     def unique(self) -> bool:
         """True iff the puzzle has exactly one solution."""
         return self.count == 1 and not self.at_least
