@@ -28,6 +28,7 @@ try:  # numba is optional: without it the same code runs as (slow) Python.
 
     HAVE_NUMBA = True
     _njit = numba.njit(cache=True, nogil=True)
+    _ijit = numba.njit(cache=True, nogil=True, inline="always")
     _pjit = numba.njit(cache=True, nogil=True, parallel=True)
     prange = numba.prange
 except ImportError:  # pragma: no cover - exercised only where numba is missing
@@ -57,7 +58,7 @@ else:  # pragma: no cover
     now = _py_now
 
 
-@_njit
+@_ijit
 def _rand(state):
     """xorshift64*: advance ``state[0]`` and return a uint64."""
     x = state[0]
@@ -68,12 +69,12 @@ def _rand(state):
     return x * np.uint64(2685821657736338717)
 
 
-@_njit
+@_ijit
 def _uniform(state):
     return float(_rand(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@_njit
+@_ijit
 def _randint(state, n):
     return int(_rand(state) % np.uint64(n))
 
@@ -156,7 +157,7 @@ def _match(rng, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val, val, ho
     return unmatched
 
 
-@_njit
+@_ijit
 def _var_of(s, v, slot_comp, comp_start, comp_size, tab_off, tab):
     k = slot_comp[s]
     m = comp_size[k]
@@ -177,7 +178,7 @@ def _counts(val, slot_comp, comp_start, comp_size, tab_off, tab, vg_ptr, vg_idx,
     return e
 
 
-@_njit
+@_ijit
 def _shift(var, step, vg_ptr, vg_idx, gw, cnt):
     """Add ``step`` (+1/-1) to the counts of ``var``'s groups; return the energy change."""
     d = 0.0
@@ -192,7 +193,7 @@ def _shift(var, step, vg_ptr, vg_idx, gw, cnt):
     return d
 
 
-@_njit
+@_ijit
 def _conflicted(s, val, slot_comp, comp_start, comp_size, tab_off, tab, vg_ptr, vg_idx, cnt):
     var = _var_of(s, val[s], slot_comp, comp_start, comp_size, tab_off, tab)
     for t in range(vg_ptr[var], vg_ptr[var + 1]):
@@ -201,7 +202,7 @@ def _conflicted(s, val, slot_comp, comp_start, comp_size, tab_off, tab, vg_ptr, 
     return False
 
 
-@_njit
+@_ijit
 def _propose(rng, beta, e, val, holder, movable, slot_comp, comp_start, comp_size, tab_off, tab,
              cand_ptr, cand_val, vg_ptr, vg_idx, gw, cnt, focus):
     """One swap proposal at inverse temperature ``beta``; returns the new energy.
