@@ -122,41 +122,62 @@ def _naked_single(s: _State) -> int:
     return count
 
 
-def _places(s: _State, unit, bit):
-    return [c for c in unit.cells if s.masks[c] & bit]
+def _no_place(s: _State, unit, bits: int) -> ContradictionError:
+    d = (bits & -bits).bit_length()  # the lowest digit of ``bits``
+    return ContradictionError(f"digit {s.p.alphabet[d - 1]} has no place left in {unit.label}",
+                              unit=unit.label, digit=d, source=s.p.name or None)
 
 
 def _hidden_single(s: _State) -> int:
     count = 0
+    masks, grid = s.masks, s.grid
     for unit in s.p.units:
-        for d in range(1, s.p.size + 1):
-            bit = 1 << (d - 1)
-            places = _places(s, unit, bit)
+        cells = unit.cells
+        union = twice = 0
+        for c in cells:  # digits seen once (union & ~twice) and more than once, by bit tricks
+            m = masks[c]
+            twice |= union & m
+            union |= m
+        if union != s.full:
+            raise _no_place(s, unit, s.full & ~union)
+        single = union & ~twice
+        while single:
+            bit = single & -single
+            single ^= bit
+            places = [c for c in cells if masks[c] & bit]  # again: a placement may have acted
             if not places:
-                raise ContradictionError(
-                    f"digit {s.p.alphabet[d - 1]} has no place left in {unit.label}",
-                    unit=unit.label, digit=d, source=s.p.name or None)
-            if len(places) == 1 and s.grid[places[0]] == 0:
-                s.place(places[0], d)
+                raise _no_place(s, unit, bit)
+            if len(places) == 1 and grid[places[0]] == 0:
+                s.place(places[0], bit.bit_length())
                 count += 1
     return count
 
 
 def _locked_candidates(s: _State) -> int:
     count = 0
-    cell_units = s.p.cell_units
-    for k, unit in enumerate(s.p.units):
-        members = set(unit.cells)
-        for d in range(1, s.p.size + 1):
-            bit = 1 << (d - 1)
-            places = [c for c in unit.cells if s.grid[c] == 0 and s.masks[c] & bit]
+    units, masks, grid = s.p.units, s.masks, s.grid
+    in_units = [sum(1 << k for k in ks) for ks in s.p.cell_units]  # units of each cell, as bits
+    for k, unit in enumerate(units):
+        open_cells = [c for c in unit.cells if grid[c] == 0]
+        if len(open_cells) < 2:
+            continue
+        union = 0
+        for c in open_cells:
+            union |= masks[c]
+        while union:
+            bit = union & -union
+            union ^= bit
+            places = [c for c in open_cells if masks[c] & bit]
             if len(places) < 2:
                 continue
-            shared = set(cell_units[places[0]]).intersection(*(cell_units[c] for c in places[1:]))
-            shared.discard(k)
-            for other in shared:
-                for c in s.p.units[other].cells:
-                    if c not in members and s.grid[c] == 0 and s.remove(c, bit):
+            shared = ~(1 << k)
+            for c in places:
+                shared &= in_units[c]
+            while shared > 0:  # every other unit holding all of the digit's places
+                low = shared & -shared
+                shared ^= low
+                for c in units[low.bit_length() - 1].cells:
+                    if not in_units[c] >> k & 1 and grid[c] == 0 and s.remove(c, bit):
                         count += 1
     return count
 
@@ -267,7 +288,4 @@ def _check_units(s: _State) -> None:
         for c in unit.cells:
             union |= s.masks[c]
         if union != s.full:
-            missing = (s.full & ~union).bit_length()
-            raise ContradictionError(
-                f"digit {s.p.alphabet[missing - 1]} has no place left in {unit.label}",
-                unit=unit.label, digit=missing, source=s.p.name or None)
+            raise _no_place(s, unit, s.full & ~union)
