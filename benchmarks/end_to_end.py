@@ -8,7 +8,7 @@ size, and where the time goes (share of the summed wall spent in propagate / bui
 sample / the rest: decode, the exact fallback, loading the compiled kernels), and which
 route finished each puzzle: propagation alone, annealing, or the exact fallback.
 
-    python benchmarks/end_to_end.py [--per-set 12] [--jobs 2]
+    python benchmarks/end_to_end.py [--per-set 12] [--jobs 1]
         [--out benchmarks/results/end_to_end.csv] [--plot benchmarks/results/figures/end_to_end]
 """
 
@@ -81,7 +81,8 @@ def _ms(x: float) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--per-set", type=int, default=12)
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="processes; each solve already anneals on every core, so > 1 slows each")
     ap.add_argument("--out", default="benchmarks/results/end_to_end.csv")
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--plot", default="benchmarks/results/figures/end_to_end")

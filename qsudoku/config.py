@@ -95,7 +95,7 @@ class RouteConfig:
     """
 
     enabled: bool = True
-    time_budget: float = 2.0
+    time_budget: float = 0.8
     max_depth: int = 0
     exact_fallback: str = "sat,csp"
     fallback_time_limit: float = 60.0

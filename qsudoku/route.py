@@ -168,7 +168,7 @@ def _call_fallback(fallback, puzzle: Puzzle, cands: Candidates, weights: Weights
 
 
 def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
-                 weights: Weights = Weights(), time_budget: float = 2.0,
+                 weights: Weights = Weights(), time_budget: float = 0.8,
                  round_time: float | None = None, sample_params: dict | None = None,
                  max_depth: int = 0, num_fix: int = 1, max_rounds: int | None = None,
                  seed: int | None = None, sampler=None,
