@@ -1,4 +1,4 @@
-"""The annealing route on the hardest shared 9x9 sets, and the swap sampler vs dwave-samplers SA.
+"""The annealing route on the hardest shared 9x9 sets, and its samplers vs dwave-samplers SA.
 
 Three parts (each can be skipped):
 
@@ -7,9 +7,11 @@ Three parts (each can be skipped):
    how many propagation alone solved, median / p95 wall time, mean rounds, and the share
    solved within ``--within`` seconds.
 2. ``compare``: on the reduced QUBO (singles) of the first ``--compare`` puzzles per set that
-   propagation does not solve, dwave-samplers SA (``--sa-reads`` x ``--sa-sweeps``) and then the
-   swap sampler (route parameters, no early stop) for the same wall time.  Per-read success
-   (valid reads / reads, pooled), successes per second, and their ratios.
+   propagation does not solve, dwave-samplers SA (``--sa-reads`` x ``--sa-sweeps``) and then each
+   route sampler (``swap-tabu``, ``swap``; route parameters, no early stop) for the same wall
+   time.  Per-read success (valid reads / reads, pooled; a ``swap-tabu`` read is one tabu walk,
+   ending at a ground state or after ``stall`` iterations without a new best), its ratio to
+   SA's, and successes per second.
 3. ``compile``: the first sampler call in a fresh process with an empty numba cache
    (compile) and with the cache filled (load).
 
@@ -38,7 +40,7 @@ from qsudoku.decode import decode
 from qsudoku.io import load_puzzles
 from qsudoku.propagate import propagate
 from qsudoku.qubo import build_model
-from qsudoku.route import DEFAULT_SAMPLE_PARAMS, ROUTE_RULES, anneal_route
+from qsudoku.route import ROUTE_PARAMS, ROUTE_RULES, anneal_route
 from qsudoku.samplers import get_sampler
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
@@ -91,15 +93,21 @@ def run_compare(args, out) -> None:
     from dwave.samplers import SimulatedAnnealingSampler
 
     sa = SimulatedAnnealingSampler()
-    swap = get_sampler("swap")
-    params = {k: v for k, v in DEFAULT_SAMPLE_PARAMS.items() if k != "num_reads"}
+    ours = {name: (get_sampler(name), {k: v for k, v in ROUTE_PARAMS[name].items()
+                                       if k != "num_reads"}) for name in ROUTE_PARAMS}
+    for sampler, _ in ours.values():
+        sampler.warm_up()  # load the compiled kernels before any time limit runs
     print(f"\ncompare on the reduced QUBO (rules {', '.join(ROUTE_RULES)}): SA {args.sa_reads} x "
-          f"{args.sa_sweeps} sweeps vs swap {params} for the same wall time; "
-          f"load average {os.getloadavg()[0]:.1f}", file=out)
-    print(f"{'set':22s} {'n':>3s} {'vars':>5s} {'SA ok/reads':>12s} {'p SA':>7s} "
-          f"{'swap ok/reads':>14s} {'p swap':>7s} {'p ratio':>8s} {'ok/s SA':>8s} {'ok/s swap':>9s}",
-          file=out, flush=True)
-    tot = np.zeros(6)
+          f"{args.sa_sweeps} sweeps vs, for the same wall time, "
+          + "; ".join(f"{n} {p}" for n, (_, p) in ours.items())
+          + f" (no early stop); p = valid reads / reads; load average {os.getloadavg()[0]:.1f}",
+          file=out)
+    cols = ["SA"] + list(ours)
+    print(f"{'set':22s} {'n':>3s} {'vars':>5s} "
+          + " ".join(f"{c + ' ok/reads':>16s} {'p ' + c:>11s}" for c in cols) + " "
+          + " ".join(f"{'x SA ' + c:>14s}" for c in cols[1:]) + " "
+          + " ".join(f"{'ok/s ' + c:>14s}" for c in cols), file=out, flush=True)
+    tot = np.zeros((len(cols), 3))  # per sampler: valid reads, reads, seconds
     for f in files(args):
         chosen = []
         for p in load_puzzles(str(f)):
@@ -110,17 +118,17 @@ def run_compare(args, out) -> None:
                 break
         if not chosen:
             continue
-        acc = np.zeros(6)  # sa ok, sa reads, sa time, swap ok, swap reads, swap time
+        acc = np.zeros((len(cols), 3))
         for i, m in enumerate(chosen):
             t = time.perf_counter()
             ss = sa.sample(m.bqm, num_reads=args.sa_reads, num_sweeps=args.sa_sweeps, seed=i)
             t_sa = time.perf_counter() - t
-            acc[:3] += [sum(d.valid for d in decode(m, ss)), len(ss), t_sa]
-            t = time.perf_counter()
-            ss = swap.sample(m.bqm, groups=m.groups(), num_reads=10**7, time_limit=t_sa, seed=i,
-                             **params)
-            t_sw = time.perf_counter() - t
-            acc[3:] += [sum(d.valid for d in decode(m, ss)), len(ss), t_sw]
+            acc[0] += [sum(d.valid for d in decode(m, ss)), len(ss), t_sa]
+            for k, (sampler, params) in enumerate(ours.values(), start=1):
+                t = time.perf_counter()
+                ss = sampler.sample(m.bqm, groups=m.groups(), num_reads=10**7, time_limit=t_sa,
+                                    seed=i, **params)
+                acc[k] += [sum(d.valid for d in decode(m, ss)), len(ss), time.perf_counter() - t]
         tot += acc
         vars_ = int(np.median([m.num_variables for m in chosen]))
         print_row(f.stem, len(chosen), vars_, acc, out)
@@ -128,12 +136,12 @@ def run_compare(args, out) -> None:
 
 
 def print_row(name, n, vars_, acc, out) -> None:
-    p_sa = acc[0] / acc[1]
-    p_sw = acc[3] / acc[4]
-    ratio = p_sw / p_sa if p_sa else (float("inf") if p_sw else float("nan"))
-    print(f"{name[:22]:22s} {n:3d} {vars_:5d} {f'{acc[0]:.0f}/{acc[1]:.0f}':>12s} {p_sa:7.3f} "
-          f"{f'{acc[3]:.0f}/{acc[4]:.0f}':>14s} {p_sw:7.3f} {ratio:8.1f} {acc[0] / acc[2]:8.2f} "
-          f"{acc[3] / acc[5]:9.2f}", file=out, flush=True)
+    p = acc[:, 0] / acc[:, 1]
+    ratios = [pk / p[0] if p[0] else (float("inf") if pk else float("nan")) for pk in p[1:]]
+    print(f"{name[:22]:22s} {n:3d} {vars_:5d} "
+          + " ".join(f"{f'{a[0]:.0f}/{a[1]:.0f}':>16s} {pk:11.3f}" for a, pk in zip(acc, p)) + " "
+          + " ".join(f"{r:14.1f}" for r in ratios) + " "
+          + " ".join(f"{a[0] / a[2]:14.2f}" for a in acc), file=out, flush=True)
 
 
 _FIRST_CALL = """

@@ -28,8 +28,8 @@ from .qubo import Weights
 __all__ = ["Config", "PropagateConfig", "QuboConfig", "SamplerConfig", "RouteConfig",
            "load_config", "DEFAULT_CONFIG_PATH", "ROUTE_SAMPLER"]
 
-#: The sampler whose configuration runs the annealing route (see :class:`RouteConfig`).
-ROUTE_SAMPLER = "swap"
+#: The default sampler; it and ``swap`` run the annealing route (see :class:`RouteConfig`).
+ROUTE_SAMPLER = "swap-tabu"
 
 #: The documented default configuration shipped with the repository.
 DEFAULT_CONFIG_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from .config import ROUTE_SAMPLER, Config
+from .config import Config
 from .decode import Decoded, decode, success_rate
 from .errors import BackendUnavailableError, ConfigError
 from .propagate import Candidates, propagate
@@ -141,16 +141,18 @@ def sampler_params(sampler, config: Config) -> dict:
 
 def uses_route(config: Config) -> bool:
     """True if ``config`` runs the annealing route rather than one sampling."""
-    return config.route.enabled and config.sampler.name == ROUTE_SAMPLER
+    from .route import ROUTE_PARAMS
+
+    return config.route.enabled and config.sampler.name in ROUTE_PARAMS
 
 
 def route_params(sampler, config: Config) -> tuple[dict, int | None]:
-    """The route's ``swap`` schedule with the config's parameters applied, and the seed."""
-    from .route import DEFAULT_SAMPLE_PARAMS
+    """The route's parameters of the configured sampler with the config's applied, and the seed."""
+    from .route import ROUTE_PARAMS
 
     params = dict(config.sampler.params)
     seed = params.pop("seed", None)
-    merged = {**DEFAULT_SAMPLE_PARAMS, **params}
+    merged = {**ROUTE_PARAMS[config.sampler.name], **params}
     check_params(sampler, merged, config.sampler.name, config.source)
     return merged, seed
 

@@ -98,19 +98,20 @@ def one_hot(groups: Sequence[np.ndarray], weights: Sequence[float], num_variable
     >>> lin.tolist(), list(zip(i.tolist(), j.tolist(), b.tolist())), off
     ([-1.0, -1.0, -1.0], [(0, 1, 2.0), (0, 2, 2.0), (1, 2, 2.0)], 1.0)
     """
-    linear = np.zeros(num_variables)
     weights = np.asarray(weights, dtype=float)
     sizes = np.fromiter((len(g) for g in groups), dtype=np.int64, count=len(groups))
+    flat = (np.concatenate(groups).astype(np.int64) if len(groups) and sizes.sum()
+            else np.zeros(0, np.int64))
+    linear = -np.bincount(flat, weights=np.repeat(weights, sizes), minlength=num_variables)
+    starts = np.cumsum(sizes) - sizes
     rows, cols, biases = [], [], []
-    for m in np.unique(sizes):
+    for m in np.unique(sizes[sizes > 1]):
         idx = np.flatnonzero(sizes == m)
-        members = np.stack([groups[k] for k in idx]) if m else np.zeros((len(idx), 0), int)
-        w = weights[idx]
-        np.add.at(linear, members.ravel(), -np.repeat(w, m))
+        members = flat[starts[idx][:, None] + np.arange(m)]  # (groups of size m, m)
         a, b = np.triu_indices(int(m), 1)
         rows.append(members[:, a].ravel())
         cols.append(members[:, b].ravel())
-        biases.append(np.repeat(2.0 * w, len(a)))
+        biases.append(np.repeat(2.0 * weights[idx], len(a)))
     cat = (lambda xs, dt: np.concatenate(xs).astype(dt) if xs else np.zeros(0, dt))
     return linear, (cat(rows, np.int64), cat(cols, np.int64), cat(biases, float)), float(weights.sum())
 

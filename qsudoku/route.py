@@ -1,9 +1,10 @@
-"""The annealing route: anneal rounds interleaved with propagation, with an optional exact fallback.
+"""The annealing route: sampling rounds interleaved with propagation, with an optional exact fallback.
 
 Every digit beyond propagation comes from samples of a sampler on the puzzle's QUBO or on
 a sub-QUBO; no tree is searched.  A round builds the reduced QUBO of the current
-candidates, samples it with the ``swap`` sampler (short replica-exchange reads that stop
-at the first ground state) and decodes the reads.  A valid read finishes the route.
+candidates, samples it with a structured sampler (by default ``swap-tabu``: short tabu
+walks with digit swaps inside boxes; or ``swap``: replica-exchange annealing with the same
+moves), reads stopping at the first ground state, and decodes the reads.  A valid read finishes the route.
 Otherwise the round *decimates*: it fixes a few cells to the digits the low-energy reads
 agree on most, propagates, and anneals the smaller sub-QUBO next round.  A contradiction,
 or a dive that reaches ``max_depth``, abandons the fixed digits and restarts from the root
@@ -14,8 +15,8 @@ When the time budget runs out, ``fallback`` (a callable, or sampler names such a
 
 >>> from qsudoku.io import parse_puzzle
 >>> r = anneal_route(parse_puzzle("1..." "..2." "...." "...4"), seed=3)
->>> r.valid, r.solved_by.startswith("anneal"), r.rounds >= 1
-(True, True, True)
+>>> r.valid, r.solved_by, r.rounds
+(True, 'swap-tabu (1 round)', 1)
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ from .propagate import Candidates, propagate
 from .puzzle import Puzzle
 from .qubo import Weights, build_model
 
-__all__ = ["RouteResult", "anneal_route", "ROUTE_RULES", "STRONG_RULES", "DEFAULT_SAMPLE_PARAMS"]
+__all__ = ["RouteResult", "anneal_route", "ROUTE_RULES", "STRONG_RULES", "ROUTE_PARAMS",
+           "DEFAULT_SAMPLE_PARAMS", "route_label"]
 
 #: Propagation at the root and after each decimation.  Singles only: stronger rules remove
 #: candidates without filling cells, which disconnects the swap moves and made the
@@ -43,10 +45,31 @@ ROUTE_RULES = ("naked_single", "hidden_single")
 STRONG_RULES = ("naked_single", "hidden_single", "locked_candidates", "naked_pair", "hidden_pair",
                 "naked_triple", "hidden_triple")
 
-#: Parameters of the ``swap`` sampler: short replica-exchange reads, restarted until the
-#: round's time limit (measured best of the schedules tried; see benchmarks/hard9.py).
-DEFAULT_SAMPLE_PARAMS = {"num_reads": 1_000_000, "num_sweeps": 300, "num_replicas": 16,
-                         "beta_range": (0.5, 4.0), "focus": 3}
+#: The samplers the route can use, with their parameters in the route: reads restarted
+#: until the round's time limit (the measured best settings; see docs/performance.md).
+#: The first is the default.
+ROUTE_PARAMS = {
+    "swap-tabu": {"num_reads": 1_000_000, "tenure": 3, "stall": 2000},
+    "swap": {"num_reads": 1_000_000, "num_sweeps": 300, "num_replicas": 16,
+             "beta_range": (0.5, 4.0), "focus": 3},
+}
+
+#: Parameters of the ``swap`` (annealing) sampler in the route.
+DEFAULT_SAMPLE_PARAMS = ROUTE_PARAMS["swap"]
+
+
+def route_label(sampler) -> str:
+    """The registry name of a route sampler object (``"sampler"`` if it is not one).
+
+    >>> from qsudoku.samplers import get_sampler
+    >>> route_label(get_sampler("swap")), route_label(get_sampler("swap-tabu"))
+    ('swap', 'swap-tabu')
+    """
+    accepts = set(getattr(sampler, "parameters", {}))
+    for name, params in ROUTE_PARAMS.items():
+        if set(params) <= accepts:
+            return name
+    return "sampler"
 
 
 @dataclass
@@ -56,8 +79,8 @@ class RouteResult:
     Attributes:
         grid: The best grid found (0 = undecided).
         valid: True iff ``grid`` is a full valid solution keeping the givens.
-        solved_by: ``"propagation"``, ``"anneal (N rounds)"``, ``"<fallback> fallback after
-            anneal (N rounds)"`` or ``"none"``.
+        solved_by: ``"propagation"``, ``"<sampler> (N rounds)"`` (e.g. ``"swap-tabu
+            (1 round)"``), ``"<fallback> fallback after <sampler> (N rounds)"`` or ``"none"``.
         rounds: Anneal rounds run (sampler calls).
         restarts: Times the route went back to the root candidates.
         reads: Reads taken over all rounds.
@@ -171,7 +194,7 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
                  weights: Weights = Weights(), time_budget: float = 0.8,
                  round_time: float | None = None, sample_params: dict | None = None,
                  max_depth: int = 0, num_fix: int = 1, max_rounds: int | None = None,
-                 seed: int | None = None, sampler=None,
+                 seed: int | None = None, sampler: Any = None,
                  fallback: str | Sequence[str] | Callable | None = None,
                  fallback_time_limit: float | None = None,
                  finish_rules: Sequence[str] | None = STRONG_RULES) -> RouteResult:
@@ -183,12 +206,13 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
         weights: QUBO penalty weights.
         time_budget: Seconds for the whole annealing route (the fallback comes after).
         round_time: Time limit of one sampler call (``None`` = the whole remaining budget).
-        sample_params: Parameters of the ``swap`` sampler (default :data:`DEFAULT_SAMPLE_PARAMS`).
+        sample_params: Parameters of the sampler (default: its entry in :data:`ROUTE_PARAMS`).
         max_depth: Decimation steps in one dive before restarting from the root.
         num_fix: Cells fixed per decimation step.
         max_rounds: Stop after this many sampler calls (``None`` = time only).
         seed: Seed of the route's choices and of the sampler.
-        sampler: A sampler to reuse (default: a new ``swap`` sampler).
+        sampler: A route sampler to reuse, or the registry name of one (a key of
+            :data:`ROUTE_PARAMS`; default the first, ``swap-tabu``).
         fallback: ``None``, a registry name (e.g. ``"csp"``), a sequence of names tried in
             order (skipping backends that are not installed), or ``f(puzzle, candidates) ->
             grid | None``; run on the root candidates when the budget runs out unsolved.
@@ -206,7 +230,6 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
     deadline = t0 + time_budget
     timings = {"propagate": 0.0, "build": 0.0, "sample": 0.0, "fallback": 0.0}
     rng = np.random.default_rng(seed)
-    params = dict(DEFAULT_SAMPLE_PARAMS if sample_params is None else sample_params)
     t = time.perf_counter()
     root = propagate(puzzle, rules)
     timings["propagate"] += time.perf_counter() - t
@@ -223,7 +246,10 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
         result.energy = 0.0
         timings["total"] = time.perf_counter() - t0
         return result
-    sampler = sampler or get_sampler("swap")
+    if sampler is None or isinstance(sampler, str):
+        sampler = get_sampler(sampler or next(iter(ROUTE_PARAMS)))
+    label = route_label(sampler)
+    params = dict(ROUTE_PARAMS.get(label, {}) if sample_params is None else sample_params)
     warm = getattr(sampler, "warm_up", None)
     compile_time = warm() if warm is not None else 0.0
     if compile_time:  # a JIT compile (first call in a process) is not annealing time
@@ -259,7 +285,7 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
                          [c.describe(puzzle) for c in model.constraints if c.label in labels])
         if best.valid and puzzle.is_solution(best.grid):
             result.grid, result.valid = list(best.grid), True
-            result.solved_by = f"anneal ({rounds_text(result.rounds)})"
+            result.solved_by = f"{label} ({rounds_text(result.rounds)})"
             break
         fixes = _choose_fixes(rng, model, decoded, num_fix) if depth < max_depth else []
         if not fixes:
@@ -283,7 +309,7 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
             result.grid = list(nxt.grid)
             result.valid = puzzle.is_solution(nxt.grid)
             if result.valid:
-                result.solved_by = f"anneal ({rounds_text(result.rounds)})"
+                result.solved_by = f"{label} ({rounds_text(result.rounds)})"
                 break
             cands, depth = root, 0
             result.restarts += 1
@@ -300,7 +326,7 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
         timings["fallback"] = time.perf_counter() - t
         if grid is not None and puzzle.is_solution(grid):
             result.grid, result.valid, result.broken = list(grid), True, []
-            result.solved_by = f"{name} fallback after anneal ({rounds_text(result.rounds)})"
+            result.solved_by = f"{name} fallback after {label} ({rounds_text(result.rounds)})"
             result.notes.append(f"the annealing route ran out of budget after "
                                 f"{rounds_text(result.rounds)}; the exact fallback {name!r} "
                                 "finished the puzzle")

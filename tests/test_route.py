@@ -1,4 +1,5 @@
-"""The annealing route: rounds of the swap sampler interleaved with propagation, and its fallback."""
+"""The annealing route: rounds of the swap-tabu / swap samplers interleaved with propagation, and
+its fallback."""
 
 import pytest
 
@@ -31,7 +32,7 @@ def test_anneal_solves_a_9x9_and_counts_rounds_and_reads():
     p = parse_puzzle(INSANE)
     r = anneal_route(p, seed=1, time_budget=20.0)
     assert r.valid and p.is_solution(r.grid)
-    assert r.solved_by == f"anneal ({r.rounds} round{'s' * (r.rounds != 1)})" and r.rounds >= 1
+    assert r.solved_by == f"swap-tabu ({r.rounds} round{'s' * (r.rounds != 1)})" and r.rounds >= 1
     assert r.reads >= 1 and 0 < r.success_rate <= 1 and r.num_variables > 0
     assert r.timings["sample"] > 0 and r.timings["total"] >= r.timings["sample"]
 
@@ -39,21 +40,32 @@ def test_anneal_solves_a_9x9_and_counts_rounds_and_reads():
 @needs_numba
 def test_decimation_rounds_interleave_propagation():
     p = parse_puzzle(INSANE)
-    r = anneal_route(p, seed=2, time_budget=20.0, max_depth=3, round_time=0.02,
+    r = anneal_route(p, seed=2, time_budget=20.0, max_depth=3, round_time=0.02, sampler="swap",
                      sample_params={"num_reads": 4, "num_sweeps": 50, "num_replicas": 4,
                                     "beta_range": (0.5, 4.0)})
     assert r.valid and p.is_solution(r.grid) and r.rounds >= 1
+    assert r.solved_by.startswith(("swap (", "propagation"))
+
+
+@needs_numba
+@pytest.mark.parametrize("name", ["swap-tabu", "swap"])
+def test_either_route_sampler_solves_a_hardest_9x9(name):
+    p = parse_puzzle(HARD)
+    r = anneal_route(p, seed=7, time_budget=30.0, sampler=name)
+    assert r.valid and "".join(map(str, r.grid)) == HARD_SOL
+    assert r.solved_by == f"{name} ({r.rounds} round{'s' * (r.rounds != 1)})"
+    assert r.sampleset.info["feasible"] and r.reads >= 1
 
 
 def test_out_of_budget_without_fallback_is_unsolved_and_says_none():
-    tiny = {"num_reads": 1, "num_sweeps": 1}
+    tiny = {"num_reads": 1, "max_iters": 1}
     r = anneal_route(parse_puzzle(HARD), seed=3, max_rounds=1, sample_params=tiny)
     assert (r.valid, r.solved_by, r.rounds) == (False, "none", 1)
     assert r.energy > 0
 
 
 def test_fallback_finishes_and_the_result_says_so():
-    tiny = {"num_reads": 1, "num_sweeps": 1}
+    tiny = {"num_reads": 1, "max_iters": 1}
     calls = []
 
     def exact(puzzle, candidates):
@@ -62,18 +74,18 @@ def test_fallback_finishes_and_the_result_says_so():
 
     r = anneal_route(parse_puzzle(HARD), seed=3, max_rounds=2, sample_params=tiny, fallback=exact)
     assert r.valid and calls and calls[0] > 0
-    assert r.solved_by == "exact fallback after anneal (2 rounds)"
+    assert r.solved_by == "exact fallback after swap-tabu (2 rounds)"
     assert any("fallback" in n for n in r.notes)
 
 
 def test_registry_fallback_is_used_and_a_missing_one_is_skipped_and_noted():
-    tiny = {"num_reads": 1, "num_sweeps": 1}
+    tiny = {"num_reads": 1, "max_iters": 1}
     r = anneal_route(parse_puzzle(HARD), seed=3, max_rounds=1, sample_params=tiny, fallback="csp")
-    assert r.valid and r.solved_by == "csp fallback after anneal (1 round)"
+    assert r.valid and r.solved_by == "csp fallback after swap-tabu (1 round)"
     assert "".join(map(str, r.grid)) == HARD_SOL
     r = anneal_route(parse_puzzle(HARD), seed=3, max_rounds=1, sample_params=tiny,
                      fallback=("no-such-solver", "csp"))
-    assert r.valid and r.solved_by == "csp fallback after anneal (1 round)"
+    assert r.valid and r.solved_by == "csp fallback after swap-tabu (1 round)"
     assert any("'no-such-solver' unavailable" in n for n in r.notes)
     r = anneal_route(parse_puzzle(HARD), seed=3, max_rounds=1, sample_params=tiny,
                      fallback=("no-such-solver",))
@@ -84,7 +96,7 @@ def test_registry_fallback_is_used_and_a_missing_one_is_skipped_and_noted():
 def test_fallback_time_limit_stops_a_hopeless_exact_search():
     """qsudoku's own search cannot finish this 25x25 in a second; the route must not hang."""
     p = load_puzzles(str(DATA / "sudoku25" / "gecode.txt"))[0]
-    r = anneal_route(p, seed=3, max_rounds=1, sample_params={"num_reads": 1, "num_sweeps": 1},
+    r = anneal_route(p, seed=3, max_rounds=1, sample_params={"num_reads": 1, "max_iters": 1},
                      fallback="csp", fallback_time_limit=0.5)
     assert not r.valid and r.solved_by == "none"
     assert 0.5 <= r.timings["fallback"] < 10
@@ -100,7 +112,7 @@ def test_default_solve_finishes_a_25x25_with_the_sat_fallback():
     p = load_puzzles(str(DATA / "sudoku25" / "gecode.txt"))[2]
     solution = (DATA / "sudoku25" / "gecode.solutions.txt").read_text().split()[2]
     r = solve(p, Config().with_overrides(route={"time_budget": 0.5}))
-    assert r.valid and r.solved_by.startswith("sat fallback after anneal")
+    assert r.valid and r.solved_by.startswith("sat fallback after swap-tabu")
     assert p.format(r.grid) == solution
 
 

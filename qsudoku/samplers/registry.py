@@ -26,6 +26,7 @@ __all__ = ["SamplerSpec", "register", "get_spec", "get_sampler", "names", "check
 BACKEND_MODULES = (
     "qsudoku.samplers.classical",
     "qsudoku.samplers.structured",
+    "qsudoku.samplers.swap_tabu",
     "qsudoku.samplers.dwave",
     "qsudoku.samplers.hybrid",
     "qsudoku.samplers.exact",

@@ -249,6 +249,73 @@ def _greedy_samples(st: SwapStructure, num_reads: int) -> np.ndarray:
     return st.to_samples(np.repeat(val[None, :], num_reads, axis=0))
 
 
+def as_binary(bqm):
+    """``bqm`` with BINARY variables (a copy if it was SPIN)."""
+    import dimod
+
+    return bqm if bqm.vartype is dimod.BINARY else bqm.change_vartype(dimod.BINARY, inplace=False)
+
+
+def fresh_seed() -> int:
+    return int(np.random.SeedSequence().generate_state(1)[0])
+
+
+def run_batches(st: SwapStructure, run, num_reads: int, batch: int, time_limit, t0: float,
+                stop_at_ground: bool):
+    """Run reads batch after batch until ``num_reads``, a ground state or ``time_limit``.
+
+    ``run(n, first_read, deadline)`` runs ``n`` reads and returns per read ``(value slots,
+    energy, work done, complete)``.  A read cut short (another read reached the ground
+    state, or the time limit) is not a finished read: it is dropped, so that the valid
+    share of the reads is a per-read success probability, unless no read finished at all.
+
+    Returns:
+        ``(value slots per read, work per read, number of reads dropped)``.
+    """
+    from . import _swap_kernel as K  # noqa: F401  (numba's threads are configured on import)
+
+    if not st.feasible:
+        return None, np.zeros(num_reads, np.int64), 0
+    deadline = np.inf if time_limit is None else t0 + float(time_limit)
+    vals, energies, work, complete = [], [], [], []
+    done = 0
+    while done < num_reads:
+        n = min(batch, num_reads - done)
+        with np.errstate(over="ignore"):  # uint64 hashing wraps (Python fallback)
+            bv, be, w, c = run(n, done, deadline)
+        vals.append(bv)
+        energies.append(be)
+        work.append(w)
+        complete.append(np.asarray(c, bool))
+        done += n
+        if stop_at_ground and be.min() <= 1e-9:
+            break
+        if time_limit is not None and time.perf_counter() - t0 > time_limit:
+            break
+    vals, work, complete = np.concatenate(vals), np.concatenate(work), np.concatenate(complete)
+    interrupted = 0
+    if complete.any() and not complete.all():
+        interrupted = int((~complete).sum())
+        vals, work = vals[complete], work[complete]
+    return vals, work, interrupted
+
+
+def finish_sampleset(bqm, st: SwapStructure, vals, interrupted: int, t0: float, t1: float,
+                     num_reads: int = 0, **info):
+    """The :class:`dimod.SampleSet` of per-read value slots (``None``: infeasible structure,
+    ``num_reads`` greedy samples), with energies computed by ``bqm`` and timing info."""
+    import dimod
+
+    samples = _greedy_samples(st, max(1, num_reads)) if vals is None else st.to_samples(vals)
+    t2 = time.perf_counter()
+    ss = dimod.SampleSet.from_samples_bqm((samples, st.variables), bqm)
+    ss.info.update(interrupted=interrupted, family=st.family, feasible=st.feasible,
+                   num_reads=len(samples), **info,
+                   timing={"compile_structure": t1 - t0, "search": t2 - t1,
+                           "total": time.perf_counter() - t0})
+    return ss
+
+
 def _sampler_class():
     import dimod
 
@@ -327,12 +394,11 @@ def _sampler_class():
                                  "use 'geometric' or 'linear'")
             if time_limit is not None and not time_limit > 0:
                 raise ValueError(f"time_limit = {time_limit!r} must be > 0")
-            bqm = bqm.change_vartype(dimod.BINARY, inplace=False) \
-                if bqm.vartype is not dimod.BINARY else bqm
+            bqm = as_binary(bqm)
             st = compile_structure(bqm, groups, family)
             t1 = time.perf_counter()
             if seed is None:
-                seed = int(np.random.SeedSequence().generate_state(1)[0])
+                seed = fresh_seed()
             scale = st.weight_scale
             n_b = num_replicas if num_replicas > 1 else num_sweeps
             if beta_schedule_type == "geometric":  # geometric in temperature
@@ -342,50 +408,18 @@ def _sampler_class():
                 betas = np.linspace(hot, cold, n_b)
             betas = betas / scale
             args = _kernel_args(st)
-            batch = num_reads if time_limit is None else max(1, _threads())
-            deadline = np.inf if time_limit is None else t0 + float(time_limit)
             per_sweep = max(1, len(st.arrays["movable"])) * (num_replicas if num_replicas > 1 else 1)
             check_every = max(1, 20000 // per_sweep)
-            vals, energies, sweeps = [], [], []
-            done = 0
-            if not st.feasible:
-                samples = _greedy_samples(st, num_reads)
-                done = num_reads
-                sweeps = [np.zeros(num_reads, np.int64)]
-            while done < num_reads:
-                n = min(batch, num_reads - done)
-                with np.errstate(over="ignore"):  # uint64 hashing wraps (Python fallback)
-                    bv, be, sw = _run(K, num_replicas, n, betas, num_sweeps, seed, done, deadline,
-                                      check_every, args, stop_at_ground, focus)
-                vals.append(bv)
-                energies.append(be)
-                sweeps.append(sw)
-                done += n
-                if stop_at_ground and be.min() <= 1e-9:
-                    break
-                if time_limit is not None and time.perf_counter() - t0 > time_limit:
-                    break
-            sw = np.concatenate(sweeps)
-            interrupted = 0
-            if st.feasible:
-                vals = np.concatenate(vals)
-                # A read cut short (another read reached the ground state, or the time limit)
-                # is not a finished anneal: it is dropped, so that the valid share of the reads
-                # is a per-read success probability, unless no read finished at all.
-                finished = (sw >= num_sweeps) | (np.concatenate(energies) <= 1e-9)
-                if finished.any() and not finished.all():
-                    interrupted = int((~finished).sum())
-                    vals, sw = vals[finished], sw[finished]
-                samples = st.to_samples(vals)
-            t2 = time.perf_counter()
-            ss = dimod.SampleSet.from_samples_bqm((samples, st.variables), bqm)
-            ss.info.update(
-                interrupted=interrupted,
-                family=st.family, feasible=st.feasible, num_reads=len(samples),
-                sweeps=sw.tolist(), num_sweeps=num_sweeps, num_replicas=num_replicas,
-                timing={"compile_structure": t1 - t0, "anneal": t2 - t1,
-                        "total": time.perf_counter() - t0})
-            return ss
+
+            def run(n, first, deadline):
+                bv, be, sw = _run(K, num_replicas, n, betas, num_sweeps, seed, first, deadline,
+                                  check_every, args, stop_at_ground, focus)
+                return bv, be, sw, (sw >= num_sweeps) | (be <= 1e-9)
+
+            vals, work, interrupted = run_batches(st, run, num_reads, num_reads if time_limit is None
+                                                  else _threads(), time_limit, t0, stop_at_ground)
+            return finish_sampleset(bqm, st, vals, interrupted, t0, t1, num_reads, sweeps=work.tolist(),
+                                    num_sweeps=num_sweeps, num_replicas=num_replicas)
 
     return SwapAnnealingSampler
 

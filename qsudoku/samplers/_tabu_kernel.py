@@ -1,0 +1,157 @@
+"""Compiled kernel of the swap tabu search (numba when installed, plain Python otherwise).
+
+The state, moves and energy bookkeeping are those of :mod:`._swap_kernel`: a read keeps
+every cell group and every family group at exactly one, and a move swaps the digits of
+two cells of one family unit.  Instead of Metropolis proposals, each iteration looks at
+every swap that moves a cell in conflict, takes the best one whose new digits are not
+*tabu* (a cell may not take back a digit it gave up during the last ``tenure`` to
+``2 * tenure`` iterations, unless that reaches a new best energy), and breaks ties at
+random.  A read ends at energy 0, after ``stall`` iterations without a new best of its
+own, after ``max_iters`` iterations, or at the deadline.
+
+Each read has its own xorshift64* generator seeded from ``(seed, read)``, so results do
+not depend on how reads are spread over threads.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._swap_kernel import (_conflicted, _counts, _match, _pjit, _randint, _seed_state, _shift,
+                           now, prange)
+
+__all__ = ["tabu_reads"]
+
+
+@_pjit
+def tabu_reads(num_reads, max_iters, tenure, stall, seed, target, first_read, deadline,
+               check_every, movable, slot_comp, comp_start, comp_size, tab_off, tab, cand_ptr,
+               cand_val, vg_ptr, vg_idx, gw, stop_all):
+    """Independent tabu walks, each from its own random matching.
+
+    Args:
+        num_reads: Reads to run (spread over threads).
+        max_iters: Iterations at most per read.
+        tenure: A digit a cell gave up is tabu for it during ``tenure + U[0, tenure]``
+            iterations.
+        stall: A read ends after this many iterations without lowering its best energy.
+        seed: Base seed; read ``r`` uses generator ``(seed, first_read + r)``.
+        target: A read stops once its energy is ``<= target`` (its ground state).
+        deadline: ``perf_counter`` time after which reads stop (checked every
+            ``check_every`` iterations); ``inf`` for none.
+        stop_all: If true, every read stops once any read reached ``target``.
+
+    Returns:
+        ``(best_val, best_energy, iters, complete)``: per read, the lowest-energy state
+        seen, its energy, the iterations run, and 1 if the read ended by itself (ground
+        state, stall or ``max_iters``) rather than by the deadline or another read.
+    """
+    ns = slot_comp.shape[0]
+    ng = gw.shape[0]
+    nv = vg_ptr.shape[0] - 1
+    best_val = np.empty((num_reads, ns), np.int64)
+    best_e = np.empty(num_reads)
+    iters = np.zeros(num_reads, np.int64)
+    complete = np.zeros(num_reads, np.int64)
+    done = np.zeros(1, np.int64)
+    nmov = movable.shape[0]
+    for r in prange(num_reads):
+        rng = _seed_state(seed, first_read + r)
+        val = np.empty(ns, np.int64)
+        holder = np.empty(ns, np.int64)
+        cnt = np.zeros(ng, np.int64)
+        until = np.zeros(nv, np.int64)  # iteration until which setting this variable is tabu
+        _match(rng, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val, val, holder)
+        e = _counts(val, slot_comp, comp_start, comp_size, tab_off, tab, vg_ptr, vg_idx, gw, cnt)
+        best = e
+        best_val[r, :] = val
+        it = 0
+        since = 0
+        ended = True
+        while best > target and it < max_iters and since < stall and nmov > 0:
+            if stop_all and done[0] > 0:
+                ended = False
+                break
+            if it % check_every == check_every - 1 and now() > deadline:
+                ended = False
+                break
+            bd = 1e300
+            bi = -1
+            bj = -1
+            ties = 0
+            for mi in range(nmov):
+                i = movable[mi]
+                if not _conflicted(i, val, slot_comp, comp_start, comp_size, tab_off, tab, vg_ptr,
+                                   vg_idx, cnt):
+                    continue
+                k = slot_comp[i]
+                m = comp_size[k]
+                base = tab_off[k]
+                c0 = comp_start[k]
+                a = val[i]
+                for t in range(cand_ptr[i], cand_ptr[i + 1]):
+                    b = cand_val[t]
+                    if b == a:
+                        continue
+                    j = holder[b]
+                    vj_on = tab[base + (j - c0) * m + (a - c0)]
+                    if vj_on < 0:
+                        continue
+                    vi_off = tab[base + (i - c0) * m + (a - c0)]
+                    vi_on = tab[base + (i - c0) * m + (b - c0)]
+                    vj_off = tab[base + (j - c0) * m + (b - c0)]
+                    d = _shift(vi_off, -1, vg_ptr, vg_idx, gw, cnt)
+                    d += _shift(vj_off, -1, vg_ptr, vg_idx, gw, cnt)
+                    d += _shift(vi_on, 1, vg_ptr, vg_idx, gw, cnt)
+                    d += _shift(vj_on, 1, vg_ptr, vg_idx, gw, cnt)
+                    _shift(vi_on, -1, vg_ptr, vg_idx, gw, cnt)
+                    _shift(vj_on, -1, vg_ptr, vg_idx, gw, cnt)
+                    _shift(vi_off, 1, vg_ptr, vg_idx, gw, cnt)
+                    _shift(vj_off, 1, vg_ptr, vg_idx, gw, cnt)
+                    if (until[vi_on] > it or until[vj_on] > it) and e + d >= best - 1e-9:
+                        continue  # tabu, and no new best
+                    if d < bd - 1e-9:
+                        bd = d
+                        bi = i
+                        bj = j
+                        ties = 1
+                    elif d < bd + 1e-9:
+                        ties += 1
+                        if _randint(rng, ties) == 0:
+                            bi = i
+                            bj = j
+            it += 1
+            since += 1
+            if bi < 0:
+                continue  # every move is tabu: wait
+            k = slot_comp[bi]
+            m = comp_size[k]
+            base = tab_off[k]
+            c0 = comp_start[k]
+            a = val[bi]
+            b = val[bj]
+            vi_off = tab[base + (bi - c0) * m + (a - c0)]
+            vi_on = tab[base + (bi - c0) * m + (b - c0)]
+            vj_off = tab[base + (bj - c0) * m + (b - c0)]
+            vj_on = tab[base + (bj - c0) * m + (a - c0)]
+            d = _shift(vi_off, -1, vg_ptr, vg_idx, gw, cnt)
+            d += _shift(vj_off, -1, vg_ptr, vg_idx, gw, cnt)
+            d += _shift(vi_on, 1, vg_ptr, vg_idx, gw, cnt)
+            d += _shift(vj_on, 1, vg_ptr, vg_idx, gw, cnt)
+            val[bi] = b
+            val[bj] = a
+            holder[a] = bj
+            holder[b] = bi
+            e += d
+            until[vi_off] = it + tenure + _randint(rng, tenure + 1)
+            until[vj_off] = it + tenure + _randint(rng, tenure + 1)
+            if e < best - 1e-9:
+                best = e
+                best_val[r, :] = val
+                since = 0
+        if best <= target:
+            done[0] = 1
+        best_e[r] = best
+        iters[r] = it
+        complete[r] = 1 if ended else 0
+    return best_val, best_e, iters, complete

@@ -1,0 +1,144 @@
+"""The ``swap-tabu`` sampler: dimod contract, true energies, one-hot moves, read endings."""
+
+import time
+
+import dimod
+import dimod.testing
+import numpy as np
+import pytest
+
+from qsudoku.decode import decode
+from qsudoku.io import parse_puzzle
+from qsudoku.propagate import propagate
+from qsudoku.puzzle import Puzzle, column_units, diagonal_units, row_units
+from qsudoku.qubo import Weights, build_model
+from qsudoku.samplers import get_sampler, names
+from qsudoku.samplers._swap_kernel import HAVE_NUMBA
+from qsudoku.samplers.structured import compile_structure
+
+from test_structured import JIGSAW6_REGIONS, JIGSAW6_SOL, SOL9, SOLX9, blanked
+
+needs_numba = pytest.mark.skipif(not HAVE_NUMBA, reason="numba not installed (kernels run as Python)")
+
+# forum_hardest_1106 #1: no propagation rule fills a cell.
+HARD = "........2..8.1.9..5....3.4....1.93...6..3..8...37......4......53.1.7.8..2........"
+HARD_SOL = "639847512478512963512693748724189356965234187183765294847921635351476829296358471"
+
+
+def model_of(puzzle, rules=(), weights=Weights()):
+    return build_model(propagate(puzzle, rules), weights)
+
+
+def test_registered_and_honours_the_sampler_api():
+    assert "swap-tabu" in names()
+    s = get_sampler("swap-tabu")
+    dimod.testing.assert_sampler_api(s)
+    assert isinstance(s, dimod.Sampler) and {"groups", "tenure", "stall"} <= set(s.parameters)
+
+
+def test_samples_have_true_energies_and_keep_cells_and_boxes_one_hot():
+    m = model_of(Puzzle.standard(blanked(SOL9, 0.35, 1)))
+    ss = get_sampler("swap-tabu").sample(m.bqm, groups=m.groups(), num_reads=6, max_iters=20,
+                                         seed=3)
+    assert set(ss.variables) == set(m.bqm.variables) and ss.vartype is dimod.BINARY
+    dimod.testing.assert_sampleset_energies(ss, m.bqm)
+    assert len(ss) == 6 and all(0 <= it <= 20 for it in ss.info["iterations"])
+    for d in decode(m, ss):
+        assert set(d.broken_by_kind) <= {"row", "column"}  # a swap never breaks a cell or box
+        assert 0 not in d.grid
+
+
+@needs_numba
+@pytest.mark.parametrize("kind", ["sudoku6", "jigsaw6", "sudokux9", "latin5", "hardest9"])
+def test_finds_valid_grids_of_every_variant(kind):
+    if kind == "sudoku6":
+        p = Puzzle.standard(blanked([int(c) for c in "123456456123231564564231312645645312"], .3, 2),
+                            box=(2, 3))
+    elif kind == "jigsaw6":
+        p = Puzzle.jigsaw(blanked(JIGSAW6_SOL, 0.3, 4), JIGSAW6_REGIONS)
+    elif kind == "sudokux9":
+        p = Puzzle.standard(blanked(SOLX9, 0.45, 5), extra=diagonal_units(9))
+    elif kind == "latin5":  # rows are the family when there are no boxes or regions
+        sol = [(r + c) % 5 + 1 for r in range(5) for c in range(5)]
+        p = Puzzle(5, tuple(blanked(sol, 0.3, 6)), tuple(row_units(5) + column_units(5)))
+    else:
+        p = parse_puzzle(HARD)
+    m = model_of(p, rules=("naked_single", "hidden_single") if kind == "hardest9" else ())
+    assert m.num_variables > 0
+    ss = get_sampler("swap-tabu").sample(m.bqm, groups=m.groups(), num_reads=10_000,
+                                         time_limit=30, seed=7, stop_at_ground=True)
+    assert ss.info["family"] == {"jigsaw6": "region", "latin5": "row"}.get(kind, "box")
+    best = min(decode(m, ss), key=lambda d: d.energy)
+    assert best.valid and best.energy == 0.0 and p.is_solution(best.grid)
+    if kind == "hardest9":
+        assert "".join(map(str, best.grid)) == HARD_SOL
+
+
+@needs_numba
+def test_relative_weights_give_true_energies():
+    w = Weights(cell=2.0, row=0.5, column=0.75, box=3.0)
+    m = model_of(Puzzle.standard(blanked(SOL9, 0.45, 8)), weights=w)
+    ss = get_sampler("swap-tabu").sample(m.bqm, groups=m.groups(), num_reads=4, tenure=2,
+                                         stall=500, seed=2)
+    dimod.testing.assert_sampleset_energies(ss, m.bqm)
+    assert ss.first.energy == pytest.approx(0.0)
+
+
+def test_seeded_runs_are_reproducible_and_the_python_kernel_matches_numba():
+    from qsudoku.samplers import _tabu_kernel as K
+    from qsudoku.samplers.structured import _kernel_args
+
+    m = model_of(Puzzle.standard(blanked(SOL9, 0.3, 9)))
+    s = get_sampler("swap-tabu")
+    a = s.sample(m.bqm, groups=m.groups(), num_reads=3, max_iters=40, seed=11)
+    b = s.sample(m.bqm, groups=m.groups(), num_reads=3, max_iters=40, seed=11)
+    assert (a.record.sample == b.record.sample).all()
+    if HAVE_NUMBA:
+        st = compile_structure(m.bqm, m.groups())
+        args = (2, 25, 3, 10, 4, -1.0, 0, np.inf, 1000, *_kernel_args(st), False)
+        fast = K.tabu_reads(*args)
+        slow = K.tabu_reads.py_func(*args)
+        assert all((np.asarray(x) == np.asarray(y)).all() for x, y in zip(fast, slow))
+
+
+def test_a_read_ends_after_stall_iterations_without_a_new_best():
+    m = model_of(parse_puzzle(HARD), rules=("naked_single", "hidden_single"))
+    ss = get_sampler("swap-tabu").sample(m.bqm, groups=m.groups(), num_reads=8, stall=5,
+                                         max_iters=10_000, seed=4)
+    its = ss.info["iterations"]
+    # 5 iterations without a new best end a read long before max_iters (a read improving at
+    # every step could last longer, but never 10,000 steps on an 80-cell grid)
+    assert len(its) == 8 and all(5 <= i < 10_000 for i in its)
+
+
+def test_rejects_bad_parameters_and_missing_groups():
+    m = model_of(parse_puzzle("1..." "..2." "...." "...4"))
+    s = get_sampler("swap-tabu")
+    with pytest.raises(ValueError, match="needs the model's one-hot groups"):
+        s.sample(m.bqm)
+    with pytest.raises(ValueError, match="tenure >= 0"):
+        s.sample(m.bqm, groups=m.groups(), tenure=-1)
+    with pytest.raises(ValueError, match="stall"):
+        s.sample(m.bqm, groups=m.groups(), stall=0)
+    with pytest.raises(ValueError, match="time_limit"):
+        s.sample(m.bqm, groups=m.groups(), time_limit=0)
+    with pytest.raises(ValueError, match="unknown parameter"):
+        s.sample(m.bqm, groups=m.groups(), num_sweeps=10)
+
+
+def test_time_limit_stops_long_runs():
+    m = model_of(Puzzle.standard(blanked(SOL9, 0.25, 10)), rules=("naked_single",))
+    t = time.perf_counter()
+    ss = get_sampler("swap-tabu").sample(m.bqm, groups=m.groups(), num_reads=10_000,
+                                         stall=10**9, max_iters=10**9, time_limit=0.3, seed=1)
+    assert time.perf_counter() - t < 3.0
+    assert len(ss) >= 1 and max(ss.info["iterations"]) < 10**9
+
+
+@needs_numba
+def test_reads_cut_short_by_another_reads_ground_state_are_dropped():
+    m = model_of(parse_puzzle("1..." "..2." "...." "...4"))
+    ss = get_sampler("swap-tabu").sample(m.bqm, groups=m.groups(), num_reads=200, stall=50,
+                                         stop_at_ground=True, seed=5)
+    assert len(ss) + ss.info["interrupted"] == 200 and len(ss.info["iterations"]) == len(ss)
+    assert (ss.record.energy == 0).any()
