@@ -57,11 +57,12 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
 
 def add_route_args(p: argparse.ArgumentParser) -> None:
     """Flags of the annealing route (``[route]`` in the config)."""
-    r = p.add_argument_group("annealing route (default sampler swap; see [route] in the config)")
+    r = p.add_argument_group("annealing route (samplers swap-tabu, the default, and swap; see [route] "
+                             "in the config)")
     r.add_argument("--time-budget", type=float, metavar="S", dest="route_budget",
-                   help="seconds the annealing route may spend per puzzle (default 2)")
+                   help="seconds the annealing route may spend per puzzle (default 0.8)")
     r.add_argument("--no-fallback", action="store_true",
-                   help="no exact fallback: report what annealing alone reached")
+                   help="no exact fallback: report what the route alone reached")
     r.add_argument("--no-route", action="store_true",
                    help="sample the reduced QUBO once instead of annealing in rounds")
 
