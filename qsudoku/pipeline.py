@@ -6,13 +6,13 @@
 (True, 'propagation', '1243342143122134')
 
 With the default configuration a puzzle that propagation leaves open goes through the
-annealing route (``swap`` sampler, see :mod:`qsudoku.route`); any other sampler samples the
+annealing route (``swap-tabu`` sampler, see :mod:`qsudoku.route`); any other sampler samples the
 reduced QUBO once:
 
 >>> from qsudoku import Config
 >>> r = solve(parse_puzzle("1..." "..2." "...." "...4"), Config().with_overrides(seed=3))
 >>> r.valid, r.solved_by
-(True, 'anneal (1 round)')
+(True, 'swap-tabu (1 round)')
 >>> r = solve(parse_puzzle("1..." "..2." "...." "...4"), Config().with_overrides(sampler="sa", seed=3))
 >>> r.valid, r.solved_by, r.num_reads
 (True, 'sa', 50)
@@ -46,8 +46,9 @@ class Result:
         grid: The best grid found (0 = cell left undecided by the best sample).
         valid: True iff ``grid`` is a full valid solution keeping the givens.
         solved_by: ``"propagation"`` if nothing was left to sample; the sampler's name after
-            one sampling; ``"anneal (N rounds)"`` from the annealing route, or
-            ``"sat fallback after anneal (N rounds)"`` when its exact fallback finished.
+            one sampling; ``"swap-tabu (N rounds)"`` (the route's sampler) from the annealing
+            route, or ``"sat fallback after swap-tabu (N rounds)"`` when its exact fallback
+            finished.
         energy: Energy of the best sample (``0.0`` for propagation-only solves).
         success_rate: Fraction of reads that were valid (``None`` without sampling).
         num_reads: Reads taken.

@@ -15,7 +15,7 @@ from qsudoku.puzzle import Puzzle, diagonal_units
 from qsudoku.qubo import Weights, build_model
 from qsudoku.samplers import get_sampler, names
 from qsudoku.samplers._swap_kernel import HAVE_NUMBA
-from qsudoku.samplers.structured import compile_structure
+from qsudoku.samplers.swap_structure import compile_structure
 
 # Without numba the kernels run as plain Python: correct, but too slow for the longer runs.
 needs_numba = pytest.mark.skipif(not HAVE_NUMBA, reason="numba not installed (kernels run as Python)")
@@ -94,7 +94,7 @@ def test_replica_exchange_and_relative_weights_give_true_energies():
 
 def test_seeded_runs_are_reproducible_and_the_python_kernel_matches_numba():
     from qsudoku.samplers import _swap_kernel as K
-    from qsudoku.samplers.structured import _kernel_args
+    from qsudoku.samplers.swap_structure import _kernel_args
 
     m = model_of(Puzzle.standard(blanked(SOL9, 0.3, 9)))
     s = get_sampler("swap")

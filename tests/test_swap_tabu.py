@@ -14,7 +14,7 @@ from qsudoku.puzzle import Puzzle, column_units, diagonal_units, row_units
 from qsudoku.qubo import Weights, build_model
 from qsudoku.samplers import get_sampler, names
 from qsudoku.samplers._swap_kernel import HAVE_NUMBA
-from qsudoku.samplers.structured import compile_structure
+from qsudoku.samplers.swap_structure import compile_structure
 
 from test_structured import JIGSAW6_REGIONS, JIGSAW6_SOL, SOL9, SOLX9, blanked
 
@@ -86,7 +86,7 @@ def test_relative_weights_give_true_energies():
 
 def test_seeded_runs_are_reproducible_and_the_python_kernel_matches_numba():
     from qsudoku.samplers import _tabu_kernel as K
-    from qsudoku.samplers.structured import _kernel_args
+    from qsudoku.samplers.swap_structure import _kernel_args
 
     m = model_of(Puzzle.standard(blanked(SOL9, 0.3, 9)))
     s = get_sampler("swap-tabu")

@@ -156,7 +156,7 @@ def render(result) -> str:
         from ..route import rounds_text
 
         rounds = result.info.get("rounds")
-        where = f" over {rounds_text(rounds).replace(' ', ' anneal ')}" if rounds else ""
+        where = f" over {rounds_text(rounds)}" if rounds else ""
         reads = f"{result.num_reads} read" + ("" if result.num_reads == 1 else "s")
         lines.append(f"sampling: {reads}{where}, {result.success_rate:.1%} "
                      f"valid, best energy {result.energy:g}")

@@ -27,8 +27,8 @@ from __future__ import annotations
 import time
 
 from .registry import register
-from .structured import (FAMILY_KINDS, _kernel_args, _threads, as_binary, compile_structure,
-                         finish_sampleset, fresh_seed, run_batches)
+from .swap_structure import (FAMILY_KINDS, _kernel_args, _threads, as_binary, compile_structure,
+                             finish_sampleset, fresh_seed, run_batches)
 
 __all__ = ["SwapTabuSampler"]
 
@@ -50,7 +50,7 @@ def _sampler_class():
             time_limit: Seconds after which reads stop (``None`` = none).
             stop_at_ground: Stop every read once any read reaches energy 0.
             family: Unit kind whose units the moves keep as permutations (default the
-                first of :data:`~qsudoku.samplers.structured.FAMILY_KINDS` present).
+                first of :data:`~qsudoku.samplers.swap_structure.FAMILY_KINDS` present).
         """
 
         parameters = {"groups": [], "num_reads": [], "tenure": [], "stall": [], "max_iters": [],

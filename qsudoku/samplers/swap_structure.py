@@ -1,0 +1,316 @@
+"""What the structured samplers (``swap``, ``swap-tabu``) share: the compiled structure and reads.
+
+:func:`compile_structure` turns a BQM and its labelled one-hot groups into the kernels' arrays
+(a *family* of unit groups that partitions the open cells, kind ``box`` or ``region`` when
+present, else ``row``; cells, candidate digits and the *conflict groups*, every other group,
+with weights read off the BQM and checked against it).  :func:`run_batches` runs a kernel's
+reads batch after batch until a ground state or a time limit, and :func:`finish_sampleset`
+turns the reads into a :class:`dimod.SampleSet` with the BQM's own energies.
+
+>>> from qsudoku.io import parse_puzzle
+>>> from qsudoku.propagate import propagate
+>>> from qsudoku.qubo import build_model
+>>> m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
+>>> st = compile_structure(m.bqm, m.groups())
+>>> st.family, st.feasible, len(st.variables) == m.num_variables
+('box', True, True)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["SwapStructure", "compile_structure", "FAMILY_KINDS", "run_batches",
+           "finish_sampleset", "as_binary", "fresh_seed"]
+
+#: Unit kinds tried, in order, as the family whose units the moves keep as permutations.
+FAMILY_KINDS = ("box", "region", "row")
+
+
+@dataclass
+class SwapStructure:
+    """A BQM compiled for the swap kernels (see :mod:`._swap_kernel` for the layout).
+
+    Attributes:
+        variables: BQM labels in index order.
+        family: The unit kind whose groups the moves keep satisfied.
+        feasible: False if some family unit has no perfect matching (then no valid sample exists).
+        arrays: Keyword arrays of the kernels.
+        weight_scale: Smallest group weight (the energy of the lightest broken group).
+    """
+
+    variables: list
+    family: str
+    feasible: bool
+    arrays: dict
+    weight_scale: float
+    slot_var_order: np.ndarray  # (num_slots,) cell-slot -> (component) for decoding
+
+    def to_samples(self, best_val: np.ndarray) -> np.ndarray:
+        """0/1 samples (reads x variables) from per-read value slots."""
+        a = self.arrays
+        R = best_val.shape[0]
+        out = np.zeros((R, len(self.variables)), np.int8)
+        if best_val.shape[1] == 0:
+            return out
+        k = a["slot_comp"]
+        s = np.arange(best_val.shape[1])
+        cs, m = a["comp_start"][k], a["comp_size"][k]
+        idx = a["tab_off"][k][None, :] + (s - cs)[None, :] * m[None, :] + (best_val - cs[None, :])
+        var = a["tab"][idx]
+        rows = np.repeat(np.arange(R), best_val.shape[1])
+        ok = var.ravel() >= 0
+        out[rows[ok], var.ravel()[ok]] = 1
+        return out
+
+
+def _pair_table(rows, cols, biases, V):
+    """Canonical ``(keys, sums)`` of a quadratic part (pairs merged, zeros dropped)."""
+    lo, hi = np.minimum(rows, cols), np.maximum(rows, cols)
+    keys, inv = np.unique(lo * V + hi, return_inverse=True)
+    sums = np.bincount(inv.ravel(), weights=biases, minlength=len(keys))
+    keep = np.abs(sums) > 0
+    return keys[keep], sums[keep]
+
+
+def _infer_weights(bqm, variables, groups_idx, kinds):
+    """Per-group weights such that the BQM is ``sum_g w_g (sum q - 1)**2``, or ``None``.
+
+    One weight per kind is fitted (least squares) to the linear biases, the couplers and
+    the offset; the whole BQM is then checked against the fitted penalty model.
+    """
+    from ..qubo import one_hot
+
+    kind_names = sorted(set(kinds))
+    kid = np.array([kind_names.index(k) for k in kinds])
+    V = len(variables)
+    lin, (qi, qj, qb), off = bqm.to_numpy_vectors(variable_order=variables)
+    keys, sums = _pair_table(np.asarray(qi, np.int64), np.asarray(qj, np.int64),
+                             np.asarray(qb, float), V)
+    cols = []
+    for k in range(len(kind_names)):
+        members = [g for g, x in zip(groups_idx, kid) if x == k]
+        l1, (ri, rj, rb), o1 = one_hot(members, np.ones(len(members)), V)
+        kk, ss = _pair_table(ri, rj, rb, V)
+        at = np.searchsorted(keys, kk)
+        if len(kk) and ((at >= len(keys)).any() or (keys[np.minimum(at, len(keys) - 1)] != kk).any()):
+            return None  # a coupler the BQM lacks
+        col = np.zeros(len(keys))
+        col[at] = ss
+        cols.append(np.concatenate([l1, col, [o1]]))
+    A = np.stack(cols, axis=1)
+    rhs = np.concatenate([np.asarray(lin, float), sums, [off]])
+    w, *_ = np.linalg.lstsq(A, rhs, rcond=None)
+    tol = 1e-7 * max(1.0, float(np.abs(rhs).max()))
+    if not np.all(w > 0) or not np.allclose(A @ w, rhs, atol=tol, rtol=0):
+        return None
+    return w[kid]
+
+
+def compile_structure(bqm, groups, family: str | None = None) -> SwapStructure:
+    """Turn ``bqm`` and its labelled one-hot groups into the kernels' arrays.
+
+    Raises:
+        ValueError: If ``groups`` is missing, has no cell groups, or the BQM is not the
+            sum of one-hot penalties over them.
+    """
+    if not groups:
+        raise ValueError("the swap sampler needs the model's one-hot groups: "
+                         "sample(bqm, groups=[(kind, [labels...]), ...])")
+    variables = list(bqm.variables)
+    pos = {v: i for i, v in enumerate(variables)}
+    kinds, gidx = [], []
+    for kind, labels in groups:
+        try:
+            gidx.append(np.fromiter((pos[v] for v in labels), np.int64, len(labels)))
+        except KeyError as e:
+            raise ValueError(f"group of kind {kind!r} names variable {e.args[0]!r}, "
+                             "which is not in the BQM") from None
+        kinds.append(kind)
+    V = len(variables)
+    gw = _infer_weights(bqm, variables, gidx, kinds) if V else np.ones(len(kinds))
+    if gw is None:
+        raise ValueError("the BQM is not a sum of one-hot penalties over the given groups")
+    if family is None:
+        family = next((k for k in FAMILY_KINDS if k in kinds), None)
+    elif family not in kinds:
+        raise ValueError(f"family = {family!r}: the model has no groups of that kind")
+    if "cell" not in kinds or family is None:
+        raise ValueError("the swap sampler needs 'cell' groups and 'box', 'region' or 'row' groups")
+    cell_of = np.full(V, -1, np.int64)
+    cells = []
+    for g, k in zip(gidx, kinds):
+        if k == "cell":
+            cell_of[g] = len(cells)
+            cells.append(g)
+    value_of = np.full(V, -1, np.int64)
+    fam_groups = []
+    for g, k in zip(gidx, kinds):
+        if k == family:
+            value_of[g] = len(fam_groups)
+            fam_groups.append(g)
+    if (cell_of < 0).any() or (value_of < 0).any():
+        raise ValueError(f"every variable must lie in one 'cell' group and one {family!r} group")
+    # Components: cells linked by shared family groups (a unit, or an independent part of it).
+    parent = list(range(len(cells)))
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for g in fam_groups:
+        cs = cell_of[g]
+        r0 = find(int(cs[0]))
+        for c in cs[1:]:
+            r = find(int(c))
+            if r != r0:
+                parent[r] = r0
+    comp_cells: dict[int, list[int]] = {}
+    for c in range(len(cells)):
+        comp_cells.setdefault(find(c), []).append(c)
+    comp_vals: dict[int, list[int]] = {}
+    for v, g in enumerate(fam_groups):
+        comp_vals.setdefault(find(int(cell_of[g[0]])), []).append(v)
+    feasible = True
+    comp_start, comp_size, tab_off, tabs = [0], [], [0], []
+    slot_of_cell = np.empty(len(cells), np.int64)
+    slot_of_val = np.empty(len(fam_groups), np.int64)
+    for root, cl in comp_cells.items():
+        vl = comp_vals.get(root, [])
+        m = max(len(cl), len(vl))
+        if len(cl) != len(vl):
+            feasible = False
+        s0 = comp_start[-1]
+        slot_of_cell[cl] = s0 + np.arange(len(cl))
+        slot_of_val[vl] = s0 + np.arange(len(vl))
+        tab = np.full((m, m), -1, np.int64)
+        tabs.append(tab)
+        comp_size.append(m)
+        comp_start.append(s0 + m)
+        tab_off.append(tab_off[-1] + m * m)
+    tab = np.concatenate([t.ravel() for t in tabs]) if tabs else np.zeros(0, np.int64)
+    comp_start = np.asarray(comp_start, np.int64)
+    comp_size = np.asarray(comp_size, np.int64)
+    tab_off = np.asarray(tab_off, np.int64)
+    ns = int(comp_start[-1])
+    slot_comp = np.repeat(np.arange(len(comp_size)), comp_size).astype(np.int64)
+    sc = slot_of_cell[cell_of]
+    sv = slot_of_val[value_of]
+    k = slot_comp[sc]
+    tab[tab_off[k] + (sc - comp_start[k]) * comp_size[k] + (sv - comp_start[k])] = np.arange(V)
+    order = np.lexsort((sv, sc))
+    cand_ptr = np.searchsorted(sc[order], np.arange(ns + 1)).astype(np.int64)
+    cand_val = sv[order].astype(np.int64)
+    counts = np.diff(cand_ptr)
+    movable = np.flatnonzero((counts >= 2) & (comp_size[slot_comp] >= 2)).astype(np.int64)
+    # Conflict groups: every group the moves can change (not cell, not family).
+    conf = [i for i, k_ in enumerate(kinds) if k_ not in ("cell", family)]
+    if conf:
+        mv = np.concatenate([gidx[i] for i in conf]).astype(np.int64)
+        mg = np.repeat(np.arange(len(conf)), [len(gidx[i]) for i in conf]).astype(np.int64)
+    else:
+        mv = mg = np.zeros(0, np.int64)
+    o = np.argsort(mv, kind="stable")
+    vg_ptr = np.searchsorted(mv[o], np.arange(V + 1)).astype(np.int64)
+    vg_idx = mg[o].astype(np.int64)
+    arrays = dict(movable=movable, slot_comp=slot_comp, comp_start=comp_start[:-1].copy(),
+                  comp_size=comp_size, tab_off=tab_off[:-1].copy(), tab=tab,
+                  cand_ptr=cand_ptr, cand_val=cand_val, vg_ptr=vg_ptr, vg_idx=vg_idx,
+                  gw=np.asarray(gw, float)[conf] if conf else np.zeros(0))
+    scale = float(np.min(gw)) if len(gw) else 1.0
+    return SwapStructure(variables, family, feasible, arrays, scale, slot_comp)
+
+
+def _kernel_args(st: SwapStructure):
+    a = st.arrays
+    return (a["movable"], a["slot_comp"], a["comp_start"], a["comp_size"], a["tab_off"], a["tab"],
+            a["cand_ptr"], a["cand_val"], a["vg_ptr"], a["vg_idx"], a["gw"])
+
+
+def _greedy_samples(st: SwapStructure, num_reads: int) -> np.ndarray:
+    """Samples for an infeasible structure: each cell takes its first candidate."""
+    a = st.arrays
+    val = np.empty(len(a["slot_comp"]), np.int64)
+    for s in range(len(val)):
+        lo, hi = a["cand_ptr"][s], a["cand_ptr"][s + 1]
+        val[s] = a["cand_val"][lo] if hi > lo else a["comp_start"][a["slot_comp"][s]]
+    return st.to_samples(np.repeat(val[None, :], num_reads, axis=0))
+
+
+def as_binary(bqm):
+    """``bqm`` with BINARY variables (a copy if it was SPIN)."""
+    import dimod
+
+    return bqm if bqm.vartype is dimod.BINARY else bqm.change_vartype(dimod.BINARY, inplace=False)
+
+
+def fresh_seed() -> int:
+    return int(np.random.SeedSequence().generate_state(1)[0])
+
+
+def run_batches(st: SwapStructure, run, num_reads: int, batch: int, time_limit, t0: float,
+                stop_at_ground: bool):
+    """Run reads batch after batch until ``num_reads``, a ground state or ``time_limit``.
+
+    ``run(n, first_read, deadline)`` runs ``n`` reads and returns per read ``(value slots,
+    energy, work done, complete)``.  A read cut short (another read reached the ground
+    state, or the time limit) is not a finished read: it is dropped, so that the valid
+    share of the reads is a per-read success probability, unless no read finished at all.
+
+    Returns:
+        ``(value slots per read, work per read, number of reads dropped)``.
+    """
+    if not st.feasible:
+        return None, np.zeros(num_reads, np.int64), 0
+    deadline = np.inf if time_limit is None else t0 + float(time_limit)
+    vals, energies, work, complete = [], [], [], []
+    done = 0
+    while done < num_reads:
+        n = min(batch, num_reads - done)
+        with np.errstate(over="ignore"):  # uint64 hashing wraps (Python fallback)
+            bv, be, w, c = run(n, done, deadline)
+        vals.append(bv)
+        energies.append(be)
+        work.append(w)
+        complete.append(np.asarray(c, bool))
+        done += n
+        if stop_at_ground and be.min() <= 1e-9:
+            break
+        if time_limit is not None and time.perf_counter() - t0 > time_limit:
+            break
+    vals, work, complete = np.concatenate(vals), np.concatenate(work), np.concatenate(complete)
+    interrupted = 0
+    if complete.any() and not complete.all():
+        interrupted = int((~complete).sum())
+        vals, work = vals[complete], work[complete]
+    return vals, work, interrupted
+
+
+def finish_sampleset(bqm, st: SwapStructure, vals, interrupted: int, t0: float, t1: float,
+                     num_reads: int = 0, **info):
+    """The :class:`dimod.SampleSet` of per-read value slots (``None``: infeasible structure,
+    ``num_reads`` greedy samples), with energies computed by ``bqm`` and timing info."""
+    import dimod
+
+    samples = _greedy_samples(st, max(1, num_reads)) if vals is None else st.to_samples(vals)
+    t2 = time.perf_counter()
+    ss = dimod.SampleSet.from_samples_bqm((samples, st.variables), bqm)
+    ss.info.update(interrupted=interrupted, family=st.family, feasible=st.feasible,
+                   num_reads=len(samples), **info,
+                   timing={"compile_structure": t1 - t0, "search": t2 - t1,
+                           "total": time.perf_counter() - t0})
+    return ss
+
+
+def _threads() -> int:
+    try:
+        import numba
+
+        return int(numba.get_num_threads())
+    except ImportError:  # pragma: no cover
+        return 1
