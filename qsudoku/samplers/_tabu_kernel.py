@@ -72,7 +72,7 @@ def tabu_reads(num_reads, max_iters, tenure, stall, seed, target, first_read, de
             if stop_all and done[0] > 0:
                 ended = False
                 break
-            if it % check_every == check_every - 1 and now() > deadline:
+            if it % check_every == 0 and now() > deadline:  # also before the first step
                 ended = False
                 break
             bd = 1e300
