@@ -4,9 +4,10 @@ Every digit beyond propagation comes from samples of a sampler on the puzzle's Q
 a sub-QUBO; no tree is searched.  A round builds the reduced QUBO of the current
 candidates, samples it with a structured sampler (by default ``swap-tabu``: short tabu
 walks with digit swaps inside boxes; or ``swap``: replica-exchange annealing with the same
-moves), reads stopping at the first ground state, and decodes the reads.  A valid read finishes the route.
-Otherwise the round *decimates*: it fixes a few cells to the digits the low-energy reads
-agree on most, propagates, and anneals the smaller sub-QUBO next round.  A contradiction,
+moves), reads stopping at the first ground state, and decodes the reads.  A valid read
+finishes the route.  Otherwise (with ``max_depth > 0``) the round *decimates*: it fixes a few
+cells to the digits the low-energy reads agree on most, propagates, and samples the smaller
+sub-QUBO next round.  A contradiction,
 or a dive that reaches ``max_depth``, abandons the fixed digits and restarts from the root
 candidates (a large-neighbourhood restart); the digits tried and refuted are not kept.
 
@@ -81,7 +82,7 @@ class RouteResult:
         valid: True iff ``grid`` is a full valid solution keeping the givens.
         solved_by: ``"propagation"``, ``"<sampler> (N rounds)"`` (e.g. ``"swap-tabu
             (1 round)"``), ``"<fallback> fallback after <sampler> (N rounds)"`` or ``"none"``.
-        rounds: Anneal rounds run (sampler calls).
+        rounds: Rounds run (sampler calls).
         restarts: Times the route went back to the root candidates.
         reads: Reads taken over all rounds.
         success_rate: Fraction of reads that were valid solutions (of their QUBO).
