@@ -118,9 +118,10 @@ def _interrupt_then_resume(tmp_path, sig, jobs):
     """Start a bench, signal it after a few rows, check the rows, resume to completion."""
     src = DATA / "sudoku9" / "norvig_top95.txt"
     out = str(tmp_path / f"r{jobs}.csv")
-    n = 24
+    n = 12
+    # Rows must be slow enough (~0.1 s each) that the run cannot finish before the signal.
     cmd = [sys.executable, "-m", "qsudoku", "bench", str(src), "--limit", str(n), "--rules",
-           "naked_single", "--sampler", "sa", "--param", "num_sweeps=300", "--reads", "6",
+           "naked_single", "--sampler", "sa", "--param", "num_sweeps=20000", "--reads", "6",
            "--jobs", str(jobs), "--out", out, "--quiet"]
     env = dict(os.environ, DWAVE_API_TOKEN="do-not-leak-7f3a", PYTHONPATH=str(REPO))
     proc = subprocess.Popen(cmd, cwd=str(tmp_path), env=env, stdout=subprocess.PIPE,
