@@ -102,11 +102,9 @@ def _sampler_class():
             # A step costs about 0.1 us per movable cell: check the clock (~10 us) every ~0.5 ms.
             check_every = max(8, 5000 // max(1, len(st.arrays["movable"])))
 
-            def run(n, first, deadline):
-                bv, be, it, complete = K.tabu_reads(n, max_iters, tenure, stall, seed, 1e-9, first,
-                                                    deadline, check_every, *args,
-                                                    bool(stop_at_ground))
-                return bv, be, it, complete
+            def run(n, first, deadline):  # -> per read: value slots, energy, steps, complete
+                return K.tabu_reads(n, max_iters, tenure, stall, seed, 1e-9, first, deadline,
+                                    check_every, *args, bool(stop_at_ground))
 
             # Reads are short: a batch holds several per thread (a read that finds the
             # ground state stops the others in its batch when stop_at_ground is set).
