@@ -124,8 +124,12 @@ def _interrupt_then_resume(tmp_path, sig, jobs):
            "naked_single", "--sampler", "sa", "--param", "num_sweeps=20000", "--reads", "6",
            "--jobs", str(jobs), "--out", out, "--quiet"]
     env = dict(os.environ, DWAVE_API_TOKEN="do-not-leak-7f3a", PYTHONPATH=str(REPO))
+    # A shell without job control starts background commands with SIGINT ignored, and a child
+    # inherits that (CI may run the suite so): give the bench the default handler, as a
+    # terminal would.
     proc = subprocess.Popen(cmd, cwd=str(tmp_path), env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and len(read_rows(out)) < 3:
         time.sleep(0.05)
