@@ -142,3 +142,26 @@ def test_reads_cut_short_by_another_reads_ground_state_are_dropped():
                                          stop_at_ground=True, seed=5)
     assert len(ss) + ss.info["interrupted"] == 200 and len(ss.info["iterations"]) == len(ss)
     assert (ss.record.energy == 0).any()
+
+
+def test_both_swap_samplers_run_without_numba():
+    """numba is optional: without it the kernels run as plain Python (slow, but correct)."""
+    import subprocess
+    import sys
+
+    code = """
+import sys
+sys.modules["numba"] = None  # import numba -> ImportError
+from qsudoku.io import parse_puzzle
+from qsudoku.propagate import propagate
+from qsudoku.qubo import build_model
+from qsudoku.samplers import _swap_kernel, get_sampler
+assert not _swap_kernel.HAVE_NUMBA
+m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), ()))
+a = get_sampler("swap-tabu").sample(m.bqm, groups=m.groups(), num_reads=3, max_iters=50, seed=1)
+b = get_sampler("swap").sample(m.bqm, groups=m.groups(), num_reads=3, num_sweeps=50, seed=1)
+print(float(a.first.energy), float(b.first.energy))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["0.0", "0.0"]

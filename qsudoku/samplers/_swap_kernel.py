@@ -37,7 +37,7 @@ except ImportError:  # pragma: no cover - exercised only where numba is missing
     def _njit(f):
         return f
 
-    _pjit = _njit
+    _ijit = _pjit = _njit
     prange = range
 
 __all__ = ["HAVE_NUMBA", "anneal_reads", "temper_reads", "now"]
