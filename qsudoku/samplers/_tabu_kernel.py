@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._swap_kernel import (_conflicted, _counts, _match, _pjit, _randint, _seed_state, _shift,
-                           now, prange)
+from ._swap_kernel import _counts, _match, _pjit, _randint, _seed_state, _shift, now, prange
 
 __all__ = ["tabu_reads"]
 
@@ -61,8 +60,12 @@ def tabu_reads(num_reads, max_iters, tenure, stall, seed, target, first_read, de
         holder = np.empty(ns, np.int64)
         cnt = np.zeros(ng, np.int64)
         until = np.zeros(nv, np.int64)  # iteration until which setting this variable is tabu
+        cur = np.empty(ns, np.int64)  # the variable each cell slot sets now
         _match(rng, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val, val, holder)
         e = _counts(val, slot_comp, comp_start, comp_size, tab_off, tab, vg_ptr, vg_idx, gw, cnt)
+        for x in range(ns):
+            k = slot_comp[x]
+            cur[x] = tab[tab_off[k] + (x - comp_start[k]) * comp_size[k] + (val[x] - comp_start[k])]
         best = e
         best_val[r, :] = val
         it = 0
@@ -81,8 +84,13 @@ def tabu_reads(num_reads, max_iters, tenure, stall, seed, target, first_read, de
             ties = 0
             for mi in range(nmov):
                 i = movable[mi]
-                if not _conflicted(i, val, slot_comp, comp_start, comp_size, tab_off, tab, vg_ptr,
-                                   vg_idx, cnt):
+                v = cur[i]
+                conflicted = False
+                for t in range(vg_ptr[v], vg_ptr[v + 1]):
+                    if cnt[vg_idx[t]] > 1:
+                        conflicted = True
+                        break
+                if not conflicted:
                     continue
                 k = slot_comp[i]
                 m = comp_size[k]
@@ -142,6 +150,8 @@ def tabu_reads(num_reads, max_iters, tenure, stall, seed, target, first_read, de
             val[bj] = a
             holder[a] = bj
             holder[b] = bi
+            cur[bi] = vi_on
+            cur[bj] = vj_on
             e += d
             until[vi_off] = it + tenure + _randint(rng, tenure + 1)
             until[vj_off] = it + tenure + _randint(rng, tenure + 1)
