@@ -194,6 +194,30 @@ def _shift(var, step, vg_ptr, vg_idx, gw, cnt):
 
 
 @_ijit
+def _move(off1, off2, on1, on2, vg_ptr, vg_idx, gw, cnt):
+    """Unset ``off1``, ``off2`` and set ``on1``, ``on2`` in the group counts (a swap: undo
+    it with the arguments exchanged); returns the energy change."""
+    d = _shift(off1, -1, vg_ptr, vg_idx, gw, cnt)
+    d += _shift(off2, -1, vg_ptr, vg_idx, gw, cnt)
+    d += _shift(on1, 1, vg_ptr, vg_idx, gw, cnt)
+    d += _shift(on2, 1, vg_ptr, vg_idx, gw, cnt)
+    return d
+
+
+@_ijit
+def _start_read(seed, read, ns, ng, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val,
+                slot_comp, vg_ptr, vg_idx, gw):
+    """A read's generator and fresh state: a random matching, its counts and energy."""
+    rng = _seed_state(seed, read)
+    val = np.empty(ns, np.int64)
+    holder = np.empty(ns, np.int64)
+    cnt = np.zeros(ng, np.int64)
+    _match(rng, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val, val, holder)
+    e = _counts(val, slot_comp, comp_start, comp_size, tab_off, tab, vg_ptr, vg_idx, gw, cnt)
+    return rng, val, holder, cnt, e
+
+
+@_ijit
 def _conflicted(s, val, slot_comp, comp_start, comp_size, tab_off, tab, vg_ptr, vg_idx, cnt):
     var = _var_of(s, val[s], slot_comp, comp_start, comp_size, tab_off, tab)
     for t in range(vg_ptr[var], vg_ptr[var + 1]):
@@ -234,20 +258,14 @@ def _propose(rng, beta, e, val, holder, movable, slot_comp, comp_start, comp_siz
     vi_off = tab[base + (i - c0) * m + (a - c0)]
     vi_on = tab[base + (i - c0) * m + (b - c0)]
     vj_off = tab[base + (j - c0) * m + (b - c0)]
-    d = _shift(vi_off, -1, vg_ptr, vg_idx, gw, cnt)
-    d += _shift(vj_off, -1, vg_ptr, vg_idx, gw, cnt)
-    d += _shift(vi_on, 1, vg_ptr, vg_idx, gw, cnt)
-    d += _shift(vj_on, 1, vg_ptr, vg_idx, gw, cnt)
+    d = _move(vi_off, vj_off, vi_on, vj_on, vg_ptr, vg_idx, gw, cnt)
     if d <= 0.0 or _uniform(rng) < math.exp(-beta * d):
         val[i] = b
         val[j] = a
         holder[a] = j
         holder[b] = i
         return e + d
-    _shift(vi_on, -1, vg_ptr, vg_idx, gw, cnt)
-    _shift(vj_on, -1, vg_ptr, vg_idx, gw, cnt)
-    _shift(vi_off, 1, vg_ptr, vg_idx, gw, cnt)
-    _shift(vj_off, 1, vg_ptr, vg_idx, gw, cnt)
+    _move(vi_on, vj_on, vi_off, vj_off, vg_ptr, vg_idx, gw, cnt)
     return e
 
 
@@ -279,12 +297,9 @@ def anneal_reads(num_reads, betas, seed, target, first_read, deadline, check_eve
     done = np.zeros(1, np.int64)
     nmov = movable.shape[0]
     for r in prange(num_reads):
-        rng = _seed_state(seed, first_read + r)
-        val = np.empty(ns, np.int64)
-        holder = np.empty(ns, np.int64)
-        cnt = np.zeros(ng, np.int64)
-        _match(rng, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val, val, holder)
-        e = _counts(val, slot_comp, comp_start, comp_size, tab_off, tab, vg_ptr, vg_idx, gw, cnt)
+        rng, val, holder, cnt, e = _start_read(seed, first_read + r, ns, ng, comp_start, comp_size,
+                                               tab_off, tab, cand_ptr, cand_val, slot_comp,
+                                               vg_ptr, vg_idx, gw)
         best = e
         best_val[r, :] = val
         s = 0

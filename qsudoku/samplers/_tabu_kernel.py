@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._swap_kernel import _counts, _match, _pjit, _randint, _seed_state, _shift, now, prange
+from ._swap_kernel import _move, _pjit, _randint, _start_read, _var_of, now, prange
 
 __all__ = ["tabu_reads"]
 
@@ -55,17 +55,13 @@ def tabu_reads(num_reads, max_iters, tenure, stall, seed, target, first_read, de
     done = np.zeros(1, np.int64)
     nmov = movable.shape[0]
     for r in prange(num_reads):
-        rng = _seed_state(seed, first_read + r)
-        val = np.empty(ns, np.int64)
-        holder = np.empty(ns, np.int64)
-        cnt = np.zeros(ng, np.int64)
+        rng, val, holder, cnt, e = _start_read(seed, first_read + r, ns, ng, comp_start, comp_size,
+                                               tab_off, tab, cand_ptr, cand_val, slot_comp,
+                                               vg_ptr, vg_idx, gw)
         until = np.zeros(nv, np.int64)  # iteration until which setting this variable is tabu
         cur = np.empty(ns, np.int64)  # the variable each cell slot sets now
-        _match(rng, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val, val, holder)
-        e = _counts(val, slot_comp, comp_start, comp_size, tab_off, tab, vg_ptr, vg_idx, gw, cnt)
         for x in range(ns):
-            k = slot_comp[x]
-            cur[x] = tab[tab_off[k] + (x - comp_start[k]) * comp_size[k] + (val[x] - comp_start[k])]
+            cur[x] = _var_of(x, val[x], slot_comp, comp_start, comp_size, tab_off, tab)
         best = e
         best_val[r, :] = val
         it = 0
@@ -108,14 +104,8 @@ def tabu_reads(num_reads, max_iters, tenure, stall, seed, target, first_read, de
                     vi_off = tab[base + (i - c0) * m + (a - c0)]
                     vi_on = tab[base + (i - c0) * m + (b - c0)]
                     vj_off = tab[base + (j - c0) * m + (b - c0)]
-                    d = _shift(vi_off, -1, vg_ptr, vg_idx, gw, cnt)
-                    d += _shift(vj_off, -1, vg_ptr, vg_idx, gw, cnt)
-                    d += _shift(vi_on, 1, vg_ptr, vg_idx, gw, cnt)
-                    d += _shift(vj_on, 1, vg_ptr, vg_idx, gw, cnt)
-                    _shift(vi_on, -1, vg_ptr, vg_idx, gw, cnt)
-                    _shift(vj_on, -1, vg_ptr, vg_idx, gw, cnt)
-                    _shift(vi_off, 1, vg_ptr, vg_idx, gw, cnt)
-                    _shift(vj_off, 1, vg_ptr, vg_idx, gw, cnt)
+                    d = _move(vi_off, vj_off, vi_on, vj_on, vg_ptr, vg_idx, gw, cnt)
+                    _move(vi_on, vj_on, vi_off, vj_off, vg_ptr, vg_idx, gw, cnt)
                     if (until[vi_on] > it or until[vj_on] > it) and e + d >= best - 1e-9:
                         continue  # tabu, and no new best
                     if d < bd - 1e-9:
@@ -142,17 +132,13 @@ def tabu_reads(num_reads, max_iters, tenure, stall, seed, target, first_read, de
             vi_on = tab[base + (bi - c0) * m + (b - c0)]
             vj_off = tab[base + (bj - c0) * m + (b - c0)]
             vj_on = tab[base + (bj - c0) * m + (a - c0)]
-            d = _shift(vi_off, -1, vg_ptr, vg_idx, gw, cnt)
-            d += _shift(vj_off, -1, vg_ptr, vg_idx, gw, cnt)
-            d += _shift(vi_on, 1, vg_ptr, vg_idx, gw, cnt)
-            d += _shift(vj_on, 1, vg_ptr, vg_idx, gw, cnt)
+            e += _move(vi_off, vj_off, vi_on, vj_on, vg_ptr, vg_idx, gw, cnt)
             val[bi] = b
             val[bj] = a
             holder[a] = bj
             holder[b] = bi
             cur[bi] = vi_on
             cur[bj] = vj_on
-            e += d
             until[vi_off] = it + tenure + _randint(rng, tenure + 1)
             until[vj_off] = it + tenure + _randint(rng, tenure + 1)
             if e < best - 1e-9:

@@ -29,8 +29,9 @@ import time
 import numpy as np
 
 from .registry import register
-from .swap_structure import (FAMILY_KINDS, SwapStructure, _kernel_args, _threads, as_binary,
-                             compile_structure, finish_sampleset, fresh_seed, run_batches)
+from .swap_structure import (FAMILY_KINDS, KernelSampler, SwapStructure, _kernel_args, _threads,
+                             as_binary, compile_structure, finish_sampleset, fresh_seed,
+                             run_batches)
 
 __all__ = ["SwapAnnealingSampler", "SwapStructure", "compile_structure", "FAMILY_KINDS"]
 
@@ -38,7 +39,7 @@ __all__ = ["SwapAnnealingSampler", "SwapStructure", "compile_structure", "FAMILY
 def _sampler_class():
     import dimod
 
-    class SwapAnnealingSampler(dimod.Sampler):
+    class SwapAnnealingSampler(KernelSampler, dimod.Sampler):
         """Annealing with unit-preserving swap moves; a :class:`dimod.Sampler`.
 
         Args (of :meth:`sample`):
@@ -65,29 +66,7 @@ def _sampler_class():
                       "time_limit": [], "stop_at_ground": [], "focus": [], "family": []}
         properties = {"family_kinds": FAMILY_KINDS, "numba": None}
 
-        _warm = False
-
-        def __init__(self):
-            from . import _swap_kernel
-
-            self.properties = dict(self.properties, numba=_swap_kernel.HAVE_NUMBA)
-
-        def warm_up(self) -> float:
-            """Compile (or load from numba's cache) both kernels on a 4x4 model, once per
-            process, so that no time limit pays for it; returns the seconds it took."""
-            if type(self)._warm:
-                return 0.0
-            from ..io import parse_puzzle
-            from ..propagate import propagate
-            from ..qubo import build_model
-
-            t = time.perf_counter()
-            model = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), ()))
-            for replicas in (1, 2):
-                self.sample(model.bqm, groups=model.groups(), num_reads=1, num_sweeps=2,
-                            num_replicas=replicas, seed=0)
-            type(self)._warm = True
-            return time.perf_counter() - t
+        _WARM_CALLS = ({"num_sweeps": 2, "num_replicas": 1}, {"num_sweeps": 2, "num_replicas": 2})
 
         def sample(self, bqm, groups=None, num_reads: int = 10, num_sweeps: int = 20000,
                    beta_range=(2.5, 5.0), beta_schedule_type: str = "geometric",

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 __all__ = ["SwapStructure", "compile_structure", "FAMILY_KINDS", "run_batches",
-           "finish_sampleset", "as_binary", "fresh_seed"]
+           "finish_sampleset", "as_binary", "fresh_seed", "KernelSampler"]
 
 #: Unit kinds tried, in order, as the family whose units the moves keep as permutations.
 FAMILY_KINDS = ("box", "region", "row")
@@ -240,6 +240,38 @@ def _greedy_samples(st: SwapStructure, num_reads: int) -> np.ndarray:
         lo, hi = a["cand_ptr"][s], a["cand_ptr"][s + 1]
         val[s] = a["cand_val"][lo] if hi > lo else a["comp_start"][a["slot_comp"][s]]
     return st.to_samples(np.repeat(val[None, :], num_reads, axis=0))
+
+
+class KernelSampler:
+    """Mixin of the structured samplers: ``properties["numba"]`` and a one-time warm-up.
+
+    A subclass lists in ``_WARM_CALLS`` the keyword sets of :meth:`sample` that together
+    run every kernel it uses.
+    """
+
+    _warm = False
+    _WARM_CALLS: tuple = ()
+
+    def __init__(self):
+        from . import _swap_kernel
+
+        self.properties = dict(self.properties, numba=_swap_kernel.HAVE_NUMBA)
+
+    def warm_up(self) -> float:
+        """Compile (or load from numba's cache) the kernels on a 4x4 model, once per process,
+        so that no time limit pays for it; returns the seconds it took."""
+        if type(self)._warm:
+            return 0.0
+        from ..io import parse_puzzle
+        from ..propagate import propagate
+        from ..qubo import build_model
+
+        t = time.perf_counter()
+        model = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), ()))
+        for kwargs in self._WARM_CALLS:
+            self.sample(model.bqm, groups=model.groups(), num_reads=1, seed=0, **kwargs)
+        type(self)._warm = True
+        return time.perf_counter() - t
 
 
 def as_binary(bqm):

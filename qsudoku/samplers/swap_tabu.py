@@ -27,8 +27,8 @@ from __future__ import annotations
 import time
 
 from .registry import register
-from .swap_structure import (FAMILY_KINDS, _kernel_args, _threads, as_binary, compile_structure,
-                             finish_sampleset, fresh_seed, run_batches)
+from .swap_structure import (FAMILY_KINDS, KernelSampler, _kernel_args, _threads, as_binary,
+                             compile_structure, finish_sampleset, fresh_seed, run_batches)
 
 __all__ = ["SwapTabuSampler"]
 
@@ -36,7 +36,7 @@ __all__ = ["SwapTabuSampler"]
 def _sampler_class():
     import dimod
 
-    class SwapTabuSampler(dimod.Sampler):
+    class SwapTabuSampler(KernelSampler, dimod.Sampler):
         """Tabu search with unit-preserving swap moves; a :class:`dimod.Sampler`.
 
         Args (of :meth:`sample`):
@@ -57,27 +57,7 @@ def _sampler_class():
                       "seed": [], "time_limit": [], "stop_at_ground": [], "family": []}
         properties = {"family_kinds": FAMILY_KINDS, "numba": None}
 
-        _warm = False
-
-        def __init__(self):
-            from . import _swap_kernel
-
-            self.properties = dict(self.properties, numba=_swap_kernel.HAVE_NUMBA)
-
-        def warm_up(self) -> float:
-            """Compile (or load from numba's cache) the kernel on a 4x4 model, once per
-            process, so that no time limit pays for it; returns the seconds it took."""
-            if type(self)._warm:
-                return 0.0
-            from ..io import parse_puzzle
-            from ..propagate import propagate
-            from ..qubo import build_model
-
-            t = time.perf_counter()
-            model = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), ()))
-            self.sample(model.bqm, groups=model.groups(), num_reads=1, max_iters=2, seed=0)
-            type(self)._warm = True
-            return time.perf_counter() - t
+        _WARM_CALLS = ({"max_iters": 2},)
 
         def sample(self, bqm, groups=None, num_reads: int = 10, tenure: int = 3,
                    stall: int = 2000, max_iters: int = 1_000_000, seed=None, time_limit=None,
