@@ -73,7 +73,9 @@ def test_unknown_sampler_lists_choices():
 
 def test_seeded_sa_is_reproducible():
     m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=[]))
-    cfg = Config().with_overrides(seed=11, reads=5)
+    # sa explicitly: the default swap-tabu stops every read once one reaches the ground state,
+    # so which reads finish depends on thread timing (documented in the README)
+    cfg = Config().with_overrides(sampler="sa", seed=11, reads=5)
     a, _ = sample_model(m, cfg)
     b, _ = sample_model(m, cfg)
     assert (a.record.sample == b.record.sample).all()
