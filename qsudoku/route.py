@@ -50,7 +50,7 @@ STRONG_RULES = ("naked_single", "hidden_single", "locked_candidates", "naked_pai
 #: until the round's time limit (the measured best settings; see docs/performance.md).
 #: The first is the default.
 ROUTE_PARAMS = {
-    "swap-tabu": {"num_reads": 1_000_000, "tenure": 3, "stall": 2000},
+    "swap-tabu": {"num_reads": 1_000_000, "tenure": 3, "stall": 2000, "bump": 1.0},
     "swap": {"num_reads": 1_000_000, "num_sweeps": 300, "num_replicas": 16,
              "beta_range": (0.5, 4.0), "focus": 3},
 }
@@ -236,7 +236,7 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
     timings["propagate"] += time.perf_counter() - t
     if not root.solved and finish_rules and set(finish_rules) - set(rules):
         t = time.perf_counter()
-        strong = propagate(puzzle, finish_rules)
+        strong = propagate(puzzle, finish_rules, start=root)
         timings["propagate"] += time.perf_counter() - t
         if strong.solved:
             root = strong

@@ -82,3 +82,26 @@ def test_hard_set_medians_shrink_with_rules():
     med = {name: statistics.median(propagate(p, rules).num_variables for p in ps)
            for name, rules in [("singles", ["naked_single", "hidden_single"]), ("all", list(RULES))]}
     assert med["all"] < med["singles"]
+
+
+def test_continuing_from_singles_reaches_the_fresh_fixpoint(shared_puzzles):
+    """``start=`` (how the route tries its stronger rules) changes the work, not the result."""
+    from qsudoku.route import STRONG_RULES
+
+    checked = 0
+    for key, puzzles in shared_puzzles.items():
+        for p in puzzles:
+            first = propagate(p, ("naked_single", "hidden_single"))
+            fresh = propagate(p, STRONG_RULES)
+            cont = propagate(p, STRONG_RULES, start=first)
+            assert (cont.grid, cont.masks) == (fresh.grid, fresh.masks), key
+            assert sum(cont.fired.values()) >= sum(first.fired.values())
+            checked += 1
+    assert checked > 100
+
+
+def test_start_must_come_from_the_same_puzzle():
+    a = parse_puzzle("1..." "..2." "...." "...4")
+    b = parse_puzzle("2..." "..1." "...." "...4")
+    with pytest.raises(ValueError, match="another puzzle"):
+        propagate(a, start=propagate(b, ()))

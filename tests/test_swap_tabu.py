@@ -95,10 +95,24 @@ def test_seeded_runs_are_reproducible_and_the_python_kernel_matches_numba():
     assert (a.record.sample == b.record.sample).all()
     if HAVE_NUMBA:
         st = compile_structure(m.bqm, m.groups())
-        args = (2, 25, 3, 10, 4, -1.0, 0, np.inf, 1000, *_kernel_args(st), False)
+        args = (2, 25, 3, 10, 1.0, 4, -1.0, 0, np.inf, 1000, *_kernel_args(st), False)
         fast = K.tabu_reads(*args)
         slow = K.tabu_reads.py_func(*args)
         assert all((np.asarray(x) == np.asarray(y)).all() for x, y in zip(fast, slow))
+
+
+def test_breakout_weights_steer_the_walk_but_energies_stay_the_bqms():
+    # Non-uniform weights: the search weights start at them and grow, the energies do not.
+    m = model_of(parse_puzzle(HARD), rules=("naked_single", "hidden_single"),
+                 weights=Weights(row=1.5, column=0.75))
+    s = get_sampler("swap-tabu")
+    kw = dict(groups=m.groups(), num_reads=4, max_iters=400, stall=10**6, seed=5)
+    plain, weighted = s.sample(m.bqm, bump=0.0, **kw), s.sample(m.bqm, bump=1.0, **kw)
+    for ss in (plain, weighted):
+        dimod.testing.assert_sampleset_energies(ss, m.bqm)
+    assert plain.info["bump"] == 0.0 and weighted.info["bump"] == 1.0
+    # The same seeds and starts, but the bumps change which moves are made.
+    assert (plain.record.sample != weighted.record.sample).any()
 
 
 def test_a_read_ends_after_stall_iterations_without_a_new_best():
@@ -122,6 +136,9 @@ def test_rejects_bad_parameters_and_missing_groups():
         s.sample(m.bqm, groups=m.groups(), stall=0)
     with pytest.raises(ValueError, match="time_limit"):
         s.sample(m.bqm, groups=m.groups(), time_limit=0)
+    for bad in (-0.5, float("inf"), float("nan")):
+        with pytest.raises(ValueError, match="bump"):
+            s.sample(m.bqm, groups=m.groups(), bump=bad)
     with pytest.raises(ValueError, match="unknown parameter"):
         s.sample(m.bqm, groups=m.groups(), num_sweeps=10)
 

@@ -9,6 +9,12 @@ every swap that moves a cell in conflict, takes the best one whose new digits ar
 random.  A read ends at energy 0, after ``stall`` iterations without a new best of its
 own, after ``max_iters`` iterations, or at the deadline.
 
+Moves are chosen on *search weights* that start at the BQM's group weights: whenever no
+move lowers the weighted energy (a local minimum or a plateau), every broken conflict
+group's search weight grows by ``bump`` times its weight (the breakout method), so a walk
+is pushed out of the groups it keeps breaking.  The energy that decides a read's best
+state, its end and the samples returned stays the BQM's own.
+
 Each read has its own xorshift64* generator seeded from ``(seed, read)``, so results do
 not depend on how reads are spread over threads.
 """
@@ -23,7 +29,7 @@ __all__ = ["tabu_reads"]
 
 
 @_pjit
-def tabu_reads(num_reads, max_iters, tenure, stall, seed, target, first_read, deadline,
+def tabu_reads(num_reads, max_iters, tenure, stall, bump, seed, target, first_read, deadline,
                check_every, movable, slot_comp, comp_start, comp_size, tab_off, tab, cand_ptr,
                cand_val, vg_ptr, vg_idx, gw, stop_all):
     """Independent tabu walks, each from its own random matching.
@@ -34,6 +40,8 @@ def tabu_reads(num_reads, max_iters, tenure, stall, seed, target, first_read, de
         tenure: A digit a cell gave up is tabu for it during ``tenure + U[0, tenure]``
             iterations.
         stall: A read ends after this many iterations without lowering its best energy.
+        bump: At a step where no move lowers the weighted energy, each broken conflict
+            group's search weight grows by ``bump`` times its BQM weight (0 = plain tabu).
         seed: Base seed; read ``r`` uses generator ``(seed, first_read + r)``.
         target: A read stops once its energy is ``<= target`` (its ground state).
         deadline: ``perf_counter`` time after which reads stop (checked every
@@ -58,11 +66,14 @@ def tabu_reads(num_reads, max_iters, tenure, stall, seed, target, first_read, de
         rng, val, holder, cnt, e = _start_read(seed, first_read + r, ns, ng, comp_start, comp_size,
                                                tab_off, tab, cand_ptr, cand_val, slot_comp,
                                                vg_ptr, vg_idx, gw)
+        sw = gw.copy()  # search weights
+        ew = e  # the energy under the search weights
         until = np.zeros(nv, np.int64)  # iteration until which setting this variable is tabu
         cur = np.empty(ns, np.int64)  # the variable each cell slot sets now
         for x in range(ns):
             cur[x] = _var_of(x, val[x], slot_comp, comp_start, comp_size, tab_off, tab)
         best = e
+        best_w = ew  # aspiration level: the best weighted energy since the last bump
         best_val[r, :] = val
         it = 0
         since = 0
@@ -75,6 +86,7 @@ def tabu_reads(num_reads, max_iters, tenure, stall, seed, target, first_read, de
                 ended = False
                 break
             bd = 1e300
+            move_d = 0.0
             bi = -1
             bj = -1
             ties = 0
@@ -104,22 +116,31 @@ def tabu_reads(num_reads, max_iters, tenure, stall, seed, target, first_read, de
                     vi_off = tab[base + (i - c0) * m + (a - c0)]
                     vi_on = tab[base + (i - c0) * m + (b - c0)]
                     vj_off = tab[base + (j - c0) * m + (b - c0)]
-                    d = _move(vi_off, vj_off, vi_on, vj_on, vg_ptr, vg_idx, gw, cnt)
-                    _move(vi_on, vj_on, vi_off, vj_off, vg_ptr, vg_idx, gw, cnt)
-                    if (until[vi_on] > it or until[vj_on] > it) and e + d >= best - 1e-9:
+                    d = _move(vi_off, vj_off, vi_on, vj_on, vg_ptr, vg_idx, sw, cnt)
+                    _move(vi_on, vj_on, vi_off, vj_off, vg_ptr, vg_idx, sw, cnt)
+                    if (until[vi_on] > it or until[vj_on] > it) and ew + d >= best_w - 1e-9:
                         continue  # tabu, and no new best
                     if d < bd - 1e-9:
                         bd = d
+                        move_d = d
                         bi = i
                         bj = j
                         ties = 1
                     elif d < bd + 1e-9:
                         ties += 1
                         if _randint(rng, ties) == 0:
+                            move_d = d
                             bi = i
                             bj = j
             it += 1
             since += 1
+            if bump > 0.0 and bd >= -1e-9:  # no move improves: raise the broken groups' weights
+                for g in range(ng):
+                    c = cnt[g]
+                    if c != 1:
+                        sw[g] += bump * gw[g]
+                        ew += bump * gw[g] * (c - 1) * (c - 1)
+                best_w = ew
             if bi < 0:
                 continue  # every move is tabu: wait
             k = slot_comp[bi]
@@ -133,6 +154,7 @@ def tabu_reads(num_reads, max_iters, tenure, stall, seed, target, first_read, de
             vj_off = tab[base + (bj - c0) * m + (b - c0)]
             vj_on = tab[base + (bj - c0) * m + (a - c0)]
             e += _move(vi_off, vj_off, vi_on, vj_on, vg_ptr, vg_idx, gw, cnt)
+            ew += move_d
             val[bi] = b
             val[bj] = a
             holder[a] = bj
@@ -141,6 +163,8 @@ def tabu_reads(num_reads, max_iters, tenure, stall, seed, target, first_read, de
             cur[bj] = vj_on
             until[vi_off] = it + tenure + _randint(rng, tenure + 1)
             until[vj_off] = it + tenure + _randint(rng, tenure + 1)
+            if ew < best_w - 1e-9:
+                best_w = ew
             if e < best - 1e-9:
                 best = e
                 best_val[r, :] = val
