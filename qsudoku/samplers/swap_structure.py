@@ -23,6 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .penalty_fit import _infer_weights
+
 __all__ = ["SwapStructure", "compile_structure", "FAMILY_KINDS", "run_batches",
            "finish_sampleset", "as_binary", "fresh_seed", "KernelSampler"]
 
@@ -67,49 +69,6 @@ class SwapStructure:
         return out
 
 
-def _pair_table(rows, cols, biases, V):
-    """Canonical ``(keys, sums)`` of a quadratic part (pairs merged, zeros dropped)."""
-    lo, hi = np.minimum(rows, cols), np.maximum(rows, cols)
-    keys, inv = np.unique(lo * V + hi, return_inverse=True)
-    sums = np.bincount(inv.ravel(), weights=biases, minlength=len(keys))
-    keep = np.abs(sums) > 0
-    return keys[keep], sums[keep]
-
-
-def _infer_weights(bqm, variables, groups_idx, kinds):
-    """Per-group weights such that the BQM is ``sum_g w_g (sum q - 1)**2``, or ``None``.
-
-    One weight per kind is fitted (least squares) to the linear biases, the couplers and
-    the offset; the whole BQM is then checked against the fitted penalty model.
-    """
-    from ..qubo import one_hot
-
-    kind_names = sorted(set(kinds))
-    kid = np.array([kind_names.index(k) for k in kinds])
-    V = len(variables)
-    lin, (qi, qj, qb), off = bqm.to_numpy_vectors(variable_order=variables)
-    keys, sums = _pair_table(np.asarray(qi, np.int64), np.asarray(qj, np.int64),
-                             np.asarray(qb, float), V)
-    cols = []
-    for k in range(len(kind_names)):
-        members = [g for g, x in zip(groups_idx, kid) if x == k]
-        l1, (ri, rj, rb), o1 = one_hot(members, np.ones(len(members)), V)
-        kk, ss = _pair_table(ri, rj, rb, V)
-        at = np.searchsorted(keys, kk)
-        if len(kk) and ((at >= len(keys)).any() or (keys[np.minimum(at, len(keys) - 1)] != kk).any()):
-            return None  # a coupler the BQM lacks
-        col = np.zeros(len(keys))
-        col[at] = ss
-        cols.append(np.concatenate([l1, col, [o1]]))
-    A = np.stack(cols, axis=1)
-    rhs = np.concatenate([np.asarray(lin, float), sums, [off]])
-    w, *_ = np.linalg.lstsq(A, rhs, rcond=None)
-    tol = 1e-7 * max(1.0, float(np.abs(rhs).max()))
-    if not np.all(w > 0) or not np.allclose(A @ w, rhs, atol=tol, rtol=0):
-        return None
-    return w[kid]
-
-
 def compile_structure(bqm, groups, family: str | None = None) -> SwapStructure:
     """Turn ``bqm`` and its labelled one-hot groups into the kernels' arrays.
 
@@ -122,16 +81,22 @@ def compile_structure(bqm, groups, family: str | None = None) -> SwapStructure:
                          "sample(bqm, groups=[(kind, [labels...]), ...])")
     variables = list(bqm.variables)
     pos = {v: i for i, v in enumerate(variables)}
-    kinds, gidx = [], []
-    for kind, labels in groups:
-        try:
-            gidx.append(np.fromiter((pos[v] for v in labels), np.int64, len(labels)))
-        except KeyError as e:
-            raise ValueError(f"group of kind {kind!r} names variable {e.args[0]!r}, "
-                             "which is not in the BQM") from None
+    kinds, sizes, labels = [], [], []
+    for kind, group_labels in groups:
         kinds.append(kind)
+        sizes.append(len(group_labels))
+        labels.extend(group_labels)
+    try:  # all labels in one pass, then each group as a view of its stretch
+        members = np.fromiter(map(pos.__getitem__, labels), np.int64, len(labels))
+    except KeyError as e:
+        i = next(i for i, v in enumerate(labels) if v not in pos)
+        kind = kinds[int(np.searchsorted(np.cumsum(sizes), i, side="right"))]
+        raise ValueError(f"group of kind {kind!r} names variable {e.args[0]!r}, "
+                         "which is not in the BQM") from None
+    ends = np.cumsum(sizes).tolist()
+    gidx = [members[e - n:e] for e, n in zip(ends, sizes)]
     V = len(variables)
-    gw = _infer_weights(bqm, variables, gidx, kinds) if V else np.ones(len(kinds))
+    gw = _infer_weights(bqm, variables, gidx, kinds, members, sizes) if V else np.ones(len(kinds))
     if gw is None:
         raise ValueError("the BQM is not a sum of one-hot penalties over the given groups")
     if family is None:
@@ -164,10 +129,10 @@ def compile_structure(bqm, groups, family: str | None = None) -> SwapStructure:
         return x
 
     for g in fam_groups:
-        cs = cell_of[g]
-        r0 = find(int(cs[0]))
+        cs = cell_of[g].tolist()
+        r0 = find(cs[0])
         for c in cs[1:]:
-            r = find(int(c))
+            r = find(c)
             if r != r0:
                 parent[r] = r0
     comp_cells: dict[int, list[int]] = {}
@@ -210,11 +175,10 @@ def compile_structure(bqm, groups, family: str | None = None) -> SwapStructure:
     movable = np.flatnonzero((counts >= 2) & (comp_size[slot_comp] >= 2)).astype(np.int64)
     # Conflict groups: every group the moves can change (not cell, not family).
     conf = [i for i, k_ in enumerate(kinds) if k_ not in ("cell", family)]
-    if conf:
-        mv = np.concatenate([gidx[i] for i in conf]).astype(np.int64)
-        mg = np.repeat(np.arange(len(conf)), [len(gidx[i]) for i in conf]).astype(np.int64)
-    else:
-        mv = mg = np.zeros(0, np.int64)
+    is_conf = np.zeros(len(kinds), bool)
+    is_conf[conf] = True
+    mv = members[np.repeat(is_conf, sizes)]  # their variables, group after group
+    mg = np.repeat(np.arange(len(conf)), np.asarray(sizes, np.int64)[is_conf])
     o = np.argsort(mv, kind="stable")
     vg_ptr = np.searchsorted(mv[o], np.arange(V + 1)).astype(np.int64)
     vg_idx = mg[o].astype(np.int64)
