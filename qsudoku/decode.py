@@ -19,6 +19,7 @@ to one, and the grid is a solution of the puzzle's units.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -53,6 +54,8 @@ def _aligned(model: QuboModel, sampleset) -> np.ndarray:
     """The sampleset's samples as an ``(S, V)`` int array in model-variable order."""
     if model.num_variables == 0:
         return np.zeros((len(sampleset), 0), dtype=np.int8)
+    if list(sampleset.variables) == model.variables:  # the usual case: already in order
+        return np.asarray(sampleset.record.sample)
     pos = {v: k for k, v in enumerate(sampleset.variables)}
     missing = [v for v in model.variables if v not in pos]
     if missing:
@@ -65,13 +68,11 @@ def decode_array(model: QuboModel, samples: np.ndarray, energies=None, occurrenc
     """Decode an ``(S, V)`` 0/1 array whose columns follow ``model.variables``."""
     samples = np.atleast_2d(np.asarray(samples))
     S = samples.shape[0]
-    puzzle = model.puzzle
-    cons = model.constraints
-    if cons:
-        flat = np.concatenate([c.variables for c in cons]).astype(np.int64)
-        ptr = np.cumsum([0] + [len(c.variables) for c in cons])[:-1]
-        sums = np.add.reduceat(samples[:, flat].astype(np.int64), ptr, axis=1) if len(flat) else \
-            np.zeros((S, len(cons)), np.int64)
+    x = samples.astype(np.int64)
+    packed = model._packed
+    if packed.labels:
+        sums = (np.add.reduceat(x[:, packed.members], packed.starts, axis=1)
+                if len(packed.members) else np.zeros((S, len(packed.labels)), np.int64))
         bad = sums != 1
     else:
         bad = np.zeros((S, 0), bool)
@@ -79,25 +80,37 @@ def decode_array(model: QuboModel, samples: np.ndarray, energies=None, occurrenc
         energies = [float(model.bqm.energy((row, model.variables))) if model.num_variables
                     else model.bqm.offset for row in samples]
     occurrences = np.ones(S, int) if occurrences is None else occurrences
-    fixed = np.asarray(model.fixed)
-    on_count = np.zeros((S, len(fixed)), np.int64)
-    digit_sum = np.zeros((S, len(fixed)), np.int64)
-    if model.num_variables:
-        np.add.at(on_count.T, model.var_cell, samples.T.astype(np.int64))
-        np.add.at(digit_sum.T, model.var_cell, (samples * model.var_digit[None, :]).T.astype(np.int64))
-    grids = np.where(on_count == 1, digit_sum, 0)
-    grids = np.where(fixed[None, :] != 0, fixed[None, :], grids)
-    out = []
-    for s in range(S):
-        idx = np.flatnonzero(bad[s])
-        broken = [cons[k].label for k in idx]
-        kinds: dict[str, int] = {}
+    grids = _grids(model, x, (samples * model.var_digit[None, :]).astype(np.int64)).tolist()
+    energies = np.asarray(energies, dtype=float).tolist()
+    # Sample s breaks the constraints columns[ends[s - 1]:ends[s]].
+    columns = np.nonzero(bad)[1].tolist()
+    ends = np.cumsum(np.count_nonzero(bad, axis=1)).tolist()
+    labels, kinds = packed.labels, packed.kinds
+    solves = functools.cache(model.puzzle.is_solution)  # once per distinct grid
+    out, start = [], 0
+    for s, end in enumerate(ends):
+        idx, start = columns[start:end], end
+        counts: dict[str, int] = {}
         for k in idx:
-            kinds[cons[k].kind] = kinds.get(cons[k].kind, 0) + 1
-        grid = grids[s].tolist()
-        valid = not broken and puzzle.is_solution(grid)
-        out.append(Decoded(grid, float(energies[s]), valid, broken, int(occurrences[s]), kinds))
+            counts[kinds[k]] = counts.get(kinds[k], 0) + 1
+        valid = not idx and solves(tuple(grids[s]))
+        out.append(Decoded(grids[s], energies[s], valid, [labels[k] for k in idx],
+                           int(occurrences[s]), counts))
     return out
+
+
+def _grids(model: QuboModel, on: np.ndarray, digits: np.ndarray) -> np.ndarray:
+    """``(S, n*n)`` grids: a cell's digit if exactly one of its variables is on, else 0
+    (fixed cells keep their value); ``digits`` is ``on`` times each variable's digit."""
+    fixed = np.asarray(model.fixed)
+    S, cells = len(on), len(fixed)
+    # Per-cell sums of all samples at once (bin s * cells + c: sample s, cell c); float
+    # sums of small integers are exact.
+    bins = (np.arange(S)[:, None] * cells + model.var_cell[None, :]).ravel()
+    on_count = np.bincount(bins, weights=on.ravel(), minlength=S * cells).reshape(S, cells)
+    digit_sum = np.bincount(bins, weights=digits.ravel(), minlength=S * cells).reshape(S, cells)
+    grids = np.where(on_count == 1, digit_sum.astype(np.int64), 0)
+    return np.where(fixed[None, :] != 0, fixed[None, :], grids)
 
 
 def decode(model: QuboModel, sampleset) -> list[Decoded]:

@@ -8,7 +8,9 @@ binary ``q`` is ``-w`` per variable, ``+2w`` per pair and ``+w`` offset, so the
 energy is 0 exactly for a valid completion and at least ``min(w)`` otherwise.
 
 Every penalty goes through :func:`one_hot`, which writes all groups of the model
-into numpy arrays at once; the BQM is then built in one call.
+into numpy arrays at once; the BQM is then built in one call.  The builder makes
+the groups with numpy too, for all units and digits at once, and hands them to
+one_hot's array form ``_one_hot_flat`` already end to end.
 
 >>> from qsudoku.io import parse_puzzle
 >>> from qsudoku.propagate import propagate
@@ -23,7 +25,8 @@ into numpy arrays at once; the BQM is then built in one call.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Sequence
+from functools import cached_property
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -87,8 +90,9 @@ class Constraint:
 def one_hot(groups: Sequence[np.ndarray], weights: Sequence[float], num_variables: int):
     """Linear, quadratic and offset terms of ``sum_g w_g * (sum_{i in g} q_i - 1)**2``.
 
-    Groups are bucketed by size so that each bucket's pairs come from one
-    ``triu_indices`` call: no Python loop per coupler.
+    The pairs are made for all groups at once (no Python loop per group or per
+    coupler); they come out smallest groups first (groups of one size in their
+    given order), each group's pairs in ``triu_indices`` order.
 
     Returns:
         ``(linear, (rows, cols, biases), offset)`` ready for
@@ -98,22 +102,49 @@ def one_hot(groups: Sequence[np.ndarray], weights: Sequence[float], num_variable
     >>> lin.tolist(), list(zip(i.tolist(), j.tolist(), b.tolist())), off
     ([-1.0, -1.0, -1.0], [(0, 1, 2.0), (0, 2, 2.0), (1, 2, 2.0)], 1.0)
     """
-    weights = np.asarray(weights, dtype=float)
     sizes = np.fromiter((len(g) for g in groups), dtype=np.int64, count=len(groups))
     flat = (np.concatenate(groups).astype(np.int64) if len(groups) and sizes.sum()
             else np.zeros(0, np.int64))
+    return _one_hot_flat(flat, sizes, weights, num_variables)
+
+
+def _one_hot_flat(flat: np.ndarray, sizes: np.ndarray, weights, num_variables: int):
+    """:func:`one_hot` of the groups written end to end: ``flat`` (int64) holds group
+    ``g``'s ``sizes[g]`` variables right after those of groups ``0..g-1``."""
+    weights = np.asarray(weights, dtype=float)
     linear = -np.bincount(flat, weights=np.repeat(weights, sizes), minlength=num_variables)
     starts = np.cumsum(sizes) - sizes
-    rows, cols, biases = [], [], []
-    for m in np.unique(sizes[sizes > 1]):
-        idx = np.flatnonzero(sizes == m)
-        members = flat[starts[idx][:, None] + np.arange(m)]  # (groups of size m, m)
-        a, b = np.triu_indices(int(m), 1)
-        rows.append(members[:, a].ravel())
-        cols.append(members[:, b].ravel())
-        biases.append(np.repeat(2.0 * weights[idx], len(a)))
-    cat = (lambda xs, dt: np.concatenate(xs).astype(dt) if xs else np.zeros(0, dt))
-    return linear, (cat(rows, np.int64), cat(cols, np.int64), cat(biases, float)), float(weights.sum())
+    g = np.argsort(sizes, kind="stable")
+    g = g[sizes[g] > 1]  # the groups with pairs, smallest first
+    # A group of m members has a row per first member a = 0..m-2, holding the pairs
+    # (a, a+1), ..., (a, m-1): row by row, that is triu_indices(m, 1) order.
+    row_g = np.repeat(g, sizes[g] - 1)
+    a = _within(sizes[g] - 1)
+    span = sizes[row_g] - 1 - a  # pairs per row
+    row = np.repeat(np.arange(len(row_g)), span)  # the row of each pair
+    b = a[row] + 1 + _within(span)
+    base = starts[row_g][row]
+    quad = (flat[base + a[row]], flat[base + b], 2.0 * weights[row_g][row])
+    return linear, quad, float(weights.sum())
+
+
+def _within(counts: np.ndarray) -> np.ndarray:
+    """``0..c-1`` for each count ``c``, end to end.
+
+    >>> _within(np.array([2, 0, 3])).tolist()
+    [0, 1, 0, 1, 2]
+    """
+    return np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+
+
+class _Packed(NamedTuple):
+    """A model's constraints end to end, for the decoder and :meth:`QuboModel.groups`."""
+
+    members: np.ndarray  # every constraint's variable indices, concatenated (int64)
+    bounds: list[int]  # constraint k's members are members[bounds[k]:bounds[k + 1]]
+    starts: np.ndarray  # bounds[:-1]
+    labels: list[tuple]
+    kinds: list[str]
 
 
 @dataclass
@@ -128,6 +159,9 @@ class QuboModel:
         var_cell: Flat cell of each variable.
         var_digit: Digit of each variable.
         constraints: The labelled one-hot groups.
+
+    A model is not changed after building: :meth:`groups` and the decoder read the
+    constraints through arrays made once per model.
     """
 
     candidates: Candidates
@@ -156,9 +190,34 @@ class QuboModel:
         return self.bqm.num_interactions
 
     def groups(self) -> list[tuple[str, list[tuple[int, int, int]]]]:
-        """Each one-hot group as ``(kind, [variable labels])`` for structure-aware samplers."""
+        """Each one-hot group as ``(kind, [variable labels])`` for structure-aware samplers.
+
+        The labels are looked up once per model (a model is not changed after
+        building); each call returns new lists.
+        """
+        labels, b = self._member_labels, self._packed.bounds
+        return [(kind, labels[i:j]) for kind, i, j in zip(self._packed.kinds, b, b[1:])]
+
+    @cached_property
+    def _packed(self) -> _Packed:
+        """The constraints end to end, for the decoder and :meth:`groups`.
+
+        Computed once (a model's constraints are not changed after building);
+        :func:`build_model` sets it as it makes them.
+        """
+        cons = self.constraints
+        sizes = [len(c.variables) for c in cons]
+        members = (np.concatenate([c.variables for c in cons]).astype(np.int64) if sum(sizes)
+                   else np.zeros(0, np.int64))
+        bounds = np.cumsum([0] + sizes)
+        return _Packed(members, bounds.tolist(), bounds[:-1], [c.label for c in cons],
+                       [c.kind for c in cons])
+
+    @cached_property
+    def _member_labels(self) -> list[tuple[int, int, int]]:
+        """The variable label of each entry of ``_packed.members``."""
         v = self.variables
-        return [(c.kind, [v[i] for i in c.variables]) for c in self.constraints]
+        return [v[i] for i in self._packed.members.tolist()]
 
     def sample_of_grid(self, grid: Sequence[int]) -> np.ndarray:
         """The 0/1 vector (in variable-index order) that encodes a full ``grid``."""
@@ -186,27 +245,43 @@ def build_model(candidates: Candidates, weights: Weights = Weights()) -> QuboMod
     grid = np.asarray(candidates.grid)
     bits = (masks[:, None] >> np.arange(n)[None, :]) & 1
     bits[grid != 0] = 0
-    var_cell, d0 = np.nonzero(bits)
+    var_cell, d0 = np.nonzero(bits)  # by cell, then digit: a cell's variables are consecutive
     var_digit = d0 + 1
+    nv = len(var_cell)
     index = np.full((n * n, n), -1, dtype=np.int64)
-    index[var_cell, d0] = np.arange(len(var_cell))
-    variables = [(int(c) // n, int(c) % n, int(d)) for c, d in zip(var_cell, var_digit)]
+    index[var_cell, d0] = np.arange(nv)
+    variables = list(zip((var_cell // n).tolist(), (var_cell % n).tolist(), var_digit.tolist()))
 
-    constraints: list[Constraint] = []
-    w_cell = weights.cell
-    starts = np.searchsorted(var_cell, np.arange(n * n + 1))
-    for c in np.flatnonzero(grid == 0):
-        constraints.append(Constraint(("cell", (int(c) // n, int(c) % n)), "cell",
-                                      np.arange(starts[c], starts[c + 1]), w_cell))
-    for k, unit in enumerate(puzzle.units):
-        sub = index[list(unit.cells)]  # (n cells, n digits)
-        w = weights.for_kind(unit.kind)
-        for d0_ in np.flatnonzero((sub >= 0).any(axis=0)):
-            vs = sub[:, d0_]
-            constraints.append(Constraint(("unit", k, int(d0_) + 1), unit.kind, vs[vs >= 0], w))
+    # Cell groups, in cell order: together they are 0..nv-1.
+    open_cells = np.flatnonzero(grid == 0)
+    cell_start = np.searchsorted(var_cell, np.arange(n * n + 1))
+    cell_sizes = cell_start[open_cells + 1] - cell_start[open_cells]
+    # Unit groups for all units at once: sub[k, d, i] is the variable of digit d + 1 in
+    # unit k's i-th cell (-1: none).  A group per (unit, digit) with any; sub[sub >= 0]
+    # lists them unit by unit, digit by digit, each in its unit's cell order.
+    units = puzzle.units
+    unit_cells = np.array([u.cells for u in units], dtype=np.int64).reshape(len(units), n)
+    sub = index[unit_cells].transpose(0, 2, 1)
+    unit_sizes = (sub >= 0).sum(axis=2)
+    uk, ud = np.nonzero(unit_sizes)
+    members = np.concatenate([np.arange(nv), sub[sub >= 0]])
+    sizes = np.concatenate([cell_sizes, unit_sizes[uk, ud]])
 
-    linear, quad, offset = one_hot([c.variables for c in constraints],
-                                   [c.weight for c in constraints], len(variables))
+    unit_kinds = [u.kind for u in units]
+    unit_w = [weights.for_kind(kind) for kind in unit_kinds]
+    uk, ud = uk.tolist(), ud.tolist()
+    labels = ([("cell", (c // n, c % n)) for c in open_cells.tolist()]
+              + [("unit", k, d + 1) for k, d in zip(uk, ud)])
+    kinds = ["cell"] * len(open_cells) + [unit_kinds[k] for k in uk]
+    group_w = [weights.cell] * len(open_cells) + [unit_w[k] for k in uk]
+    starts = np.cumsum(sizes) - sizes
+    bounds = starts.tolist() + [len(members)]
+    arrays = [members[i:j] for i, j in zip(bounds, bounds[1:])]
+    constraints = list(map(Constraint, labels, kinds, arrays, group_w))
+
+    linear, quad, offset = _one_hot_flat(members, sizes, group_w, nv)
     bqm = dimod.BinaryQuadraticModel.from_numpy_vectors(
         linear, quad, offset, dimod.BINARY, variable_order=variables)
-    return QuboModel(candidates, weights, bqm, variables, var_cell, var_digit, constraints)
+    model = QuboModel(candidates, weights, bqm, variables, var_cell, var_digit, constraints)
+    model._packed = _Packed(members, bounds, starts, labels, kinds)
+    return model
