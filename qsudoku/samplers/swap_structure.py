@@ -42,6 +42,9 @@ class SwapStructure:
         feasible: False if some family unit has no perfect matching (then no valid sample exists).
         arrays: Keyword arrays of the kernels.
         weight_scale: Smallest group weight (the energy of the lightest broken group).
+        digit_pure: True if no conflict group holds two variables of one cell or two
+            values of one component (true of every Sudoku model); the tabu kernel then
+            computes a swap's energy change without touching the counts.
     """
 
     variables: list
@@ -50,6 +53,7 @@ class SwapStructure:
     arrays: dict
     weight_scale: float
     slot_var_order: np.ndarray  # (num_slots,) cell-slot -> (component) for decoding
+    digit_pure: bool = True  # no conflict group mixes two values of a component (or a cell)
 
     def to_samples(self, best_val: np.ndarray) -> np.ndarray:
         """0/1 samples (reads x variables) from per-read value slots."""
@@ -182,12 +186,35 @@ def compile_structure(bqm, groups, family: str | None = None) -> SwapStructure:
     o = np.argsort(mv, kind="stable")
     vg_ptr = np.searchsorted(mv[o], np.arange(V + 1)).astype(np.int64)
     vg_idx = mg[o].astype(np.int64)
+    # The same lists as a table, a row per variable padded with -1 (for the tabu kernel).
+    per_var = np.diff(vg_ptr)
+    vgw = np.full((V, max(1, int(per_var.max(initial=0)))), -1, np.int64)
+    vgw[np.repeat(np.arange(V), per_var), np.arange(len(vg_idx)) - np.repeat(vg_ptr[:-1], per_var)] \
+        = vg_idx
     arrays = dict(movable=movable, slot_comp=slot_comp, comp_start=comp_start[:-1].copy(),
                   comp_size=comp_size, tab_off=tab_off[:-1].copy(), tab=tab,
                   cand_ptr=cand_ptr, cand_val=cand_val, vg_ptr=vg_ptr, vg_idx=vg_idx,
-                  gw=np.asarray(gw, float)[conf] if conf else np.zeros(0))
+                  gw=np.asarray(gw, float)[conf] if conf else np.zeros(0), vgw=vgw)
     scale = float(np.min(gw)) if len(gw) else 1.0
-    return SwapStructure(variables, family, feasible, arrays, scale, slot_comp)
+    pure = _digit_pure(mg, sc[mv], slot_comp[sc[mv]], sv[mv], ns)
+    return SwapStructure(variables, family, feasible, arrays, scale, slot_comp, pure)
+
+
+def _digit_pure(group, cell, comp, value, ns: int) -> bool:
+    """True if no conflict group holds two variables of one cell, nor two values of one
+    component: then a swap's energy change is a sum over its two digits (see the tabu kernel).
+
+    Args:
+        group, cell, comp, value: Per membership of a conflict group: the group, and its
+            variable's cell slot, component and value slot.
+        ns: Number of cell (and value) slots.
+    """
+    if not len(group):
+        return True
+    one_per_cell = len(np.unique(group * ns + cell)) == len(group)
+    by_comp = group * ns + comp
+    one_value = len(np.unique(by_comp)) == len(np.unique(by_comp * ns + value))
+    return bool(one_per_cell and one_value)
 
 
 def _kernel_args(st: SwapStructure):
