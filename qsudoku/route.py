@@ -50,7 +50,7 @@ STRONG_RULES = ("naked_single", "hidden_single", "locked_candidates", "naked_pai
 #: until the round's time limit (the measured best settings; see docs/performance.md).
 #: The first is the default.
 ROUTE_PARAMS = {
-    "swap-tabu": {"num_reads": 1_000_000, "tenure": 4, "stall": 2000, "bump": 1.0},
+    "swap-tabu": {"num_reads": 1_000_000, "tenure": 4, "stall": 500, "bump": 1.0},
     "swap": {"num_reads": 1_000_000, "num_sweeps": 300, "num_replicas": 16,
              "beta_range": (0.5, 4.0), "focus": 3},
 }

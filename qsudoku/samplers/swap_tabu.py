@@ -65,7 +65,7 @@ def _sampler_class():
         _WARM_CALLS = ({"max_iters": 2},)
 
         def sample(self, bqm, groups=None, num_reads: int = 10, tenure: int = 4,
-                   stall: int = 2000, bump: float = 1.0, max_iters: int = 1_000_000, seed=None,
+                   stall: int = 500, bump: float = 1.0, max_iters: int = 1_000_000, seed=None,
                    time_limit=None, stop_at_ground: bool = False, family: str | None = None,
                    **kwargs):
             from . import _tabu_kernel as K
@@ -123,7 +123,7 @@ def SwapTabuSampler():  # noqa: N802 - factory of a lazily defined class
 
 @register("swap-tabu", summary="tabu search with digit swaps inside boxes/regions (keeps one-hot "
           "groups; numba); the route's default", defaults={"num_reads": 16, "tenure": 4,
-                                                           "stall": 2000, "bump": 1.0,
+                                                           "stall": 500, "bump": 1.0,
                                                            "stop_at_ground": True})
 def _swap_tabu(**options):
     return SwapTabuSampler(**options)
