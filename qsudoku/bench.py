@@ -324,10 +324,16 @@ def _init_worker(backends: Mapping[str, Backend], warm: bool) -> None:
 
 
 def _sampler(b: Backend):
-    """The process's sampler instance for ``b`` (one per name and constructor options)."""
-    key = (b.name, repr(sorted(b.config.sampler.options.items())))
+    """The process's sampler instance for ``b`` (one per name and constructor options).
+
+    The registry name ``b.name`` decides, also when ``b.config`` names another sampler
+    (the reference column ``sa`` with the default config): the cache is keyed by the
+    sampler actually built, so no backend gets another's sampler whatever the order.
+    """
+    cfg = b.config if b.config.sampler.name == b.name else b.config.with_overrides(sampler=b.name)
+    key = (cfg.sampler.name, repr(sorted(cfg.sampler.options.items())))
     if key not in _SAMPLERS:
-        _SAMPLERS[key] = sampler_factory(b.config)
+        _SAMPLERS[key] = sampler_factory(cfg)
     return _SAMPLERS[key]
 
 

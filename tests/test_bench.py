@@ -220,3 +220,26 @@ def test_solve_backend_measures_pipeline_solve():
     (row,) = rows
     assert row["route"] == "sa" and row["num_reads"] == 4 and row["num_variables"] > 0
     assert row["tts99"] == tts99(row["t_read"], row["success_prob"])
+
+
+@pytest.mark.parametrize("first", ["reference", "sa"])
+def test_each_backend_gets_the_sampler_it_names_whatever_the_order(first):
+    # benchmarks/samplers.py's reference column is Backend(..., "sa", Config()): the default
+    # config names swap-tabu, and the reference once got that sampler (or 'sa' did) depending
+    # on which backend was built first.
+    import dimod
+
+    from qsudoku import bench
+    from qsudoku.samplers import get_sampler
+
+    bench._SAMPLERS.clear()
+    backends = {"reference": Backend("sa (ref)", "sa", Config(), params={}),
+                "sa": Backend("sa", "sa", Config().with_overrides(sampler="sa")),
+                "default": Backend("default", Config().sampler.name, Config())}
+    order = [first] + [k for k in backends if k != first]
+    got = {k: bench._sampler(backends[k]) for k in order}
+    assert type(got["reference"]) is type(got["sa"]) is type(get_sampler("sa"))
+    assert type(got["default"]) is type(get_sampler(Config().sampler.name))
+    assert type(got["default"]) is not type(got["sa"])
+    assert all(isinstance(s, dimod.Sampler) for s in got.values())
+    bench._SAMPLERS.clear()
