@@ -232,3 +232,21 @@ def test_random_group_structures_get_the_exact_methods_decision(num_vars, groups
     assert (ref is None) == (got is None)
     if ref is not None:
         np.testing.assert_allclose(got, ref, rtol=1e-10, atol=0)
+
+
+@pytest.mark.parametrize("where", ["extra coupler", "coupler", "linear", "offset"])
+@pytest.mark.parametrize("value", [float("nan"), float("inf")])
+def test_non_finite_biases_are_rejected(where, value):
+    # A NaN coupler between unrelated variables once counted as absent and passed the check.
+    m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
+    bqm = m.bqm.copy()
+    if where == "extra coupler":
+        bqm.add_quadratic(*_unrelated_pair(m), value)
+    elif where == "coupler":
+        bqm.set_quadratic(*next(iter(bqm.quadratic)), value)
+    elif where == "linear":
+        bqm.set_linear(m.variables[0], value)
+    else:
+        bqm.offset = value
+    with pytest.raises(ValueError, match=NOT_ONE_HOT):
+        compile_structure(bqm, m.groups())

@@ -121,6 +121,8 @@ def _infer_weights(bqm, variables, groups_idx, kinds, members, sizes):
     K, V = len(kind_names), len(variables)
     lin, (qi, qj, qb), off = bqm.to_numpy_vectors(variable_order=variables)
     lin, qb, sizes = np.asarray(lin, float), np.asarray(qb, float), np.asarray(sizes, np.int64)
+    if not (np.isfinite(lin).all() and np.isfinite(qb).all() and np.isfinite(off)):
+        return None  # a NaN coupler would otherwise count as absent, and energies be NaN
     layers = _group_layers(np.asarray(members, np.int64), sizes, kid, K, V)
     base = 1 + (len(layers) if layers is not None else 0)  # every count is below base
     if layers is None or base ** K > 1 << 16:  # (too many codes to count)
