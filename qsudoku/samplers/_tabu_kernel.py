@@ -15,6 +15,10 @@ group's search weight grows by ``bump`` times its weight (the breakout method), 
 is pushed out of the groups it keeps breaking.  The energy that decides a read's best
 state, its end and the samples returned stays the BQM's own.
 
+A candidate swap's energy change is read off the group counts without changing them
+(:func:`_half`, one digit at a time) when no conflict group mixes two values of a family
+unit, which holds for every Sudoku model; otherwise the counts are shifted and restored.
+
 Each read has its own xorshift64* generator seeded from ``(seed, read)``, so results do
 not depend on how reads are spread over threads.
 """

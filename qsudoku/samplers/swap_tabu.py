@@ -88,7 +88,8 @@ def _sampler_class():
             t1 = time.perf_counter()
             seed = fresh_seed() if seed is None else int(seed)
             args = _kernel_args(st)
-            # A step costs about 0.1 us per movable cell: check the clock (~10 us) every ~0.5 ms.
+            # A step costs up to about 0.1 us per movable cell: check the clock (~1 us) at
+            # most every ~0.5 ms.
             check_every = max(8, 5000 // max(1, len(st.arrays["movable"])))
 
             def run(n, first, deadline):  # -> per read: value slots, energy, steps, complete
