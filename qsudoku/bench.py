@@ -330,18 +330,23 @@ def _sampler(b: Backend):
     (the reference column ``sa`` with the default config): the cache is keyed by the
     sampler actually built, so no backend gets another's sampler whatever the order.
     """
-    cfg = b.config if b.config.sampler.name == b.name else b.config.with_overrides(sampler=b.name)
+    cfg = _config(b)
     key = (cfg.sampler.name, repr(sorted(cfg.sampler.options.items())))
     if key not in _SAMPLERS:
         _SAMPLERS[key] = sampler_factory(cfg)
     return _SAMPLERS[key]
 
 
+def _config(b: Backend) -> Config:
+    """``b.config`` naming the sampler ``b.name`` (the other sampler's options dropped)."""
+    return b.config if b.config.sampler.name == b.name else b.config.with_overrides(sampler=b.name)
+
+
 def _work(task: Task) -> dict:
     b = _BACKENDS[task.backend]
     try:
         if b.solve:
-            return solve_one(task.puzzle, b.config, sampler=_sampler(b), label=b.label,
+            return solve_one(task.puzzle, _config(b), sampler=_sampler(b), label=b.label,
                              set_name=task.set, index=task.index, repeat=task.repeat)
         return bench_one(task.puzzle, b.name, b.config, sampler=_sampler(b),
                          budget=task.budget, repeat=task.repeat, params=b.params, label=b.label,

@@ -283,7 +283,8 @@ def propagate(puzzle: Puzzle, rules: Sequence[str] = DEFAULT_RULES,
             if g:
                 s.place(cell, g)
     else:
-        if start.puzzle is not puzzle and start.puzzle.givens != puzzle.givens:
+        other = start.puzzle
+        if other is not puzzle and (other.givens != puzzle.givens or other.units != puzzle.units):
             raise ValueError("start is the propagation of another puzzle")
         s.grid, s.masks = list(start.grid), list(start.masks)
         fired.update(start.fired)

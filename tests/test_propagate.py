@@ -88,20 +88,28 @@ def test_continuing_from_singles_reaches_the_fresh_fixpoint(shared_puzzles):
     """``start=`` (how the route tries its stronger rules) changes the work, not the result."""
     from qsudoku.route import STRONG_RULES
 
-    checked = 0
+    checked = stronger = 0
     for key, puzzles in shared_puzzles.items():
         for p in puzzles:
             first = propagate(p, ("naked_single", "hidden_single"))
             fresh = propagate(p, STRONG_RULES)
             cont = propagate(p, STRONG_RULES, start=first)
             assert (cont.grid, cont.masks) == (fresh.grid, fresh.masks), key
-            assert sum(cont.fired.values()) >= sum(first.fired.values())
             checked += 1
-    assert checked > 100
+            stronger += cont.masks != first.masks
+    assert checked > 100 and stronger > 10  # the stronger rules had work to do
 
 
 def test_start_must_come_from_the_same_puzzle():
+    from qsudoku.puzzle import Puzzle, diagonal_units
+
     a = parse_puzzle("1..." "..2." "...." "...4")
     b = parse_puzzle("2..." "..1." "...." "...4")
     with pytest.raises(ValueError, match="another puzzle"):
         propagate(a, start=propagate(b, ()))
+    c = parse_puzzle("1..." "...." "...." "....")
+    x = Puzzle.standard(c.givens, extra=diagonal_units(4))  # same givens, more units
+    with pytest.raises(ValueError, match="another puzzle"):
+        propagate(c, start=propagate(x, ()))
+    same = parse_puzzle("1..." "..2." "...." "...4")  # an equal puzzle, another object
+    assert propagate(a, start=propagate(same, ())).grid == propagate(a).grid

@@ -5,8 +5,8 @@ every cell group and every family group at exactly one, and a move swaps the dig
 two cells of one family unit.  Instead of Metropolis proposals, each iteration looks at
 every swap that moves a cell in conflict, takes the best one whose new digits are not
 *tabu* (a cell may not take back a digit it gave up during the last ``tenure`` to
-``2 * tenure`` iterations, unless that reaches a new best energy), and breaks ties at
-random.  A read ends at energy 0, after ``stall`` iterations without a new best of its
+``2 * tenure`` iterations, unless that reaches a new best weighted energy since the
+weights last grew), and breaks ties at random.  A read ends at energy 0, after ``stall`` iterations without a new best of its
 own, after ``max_iters`` iterations, or at the deadline.
 
 Moves are chosen on *search weights* that start at the BQM's group weights: whenever no
@@ -91,7 +91,9 @@ def tabu_reads(num_reads, max_iters, tenure, stall, bump, seed, target, first_re
     Returns:
         ``(best_val, best_energy, iters, complete)``: per read, the lowest-energy state
         seen, its energy, the iterations run, and 1 if the read ended by itself (ground
-        state, stall or ``max_iters``) rather than by the deadline or another read.
+        state, stall or ``max_iters``) rather than by the deadline or another read.  A
+        read skipped because another had reached ``target`` has an all-zero state, energy
+        ``inf``, 0 iterations and ``complete`` 0 (the reaching read is complete).
     """
     ns = slot_comp.shape[0]
     ng = gw.shape[0]
@@ -183,7 +185,8 @@ def tabu_reads(num_reads, max_iters, tenure, stall, bump, seed, target, first_re
                             bj = j
             it += 1
             since += 1
-            if bump > 0.0 and bd >= -1e-9:  # no move improves: raise the broken groups' weights
+            bumped = bump > 0.0 and bd >= -1e-9
+            if bumped:  # no move improves: raise the broken groups' weights
                 for g in range(ng):
                     c = cnt[g]
                     if c != 1:
@@ -202,8 +205,15 @@ def tabu_reads(num_reads, max_iters, tenure, stall, bump, seed, target, first_re
             vi_on = tab[base + (bi - c0) * m + (b - c0)]
             vj_off = tab[base + (bj - c0) * m + (b - c0)]
             vj_on = tab[base + (bj - c0) * m + (a - c0)]
+            if bumped:  # the move was ranked before the weights grew: its change under the new
+                if pure:
+                    move_d = (_half(vi_off, vj_on, vgw, sw, cnt)
+                              + _half(vj_off, vi_on, vgw, sw, cnt))
+                else:
+                    move_d = _move(vi_off, vj_off, vi_on, vj_on, vg_ptr, vg_idx, sw, cnt)
+                    _move(vi_on, vj_on, vi_off, vj_off, vg_ptr, vg_idx, sw, cnt)
             e += _move(vi_off, vj_off, vi_on, vj_on, vg_ptr, vg_idx, gw, cnt)
-            ew += move_d
+            ew += move_d  # so ew stays sum(sw * (cnt - 1)**2)
             val[bi] = b
             val[bj] = a
             holder[a] = bj
