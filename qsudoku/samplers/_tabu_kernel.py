@@ -31,33 +31,31 @@ from ._swap_kernel import _ijit, _move, _pjit, _randint, _start_read, _var_of, n
 
 
 @_ijit
+def _holds(vgw, v, g):
+    """True if group ``g`` is one of variable ``v``'s conflict groups."""
+    for y in range(vgw.shape[1]):
+        if vgw[v, y] == g:
+            return True
+    return False
+
+
+@_ijit
 def _half(off, on, vgw, sw, cnt):
     """Energy change (weights ``sw``) of unsetting variable ``off`` and setting ``on``, two
     variables of one value: a group holding both keeps its count; read-only."""
-    W = vgw.shape[1]
     d = 0.0
-    for x in range(W):
+    for x in range(vgw.shape[1]):
         g = vgw[off, x]
         if g < 0:
             break
-        shared = False
-        for y in range(W):
-            if vgw[on, y] == g:
-                shared = True
-                break
-        if not shared:
-            d += sw[g] * (3 - 2 * cnt[g])
-    for x in range(W):
+        if not _holds(vgw, on, g):
+            d += sw[g] * (3 - 2 * cnt[g])  # (c - 2)**2 - (c - 1)**2
+    for x in range(vgw.shape[1]):
         g = vgw[on, x]
         if g < 0:
             break
-        shared = False
-        for y in range(W):
-            if vgw[off, y] == g:
-                shared = True
-                break
-        if not shared:
-            d += sw[g] * (2 * cnt[g] - 1)
+        if not _holds(vgw, off, g):
+            d += sw[g] * (2 * cnt[g] - 1)  # c**2 - (c - 1)**2
     return d
 
 __all__ = ["tabu_reads"]
