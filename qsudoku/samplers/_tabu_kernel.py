@@ -193,16 +193,12 @@ def tabu_reads(num_reads, max_iters, tenure, stall, bump, seed, target, first_re
                 best_w = ew
             if bi < 0:
                 continue  # every move is tabu: wait
-            k = slot_comp[bi]
-            m = comp_size[k]
-            base = tab_off[k]
-            c0 = comp_start[k]
             a = val[bi]
             b = val[bj]
-            vi_off = tab[base + (bi - c0) * m + (a - c0)]
-            vi_on = tab[base + (bi - c0) * m + (b - c0)]
-            vj_off = tab[base + (bj - c0) * m + (b - c0)]
-            vj_on = tab[base + (bj - c0) * m + (a - c0)]
+            vi_off = cur[bi]
+            vj_off = cur[bj]
+            vi_on = _var_of(bi, b, slot_comp, comp_start, comp_size, tab_off, tab)
+            vj_on = _var_of(bj, a, slot_comp, comp_start, comp_size, tab_off, tab)
             if bumped:  # the move was ranked before the weights grew: its change under the new
                 if pure:
                     move_d = (_half(vi_off, vj_on, vgw, sw, cnt)
