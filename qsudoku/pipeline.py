@@ -22,100 +22,22 @@ from __future__ import annotations
 
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Mapping
 
 from .config import Config
-from .decode import Decoded, decode, success_rate
 from .errors import BackendUnavailableError, ConfigError
 from .propagate import Candidates, propagate
 from .puzzle import Puzzle
 from .qubo import QuboModel, build_model
+from .result import Result
+from .sampling import Tally, sample_round
 from .samplers import check_params, default_params, get_sampler
 
-__all__ = ["Result", "solve", "sample_model", "build", "sampler_factory", "sampler_params",
-           "fallback_config", "uses_route"]
+__all__ = ["Result", "solve", "sample_model", "sample_rounds", "build", "sampler_factory",
+           "sampler_params", "fallback_config", "uses_route", "result_of", "TIME_PARAMS"]
 
-
-@dataclass
-class Result:
-    """What one solve produced.
-
-    Attributes:
-        puzzle: The input puzzle.
-        grid: The best grid found (0 = cell left undecided by the best sample).
-        valid: True iff ``grid`` is a full valid solution keeping the givens.
-        solved_by: ``"propagation"`` if nothing was left to sample; the sampler's name after
-            one sampling; ``"swap-tabu (N rounds)"`` (the route's sampler) from the annealing
-            route, or ``"sat fallback after swap-tabu (N rounds)"`` when its exact fallback
-            finished.
-        energy: Energy of the best sample (``0.0`` for propagation-only solves).
-        success_rate: Fraction of reads that were valid (``None`` without sampling).
-        num_reads: Reads taken.
-        num_variables: Variables of the reduced QUBO.
-        num_interactions: Its quadratic terms.
-        fired: How often each propagation rule acted.
-        timings: Seconds per stage (``propagate``, ``build``, ``sample``, ``decode``, ``total``).
-        broken: Readable names of the constraints the best sample breaks.
-        sampler: Sampler name and the parameters it was called with.
-        info: The sample set's ``info`` (timings of the backend and the like).
-        model: The :class:`~qsudoku.qubo.QuboModel` (``None`` if propagation solved it).
-        sampleset: The raw :class:`dimod.SampleSet` (``None`` if propagation solved it).
-        decoded: Every decoded sample.
-        notes: Things the user should know (e.g. a fallback sampler ran instead).
-    """
-
-    puzzle: Puzzle
-    grid: list[int]
-    valid: bool
-    solved_by: str
-    energy: float | None = 0.0
-    success_rate: float | None = None
-    num_reads: int = 0
-    num_variables: int = 0
-    num_interactions: int = 0
-    fired: dict[str, int] = field(default_factory=dict)
-    timings: dict[str, float] = field(default_factory=dict)
-    broken: list[str] = field(default_factory=list)
-    sampler: dict[str, Any] = field(default_factory=dict)
-    info: dict[str, Any] = field(default_factory=dict)
-    model: QuboModel | None = field(default=None, repr=False)
-    sampleset: Any = field(default=None, repr=False)
-    decoded: list[Decoded] = field(default_factory=list, repr=False)
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def solution(self) -> str:
-        """Row-major string of ``grid`` in the puzzle's digit convention (``.`` = undecided)."""
-        return self.puzzle.format(self.grid)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready summary (no raw samples, no credentials)."""
-        p = self.puzzle
-        out = {
-            "name": p.name,
-            "puzzle": p.format(),
-            "size": p.size,
-            "kind": p.kind,
-            "valid": self.valid,
-            "solution": self.solution,
-            "energy": self.energy,
-            "num_variables": self.num_variables,
-            "num_interactions": self.num_interactions,
-            "solved_by": self.solved_by,
-            "success_rate": self.success_rate,
-            "num_reads": self.num_reads,
-            "propagation": dict(self.fired),
-            "broken": list(self.broken),
-            "sampler": _jsonable(self.sampler),
-            "timings": {k: round(v, 6) for k, v in self.timings.items()},
-            "info": _jsonable({k: v for k, v in self.info.items() if not _is_timing(k)}),
-            "backend_timing": _jsonable({k: v for k, v in self.info.items() if _is_timing(k)}),
-            "notes": list(self.notes),
-        }
-        if p.solution is not None:
-            out["matches_known_solution"] = list(self.grid) == list(p.solution)
-        return out
+#: Sampling parameters that take a time limit in seconds (a budget is passed through them).
+TIME_PARAMS = ("time_limit", "time_budget")
 
 
 def build(puzzle: Puzzle, config: Config = Config()) -> tuple[Candidates, QuboModel | None, dict]:
@@ -177,16 +99,83 @@ def fallback_config(config: Config, error: BackendUnavailableError) -> tuple[Con
 
 
 def sample_model(model: QuboModel, config: Config = Config(), sampler=None):
-    """Sample ``model`` with the configured sampler; returns ``(sampleset, params)``."""
+    """Sample ``model`` once with the configured sampler; returns ``(sampleset, params)``."""
     sampler = sampler or sampler_factory(config)
     params = sampler_params(sampler, config)
-    call = dict(params)
-    if "groups" in getattr(sampler, "parameters", {}):
-        call["groups"] = model.groups()
     with _rejected_params(config, params):
-        sampleset = sampler.sample(model.bqm, **call)
-        sampleset.resolve()
-    return sampleset, params
+        rnd = sample_round(model, sampler, params)
+    return rnd.sampleset, rnd.params
+
+
+def sample_rounds(model: QuboModel, sampler, params: Mapping, *, budget: float | None = None,
+                  clock_start: float | None = None) -> Tally:
+    """Sample ``model`` once, or again and again until ``budget`` seconds are used.
+
+    With a ``budget`` each call gets another seed (``seed + 104729 * k`` for call ``k``);
+    samplers with a time-limit parameter (:data:`TIME_PARAMS`) get what is left as
+    its value; samplers with ``num_reads`` start with a one-read probe, then take
+    batches (at most the configured ``num_reads``) sized to what is left, and stop
+    when one more read would not fit.  Sampling also stops once every read so far
+    was valid.
+
+    Args:
+        model: The reduced QUBO.
+        sampler: The sampler.
+        params: Checked sampling parameters.
+        budget: Wall seconds from ``clock_start`` (default: now); ``None`` = one call.
+        clock_start: ``time.perf_counter()`` value the budget counts from.
+
+    Returns:
+        The :class:`~qsudoku.sampling.Tally` of the calls.
+    """
+    tally = Tally()
+    if budget is None:
+        tally.add(sample_round(model, sampler, params))
+        return tally
+    t0 = time.perf_counter() if clock_start is None else clock_start
+    accepted = getattr(sampler, "parameters", {}) or {}
+    timed = [k for k in TIME_PARAMS if k in accepted]
+    batched = "num_reads" in accepted
+    max_reads = max(1, int(params.get("num_reads", 1) or 1))
+    seed = params.get("seed")
+    n_next = 1
+    while True:
+        left = budget - (time.perf_counter() - t0)
+        call = dict(params)
+        if seed is not None:
+            call["seed"] = (int(seed) + 104729 * tally.rounds) % (2 ** 31)
+        for k in timed:
+            call[k] = max(left, 1e-3)
+        if batched:
+            call["num_reads"] = n_next
+        tally.add(sample_round(model, sampler, call))
+        if tally.num_valid == tally.num_reads:
+            break
+        left = budget - (time.perf_counter() - t0)
+        if batched:
+            per_read = tally.t_sample / tally.num_reads
+            n_next = min(max_reads, int(left / per_read)) if per_read > 0 else max_reads
+            if n_next < 1:
+                break
+        elif left <= 0:
+            break
+    return tally
+
+
+def result_of(puzzle: Puzzle, model: QuboModel, tally: Tally, **fields) -> Result:
+    """The :class:`~qsudoku.result.Result` of sampling ``model``: the best read of
+    ``tally`` and its statistics, plus ``fields`` (``solved_by``, ``timings``, ...)."""
+    from .puzzle import UNIT_KINDS
+
+    best, rnd = tally.best, tally.best_round
+    return Result(puzzle=puzzle, grid=list(best.grid), valid=best.valid, energy=best.energy,
+                  success_rate=tally.success_rate, num_reads=tally.num_reads,
+                  num_valid=tally.num_valid, mean_energy=tally.mean_energy,
+                  broken_per_read=tally.broken_per_read(("cell",) + UNIT_KINDS),
+                  chain_break_fraction=tally.chain_break_fraction, rounds=tally.rounds,
+                  num_variables=model.num_variables, num_interactions=model.num_interactions,
+                  broken=rnd.broken_names(), model=model, sampleset=rnd.sampleset,
+                  decoded=rnd.decoded, **fields)
 
 
 @contextmanager
@@ -202,44 +191,54 @@ def _rejected_params(config: Config, params: dict):
                           f"{type(e).__name__}: {e}") from None
 
 
-def _solve_route(puzzle: Puzzle, config: Config, sampler, t0: float) -> Result:
+def _sample(model: QuboModel, config: Config, sampler, budget, t0) -> tuple[Tally, dict]:
+    sampler = sampler or sampler_factory(config)
+    params = sampler_params(sampler, config)
+    with _rejected_params(config, params):
+        return sample_rounds(model, sampler, params, budget=budget, clock_start=t0), params
+
+
+def _solve_route(puzzle: Puzzle, config: Config, sampler, t0: float,
+                 budget: float | None) -> Result:
     from .route import anneal_route, rounds_text
 
     sampler = sampler or sampler_factory(config)
     params, seed = route_params(sampler, config)
     rc = config.route
+    time_budget = rc.time_budget if budget is None else budget
     with _rejected_params(config, params):
-        rr = anneal_route(puzzle, rules=config.propagate.rules, weights=config.qubo.weights,
-                          time_budget=rc.time_budget, sample_params=params,
-                          max_depth=rc.max_depth, seed=seed, sampler=sampler,
-                          fallback=rc.fallback_names or None,
-                          fallback_time_limit=rc.fallback_time_limit or None)
-    timings = {k: v for k, v in rr.timings.items() if v or k in ("propagate", "total")}
-    timings["total"] = time.perf_counter() - t0
-    notes = list(rr.notes)
-    if not rr.valid and rr.rounds:
-        notes.append(f"the annealing route found no valid grid in its {rc.time_budget:g} s budget "
-                     f"({rounds_text(rr.rounds)})" + ("" if rc.exact_fallback else
-                                                "; the exact fallback is off"))
-    info = {"rounds": rr.rounds, "restarts": rr.restarts}
-    sampler_info = {"name": config.sampler.name, "params": {**params, "seed": seed},
-                    "route": {"time_budget": rc.time_budget, "max_depth": rc.max_depth,
-                              "exact_fallback": rc.exact_fallback,
-                              "fallback_time_limit": rc.fallback_time_limit}}
-    return Result(puzzle, list(rr.grid), rr.valid, rr.solved_by, rr.energy, rr.success_rate,
-                  rr.reads, rr.num_variables, rr.num_interactions, dict(rr.fired), timings,
-                  list(rr.broken), sampler_info, info if rr.rounds else {}, rr.model,
-                  rr.sampleset, list(rr.decoded), notes)
+        res = anneal_route(puzzle, rules=config.propagate.rules, weights=config.qubo.weights,
+                           time_budget=time_budget, sample_params=params,
+                           max_depth=rc.max_depth, seed=seed, sampler=sampler,
+                           fallback=rc.fallback_names or None,
+                           fallback_time_limit=rc.fallback_time_limit or None)
+    res.timings = {k: v for k, v in res.timings.items() if v or k in ("propagate", "total")}
+    res.timings["total"] = time.perf_counter() - t0
+    if not res.valid and res.rounds:
+        res.notes.append(f"the annealing route found no valid grid in its {time_budget:g} s "
+                         f"budget ({rounds_text(res.rounds)})"
+                         + ("" if rc.exact_fallback else "; the exact fallback is off"))
+    res.sampler = {"name": config.sampler.name, "params": {**params, "seed": seed},
+                   "route": {"time_budget": time_budget, "max_depth": rc.max_depth,
+                             "exact_fallback": rc.exact_fallback,
+                             "fallback_time_limit": rc.fallback_time_limit}}
+    return res
 
 
-def solve(puzzle: Puzzle, config: Config = Config(), *, sampler=None) -> Result:
+def solve(puzzle: Puzzle, config: Config = Config(), *, sampler=None,
+          budget: float | None = None) -> Result:
     """Solve one puzzle through every stage and validate the answer.
 
     Args:
         puzzle: The puzzle.
         config: Rules, weights, sampler and route (defaults: singles, weights 1, the
-            annealing route with the ``swap`` sampler and the ``sat``/``csp`` exact fallback).
+            annealing route with the ``swap-tabu`` sampler and the ``sat``/``csp`` exact
+            fallback).
         sampler: An already-built sampler to reuse across puzzles (optional).
+        budget: Wall seconds for sampling: the route's time budget (instead of
+            ``route.time_budget``), or, for any other sampler, sample again until it is
+            used (see :func:`sample_rounds`); ``None``: the route's own budget, or one
+            sampler call.
 
     Raises:
         ContradictionError: If propagation proves the puzzle has no solution.
@@ -248,49 +247,22 @@ def solve(puzzle: Puzzle, config: Config = Config(), *, sampler=None) -> Result:
     """
     t0 = time.perf_counter()
     if uses_route(config):
-        return _solve_route(puzzle, config, sampler, t0)
+        return _solve_route(puzzle, config, sampler, t0, budget)
     cands, model, timings = build(puzzle, config)
     fired = dict(cands.fired)
     if model is None:
         timings["total"] = time.perf_counter() - t0
-        return Result(puzzle, list(cands.grid), puzzle.is_solution(cands.grid), "propagation",
-                      0.0, None, 0, 0, 0, fired, timings)
+        return Result(puzzle=puzzle, grid=list(cands.grid), valid=puzzle.is_solution(cands.grid),
+                      solved_by="propagation", fired=fired, timings=timings)
     notes = []
-    t = time.perf_counter()
     try:
-        sampleset, params = sample_model(model, config, sampler)
+        tally, params = _sample(model, config, sampler, budget, t0)
     except BackendUnavailableError as e:
         config, note = fallback_config(config, e)
         notes.append(note)
-        sampleset, params = sample_model(model, config)
-    timings["sample"] = time.perf_counter() - t
-    t = time.perf_counter()
-    decoded = decode(model, sampleset)
-    best = min(decoded, key=lambda d: (not d.valid, d.energy))
-    timings["decode"] = time.perf_counter() - t
+        tally, params = _sample(model, config, None, budget, t0)
+    timings["sample"], timings["decode"] = tally.t_sample, tally.t_decode
     timings["total"] = time.perf_counter() - t0
-    broken = [c.describe(puzzle) for c in model.constraints if c.label in set(best.broken)]
-    return Result(
-        puzzle, best.grid, best.valid, config.sampler.name, best.energy, success_rate(decoded),
-        sum(d.num_occurrences for d in decoded), model.num_variables, model.num_interactions,
-        fired, timings, broken, {"name": config.sampler.name, "params": params},
-        dict(sampleset.info), model, sampleset, decoded, notes)
-
-
-def _is_timing(key) -> bool:
-    """Sample-set info keys that hold wall or QPU times (they differ between runs)."""
-    key = str(key)
-    return key in ("timing", "timings") or key.endswith(("_time", "_seconds"))
-
-
-def _jsonable(x):
-    if isinstance(x, dict):
-        return {str(k): _jsonable(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_jsonable(v) for v in x]
-    if isinstance(x, (str, int, float, bool)) or x is None:
-        return x
-    try:
-        return x.item()
-    except AttributeError:
-        return repr(x)
+    return result_of(puzzle, model, tally, solved_by=config.sampler.name, fired=fired,
+                     timings=timings, sampler={"name": config.sampler.name, "params": params},
+                     info=dict(tally.best_round.sampleset.info), notes=notes)

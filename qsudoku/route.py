@@ -23,18 +23,20 @@ When the time budget runs out, ``fallback`` (a callable, or sampler names such a
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from .config import ROUTE_SAMPLER
 from .errors import BackendUnavailableError, ContradictionError
 from .propagate import Candidates, propagate
 from .puzzle import Puzzle
 from .qubo import Weights, build_model
+from .result import Result
+from .sampling import Tally, sample_round
 
-__all__ = ["RouteResult", "anneal_route", "ROUTE_RULES", "STRONG_RULES", "ROUTE_PARAMS",
-           "DEFAULT_SAMPLE_PARAMS", "route_label"]
+__all__ = ["anneal_route", "ROUTE_RULES", "STRONG_RULES", "ROUTE_PARAMS", "route_label",
+           "rounds_text"]
 
 #: Propagation at the root and after each decimation.  Singles only: stronger rules remove
 #: candidates without filling cells, which disconnects the swap moves and made the
@@ -48,15 +50,12 @@ STRONG_RULES = ("naked_single", "hidden_single", "locked_candidates", "naked_pai
 
 #: The samplers the route can use, with their parameters in the route: reads restarted
 #: until the round's time limit (the measured best settings; see docs/performance.md).
-#: The first is the default.
+#: The default is :data:`qsudoku.config.ROUTE_SAMPLER`.
 ROUTE_PARAMS = {
     "swap-tabu": {"num_reads": 1_000_000, "tenure": 4, "stall": 500, "bump": 1.0},
     "swap": {"num_reads": 1_000_000, "num_sweeps": 300, "num_replicas": 16,
              "beta_range": (0.5, 4.0), "focus": 3},
 }
-
-#: Parameters of the ``swap`` (annealing) sampler in the route.
-DEFAULT_SAMPLE_PARAMS = ROUTE_PARAMS["swap"]
 
 
 def route_label(sampler) -> str:
@@ -71,49 +70,6 @@ def route_label(sampler) -> str:
         if set(params) <= accepts:
             return name
     return "sampler"
-
-
-@dataclass
-class RouteResult:
-    """What the annealing route produced.
-
-    Attributes:
-        grid: The best grid found (0 = undecided).
-        valid: True iff ``grid`` is a full valid solution keeping the givens.
-        solved_by: ``"propagation"``, ``"<sampler> (N rounds)"`` (e.g. ``"swap-tabu
-            (1 round)"``), ``"<fallback> fallback after <sampler> (N rounds)"`` or ``"none"``.
-        rounds: Rounds run (sampler calls).
-        restarts: Times the route went back to the root candidates.
-        reads: Reads taken over all rounds.
-        success_rate: Fraction of reads that were valid solutions (of their QUBO).
-        energy: Energy of the best read of the last round (0.0 when solved).
-        num_variables: Variables of the root QUBO.
-        num_interactions: Its quadratic terms.
-        fired: How often each propagation rule acted at the root.
-        broken: Readable names of the constraints the best read breaks (unsolved only).
-        model: The root :class:`~qsudoku.qubo.QuboModel` (``None`` if propagation solved it).
-        sampleset: The last :class:`dimod.SampleSet` of the root QUBO, and ``decoded`` its reads.
-        timings: Seconds: ``propagate``, ``build``, ``sample``, ``fallback``, ``total``.
-        notes: Things worth knowing (contradictions met, fallback used, ...).
-    """
-
-    grid: list[int]
-    valid: bool
-    solved_by: str
-    rounds: int = 0
-    restarts: int = 0
-    reads: int = 0
-    success_rate: float | None = None
-    energy: float | None = None
-    num_variables: int = 0
-    num_interactions: int = 0
-    fired: dict[str, int] = field(default_factory=dict)
-    broken: list[str] = field(default_factory=list)
-    model: Any = field(default=None, repr=False)
-    sampleset: Any = field(default=None, repr=False)
-    decoded: list = field(default_factory=list, repr=False)
-    timings: dict[str, float] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
 
 
 def _with_fixed(puzzle: Puzzle, grid: Sequence[int]) -> Puzzle:
@@ -165,7 +121,6 @@ def _call_fallback(fallback, puzzle: Puzzle, cands: Candidates, weights: Weights
     """
     if callable(fallback):
         return fallback(puzzle, cands), getattr(fallback, "__name__", "fallback")
-    from .decode import decode
     from .samplers import get_sampler, names
 
     chain = [fallback] if isinstance(fallback, str) else list(fallback)
@@ -177,17 +132,13 @@ def _call_fallback(fallback, puzzle: Puzzle, cands: Candidates, weights: Weights
         except BackendUnavailableError as e:
             notes.append(f"exact fallback {name!r} unavailable: {e}")
             continue
-        model = build_model(cands, weights)
         accepts = getattr(sampler, "parameters", {})
-        call = {"groups": model.groups()} if "groups" in accepts else {}
-        if time_limit and "time_limit" in accepts:
-            call["time_limit"] = time_limit
-        ss = sampler.sample(model.bqm, **call)
-        best = min(decode(model, ss), key=lambda d: (not d.valid, d.energy))
-        if not best.valid and ss.info.get("status") == "time_limit":
+        params = {"time_limit": time_limit} if time_limit and "time_limit" in accepts else {}
+        rnd = sample_round(build_model(cands, weights), sampler, params)
+        if not rnd.best.valid and rnd.sampleset.info.get("status") == "time_limit":
             notes.append(f"the exact fallback {name!r} stopped at its {time_limit:g} s time "
                          "limit without a solution")
-        return (best.grid if best.valid else None), name
+        return (rnd.best.grid if rnd.best.valid else None), name
     return None, ", ".join(chain)
 
 
@@ -198,7 +149,7 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
                  seed: int | None = None, sampler: Any = None,
                  fallback: str | Sequence[str] | Callable | None = None,
                  fallback_time_limit: float | None = None,
-                 finish_rules: Sequence[str] | None = STRONG_RULES) -> RouteResult:
+                 finish_rules: Sequence[str] | None = STRONG_RULES) -> Result:
     """Solve ``puzzle`` by annealing rounds interleaved with propagation.
 
     Args:
@@ -213,7 +164,7 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
         max_rounds: Stop after this many sampler calls (``None`` = time only).
         seed: Seed of the route's choices and of the sampler.
         sampler: A route sampler to reuse, or the registry name of one (a key of
-            :data:`ROUTE_PARAMS`; default the first, ``swap-tabu``).
+            :data:`ROUTE_PARAMS`; default :data:`~qsudoku.config.ROUTE_SAMPLER`).
         fallback: ``None``, a registry name (e.g. ``"csp"``), a sequence of names tried in
             order (skipping backends that are not installed), or ``f(puzzle, candidates) ->
             grid | None``; run on the root candidates when the budget runs out unsolved.
@@ -221,15 +172,21 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
         finish_rules: Rules tried once at the root when ``rules`` leave cells open; if they
             solve the puzzle no annealing is needed (``None`` = skip).
 
+    Returns:
+        A :class:`~qsudoku.result.Result`: ``solved_by`` is ``"propagation"``, ``"<sampler>
+        (N rounds)"``, ``"<fallback> fallback after <sampler> (N rounds)"`` or ``"none"``;
+        ``rounds`` counts sampler calls and ``restarts`` the returns to the root; the
+        statistics (``num_reads``, ``success_rate``, ...) are over every round; ``model``,
+        ``sampleset`` and ``decoded`` are those of the last round on the root QUBO.
+
     Raises:
         ContradictionError: If propagation proves the puzzle has no solution.
     """
-    from .decode import decode
     from .samplers import get_sampler
 
     t0 = time.perf_counter()
     deadline = t0 + time_budget
-    timings = {"propagate": 0.0, "build": 0.0, "sample": 0.0, "fallback": 0.0}
+    timings = {"propagate": 0.0, "build": 0.0, "sample": 0.0, "decode": 0.0, "fallback": 0.0}
     rng = np.random.default_rng(seed)
     t = time.perf_counter()
     root = propagate(puzzle, rules)
@@ -240,7 +197,8 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
         timings["propagate"] += time.perf_counter() - t
         if strong.solved:
             root = strong
-    result = RouteResult(list(root.grid), False, "none", fired=dict(root.fired), timings=timings)
+    result = Result(puzzle=puzzle, grid=list(root.grid), valid=False, solved_by="none",
+                    energy=None, fired=dict(root.fired), timings=timings)
     if root.solved:
         result.valid = puzzle.is_solution(root.grid)
         result.solved_by = "propagation"
@@ -248,7 +206,7 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
         timings["total"] = time.perf_counter() - t0
         return result
     if sampler is None or isinstance(sampler, str):
-        sampler = get_sampler(sampler or next(iter(ROUTE_PARAMS)))
+        sampler = get_sampler(sampler or ROUTE_SAMPLER)
     label = route_label(sampler)
     params = dict(ROUTE_PARAMS.get(label, {}) if sample_params is None else sample_params)
     warm = getattr(sampler, "warm_up", None)
@@ -257,38 +215,29 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
         timings["compile"] = compile_time
         deadline += compile_time
     cands, depth = root, 0
-    valid_reads = total_reads = 0
-    best_read = None  # (energy, grid, broken names) of the lowest-energy read of any round
-    while time.perf_counter() < deadline and (max_rounds is None or result.rounds < max_rounds):
+    tally = Tally()
+    while time.perf_counter() < deadline and (max_rounds is None or tally.rounds < max_rounds):
         t = time.perf_counter()
         model = build_model(cands, weights)
-        if result.rounds == 0:
+        if tally.rounds == 0:
             result.num_variables = model.num_variables
             result.num_interactions = model.num_interactions
             result.model = model
         timings["build"] += time.perf_counter() - t
         t = time.perf_counter()
         limit = max(1e-3, deadline - t if round_time is None else min(round_time, deadline - t))
-        ss = sampler.sample(model.bqm, groups=model.groups(), time_limit=limit,
-                            stop_at_ground=True, seed=int(rng.integers(2**31)), **params)
-        timings["sample"] += time.perf_counter() - t
-        result.rounds += 1
-        decoded = decode(model, ss)
+        rnd = sample_round(model, sampler, {"time_limit": limit, "stop_at_ground": True,
+                                            "seed": int(rng.integers(2**31)), **params})
+        timings["sample"] += rnd.t_sample
+        timings["decode"] += rnd.t_decode
+        tally.add(rnd)
         if cands is root:
-            result.sampleset, result.decoded = ss, decoded
-        total_reads += len(decoded)
-        valid_reads += sum(d.valid for d in decoded)
-        best = min(decoded, key=lambda d: (not d.valid, d.energy))
-        result.energy = best.energy
-        if best_read is None or best.energy < best_read[0]:
-            labels = set(best.broken)
-            best_read = (best.energy, list(best.grid),
-                         [c.describe(puzzle) for c in model.constraints if c.label in labels])
-        if best.valid and puzzle.is_solution(best.grid):
-            result.grid, result.valid = list(best.grid), True
-            result.solved_by = f"{label} ({rounds_text(result.rounds)})"
+            result.sampleset, result.decoded = rnd.sampleset, rnd.decoded
+        if rnd.best.valid and puzzle.is_solution(rnd.best.grid):
+            result.grid, result.valid = list(rnd.best.grid), True
+            result.solved_by = f"{label} ({rounds_text(tally.rounds)})"
             break
-        fixes = _choose_fixes(rng, model, decoded, num_fix) if depth < max_depth else []
+        fixes = _choose_fixes(rng, model, rnd.decoded, num_fix) if depth < max_depth else []
         if not fixes:
             cands, depth = root, 0
             result.restarts += 1
@@ -310,16 +259,13 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
             result.grid = list(nxt.grid)
             result.valid = puzzle.is_solution(nxt.grid)
             if result.valid:
-                result.solved_by = f"{label} ({rounds_text(result.rounds)})"
+                result.solved_by = f"{label} ({rounds_text(tally.rounds)})"
                 break
             cands, depth = root, 0
             result.restarts += 1
             continue
         cands, depth = nxt, depth + 1
-    result.reads = total_reads
-    if not result.valid and best_read is not None:
-        result.energy, result.grid, result.broken = best_read
-    result.success_rate = valid_reads / total_reads if total_reads else None
+    _add_tally(result, tally)
     if not result.valid and fallback is not None:
         t = time.perf_counter()
         grid, name = _call_fallback(fallback, puzzle, root, weights, fallback_time_limit,
@@ -327,9 +273,25 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
         timings["fallback"] = time.perf_counter() - t
         if grid is not None and puzzle.is_solution(grid):
             result.grid, result.valid, result.broken = list(grid), True, []
-            result.solved_by = f"{name} fallback after {label} ({rounds_text(result.rounds)})"
+            result.solved_by = f"{name} fallback after {label} ({rounds_text(tally.rounds)})"
             result.notes.append(f"the annealing route ran out of budget after "
-                                f"{rounds_text(result.rounds)}; the exact fallback {name!r} "
+                                f"{rounds_text(tally.rounds)}; the exact fallback {name!r} "
                                 "finished the puzzle")
     timings["total"] = time.perf_counter() - t0
     return result
+
+
+def _add_tally(result: Result, tally: Tally) -> None:
+    """The statistics of every round; an unsolved route keeps the best read of any round."""
+    from .puzzle import UNIT_KINDS
+
+    result.rounds = tally.rounds
+    result.num_reads, result.num_valid = tally.num_reads, tally.num_valid
+    result.success_rate = tally.success_rate
+    result.mean_energy = tally.mean_energy
+    result.chain_break_fraction = tally.chain_break_fraction
+    if tally.rounds:
+        result.broken_per_read = tally.broken_per_read(("cell",) + UNIT_KINDS)
+        result.energy = 0.0 if result.valid else tally.best.energy
+    if not result.valid and tally.best is not None:
+        result.grid, result.broken = list(tally.best.grid), tally.best_round.broken_names()

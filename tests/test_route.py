@@ -6,7 +6,8 @@ import pytest
 from qsudoku.errors import ContradictionError
 from qsudoku.io import load_puzzles, parse_puzzle
 from qsudoku.puzzle import Puzzle
-from qsudoku.route import RouteResult, anneal_route
+from qsudoku.result import Result
+from qsudoku.route import anneal_route
 from qsudoku.samplers import names
 from qsudoku.samplers._swap_kernel import HAVE_NUMBA
 
@@ -23,7 +24,7 @@ INSANE = "..3.6..24.5.8..........75...2.7..6.1..1.2.9..7.5..1.4...69..........3.
 
 def test_propagation_alone_needs_no_round():
     r = anneal_route(parse_puzzle("1..." "..2." ".3.." "...4"))
-    assert isinstance(r, RouteResult)
+    assert isinstance(r, Result)
     assert (r.valid, r.solved_by, r.rounds) == (True, "propagation", 0)
 
 
@@ -33,7 +34,7 @@ def test_anneal_solves_a_9x9_and_counts_rounds_and_reads():
     r = anneal_route(p, seed=1, time_budget=20.0)
     assert r.valid and p.is_solution(r.grid)
     assert r.solved_by == f"swap-tabu ({r.rounds} round{'s' * (r.rounds != 1)})" and r.rounds >= 1
-    assert r.reads >= 1 and 0 < r.success_rate <= 1 and r.num_variables > 0
+    assert r.num_reads >= 1 and 0 < r.success_rate <= 1 and r.num_variables > 0
     assert r.timings["sample"] > 0 and r.timings["total"] >= r.timings["sample"]
 
 
@@ -54,7 +55,7 @@ def test_either_route_sampler_solves_a_hardest_9x9(name):
     r = anneal_route(p, seed=7, time_budget=30.0, sampler=name)
     assert r.valid and "".join(map(str, r.grid)) == HARD_SOL
     assert r.solved_by == f"{name} ({r.rounds} round{'s' * (r.rounds != 1)})"
-    assert r.sampleset.info["feasible"] and r.reads >= 1
+    assert r.sampleset.info["feasible"] and r.num_reads >= 1
 
 
 def test_out_of_budget_without_fallback_is_unsolved_and_says_none():

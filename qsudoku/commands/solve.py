@@ -7,6 +7,7 @@ import sys
 
 from ..errors import BackendUnavailableError, ContradictionError, QSudokuError, exit_code_for
 from ..io.text import format_grid
+from ..result import format_seconds
 from ..pipeline import (fallback_config, route_params, sampler_factory, sampler_params, solve,
                         uses_route)
 from .common import add_config_args, add_input_args, add_route_args, config_from_args, iter_inputs
@@ -129,7 +130,7 @@ def _qpu_line(info: dict) -> str:
         if key == "chain_break_fraction":
             value = f"{float(value):.1%}"
         elif key == "embedding_time":
-            value = _ms(float(value))
+            value = format_seconds(float(value))
         elif isinstance(value, float):
             value = f"{value:.3g}"
         parts.append(f"{label} {value}")
@@ -137,10 +138,6 @@ def _qpu_line(info: dict) -> str:
     if "qpu_access_time" in timing:
         parts.append(f"qpu access {float(timing['qpu_access_time']) / 1000:.1f} ms")
     return ("qpu: " + ", ".join(parts)) if parts else ""
-
-
-def _ms(x: float) -> str:
-    return f"{x * 1000:.1f} ms" if x < 10 else f"{x:.1f} s"
 
 
 def render(result) -> str:
@@ -155,7 +152,7 @@ def render(result) -> str:
     if result.success_rate is not None:
         from ..route import rounds_text
 
-        rounds = result.info.get("rounds")
+        rounds = result.rounds if "route" in result.sampler else 0
         where = f" over {rounds_text(rounds)}" if rounds else ""
         reads = f"{result.num_reads} read" + ("" if result.num_reads == 1 else "s")
         lines.append(f"sampling: {reads}{where}, {result.success_rate:.1%} "
@@ -169,5 +166,5 @@ def render(result) -> str:
     if p.solution is not None and result.valid and list(result.grid) != list(p.solution):
         lines.append("note: valid, but differs from the solution listed with the puzzle")
     lines.extend(f"note: {n}" for n in result.notes)
-    lines.append("timings: " + ", ".join(f"{k} {_ms(v)}" for k, v in result.timings.items()))
+    lines.append("timings: " + ", ".join(f"{k} {format_seconds(v)}" for k, v in result.timings.items()))
     return "\n".join(lines) + "\n"
