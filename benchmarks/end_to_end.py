@@ -22,11 +22,12 @@ import statistics
 import time
 from pathlib import Path
 
-from qsudoku.bench import (RESUME_KEY, Backend, Task, machine_info, run_bench, summarize,
-                           typed_row)
+from qsudoku.bench import machine_info, points, summarize, typed_row
 from qsudoku.config import Config
 from qsudoku.io import load_puzzles
-from qsudoku.runlog import RowWriter, read_rows
+from qsudoku.result import format_seconds
+from qsudoku.runlog import read_rows
+from qsudoku.runner import Source, Task, run_to
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 STAGES = ("t_propagate", "t_build", "t_sample")
@@ -60,29 +61,24 @@ def table(rows: list[dict], counts: dict[str, tuple[int, int]]) -> str:
         ran, of = counts.get(name, (len(rs), len(rs)))
         prop = sum(r["route"] == "propagation" for r in rs) / len(rs)
         ann = sum(_by_sampling(r) for r in rs) / len(rs)
-        fb = sum("fallback" in str(r["route"]) for r in rs) / len(rs)
+        fb = sum(r["route"] == "fallback" for r in rs) / len(rs)
         out.append(f"{name:32s} {ran:4d}/{of:<4d} {s['solved_pct']:6.1f}% {100 * prop:5.0f}% "
                    f"{100 * ann:5.0f}% {100 * fb:5.0f}% "
-                   f"{_ms(s['wall_median']):>9s} {_ms(s['wall_p95']):>9s} "
+                   f"{format_seconds(s['wall_median']):>9s} {format_seconds(s['wall_p95']):>9s} "
                    f"{statistics.median(r['num_variables'] for r in rs):8.0f}  {shares}")
     allr = rows
     solved = sum(r["valid"] for r in allr)
     out.append(f"\nall: {solved}/{len(allr)} solved ({100 * solved / len(allr):.1f}%), "
                f"{sum(r['route'] == 'propagation' for r in allr)} by propagation alone, "
                f"{sum(_by_sampling(r) for r in allr)} by the route's sampler, "
-               f"{sum('fallback' in str(r['route']) for r in allr)} by the exact fallback; "
-               f"wall median {_ms(statistics.median(r['wall'] for r in allr))}")
+               f"{sum(r['route'] == 'fallback' for r in allr)} by the exact fallback; "
+               f"wall median {format_seconds(statistics.median(r['wall'] for r in allr))}")
     return "\n".join(out)
 
 
 def _by_sampling(row: dict) -> bool:
     """Finished by the route's sampler (``swap-tabu (N rounds)``), not propagation or fallback."""
-    route = str(row["route"])
-    return route not in ("propagation", "none") and "fallback" not in route
-
-
-def _ms(x: float) -> str:
-    return f"{x * 1e3:.1f} ms" if x < 1 else f"{x:.2f} s"
+    return row["route"] == "sampling" and row["valid"]
 
 
 def main() -> None:
@@ -102,20 +98,20 @@ def main() -> None:
     cfg = Config()
     print(f"measured: qsudoku.pipeline.solve(puzzle, Config()); config rules "
           f"{list(cfg.propagate.rules)}, sampler {cfg.sampler.name} (registered defaults)")
-    backends = {"default": Backend("default", cfg.sampler.name, cfg, solve=True)}
+    (point,) = points(cfg, ["solve"], [None])
     tasks, counts = [], {}
     for f in puzzle_files():
         label = f"{f.parent.name}/{f.stem}"
         puzzles = list(enumerate(load_puzzles(str(f))))
         chosen = evenly(puzzles, args.per_set)
         counts[label] = (len(chosen), len(puzzles))
-        tasks += [Task(label, i, p, "default") for i, p in chosen]
+        tasks += [Task(p, Source.file(str(f), i, label), point) for i, p in chosen]
     sub = [f"{k} {a}/{b}" for k, (a, b) in counts.items() if a < b]
     print(f"subsampled (evenly spaced, at most {args.per_set} per file): " + ", ".join(sub))
     t0 = time.perf_counter()
     os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
-    with RowWriter(args.out, RESUME_KEY, resume=args.resume, overwrite=not args.resume) as w:
-        run_bench(tasks, backends, w, jobs=args.jobs, progress=True)
+    run_to(args.out, tasks, resume=args.resume, overwrite=not args.resume, jobs=args.jobs,
+           progress=True)
     rows = read_rows(args.out)
     elapsed = time.perf_counter() - t0
     with open(args.out + ".machine.json", "w", encoding="utf-8") as f:

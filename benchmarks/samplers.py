@@ -3,7 +3,7 @@
 Reference: dwave-samplers' SimulatedAnnealingSampler with its own defaults (1 read of
 1,000 sweeps per call), called again and again within the same budget on the same BQM.
 Every other backend uses its registered defaults as batch size (see ``qsudoku samplers``)
-and the same budget (qsudoku.bench.bench_one: a one-read probe, then batches sized to
+and the same budget (qsudoku.pipeline.sample_rounds: a one-read probe, then batches sized to
 what is left; samplers with ``time_limit`` get the remaining time).
 
 Puzzles: from each file under shared/data/sudoku9, the ones that still need sampling
@@ -28,16 +28,19 @@ import statistics
 import time
 from pathlib import Path
 
-from qsudoku.bench import (RESUME_KEY, Backend, Task, format_summary, machine_info, run_bench,
-                           summarize, typed_row)
+from qsudoku.bench import format_summary, machine_info, points, summarize, typed_row
 from qsudoku.config import Config
 from qsudoku.io import load_puzzles
 from qsudoku.propagate import propagate
-from qsudoku.runlog import RowWriter, read_rows
+from qsudoku.runlog import read_rows
+from qsudoku.runner import Point, Source, Task, run_to
 from qsudoku.samplers import get_spec, names
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 REFERENCE = "sa (dwave defaults)"
+#: dwave-samplers' own defaults for SimulatedAnnealingSampler.sample, spelled out (they
+#: override qsudoku's registered defaults for ``sa``).
+DWAVE_SA_DEFAULTS = {"num_reads": 1, "num_sweeps": 1000}
 
 
 def pick(path: Path, per_set: int, rules) -> list[tuple[int, object]]:
@@ -55,12 +58,13 @@ def pick(path: Path, per_set: int, rules) -> list[tuple[int, object]]:
 SKIP = ("mock-qpu",)
 
 
-def backends(only: list[str] | None, skip=SKIP) -> dict[str, Backend]:
+def backends(only: list[str] | None, skip=SKIP) -> dict[str, Config]:
+    """Label -> config: each offline sampler with its registered defaults, and the reference."""
     out = {}
     for name in names():
         if get_spec(name).offline and (not only or name in only) and name not in skip:
-            out[name] = Backend(name, name, Config().with_overrides(sampler=name))
-    out[REFERENCE] = Backend(REFERENCE, "sa", Config(), params={})
+            out[name] = Config().with_overrides(sampler=name)
+    out[REFERENCE] = Config().with_overrides(sampler="sa", params=DWAVE_SA_DEFAULTS)
     return out
 
 
@@ -146,14 +150,16 @@ def main() -> None:
         picked[f"sudoku9/{f.stem}"] = len(chosen)
         for i, p in chosen:
             for b in budgets:
-                for name in bks:
-                    tasks.append(Task(f"sudoku9/{f.stem}", i, p, name, b))
+                for name, cfg in bks.items():
+                    (pt,) = points(cfg, [cfg.sampler.name], [b])
+                    src = Source.file(str(f), i, f"sudoku9/{f.stem}")
+                    tasks.append(Task(p, src, Point(name, pt.config, budget=b)))
     print("puzzles that need sampling, per set (of --per-set): "
           + ", ".join(f"{k.split('/')[1]} {v}" for k, v in picked.items()))
     t0 = time.perf_counter()
     os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
-    with RowWriter(args.out, RESUME_KEY, resume=args.resume, overwrite=not args.resume) as w:
-        run_bench(tasks, bks, w, jobs=args.jobs, progress=True)
+    run_to(args.out, tasks, resume=args.resume, overwrite=not args.resume, jobs=args.jobs,
+           progress=True)
     rows = read_rows(args.out)
     elapsed = time.perf_counter() - t0
     with open(args.out + ".machine.json", "w", encoding="utf-8") as f:

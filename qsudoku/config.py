@@ -75,6 +75,9 @@ class SamplerConfig:
         object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
         check_values(self.params)  # nonsense values fail now, even if nothing gets sampled
 
+    def __reduce__(self):  # read-only mappings do not pickle; experiment tasks travel pickled
+        return (SamplerConfig, (self.name, dict(self.options), dict(self.params), self.fallback))
+
 
 @dataclass(frozen=True)
 class RouteConfig:

@@ -12,7 +12,8 @@ import time
 
 import pytest
 
-from qsudoku.bench import Backend, Task, bench_one, run_bench, summarize, tts99, typed_row
+from qsudoku.bench import points, summarize, tts99, typed_row
+from qsudoku.runner import Source, Task, measure
 from qsudoku.cli import main
 from qsudoku.config import Config
 from qsudoku.io import load_puzzles, parse_puzzle
@@ -34,30 +35,37 @@ def test_tts99_decreases_with_p_and_is_inf_at_zero():
         tts99(0.01, 1.5)
 
 
-def test_bench_one_rows_two_samplers():
+def bench_one(puzzle, name, config=Config(), budget=None, set_name="s", index=0):
+    """The bench row of ``puzzle`` with backend ``name`` (a registry name or "solve")."""
+    (point,) = points(config, [name], [budget])
+    return measure(Task(puzzle, Source(set_name, index, f"test:{set_name}:{index}"), point))
+
+
+def test_bench_rows_two_samplers():
     for text in SMALL:
         p = parse_puzzle(text)
         for name, params in (("sa", {"num_reads": 4, "num_sweeps": 50, "seed": 3}),
                              ("steepest", {"num_reads": 4, "seed": 3})):
             cfg = NO_RULES.with_overrides(sampler=name, params=params)
             row = bench_one(p, name, cfg)
-            assert row["route"] == f"qubo:{name}" and row["status"] == "ok"
+            assert row["route"] == "sampling" and row["solved_by"] == name
+            assert row["status"] == "ok" and row["sampler"] == name
             assert row["num_variables"] > 0 and row["num_interactions"] > 0
             assert row["num_reads"] == 4 and 0 <= row["num_valid"] <= 4
             assert row["success_prob"] == row["num_valid"] / 4
             assert row["valid"] == (row["num_valid"] > 0)
             assert row["tts99"] == tts99(row["t_read"], row["success_prob"])
             assert row["wall"] >= row["t_sample"] + row["t_build"] > 0
-            assert '"seed": 3' in row["params"]
+            assert '"seed": 3' in row["params"] and row["seed"] == 3
 
 
-def test_budget_takes_several_batches():
+def test_budget_takes_several_rounds():
     p = parse_puzzle("2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......")
     cfg = NO_RULES.with_overrides(sampler="sa", params={"num_reads": 20, "num_sweeps": 20})
     row = bench_one(p, "sa", cfg, budget=0.15)
-    assert row["batches"] >= 2 and row["num_reads"] > 1
+    assert row["rounds"] >= 2 and row["num_reads"] > 1
     first = bench_one(p, "sa", cfg)
-    assert first["batches"] == 1 and first["num_reads"] == 20
+    assert first["rounds"] == 1 and first["num_reads"] == 20
 
 
 def test_contradiction_is_a_row():
@@ -65,21 +73,32 @@ def test_contradiction_is_a_row():
     assert row["status"] == "contradiction" and row["valid"] is False and row["tts99"] == math.inf
 
 
-def test_run_bench_resume_skips_done_rows(tmp_path):
-    puzzles = [parse_puzzle(t) for t in SMALL]
-    cfg = NO_RULES.with_overrides(sampler="steepest", params={"num_reads": 2})
-    backends = {"steepest": Backend("steepest", "steepest", cfg)}
-    tasks = [Task("small", i, p, "steepest") for i, p in enumerate(puzzles)]
-    out = str(tmp_path / "r.csv")
-    with RowWriter(out, ("set", "index", "sampler", "budget", "repeat")) as w:
-        assert len(run_bench(tasks[:2], backends, w)) == 2
-    with RowWriter(out, ("set", "index", "sampler", "budget", "repeat"), resume=True) as w:
-        new = run_bench(tasks, backends, w)
-    assert [r["index"] for r in new] == [2]
-    rows = [typed_row(r) for r in read_rows(out)]
-    assert sorted(r["index"] for r in rows) == [0, 1, 2]
-    s = summarize(rows)
-    assert len(s) == 1 and s[0]["n"] == 3
+@needs_data
+def test_solve_backend_is_exactly_qsudoku_solve():
+    # bench's default backend measures what `qsudoku solve` does with the config: the same
+    # grid, solved_by and reads as solve() with the same seed, on shared puzzles of each kind.
+    import qsudoku
+
+    cfg = Config()
+    for name, k in (("sudoku9/norvig_top95.txt", 0), ("sudoku9/forum_hardest_1106.txt", 3),
+                    ("jigsaw9/janko.txt", 1), ("sudoku16/krazydad_3_tough.txt", 0)):
+        p = load_puzzles(str(DATA / name))[k]
+        row = bench_one(p, "solve", cfg, index=k)
+        res = qsudoku.solve(p, cfg.with_overrides(seed=0))
+        assert row["sampler"] == "solve" and row["seed"] == 0 and row["valid"] == res.valid
+        assert row["solved_by"].split(" (")[0] == res.solved_by.split(" (")[0]
+        assert row["matches_solution"] is True and row["t_propagate"] > 0
+        if res.solved_by == "propagation":
+            assert row["route"] == "propagation" and row["num_reads"] == 0
+        else:
+            assert row["route"] == "sampling" and row["num_reads"] >= 1
+            assert row["num_variables"] == res.num_variables
+    # a budget for 'solve' is the route's budget: spent before the first round here
+    p = load_puzzles(str(DATA / "sudoku9/forum_hardest_1106.txt"))[3]
+    no_fb = cfg.with_overrides(route={"exact_fallback": ""})
+    assert bench_one(p, "solve", no_fb)["rounds"] >= 1
+    row = bench_one(p, "solve", no_fb, budget=1e-6)
+    assert row["budget"] == 1e-6 and row["rounds"] == 0 and row["valid"] is False
 
 
 @needs_data
@@ -95,7 +114,7 @@ def test_cli_jobs_summary_and_plot(tmp_path, capsys):
     rows = read_rows(out)
     assert len(rows) == 2 * len(load_puzzles(str(DATA / "sudoku4" / "janko.txt")))
     assert {r["sampler"] for r in rows} == {"sa", "steepest"}
-    assert all(r["route"].startswith("qubo:") for r in rows)
+    assert all(r["route"] == "sampling" for r in rows)
     assert all(('"num_sweeps": 50' in r["params"]) == (r["sampler"] == "sa") for r in rows)
     for name in ("success_vs_budget.png", "tts99_by_backend.png", "size_vs_time.png"):
         with open(os.path.join(figs, name), "rb") as f:
@@ -187,59 +206,21 @@ def test_parquet_resume_after_interrupted_resume_keeps_every_key(tmp_path):
     assert sorted(int(r["index"]) for r in read_rows(out)) == [0, 1]
 
 
-def test_dead_worker_is_an_error_not_a_hang(tmp_path):
+@pytest.mark.parametrize("first", ["sa", "default"])
+def test_each_point_gets_the_sampler_it_names_whatever_the_order(first):
+    # One per-process sampler cache, keyed by the sampler actually built: the reference
+    # column 'sa' with the default config once got swap-tabu (or the other way round).
     import dimod
 
-    from qsudoku.errors import QSudokuError
-    from qsudoku.samplers import registry
-
-    class Crash(dimod.Sampler):
-        parameters = {"num_reads": []}
-        properties = {}
-
-        def sample(self, bqm, num_reads=1):
-            os._exit(3)  # a sampler that takes its process down (segfault, abort)
-
-    registry.register("crash-test")(lambda: Crash())
-    try:
-        cfg = NO_RULES.with_overrides(sampler="crash-test")
-        backends = {"crash-test": Backend("crash-test", "crash-test", cfg)}
-        tasks = [Task("small", i, parse_puzzle(t), "crash-test") for i, t in enumerate(SMALL)]
-        t0 = time.monotonic()
-        with pytest.raises(QSudokuError, match="worker process died"):
-            run_bench(tasks, backends, jobs=2, warm=False)
-        assert time.monotonic() - t0 < 20
-    finally:
-        registry._REGISTRY.pop("crash-test", None)
-
-
-def test_solve_backend_measures_pipeline_solve():
-    cfg = NO_RULES.with_overrides(sampler="sa", params={"num_reads": 4, "num_sweeps": 50, "seed": 1})
-    backends = {"default": Backend("default", "sa", cfg, solve=True)}
-    rows = run_bench([Task("small", 0, parse_puzzle(SMALL[0]), "default")], backends, warm=False)
-    (row,) = rows
-    assert row["route"] == "sa" and row["num_reads"] == 4 and row["num_variables"] > 0
-    assert row["tts99"] == tts99(row["t_read"], row["success_prob"])
-
-
-@pytest.mark.parametrize("first", ["reference", "sa"])
-def test_each_backend_gets_the_sampler_it_names_whatever_the_order(first):
-    # benchmarks/samplers.py's reference column is Backend(..., "sa", Config()): the default
-    # config names swap-tabu, and the reference once got that sampler (or 'sa' did) depending
-    # on which backend was built first.
-    import dimod
-
-    from qsudoku import bench
+    from qsudoku import runner
     from qsudoku.samplers import get_sampler
 
-    bench._SAMPLERS.clear()
-    backends = {"reference": Backend("sa (ref)", "sa", Config(), params={}),
-                "sa": Backend("sa", "sa", Config().with_overrides(sampler="sa")),
-                "default": Backend("default", Config().sampler.name, Config())}
-    order = [first] + [k for k in backends if k != first]
-    got = {k: bench._sampler(backends[k]) for k in order}
-    assert type(got["reference"]) is type(got["sa"]) is type(get_sampler("sa"))
+    runner._SAMPLERS.clear()
+    pts = {"sa": points(Config(), ["sa"], [None])[0], "default": points(Config(), [None], [None])[0]}
+    order = [first] + [k for k in pts if k != first]
+    got = {k: runner._sampler(pts[k].config) for k in order}
+    assert type(got["sa"]) is type(get_sampler("sa"))
     assert type(got["default"]) is type(get_sampler(Config().sampler.name))
     assert type(got["default"]) is not type(got["sa"])
     assert all(isinstance(s, dimod.Sampler) for s in got.values())
-    bench._SAMPLERS.clear()
+    runner._SAMPLERS.clear()

@@ -12,8 +12,9 @@ from qsudoku.cli import main
 from qsudoku.errors import ConfigError
 from qsudoku.runlog import read_rows
 from qsudoku.samplers import names
-from qsudoku.sweep import (BROKEN_KINDS, columns, expand, load, measure, parse_axis, parse_values,
-                           run_sweep, split_setting, summarize)
+from qsudoku.runner import BROKEN_KINDS, Point, Source, Task, columns, measure
+from qsudoku.sweep import (expand, load, parse_axis, parse_values, run_sweep, split_setting,
+                           summarize)
 
 from _shared import REPO
 
@@ -24,6 +25,11 @@ FOUR = "12.." "34.." "...." "...."
 
 def _cfg(**kw):
     return Config().with_overrides(sampler="sa").with_overrides(**kw)
+
+
+def _measure(text, cfg):
+    """The runner's row of one puzzle with ``cfg`` (what a sweep point without axes runs)."""
+    return measure(Task(parse_puzzle(text), Source.argument(text, 0), Point("sa", cfg)))
 
 
 # -- the grid ----------------------------------------------------------------------------
@@ -55,7 +61,7 @@ def test_expand_and_unit_weight():
 
 # -- measurements ------------------------------------------------------------------------
 def test_measure_reports_consistent_metrics():
-    m = measure(parse_puzzle(SEED004), _cfg(reads=40, seed=5))
+    m = _measure(SEED004, _cfg(reads=40, seed=5))
     assert m["num_variables"] == 63 and m["num_reads"] == 40 and m["solved_by"] == "sa"
     assert 0 < m["success_prob"] <= 1 and m["num_valid"] == round(m["success_prob"] * 40)
     assert m["min_energy"] == 0.0 and m["mean_energy"] >= m["min_energy"]
@@ -66,7 +72,7 @@ def test_measure_reports_consistent_metrics():
 
 
 def test_measure_of_a_hopeless_setting_has_infinite_tts():
-    m = measure(parse_puzzle(SEED001), _cfg(reads=3, seed=1, params={"num_sweeps": 1}))
+    m = _measure(SEED001, _cfg(reads=3, seed=1, params={"num_sweeps": 1}))
     assert m["success_prob"] == 0.0 and m["tts99"] == math.inf and m["min_energy"] > 0
     assert m["broken_total"] > 0
 
@@ -92,7 +98,8 @@ def test_rows_are_tidy_and_parallel_runs_match_serial_ones():
     assert len(serial) == 2 * 4 * 2
     assert all(list(r) == columns(list(axes)) for r in serial)
     strip = lambda rows: [{k: repr(v) for k, v in r.items()  # noqa: E731
-                           if not k.startswith("t_") and k != "tts99"} for r in rows]
+                           if not k.startswith("t_") and k not in ("tts99", "wall", "info")}
+                          for r in rows]
     assert strip(serial) == strip(parallel)
     assert {r["seed"] for r in serial} == {11, 12}
     assert {r["num_sweeps"] for r in serial} == {50, 500}
@@ -101,7 +108,7 @@ def test_rows_are_tidy_and_parallel_runs_match_serial_ones():
         "cell=2 num_sweeps=500"]
     # more sweeps never hurt on average here
     df = load(serial)
-    by = df[df.puzzle_index == 0].groupby("num_sweeps").success_prob.mean()
+    by = df[df["index"] == 0].groupby("num_sweeps").success_prob.mean()
     assert by[500] > by[50]
 
 
@@ -119,7 +126,7 @@ def test_sampler_axis_uses_each_samplers_defaults_and_carries_reads_and_seed():
 def test_none_means_the_samplers_default_and_tuples_are_swept():
     rows = run_sweep([parse_puzzle(FOUR)], {"beta_range": [None, (0.5, 5)]}, _cfg(reads=3))
     assert [r["beta_range"] for r in rows] == ["default", "(0.5,5)"]
-    assert [r["setting"] for r in rows] == ["beta_range=None", "beta_range=(0.5,5)"]
+    assert [r["setting"] for r in rows] == ["beta_range=default", "beta_range=(0.5,5)"]
     assert '"beta_range": [0.5, 5]' in rows[1]["params"]
 
 
@@ -157,7 +164,7 @@ def test_resume_runs_only_missing_rows_and_parquet_is_typed(tmp_path):
     assert len(rows) == 6 and len({(r["setting"], r["repeat"]) for r in rows}) == 6
     with pytest.raises(ConfigError, match="exists"):
         run_sweep([p], axes, cfg, out=str(out))
-    with pytest.raises(ConfigError, match="other axes"):
+    with pytest.raises(ConfigError, match="other columns"):
         run_sweep([p], {"cell": [1]}, cfg, out=str(out), resume=True)
 
     pq = tmp_path / "s.parquet"

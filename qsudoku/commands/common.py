@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import ast
 import os
+from dataclasses import replace
 
 from ..config import Config, load_config
 from ..errors import ConfigError, ContradictionError, PuzzleFormatError
@@ -13,7 +14,8 @@ from ..io.files import iter_puzzles
 from ..io.rules import parse_box
 
 __all__ = ["add_input_args", "add_config_args", "add_route_args", "rules_from_args", "config_from_args",
-           "iter_inputs", "parse_key_values"]
+           "iter_inputs", "parse_key_values", "add_experiment_args", "check_experiment_args",
+           "run_experiment", "read_experiment_inputs", "set_label"]
 
 
 def add_input_args(p: argparse.ArgumentParser, many: bool = True) -> None:
@@ -55,12 +57,14 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
                         "(credentials stay in D-Wave's own config)")
 
 
-def add_route_args(p: argparse.ArgumentParser) -> None:
-    """Flags of the annealing route (``[route]`` in the config)."""
+def add_route_args(p: argparse.ArgumentParser, budget: bool = True) -> None:
+    """Flags of the annealing route (``[route]`` in the config); ``budget=False`` leaves
+    ``--time-budget`` to the command (``bench`` takes a list of budgets)."""
     r = p.add_argument_group("annealing route (samplers swap-tabu, the default, and swap; see [route] "
                              "in the config)")
-    r.add_argument("--time-budget", type=float, metavar="S", dest="route_budget",
-                   help="seconds the annealing route may spend per puzzle (default 0.8)")
+    if budget:
+        r.add_argument("--time-budget", type=float, metavar="S", dest="route_budget",
+                       help="seconds the annealing route may spend per puzzle (default 0.8)")
     r.add_argument("--no-fallback", action="store_true",
                    help="no exact fallback: report what the route alone reached")
     r.add_argument("--no-route", action="store_true",
@@ -98,8 +102,14 @@ def rules_from_args(args) -> Rules:
                  format=args.format, size=args.size)
 
 
-def config_from_args(args) -> Config:
+def config_from_args(args, default_sampler: str | None = None) -> Config:
+    """The config file (or the defaults, with ``default_sampler`` if given) with every
+    flag applied on top."""
     cfg = load_config(args.config)
+    if args.config is None and default_sampler is not None:
+        from ..config import SamplerConfig
+
+        cfg = replace(cfg, sampler=SamplerConfig(default_sampler))
     rules = None
     if args.rules is not None:
         rules = [] if args.rules.strip() in ("", "none") else [r.strip() for r in args.rules.split(",")]
@@ -147,3 +157,116 @@ def iter_inputs(args, on_error=None, check_givens: bool = True):
                     continue
                 raise item
             yield item
+
+
+def add_experiment_args(p: argparse.ArgumentParser, what: str) -> argparse._ArgumentGroup:
+    """The flags ``bench`` and ``sweep`` share: repeats, limits, output, resume and where
+    the tasks run (``--jobs`` local Dask workers, ``--scheduler`` an existing cluster)."""
+    g = p.add_argument_group(what)
+    g.add_argument("--repeat", type=int, default=1, metavar="R",
+                   help="runs per puzzle and setting; repeat r uses seed (--seed or 0) + r")
+    g.add_argument("--limit", type=int, metavar="N", help="only the first N puzzles of each input")
+    g.add_argument("--jobs", type=int, default=1, metavar="J",
+                   help="1: run in this process (default); J > 1: a local Dask cluster of J "
+                        "single-threaded worker processes; 0: one per CPU")
+    g.add_argument("--scheduler", metavar="ADDRESS",
+                   help="send the tasks to an existing Dask cluster, e.g. tcp://host:8786 "
+                        "(default: $QSUDOKU_SCHEDULER; see docs/cluster.md)")
+    g.add_argument("--out", metavar="FILE", help="results .csv or .parquet, written row by row")
+    g.add_argument("--resume", action="store_true", help="keep the rows --out has, run the rest")
+    g.add_argument("--overwrite", action="store_true", help="replace an existing --out")
+    g.add_argument("--no-progress", action="store_true", help="no progress bar")
+    g.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
+    return g
+
+
+def check_experiment_args(args) -> None:
+    """Counts must be positive, ``--resume`` needs ``--out``."""
+    for flag, value, low in (("--repeat", args.repeat, 1), ("--limit", args.limit, 1),
+                             ("--jobs", args.jobs, 0)):
+        if value is not None and value < low:
+            raise ConfigError(f"{flag} {value} must be >= {low}")
+    if args.resume and not args.out:
+        raise ConfigError("--resume needs --out FILE")
+    if args.resume and args.overwrite:
+        raise ConfigError("--resume and --overwrite exclude each other")
+
+
+def run_experiment(args, tasks, axis_keys=()) -> list[dict]:
+    """Run ``tasks`` as the flags say; returns the new rows.
+
+    Notes on stderr say where the tasks run and, after Ctrl-C, how many rows were kept.
+    """
+    import sys
+
+    from .. import runner
+
+    progress = not (args.quiet or args.no_progress) and sys.stderr.isatty()
+
+    def note(text: str) -> None:
+        if not args.quiet:
+            print(f"qsudoku: {text}", file=sys.stderr)
+
+    if args.out:
+        _write_machine(args.out)
+    try:
+        rows = runner.run_to(args.out, tasks, axis_keys, resume=args.resume,
+                             overwrite=args.overwrite, jobs=args.jobs, scheduler=args.scheduler,
+                             progress=progress, on_start=note)
+    except KeyboardInterrupt:
+        if args.out:
+            print(f"qsudoku: interrupted; finished rows kept in {args.out} "
+                  "(--resume continues)", file=sys.stderr)
+        raise
+    if args.out:
+        from ..runlog import read_rows
+
+        note(f"{len(rows)} new rows, {len(read_rows(args.out))} in {args.out}")
+    bad = [r for r in rows if r.get("status") == "error"]
+    if bad:
+        print(f"qsudoku: warning: {len(bad)} of {len(rows)} runs ended in an error, e.g. "
+              f"{bad[0]['sampler']} on {bad[0]['puzzle']}: {bad[0]['error']}", file=sys.stderr)
+    return rows
+
+
+def _write_machine(out: str) -> None:
+    """``<out>.machine.json``: where the run ran (CPU, cores, package versions)."""
+    import json
+
+    from ..bench import machine_info
+    from ..runlog import write_text
+
+    write_text(out + ".machine.json", json.dumps(machine_info(), indent=1, sort_keys=True))
+
+
+def set_label(spec: str) -> str:
+    """``shared/data/sudoku9/norvig_top95.txt`` -> ``sudoku9/norvig_top95``; arguments and
+    stdin -> ``args``.
+
+    >>> set_label("1..." "..2." "...." "...4")
+    'args'
+    """
+    import re
+
+    if spec == "-" or not os.path.isfile(spec):
+        return "args"
+    parent = os.path.basename(os.path.dirname(os.path.abspath(spec)))
+    stem = re.sub(r"\.[^.]+$", "", os.path.basename(spec))
+    return f"{parent}/{stem}" if parent else stem
+
+
+def read_experiment_inputs(args) -> list:
+    """``(Source, Puzzle)`` of every ``PUZZLE`` argument (first ``--limit`` of each);
+    unreadable ones are errors, or with ``--keep-going`` reported and skipped."""
+    import sys
+
+    from ..runner import read_sources
+
+    def report(e):
+        print(f"qsudoku: error: {e}", file=sys.stderr)
+
+    sources = read_sources(args.puzzles, rules_from_args(args), limit=args.limit,
+                           on_error=report if args.keep_going else None, label=set_label)
+    if not sources:
+        raise PuzzleFormatError("no puzzles to run")
+    return sources
