@@ -175,8 +175,6 @@ def cases():
 def main() -> None:
     import os
 
-    from proposed_builder import build_model_proposed
-
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sympy-budget", type=float, default=20.0,
                     help="seconds: above this estimate, time a subset of groups and extrapolate")
@@ -187,18 +185,15 @@ def main() -> None:
           + ", ".join(f"{k} {v}" for k, v in info["packages"].items()
                       if k in ("qsudoku", "dimod", "numpy", "sympy", "pyqubo")))
     print(f"load average at start: {os.getloadavg()[0]:.2f} (other processes share the cores)")
-    print("times: ours / proposed = min of %d alternating calls (median in the JSON line), "
+    print("times: ours = min of %d calls (median in the JSON line), "
           "pyqubo = min of 3, sympy = one run" % args.repeat)
-    print(f"{'case':30s} {'vars':>5s} {'inter':>6s} {'groups':>6s} {'ours ms':>8s} {'prop. ms':>8s} "
-          f"{'pyqubo ms':>10s} {'sympy s':>8s} {'x sympy':>8s} {'x pyqubo':>8s} "
-          f"{'prop. x sympy':>13s} {'prop. x pyqubo':>14s}")
+    print(f"{'case':30s} {'vars':>5s} {'inter':>6s} {'groups':>6s} {'ours ms':>8s} "
+          f"{'pyqubo ms':>10s} {'sympy s':>8s} {'x sympy':>8s} {'x pyqubo':>8s}")
     rows, notes = [], []
     for name, puzzle, rules in cases():
         cands = propagate(puzzle, rules)
         build_model(cands)  # warm up imports
-        build_model_proposed(cands)
-        (t_ours, med_ours, model), (t_prop, med_prop, proposed) = interleaved(
-            [lambda: build_model(cands), lambda: build_model_proposed(cands)], args.repeat)
+        ((t_ours, med_ours, model),) = interleaved([lambda: build_model(cands)], args.repeat)
         groups = groups_of(cands)
         probe = random.Random(1).sample(groups, min(20, len(groups)))
         t = time.perf_counter()
@@ -223,17 +218,13 @@ def main() -> None:
                 ref.add_linear_equality_constraint([(v, 1.0) for v in labels], w, -1.0)
             same_sympy = same_energies(ref, bqm_sub)
         t_py, med_py, (bqm_py, t_compile) = timed(lambda: pyqubo_route(groups), 3)
-        same = {"sympy": same_sympy, "pyqubo": same_energies(model.bqm, bqm_py),
-                "proposed": same_energies(model.bqm, proposed.bqm)}
-        rows.append({"case": name, "ours": t_ours, "proposed": t_prop, "sympy": t_sympy,
-                     "pyqubo": t_py})
+        same = {"sympy": same_sympy, "pyqubo": same_energies(model.bqm, bqm_py)}
+        rows.append({"case": name, "ours": t_ours, "sympy": t_sympy, "pyqubo": t_py})
         print(f"{name:30s} {model.num_variables:5d} {model.num_interactions:6d} {len(groups):6d} "
-              f"{t_ours * 1e3:8.2f} {t_prop * 1e3:8.2f} {t_py * 1e3:10.1f} {t_sympy:8.2f} "
-              f"{t_sympy / t_ours:8.0f} {t_py / t_ours:8.1f} {t_sympy / t_prop:13.0f} "
-              f"{t_py / t_prop:14.1f}")
+              f"{t_ours * 1e3:8.2f} {t_py * 1e3:10.1f} {t_sympy:8.2f} "
+              f"{t_sympy / t_ours:8.0f} {t_py / t_ours:8.1f}")
         notes.append(json.dumps({"case": name, "sympy": how, "same_bqm": same,
                                  "ours_median_ms": round(med_ours * 1e3, 3),
-                                 "proposed_median_ms": round(med_prop * 1e3, 3),
                                  "pyqubo_median_ms": round(med_py * 1e3, 2),
                                  "pyqubo_compile_ms": round(t_compile * 1e3, 2)}))
         if name.startswith("seed004"):
@@ -242,10 +233,10 @@ def main() -> None:
             t_acc = time.perf_counter() - t
             notes.append(json.dumps({
                 "case": name, "sympy_accumulated_s": round(t_acc, 3),
-                "x_ours": round(t_acc / t_ours), "x_proposed": round(t_acc / t_prop),
+                "x_ours": round(t_acc / t_ours),
                 "same_bqm": same_energies(model.bqm, bqm_acc)}))
     print("\n".join(notes))
-    for label, key in (("current builder", "ours"), ("proposed patch", "proposed")):
+    for label, key in (("current builder", "ours"),):
         worst_sympy = min(r["sympy"] / r[key] for r in rows)
         worst_py = min(r["pyqubo"] / r[key] for r in rows)
         big = max(r[key] for r in rows if r["case"].startswith("25x25 70%"))
