@@ -28,7 +28,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="qsudoku",
         description="Solve Sudoku and its relatives as a QUBO: propagate, build the reduced "
-                    "model, sample it (simulated annealing by default, or a D-Wave QPU), validate.")
+                    "model, sample it (by default the annealing route: the swap-tabu sampler, "
+                    "then an exact fallback; or simulated annealing, a D-Wave QPU, ...), "
+                    "validate.")
     parser.add_argument("--version", action="version", version=f"qsudoku {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks of errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

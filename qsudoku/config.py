@@ -81,7 +81,8 @@ class SamplerConfig:
 
 @dataclass(frozen=True)
 class RouteConfig:
-    """``[route]``: the annealing route, run when the sampler is ``swap`` and ``enabled``.
+    """``[route]``: the annealing route, run when the sampler is a route sampler (``swap-tabu``,
+    the default, or ``swap``) and ``enabled``.
 
     The route anneals the reduced QUBO in rounds (see :mod:`qsudoku.route`) for at most
     ``time_budget`` seconds; ``max_depth`` > 0 lets it fix agreed cells between rounds.
