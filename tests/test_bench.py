@@ -201,6 +201,7 @@ def test_parquet_resume_after_interrupted_resume_keeps_every_key(tmp_path):
     w = RowWriter(out, key, resume=True)
     w.write({**row, "index": 1})
     w._f.close()  # killed before close(): the journal stays, the .parquet is the old one
+    os.close(w._lock_fd)  # and the dead process's lock is gone with it
     with RowWriter(out, key, resume=True) as w:
         assert w.done == {("s", "0", "sa", "", "0"), ("s", "1", "sa", "", "0")}
     assert sorted(int(r["index"]) for r in read_rows(out)) == [0, 1]
