@@ -1,0 +1,76 @@
+"""Every runnable example of README.md, as written: its ``qsudoku`` command lines and its
+Python blocks (run in a temporary folder; ``../shared/data`` is the shared data folder).
+
+Lines with placeholders (``PUZZLE``, ``FILE...``), installs, Jupyter and D-Wave account
+commands are not run: the first two lines of the README are what CI itself runs.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+import pytest
+
+from _shared import DATA, REPO, needs_data
+
+README = (REPO / "README.md").read_text(encoding="utf-8")
+_BLOCKS = re.findall(r"```(\w*)\n(.*?)```", README, re.S)
+#: Words that mark a synopsis line or one that needs an account, a file of the user's, or
+#: another program.
+_PLACEHOLDERS = ("PUZZLE", "FILE", "puzzles.txt", "seeds.tsv\n", "configs/qpu.toml",
+                 "configs/hybrid.toml", "KEY=", "NAME")
+
+
+def _commands() -> list[str]:
+    out = []
+    for _, body in _BLOCKS:
+        for line in body.replace("\\\n", " ").splitlines():
+            line = line.strip()
+            if line.startswith("$ "):
+                line = line[2:]
+            line = line.split("  #")[0].strip()
+            if line.startswith("pip install -e . && qsudoku solve"):
+                line = line.split("&& ", 1)[1]
+            if not line.startswith("qsudoku ") or any(w in line + "\n" for w in _PLACEHOLDERS):
+                continue
+            out.append(line)
+    return out
+
+
+def _python_blocks() -> list[str]:
+    return [body for lang, body in _BLOCKS if lang == "python"]
+
+
+def _here(text: str) -> str:
+    return text.replace("../shared/data", str(DATA))
+
+
+def test_the_readme_has_examples_to_run():
+    assert len(_commands()) >= 8 and len(_python_blocks()) >= 3
+
+
+@needs_data
+@pytest.mark.slow
+@pytest.mark.parametrize("command", _commands())
+def test_command_example_runs(command, tmp_path):
+    argv = shlex.split(_here(command))
+    proc = subprocess.run([sys.executable, "-m", "qsudoku", *argv[1:]], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "PYTHONPATH": str(REPO), "MPLBACKEND": "Agg"})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr
+
+
+@needs_data
+@pytest.mark.slow
+@pytest.mark.parametrize("k", range(len(_python_blocks())))
+def test_python_example_runs(k, tmp_path):
+    code = _here(_python_blocks()[k])
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=600,
+                          env={**os.environ, "PYTHONPATH": str(REPO), "MPLBACKEND": "Agg"})
+    assert proc.returncode == 0, proc.stderr[-2000:]
