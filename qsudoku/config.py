@@ -25,7 +25,7 @@ from .errors import ConfigError
 from .propagate import DEFAULT_RULES, check_rules
 from .qubo import Weights
 
-__all__ = ["Config", "PropagateConfig", "QuboConfig", "SamplerConfig", "RouteConfig",
+__all__ = ["Config", "PropagateConfig", "QuboConfig", "SamplerConfig", "RouteConfig", "ClusterConfig",
            "load_config", "DEFAULT_CONFIG_PATH", "ROUTE_SAMPLER"]
 
 #: The default sampler; it and ``swap`` run the annealing route (see :class:`RouteConfig`).
@@ -129,6 +129,23 @@ class RouteConfig:
 
 
 @dataclass(frozen=True)
+class ClusterConfig:
+    """``[cluster]``: where ``bench`` and ``sweep`` run their tasks.
+
+    ``scheduler`` is the address of an existing Dask scheduler (``tcp://host:8786``);
+    ``""`` = none: ``--jobs`` decides (in-process, or a local cluster).  The
+    ``--scheduler`` flag wins over ``QSUDOKU_SCHEDULER``, which wins over this key.
+    """
+
+    scheduler: str = ""
+
+    def __post_init__(self):
+        if not isinstance(self.scheduler, str):
+            raise ConfigError(f"cluster.scheduler = {self.scheduler!r} must be an address "
+                              "string such as \"tcp://host:8786\"")
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole configuration of a run."""
 
@@ -136,6 +153,7 @@ class Config:
     qubo: QuboConfig = QuboConfig()
     sampler: SamplerConfig = SamplerConfig()
     route: RouteConfig = RouteConfig()
+    cluster: ClusterConfig = ClusterConfig()
     source: str = field(default="", compare=False)
 
     @classmethod
@@ -143,7 +161,7 @@ class Config:
         """Build from a parsed TOML mapping; unknown keys are errors."""
         pre = f"{source}: " if source else ""
         _no_secrets(data, pre)
-        _known(data, ("propagate", "qubo", "sampler", "route"), "", pre)
+        _known(data, ("propagate", "qubo", "sampler", "route", "cluster"), "", pre)
         prop = _table(data, "propagate", "", pre)
         _known(prop, ("rules",), "propagate.", pre)
         qubo = _table(data, "qubo", "", pre)
@@ -156,6 +174,8 @@ class Config:
                 w.setdefault(k, unit)
         samp = _table(data, "sampler", "", pre)
         _known(samp, ("name", "options", "params", "fallback"), "sampler.", pre)
+        cluster = _table(data, "cluster", "", pre)
+        _known(cluster, ("scheduler",), "cluster.", pre)
         route = _table(data, "route", "", pre)
         _known(route, ("enabled", "time_budget", "max_depth", "exact_fallback",
                        "fallback_time_limit"), "route.", pre)
@@ -179,7 +199,7 @@ class Config:
             return cls(PropagateConfig(tuple(rules)), QuboConfig(Weights(**w)),
                        SamplerConfig(name, samp.get("options", {}), samp.get("params", {}),
                                      fallback),
-                       RouteConfig(**route), source=source)
+                       RouteConfig(**route), ClusterConfig(**cluster), source=source)
         except ConfigError as e:
             raise ConfigError(f"{pre}{e}") from None
 

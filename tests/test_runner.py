@@ -157,3 +157,17 @@ def test_local_cluster_rows_match_in_process_rows(tmp_path):
               and k not in ("wall", "tts99", "info")) for r in rows)
     one, two = read_rows(outs[1]), read_rows(outs[2])
     assert strip(one) == strip(two) and len({r["key"] for r in two}) == len(two)
+
+
+def test_scheduler_from_the_config_file_and_the_environment(tmp_path, capsys, monkeypatch):
+    port = _free_port()
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'[sampler]\nname = "sa"\n[cluster]\nscheduler = "tcp://127.0.0.1:{port}"\n')
+    assert main(["sweep", FOUR, "--config", str(cfg), "--grid", "cell=1", "--quiet"]) == 3
+    assert f"127.0.0.1:{port}" in capsys.readouterr().err
+    other = _free_port()
+    monkeypatch.setenv("QSUDOKU_SCHEDULER", f"tcp://127.0.0.1:{other}")  # wins over the file
+    assert main(["sweep", FOUR, "--config", str(cfg), "--grid", "cell=1", "--quiet"]) == 3
+    assert f"127.0.0.1:{other}" in capsys.readouterr().err
+    with pytest.raises(Exception, match="cluster.scheduler"):
+        Config.from_dict({"cluster": {"scheduler": 5}})

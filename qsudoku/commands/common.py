@@ -209,9 +209,12 @@ def run_experiment(args, tasks, axis_keys=()) -> list[dict]:
 
     if args.out:
         _write_machine(args.out)
+    from ..engine import resolve_scheduler
+
+    scheduler = resolve_scheduler(args.scheduler) or load_config(args.config).cluster.scheduler
     try:
         rows = runner.run_to(args.out, tasks, axis_keys, resume=args.resume,
-                             overwrite=args.overwrite, jobs=args.jobs, scheduler=args.scheduler,
+                             overwrite=args.overwrite, jobs=args.jobs, scheduler=scheduler or None,
                              progress=progress, on_start=note)
     except KeyboardInterrupt:
         if args.out:
