@@ -3,7 +3,7 @@
 A *backend* is ``solve`` (exactly what ``qsudoku solve`` does with the configuration:
 propagation, the annealing route, its exact fallback) or a registry name (that sampler
 on the reduced QUBO, sampled again until the ``budget`` is used).  :func:`points` makes
-the :class:`~qsudoku.runner.Point` of each (backend, budget); the rows themselves come
+the :class:`~qsudoku.tasks.Point` of each (backend, budget); the rows themselves come
 from the one experiment runner, :mod:`qsudoku.runner`, shared with ``sweep``.  This
 module condenses rows (:func:`summarize`, :func:`format_summary`), reads any results
 file (:func:`load`) and records where a run ran (:func:`machine_info`).
@@ -26,7 +26,8 @@ from typing import Iterable, Mapping, Sequence
 
 from .config import Config
 from .result import format_seconds
-from .runner import Point, tts99
+from .rows import tts99
+from .tasks import Point
 
 __all__ = ["tts99", "points", "SOLVE", "summarize", "format_summary", "typed_row", "load",
            "machine_info"]

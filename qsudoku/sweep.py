@@ -31,7 +31,8 @@ from typing import Any, Mapping, Sequence
 
 from .config import Config, SamplerConfig
 from .errors import ConfigError
-from .runner import BROKEN_KINDS, Point
+from .rows import BROKEN_KINDS
+from .tasks import Point
 
 __all__ = ["WEIGHT_KEYS", "parse_values", "parse_axis", "expand", "split_setting", "setting_key",
            "points", "run_sweep", "load", "summarize", "BROKEN_KINDS", "SWEEP_SAMPLER"]
@@ -135,7 +136,7 @@ def setting_key(setting: Mapping) -> str:
 
 # -- the points of a sweep -----------------------------------------------------------------
 def points(config: Config, axes: Mapping[str, Sequence]) -> list[Point]:
-    """One :class:`~qsudoku.runner.Point` per setting of ``axes`` on top of ``config``.
+    """One :class:`~qsudoku.tasks.Point` per setting of ``axes`` on top of ``config``.
 
     A ``sampler`` key switches the sampler (its registered defaults, plus the base
     parameters it accepts, such as ``num_reads`` and ``seed``); weight keys set penalty
@@ -169,7 +170,7 @@ def _with_setting(config: Config, setting: Mapping) -> Config:
 def _switch_sampler(config: Config, name: str) -> Config:
     """``config`` with another sampler: its registered defaults, plus the base parameters
     (``num_reads``, ``seed``, ...) that it accepts."""
-    from .runner import _sampler
+    from .rows import _sampler
 
     new = config.with_overrides(sampler=name)
     accepted = getattr(_sampler(new), "parameters", {}) or {}

@@ -1,0 +1,216 @@
+"""One task, one row: :func:`measure` runs exactly :func:`qsudoku.pipeline.solve` with the
+task's configuration and turns the :class:`~qsudoku.result.Result` into a row of
+:data:`ROW_FIELDS` (plus the swept keys): the one schema of ``bench`` and ``sweep``.
+
+>>> from qsudoku.io import parse_puzzle
+>>> from qsudoku.tasks import Point, Source, Task
+>>> p = parse_puzzle("1..." "..2." "...." "...4")
+>>> task = Task(p, Source.argument("1...", 0), Point("sa", Config().with_overrides(
+...     sampler="sa", route={"enabled": False})), repeat=0)
+>>> row = measure(task)
+>>> row["sampler"], row["valid"], row["num_reads"], row["seed"], row["key"] == task.key()
+('sa', True, 50, 0, True)
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any, Mapping, Sequence
+
+from .config import Config
+from .errors import ContradictionError, QSudokuError
+from .puzzle import UNIT_KINDS
+from .result import Result, jsonable
+from .tasks import Point, Task, format_value
+
+__all__ = ["ROW_FIELDS", "BROKEN_KINDS", "tts99", "columns", "measure", "run_batch", "warm",
+           "check_point", "task_config"]
+
+#: Constraint kinds counted in the ``broken_<kind>`` columns.
+BROKEN_KINDS = ("cell",) + UNIT_KINDS
+#: Columns of a row, in order (the swept keys of a sweep come before ``params``).
+ROW_FIELDS = (
+    "key", "set", "index", "puzzle", "size", "kind", "sampler", "setting", "budget", "repeat",
+    "seed", "status", "route", "solved_by", "valid", "matches_solution", "success_prob",
+    "num_reads", "num_valid", "energy", "min_energy", "mean_energy",
+    *(f"broken_{k}" for k in BROKEN_KINDS), "broken_total", "chain_break_fraction", "t_read",
+    "tts99", "wall", "t_propagate", "t_build", "t_sample", "t_decode", "t_fallback",
+    "t_compile", "num_variables", "num_interactions", "rounds", "restarts", "w_cell", "w_row",
+    "w_column", "w_box", "w_extra", "params", "info", "error")
+
+
+def tts99(t_read: float, p: float, target: float = 0.99) -> float:
+    """Time to solution: ``t_read * ln(1 - target) / ln(1 - p)``, at least one read.
+
+    Args:
+        t_read: Seconds per read.
+        p: Success probability per read.
+        target: Confidence of having seen at least one valid read.
+
+    >>> round(tts99(0.01, 0.5), 6)
+    0.066439
+    >>> tts99(0.01, 1.0), tts99(0.01, 0.999), tts99(0.01, 0.0)
+    (0.01, 0.01, inf)
+    """
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"success probability {p!r} is not in [0, 1]")
+    if p == 0.0:
+        return math.inf
+    if p == 1.0:
+        return float(t_read)
+    return float(t_read) * max(1.0, math.log(1.0 - target) / math.log(1.0 - p))
+
+
+def columns(axis_keys: Sequence[str] = ()) -> list[str]:
+    """Row columns for these swept keys (they go before ``params``).
+
+    >>> columns(["cell", "num_sweeps"])[-6:]
+    ['w_extra', 'cell', 'num_sweeps', 'params', 'info', 'error']
+    >>> columns()[-3:]
+    ['params', 'info', 'error']
+    """
+    extra = [k for k in axis_keys if k not in ROW_FIELDS]
+    at = ROW_FIELDS.index("params")
+    return [*ROW_FIELDS[:at], *extra, *ROW_FIELDS[at:]]
+
+
+_SAMPLERS: dict = {}
+
+
+def _sampler(config: Config):
+    """This process's sampler for ``config`` (one per registry name and options)."""
+    from .pipeline import sampler_factory
+
+    key = (config.sampler.name, repr(sorted(config.sampler.options.items())))
+    if key not in _SAMPLERS:
+        _SAMPLERS[key] = sampler_factory(config)
+    return _SAMPLERS[key]
+
+
+def check_point(point: Point) -> None:
+    """Fail now, before any work, on a point whose sampler cannot be built here
+    (:class:`~qsudoku.errors.BackendUnavailableError`) or rejects its parameters
+    (:class:`~qsudoku.errors.ConfigError`)."""
+    from .pipeline import route_params, sampler_params, uses_route
+
+    cfg = point.config
+    (route_params if uses_route(cfg) else sampler_params)(_sampler(cfg), cfg)
+
+
+def task_config(task: Task) -> tuple[Config, int | None]:
+    """The point's config with the task's seed (``seed`` param or 0, plus the repeat) when
+    the sampler takes one; and that seed."""
+    cfg = task.point.config
+    accepted = getattr(_sampler(cfg), "parameters", {}) or {}
+    if "seed" not in accepted:
+        return cfg, None
+    base = cfg.sampler.params.get("seed")
+    seed = (int(base) if isinstance(base, int) and not isinstance(base, bool) else 0) + task.repeat
+    return cfg.with_overrides(seed=seed), seed
+
+
+def measure(task: Task) -> dict:
+    """Run :func:`qsudoku.pipeline.solve` for ``task`` and return its row.
+
+    A contradiction (the puzzle has no solution) or a :class:`~qsudoku.errors.QSudokuError`
+    of the backend is a row with ``status`` ``"contradiction"`` / ``"error"``, as is any
+    other exception (``error`` names its type): one crashing backend must not end a long
+    run, and the summary counts such rows.
+    """
+    from .pipeline import solve
+
+    t0 = time.perf_counter()
+    row: dict[str, Any] = _identity(task)
+    try:
+        cfg, seed = task_config(task)
+        row["seed"] = "" if seed is None else seed
+        result = solve(task.puzzle, cfg, sampler=_sampler(cfg), budget=task.point.budget)
+    except ContradictionError as e:
+        return _failed(row, "contradiction", str(e), t0)
+    except QSudokuError as e:
+        return _failed(row, "error", str(e), t0)
+    except Exception as e:  # noqa: BLE001 - recorded in the row; the run goes on
+        return _failed(row, "error", f"{type(e).__name__}: {e}", t0)
+    row.update(_metrics(result, time.perf_counter() - t0))
+    return row
+
+
+def _identity(task: Task) -> dict:
+    p, w = task.puzzle, task.point.config.qubo.weights
+    row: dict[str, Any] = dict.fromkeys(columns([k for k, _ in task.point.setting]), "")
+    row.update(key=task.key(), set=task.source.set, index=task.source.index,
+               puzzle=p.name or p.format(), size=p.size, kind=p.kind, sampler=task.point.label,
+               setting=task.point.setting_text,
+               budget="" if task.point.budget is None else float(task.point.budget),
+               repeat=task.repeat, status="ok", valid=False, num_reads=0, num_valid=0,
+               w_cell=w.cell, w_row=w.row, w_column=w.column, w_box=w.box, w_extra=w.extra)
+    for k, v in task.point.setting:
+        if k not in ROW_FIELDS:
+            row[k] = format_value(v) if isinstance(v, (tuple, list)) or v is None else v
+    return row
+
+
+def _failed(row: dict, status: str, error: str, t0: float) -> dict:
+    row.update(status=status, error=error, wall=time.perf_counter() - t0, success_prob=0.0,
+               tts99=math.inf)
+    return row
+
+
+def _metrics(r: Result, wall: float) -> dict:
+    tm = r.timings
+    sampled = r.success_rate is not None
+    p = r.success_rate if sampled else (1.0 if r.valid else 0.0)
+    t_read = tm.get("sample", 0.0) / r.num_reads if sampled and r.num_reads else \
+        tm.get("propagate", wall)
+    if "fallback" in r.solved_by:
+        route = "fallback"
+    else:
+        route = "propagation" if r.solved_by == "propagation" else "sampling"
+    info = {k: v for k, v in r.info.items() if k in ("timing", "status", "problem_id")}
+    broken = r.broken_per_read
+    out = {
+        "route": route, "solved_by": r.solved_by, "valid": r.valid,
+        "matches_solution": "" if r.matches_solution is None else r.matches_solution,
+        "success_prob": p, "num_reads": r.num_reads, "num_valid": r.num_valid,
+        "energy": r.energy, "min_energy": r.energy, "mean_energy": r.mean_energy,
+        "broken_total": broken.get("total", 0.0 if not sampled else math.nan),
+        "chain_break_fraction": r.chain_break_fraction, "t_read": t_read,
+        "tts99": tts99(t_read, p), "wall": wall, "rounds": r.rounds, "restarts": r.restarts,
+        "num_variables": r.num_variables, "num_interactions": r.num_interactions,
+        "params": _json(_scalars((r.sampler or {}).get("params", {}))),
+        "info": _json(jsonable(info)) if info else "", "error": "; ".join(r.notes),
+    }
+    for k in BROKEN_KINDS:
+        out[f"broken_{k}"] = broken.get(k, 0.0 if not sampled else math.nan)
+    for stage in ("propagate", "build", "sample", "decode", "fallback", "compile"):
+        out[f"t_{stage}"] = tm.get(stage, 0.0)
+    return out
+
+
+def _scalars(params: Mapping) -> dict:
+    return {k: (list(v) if isinstance(v, tuple) else v) for k, v in params.items()
+            if isinstance(v, (bool, int, float, str, tuple)) and k != "groups"}
+
+
+def _json(x) -> str:
+    import json
+
+    return json.dumps(x, sort_keys=True)
+
+
+def run_batch(tasks: Sequence[Task]) -> list[dict]:
+    """Measure a batch of tasks (the unit of work sent to a worker)."""
+    return [measure(t) for t in tasks]
+
+
+def warm(configs: Sequence[Config]) -> None:
+    """Build each config's sampler and compile its kernels once (per worker process), so
+    that no measured row pays for imports or JIT compiles."""
+    for cfg in configs:
+        try:
+            w = getattr(_sampler(cfg), "warm_up", None)
+            if w is not None:
+                w()
+        except Exception:  # noqa: BLE001 - a backend that fails here fails in its rows too
+            pass
