@@ -1,4 +1,4 @@
-"""Incremental, resumable result tables for long runs (``bench``, ``sweep``).
+"""Incremental, resumable, single-writer result tables for long runs (``bench``, ``sweep``).
 
 Rows are written as they finish: each row is one ``write`` of a complete CSV line,
 flushed and ``fsync``-ed, so an interrupted run (Ctrl-C, SIGTERM, a crash) keeps
@@ -6,30 +6,45 @@ every finished row and at worst leaves a torn last line, which a resumed run
 drops.  A ``.parquet`` output is journaled to ``<out>.partial.csv`` and converted
 atomically when the run closes.
 
+One :class:`RowWriter` holds an output at a time: it takes an exclusive lock on
+``<out>.lock`` before it reads or rewrites anything, and a second writer (another
+run, or another writer in this process) is refused with a
+:class:`~qsudoku.errors.ConfigError`.  A row whose key the table already has is not
+written again, so a batch that Dask re-runs after losing a worker, or a key that a
+resumed run already holds, never becomes a duplicate row.  Nothing is written
+through a symbolic link.
+
 >>> import os, tempfile
 >>> path = os.path.join(tempfile.mkdtemp(), "rows.csv")
 >>> with RowWriter(path, key=("puzzle", "repeat")) as w:
 ...     w.write({"puzzle": "a", "repeat": 0, "valid": True})
+True
 >>> with RowWriter(path, key=("puzzle", "repeat"), resume=True) as w:
-...     ("a", "0") in w.done, ("a", "1") in w.done
+...     ("a", "0") in w.done, w.write({"puzzle": "a", "repeat": 0, "valid": False})
 (True, False)
->>> len(read_rows(path))
-1
+>>> len(read_rows(path)), load_frame(path)["valid"].tolist()
+(1, [True])
 """
 
 from __future__ import annotations
 
 import csv
+import errno
+import fcntl
 import io
+import json
 import math
 import os
 import signal
+import tempfile
 from contextlib import contextmanager
 from typing import Iterable, Mapping, Sequence
 
 from .errors import ConfigError
 
-__all__ = ["RowWriter", "read_rows", "terminate_as_interrupt"]
+__all__ = ["RowWriter", "read_rows", "load_frame", "write_text", "terminate_as_interrupt"]
+
+_LOCK_SUFFIX = ".lock"
 
 
 def _journal_path(path: str) -> str:
@@ -38,34 +53,205 @@ def _journal_path(path: str) -> str:
 
 def read_rows(path: str) -> list[dict]:
     """Rows of a CSV (or Parquet) results file; a torn last CSV line is dropped."""
+    return _read_table(path)[1]
+
+
+def _read_table(path: str) -> tuple[list[str] | None, list[dict]]:
+    """``(header, rows)`` of a results file (``(None, [])`` if there is none)."""
     if path.lower().endswith(".parquet") and os.path.exists(path):
         import pandas as pd
 
-        return pd.read_parquet(path).to_dict("records")
+        df = pd.read_parquet(path)
+        return list(df.columns), df.to_dict("records")
     path = _journal_path(path)
     if not os.path.exists(path):
-        return []
+        return None, []
     with open(path, encoding="utf-8", newline="") as f:
         text = f.read()
     if text and not text.endswith("\n"):
         text = text[: text.rfind("\n") + 1]
-    return list(csv.DictReader(io.StringIO(text)))
+    reader = csv.DictReader(io.StringIO(text))
+    rows = list(reader)
+    return reader.fieldnames, rows
+
+
+def load_frame(path_or_rows):
+    """A :class:`pandas.DataFrame` of a results file (CSV or Parquet), a list of row
+    dicts or a DataFrame, with types restored.
+
+    Empty cells become NaN; a column of numbers (``"inf"`` included) becomes numeric;
+    a column of only ``"True"``/``"False"`` becomes boolean; other text stays text.
+
+    >>> df = load_frame([{"p": "0.5", "t": "inf", "ok": "True", "n": ""},
+    ...                  {"p": "1", "t": "2", "ok": "False", "n": "3"}])
+    >>> df["p"].tolist(), df["t"].tolist(), df["ok"].tolist(), df["n"].tolist()
+    ([0.5, 1.0], [inf, 2.0], [True, False], [nan, 3.0])
+    """
+    import pandas as pd
+
+    if isinstance(path_or_rows, pd.DataFrame):
+        df = path_or_rows.copy()
+    elif isinstance(path_or_rows, (str, os.PathLike)):
+        df = pd.DataFrame(read_rows(os.fspath(path_or_rows)))
+    else:
+        df = pd.DataFrame(list(path_or_rows))
+    for col in df.columns:
+        s = df[col]
+        if pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s):
+            continue
+        empty = s.isna() | s.map(lambda v: isinstance(v, str) and not v.strip())
+        filled = s[~empty]
+        if filled.empty:
+            df[col] = math.nan
+            continue
+        if filled.map(lambda v: v in ("True", "False") or isinstance(v, bool)).all():
+            values = s.map(lambda v: v if isinstance(v, bool) else v == "True")
+            df[col] = values.astype(bool) if not empty.any() else values.where(~empty, math.nan)
+            continue
+        conv = pd.to_numeric(s.where(~empty), errors="coerce")
+        if conv[~empty].notna().all():
+            df[col] = conv
+        elif empty.any():
+            df[col] = s.where(~empty, math.nan)
+    return df
+
+
+def write_text(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` atomically, never through a symbolic link.
+
+    Raises:
+        ConfigError: The directory is missing, or ``path`` is a directory.
+    """
+    _check_target(path)
+    _atomic_write(path, lambda f: f.write(text.encode("utf-8")))
+
+
+def _check_target(path: str) -> None:
+    """One-line errors for an output whose directory is missing or that is a directory."""
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise ConfigError(f"cannot write {path}: directory {parent} does not exist")
+    if os.path.isdir(path):
+        raise ConfigError(f"cannot write {path}: it is a directory")
+
+
+def _atomic_write(path: str, write) -> None:
+    """``write(binary file)`` into a new exclusive temporary file beside ``path``, then
+    ``os.replace`` it onto ``path`` (a symbolic link there is replaced, not followed)."""
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.",
+                               suffix=".tmp")  # O_CREAT | O_EXCL | O_NOFOLLOW
+    try:
+        with os.fdopen(fd, "wb") as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    _fsync_dir(directory)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _fsync_dir(directory: str) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _open_error(path: str, e: OSError) -> ConfigError:
+    if e.errno == errno.ELOOP:
+        return ConfigError(f"cannot write {path}: it is a symbolic link "
+                           "(qsudoku does not write through links)")
+    return ConfigError(f"cannot write {path}: {e.strerror or e}")
+
+
+def _lock(path: str) -> int:
+    """An open descriptor of ``<path>.lock`` holding an exclusive ``flock``.
+
+    The lock file is removed on release while still locked, so after locking we check
+    that the name still refers to the locked file (else another writer removed it
+    meanwhile and we retry on the new one).
+    """
+    lock = path + _LOCK_SUFFIX
+    flags = os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(100):
+        try:
+            fd = os.open(lock, flags, 0o644)
+        except OSError as e:
+            raise _open_error(lock, e) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as e:
+            try:
+                holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+            finally:
+                os.close(fd)
+            if e.errno not in (errno.EAGAIN, errno.EACCES):
+                raise ConfigError(f"cannot lock {lock}: {e.strerror or e}") from None
+            who = f" (pid {holder})" if holder.isdigit() else ""
+            raise ConfigError(f"{path} is being written by another qsudoku run{who}; "
+                              "wait for it to finish or write another file") from None
+        try:
+            now = os.stat(lock, follow_symlinks=False)
+        except FileNotFoundError:
+            now = None
+        held = os.fstat(fd)
+        if now is not None and (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino):
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+            return fd
+        os.close(fd)  # removed by the writer that just finished: lock the new file
+    raise ConfigError(f"cannot lock {lock}: it keeps being replaced")
+
+
+def _unlock(path: str, fd: int) -> None:
+    try:
+        os.unlink(path + _LOCK_SUFFIX)  # still locked: nobody can have locked this file
+    except OSError:
+        pass
+    os.close(fd)
 
 
 class RowWriter:
-    """Append rows to a results table, one durable line per finished row.
+    """Append rows to a results table, one durable line per finished row, as the only
+    writer of that table.
 
     Args:
         path: ``.csv`` or ``.parquet`` output.
         key: Columns that identify a row; with ``resume`` the keys already present
-            (as strings) are in :attr:`done`, so the caller skips them.
+            (as strings) are in :attr:`done`, so the caller skips them, and
+            :meth:`write` never writes a key twice.
         resume: Keep existing rows and continue; otherwise an existing file is an error
             unless ``overwrite``.
         overwrite: Replace an existing file.
+
+    Raises:
+        ConfigError: Bad suffix; missing directory; ``path`` is a directory or a
+            symbolic link; another writer holds it; it exists without ``resume`` or
+            ``overwrite``; a resumed file lacks the key columns.
     """
 
     def __init__(self, path: str, key: Sequence[str] = (), *, resume: bool = False,
                  overwrite: bool = False):
+        path = os.fspath(path)
         if not path.lower().endswith((".csv", ".parquet")):
             raise ConfigError(f"results file {path!r} must end in .csv or .parquet")
         self.path = path
@@ -74,43 +260,78 @@ class RowWriter:
         self.fields: list[str] | None = None
         self.done: set[tuple] = set()
         self.rows_written = 0
-        exists = os.path.exists(self.journal) or os.path.exists(path)
+        self.rows_skipped = 0
+        self._f = None
+        for p in {path, self.journal}:
+            _check_target(p)
+        self._lock_fd = _lock(path)  # before anything is read or rewritten
+        try:
+            self._open(resume, overwrite)
+        except BaseException:
+            _unlock(self.path, self._lock_fd)
+            raise
+
+    def _open(self, resume: bool, overwrite: bool) -> None:
+        path, journal = self.path, self.journal
+        for p in {path, journal}:
+            if os.path.islink(p):
+                raise ConfigError(f"cannot write {p}: it is a symbolic link "
+                                  "(qsudoku does not write through links)")
+        exists = os.path.exists(journal) or os.path.exists(path)
         if exists and not (resume or overwrite):
             raise ConfigError(f"{path} exists; pass --resume to continue it or remove it")
-        previous = []
-        if resume:  # an interrupted resumed Parquet run: the journal holds every row
-            previous = read_rows(self.journal if os.path.exists(self.journal) else path)
-        if resume and path.lower().endswith(".parquet") and previous and not os.path.exists(self.journal):
-            self._rewrite(previous)
-        elif resume and os.path.exists(self.journal):
-            self._rewrite(read_rows(self.journal))  # drops a torn last line
-        else:
-            if os.path.exists(self.journal):
-                os.remove(self.journal)
-        for row in previous:
-            self.done.add(tuple(_key_str(row.get(k)) for k in self.key))
-        self._f = open(self.journal, "a", encoding="utf-8", newline="")
+        if resume and exists:
+            # an interrupted resumed Parquet run: the journal holds every row
+            header, previous = _read_table(journal if os.path.exists(journal) else path)
+            missing = [k for k in self.key if k not in (header or self.key)]
+            if missing:
+                raise ConfigError(f"cannot resume {path}: it has no column "
+                                  f"{', '.join(missing)} (is it a results file of this command?)")
+            self._rewrite(header, previous)  # drops a torn last line
+            for row in previous:
+                self.done.add(self._key_of(row))
+        elif os.path.exists(journal):
+            os.remove(journal)
+        flags = (os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW
+                 | getattr(os, "O_CLOEXEC", 0))
+        try:
+            fd = os.open(journal, flags, 0o644)
+        except OSError as e:
+            raise _open_error(journal, e) from None
+        self._f = os.fdopen(fd, "a", encoding="utf-8", newline="")
 
-    def _rewrite(self, rows: list[dict]) -> None:
-        tmp = self.journal + ".tmp"
-        with open(tmp, "w", encoding="utf-8", newline="") as f:
-            if rows:
-                self.fields = list(rows[0].keys())
-                w = csv.DictWriter(f, self.fields)
-                w.writeheader()
-                w.writerows({k: _key_str(v) if isinstance(v, float) else v for k, v in r.items()}
-                            for r in rows)  # NaN from a Parquet round trip -> empty cell
-        os.replace(tmp, self.journal)
+    def _key_of(self, row: Mapping) -> tuple:
+        return tuple(_key_str(row.get(k)) for k in self.key)
 
-    def write(self, row: Mapping) -> None:
-        """Append one finished row durably."""
+    def _rewrite(self, header: list[str] | None, rows: list[dict]) -> None:
+        if rows:
+            self.fields = list(header or rows[0].keys())
+        buf = io.StringIO()
+        if self.fields:
+            w = csv.DictWriter(buf, self.fields)
+            w.writeheader()
+            w.writerows({k: _key_str(v) if isinstance(v, float) and math.isnan(v) else _cell(v)
+                         for k, v in r.items()} for r in rows)  # NaN (Parquet) -> empty cell
+        data = buf.getvalue().encode("utf-8")
+        _atomic_write(self.journal, lambda f: f.write(data))
+
+    def write(self, row: Mapping) -> bool:
+        """Append one finished row durably.
+
+        Returns:
+            ``True`` if written; ``False`` if a row with the same key is already in the
+            table (then nothing is written).
+        """
         row = {k: _cell(v) for k, v in row.items()}
+        k = self._key_of(row)
+        if self.key and k in self.done:
+            self.rows_skipped += 1
+            return False
         buf = io.StringIO()
         if self.fields is None:
             self.fields = list(row.keys())
-            w = csv.DictWriter(buf, self.fields)
             if self._f.tell() == 0:
-                w.writeheader()
+                csv.DictWriter(buf, self.fields).writeheader()
         extra = set(row) - set(self.fields)
         if extra:
             raise ValueError(f"row has columns not in the table: {sorted(extra)}")
@@ -118,33 +339,36 @@ class RowWriter:
         self._f.write(buf.getvalue())
         self._f.flush()
         os.fsync(self._f.fileno())
-        self.done.add(tuple(_key_str(row.get(k)) for k in self.key))
+        self.done.add(k)
         self.rows_written += 1
+        return True
 
-    def write_many(self, rows: Iterable[Mapping]) -> None:
-        for row in rows:
-            self.write(row)
+    def write_many(self, rows: Iterable[Mapping]) -> int:
+        """Write each row; returns how many were written (not already present)."""
+        return sum(bool(self.write(row)) for row in rows)
 
     def close(self) -> None:
-        """Close; a Parquet output is written (atomically) from the journal."""
-        if self._f.closed:
+        """Close and release the lock; a Parquet output is written (atomically) from the
+        journal."""
+        if self._f is None or self._f.closed:
             return
-        self._f.close()
-        if self.journal != self.path:
-            rows = read_rows(self.journal)
-            if rows:
-                import pandas as pd
+        try:
+            self._f.close()
+            if self.journal != self.path:
+                rows = read_rows(self.journal)
+                if rows:
+                    import pandas as pd
 
-                df = pd.DataFrame(rows)
-                for col in df.columns:
-                    try:
-                        df[col] = pd.to_numeric(df[col])
-                    except (ValueError, TypeError):
-                        pass
-                tmp = self.path + ".tmp"
-                df.to_parquet(tmp, index=False)
-                os.replace(tmp, self.path)
-                os.remove(self.journal)
+                    df = pd.DataFrame(rows)
+                    for col in df.columns:
+                        try:
+                            df[col] = pd.to_numeric(df[col])
+                        except (ValueError, TypeError):
+                            pass
+                    _atomic_write(self.path, lambda f: df.to_parquet(f, index=False))
+                    os.remove(self.journal)
+        finally:
+            _unlock(self.path, self._lock_fd)
 
     def __enter__(self):
         return self
@@ -158,15 +382,15 @@ def _key_str(v) -> str:
     """A key value as the string a CSV holds ("" for empty, also after a Parquet round trip)."""
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return ""
+    if isinstance(v, float) and math.isinf(v):
+        return "inf" if v > 0 else "-inf"
     return str(v)
 
 
 def _cell(v):
     if isinstance(v, float) and math.isinf(v):
-        return "inf"
+        return "inf" if v > 0 else "-inf"
     if isinstance(v, (list, tuple, dict)):
-        import json
-
         return json.dumps(v)
     return v
 

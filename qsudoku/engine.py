@@ -1,0 +1,290 @@
+"""Run batches of work in this process, on a local Dask cluster or on a remote one.
+
+:func:`run_batches` is the execution engine of the experiment runner
+(:mod:`qsudoku.runner`): it sends each batch to ``fn`` and yields the results as
+they finish.  ``jobs=1`` runs in this process without importing Dask (for
+debugging); ``jobs=N`` starts a :class:`distributed.LocalCluster` of ``N``
+single-threaded worker processes; a scheduler address (``scheduler=`` or the
+``QSUDOKU_SCHEDULER`` environment variable) uses an existing cluster, e.g. one
+started with ``dask scheduler`` and ``dask worker`` (see ``docs/cluster.md``).
+
+A worker lost mid-run is Dask's business: its tasks run again elsewhere, and each
+batch is still yielded exactly once.  Ctrl-C, SIGTERM, an exception, the consumer
+stopping early and normal completion all cancel what is left and shut a local
+cluster down, so no worker process outlives the run.
+
+>>> list(run_batches(sum, [[1, 2], [3]]))
+[(0, 3), (1, 3)]
+>>> resolve_scheduler("tcp://10.0.0.5:8786")
+'tcp://10.0.0.5:8786'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import signal
+import sys
+import uuid
+from typing import Any, Callable, Iterator, Sequence
+
+from .errors import BackendUnavailableError, ConfigError
+from .runlog import terminate_as_interrupt
+
+__all__ = ["run_batches", "resolve_scheduler", "SCHEDULER_ENV", "TIMEOUT_ENV", "WORKER_ENV"]
+
+#: Environment variable naming the default scheduler address.
+SCHEDULER_ENV = "QSUDOKU_SCHEDULER"
+#: Environment variable with the scheduler connect timeout in seconds (default 5).
+TIMEOUT_ENV = "QSUDOKU_SCHEDULER_TIMEOUT"
+#: Environment of local worker processes: one thread per task, kernels included.
+WORKER_ENV = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+_DEFAULT_TIMEOUT = 5.0
+
+
+def resolve_scheduler(scheduler: str | None = None) -> str | None:
+    """The scheduler address: the argument, else the ``QSUDOKU_SCHEDULER`` environment
+    variable, else ``None`` (run locally).
+
+    >>> resolve_scheduler(None) is None or SCHEDULER_ENV in os.environ
+    True
+    """
+    address = scheduler or os.environ.get(SCHEDULER_ENV, "").strip()
+    return address or None
+
+
+def run_batches(fn: Callable[[Any], Any], batches: Sequence, *, jobs: int = 1,
+                scheduler: str | None = None, setup: Callable | None = None,
+                setup_args: tuple = (), on_start: Callable[[str], None] | None = None,
+                timeout: float | None = None) -> Iterator[tuple[int, Any]]:
+    """Yield ``(batch_position, fn(batch))`` as batches finish, in completion order.
+
+    Args:
+        fn: A module-level (importable) function of one batch; batches and results
+            must pickle unless the run is in-process.
+        batches: The batches (each yielded exactly once).
+        jobs: ``1``: in this process, in order, without Dask; ``N > 1``: a local Dask
+            cluster of ``N`` single-threaded worker processes; ``0``: one per CPU.
+            Ignored when there is a scheduler.
+        scheduler: Address of an existing Dask scheduler (``tcp://host:8786``);
+            default from ``QSUDOKU_SCHEDULER``.
+        setup: Module-level function run as ``setup(*setup_args)`` once on every
+            worker before its tasks, also on workers that join later (in-process: once,
+            first); its exceptions are logged and ignored.
+        setup_args: Picklable arguments of ``setup``.
+        on_start: Called with a one-line description of where the batches run.
+        timeout: Seconds to wait for the scheduler (default ``QSUDOKU_SCHEDULER_TIMEOUT``
+            or 5).
+
+    Raises:
+        BackendUnavailableError: The scheduler cannot be reached (one line).
+        KeyboardInterrupt: Ctrl-C or SIGTERM, after every worker has been stopped.
+        Exception: Whatever a batch raised, re-raised here.
+    """
+    if jobs < 0:
+        raise ConfigError(f"jobs = {jobs} must be >= 0 (0 = one per CPU)")
+    batches = list(batches)
+    address = resolve_scheduler(scheduler)
+    if address is None:
+        jobs = jobs or os.cpu_count() or 1
+        if jobs == 1:
+            return _in_process(fn, batches, setup, setup_args, on_start)
+    if timeout is None:
+        try:
+            timeout = float(os.environ.get(TIMEOUT_ENV, _DEFAULT_TIMEOUT))
+        except ValueError:
+            raise ConfigError(f"{TIMEOUT_ENV} must be a number of seconds") from None
+    return _on_dask(fn, batches, jobs, address, setup, setup_args, on_start, timeout)
+
+
+def _in_process(fn, batches, setup, setup_args, on_start) -> Iterator[tuple[int, Any]]:
+    if not batches:
+        return
+    with terminate_as_interrupt():
+        if on_start is not None:
+            on_start("in this process")
+        if setup is not None:
+            _run_setup(setup, setup_args)
+        for i, batch in enumerate(batches):
+            yield i, fn(batch)
+
+
+def _run_setup(setup, setup_args) -> None:
+    try:
+        setup(*setup_args)
+    except Exception as e:  # noqa: BLE001 - the tasks report their own errors
+        logging.getLogger(__name__).warning("setup %s failed: %s: %s",
+                                            getattr(setup, "__name__", setup),
+                                            type(e).__name__, e)
+
+
+class _WorkerSetupMixin:
+    """Worker plugin: one thread for numba kernels unless the worker's environment says
+    otherwise, SIGINT left to the client (local cluster), then ``setup(*args)``."""
+
+    def __init__(self, setup=None, args: tuple = (), ignore_sigint: bool = False):
+        self.setup_fn = setup
+        self.args = tuple(args)
+        self.ignore_sigint = ignore_sigint
+
+    async def setup(self, worker) -> None:  # noqa: D102 - WorkerPlugin API
+        import asyncio
+
+        if "numba" not in sys.modules:
+            for k, v in WORKER_ENV.items():
+                os.environ.setdefault(k, v)
+        if self.ignore_sigint:  # Ctrl-C reaches the whole process group: the client
+            with contextlib.suppress(ValueError):  # stops the workers, cleanly
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if self.setup_fn is not None:  # in a thread: the worker keeps its heartbeats
+            await asyncio.get_running_loop().run_in_executor(
+                None, _run_setup, self.setup_fn, self.args)
+
+
+def __getattr__(name: str):
+    """``WorkerSetup``, a :class:`distributed.WorkerPlugin`, made on first use so that
+    importing this module (and ``jobs=1``) does not import Dask; pickles by name."""
+    if name != "WorkerSetup":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _worker_setup_class()
+
+
+def _worker_setup_class() -> type:
+    cls = globals().get("WorkerSetup")
+    if cls is None:
+        from distributed import WorkerPlugin
+
+        cls = type("WorkerSetup", (_WorkerSetupMixin, WorkerPlugin),
+                   {"__module__": __name__, "__doc__": _WorkerSetupMixin.__doc__})
+        globals()["WorkerSetup"] = cls
+    return cls
+
+
+def _connect(address: str, timeout: float):
+    from distributed import Client
+    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.registry import get_backend
+
+    try:  # a bad address must fail before a Client exists (its clean-up would hang)
+        protocol, location = parse_address(address)
+        get_backend(protocol)
+        if protocol in ("tcp", "tls"):
+            parse_host_port(location)
+    except ValueError as e:
+        raise ConfigError(f"scheduler address {address!r} is not valid: "
+                          f"{str(e).splitlines()[0]}") from None
+    try:
+        return Client(address, timeout=timeout, set_as_default=False)
+    except (OSError, TimeoutError) as e:
+        raise BackendUnavailableError(
+            f"cannot reach the Dask scheduler at {address}: no answer within {timeout:g} s "
+            f"({type(e).__name__}; is `dask scheduler` running there?)") from None
+    except Exception as e:  # noqa: BLE001 - e.g. a transport that is not installed
+        _abandon_client(e.__traceback__, Client)
+        why = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise BackendUnavailableError(
+            f"cannot use the Dask scheduler at {address}: {why}") from None
+
+
+def _abandon_client(tb, client_type) -> None:
+    """Stop the half-made Client of a failed constructor (else its ``__del__`` hangs)."""
+    while tb is not None:
+        obj = tb.tb_frame.f_locals.get("self")
+        if isinstance(obj, client_type):
+            with contextlib.suppress(Exception):
+                obj.status = "closed"
+                obj._loop_runner.stop()
+            return
+        tb = tb.tb_next
+
+
+@contextlib.contextmanager
+def _quiet_logs(level: int = logging.CRITICAL):
+    """Dask's own logging (reconnects, lost workers, shutdown chatter) off during a run."""
+    loggers = [logging.getLogger(n) for n in ("distributed", "tornado", "asyncio")]
+    old = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(level)
+    try:
+        yield
+    finally:
+        for lg, lv in zip(loggers, old):
+            lg.setLevel(lv)
+
+
+def _on_dask(fn, batches, jobs, address, setup, setup_args, on_start, timeout
+             ) -> Iterator[tuple[int, Any]]:
+    if not batches:
+        return
+    from distributed import as_completed
+
+    cluster = client = None
+    plugin = f"qsudoku-setup-{uuid.uuid4().hex[:12]}"
+    pending: dict = {}
+    with terminate_as_interrupt(), _quiet_logs():
+        try:
+            if address is not None:
+                client = _connect(address, timeout)
+                nthreads = client.nthreads()
+                info = (f"Dask scheduler {address}: {len(nthreads)} workers, "
+                        f"{sum(nthreads.values())} threads")
+            else:
+                cluster, client = _local_cluster(jobs)
+                info = f"local Dask cluster: {jobs} workers"
+            local = address is None
+            client.register_plugin(_worker_setup_class()(setup, setup_args, local), name=plugin)
+            if on_start is not None:
+                on_start(info)
+            futures = client.map(fn, batches, pure=False)
+            position = {f.key: i for i, f in enumerate(futures)}
+            pending = {f.key: f for f in futures}
+            del futures
+            for fut in as_completed(list(pending.values()), loop=client.loop):
+                if pending.pop(fut.key, None) is None:
+                    continue  # already yielded: never twice
+                result = fut.result()  # a batch's exception is raised here
+                fut.release()
+                yield position[fut.key], result
+        finally:
+            _shutdown(client, cluster, list(pending.values()), plugin)
+
+
+def _local_cluster(jobs: int):
+    from distributed import Client, LocalCluster
+
+    cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                           host="127.0.0.1", dashboard_address=None,
+                           silence_logs=logging.CRITICAL, env=dict(WORKER_ENV),
+                           # no dashboard; its health routes on a free loopback port
+                           scheduler_kwargs={"dashboard": False,
+                                             "dashboard_address": "127.0.0.1:0"})
+    try:
+        return cluster, Client(cluster, set_as_default=False)
+    except BaseException:
+        cluster.close()
+        raise
+
+
+def _shutdown(client, cluster, pending: list, plugin: str) -> None:
+    """Cancel what is left and close the client and the local cluster; a second Ctrl-C
+    meanwhile does not leave workers behind."""
+    old = None
+    with contextlib.suppress(ValueError):
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        if client is not None:
+            with contextlib.suppress(Exception):
+                if pending:
+                    client.cancel(pending, force=True)
+            if cluster is None:  # a shared cluster: later workers need not run our setup
+                with contextlib.suppress(Exception):
+                    client.unregister_worker_plugin(plugin)
+            with contextlib.suppress(Exception):
+                client.close(timeout=10)
+        if cluster is not None:
+            with contextlib.suppress(Exception):
+                cluster.close(timeout=10)
+    finally:
+        if old is not None:
+            signal.signal(signal.SIGINT, old)

@@ -1,0 +1,37 @@
+"""Batch functions for tests/test_engine.py, importable by Dask workers started as
+separate processes (they run with this directory on ``PYTHONPATH``)."""
+
+from __future__ import annotations
+
+import os
+import time
+
+#: Arguments of every :func:`setup` call in this process.
+SETUPS: list = []
+
+
+def setup(tag) -> None:
+    """Record the call (a worker's warm-up)."""
+    SETUPS.append(tag)
+
+
+def failing_setup() -> None:
+    raise RuntimeError("warm-up failed")
+
+
+def where(batch: list) -> list[dict]:
+    """One row per item: the item, this process, its numba threads and setup calls."""
+    return [{"key": item, "pid": os.getpid(), "numba": os.environ.get("NUMBA_NUM_THREADS"),
+             "setups": len(SETUPS)} for item in batch]
+
+
+def sleepy(batch: list, seconds: float = 0.3) -> list[dict]:
+    """Sleep, then one row per item."""
+    time.sleep(seconds)
+    return [{"key": item, "pid": os.getpid()} for item in batch]
+
+
+def boom(batch: list) -> list:
+    if 3 in batch:
+        raise ZeroDivisionError("batch 3 is a bug")
+    return list(batch)
