@@ -77,9 +77,18 @@ def run_batches(fn: Callable[[Any], Any], batches: Sequence, *, jobs: int = 1,
         timeout: Seconds to wait for the scheduler (default ``QSUDOKU_SCHEDULER_TIMEOUT``
             or 5).
 
+    Returns:
+        A generator; the cluster starts on the first ``next``.  A consumer that stops
+        early should ``close()`` it (a ``for`` loop left by ``break`` or an exception
+        drops it, which closes it in CPython): that cancels the rest and stops the
+        workers, as do exhaustion, Ctrl-C and SIGTERM (SIGTERM raises
+        :class:`KeyboardInterrupt` while the generator is alive).
+
     Raises:
-        BackendUnavailableError: The scheduler cannot be reached (one line).
-        KeyboardInterrupt: Ctrl-C or SIGTERM, after every worker has been stopped.
+        BackendUnavailableError: The scheduler cannot be reached, or was lost, or every
+            worker that ran a batch died (one line each).
+        ConfigError: ``jobs < 0`` or a malformed scheduler address.
+        KeyboardInterrupt: Ctrl-C or SIGTERM, after every local worker has been stopped.
         Exception: Whatever a batch raised, re-raised here.
     """
     if jobs < 0:
@@ -202,7 +211,9 @@ def _abandon_client(tb, client_type) -> None:
 @contextlib.contextmanager
 def _quiet_logs(level: int = logging.CRITICAL):
     """Dask's own logging (reconnects, lost workers, shutdown chatter) off during a run."""
-    loggers = [logging.getLogger(n) for n in ("distributed", "tornado", "asyncio")]
+    names = [n for n in list(logging.root.manager.loggerDict)
+             if n.split(".")[0] in ("distributed", "tornado")]
+    loggers = [logging.getLogger(n) for n in {"distributed", "tornado", "asyncio", *names}]
     old = [lg.level for lg in loggers]
     for lg in loggers:
         lg.setLevel(level)
@@ -217,7 +228,9 @@ def _on_dask(fn, batches, jobs, address, setup, setup_args, on_start, timeout
              ) -> Iterator[tuple[int, Any]]:
     if not batches:
         return
-    from distributed import as_completed
+    from concurrent.futures import CancelledError
+
+    from distributed import KilledWorker, as_completed
 
     cluster = client = None
     plugin = f"qsudoku-setup-{uuid.uuid4().hex[:12]}"
@@ -243,11 +256,22 @@ def _on_dask(fn, batches, jobs, address, setup, setup_args, on_start, timeout
             for fut in as_completed(list(pending.values()), loop=client.loop):
                 if pending.pop(fut.key, None) is None:
                     continue  # already yielded: never twice
-                result = fut.result()  # a batch's exception is raised here
+                try:
+                    result = fut.result()  # a batch's exception is raised here
+                except (KilledWorker, CancelledError) as e:  # the cluster, not the batch
+                    raise BackendUnavailableError(_lost(position[fut.key], address, e)) from None
                 fut.release()
                 yield position[fut.key], result
         finally:
             _shutdown(client, cluster, list(pending.values()), plugin)
+
+
+def _lost(position: int, address: str | None, e: BaseException) -> str:
+    where = f"the Dask scheduler at {address}" if address else "the local Dask cluster"
+    if type(e).__name__ == "KilledWorker":
+        return (f"batch {position} was running on every worker that died "
+                f"(distributed.scheduler.allowed-failures); {where} gave up on it")
+    return f"batch {position} was cancelled: lost the connection to {where}"
 
 
 def _local_cluster(jobs: int):

@@ -37,7 +37,7 @@ import math
 import os
 import signal
 import tempfile
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Iterable, Mapping, Sequence
 
 from .errors import ConfigError
@@ -409,4 +409,5 @@ def terminate_as_interrupt():
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, old)
+        with suppress(ValueError):  # a generator finalised in another thread
+            signal.signal(signal.SIGTERM, old)

@@ -157,7 +157,7 @@ def test_interrupt_stops_every_worker_and_keeps_written_rows(tmp_path, how,
 @pytest.fixture
 def dask_cluster(tmp_path):
     """A ``dask scheduler`` and two single-threaded nanny-less ``dask worker`` processes,
-    all on 127.0.0.1; yields ``(address, [worker Popen])``."""
+    all on 127.0.0.1; yields ``(address, [worker Popen], scheduler Popen)``."""
     sched_file = tmp_path / "scheduler.json"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [str(HERE), str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])])}
@@ -182,7 +182,7 @@ def dask_cluster(tmp_path):
 
         with Client(address, timeout=30, set_as_default=False) as c:
             c.wait_for_workers(2, timeout=30)
-        yield address, workers
+        yield address, workers, procs[0]
     finally:
         for p in reversed(procs):
             if p.poll() is None:
@@ -198,7 +198,7 @@ def dask_cluster(tmp_path):
 
 @pytest.mark.slow
 def test_worker_killed_mid_run_every_batch_exactly_once(tmp_path, dask_cluster):
-    address, workers = dask_cluster
+    address, workers, _ = dask_cluster
     notes: list[str] = []
     out = str(tmp_path / "rows.csv")
     positions, pids = [], set()
@@ -220,6 +220,18 @@ def test_worker_killed_mid_run_every_batch_exactly_once(tmp_path, dask_cluster):
     keys = [r["key"] for r in read_rows(out)]
     assert sorted(keys, key=int) == [str(i) for i in range(20)]
     assert len(pids) == 2  # both ran batches; the survivor finished the run
+
+
+@pytest.mark.slow
+def test_losing_the_scheduler_is_a_backend_error_not_a_hang(dask_cluster):
+    address, _, scheduler = dask_cluster
+    done = []
+    with pytest.raises(BackendUnavailableError) as e:
+        for pos, _ in run_batches(tasks.sleepy, [[i] for i in range(30)], scheduler=address):
+            done.append(pos)
+            if len(done) == 2:
+                scheduler.kill()
+    assert address in str(e.value) and "\n" not in str(e.value) and len(done) < 30
 
 
 def test_unreachable_scheduler_is_one_line_within_seconds():
