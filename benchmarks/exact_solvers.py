@@ -38,8 +38,10 @@ import sys
 import time
 from pathlib import Path
 
+from qsudoku.exact.backends import BACKENDS as EXACT_BACKENDS
+
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-BACKENDS = ["sat", "cpsat", "ilp", "asp", "csp"]
+BACKENDS = list(EXACT_BACKENDS)
 
 
 def sets(names: str | None) -> list[Path]:

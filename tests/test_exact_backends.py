@@ -1,6 +1,8 @@
 """The exact backends as samplers: cross-checks on shared puzzles of every kind, errors, info."""
 
 import random
+import subprocess
+import sys
 
 import dimod
 import pytest
@@ -179,3 +181,30 @@ def test_backends_write_nothing_to_stdout(name, capfd):
     out, _ = capfd.readouterr()
     assert result.valid
     assert out == ""
+
+
+def test_one_table_drives_samplers_counting_and_exports():
+    from qsudoku.commands.export import FORMATS
+    from qsudoku.exact.backends import BACKENDS as TABLE, COUNT_METHODS, EXPORTS
+
+    assert sorted(TABLE) == sorted(BACKENDS)
+    for b in TABLE.values():
+        spec = get_spec(b.name)
+        assert (spec.summary, spec.extra) == (b.summary, b.extra)
+        assert set(get_sampler(b.name).parameters) == {"groups", "num_reads", *b.params}
+        assert all(EXPORTS[f].backend == b.name for f in b.exports)
+    assert list(FORMATS)[:len(EXPORTS)] == list(EXPORTS)
+    assert all(TABLE[name].count is not None for name in COUNT_METHODS.values())
+
+
+@pytest.mark.parametrize("module", ["qsudoku.exact.backends", "qsudoku.exact.isolate",
+                                    "qsudoku.exact.cp", "qsudoku.exact.lp"])
+def test_exact_modules_import_alone_without_a_cycle(module):
+    """The table names its functions as strings: importing it (or the isolation that reads
+    it) loads no solver module, and a solver module loads no other."""
+    code = (f"import sys, {module}; print(sorted(m for m in sys.modules if m in "
+            "('qsudoku.exact.cnf', 'qsudoku.exact.cp', 'qsudoku.exact.lp', "
+            "'qsudoku.exact.asp', 'highspy', 'ortools', 'pysat', 'clingo')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split("\n")[0]
+    assert out == str(sorted({module} & {"qsudoku.exact.cp", "qsudoku.exact.lp"}))

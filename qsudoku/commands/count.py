@@ -6,6 +6,7 @@ import json
 import sys
 
 from ..errors import ConfigError, exit_code_for
+from ..exact.backends import COUNT_METHODS
 from ..exact.count import count_solutions
 from ..io.text import format_grid
 from .common import add_input_args, iter_inputs
@@ -24,7 +25,7 @@ def register(sub) -> None:
                    help="stop counting at K solutions (default 2: enough to decide uniqueness)")
     p.add_argument("--time-limit", type=float, metavar="S",
                    help="seconds per puzzle before giving up (the count is then a lower bound)")
-    p.add_argument("--method", choices=["auto", "search", "sat"], default="auto",
+    p.add_argument("--method", choices=["auto", *COUNT_METHODS], default="auto",
                    help="qsudoku's own search (fast up to 16x16), a SAT solver with blocking "
                         "clauses (python-sat; better on hard 25x25 puzzles), or auto (default: "
                         "sat above 16x16 when python-sat is installed, else search)")

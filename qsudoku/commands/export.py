@@ -6,23 +6,16 @@ import os
 import sys
 
 from ..errors import ConfigError, PuzzleFormatError
+from ..exact.backends import EXPORTS
 from .common import add_config_args, add_input_args, config_from_args, iter_inputs
 
-#: Format -> what it is.
-FORMATS = {
-    "cnf": "DIMACS CNF for SAT solvers (exactly-one clauses over the candidates)",
-    "lp": "CPLEX LP: 0-1 integer programme, one equality row per group",
-    "mps": "free MPS of the same 0-1 programme",
-    "mzn": "MiniZinc model (AllDifferent per unit) with the puzzle's data",
-    "lp-asp": "clingo facts and rules (answer-set programme)",
-    "tptp": "TPTP first-order problem for a finite model finder (Paradox)",
-    "bqm": "dimod's BQM file (dimod.BinaryQuadraticModel.from_file)",
-    "qubo-json": "plain QUBO as JSON, with variable labels and constraint groups",
-}
+#: Format -> what it is: the classical formulations of the exact-backend table, then the QUBO.
+FORMATS = {**{name: e.summary for name, e in EXPORTS.items()},
+           "bqm": "dimod's BQM file (dimod.BinaryQuadraticModel.from_file)",
+           "qubo-json": "plain QUBO as JSON, with variable labels and constraint groups"}
 
 #: File extension -> format (``.lp`` is the LP format; clingo programs use ``--to lp-asp``).
-EXTENSIONS = {".cnf": "cnf", ".dimacs": "cnf", ".lp": "lp", ".mps": "mps", ".mzn": "mzn",
-              ".asp": "lp-asp", ".clingo": "lp-asp", ".p": "tptp", ".tptp": "tptp",
+EXTENSIONS = {**{ext: name for name, e in EXPORTS.items() for ext in e.extensions},
               ".bqm": "bqm", ".json": "qubo-json"}
 
 
@@ -59,33 +52,10 @@ def pick_format(output: str, to: str | None) -> str:
 
 def render(puzzle, cands, fmt: str, weights=None):
     """The export as text (or, for ``bqm``, the model to write); returns ``(payload, summary)``."""
-    from ..exact.problem import Problem
+    if fmt in EXPORTS:
+        from ..exact.problem import Problem
 
-    problem = Problem.from_candidates(cands)
-    size = f"{problem.num_variables} variables, {len(problem.groups)} groups"
-    if fmt == "cnf":
-        from ..exact.cnf import to_dimacs
-        text = to_dimacs(problem)
-        header = next(line for line in text.splitlines() if line.startswith("p cnf "))
-        return text, f"{size}, {header.split()[3]} clauses"
-    if fmt == "lp":
-        from ..exact.lp import to_lp
-        return to_lp(problem), size
-    if fmt == "mps":
-        from ..exact.lp import to_mps
-        return to_mps(problem), size
-    if fmt == "lp-asp":
-        from ..exact.asp import program
-        comment = (f"qsudoku: {puzzle.kind}\npuzzle: {puzzle.format()}\n"
-                   f"propagated: {cands.format()}\nsolve with: clingo FILE")
-        return program(problem, comment), size
-    if fmt == "mzn":
-        from ..exact.mzn import to_minizinc
-        return to_minizinc(cands), f"{len(puzzle.units)} AllDifferent units"
-    if fmt == "tptp":
-        from ..exact.tptp import to_tptp
-        text = to_tptp(puzzle)
-        return text, f"{text.count('fof(')} formulas"
+        return EXPORTS[fmt].write(Problem.from_candidates(cands))
     from ..qubo import Weights, build_model
     model = build_model(cands, weights or Weights())
     return model, (f"{model.num_variables} variables, {model.num_interactions} interactions, "

@@ -6,6 +6,9 @@ propagated candidates), read by every backend: our own search
 (:mod:`~qsudoku.exact.cp`), ILP (:mod:`~qsudoku.exact.lp`) and ASP
 (:mod:`~qsudoku.exact.asp`); writers for MiniZinc (:mod:`~qsudoku.exact.mzn`) and TPTP
 (:mod:`~qsudoku.exact.tptp`); solution counting in :mod:`~qsudoku.exact.count`.
+One table, :data:`~qsudoku.exact.backends.BACKENDS` (with
+:data:`~qsudoku.exact.backends.EXPORTS`), says which function solves, counts and
+exports for each backend; everything that picks a backend by name reads it.
 Solver libraries are imported only inside the functions that use them.
 """
 

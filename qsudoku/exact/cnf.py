@@ -1,7 +1,8 @@
 """SAT: the problem as CNF (exactly-one = one long clause + pairwise exclusions).
 
 Variable ``i + 1`` of the CNF is variable ``i`` of the :class:`Problem`; the DIMACS
-header lists what each stands for.  :func:`solve_sat` runs a python-sat solver.
+header lists what each stands for.  :func:`solve_sat` runs a python-sat solver and
+:func:`count_sat` enumerates solutions with it.
 
 >>> from qsudoku.io import parse_puzzle
 >>> from qsudoku.propagate import propagate
@@ -21,8 +22,9 @@ from itertools import combinations
 
 from ..errors import ConfigError
 from .problem import Outcome, Problem
+from .search import SearchResult
 
-__all__ = ["clauses", "to_dimacs", "solve_sat", "DEFAULT_SOLVER"]
+__all__ = ["clauses", "to_dimacs", "solve_sat", "count_sat", "DEFAULT_SOLVER"]
 
 #: Glucose 4 answers interrupts (time limits); CaDiCaL does not.
 DEFAULT_SOLVER = "glucose4"
@@ -112,3 +114,51 @@ def solve_sat(problem: Problem, solver: str = DEFAULT_SOLVER,
         return Outcome(None, "infeasible", info)
     chosen = tuple(x - 1 for x in model if x > 0)
     return Outcome(chosen, "solved", info)
+
+
+def count_sat(problem: Problem, *, limit: int, time_limit: float | None = None,
+              hall: bool = False) -> SearchResult:
+    """Up to ``limit`` solutions: solve, block the solution found, repeat.
+
+    Args:
+        problem: The exactly-one groups.
+        limit: Stop at this many solutions.
+        time_limit: Seconds before giving up (status ``"time_limit"``).
+        hall: Accepted for the signature every backend's ``count`` shares; unused.
+
+    Returns:
+        A :class:`~qsudoku.exact.search.SearchResult` (``"limit"`` when ``limit``
+        solutions were found, ``"solved"``/``"infeasible"`` when the solver proved
+        there are no more).
+    """
+    from pysat.solvers import Solver
+
+    t0 = time.perf_counter()
+    name = "cadical153" if time_limit is None else DEFAULT_SOLVER  # CaDiCaL: no interrupts
+    found: list[tuple[int, ...]] = []
+    complete = True
+    with Solver(name=name, bootstrap_with=clauses(problem)) as s:
+        timer = None
+        if time_limit is not None:
+            timer = threading.Timer(time_limit, s.interrupt)
+            timer.start()
+        try:
+            while len(found) < limit:
+                ok = s.solve() if timer is None else s.solve_limited(expect_interrupt=True)
+                if ok is None:
+                    complete = False
+                    break
+                if not ok:
+                    break
+                chosen = tuple(x - 1 for x in s.get_model() if x > 0)
+                found.append(chosen)
+                if not chosen:
+                    break  # nothing to choose: the only solution
+                s.add_clause([-(v + 1) for v in chosen])
+        finally:
+            if timer is not None:
+                timer.cancel()
+    status = ("time_limit" if not complete else "limit" if len(found) >= limit
+              else "solved" if found else "infeasible")
+    stats = {"solver": f"sat:{name}", "seconds": time.perf_counter() - t0}
+    return SearchResult(found, status, stats)

@@ -18,8 +18,8 @@ from typing import Sequence
 from ..errors import ConfigError, ContradictionError
 from ..propagate import DEFAULT_RULES, propagate
 from ..puzzle import Puzzle
+from .backends import BACKENDS, COUNT_METHODS
 from .problem import Problem
-from .search import solve_cover
 
 __all__ = ["SolutionCount", "count_solutions"]
 
@@ -90,12 +90,11 @@ def count_solutions(puzzle: Puzzle, limit: int = 2, *, rules: Sequence[str] = DE
     """
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise ConfigError(f"limit = {limit!r} must be an integer >= 1")
-    if method not in ("search", "sat", "auto"):
-        raise ConfigError(f"method = {method!r}: use 'search', 'sat' or 'auto'")
+    if method not in (*COUNT_METHODS, "auto"):
+        raise ConfigError(f"method = {method!r}: use "
+                          + ", ".join(repr(m) for m in COUNT_METHODS) + " or 'auto'")
     if method == "auto":
-        import importlib.util
-
-        big = puzzle.size > 16 and importlib.util.find_spec("pysat") is not None
+        big = puzzle.size > 16 and BACKENDS["sat"].available()
         method = "sat" if big else "search"
     puzzle.check_givens()
     try:
@@ -105,50 +104,8 @@ def count_solutions(puzzle: Puzzle, limit: int = 2, *, rules: Sequence[str] = DE
             raise
         return SolutionCount(0, False, True, [], {"reason": str(e)})
     problem = Problem.from_candidates(cands)
-    if method == "sat":
-        return _count_sat(problem, limit, time_limit)
-    result = solve_cover(problem, limit=limit, time_limit=time_limit, hall=hall, restarts=False)
+    count = BACKENDS[COUNT_METHODS[method]].count
+    result = count(problem, limit=limit, time_limit=time_limit, hall=hall)
     grids = [problem.grid(s) for s in result.solutions[:2]]
-    count = len(result.solutions)
-    return SolutionCount(count, not result.complete, result.status != "time_limit", grids,
-                         result.stats)
-
-
-def _count_sat(problem: Problem, limit: int, time_limit: float | None) -> SolutionCount:
-    """Enumerate with a SAT solver: solve, block the solution found, repeat."""
-    import threading
-    import time
-
-    from pysat.solvers import Solver
-
-    from .cnf import DEFAULT_SOLVER, clauses
-
-    t0 = time.perf_counter()
-    name = "cadical153" if time_limit is None else DEFAULT_SOLVER  # CaDiCaL: no interrupts
-    found: list[tuple[int, ...]] = []
-    complete = True
-    with Solver(name=name, bootstrap_with=clauses(problem)) as s:
-        timer = None
-        if time_limit is not None:
-            timer = threading.Timer(time_limit, s.interrupt)
-            timer.start()
-        try:
-            while len(found) < limit:
-                ok = s.solve() if timer is None else s.solve_limited(expect_interrupt=True)
-                if ok is None:
-                    complete = False
-                    break
-                if not ok:
-                    break
-                chosen = tuple(x - 1 for x in s.get_model() if x > 0)
-                found.append(chosen)
-                if not chosen:
-                    break  # nothing to choose: the only solution
-                s.add_clause([-(v + 1) for v in chosen])
-        finally:
-            if timer is not None:
-                timer.cancel()
-    exhausted = complete and len(found) < limit
-    stats = {"solver": f"sat:{name}", "seconds": time.perf_counter() - t0}
-    return SolutionCount(len(found), not exhausted, complete,
-                         [problem.grid(c) for c in found[:2]], stats)
+    return SolutionCount(len(result.solutions), not result.complete,
+                         result.status != "time_limit", grids, result.stats)

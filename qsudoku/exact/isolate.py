@@ -9,6 +9,11 @@ and the outcome as JSON on stdin and stdout.  The timings it reports are taken
 inside the child; ``info["isolated"]`` says it happened.  Installing a highspy
 that matches the HiGHS inside ortools (1.12.0 for ortools 9.15) avoids it.
 
+The child knows no backend: it is told a function as ``"module:function"``
+(:func:`solve_isolated` looks the backend's up in
+:data:`~qsudoku.exact.backends.BACKENDS`), so this module imports none of the
+solver modules that call it.
+
 >>> is_library_clash(ImportError("libx.so: undefined symbol: _ZN5Highs13releaseMemoryEv"))
 True
 """
@@ -20,11 +25,13 @@ import os
 import subprocess
 import sys
 import time
+from typing import Callable
 
 from ..errors import BackendUnavailableError
+from .backends import BACKENDS, Lazy
 from .problem import Group, Outcome, Problem
 
-__all__ = ["is_library_clash", "may_isolate", "solve_isolated", "read_lp_isolated", "problem_to_json",
+__all__ = ["is_library_clash", "may_isolate", "solve_isolated", "call_isolated", "problem_to_json",
            "problem_from_json"]
 
 
@@ -61,50 +68,46 @@ def _child_env() -> dict:
 
 def _run_child(request: dict, timeout: float | None) -> dict:
     t0 = time.perf_counter()
+    what = request["target"]
     try:
         proc = subprocess.run([sys.executable, "-m", "qsudoku.exact.isolate"],
                               input=json.dumps(request), capture_output=True, text=True,
                               env=_child_env(),
                               timeout=None if timeout is None else timeout + 60)
     except subprocess.TimeoutExpired:
-        raise BackendUnavailableError(f"isolated {request['action']} did not answer") from None
+        raise BackendUnavailableError(f"isolated {what} did not answer") from None
     if proc.returncode != 0:
-        raise BackendUnavailableError(
-            f"isolated {request['action']} failed: {proc.stderr.strip()[-500:]}")
+        raise BackendUnavailableError(f"isolated {what} failed: {proc.stderr.strip()[-500:]}")
     out = json.loads(proc.stdout)
     out["wall"] = time.perf_counter() - t0
     return out
 
 
 def solve_isolated(backend: str, problem: Problem, params: dict) -> Outcome:
-    """Solve with ``backend`` (``"ilp"`` or ``"cpsat"``) in a child process."""
-    out = _run_child({"action": "solve", "backend": backend, "params": params,
+    """Solve with the backend named ``backend`` (``"ilp"``, ``"cpsat"``, ...) in a child process."""
+    target = BACKENDS[backend].solve.target
+    out = _run_child({"target": target, "args": [], "kwargs": params,
                       "problem": problem_to_json(problem)}, params.get("time_limit"))
     info = dict(out["info"], isolated=True, isolated_wall=out["wall"])
     chosen = None if out["chosen"] is None else tuple(out["chosen"])
     return Outcome(chosen, out["status"], info)
 
 
-def read_lp_isolated(path: str, time_limit: float | None = None):
-    """:func:`qsudoku.exact.lp.read_solution` in a child process."""
-    out = _run_child({"action": "read_lp", "path": path, "time_limit": time_limit}, time_limit)
-    return out["status"], out["values"]
+def call_isolated(function: Callable, *args, timeout: float | None = None):
+    """``function(*args)`` in a child process; JSON arguments, the JSON-decoded result."""
+    target = f"{function.__module__}:{function.__qualname__}"
+    return _run_child({"target": target, "args": list(args), "kwargs": {}}, timeout)["value"]
 
 
 def _answer(request: dict) -> dict:
-    if request["action"] == "read_lp":
-        from .lp import read_solution
-
-        status, values = read_solution(request["path"], request["time_limit"])
-        return {"status": status, "values": values}
-    problem = problem_from_json(request["problem"])
-    if request["backend"] == "ilp":
-        from .lp import solve_ilp as solve
-    else:
-        from .cp import solve_cpsat as solve
-    outcome = solve(problem, **request["params"])
-    return {"chosen": None if outcome.chosen is None else list(outcome.chosen),
-            "status": outcome.status, "info": outcome.info}
+    args = list(request["args"])
+    if request.get("problem") is not None:
+        args.insert(0, problem_from_json(request["problem"]))
+    result = Lazy(request["target"])(*args, **request["kwargs"])
+    if isinstance(result, Outcome):
+        return {"chosen": None if result.chosen is None else list(result.chosen),
+                "status": result.status, "info": result.info}
+    return {"value": result}
 
 
 def _child() -> int:

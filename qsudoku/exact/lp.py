@@ -24,7 +24,7 @@ import sys
 import time
 
 from ..errors import ConfigError
-from .isolate import may_isolate, read_lp_isolated, solve_isolated
+from .isolate import call_isolated, may_isolate, solve_isolated
 from .problem import Outcome, Problem
 
 __all__ = ["col_name", "row_names", "to_lp", "to_mps", "solve_ilp", "read_solution",
@@ -179,7 +179,8 @@ def read_solution(path: str, time_limit: float | None = None) -> tuple[str, dict
         import highspy  # noqa: F401
     except ImportError as e:
         if may_isolate(e):
-            return read_lp_isolated(path, time_limit)
+            status, values = call_isolated(read_solution, path, time_limit, timeout=time_limit)
+            return status, values
         raise
     h = _highs(1, time_limit)
     h.readModel(path)

@@ -32,9 +32,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from .problem import Problem
+from .problem import Outcome, Problem
 
-__all__ = ["SearchResult", "solve_cover", "CoverSearch", "complete_grid"]
+__all__ = ["SearchResult", "solve_cover", "solve_csp", "count_cover", "CoverSearch",
+           "complete_grid"]
 
 
 class _Fail(Exception):
@@ -345,6 +346,22 @@ def solve_cover(problem: Problem, *, limit: int = 1, time_limit: float | None = 
         restarts: Restart with a growing node budget (only when ``limit == 1``).
     """
     return CoverSearch(problem, hall=hall).run(limit, time_limit, restarts)
+
+
+def solve_csp(problem: Problem, time_limit: float | None = None, hall: bool = False,
+              restarts: bool = True) -> Outcome:
+    """One solution as an :class:`~qsudoku.exact.problem.Outcome`: the ``csp`` backend."""
+    res = solve_cover(problem, limit=1, time_limit=time_limit, hall=hall, restarts=restarts)
+    status = "solved" if res.status == "limit" else res.status
+    info = {"solver": "csp:exact-cover", "stats": res.stats,
+            "timing": {"solve": res.stats["seconds"]}}
+    return Outcome(res.solutions[0] if res.solutions else None, status, info)
+
+
+def count_cover(problem: Problem, *, limit: int, time_limit: float | None = None,
+                hall: bool = False) -> SearchResult:
+    """Up to ``limit`` solutions, without restarts: how ``csp`` counts."""
+    return solve_cover(problem, limit=limit, time_limit=time_limit, hall=hall, restarts=False)
 
 
 def complete_grid(cands, time_limit: float | None = None, hall: bool = False) -> list[int] | None:

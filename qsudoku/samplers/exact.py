@@ -1,15 +1,20 @@
-"""Exact reference solvers as ``dimod.Sampler`` s: ``sat``, ``cpsat``, ``ilp``, ``asp``, ``csp``.
+"""The exact samplers: ``sat``, ``cpsat``, ``ilp``, ``asp``, ``csp`` and brute-force ``exact``.
 
-Each reads the model's exactly-one groups (it lists ``groups`` in its
-``parameters``, so the pipeline passes them), solves the classical formulation
-with its library, and answers with one sample over ``bqm.variables`` carrying the
-BQM's energy (0 for the solution) and ``info`` with the solver, its status and
-``info["timing"]`` (``model`` = building the formulation, ``solve`` = the solver).
-A proof of infeasibility raises :class:`~qsudoku.errors.ContradictionError`
-naming the solver; a time limit reached without a solution gives the all-zero
-sample (invalid, so ``solve`` reports it) with ``info["status"] == "time_limit"``.
-``num_reads`` is accepted, so ``--reads`` works with every sampler, but an exact
-backend always answers with one sample.
+The first five are the exact backends of :data:`qsudoku.exact.backends.BACKENDS`,
+each wrapped by :class:`ExactSampler`.  Each reads the model's exactly-one groups
+(it lists ``groups`` in its ``parameters``, so the pipeline passes them), solves the
+classical formulation with its library, and answers with one sample over
+``bqm.variables`` carrying the BQM's energy (0 for the solution) and ``info`` with
+the solver, its status and ``info["timing"]`` (``model`` = building the
+formulation, ``solve`` = the solver).  A proof of infeasibility raises
+:class:`~qsudoku.errors.ContradictionError` naming the solver; a time limit
+reached without a solution gives the all-zero sample (invalid, so ``solve``
+reports it) with ``info["status"] == "time_limit"``.  ``num_reads`` is accepted,
+so ``--reads`` works with every sampler, but an exact backend always answers with
+one sample.
+
+``exact`` is :class:`dimod.ExactSolver` (every state of the BQM, so tiny models
+only), limited by :func:`LimitedExactSolver`.
 
 >>> from qsudoku.io import parse_puzzle
 >>> from qsudoku.propagate import propagate
@@ -18,56 +23,24 @@ backend always answers with one sample.
 >>> ss = ExactSampler("csp").sample(m.bqm, groups=m.groups())
 >>> float(ss.first.energy), ss.info["status"], sorted(ExactSampler("csp").parameters)
 (0.0, 'solved', ['groups', 'hall', 'num_reads', 'restarts', 'time_limit'])
+>>> from qsudoku.samplers import get_sampler
+>>> get_sampler("exact", max_variables=3).parameters
+{'max_variables': []}
 """
 
 from __future__ import annotations
 
-import importlib.util
+import functools
 import time
 
 from ..errors import ConfigError, ContradictionError
+from ..exact.backends import BACKENDS, ExactBackend
 from .registry import register
 
-__all__ = ["ExactSampler", "BACKENDS"]
-
-#: name -> (summary, library module checked at construction, {parameter: default}).
-BACKENDS = {
-    "sat": ("exact: SAT over the candidates (python-sat, exactly-one clauses)", "pysat",
-            {"solver": "glucose4", "time_limit": None}),
-    "cpsat": ("exact: CP with AllDifferent per unit (OR-Tools CP-SAT)", "ortools",
-              {"time_limit": None, "num_workers": 1, "seed": 0}),
-    "ilp": ("exact: 0-1 integer programme, one row per group (HiGHS)", "highspy",
-            {"time_limit": None, "threads": 1}),
-    "asp": ("exact: answer-set programme, one cardinality rule (clingo)", "clingo",
-            {"time_limit": None, "seed": 0}),
-    "csp": ("exact: qsudoku's own exact-cover search (no dependencies)", None,
-            {"time_limit": None, "hall": False, "restarts": True}),
-}
+__all__ = ["ExactSampler", "LimitedExactSolver", "BACKENDS"]
 
 
-def _solve(name: str, problem, params: dict):
-    if name == "sat":
-        from ..exact.cnf import solve_sat
-        return solve_sat(problem, **params)
-    if name == "cpsat":
-        from ..exact.cp import solve_cpsat
-        return solve_cpsat(problem, **params)
-    if name == "ilp":
-        from ..exact.lp import solve_ilp
-        return solve_ilp(problem, **params)
-    if name == "asp":
-        from ..exact.asp import solve_asp
-        return solve_asp(problem, **params)
-    from ..exact.problem import Outcome
-    from ..exact.search import solve_cover
-    res = solve_cover(problem, limit=1, **params)
-    status = {"limit": "solved", "solved": "solved"}.get(res.status, res.status)
-    chosen = res.solutions[0] if res.solutions else None
-    info = {"solver": "csp:exact-cover", "stats": res.stats,
-            "timing": {"solve": res.stats["seconds"]}}
-    return Outcome(chosen, status, info)
-
-
+@functools.cache
 def _sampler_class():
     import dimod
 
@@ -81,14 +54,15 @@ def _sampler_class():
             if name not in BACKENDS:
                 raise ConfigError(f"unknown exact backend {name!r}; choose from {', '.join(BACKENDS)}")
             self.name = name
-            summary, _, params = BACKENDS[name]
+            self.backend = BACKENDS[name]
+            params = self.backend.params
             unknown = sorted(set(defaults) - set(params))
             if unknown:
                 raise ConfigError(f"sampler {name!r} has no option(s) {', '.join(unknown)}; "
                                   f"it accepts: {', '.join(sorted(params))}")
             self.defaults = {**params, **defaults}
             self._parameters = {"groups": [], "num_reads": [], **{k: [] for k in params}}
-            self._properties = {"exact": True, "backend": name, "summary": summary}
+            self._properties = {"exact": True, "backend": name, "summary": self.backend.summary}
 
         @property
         def parameters(self) -> dict:
@@ -115,7 +89,7 @@ def _sampler_class():
             variables = list(bqm.variables)
             problem = Problem.from_groups(groups, labels=variables)
             t1 = time.perf_counter()
-            outcome = _solve(self.name, problem, call)
+            outcome = self.backend.solve(problem, **call)
             info = dict(outcome.info)
             info["status"] = outcome.status
             timing = dict(info.get("timing", {}))
@@ -134,28 +108,55 @@ def _sampler_class():
     return _ExactSampler
 
 
-_CLASS = None
-
-
 def ExactSampler(name: str, **defaults):  # noqa: N802 - factory of a lazily defined class
     """The exact backend ``name`` as a :class:`dimod.Sampler` (dimod imported on first use)."""
-    global _CLASS
-    if _CLASS is None:
-        _CLASS = _sampler_class()
-    return _CLASS(name, **defaults)
+    return _sampler_class()(name, **defaults)
 
 
-def _factory(name: str, module: str | None):
+def _factory(backend: ExactBackend):
     def factory(**options):
         # Only check that the package is installed: loading it here could clash with
         # another solver's bundled libraries (see qsudoku.exact.isolate).
-        if module is not None and importlib.util.find_spec(module) is None:
-            raise ImportError(f"No module named {module!r}", name=module)
-        return ExactSampler(name, **options)
-    factory.__name__ = f"_{name}"
+        if not backend.available():
+            raise ImportError(f"No module named {backend.module!r}", name=backend.module)
+        return ExactSampler(backend.name, **options)
+    factory.__name__ = f"_{backend.name}"
     return factory
 
 
-for _name, (_summary, _module, _) in BACKENDS.items():
-    register(_name, summary=_summary, extra=None if _module is None else "classical")(
-        _factory(_name, _module))
+for _backend in BACKENDS.values():
+    register(_backend.name, summary=_backend.summary, extra=_backend.extra)(_factory(_backend))
+
+
+@functools.cache
+def _limited_class():
+    import dimod
+
+    class LimitedExactSolver(dimod.ExactSolver):
+        """:class:`dimod.ExactSolver` that refuses models too large to enumerate."""
+
+        def __init__(self, max_variables: int = 20):
+            super().__init__()
+            self.max_variables = int(max_variables)
+            self.parameters = {"max_variables": []}
+
+        def sample(self, bqm, max_variables=None, **kwargs):
+            limit = self.max_variables if max_variables is None else int(max_variables)
+            if len(bqm.variables) > limit:
+                raise ConfigError(
+                    f"the exact solver enumerates all 2^N states; this model has N = "
+                    f"{len(bqm.variables)} variables, above its limit of {limit}. "
+                    "Use --sampler sa, or more propagation rules to shrink the model")
+            return super().sample(bqm, **kwargs)
+
+    return LimitedExactSolver
+
+
+def LimitedExactSolver(max_variables: int = 20):  # noqa: N802 - factory of a lazily defined class
+    """An exact solver (brute force) for models of at most ``max_variables`` variables."""
+    return _limited_class()(max_variables)
+
+
+@register("exact", summary="brute-force enumeration (dimod.ExactSolver), at most 20 variables")
+def _exact(**options):
+    return LimitedExactSolver(**options)
