@@ -16,7 +16,7 @@ from qsudoku.samplers import get_sampler, names
 from qsudoku.samplers._swap_kernel import HAVE_NUMBA
 from qsudoku.samplers.swap_structure import compile_structure
 
-from test_structured import JIGSAW6_REGIONS, JIGSAW6_SOL, SOL9, SOLX9, blanked
+from test_swap import JIGSAW6_REGIONS, JIGSAW6_SOL, SOL9, SOLX9, blanked
 
 needs_numba = pytest.mark.skipif(not HAVE_NUMBA, reason="numba not installed (kernels run as Python)")
 

@@ -25,7 +25,7 @@ __all__ = ["SamplerSpec", "register", "get_spec", "get_sampler", "names", "check
 #: Modules that register samplers when imported (missing ones are skipped).
 BACKEND_MODULES = (
     "qsudoku.samplers.classical",
-    "qsudoku.samplers.structured",
+    "qsudoku.samplers.swap",
     "qsudoku.samplers.swap_tabu",
     "qsudoku.samplers.dwave",
     "qsudoku.samplers.hybrid",

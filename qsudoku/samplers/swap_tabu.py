@@ -1,6 +1,6 @@
 """``swap-tabu``: tabu search over the swap moves of the ``swap`` sampler.
 
-It reads the same inputs as :mod:`qsudoku.samplers.structured` (the BQM and its labelled
+It reads the same inputs as :mod:`qsudoku.samplers.swap` (the BQM and its labelled
 one-hot groups), starts every read from a random perfect matching of each family unit
 (box, region or row), and keeps the cell and family groups satisfied by swapping the
 digits of two cells of one unit.  Where ``swap`` anneals with random proposals, each
