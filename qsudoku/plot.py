@@ -216,7 +216,9 @@ def _pencil(ax, puzzle, digits, r, c, size) -> None:
 
 
 def _best(decoded):
-    return min(decoded, key=lambda d: (not d.valid, d.energy)) if decoded else None
+    from .sampling import best_read
+
+    return best_read(decoded) if decoded else None
 
 
 def draw_result(result, *, ax=None, title: str | None = None, legend: bool = True):
