@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Iterable, Sequence
 
+from .checks import describe, need_int, need_ints, need_type
 from .errors import ContradictionError, PuzzleFormatError
 
 __all__ = [
@@ -151,12 +152,24 @@ class Puzzle:
     alphabet: str = field(default="", compare=False)
 
     def __post_init__(self):
-        n = self.size
-        if len(self.givens) != n * n:
-            raise PuzzleFormatError(f"{len(self.givens)} cells given for a {n}x{n} grid")
-        for i, d in enumerate(self.givens):
+        n = need_int("size", self.size, low=1)
+        if isinstance(self.givens, (str, bytes)) or not isinstance(self.givens, Iterable):
+            need_ints("givens", self.givens, low=0, high=n)  # raises the TypeError
+        givens = tuple(self.givens)
+        if len(givens) != n * n:
+            raise PuzzleFormatError(f"{len(givens)} cells given for a {n}x{n} grid")
+        for i, d in enumerate(givens):
+            if type(d) is not int:
+                need_int(f"givens[{i}]", d)
             if not 0 <= d <= n:
                 raise PuzzleFormatError(f"value {d} out of range 1..{n}", cell=divmod(i, n))
+        object.__setattr__(self, "givens", tuple(int(d) for d in givens))
+        object.__setattr__(self, "units", tuple(_units("units", self.units)))
+        for name in ("kind", "name", "alphabet"):
+            need_type(name, getattr(self, name), str)
+        if self.solution is not None:
+            object.__setattr__(self, "solution", need_ints("solution", self.solution, low=1,
+                                                           high=n, length=n * n))
         for u in self.units:
             if len(u.cells) != n or len(set(u.cells)) != n:
                 raise PuzzleFormatError(f"{u.label} does not have {n} distinct cells")
@@ -170,9 +183,10 @@ class Puzzle:
     def standard(cls, givens: Iterable[int], box: tuple[int, int] | None = None,
                  extra: Iterable[Unit] = (), **kw) -> "Puzzle":
         """A Sudoku with rows, columns and ``box`` (default: most square shape)."""
-        givens = tuple(givens)
+        givens = _ints("givens", givens)
         n = _side(len(givens))
-        box = box or default_box(n)
+        extra = _units("extra", extra)
+        box = default_box(n) if box is None else _box(box, n)
         if box is None:
             raise PuzzleFormatError(f"a {n}x{n} grid has no box shape; give a region map (jigsaw)")
         units = row_units(n) + column_units(n) + box_units(n, *box) + list(extra)
@@ -183,8 +197,10 @@ class Puzzle:
     def jigsaw(cls, givens: Iterable[int], regions: Sequence[int],
                extra: Iterable[Unit] = (), **kw) -> "Puzzle":
         """A jigsaw: rows, columns and irregular regions from a flat region-id map."""
-        givens = tuple(givens)
+        givens = _ints("givens", givens)
         n = _side(len(givens))
+        regions = _ints("regions", regions)
+        extra = _units("extra", extra)
         units = row_units(n) + column_units(n) + region_units(regions, n) + list(extra)
         kind = kw.pop("kind", None) or _kind("jigsaw", n, "", extra)
         return cls(n, givens, tuple(units), kind=kind, **kw)
@@ -273,6 +289,33 @@ class Puzzle:
         """Row-major string of ``grid`` (default: the givens) in this puzzle's alphabet."""
         grid = self.givens if grid is None else grid
         return "".join(self.alphabet[d - 1] if d else "." for d in grid)
+
+
+def _ints(name: str, values) -> tuple[int, ...]:
+    """``values`` as a tuple of ints; ``TypeError`` naming ``name`` if they are not ints
+    (the ranges are checked by :class:`Puzzle`, which knows the size)."""
+    return need_ints(name, values, low=-(2**63), high=2**63 - 1)
+
+
+def _units(name: str, units) -> list[Unit]:
+    """``units`` as a list of :class:`Unit`; ``TypeError`` naming ``name`` otherwise."""
+    if isinstance(units, (str, bytes)) or not isinstance(units, Iterable):
+        raise TypeError(f"{name} must be a sequence of Unit, not {describe(units)}")
+    units = list(units)
+    for k, u in enumerate(units):
+        need_type(f"{name}[{k}]", u, Unit)
+    return units
+
+
+def _box(box, n: int) -> tuple[int, int]:
+    """``box`` checked: a pair of positive integers whose product is ``n``."""
+    if isinstance(box, (str, bytes)) or not isinstance(box, Sequence) or len(box) != 2:
+        raise TypeError(f"box must be a pair of integers (rows, cols), not {describe(box)}")
+    rows = need_int("box[0]", box[0], low=1)
+    cols = need_int("box[1]", box[1], low=1)
+    if rows * cols != n:
+        raise PuzzleFormatError(f"boxes of {rows}x{cols} do not tile a {n}x{n} grid")
+    return rows, cols
 
 
 def _side(num_cells: int) -> int:

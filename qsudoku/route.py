@@ -27,6 +27,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from .checks import need_int, need_real, need_type
 from .config import ROUTE_SAMPLER
 from .errors import BackendUnavailableError, ContradictionError
 from .propagate import Candidates, propagate
@@ -184,6 +185,8 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
     """
     from .samplers import get_sampler
 
+    _check_args(puzzle, weights, time_budget, round_time, max_depth, num_fix, max_rounds,
+                seed, fallback_time_limit)
     t0 = time.perf_counter()
     deadline = t0 + time_budget
     timings = {"propagate": 0.0, "build": 0.0, "sample": 0.0, "decode": 0.0, "fallback": 0.0}
@@ -279,6 +282,20 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
                                 "finished the puzzle")
     timings["total"] = time.perf_counter() - t0
     return result
+
+
+def _check_args(puzzle, weights, time_budget, round_time, max_depth, num_fix, max_rounds, seed,
+                fallback_time_limit) -> None:
+    """TypeError/ValueError naming the first bad argument of :func:`anneal_route`."""
+    need_type("puzzle", puzzle, Puzzle)
+    need_type("weights", weights, Weights)
+    need_real("time_budget", time_budget, low=0)
+    need_real("round_time", round_time, low=0, allow_none=True)
+    need_real("fallback_time_limit", fallback_time_limit, low=0, allow_none=True)
+    need_int("max_depth", max_depth, low=0)
+    need_int("num_fix", num_fix, low=1)
+    need_int("max_rounds", max_rounds, low=1, allow_none=True)
+    need_int("seed", seed, low=0, allow_none=True)
 
 
 def _add_tally(result: Result, tally: Tally) -> None:
