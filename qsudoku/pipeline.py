@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from typing import Mapping
 
 from .config import Config
-from .checks import need_real, need_type
+from .checks import describe, need_real, need_type
 from .errors import BackendUnavailableError, ConfigError, ParameterError
 from .propagate import Candidates, propagate
 from .puzzle import Puzzle
@@ -284,6 +284,9 @@ def solve(puzzle: Puzzle, config: Config = Config(), *, sampler=None,
     need_type("puzzle", puzzle, Puzzle)
     need_type("config", config, Config)
     need_real("budget", budget, low=0, allow_none=True)
+    if sampler is not None and not callable(getattr(sampler, "sample", None)):
+        raise TypeError(f"sampler must be a dimod sampler object (or None; choose one by name "
+                        f"with Config().with_overrides(sampler=...)), not {describe(sampler)}")
     if uses_route(config):
         return _solve_route(puzzle, config, sampler, t0, budget)
     cands, model, timings = build(puzzle, config)

@@ -56,6 +56,14 @@ class Unit:
     cells: tuple[int, ...]
     name: str = ""
 
+    def __post_init__(self):
+        need_type("kind", self.kind, str)
+        if self.kind not in UNIT_KINDS:
+            raise ValueError(f"kind = {self.kind!r} is not one of {', '.join(UNIT_KINDS)}")
+        need_int("index", self.index, low=0)
+        object.__setattr__(self, "cells", need_ints("cells", self.cells, low=0, high=2**62))
+        need_type("name", self.name, str)
+
     @property
     def label(self) -> str:
         """Human label with a 1-based index, e.g. ``"box 3"``."""
@@ -64,11 +72,13 @@ class Unit:
 
 def row_units(n: int) -> list[Unit]:
     """The ``n`` rows of an ``n x n`` grid."""
+    n = need_int("n", n, low=1)
     return [Unit("row", r, tuple(r * n + c for c in range(n)), "row") for r in range(n)]
 
 
 def column_units(n: int) -> list[Unit]:
     """The ``n`` columns of an ``n x n`` grid."""
+    n = need_int("n", n, low=1)
     return [Unit("column", c, tuple(r * n + c for r in range(n)), "column") for c in range(n)]
 
 
@@ -78,6 +88,8 @@ def box_units(n: int, rows: int, cols: int) -> list[Unit]:
     >>> [u.cells for u in box_units(4, 2, 2)][:2]
     [(0, 1, 4, 5), (2, 3, 6, 7)]
     """
+    n = need_int("n", n, low=1)
+    rows, cols = need_int("rows", rows, low=1), need_int("cols", cols, low=1)
     if rows * cols != n:
         raise PuzzleFormatError(f"boxes of {rows}x{cols} do not tile a {n}x{n} grid")
     units = []
@@ -94,6 +106,8 @@ def region_units(regions: Sequence[int], n: int) -> list[Unit]:
     Raises:
         PuzzleFormatError: If there are not ``n`` regions of ``n`` cells each.
     """
+    regions = _ints("regions", regions)
+    n = need_int("n", n, low=1)
     if len(regions) != n * n:
         raise PuzzleFormatError(f"region map has {len(regions)} cells, expected {n * n}")
     ids = sorted(set(regions))
@@ -112,6 +126,7 @@ def region_units(regions: Sequence[int], n: int) -> list[Unit]:
 
 def diagonal_units(n: int) -> list[Unit]:
     """The two main diagonals (Sudoku-X)."""
+    n = need_int("n", n, low=1)
     main = tuple(i * n + i for i in range(n))
     anti = tuple(i * n + (n - 1 - i) for i in range(n))
     return [Unit("extra", 0, main, "diagonal"), Unit("extra", 1, anti, "diagonal")]
@@ -229,11 +244,14 @@ class Puzzle:
 
     def units_of(self, cell: int) -> list[Unit]:
         """Units containing flat ``cell``."""
-        return [self.units[k] for k in self.cell_units[cell]]
+        return [self.units[k] for k in self.cell_units[self._cell(cell)]]
 
     def rc(self, cell: int) -> tuple[int, int]:
         """``(row, col)`` of a flat cell index."""
-        return divmod(cell, self.size)
+        return divmod(self._cell(cell), self.size)
+
+    def _cell(self, cell) -> int:
+        return need_int("cell", cell, low=0, high=self.size * self.size - 1)
 
     @property
     def num_blanks(self) -> int:
@@ -269,6 +287,7 @@ class Puzzle:
         >>> p.broken_units([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1])
         []
         """
+        grid = need_ints("grid", grid, low=0, high=self.size, length=self.size * self.size)
         broken = []
         for u in self.units:
             counts = [0] * (self.size + 1)
@@ -279,6 +298,7 @@ class Puzzle:
 
     def is_solution(self, grid: Sequence[int]) -> bool:
         """True if ``grid`` is complete, keeps the givens and breaks no unit."""
+        _sized("grid", grid)
         if len(grid) != len(self.givens) or any(not 1 <= d <= self.size for d in grid):
             return False
         if any(g and g != d for g, d in zip(self.givens, grid)):
@@ -287,8 +307,17 @@ class Puzzle:
 
     def format(self, grid: Sequence[int] | None = None) -> str:
         """Row-major string of ``grid`` (default: the givens) in this puzzle's alphabet."""
-        grid = self.givens if grid is None else grid
+        grid = self.givens if grid is None else need_ints("grid", grid, low=0, high=self.size,
+                                                          length=self.size * self.size)
         return "".join(self.alphabet[d - 1] if d else "." for d in grid)
+
+
+def _sized(name: str, values) -> None:
+    """``TypeError`` naming ``name`` unless ``values`` is a sized sequence of values (a
+    list, tuple or array; not a string)."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__len__") \
+            or not hasattr(values, "__iter__"):
+        raise TypeError(f"{name} must be a sequence of integers, not {describe(values)}")
 
 
 def _ints(name: str, values) -> tuple[int, ...]:

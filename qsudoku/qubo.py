@@ -30,7 +30,7 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
-from .checks import need_type
+from .checks import need_ints, need_type
 from .errors import ConfigError
 from .propagate import Candidates
 from .puzzle import Puzzle
@@ -230,7 +230,8 @@ class QuboModel:
 
     def sample_of_grid(self, grid: Sequence[int]) -> np.ndarray:
         """The 0/1 vector (in variable-index order) that encodes a full ``grid``."""
-        g = np.asarray(grid)
+        n = self.puzzle.size
+        g = np.asarray(need_ints("grid", grid, low=0, high=n, length=n * n))
         return (g[self.var_cell] == self.var_digit).astype(np.int8)
 
     def energy_of_grid(self, grid: Sequence[int]) -> float:

@@ -128,9 +128,9 @@ def SwapTabuSampler():  # noqa: N802 - factory of a lazily defined class
     return _CLASS()
 
 
-@register("swap-tabu", summary="tabu search with digit swaps inside boxes/regions (keeps one-hot "
-          "groups; numba); the route's default", defaults={"num_reads": 16, "tenure": 4,
-                                                           "stall": 500, "bump": 1.0,
-                                                           "stop_at_ground": True})
+@register("swap-tabu", summary="the default: the annealing route with tabu search over digit "
+          "swaps inside boxes/regions (keeps one-hot groups; numba)",
+          defaults={"num_reads": 16, "tenure": 4, "stall": 500, "bump": 1.0,
+                    "stop_at_ground": True})
 def _swap_tabu(**options):
     return SwapTabuSampler(**options)
