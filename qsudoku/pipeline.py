@@ -276,9 +276,13 @@ def solve(puzzle: Puzzle, config: Config = Config(), *, sampler=None,
             sampler call.
 
     Raises:
+        TypeError, ValueError: A wrong argument (the message names it).
         ContradictionError: If propagation proves the puzzle has no solution.
-        ConfigError: Bad sampler name or parameters.
+        ConfigError: Bad sampler name or parameters (a sampler's own parameter check).
         BackendUnavailableError: The sampler cannot run here.
+
+    Any other exception is a bug (in qsudoku or a sampler) and is not disguised as one of
+    these: the CLI reports it as an internal error.
     """
     t0 = time.perf_counter()
     need_type("puzzle", puzzle, Puzzle)
