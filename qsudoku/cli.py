@@ -3,18 +3,22 @@
 Each subcommand lives in :mod:`qsudoku.commands` and adds itself with
 ``register(subparsers)``.  Errors end as one readable line on stderr and an exit
 code: 0 solved, 1 no valid sample (or no solution), 2 bad input or config,
-3 backend unavailable.  ``--debug`` shows the traceback instead.
+3 backend unavailable.  Any other exception is a bug: one line naming it (``internal
+error``), exit code 1.  ``--debug`` shows the full traceback instead of the line (the exit
+code stays the same).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+import traceback
 
 from .errors import QSudokuError, exit_code_for
 
-__all__ = ["main", "build_parser", "COMMAND_MODULES"]
+__all__ = ["main", "build_parser", "internal_error_line", "COMMAND_MODULES"]
 
 #: Subcommand modules, in the order ``qsudoku --help`` lists them (missing ones are skipped).
 COMMAND_MODULES = (
@@ -58,11 +62,40 @@ def main(argv=None) -> int:
         return int(args.run(args) or 0)
     except QSudokuError as e:
         if args.debug:
-            raise
-        print(f"qsudoku: error: {e}", file=sys.stderr)
+            traceback.print_exc()
+        else:
+            print(f"qsudoku: error: {e}", file=sys.stderr)
         return exit_code_for(e)
     except KeyboardInterrupt:
         print("qsudoku: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as e:  # a bug: say so, with its real cause, and exit 1
+        if args.debug:
+            traceback.print_exc()
+        else:
+            print(f"qsudoku: internal error: {internal_error_line(e)}", file=sys.stderr)
+        return 1
+
+
+def internal_error_line(error: BaseException) -> str:
+    """One line for an unexpected exception: its type, message and where it was raised,
+    and how to see the full traceback.
+
+    >>> try:
+    ...     {}["x"]
+    ... except KeyError as e:
+    ...     print(internal_error_line(e))  # doctest: +ELLIPSIS
+    KeyError: 'x' (at <doctest ...>:2, in <module>); this is a bug in qsudoku or a library it uses: run with --debug for the full traceback
+    """
+    text = " ".join(str(error).split()) or "(no message)"
+    if len(text) > 300:
+        text = text[:297] + "..."
+    where = ""
+    frames = traceback.extract_tb(error.__traceback__)
+    if frames:
+        last = frames[-1]
+        where = f" (at {os.path.basename(last.filename)}:{last.lineno}, in {last.name})"
+    return (f"{type(error).__name__}: {text}{where}; this is a bug in qsudoku or a library "
+            "it uses: run with --debug for the full traceback")

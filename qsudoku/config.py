@@ -16,11 +16,13 @@ qsudoku.errors.ConfigError: my.toml: unknown key 'sampler.nmae'; known keys: nam
 
 from __future__ import annotations
 
+import math
 import os
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from typing import Any, Mapping
 
+from .checks import describe, need_type
 from .errors import ConfigError
 from .propagate import DEFAULT_RULES, check_rules
 from .qubo import Weights
@@ -71,8 +73,16 @@ class SamplerConfig:
     def __post_init__(self):
         from .samplers.registry import check_values
 
+        need_type("sampler", self.name, str, "a sampler name (str)")
+        need_type("fallback", self.fallback, (str, type(None)), "a sampler name or None")
+        for key in ("options", "params"):
+            need_type(key, getattr(self, key), Mapping, "a mapping (dict)")
         object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
         object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
+        for key, value in self.params.items():
+            _finite(f"sampler.params.{key}", value)
+        for key, value in self.options.items():
+            _finite(f"sampler.options.{key}", value)
         check_values(self.params)  # nonsense values fail now, even if nothing gets sampled
 
     def __reduce__(self):  # read-only mappings do not pickle; experiment tasks travel pickled
@@ -156,6 +166,10 @@ class Config:
     cluster: ClusterConfig = ClusterConfig()
     source: str = field(default="", compare=False)
 
+    def __post_init__(self):
+        for f in fields(self):
+            need_type(f.name, getattr(self, f.name), f.default.__class__)
+
     @classmethod
     def from_dict(cls, data: Mapping, source: str = "") -> "Config":
         """Build from a parsed TOML mapping; unknown keys are errors."""
@@ -216,6 +230,7 @@ class Config:
         Choosing a different sampler drops the config's sampling parameters (they
         belonged to the other sampler) in favour of the new sampler's defaults.
         """
+        _check_overrides(sampler, reads, seed, params, rules, weights, fallback, options, route)
         s = self.sampler
         if sampler is not None and sampler != s.name:
             s = SamplerConfig(sampler, fallback=s.fallback)
@@ -245,6 +260,49 @@ class Config:
             except TypeError as e:
                 raise ConfigError(f"unknown weight: {e}") from None
         return cfg
+
+
+def _finite(key: str, value: Any) -> None:
+    """ConfigError if ``value`` is or holds (in a list or tuple) a non-finite float.
+
+    No sampler parameter means anything by ``nan`` or ``inf``, and samplers differ in
+    what they make of one (``beta_range = [nan, 1.0]`` reached ``sa`` unchecked).
+
+    >>> _finite("sampler.params.beta_range", (0.1, float("nan")))
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ConfigError: sampler.params.beta_range = (0.1, nan) must hold finite numbers (no nan or inf)
+    """
+    items = value if isinstance(value, (list, tuple)) else (value,)
+    for x in items:
+        if isinstance(x, (list, tuple)):
+            _finite(key, x)
+        elif isinstance(x, float) and not math.isfinite(x):
+            raise ConfigError(f"{key} = {value!r} must hold finite numbers (no nan or inf)")
+
+
+def _check_overrides(sampler, reads, seed, params, rules, weights, fallback, options,
+                     route) -> None:
+    """TypeError/ConfigError naming the first bad argument of :meth:`Config.with_overrides`."""
+    from .samplers.registry import get_spec
+
+    for name, value in (("sampler", sampler), ("fallback", fallback)):
+        if value is not None:
+            need_type(name, value, str, "a sampler name (str)")
+            if name == "sampler":
+                get_spec(value)  # "unknown sampler 'x'; choose from ..."
+            elif value:
+                _check_sampler_name(name, value)
+    for name, value in (("params", params), ("weights", weights), ("options", options),
+                        ("route", route)):
+        if value is not None:
+            need_type(name, value, Mapping, "a mapping (dict)")
+    if rules is not None and (isinstance(rules, (str, bytes))
+                              or not isinstance(rules, (list, tuple, set, frozenset))):
+        raise TypeError(f"rules must be a list of rule names, not {describe(rules)}")
+    from .samplers.registry import check_values
+
+    check_values({k: v for k, v in (("num_reads", reads), ("seed", seed)) if v is not None})
 
 
 def _table(data: Mapping, key: str, prefix: str, pre: str) -> dict:
@@ -293,7 +351,11 @@ def load_config(path: str | None = None) -> Config:
     """Load a TOML config (``None`` = built-in defaults, same as ``configs/default.toml``)."""
     if path is None:
         return Config()
-    import tomllib
+    path = os.fspath(need_type("path", path, (str, os.PathLike), "a str or a path (or None)"))
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python < 3.11: the same parser, packaged as tomli
+        import tomli as tomllib
 
     try:
         with open(path, "rb") as f:

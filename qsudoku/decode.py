@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .checks import need_type
 from .qubo import QuboModel
 
 __all__ = ["Decoded", "decode", "decode_array", "success_rate"]
@@ -115,6 +116,10 @@ def _grids(model: QuboModel, on: np.ndarray, digits: np.ndarray) -> np.ndarray:
 
 def decode(model: QuboModel, sampleset) -> list[Decoded]:
     """Decode every sample of a :class:`dimod.SampleSet` (in its record order)."""
+    import dimod
+
+    need_type("model", model, QuboModel)
+    need_type("sampleset", sampleset, dimod.SampleSet)
     rec = sampleset.record
     occ = rec.num_occurrences if "num_occurrences" in rec.dtype.names else None
     return decode_array(model, _aligned(model, sampleset), rec.energy, occ)

@@ -17,6 +17,7 @@ __all__ = [
     "PuzzleFormatError",
     "ContradictionError",
     "ConfigError",
+    "ParameterError",
     "BackendUnavailableError",
     "exit_code_for",
 ]
@@ -81,6 +82,18 @@ class ContradictionError(QSudokuError):
 
 class ConfigError(QSudokuError, ValueError):
     """A configuration file, key, value or sampler parameter is invalid."""
+
+
+class ParameterError(ConfigError):
+    """A sampler refused the value of one of its sampling parameters.
+
+    Samplers raise it from their own parameter checks, so that the pipeline can tell a
+    bad ``[sampler.params]`` value (exit 2) from a bug inside the sampler (an internal
+    error).  It is a :class:`ValueError`, like the errors of other ``dimod`` samplers.
+
+    >>> isinstance(ParameterError("num_reads = 0 must be >= 1"), (ConfigError, ValueError))
+    True
+    """
 
 
 class BackendUnavailableError(QSudokuError, RuntimeError):

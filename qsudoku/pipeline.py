@@ -25,7 +25,8 @@ from contextlib import contextmanager
 from typing import Mapping
 
 from .config import Config
-from .errors import BackendUnavailableError, ConfigError
+from .checks import describe, need_real, need_type
+from .errors import BackendUnavailableError, ConfigError, ParameterError
 from .propagate import Candidates, propagate
 from .puzzle import Puzzle
 from .qubo import QuboModel, build_model
@@ -100,9 +101,11 @@ def fallback_config(config: Config, error: BackendUnavailableError) -> tuple[Con
 
 def sample_model(model: QuboModel, config: Config = Config(), sampler=None):
     """Sample ``model`` once with the configured sampler; returns ``(sampleset, params)``."""
+    need_type("model", model, QuboModel)
+    need_type("config", config, Config)
     sampler = sampler or sampler_factory(config)
     params = sampler_params(sampler, config)
-    with _rejected_params(config, params):
+    with _rejected_params(config, params, sampler):
         rnd = sample_round(model, sampler, params)
     return rnd.sampleset, rnd.params
 
@@ -179,22 +182,54 @@ def result_of(puzzle: Puzzle, model: QuboModel, tally: Tally, **fields) -> Resul
 
 
 @contextmanager
-def _rejected_params(config: Config, params: dict):
-    """Errors a sampler raises on bad parameter values become a ConfigError naming them."""
+def _rejected_params(config: Config, params: dict, sampler):
+    """A sampler's own refusal of a parameter value becomes a ConfigError naming it.
+
+    Only the sampler's parameter checks count: a :class:`~qsudoku.errors.ParameterError`
+    (qsudoku's samplers raise it), or a ``ValueError``/``TypeError`` raised by the
+    parameter checks at the top of another library's ``sample`` method (the innermost
+    frame is that method of a sampler object from outside qsudoku).  Anything else is a
+    bug and propagates unchanged, to be reported as an internal error.
+    """
     try:
         yield
-    except (ValueError, TypeError, AttributeError, KeyError, IndexError, OverflowError,
-            MemoryError) as e:
-        where = f"{config.source}: " if config.source else ""
-        raise ConfigError(f"{where}sampler {config.sampler.name!r} rejected its parameters "
-                          f"(sampler.params / sampler.options) {params}: "
-                          f"{type(e).__name__}: {e}") from None
+    except ConfigError as e:
+        if not isinstance(e, ParameterError):
+            raise
+        raise _config_error(config, params, e) from None
+    except (ValueError, TypeError) as e:
+        if not _raised_by_foreign_sample(e):
+            raise
+        raise _config_error(config, params, e) from None
+
+
+def _config_error(config: Config, params: dict, e: Exception) -> ConfigError:
+    where = f"{config.source}: " if config.source else ""
+    return ConfigError(f"{where}sampler {config.sampler.name!r} rejected its parameters "
+                       f"(sampler.params / sampler.options) {params}: {e}")
+
+
+def _raised_by_foreign_sample(error: BaseException) -> bool:
+    """True if ``error`` was raised in the body of the ``sample*`` method of a sampler
+    that is not qsudoku's own (that is where dimod samplers check their parameters)."""
+    import dimod
+
+    tb = error.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    frame = tb.tb_frame
+    owner = frame.f_locals.get("self")
+    return (frame.f_code.co_name.startswith("sample")
+            and isinstance(owner, (dimod.Sampler, dimod.Composite))
+            and not type(owner).__module__.startswith("qsudoku"))
 
 
 def _sample(model: QuboModel, config: Config, sampler, budget, t0) -> tuple[Tally, dict]:
     sampler = sampler or sampler_factory(config)
     params = sampler_params(sampler, config)
-    with _rejected_params(config, params):
+    with _rejected_params(config, params, sampler):
         return sample_rounds(model, sampler, params, budget=budget, clock_start=t0), params
 
 
@@ -206,7 +241,7 @@ def _solve_route(puzzle: Puzzle, config: Config, sampler, t0: float,
     params, seed = route_params(sampler, config)
     rc = config.route
     time_budget = rc.time_budget if budget is None else budget
-    with _rejected_params(config, params):
+    with _rejected_params(config, params, sampler):
         res = anneal_route(puzzle, rules=config.propagate.rules, weights=config.qubo.weights,
                            time_budget=time_budget, sample_params=params,
                            max_depth=rc.max_depth, seed=seed, sampler=sampler,
@@ -241,11 +276,21 @@ def solve(puzzle: Puzzle, config: Config = Config(), *, sampler=None,
             sampler call.
 
     Raises:
+        TypeError, ValueError: A wrong argument (the message names it).
         ContradictionError: If propagation proves the puzzle has no solution.
-        ConfigError: Bad sampler name or parameters.
+        ConfigError: Bad sampler name or parameters (a sampler's own parameter check).
         BackendUnavailableError: The sampler cannot run here.
+
+    Any other exception is a bug (in qsudoku or a sampler) and is not disguised as one of
+    these: the CLI reports it as an internal error.
     """
     t0 = time.perf_counter()
+    need_type("puzzle", puzzle, Puzzle)
+    need_type("config", config, Config)
+    need_real("budget", budget, low=0, allow_none=True)
+    if sampler is not None and not callable(getattr(sampler, "sample", None)):
+        raise TypeError(f"sampler must be a dimod sampler object (or None; choose one by name "
+                        f"with Config().with_overrides(sampler=...)), not {describe(sampler)}")
     if uses_route(config):
         return _solve_route(puzzle, config, sampler, t0, budget)
     cands, model, timings = build(puzzle, config)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Iterable, Sequence
 
+from .checks import describe, need_type
 from .errors import ConfigError, ContradictionError
 from .puzzle import Puzzle
 
@@ -241,7 +242,11 @@ def check_rules(rules: Iterable[str]) -> tuple[str, ...]:
     >>> check_rules(["hidden_single", "naked_single"])
     ('naked_single', 'hidden_single')
     """
+    if isinstance(rules, (str, bytes)) or not isinstance(rules, Iterable):
+        raise TypeError(f"rules must be a sequence of rule names, not {describe(rules)}")
     rules = tuple(rules)
+    for k, r in enumerate(rules):
+        need_type(f"rules[{k}]", r, str, "a rule name (str)")
     unknown = [r for r in rules if r not in RULES]
     if unknown:
         raise ConfigError(f"unknown propagation rule(s) {', '.join(map(repr, unknown))}; "
@@ -274,6 +279,8 @@ def propagate(puzzle: Puzzle, rules: Sequence[str] = DEFAULT_RULES,
         ContradictionError: Duplicate givens, a cell with no candidate, or a digit
             with no place in a unit; the message names the cell or unit.
     """
+    need_type("puzzle", puzzle, Puzzle)
+    need_type("start", start, (Candidates, type(None)), "Candidates or None")
     rules = check_rules(rules)
     fired: Counter = Counter({r: 0 for r in rules})
     s = _State(puzzle, fired)

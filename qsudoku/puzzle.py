@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Iterable, Sequence
 
+from .checks import describe, need_int, need_ints, need_type
 from .errors import ContradictionError, PuzzleFormatError
 
 __all__ = [
@@ -55,6 +56,14 @@ class Unit:
     cells: tuple[int, ...]
     name: str = ""
 
+    def __post_init__(self):
+        need_type("kind", self.kind, str)
+        if self.kind not in UNIT_KINDS:
+            raise ValueError(f"kind = {self.kind!r} is not one of {', '.join(UNIT_KINDS)}")
+        need_int("index", self.index, low=0)
+        object.__setattr__(self, "cells", need_ints("cells", self.cells, low=0, high=2**62))
+        need_type("name", self.name, str)
+
     @property
     def label(self) -> str:
         """Human label with a 1-based index, e.g. ``"box 3"``."""
@@ -63,11 +72,13 @@ class Unit:
 
 def row_units(n: int) -> list[Unit]:
     """The ``n`` rows of an ``n x n`` grid."""
+    n = need_int("n", n, low=1)
     return [Unit("row", r, tuple(r * n + c for c in range(n)), "row") for r in range(n)]
 
 
 def column_units(n: int) -> list[Unit]:
     """The ``n`` columns of an ``n x n`` grid."""
+    n = need_int("n", n, low=1)
     return [Unit("column", c, tuple(r * n + c for r in range(n)), "column") for c in range(n)]
 
 
@@ -77,6 +88,8 @@ def box_units(n: int, rows: int, cols: int) -> list[Unit]:
     >>> [u.cells for u in box_units(4, 2, 2)][:2]
     [(0, 1, 4, 5), (2, 3, 6, 7)]
     """
+    n = need_int("n", n, low=1)
+    rows, cols = need_int("rows", rows, low=1), need_int("cols", cols, low=1)
     if rows * cols != n:
         raise PuzzleFormatError(f"boxes of {rows}x{cols} do not tile a {n}x{n} grid")
     units = []
@@ -93,6 +106,8 @@ def region_units(regions: Sequence[int], n: int) -> list[Unit]:
     Raises:
         PuzzleFormatError: If there are not ``n`` regions of ``n`` cells each.
     """
+    regions = _ints("regions", regions)
+    n = need_int("n", n, low=1)
     if len(regions) != n * n:
         raise PuzzleFormatError(f"region map has {len(regions)} cells, expected {n * n}")
     ids = sorted(set(regions))
@@ -111,6 +126,7 @@ def region_units(regions: Sequence[int], n: int) -> list[Unit]:
 
 def diagonal_units(n: int) -> list[Unit]:
     """The two main diagonals (Sudoku-X)."""
+    n = need_int("n", n, low=1)
     main = tuple(i * n + i for i in range(n))
     anti = tuple(i * n + (n - 1 - i) for i in range(n))
     return [Unit("extra", 0, main, "diagonal"), Unit("extra", 1, anti, "diagonal")]
@@ -151,12 +167,24 @@ class Puzzle:
     alphabet: str = field(default="", compare=False)
 
     def __post_init__(self):
-        n = self.size
-        if len(self.givens) != n * n:
-            raise PuzzleFormatError(f"{len(self.givens)} cells given for a {n}x{n} grid")
-        for i, d in enumerate(self.givens):
+        n = need_int("size", self.size, low=1)
+        if isinstance(self.givens, (str, bytes)) or not isinstance(self.givens, Iterable):
+            need_ints("givens", self.givens, low=0, high=n)  # raises the TypeError
+        givens = tuple(self.givens)
+        if len(givens) != n * n:
+            raise PuzzleFormatError(f"{len(givens)} cells given for a {n}x{n} grid")
+        for i, d in enumerate(givens):
+            if type(d) is not int:
+                need_int(f"givens[{i}]", d)
             if not 0 <= d <= n:
                 raise PuzzleFormatError(f"value {d} out of range 1..{n}", cell=divmod(i, n))
+        object.__setattr__(self, "givens", tuple(int(d) for d in givens))
+        object.__setattr__(self, "units", tuple(_units("units", self.units)))
+        for name in ("kind", "name", "alphabet"):
+            need_type(name, getattr(self, name), str)
+        if self.solution is not None:
+            object.__setattr__(self, "solution", need_ints("solution", self.solution, low=1,
+                                                           high=n, length=n * n))
         for u in self.units:
             if len(u.cells) != n or len(set(u.cells)) != n:
                 raise PuzzleFormatError(f"{u.label} does not have {n} distinct cells")
@@ -170,9 +198,10 @@ class Puzzle:
     def standard(cls, givens: Iterable[int], box: tuple[int, int] | None = None,
                  extra: Iterable[Unit] = (), **kw) -> "Puzzle":
         """A Sudoku with rows, columns and ``box`` (default: most square shape)."""
-        givens = tuple(givens)
+        givens = _ints("givens", givens)
         n = _side(len(givens))
-        box = box or default_box(n)
+        extra = _units("extra", extra)
+        box = default_box(n) if box is None else _box(box, n)
         if box is None:
             raise PuzzleFormatError(f"a {n}x{n} grid has no box shape; give a region map (jigsaw)")
         units = row_units(n) + column_units(n) + box_units(n, *box) + list(extra)
@@ -183,8 +212,10 @@ class Puzzle:
     def jigsaw(cls, givens: Iterable[int], regions: Sequence[int],
                extra: Iterable[Unit] = (), **kw) -> "Puzzle":
         """A jigsaw: rows, columns and irregular regions from a flat region-id map."""
-        givens = tuple(givens)
+        givens = _ints("givens", givens)
         n = _side(len(givens))
+        regions = _ints("regions", regions)
+        extra = _units("extra", extra)
         units = row_units(n) + column_units(n) + region_units(regions, n) + list(extra)
         kind = kw.pop("kind", None) or _kind("jigsaw", n, "", extra)
         return cls(n, givens, tuple(units), kind=kind, **kw)
@@ -213,11 +244,14 @@ class Puzzle:
 
     def units_of(self, cell: int) -> list[Unit]:
         """Units containing flat ``cell``."""
-        return [self.units[k] for k in self.cell_units[cell]]
+        return [self.units[k] for k in self.cell_units[self._cell(cell)]]
 
     def rc(self, cell: int) -> tuple[int, int]:
         """``(row, col)`` of a flat cell index."""
-        return divmod(cell, self.size)
+        return divmod(self._cell(cell), self.size)
+
+    def _cell(self, cell) -> int:
+        return need_int("cell", cell, low=0, high=self.size * self.size - 1)
 
     @property
     def num_blanks(self) -> int:
@@ -253,6 +287,7 @@ class Puzzle:
         >>> p.broken_units([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1])
         []
         """
+        grid = need_ints("grid", grid, low=0, high=self.size, length=self.size * self.size)
         broken = []
         for u in self.units:
             counts = [0] * (self.size + 1)
@@ -263,6 +298,7 @@ class Puzzle:
 
     def is_solution(self, grid: Sequence[int]) -> bool:
         """True if ``grid`` is complete, keeps the givens and breaks no unit."""
+        _sized("grid", grid)
         if len(grid) != len(self.givens) or any(not 1 <= d <= self.size for d in grid):
             return False
         if any(g and g != d for g, d in zip(self.givens, grid)):
@@ -271,8 +307,44 @@ class Puzzle:
 
     def format(self, grid: Sequence[int] | None = None) -> str:
         """Row-major string of ``grid`` (default: the givens) in this puzzle's alphabet."""
-        grid = self.givens if grid is None else grid
+        grid = self.givens if grid is None else need_ints("grid", grid, low=0, high=self.size,
+                                                          length=self.size * self.size)
         return "".join(self.alphabet[d - 1] if d else "." for d in grid)
+
+
+def _sized(name: str, values) -> None:
+    """``TypeError`` naming ``name`` unless ``values`` is a sized sequence of values (a
+    list, tuple or array; not a string)."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__len__") \
+            or not hasattr(values, "__iter__"):
+        raise TypeError(f"{name} must be a sequence of integers, not {describe(values)}")
+
+
+def _ints(name: str, values) -> tuple[int, ...]:
+    """``values`` as a tuple of ints; ``TypeError`` naming ``name`` if they are not ints
+    (the ranges are checked by :class:`Puzzle`, which knows the size)."""
+    return need_ints(name, values, low=-(2**63), high=2**63 - 1)
+
+
+def _units(name: str, units) -> list[Unit]:
+    """``units`` as a list of :class:`Unit`; ``TypeError`` naming ``name`` otherwise."""
+    if isinstance(units, (str, bytes)) or not isinstance(units, Iterable):
+        raise TypeError(f"{name} must be a sequence of Unit, not {describe(units)}")
+    units = list(units)
+    for k, u in enumerate(units):
+        need_type(f"{name}[{k}]", u, Unit)
+    return units
+
+
+def _box(box, n: int) -> tuple[int, int]:
+    """``box`` checked: a pair of positive integers whose product is ``n``."""
+    if isinstance(box, (str, bytes)) or not isinstance(box, Sequence) or len(box) != 2:
+        raise TypeError(f"box must be a pair of integers (rows, cols), not {describe(box)}")
+    rows = need_int("box[0]", box[0], low=1)
+    cols = need_int("box[1]", box[1], low=1)
+    if rows * cols != n:
+        raise PuzzleFormatError(f"boxes of {rows}x{cols} do not tile a {n}x{n} grid")
+    return rows, cols
 
 
 def _side(num_cells: int) -> int:

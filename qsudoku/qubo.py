@@ -30,10 +30,17 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
+from .checks import need_ints, need_type
 from .errors import ConfigError
 from .propagate import Candidates
+from .puzzle import Puzzle
 
-__all__ = ["Weights", "Constraint", "QuboModel", "build_model", "one_hot"]
+__all__ = ["Weights", "Constraint", "QuboModel", "build_model", "one_hot", "MAX_WEIGHT"]
+
+#: The largest penalty weight accepted.  Energies add up thousands of weighted terms in
+#: float64; far larger weights overflow (``1e308`` gave ``inf`` energies and numpy warnings),
+#: and a ratio of ``1e9`` between weights is already far beyond any useful one.
+MAX_WEIGHT = 1e9
 
 
 @dataclass(frozen=True)
@@ -53,8 +60,10 @@ class Weights:
     def __post_init__(self):
         for f in fields(self):
             v = getattr(self, f.name)
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not v > 0 or v == float("inf"):
-                raise ConfigError(f"weight {f.name} = {v!r} must be a positive finite number")
+            if (isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v <= MAX_WEIGHT):
+                raise ConfigError(f"weight {f.name} = {v!r} must be a number > 0 and <= "
+                                  f"{MAX_WEIGHT:g} (weights are relative: only their ratios "
+                                  "matter)")
             object.__setattr__(self, f.name, float(v))
 
     def for_kind(self, kind: str) -> float:
@@ -221,7 +230,8 @@ class QuboModel:
 
     def sample_of_grid(self, grid: Sequence[int]) -> np.ndarray:
         """The 0/1 vector (in variable-index order) that encodes a full ``grid``."""
-        g = np.asarray(grid)
+        n = self.puzzle.size
+        g = np.asarray(need_ints("grid", grid, low=0, high=n, length=n * n))
         return (g[self.var_cell] == self.var_digit).astype(np.int8)
 
     def energy_of_grid(self, grid: Sequence[int]) -> float:
@@ -239,6 +249,11 @@ def build_model(candidates: Candidates, weights: Weights = Weights()) -> QuboMod
     """
     import dimod
 
+    if isinstance(candidates, Puzzle):
+        raise TypeError("candidates must be Candidates (the result of propagate(puzzle)), "
+                        "not a Puzzle")
+    need_type("candidates", candidates, Candidates)
+    need_type("weights", weights, Weights)
     puzzle = candidates.puzzle
     n = puzzle.size
     masks = np.asarray(candidates.masks, dtype=np.int64)

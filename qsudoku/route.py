@@ -27,6 +27,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from .checks import describe, need_int, need_real, need_type
 from .config import ROUTE_SAMPLER
 from .errors import BackendUnavailableError, ContradictionError
 from .propagate import Candidates, propagate
@@ -184,6 +185,8 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
     """
     from .samplers import get_sampler
 
+    _check_args(puzzle, weights, time_budget, round_time, max_depth, num_fix, max_rounds,
+                seed, fallback_time_limit, sampler, fallback)
     t0 = time.perf_counter()
     deadline = t0 + time_budget
     timings = {"propagate": 0.0, "build": 0.0, "sample": 0.0, "decode": 0.0, "fallback": 0.0}
@@ -279,6 +282,29 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
                                 "finished the puzzle")
     timings["total"] = time.perf_counter() - t0
     return result
+
+
+def _check_args(puzzle, weights, time_budget, round_time, max_depth, num_fix, max_rounds, seed,
+                fallback_time_limit, sampler, fallback) -> None:
+    """TypeError/ValueError naming the first bad argument of :func:`anneal_route`."""
+    if not (sampler is None or isinstance(sampler, str)
+            or callable(getattr(sampler, "sample", None))):
+        raise TypeError(f"sampler must be a sampler, its registry name or None, not "
+                        f"{describe(sampler)}")
+    names = [fallback] if isinstance(fallback, str) else fallback
+    if not (fallback is None or callable(fallback) or (
+            isinstance(names, (list, tuple)) and all(isinstance(n, str) for n in names))):
+        raise TypeError(f"fallback must be a sampler name, a list of names, a function or "
+                        f"None, not {describe(fallback)}")
+    need_type("puzzle", puzzle, Puzzle)
+    need_type("weights", weights, Weights)
+    need_real("time_budget", time_budget, low=0)
+    need_real("round_time", round_time, low=0, allow_none=True)
+    need_real("fallback_time_limit", fallback_time_limit, low=0, allow_none=True)
+    need_int("max_depth", max_depth, low=0)
+    need_int("num_fix", num_fix, low=1)
+    need_int("max_rounds", max_rounds, low=1, allow_none=True)
+    need_int("seed", seed, low=0, allow_none=True)
 
 
 def _add_tally(result: Result, tally: Tally) -> None:

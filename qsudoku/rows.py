@@ -18,6 +18,7 @@ import math
 import time
 from typing import Any, Mapping, Sequence
 
+from .checks import need_real
 from .config import Config
 from .errors import ContradictionError, QSudokuError
 from .puzzle import UNIT_KINDS
@@ -53,8 +54,11 @@ def tts99(t_read: float, p: float, target: float = 0.99) -> float:
     >>> tts99(0.01, 1.0), tts99(0.01, 0.999), tts99(0.01, 0.0)
     (0.01, 0.01, inf)
     """
-    if not 0.0 <= p <= 1.0:
-        raise ValueError(f"success probability {p!r} is not in [0, 1]")
+    need_real("t_read", t_read, low=0, low_open=False)
+    need_real("p", p, low=0, high=1, low_open=False)
+    need_real("target", target, low=0, high=1)
+    if target == 1.0:
+        raise ValueError("target = 1.0 needs infinitely many reads; use a value below 1")
     if p == 0.0:
         return math.inf
     if p == 1.0:

@@ -14,7 +14,6 @@ import json
 import pytest
 
 from qsudoku.cli import main
-from qsudoku.errors import ContradictionError, PuzzleFormatError
 from qsudoku.io import Rules, load_puzzles, parse_digits, parse_puzzle
 from qsudoku.io import files as io_files
 
@@ -104,15 +103,16 @@ def test_bad_puzzle_file_is_one_error_line_exit_2(tmp_path, capsys, name, conten
         assert out == ""
 
 
-def test_debug_shows_the_traceback(tmp_path, capsys):
+def test_debug_shows_the_traceback_and_keeps_the_exit_code(tmp_path, capsys):
     path = write(tmp_path, "char.txt", "x" + SEED004[1:])
-    with pytest.raises(PuzzleFormatError) as e:
-        main(["--debug", "solve", str(path)])
-    assert (e.value.line, e.value.column, e.value.cell) == (1, 1, (0, 0))
+    assert main(["--debug", "solve", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("Traceback") and "PuzzleFormatError: " in err
+    assert f"{path}:1:1: " in err and "(cell r1c1)" in err
     path = write(tmp_path, "dup.txt", "11" + "." * 14)
-    with pytest.raises(ContradictionError) as e:
-        main(["--debug", "solve", str(path)])
-    assert e.value.exit_code == 2 and e.value.cell == (0, 1)
+    assert main(["--debug", "solve", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" in err and "ContradictionError: " in err and "r1c2" in err
 
 
 def test_huge_file_is_refused_before_reading(tmp_path, capsys, monkeypatch):

@@ -79,3 +79,107 @@ def test_cli_qubo_writes_bqm_json_and_coo(tmp_path):
     assert bqm.num_variables == 152
     data = json.loads((tmp_path / "m.json").read_text())
     assert len(data["variables"]) == 152 and data["constraints"][0]["label"][0] == "cell"
+
+
+# -- which errors are the user's (bad parameters, exit 2) and which are bugs -------------------
+
+OPEN4 = "1......2........"  # 4x4 that propagation leaves open
+
+
+class _ForeignSampler:
+    """A sampler from outside qsudoku: checks ``knob`` in ``sample`` itself, like dimod's."""
+
+    parameters = {"knob": [], "num_reads": [], "num_sweeps": []}
+    properties: dict = {}
+
+    def sample(self, bqm, knob=1, num_reads=1, num_sweeps=1):
+        if knob < 0:
+            raise ValueError(f"knob = {knob} must be >= 0")
+        return _deep_helper(bqm, knob)
+
+
+def _deep_helper(bqm, knob):
+    raise ValueError("a bug deep inside the sampler")
+
+
+def _foreign():
+    import dimod
+
+    return type("Foreign", (_ForeignSampler, dimod.Sampler), {"__module__": __name__})()
+
+
+def test_a_foreign_samplers_own_check_is_a_config_error():
+    from qsudoku.errors import ConfigError
+
+    cfg = Config().with_overrides(sampler="sa", params={"knob": -1})
+    with pytest.raises(ConfigError, match="rejected its parameters.*knob = -1 must be >= 0"):
+        solve(parse_puzzle(OPEN4), cfg, sampler=_foreign())
+
+
+def test_an_error_deeper_in_a_sampler_is_not_a_config_error():
+    from qsudoku.errors import ConfigError
+
+    cfg = Config().with_overrides(sampler="sa", params={"knob": 1})
+    with pytest.raises(ValueError, match="a bug deep inside") as e:
+        solve(parse_puzzle(OPEN4), cfg, sampler=_foreign())
+    assert not isinstance(e.value, ConfigError)
+
+
+def test_qsudokus_samplers_report_bad_parameters_as_config_errors():
+    from qsudoku.errors import ConfigError
+
+    for cfg in (Config().with_overrides(params={"tenure": -1}),
+                Config().with_overrides(sampler="swap", params={"beta_range": (2.0, 1.0)}),
+                Config().with_overrides(sampler="sa", params={"beta_schedule_type": "bogus"})):
+        with pytest.raises(ConfigError, match="rejected its parameters"):
+            solve(parse_puzzle(OPEN4), cfg)
+
+
+@pytest.mark.parametrize("where", ["qsudoku.sampling.decode", "qsudoku.route.build_model"])
+@pytest.mark.parametrize("error", [KeyError("k"), TypeError("t"), IndexError("i"),
+                                   AttributeError("a"), OverflowError("o"), ValueError("v")])
+def test_a_bug_in_the_route_stays_a_bug(monkeypatch, where, error):
+    def broken(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(where, broken)
+    with pytest.raises(type(error)) as e:
+        solve(parse_puzzle(OPEN4), Config().with_overrides(seed=1))
+    assert e.value is error
+
+
+def test_the_cli_reports_a_bug_as_an_internal_error(monkeypatch, capsys):
+    def broken(*args, **kwargs):
+        raise KeyError("lost key")
+
+    monkeypatch.setattr("qsudoku.sampling.decode", broken)
+    assert main(["solve", OPEN4, "--seed", "1"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("qsudoku: internal error: KeyError: 'lost key'")
+    assert "--debug" in err and "rejected" not in err
+    assert main(["--debug", "solve", OPEN4, "--seed", "1"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("Traceback") and "KeyError: 'lost key'" in err
+
+
+def test_debug_keeps_the_exit_code_of_an_unavailable_backend(monkeypatch, capsys):
+    from qsudoku.errors import BackendUnavailableError
+
+    def unavailable(*args, **kwargs):
+        raise BackendUnavailableError("no such backend here")
+
+    monkeypatch.setattr("qsudoku.pipeline.get_sampler", unavailable)
+    assert main(["solve", OPEN4, "--sampler", "sa", "--no-route"]) == 3
+    assert main(["--debug", "solve", OPEN4, "--sampler", "sa", "--no-route"]) == 3
+    assert "BackendUnavailableError: no such backend here" in capsys.readouterr().err
+
+
+def test_huge_or_non_finite_config_numbers_are_config_errors(tmp_path, capsys):
+    for text, piece in (("[qubo.weights]\ncell = 1e308\n", "weight cell = 1e+308"),
+                        ("[sampler]\nname = 'sa'\n[sampler.params]\nbeta_range = [nan, 1.0]\n",
+                         "beta_range = [nan, 1.0] must hold finite numbers")):
+        path = tmp_path / "c.toml"
+        path.write_text(text)
+        assert main(["solve", OPEN4, "--config", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and piece in err and "Warning" not in err

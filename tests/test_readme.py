@@ -74,3 +74,66 @@ def test_python_example_runs(k, tmp_path):
                           text=True, timeout=600,
                           env={**os.environ, "PYTHONPATH": str(REPO), "MPLBACKEND": "Agg"})
     assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+#: A number in a transcript, with its unit of time if any: its digits (and whether a time
+#: is shown in ms or s) vary from run to run, its place does not.
+_NUMBER = re.compile(r"\d+(?:\.\d+)?(?: (?:ms|s)\b)?")
+
+
+def _shape(line: str) -> str:
+    return _NUMBER.sub("N", line.rstrip())
+
+
+def _transcripts() -> list[tuple[str, list[str]]]:
+    """``(command, output lines)`` of every README block that shows a runnable ``$ qsudoku``
+    command followed by what it prints (``...`` stands for any number of lines)."""
+    out = []
+    for _, body in _BLOCKS:
+        lines = [line.strip() for line in body.splitlines()]
+        for i, line in enumerate(lines):
+            if not line.startswith("$ qsudoku ") or any(w in line + "\n" for w in _PLACEHOLDERS):
+                continue
+            shown = []
+            for nxt in lines[i + 1:]:
+                if nxt.startswith("$ "):
+                    break
+                shown.append(nxt)
+            if any(shown):
+                out.append((line[2:], [s for s in shown if s]))
+    return out
+
+
+def _matches(shown: list[str], printed: list[str]) -> bool:
+    """Whether ``printed`` has ``shown``'s lines, in order and shape; ``...`` skips lines."""
+    pos = 0
+    skipping = False
+    for want in shown:
+        if want == "...":
+            skipping = True
+            continue
+        while pos < len(printed) and skipping and _shape(printed[pos]) != _shape(want):
+            pos += 1
+        if pos >= len(printed) or _shape(printed[pos]) != _shape(want):
+            return False
+        pos, skipping = pos + 1, False
+    return skipping or pos == len(printed)
+
+
+def test_transcript_shapes_are_compared():
+    shown = ["a: 1 read", "...", "timings: x 1.5 ms, total 320.5 ms"]
+    assert _matches(shown, ["a: 9 read", "grid", "grid", "timings: x 3.25 ms, total 7 s"])
+    assert not _matches(shown, ["a: 9 read", "timings: x 3.25 ms, decode 1 ms, total 7 s"])
+    assert not _matches(shown, ["a: 9 read", "grid", "timings: x 3.25 ms, total 7 s", "extra"])
+    assert not _matches(shown, ["a: 9 reads", "timings: x 3.25 ms, total 7 s"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command,shown", _transcripts(), ids=[c for c, _ in _transcripts()])
+def test_command_output_has_the_shape_shown(command, shown, tmp_path):
+    argv = shlex.split(_here(command))
+    proc = subprocess.run([sys.executable, "-m", "qsudoku", *argv[1:]], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "PYTHONPATH": str(REPO), "MPLBACKEND": "Agg"})
+    printed = [line.strip() for line in proc.stdout.splitlines() if line.strip()]
+    assert _matches(shown, printed), "\n".join(["README shows:", *shown, "printed:", *printed])

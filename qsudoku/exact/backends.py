@@ -14,7 +14,7 @@ import it back.
 ['asp', 'cpsat', 'csp', 'ilp', 'sat']
 >>> b = BACKENDS["sat"]
 >>> b.module, b.extra, b.solve, b.exports
-('pysat', 'classical', Lazy('qsudoku.exact.cnf:solve_sat'), ('cnf',))
+('pysat', None, Lazy('qsudoku.exact.cnf:solve_sat'), ('cnf',))
 >>> [name for name, e in EXPORTS.items() if e.backend is None]
 ['mzn', 'tptp']
 >>> all(EXPORTS[f].backend == b.name for b in BACKENDS.values() for f in b.exports)
@@ -176,7 +176,7 @@ BACKENDS: dict[str, ExactBackend] = {b.name: b for b in (
     ExactBackend("sat", "exact: SAT over the candidates (python-sat, exactly-one clauses)",
                  "pysat", Lazy("qsudoku.exact.cnf:solve_sat"),
                  {"solver": "glucose4", "time_limit": None},
-                 count=Lazy("qsudoku.exact.cnf:count_sat"), exports=("cnf",), extra="classical"),
+                 count=Lazy("qsudoku.exact.cnf:count_sat"), exports=("cnf",)),  # core dependency
     ExactBackend("cpsat", "exact: CP with AllDifferent per unit (OR-Tools CP-SAT)",
                  "ortools", Lazy("qsudoku.exact.cp:solve_cpsat"),
                  {"time_limit": None, "num_workers": 1, "seed": 0}, extra="classical"),

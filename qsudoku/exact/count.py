@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from ..checks import need_real, need_type
 from ..errors import ConfigError, ContradictionError
 from ..propagate import DEFAULT_RULES, propagate
 from ..puzzle import Puzzle
@@ -88,8 +89,12 @@ def count_solutions(puzzle: Puzzle, limit: int = 2, *, rules: Sequence[str] = DE
         ContradictionError: If two givens clash (bad input, exit code 2); other
             contradictions mean zero solutions and are returned as such.
     """
+    need_type("puzzle", puzzle, Puzzle)
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise ConfigError(f"limit = {limit!r} must be an integer >= 1")
+    need_real("time_limit", time_limit, low=0, allow_none=True)
+    need_type("hall", hall, bool)
+    need_type("method", method, str)
     if method not in (*COUNT_METHODS, "auto"):
         raise ConfigError(f"method = {method!r}: use "
                           + ", ".join(repr(m) for m in COUNT_METHODS) + " or 'auto'")

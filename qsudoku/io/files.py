@@ -26,6 +26,7 @@ import re
 import sys
 from typing import Iterator
 
+from ..checks import need_type
 from ..errors import PuzzleFormatError, QSudokuError
 from ..puzzle import Puzzle
 from .rules import Rules
@@ -58,6 +59,8 @@ def load_puzzles(spec: str, rules: Rules = Rules(), *, stdin=None) -> list[Puzzl
     Raises:
         PuzzleFormatError: On the first unreadable puzzle (file, line and cell named).
     """
+    spec = os.fspath(need_type("spec", spec, (str, os.PathLike), "a str or a path"))
+    need_type("rules", rules, Rules)
     out = []
     for item in iter_puzzles(spec, rules, stdin=stdin):
         if isinstance(item, QSudokuError):

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Sequence
 
+from ..checks import describe, need_int, need_ints, need_type
 from ..errors import PuzzleFormatError
 from ..puzzle import Puzzle, diagonal_units
 from .symbols import SYMBOLS
@@ -47,6 +48,20 @@ class Rules:
     size: int | None = None
 
     def __post_init__(self):
+        if self.box is not None:
+            box = self.box
+            if isinstance(box, (str, bytes)) or not isinstance(box, Sequence) or len(box) != 2:
+                raise TypeError(f"box must be a pair of integers (rows, cols) or None, not "
+                                f"{describe(box)}")
+            object.__setattr__(self, "box", (need_int("box[0]", box[0], low=1),
+                                             need_int("box[1]", box[1], low=1)))
+        need_type("variant", self.variant, str)
+        need_type("format", self.format, str)
+        need_type("digits", self.digits, (str, type(None)), "a str or None")
+        if self.regions is not None:
+            object.__setattr__(self, "regions", need_ints("regions", self.regions,
+                                                          low=-(2**63), high=2**63 - 1))
+        need_int("size", self.size, allow_none=True)
         if self.variant not in VARIANTS:
             raise PuzzleFormatError(
                 f"unknown variant {self.variant!r}; choose from {', '.join(sorted(VARIANTS))}"

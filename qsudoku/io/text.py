@@ -27,6 +27,7 @@ import math
 import re
 from typing import Sequence
 
+from ..checks import need_ints, need_type
 from ..errors import PuzzleFormatError
 from ..puzzle import Puzzle
 from .rules import Rules
@@ -200,6 +201,8 @@ def _infer_size(largest: int, *, source=None, line=None) -> int:
 def parse_puzzle(text: str, rules: Rules = Rules(), *, source="<string>", line=1,
                  name="", solution=None) -> Puzzle:
     """Parse one puzzle in any accepted form (see the module docstring)."""
+    need_type("text", text, str, "a str (the puzzle's text)")
+    need_type("rules", rules, Rules)
     s = text.strip()
     fmt = rules.format
     if fmt == "auto":
@@ -245,8 +248,10 @@ def format_grid(puzzle: Puzzle, grid: Sequence[int] | None = None) -> str:
     2 1 | 4 3
     4 3 | 2 1
     """
+    need_type("puzzle", puzzle, Puzzle)
     n = puzzle.size
-    grid = puzzle.givens if grid is None else grid
+    grid = puzzle.givens if grid is None else need_ints("grid", grid, low=0, high=n,
+                                                        length=n * n)
     box = _box_shape(puzzle)
     sym = [puzzle.alphabet[d - 1] if d else "." for d in grid]
     lines = []

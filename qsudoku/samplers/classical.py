@@ -13,7 +13,7 @@ from .registry import register
 __all__: list[str] = []
 
 
-@register("sa", summary="simulated annealing (dwave-samplers), the offline default",
+@register("sa", summary="simulated annealing (dwave-samplers) on the reduced QUBO",
           defaults={"num_reads": 50, "num_sweeps": 1000})
 def _sa(**options):
     from dwave.samplers import SimulatedAnnealingSampler

@@ -28,6 +28,7 @@ import time
 
 import numpy as np
 
+from ..errors import ParameterError
 from .registry import register
 from .swap_structure import (FAMILY_KINDS, KernelSampler, SwapStructure, _kernel_args, _threads,
                              as_binary, compile_structure, finish_sampleset, fresh_seed,
@@ -77,21 +78,24 @@ def _sampler_class():
 
             t0 = time.perf_counter()
             if kwargs:
-                raise ValueError(f"unknown parameter(s) {sorted(kwargs)}")
-            num_reads, num_sweeps, num_replicas = int(num_reads), int(num_sweeps), int(num_replicas)
+                raise ParameterError(f"unknown parameter(s) {sorted(kwargs)}")
+            try:
+                num_reads, num_sweeps, num_replicas = (int(num_reads), int(num_sweeps),
+                                                       int(num_replicas))
+                hot, cold = (float(x) for x in (beta_range or (2.5, 5.0)))
+            except (TypeError, ValueError) as e:
+                raise ParameterError(f"num_reads, num_sweeps and num_replicas must be integers "
+                                     f"and beta_range two numbers: {e}") from None
             if num_reads < 1 or num_sweeps < 1 or num_replicas < 1:
-                raise ValueError(f"num_reads, num_sweeps and num_replicas must be >= 1, got "
+                raise ParameterError(f"num_reads, num_sweeps and num_replicas must be >= 1, got "
                                  f"{num_reads}, {num_sweeps}, {num_replicas}")
-            if beta_range is None:  # the sampler's own default
-                beta_range = (2.5, 5.0)
-            hot, cold = (float(x) for x in beta_range)
-            if not 0 < hot <= cold:
-                raise ValueError(f"beta_range = {beta_range!r} must be 0 < hot <= cold")
+            if not 0 < hot <= cold < float("inf"):  # beta_range None: the default (2.5, 5.0)
+                raise ParameterError(f"beta_range = {beta_range!r} must be 0 < hot <= cold")
             if beta_schedule_type not in ("geometric", "linear"):
-                raise ValueError(f"beta_schedule_type = {beta_schedule_type!r}: "
+                raise ParameterError(f"beta_schedule_type = {beta_schedule_type!r}: "
                                  "use 'geometric' or 'linear'")
             if time_limit is not None and not time_limit > 0:
-                raise ValueError(f"time_limit = {time_limit!r} must be > 0")
+                raise ParameterError(f"time_limit = {time_limit!r} must be > 0")
             bqm = as_binary(bqm)
             st = compile_structure(bqm, groups, family)
             t1 = time.perf_counter()

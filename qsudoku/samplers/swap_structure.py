@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import ParameterError
 from .penalty_fit import _infer_weights
 
 __all__ = ["SwapStructure", "compile_structure", "FAMILY_KINDS", "run_batches",
@@ -106,7 +107,7 @@ def compile_structure(bqm, groups, family: str | None = None) -> SwapStructure:
     if family is None:
         family = next((k for k in FAMILY_KINDS if k in kinds), None)
     elif family not in kinds:
-        raise ValueError(f"family = {family!r}: the model has no groups of that kind")
+        raise ParameterError(f"family = {family!r}: the model has no groups of that kind")
     if "cell" not in kinds or family is None:
         raise ValueError("the swap sampler needs 'cell' groups and 'box', 'region' or 'row' groups")
     cell_of = np.full(V, -1, np.int64)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import time
 
+from ..errors import ParameterError
 from .registry import register
 from .swap_structure import (FAMILY_KINDS, KernelSampler, _kernel_args, _threads, as_binary,
                              compile_structure, finish_sampleset, fresh_seed, run_batches)
@@ -73,17 +74,21 @@ def _sampler_class():
 
             t0 = time.perf_counter()
             if kwargs:
-                raise ValueError(f"unknown parameter(s) {sorted(kwargs)}")
-            num_reads, tenure, stall, max_iters = (int(num_reads), int(tenure), int(stall),
-                                                   int(max_iters))
+                raise ParameterError(f"unknown parameter(s) {sorted(kwargs)}")
+            try:
+                num_reads, tenure, stall, max_iters = (int(num_reads), int(tenure), int(stall),
+                                                       int(max_iters))
+                bump = float(bump)
+            except (TypeError, ValueError) as e:
+                raise ParameterError(f"num_reads, tenure, stall, max_iters and bump must be "
+                                     f"numbers: {e}") from None
             if num_reads < 1 or stall < 1 or max_iters < 1 or tenure < 0:
-                raise ValueError(f"num_reads, stall and max_iters must be >= 1 and tenure >= 0, "
+                raise ParameterError(f"num_reads, stall and max_iters must be >= 1 and tenure >= 0, "
                                  f"got {num_reads}, {stall}, {max_iters}, {tenure}")
-            bump = float(bump)
             if not 0 <= bump < float("inf"):
-                raise ValueError(f"bump = {bump!r} must be a finite number >= 0")
+                raise ParameterError(f"bump = {bump!r} must be a finite number >= 0")
             if time_limit is not None and not time_limit > 0:
-                raise ValueError(f"time_limit = {time_limit!r} must be > 0")
+                raise ParameterError(f"time_limit = {time_limit!r} must be > 0")
             bqm = as_binary(bqm)
             st = compile_structure(bqm, groups, family)
             t1 = time.perf_counter()
@@ -123,9 +128,9 @@ def SwapTabuSampler():  # noqa: N802 - factory of a lazily defined class
     return _CLASS()
 
 
-@register("swap-tabu", summary="tabu search with digit swaps inside boxes/regions (keeps one-hot "
-          "groups; numba); the route's default", defaults={"num_reads": 16, "tenure": 4,
-                                                           "stall": 500, "bump": 1.0,
-                                                           "stop_at_ground": True})
+@register("swap-tabu", summary="the default: the annealing route with tabu search over digit "
+          "swaps inside boxes/regions (keeps one-hot groups; numba)",
+          defaults={"num_reads": 16, "tenure": 4, "stall": 500, "bump": 1.0,
+                    "stop_at_ground": True})
 def _swap_tabu(**options):
     return SwapTabuSampler(**options)
