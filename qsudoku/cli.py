@@ -3,18 +3,23 @@
 Each subcommand lives in :mod:`qsudoku.commands` and adds itself with
 ``register(subparsers)``.  Errors end as one readable line on stderr and an exit
 code: 0 solved, 1 no valid sample (or no solution), 2 bad input or config,
-3 backend unavailable.  ``--debug`` shows the traceback instead.
+3 backend unavailable.  ``--debug`` shows the traceback as well (same exit code).
+When the reader of stdout leaves early (``qsudoku solve FILE | head -1``), a
+command stops quietly; ``solve`` still exits with the code of the results it
+reached.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+import traceback
 
 from .errors import QSudokuError, exit_code_for
 
-__all__ = ["main", "build_parser", "COMMAND_MODULES"]
+__all__ = ["main", "build_parser", "COMMAND_MODULES", "silence_stdout"]
 
 #: Subcommand modules, in the order ``qsudoku --help`` lists them (missing ones are skipped).
 COMMAND_MODULES = (
@@ -58,11 +63,24 @@ def main(argv=None) -> int:
         return int(args.run(args) or 0)
     except QSudokuError as e:
         if args.debug:
-            raise
-        print(f"qsudoku: error: {e}", file=sys.stderr)
+            traceback.print_exc()
+        else:
+            print(f"qsudoku: error: {e}", file=sys.stderr)
         return exit_code_for(e)
     except KeyboardInterrupt:
         print("qsudoku: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader of stdout left (``| head``): nothing more to say
+        silence_stdout()
         return 0
+
+
+def silence_stdout() -> None:
+    """Point stdout at ``/dev/null`` after its reader left, so that flushing it at exit
+    raises no second ``BrokenPipeError``."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no real file descriptor (tests)
+        pass

@@ -104,22 +104,28 @@ def test_bad_puzzle_file_is_one_error_line_exit_2(tmp_path, capsys, name, conten
         assert out == ""
 
 
-def test_debug_shows_the_traceback(tmp_path, capsys):
+def test_debug_shows_the_traceback_and_keeps_the_exit_code(tmp_path, capsys):
     path = write(tmp_path, "char.txt", "x" + SEED004[1:])
-    with pytest.raises(PuzzleFormatError) as e:
-        main(["--debug", "solve", str(path)])
-    assert (e.value.line, e.value.column, e.value.cell) == (1, 1, (0, 0))
+    assert main(["--debug", "solve", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" in err and "PuzzleFormatError: " in err and "char.txt:1:1:" in err
     path = write(tmp_path, "dup.txt", "11" + "." * 14)
-    with pytest.raises(ContradictionError) as e:
-        main(["--debug", "solve", str(path)])
-    assert e.value.exit_code == 2 and e.value.cell == (0, 1)
+    assert main(["--debug", "solve", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "ContradictionError: " in err and "r1c2" in err
 
 
-def test_huge_file_is_refused_before_reading(tmp_path, capsys, monkeypatch):
+def test_large_tuple_list_is_refused_and_line_files_stream(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(io_files, "MAX_FILE_BYTES", 1000)
-    path = write(tmp_path, "big.txt", (SEED004 + "\n") * 20)
-    code, out, err = run(capsys, "solve", path)
-    assert code == 2 and "big.txt" in one_error(err) and "refused" in err
+    triples = [[r + 1, c + 1, int(d)] for r in range(4) for c, d in enumerate(EASY4[0][4 * r:][:4])
+               if d != "."]
+    path = write(tmp_path, "tuples.txt", "\n".join([str(triples)] * 40))
+    code, out, err = run(capsys, "solve", path, *FAST)
+    assert code == 2 and "tuples.txt" in one_error(err) and "refused" in err
+    # one puzzle a line is read as a stream: no size limit
+    path = write(tmp_path, "big.txt", (EASY4[0] + "\n") * 80)
+    code, out, err = run(capsys, "solve", path, "--json", *FAST)
+    assert code == 0 and len(out.splitlines()) == 80 and err == ""
 
 
 @pytest.mark.parametrize("spec,piece", [

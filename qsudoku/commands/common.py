@@ -11,11 +11,13 @@ from ..config import Config, load_config
 from ..errors import ConfigError, ContradictionError, PuzzleFormatError
 from ..io import Rules, parse_digits, parse_regions
 from ..io.files import iter_puzzles
+from ..io.output import check_target
 from ..io.rules import parse_box
 
 __all__ = ["add_input_args", "add_config_args", "add_route_args", "rules_from_args", "config_from_args",
            "iter_inputs", "parse_key_values", "add_experiment_args", "check_experiment_args",
-           "run_experiment", "read_experiment_inputs", "set_label"]
+           "run_experiment", "read_experiment_inputs", "set_label", "experiment_tasks",
+           "check_counts", "MAX_REPEAT", "MAX_JOBS_PER_CPU", "MAX_READS", "MAX_TASKS"]
 
 
 def add_input_args(p: argparse.ArgumentParser, many: bool = True) -> None:
@@ -105,6 +107,7 @@ def rules_from_args(args) -> Rules:
 def config_from_args(args, default_sampler: str | None = None) -> Config:
     """The config file (or the defaults, with ``default_sampler`` if given) with every
     flag applied on top."""
+    check_counts(args)
     cfg = load_config(args.config)
     if args.config is None and default_sampler is not None:
         from ..config import SamplerConfig
@@ -128,6 +131,13 @@ def config_from_args(args, default_sampler: str | None = None) -> Config:
     return cfg.with_overrides(sampler=args.sampler, reads=args.reads, seed=args.seed,
                               params=parse_key_values(args.param, "--param"), rules=rules,
                               weights=weights, options=options, route=route)
+
+
+def check_counts(args) -> None:
+    """``--reads`` must be from 1 to :data:`MAX_READS`."""
+    reads = getattr(args, "reads", None)
+    if reads is not None and not 1 <= reads <= MAX_READS:
+        raise ConfigError(f"--reads {reads} must be from 1 to {MAX_READS}")
 
 
 def iter_inputs(args, on_error=None, check_givens: bool = True):
@@ -180,16 +190,43 @@ def add_experiment_args(p: argparse.ArgumentParser, what: str) -> argparse._Argu
     return g
 
 
+#: Upper limits of the counts a command line gives: runs per setting, local worker
+#: processes (per CPU), reads per sample call, and tasks of one bench or sweep.
+MAX_REPEAT = 1000
+MAX_JOBS_PER_CPU = 4
+MAX_READS = 100_000
+MAX_TASKS = 1_000_000
+
+
 def check_experiment_args(args) -> None:
-    """Counts must be positive, ``--resume`` needs ``--out``."""
-    for flag, value, low in (("--repeat", args.repeat, 1), ("--limit", args.limit, 1),
-                             ("--jobs", args.jobs, 0)):
+    """Counts must be positive and bounded, ``--resume`` needs ``--out``."""
+    max_jobs = MAX_JOBS_PER_CPU * (os.cpu_count() or 1)
+    for flag, value, low, high in (("--repeat", args.repeat, 1, MAX_REPEAT),
+                                   ("--limit", args.limit, 1, None),
+                                   ("--jobs", args.jobs, 0, max_jobs)):
         if value is not None and value < low:
             raise ConfigError(f"{flag} {value} must be >= {low}")
+        if value is not None and high is not None and value > high:
+            raise ConfigError(f"{flag} {value} is too many; at most {high}"
+                              + (f" ({MAX_JOBS_PER_CPU} per CPU)" if flag == "--jobs" else ""))
     if args.resume and not args.out:
         raise ConfigError("--resume needs --out FILE")
+    if args.out:
+        check_target(args.out, "--out")
     if args.resume and args.overwrite:
         raise ConfigError("--resume and --overwrite exclude each other")
+
+
+def experiment_tasks(args, sources, points) -> list:
+    """Every source x point x ``--repeat``, refused beyond :data:`MAX_TASKS`."""
+    from ..runner import make_tasks
+
+    total = len(sources) * len(points) * args.repeat
+    if total > MAX_TASKS:
+        raise ConfigError(f"{len(sources)} puzzles x {len(points)} settings x {args.repeat} "
+                          f"repeats = {total} runs; at most {MAX_TASKS} in one command "
+                          "(use --limit, fewer settings, or several --out files)")
+    return make_tasks(sources, points, args.repeat)
 
 
 def run_experiment(args, tasks, axis_keys=()) -> list[dict]:
@@ -237,7 +274,7 @@ def _write_machine(out: str) -> None:
     import json
 
     from ..bench import machine_info
-    from ..runlog import write_text
+    from ..io.output import write_text
 
     write_text(out + ".machine.json", json.dumps(machine_info(), indent=1, sort_keys=True))
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import sys
 
-from ..errors import BackendUnavailableError, ContradictionError, QSudokuError, exit_code_for
+from ..cli import silence_stdout
+from ..errors import (BackendUnavailableError, ConfigError, ContradictionError, QSudokuError,
+                      exit_code_for)
 from ..io.text import format_grid
 from ..result import format_seconds
 from ..pipeline import (fallback_config, route_params, sampler_factory, sampler_params, solve,
@@ -37,13 +39,33 @@ def run(args) -> int:
     cfg = config_from_args(args)
     if args.fallback:
         cfg = cfg.with_overrides(fallback=args.fallback)
-    worst = 0
-    bad_input = []
+    _check_fallback(cfg.sampler.fallback, "--fallback" if args.fallback else "sampler.fallback")
+    state = {"worst": 0}
+    try:
+        _solve_all(args, cfg, state)
+    except BrokenPipeError:  # the reader left (``| head -1``): report what was reached
+        silence_stdout()
+    return state["worst"]
+
+
+def _check_fallback(name, what: str) -> None:
+    """A fallback sampler must be a registry name, checked before any puzzle is read."""
+    if not name:
+        return
+    from ..samplers import names
+
+    if name not in names():
+        raise ConfigError(f"{what} {name!r} is not a sampler; choose one of "
+                          f"{', '.join(sorted(names()))}")
+
+
+def _solve_all(args, cfg, state: dict) -> None:
+    """Solve and print every input puzzle; ``state["worst"]`` holds the exit code so far."""
     notes: list[str] = []
 
     def on_error(err):
-        bad_input.append(err)
         print(f"qsudoku: error: {err}", file=sys.stderr)
+        state["worst"] = max(state["worst"], 2)
 
     sampler = None
     for puzzle in iter_inputs(args, on_error):
@@ -62,11 +84,11 @@ def run(args) -> int:
             result.notes[:0] = notes
             count = _count(puzzle, cfg) if args.check_unique else None
         except ContradictionError as e:
-            worst = max(worst, exit_code_for(e))
+            state["worst"] = max(state["worst"], exit_code_for(e))
             _report_no_solution(args, puzzle, e)
             continue
         if not result.valid or (count is not None and not count.unique):
-            worst = max(worst, 1)
+            state["worst"] = max(state["worst"], 1)
         if args.json:
             out = result.to_dict()
             if count is not None:
@@ -77,9 +99,6 @@ def run(args) -> int:
             if count is not None:
                 text = text.rstrip("\n") + "\n" + _count_text(puzzle, count) + "\n"
             print(text, flush=True)
-    if bad_input:
-        worst = max(worst, 2)
-    return worst
 
 
 def _count(puzzle, cfg):
