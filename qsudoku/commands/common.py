@@ -194,7 +194,7 @@ def add_experiment_args(p: argparse.ArgumentParser, what: str) -> argparse._Argu
 #: processes (per CPU), reads per sample call, and tasks of one bench or sweep.
 MAX_REPEAT = 1000
 MAX_JOBS_PER_CPU = 4
-MAX_READS = 100_000
+MAX_READS = 1_000_000
 MAX_TASKS = 1_000_000
 
 
