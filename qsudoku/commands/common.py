@@ -12,6 +12,7 @@ from ..errors import ConfigError, ContradictionError, PuzzleFormatError
 from ..io import Rules, parse_digits, parse_regions
 from ..io.files import iter_puzzles
 from ..io.output import check_target
+from ..io.stream import MAX_LINE_BYTES
 from ..io.rules import parse_box
 
 __all__ = ["add_input_args", "add_config_args", "add_route_args", "rules_from_args", "config_from_args",
@@ -92,16 +93,29 @@ def rules_from_args(args) -> Rules:
     if args.regions:
         text, source = args.regions, "--regions"
         if os.path.exists(text):
-            try:
-                with open(text, encoding="utf-8") as f:
-                    text, source = f.read(), args.regions
-            except (OSError, UnicodeDecodeError) as e:
-                raise PuzzleFormatError(f"cannot read the region map: {e}",
-                                        source=args.regions) from None
+            text, source = _read_region_file(text), args.regions
         regions = parse_regions(text, source=source)
     return Rules(box=parse_box(args.box) if args.box else None, variant=args.variant or "standard",
                  regions=regions, digits=parse_digits(args.digits) if args.digits else None,
                  format=args.format, size=args.size)
+
+
+def _read_region_file(path: str) -> str:
+    """The text of a region map file (at most :data:`MAX_LINE_BYTES`: a map of n*n
+    labels is far smaller; a device or an endless file is refused, not read whole)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_LINE_BYTES + 1)
+    except OSError as e:
+        raise PuzzleFormatError(f"cannot read the region map: {e.strerror or e}",
+                                source=path) from None
+    if len(data) > MAX_LINE_BYTES or b"\0" in data:
+        raise PuzzleFormatError("not a region map (binary, or larger than "
+                                f"{MAX_LINE_BYTES} bytes)", source=path)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise PuzzleFormatError("the region map is not UTF-8 text", source=path) from None
 
 
 def config_from_args(args, default_sampler: str | None = None) -> Config:

@@ -6,6 +6,11 @@ or a tuple list; ``#`` starts a comment line.  A ``.tsv`` file in the seeds
 format (``name  puzzle  regions  solution``; regions ``-`` = standard boxes) is
 read with its names and solutions.
 
+Files and stdin are read as streams (:mod:`qsudoku.io.stream`): each puzzle is
+yielded as soon as its lines are read, so memory does not grow with the input
+and the first answer comes before a pipe closes; only a tuple list, which is one
+puzzle, is read whole (at most :data:`MAX_FILE_BYTES`).
+
 The rules of a file under ``shared/data`` follow from its directory and file
 name (``sudoku6/janko_box3x2.txt`` has 3x2 boxes, ``sudokux9/`` adds the
 diagonals, ``jigsaw7/`` reads a region map per line); a sibling
