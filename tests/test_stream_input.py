@@ -51,12 +51,18 @@ def readline(stream, timeout: float = 120.0) -> bytes:
     return box[0] if box else b"<timeout>"
 
 
-def test_first_answer_comes_before_stdin_ends():
+def _grid(puzzle: str) -> str:
+    rows = [" ".join(puzzle[r * 4:r * 4 + 4]) for r in range(4)]
+    return "\n".join(rows) + "\n\n"
+
+
+@pytest.mark.parametrize("form", [lambda p: p + "\n", _grid], ids=["lines", "grids"])
+def test_first_answer_comes_before_stdin_ends(form):
     proc = qsudoku("solve", "-", "--json", stdin=subprocess.PIPE)
     try:
         answers = []
         for puzzle in EASY4[:2]:
-            proc.stdin.write((puzzle + "\n").encode())
+            proc.stdin.write(form(puzzle).encode())
             proc.stdin.flush()  # stdin stays open: the answer must come anyway
             answers.append(json.loads(readline(proc.stdout)))
         proc.stdin.close()

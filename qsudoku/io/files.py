@@ -239,16 +239,20 @@ def _whole(numbered, source: str) -> str:
 
 def _looks_like_grids(head: list, rest) -> bool:
     """True if the text is grids: :func:`_is_grid` of the first content line and of
-    the lines read ahead (into ``head``) while it says grids."""
+    the lines read ahead (into ``head``) while it says grids, up to the end of the
+    first grid (so that a pipe of grids is answered grid by grid)."""
     if not _is_grid(head[0][1], [head[0]]):
         return False
+    block = [head[0][1]]
     for lineno, ln in rest:
         head.append((lineno, ln))
         if isinstance(ln, QSudokuError):
             break
-        if _is_content(ln) and not _is_grid(head[0][1], [(lineno, ln)]):
-            return False
-        if len(head) > _LOOKAHEAD:
+        if _is_content(ln):
+            if not _is_grid(head[0][1], [(lineno, ln)]):
+                return False
+            block.append(ln)
+        if _block_complete(block) or len(head) > _LOOKAHEAD:
             break
     return True
 
