@@ -18,7 +18,7 @@ from ..io.rules import parse_box
 __all__ = ["add_input_args", "add_config_args", "add_route_args", "rules_from_args", "config_from_args",
            "iter_inputs", "parse_key_values", "add_experiment_args", "check_experiment_args",
            "run_experiment", "read_experiment_inputs", "set_label", "experiment_tasks",
-           "check_counts", "MAX_REPEAT", "MAX_JOBS_PER_CPU", "MAX_READS", "MAX_TASKS"]
+           "MAX_REPEAT", "MAX_JOBS_PER_CPU", "MAX_TASKS"]
 
 
 def add_input_args(p: argparse.ArgumentParser, many: bool = True) -> None:
@@ -121,7 +121,6 @@ def _read_region_file(path: str) -> str:
 def config_from_args(args, default_sampler: str | None = None) -> Config:
     """The config file (or the defaults, with ``default_sampler`` if given) with every
     flag applied on top."""
-    check_counts(args)
     cfg = load_config(args.config)
     if args.config is None and default_sampler is not None:
         from ..config import SamplerConfig
@@ -145,13 +144,6 @@ def config_from_args(args, default_sampler: str | None = None) -> Config:
     return cfg.with_overrides(sampler=args.sampler, reads=args.reads, seed=args.seed,
                               params=parse_key_values(args.param, "--param"), rules=rules,
                               weights=weights, options=options, route=route)
-
-
-def check_counts(args) -> None:
-    """``--reads`` must be from 1 to :data:`MAX_READS`."""
-    reads = getattr(args, "reads", None)
-    if reads is not None and not 1 <= reads <= MAX_READS:
-        raise ConfigError(f"--reads {reads} must be from 1 to {MAX_READS}")
 
 
 def iter_inputs(args, on_error=None, check_givens: bool = True):
@@ -205,10 +197,9 @@ def add_experiment_args(p: argparse.ArgumentParser, what: str) -> argparse._Argu
 
 
 #: Upper limits of the counts a command line gives: runs per setting, local worker
-#: processes (per CPU), reads per sample call, and tasks of one bench or sweep.
+#: processes (per CPU) and tasks of one bench or sweep (reads: see samplers.registry).
 MAX_REPEAT = 1000
 MAX_JOBS_PER_CPU = 4
-MAX_READS = 1_000_000
 MAX_TASKS = 1_000_000
 
 
