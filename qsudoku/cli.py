@@ -5,8 +5,8 @@ Each subcommand lives in :mod:`qsudoku.commands` and adds itself with
 code: 0 solved, 1 no valid sample (or no solution), 2 bad input or config,
 3 backend unavailable.  ``--debug`` shows the traceback as well (same exit code).
 When the reader of stdout leaves early (``qsudoku solve FILE | head -1``), a
-command stops quietly; ``solve`` still exits with the code of the results it
-reached.
+command stops quietly and exits with the code of the results it reached (a
+command keeps it in ``args.exit_so_far`` as it goes).
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def main(argv=None) -> int:
         return 130
     except BrokenPipeError:  # the reader of stdout left (``| head``): nothing more to say
         silence_stdout()
-        return 0
+        return int(getattr(args, "exit_so_far", 0))
 
 
 def silence_stdout() -> None:

@@ -100,17 +100,18 @@ def test_huge_sweep_grid_is_a_limit_error():
     assert err.decode().startswith("qsudoku: error: range '1:2:100000000' needs a count")
 
 
+@pytest.mark.parametrize("command", ["solve", "count"])
 @pytest.mark.parametrize("first_bad,code", [(False, 0), (True, 2)])
-def test_head_keeps_the_exit_code_of_the_results(tmp_path, first_bad, code):
+def test_head_keeps_the_exit_code_of_the_results(tmp_path, command, first_bad, code):
     lines = ["11" + "." * 14] * first_bad + EASY4 * 200
     path = tmp_path / "many.txt"
     path.write_text("\n".join(lines) + "\n")
-    proc = qsudoku("solve", path, "--keep-going")
-    first = readline(proc.stdout)
+    proc = qsudoku(command, path, "--keep-going", "--json")
+    first = json.loads(readline(proc.stdout))
     proc.stdout.close()  # the reader leaves: the next answers meet a broken pipe
     proc.wait(timeout=120)
     err = proc.stderr.read().decode()
-    assert first.startswith(b"many.txt:") and proc.returncode == code, err
+    assert first["name"].startswith("many.txt:") and proc.returncode == code, err
     assert "Traceback" not in err and "BrokenPipe" not in err
     assert ("given twice" in err) == first_bad
 

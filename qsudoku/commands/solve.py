@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import sys
 
-from ..cli import silence_stdout
 from ..errors import (BackendUnavailableError, ConfigError, ContradictionError, QSudokuError,
                       exit_code_for)
 from ..io.text import format_grid
@@ -40,12 +39,9 @@ def run(args) -> int:
     if args.fallback:
         cfg = cfg.with_overrides(fallback=args.fallback)
     _check_fallback(cfg.sampler.fallback, "--fallback" if args.fallback else "sampler.fallback")
-    state = {"worst": 0}
-    try:
-        _solve_all(args, cfg, state)
-    except BrokenPipeError:  # the reader left (``| head -1``): report what was reached
-        silence_stdout()
-    return state["worst"]
+    args.exit_so_far = 0  # also the exit code if the reader of stdout leaves early
+    _solve_all(args, cfg)
+    return args.exit_so_far
 
 
 def _check_fallback(name, what: str) -> None:
@@ -59,13 +55,13 @@ def _check_fallback(name, what: str) -> None:
                           f"{', '.join(sorted(names()))}")
 
 
-def _solve_all(args, cfg, state: dict) -> None:
-    """Solve and print every input puzzle; ``state["worst"]`` holds the exit code so far."""
+def _solve_all(args, cfg) -> None:
+    """Solve and print every input puzzle; ``args.exit_so_far`` holds the exit code so far."""
     notes: list[str] = []
 
     def on_error(err):
         print(f"qsudoku: error: {err}", file=sys.stderr)
-        state["worst"] = max(state["worst"], 2)
+        args.exit_so_far = max(args.exit_so_far, 2)
 
     sampler = None
     for puzzle in iter_inputs(args, on_error):
@@ -84,11 +80,11 @@ def _solve_all(args, cfg, state: dict) -> None:
             result.notes[:0] = notes
             count = _count(puzzle, cfg) if args.check_unique else None
         except ContradictionError as e:
-            state["worst"] = max(state["worst"], exit_code_for(e))
+            args.exit_so_far = max(args.exit_so_far, exit_code_for(e))
             _report_no_solution(args, puzzle, e)
             continue
         if not result.valid or (count is not None and not count.unique):
-            state["worst"] = max(state["worst"], 1)
+            args.exit_so_far = max(args.exit_so_far, 1)
         if args.json:
             out = result.to_dict()
             if count is not None:
