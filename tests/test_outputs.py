@@ -184,6 +184,7 @@ def test_resume_of_a_foreign_csv_is_one_line(tmp_path, capsys):
       "--grid", "column=1.0:3.0:100"], "1000000 settings"),
     (["sweep", EASY4, "--grid", "cell=1", "--repeat", "100000000"], "--repeat 100000000"),
     (["bench", EASY4, "--jobs", "100000"], "--jobs 100000"),
+    (["sweep", EASY4, "--grid", "cell=1.0:2.0:300", "--repeat", "1000"], "= 300000 runs"),
     (["solve", EASY4, "--reads", "1000000000"], "num_reads = 1000000000"),
     (["solve", EASY4, "--fallback", "bogus"], "--fallback 'bogus' is not a sampler"),
 ])

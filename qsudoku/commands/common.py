@@ -200,12 +200,13 @@ def add_experiment_args(p: argparse.ArgumentParser, what: str) -> argparse._Argu
 #: processes (per CPU) and tasks of one bench or sweep (reads: see samplers.registry).
 MAX_REPEAT = 1000
 MAX_JOBS_PER_CPU = 4
-MAX_TASKS = 1_000_000
+MAX_TASKS = 200_000
 
 
 def check_experiment_args(args) -> None:
     """Counts must be positive and bounded, ``--resume`` needs ``--out``."""
-    max_jobs = MAX_JOBS_PER_CPU * (os.cpu_count() or 1)
+    remote = args.scheduler or os.environ.get("QSUDOKU_SCHEDULER")  # then --jobs is unused
+    max_jobs = None if remote else MAX_JOBS_PER_CPU * (os.cpu_count() or 1)
     for flag, value, low, high in (("--repeat", args.repeat, 1, MAX_REPEAT),
                                    ("--limit", args.limit, 1, None),
                                    ("--jobs", args.jobs, 0, max_jobs)):

@@ -130,7 +130,7 @@ class _Solutions:
         """
         stem, ext = os.path.splitext(path)
         sol = stem + ".solutions" + ext
-        if stem.endswith(".solutions") or not os.path.lexists(sol):
+        if stem.endswith(".solutions") or not os.path.exists(sol):
             return cls()
         if os.path.isdir(sol):
             raise PuzzleFormatError("the solutions file beside the puzzles is a directory",
