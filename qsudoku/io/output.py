@@ -168,6 +168,15 @@ def make_directory(path: str, what: str = "") -> None:
 
 
 def _umask() -> int:
+    """The process umask, read without changing it where the system shows it (setting
+    it to read it would race with other threads creating files)."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
     mask = os.umask(0)
     os.umask(mask)
     return mask
