@@ -5,7 +5,9 @@ Each subcommand lives in :mod:`qsudoku.commands` and adds itself with
 code: 0 solved, 1 no valid sample (or no solution), 2 bad input or config,
 3 backend unavailable.  Any other exception is a bug: one line naming it (``internal
 error``), exit code 1.  ``--debug`` shows the full traceback instead of the line (the exit
-code stays the same).
+code stays the same).  When the reader of stdout leaves early (``qsudoku solve FILE |
+head -1``), a command stops quietly and exits with the code of the results it reached (a
+command keeps it in ``args.exit_so_far`` as it goes).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import traceback
 
 from .errors import QSudokuError, exit_code_for
 
-__all__ = ["main", "build_parser", "internal_error_line", "COMMAND_MODULES"]
+__all__ = ["main", "build_parser", "internal_error_line", "COMMAND_MODULES", "silence_stdout"]
 
 #: Subcommand modules, in the order ``qsudoku --help`` lists them (missing ones are skipped).
 COMMAND_MODULES = (
@@ -67,10 +69,12 @@ def main(argv=None) -> int:
             print(f"qsudoku: error: {e}", file=sys.stderr)
         return exit_code_for(e)
     except KeyboardInterrupt:
-        print("qsudoku: interrupted", file=sys.stderr)
+        if not getattr(args, "interrupt_said", False):
+            print("qsudoku: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0
+    except BrokenPipeError:  # the reader of stdout left (``| head``): nothing more to say
+        silence_stdout()
+        return int(getattr(args, "exit_so_far", 0))
     except Exception as e:  # a bug: say so, with its real cause, and exit 1
         if args.debug:
             traceback.print_exc()
@@ -99,3 +103,14 @@ def internal_error_line(error: BaseException) -> str:
         where = f" (at {os.path.basename(last.filename)}:{last.lineno}, in {last.name})"
     return (f"{type(error).__name__}: {text}{where}; this is a bug in qsudoku or a library "
             "it uses: run with --debug for the full traceback")
+
+
+def silence_stdout() -> None:
+    """Point stdout at ``/dev/null`` after its reader left, so that flushing it at exit
+    raises no second ``BrokenPipeError``."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no real file descriptor (tests)
+        pass

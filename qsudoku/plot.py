@@ -19,6 +19,7 @@ shaded, cells of broken constraints red.
 from __future__ import annotations
 
 import math
+import os
 from typing import Sequence
 
 import numpy as np
@@ -26,7 +27,7 @@ import numpy as np
 from .errors import BackendUnavailableError
 
 __all__ = ["draw_grid", "draw_result", "region_ids", "broken_cells", "energy_histogram",
-           "qubo_matrix", "heatmap", "curves", "save_figure", "STYLES"]
+           "qubo_matrix", "heatmap", "curves", "save_figure", "STYLES", "MAX_PIXELS"]
 
 #: Colours of the grid styles.
 STYLES = {
@@ -454,7 +455,36 @@ def curves(df, x: str, value: str = "success_prob", *, hue: str | None = None,
     return fig
 
 
+#: Largest picture :func:`save_figure` renders, in pixels (about 200 MB of RGBA).
+MAX_PIXELS = 50_000_000
+
+
 def save_figure(fig, path: str, *, dpi: int = 110) -> str:
-    """Save ``fig`` (``.png``, ``.svg``, ``.pdf``) without any GUI backend; returns ``path``."""
-    fig.savefig(path, dpi=dpi, bbox_inches="tight")
+    """Save ``fig`` (``.png``, ``.svg``, ``.pdf``) without any GUI backend; returns ``path``.
+
+    The file is written atomically and never through a link (see
+    :mod:`qsudoku.io.output`).
+
+    Raises:
+        ConfigError: ``dpi`` is not a positive number, the picture would exceed
+            :data:`MAX_PIXELS`, or ``path`` cannot be written.
+
+    >>> from matplotlib.figure import Figure
+    >>> save_figure(Figure(figsize=(10, 10)), "big.png", dpi=2000)
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ConfigError: dpi 2000 makes a 20000 x 20000 pixel picture; the limit is 50000000 pixels (lower the dpi)
+    """
+    from .errors import ConfigError
+    from .io.output import atomic_write, check_target
+
+    if isinstance(dpi, bool) or not isinstance(dpi, (int, float)) or not 0 < dpi < math.inf:
+        raise ConfigError(f"dpi {dpi!r} must be a positive number")
+    width, height = (round(float(x) * dpi) for x in fig.get_size_inches())
+    if width * height > MAX_PIXELS:
+        raise ConfigError(f"dpi {dpi} makes a {width} x {height} pixel picture; the limit is "
+                          f"{MAX_PIXELS} pixels (lower the dpi)")
+    check_target(path)
+    fmt = os.path.splitext(path)[1].lstrip(".").lower() or "png"
+    atomic_write(path, lambda f: fig.savefig(f, format=fmt, dpi=dpi, bbox_inches="tight"))
     return path

@@ -17,6 +17,8 @@ import os
 from typing import Iterable, Mapping
 
 from .bench import typed_row
+from .io.output import make_directory
+from .plot import save_figure
 
 __all__ = ["plot_all", "plot_success_vs_budget", "plot_tts99", "plot_size_vs_time"]
 
@@ -78,7 +80,7 @@ def plot_success_vs_budget(rows: list[dict], path: str) -> str:
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save_figure(fig, path, dpi=110)
     plt.close(fig)
     return path
 
@@ -104,7 +106,7 @@ def plot_tts99(rows: list[dict], path: str) -> str:
     ax.set_title("time to solution (99%) per backend")
     ax.grid(alpha=0.3, axis="y")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save_figure(fig, path, dpi=110)
     plt.close(fig)
     return path
 
@@ -127,7 +129,7 @@ def plot_size_vs_time(rows: list[dict], path: str) -> str:
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save_figure(fig, path, dpi=110)
     plt.close(fig)
     return path
 
@@ -135,7 +137,7 @@ def plot_size_vs_time(rows: list[dict], path: str) -> str:
 def plot_all(rows: Iterable[Mapping], out_dir: str) -> list[str]:
     """Write the three figures into ``out_dir``; returns their paths."""
     rows = [typed_row(r) for r in rows]
-    os.makedirs(out_dir, exist_ok=True)
+    make_directory(out_dir, "--plot")
     return [plot_success_vs_budget(rows, os.path.join(out_dir, "success_vs_budget.png")),
             plot_tts99(rows, os.path.join(out_dir, "tts99_by_backend.png")),
             plot_size_vs_time(rows, os.path.join(out_dir, "size_vs_time.png"))]

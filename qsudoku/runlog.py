@@ -36,11 +36,13 @@ import json
 import math
 import os
 import signal
-import tempfile
 from contextlib import contextmanager, suppress
 from typing import Iterable, Mapping, Sequence
 
 from .errors import ConfigError
+from .io.output import atomic_write as _atomic_write
+from .io.output import check_target as _check_target
+from .io.output import open_nofollow, write_text
 
 __all__ = ["RowWriter", "read_rows", "load_frame", "write_text", "terminate_as_interrupt"]
 
@@ -116,73 +118,6 @@ def load_frame(path_or_rows):
     return df
 
 
-def write_text(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` atomically, never through a symbolic link.
-
-    Raises:
-        ConfigError: The directory is missing, or ``path`` is a directory.
-    """
-    _check_target(path)
-    _atomic_write(path, lambda f: f.write(text.encode("utf-8")))
-
-
-def _check_target(path: str) -> None:
-    """One-line errors for an output whose directory is missing or that is a directory."""
-    parent = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(parent):
-        raise ConfigError(f"cannot write {path}: directory {parent} does not exist")
-    if os.path.isdir(path):
-        raise ConfigError(f"cannot write {path}: it is a directory")
-
-
-def _atomic_write(path: str, write) -> None:
-    """``write(binary file)`` into a new exclusive temporary file beside ``path``, then
-    ``os.replace`` it onto ``path`` (a symbolic link there is replaced, not followed)."""
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.",
-                               suffix=".tmp")  # O_CREAT | O_EXCL | O_NOFOLLOW
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644 & ~_umask())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    _fsync_dir(directory)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def _fsync_dir(directory: str) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _open_error(path: str, e: OSError) -> ConfigError:
-    if e.errno == errno.ELOOP:
-        return ConfigError(f"cannot write {path}: it is a symbolic link "
-                           "(qsudoku does not write through links)")
-    return ConfigError(f"cannot write {path}: {e.strerror or e}")
-
-
 def _lock(path: str) -> int:
     """An open descriptor of ``<path>.lock`` holding an exclusive ``flock``.
 
@@ -191,12 +126,8 @@ def _lock(path: str) -> int:
     meanwhile and we retry on the new one).
     """
     lock = path + _LOCK_SUFFIX
-    flags = os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
     for _ in range(100):
-        try:
-            fd = os.open(lock, flags, 0o644)
-        except OSError as e:
-            raise _open_error(lock, e) from None
+        fd = open_nofollow(lock, os.O_CREAT | os.O_RDWR)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as e:
@@ -292,12 +223,7 @@ class RowWriter:
                 self.done.add(self._key_of(row))
         elif os.path.exists(journal):
             os.remove(journal)
-        flags = (os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW
-                 | getattr(os, "O_CLOEXEC", 0))
-        try:
-            fd = os.open(journal, flags, 0o644)
-        except OSError as e:
-            raise _open_error(journal, e) from None
+        fd = open_nofollow(journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
         self._f = os.fdopen(fd, "a", encoding="utf-8", newline="")
 
     def _key_of(self, row: Mapping) -> tuple:

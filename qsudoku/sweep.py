@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import math
 import re
 from typing import Any, Mapping, Sequence
 
@@ -34,7 +35,7 @@ from .errors import ConfigError
 from .rows import BROKEN_KINDS
 from .tasks import Point
 
-__all__ = ["WEIGHT_KEYS", "parse_values", "parse_axis", "expand", "split_setting", "setting_key",
+__all__ = ["WEIGHT_KEYS", "MAX_AXIS_VALUES", "MAX_SETTINGS", "parse_values", "parse_axis", "expand", "split_setting", "setting_key",
            "points", "run_sweep", "load", "summarize", "BROKEN_KINDS", "SWEEP_SAMPLER"]
 
 #: Keys of a setting that are penalty weights (``unit`` sets every unit kind).
@@ -43,6 +44,9 @@ _UNIT_WEIGHTS = ("row", "column", "box", "extra")
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _RANGE = re.compile(rf"\s*({_NUMBER})\s*:\s*({_NUMBER})\s*:\s*(\d+)\s*")
 _INT = re.compile(r"\s*[-+]?\d+\s*")
+#: Most values of one axis, and most settings (combinations of every axis) of a sweep.
+MAX_AXIS_VALUES = 1000
+MAX_SETTINGS = 10_000
 
 
 # -- the grid of settings ----------------------------------------------------------------
@@ -74,8 +78,8 @@ def parse_values(text: str) -> list:
         if not (start > 0 and stop > 0):
             raise ConfigError(f"range {text!r} needs start and stop > 0 "
                               "(values are spaced geometrically)")
-        if count < 1:
-            raise ConfigError(f"range {text!r} needs a count >= 1")
+        if not 1 <= count <= MAX_AXIS_VALUES:
+            raise ConfigError(f"range {text!r} needs a count from 1 to {MAX_AXIS_VALUES}")
         if count == 1:
             raw = [start]
         else:
@@ -89,6 +93,8 @@ def parse_values(text: str) -> list:
         vals = [v.strip() for v in text.split(",")]
     if not vals or any(v == "" for v in vals):
         raise ConfigError(f"no values in {text!r}")
+    if len(vals) > MAX_AXIS_VALUES:
+        raise ConfigError(f"{len(vals)} values in one axis; at most {MAX_AXIS_VALUES}")
     return vals
 
 
@@ -112,8 +118,16 @@ def expand(axes: Mapping[str, Sequence]) -> list[dict]:
     [{'a': 1, 'b': 'x'}, {'a': 1, 'b': 'y'}, {'a': 2, 'b': 'x'}]
     >>> expand({})
     [{}]
+
+    Raises:
+        ConfigError: More than :data:`MAX_SETTINGS` combinations.
     """
     keys = list(axes)
+    total = math.prod(len(axes[k]) for k in keys)
+    if total > MAX_SETTINGS:
+        raise ConfigError(f"the sweep grid has {total} settings ("
+                          + " x ".join(f"{len(axes[k])} {k}" for k in keys)
+                          + f"); at most {MAX_SETTINGS}")
     return [dict(zip(keys, combo)) for combo in itertools.product(*(list(axes[k]) for k in keys))]
 
 

@@ -115,11 +115,17 @@ def test_debug_shows_the_traceback_and_keeps_the_exit_code(tmp_path, capsys):
     assert "Traceback" in err and "ContradictionError: " in err and "r1c2" in err
 
 
-def test_huge_file_is_refused_before_reading(tmp_path, capsys, monkeypatch):
+def test_large_tuple_list_is_refused_and_line_files_stream(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(io_files, "MAX_FILE_BYTES", 1000)
-    path = write(tmp_path, "big.txt", (SEED004 + "\n") * 20)
-    code, out, err = run(capsys, "solve", path)
-    assert code == 2 and "big.txt" in one_error(err) and "refused" in err
+    triples = [[r + 1, c + 1, int(d)] for r in range(4) for c, d in enumerate(EASY4[0][4 * r:][:4])
+               if d != "."]
+    path = write(tmp_path, "tuples.txt", "\n".join([str(triples)] * 40))
+    code, out, err = run(capsys, "solve", path, *FAST)
+    assert code == 2 and "tuples.txt" in one_error(err) and "refused" in err
+    # one puzzle a line is read as a stream: no size limit
+    path = write(tmp_path, "big.txt", (EASY4[0] + "\n") * 80)
+    code, out, err = run(capsys, "solve", path, "--json", *FAST)
+    assert code == 0 and len(out.splitlines()) == 80 and err == ""
 
 
 @pytest.mark.parametrize("spec,piece", [

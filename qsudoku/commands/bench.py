@@ -19,8 +19,8 @@ from copy import copy
 from ..bench import SOLVE, format_summary, points, summarize
 from ..errors import BackendUnavailableError, ConfigError
 from .common import (add_config_args, add_experiment_args, add_input_args, add_route_args,
-                     check_experiment_args, config_from_args, read_experiment_inputs,
-                     run_experiment)
+                     check_experiment_args, config_from_args, experiment_tasks,
+                     read_experiment_inputs, run_experiment)
 
 
 def register(sub) -> None:
@@ -113,7 +113,6 @@ def _params_for(items: list[str], name: str) -> list[str]:
 
 
 def run(args) -> int:
-    from .. import runner
     from ..runlog import read_rows
 
     check_experiment_args(args)
@@ -125,7 +124,7 @@ def run(args) -> int:
             raise ConfigError(f"results file not found: {args.out}")
         return _report(args, read_rows(args.out))
     pts = _points(args, _budgets(args.time_budget))
-    tasks = runner.make_tasks(read_experiment_inputs(args), pts, args.repeat)
+    tasks = experiment_tasks(args, read_experiment_inputs(args), pts)
     rows = run_experiment(args, tasks)
     return _report(args, read_rows(args.out) if args.out else rows)
 

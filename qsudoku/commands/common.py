@@ -11,11 +11,14 @@ from ..config import Config, load_config
 from ..errors import ConfigError, ContradictionError, PuzzleFormatError
 from ..io import Rules, parse_digits, parse_regions
 from ..io.files import iter_puzzles
+from ..io.output import check_target
+from ..io.stream import MAX_LINE_BYTES
 from ..io.rules import parse_box
 
 __all__ = ["add_input_args", "add_config_args", "add_route_args", "rules_from_args", "config_from_args",
            "iter_inputs", "parse_key_values", "add_experiment_args", "check_experiment_args",
-           "run_experiment", "read_experiment_inputs", "set_label"]
+           "run_experiment", "read_experiment_inputs", "set_label", "experiment_tasks",
+           "MAX_REPEAT", "MAX_JOBS_PER_CPU", "MAX_TASKS"]
 
 
 def add_input_args(p: argparse.ArgumentParser, many: bool = True) -> None:
@@ -90,16 +93,29 @@ def rules_from_args(args) -> Rules:
     if args.regions:
         text, source = args.regions, "--regions"
         if os.path.exists(text):
-            try:
-                with open(text, encoding="utf-8") as f:
-                    text, source = f.read(), args.regions
-            except (OSError, UnicodeDecodeError) as e:
-                raise PuzzleFormatError(f"cannot read the region map: {e}",
-                                        source=args.regions) from None
+            text, source = _read_region_file(text), args.regions
         regions = parse_regions(text, source=source)
     return Rules(box=parse_box(args.box) if args.box else None, variant=args.variant or "standard",
                  regions=regions, digits=parse_digits(args.digits) if args.digits else None,
                  format=args.format, size=args.size)
+
+
+def _read_region_file(path: str) -> str:
+    """The text of a region map file (at most :data:`MAX_LINE_BYTES`: a map of n*n
+    labels is far smaller; a device or an endless file is refused, not read whole)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_LINE_BYTES + 1)
+    except OSError as e:
+        raise PuzzleFormatError(f"cannot read the region map: {e.strerror or e}",
+                                source=path) from None
+    if len(data) > MAX_LINE_BYTES or b"\0" in data:
+        raise PuzzleFormatError("not a region map (binary, or larger than "
+                                f"{MAX_LINE_BYTES} bytes)", source=path)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise PuzzleFormatError("the region map is not UTF-8 text", source=path) from None
 
 
 def config_from_args(args, default_sampler: str | None = None) -> Config:
@@ -180,16 +196,43 @@ def add_experiment_args(p: argparse.ArgumentParser, what: str) -> argparse._Argu
     return g
 
 
+#: Upper limits of the counts a command line gives: runs per setting, local worker
+#: processes (per CPU) and tasks of one bench or sweep (reads: see samplers.registry).
+MAX_REPEAT = 1000
+MAX_JOBS_PER_CPU = 4
+MAX_TASKS = 200_000
+
+
 def check_experiment_args(args) -> None:
-    """Counts must be positive, ``--resume`` needs ``--out``."""
-    for flag, value, low in (("--repeat", args.repeat, 1), ("--limit", args.limit, 1),
-                             ("--jobs", args.jobs, 0)):
+    """Counts must be positive and bounded, ``--resume`` needs ``--out``."""
+    remote = args.scheduler or os.environ.get("QSUDOKU_SCHEDULER")  # then --jobs is unused
+    max_jobs = None if remote else MAX_JOBS_PER_CPU * (os.cpu_count() or 1)
+    for flag, value, low, high in (("--repeat", args.repeat, 1, MAX_REPEAT),
+                                   ("--limit", args.limit, 1, None),
+                                   ("--jobs", args.jobs, 0, max_jobs)):
         if value is not None and value < low:
             raise ConfigError(f"{flag} {value} must be >= {low}")
+        if value is not None and high is not None and value > high:
+            raise ConfigError(f"{flag} {value} is too many; at most {high}"
+                              + (f" ({MAX_JOBS_PER_CPU} per CPU)" if flag == "--jobs" else ""))
     if args.resume and not args.out:
         raise ConfigError("--resume needs --out FILE")
+    if args.out:
+        check_target(args.out, "--out")
     if args.resume and args.overwrite:
         raise ConfigError("--resume and --overwrite exclude each other")
+
+
+def experiment_tasks(args, sources, points) -> list:
+    """Every source x point x ``--repeat``, refused beyond :data:`MAX_TASKS`."""
+    from ..runner import make_tasks
+
+    total = len(sources) * len(points) * args.repeat
+    if total > MAX_TASKS:
+        raise ConfigError(f"{len(sources)} puzzles x {len(points)} settings x {args.repeat} "
+                          f"repeats = {total} runs; at most {MAX_TASKS} in one command "
+                          "(use --limit, fewer settings, or several --out files)")
+    return make_tasks(sources, points, args.repeat)
 
 
 def run_experiment(args, tasks, axis_keys=()) -> list[dict]:
@@ -220,6 +263,7 @@ def run_experiment(args, tasks, axis_keys=()) -> list[dict]:
         if args.out:
             print(f"qsudoku: interrupted; finished rows kept in {args.out} "
                   "(--resume continues)", file=sys.stderr)
+            args.interrupt_said = True
         raise
     if args.out:
         from ..runlog import read_rows
@@ -237,7 +281,7 @@ def _write_machine(out: str) -> None:
     import json
 
     from ..bench import machine_info
-    from ..runlog import write_text
+    from ..io.output import write_text
 
     write_text(out + ".machine.json", json.dumps(machine_info(), indent=1, sort_keys=True))
 

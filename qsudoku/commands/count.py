@@ -38,23 +38,22 @@ def run(args) -> int:
         raise ConfigError(f"--limit {args.limit} must be >= 1")
     if args.time_limit is not None and not args.time_limit > 0:
         raise ConfigError(f"--time-limit {args.time_limit} must be > 0")
-    worst = 0
+    args.exit_so_far = 0  # also the exit code if the reader of stdout leaves early
 
     def on_error(err):
-        nonlocal worst
-        worst = max(worst, exit_code_for(err))
+        args.exit_so_far = max(args.exit_so_far, exit_code_for(err))
         print(f"qsudoku: error: {err}", file=sys.stderr)
 
     for puzzle in iter_inputs(args, on_error):
         result = count_solutions(puzzle, args.limit, time_limit=args.time_limit,
                                  method=args.method)
         if not result.unique:
-            worst = max(worst, 1)
+            args.exit_so_far = max(args.exit_so_far, 1)
         if args.json:
             print(json.dumps(to_dict(puzzle, result)), flush=True)
         else:
             print(render(puzzle, result), flush=True)
-    return worst
+    return args.exit_so_far
 
 
 def to_dict(puzzle, result) -> dict:

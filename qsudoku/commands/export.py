@@ -7,6 +7,7 @@ import sys
 
 from ..errors import ConfigError, PuzzleFormatError
 from ..exact.backends import EXPORTS
+from ..io.output import check_target, write_text
 from .common import add_config_args, add_input_args, config_from_args, iter_inputs
 
 #: Format -> what it is: the classical formulations of the exact-backend table, then the QUBO.
@@ -68,10 +69,7 @@ def write_export(payload, path: str, fmt: str) -> None:
         from .qubo import write_model
         write_model(payload, path, "bqm" if fmt == "bqm" else "json")
         return
-    tmp = f"{path}.tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(payload)
-    os.replace(tmp, path)
+    write_text(path, payload)
 
 
 def run(args) -> int:
@@ -81,9 +79,8 @@ def run(args) -> int:
     fmt = pick_format(args.output, args.to)
     if args.output == "-" and fmt == "bqm":
         raise ConfigError("the bqm format is binary; give a file with -o")
-    folder = os.path.dirname(os.path.abspath(args.output))
-    if args.output != "-" and not os.path.isdir(folder):
-        raise ConfigError(f"-o {args.output!r}: no such directory {folder}")
+    if args.output != "-":
+        check_target(args.output, "-o")
     if args.index < 1:
         raise ConfigError(f"--index {args.index} must be >= 1")
     for k, puzzle in enumerate(iter_inputs(args), start=1):

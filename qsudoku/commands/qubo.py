@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 
 from ..errors import ConfigError, PuzzleFormatError
+from ..io.output import atomic_open, atomic_write, check_target
 from ..pipeline import build
 from .common import add_config_args, add_input_args, config_from_args, iter_inputs
 
@@ -34,6 +36,7 @@ def run(args) -> int:
     fmt = args.to or os.path.splitext(args.output)[1].lstrip(".").lower()
     if fmt not in FORMATS:
         raise ConfigError(f"cannot tell the format of {args.output!r}; use --to {'|'.join(FORMATS)}")
+    check_target(args.output, "-o")
     for k, puzzle in enumerate(iter_inputs(args), start=1):
         if k == args.index:
             break
@@ -74,16 +77,15 @@ def _lab(label):
 
 def write_model(model, path: str, fmt: str) -> None:
     """Write ``model`` to ``path`` atomically in ``fmt`` (bqm, json or coo)."""
-    tmp = f"{path}.tmp"
     if fmt == "bqm":
-        with model.bqm.to_file() as src, open(tmp, "wb") as dst:
-            dst.write(src.read())
+        with model.bqm.to_file() as src:
+            atomic_write(path, lambda dst: shutil.copyfileobj(src, dst))
     elif fmt == "json":
-        with open(tmp, "w", encoding="utf-8") as f:
+        with atomic_open(path) as f:
             json.dump(model_to_json(model), f)
     else:
         data = model_to_json(model)
-        with open(tmp, "w", encoding="utf-8") as f:
+        with atomic_open(path) as f:
             f.write(f"# qsudoku QUBO (BINARY), offset {data['offset']!r}\n")
             for i, v in enumerate(data["variables"]):
                 f.write(f"# {i} = r{v[0] + 1}c{v[1] + 1}#{v[2]}\n")
@@ -91,4 +93,3 @@ def write_model(model, path: str, fmt: str) -> None:
                 f.write(f"{i} {i} {b!r}\n")
             for i, j, b in data["quadratic"]:
                 f.write(f"{min(i, j)} {max(i, j)} {b!r}\n")
-    os.replace(tmp, path)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-import os
 import sys
 
 from ..errors import ConfigError, ContradictionError, exit_code_for
+from ..io.output import check_target
 from .common import add_config_args, add_input_args, config_from_args, iter_inputs
 
 _FORMATS = (".png", ".svg", ".pdf")
+#: Resolution limits of ``--dpi`` (the picture's pixel count is bounded too, see
+#: :data:`qsudoku.plot.MAX_PIXELS`).
+MIN_DPI, MAX_DPI = 10, 1200
 
 
 def register(sub) -> None:
@@ -29,16 +32,15 @@ def register(sub) -> None:
     g.add_argument("--out", required=True, metavar="FILE", help="grid.png, grid.svg or grid.pdf")
     g.add_argument("--hist", metavar="FILE",
                    help="also an energy histogram of the sample set (with --solve)")
-    g.add_argument("--dpi", type=int, default=110, help="resolution of PNG output")
+    g.add_argument("--dpi", type=int, default=110,
+                   help=f"resolution of PNG output ({MIN_DPI} to {MAX_DPI}, default 110)")
     p.set_defaults(run=run)
 
 
 def _check_out(path: str, flag: str) -> None:
     if not path.lower().endswith(_FORMATS):
         raise ConfigError(f"{flag} {path!r} must end in {', '.join(_FORMATS)}")
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise ConfigError(f"{flag} {path!r}: no such directory {folder}")
+    check_target(path, flag)
 
 
 def _pick(args):
@@ -57,6 +59,8 @@ def run(args) -> int:
     from ..pipeline import solve
     from ..propagate import propagate
 
+    if not MIN_DPI <= args.dpi <= MAX_DPI:
+        raise ConfigError(f"--dpi {args.dpi} must be between {MIN_DPI} and {MAX_DPI}")
     _check_out(args.out, "--out")
     if args.hist:
         if not args.solve:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import sys
 
-from ..errors import BackendUnavailableError, ContradictionError, QSudokuError, exit_code_for
+from ..errors import (BackendUnavailableError, ContradictionError, QSudokuError,
+                      exit_code_for)
 from ..io.text import format_grid
 from ..result import format_seconds
 from ..pipeline import (fallback_config, route_params, sampler_factory, sampler_params, solve,
@@ -37,13 +38,18 @@ def run(args) -> int:
     cfg = config_from_args(args)
     if args.fallback:
         cfg = cfg.with_overrides(fallback=args.fallback)
-    worst = 0
-    bad_input = []
+    args.exit_so_far = 0  # also the exit code if the reader of stdout leaves early
+    _solve_all(args, cfg)
+    return args.exit_so_far
+
+
+def _solve_all(args, cfg) -> None:
+    """Solve and print every input puzzle; ``args.exit_so_far`` holds the exit code so far."""
     notes: list[str] = []
 
     def on_error(err):
-        bad_input.append(err)
         print(f"qsudoku: error: {err}", file=sys.stderr)
+        args.exit_so_far = max(args.exit_so_far, 2)
 
     sampler = None
     for puzzle in iter_inputs(args, on_error):
@@ -62,11 +68,11 @@ def run(args) -> int:
             result.notes[:0] = notes
             count = _count(puzzle, cfg) if args.check_unique else None
         except ContradictionError as e:
-            worst = max(worst, exit_code_for(e))
+            args.exit_so_far = max(args.exit_so_far, exit_code_for(e))
             _report_no_solution(args, puzzle, e)
             continue
         if not result.valid or (count is not None and not count.unique):
-            worst = max(worst, 1)
+            args.exit_so_far = max(args.exit_so_far, 1)
         if args.json:
             out = result.to_dict()
             if count is not None:
@@ -77,9 +83,6 @@ def run(args) -> int:
             if count is not None:
                 text = text.rstrip("\n") + "\n" + _count_text(puzzle, count) + "\n"
             print(text, flush=True)
-    if bad_input:
-        worst = max(worst, 2)
-    return worst
 
 
 def _count(puzzle, cfg):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from ..errors import ConfigError
 from ..sweep import SWEEP_SAMPLER, load, parse_axis, points, summarize
 from .common import (add_config_args, add_experiment_args, add_input_args, add_route_args,
-                     check_experiment_args, config_from_args, read_experiment_inputs,
-                     run_experiment)
+                     check_experiment_args, config_from_args, experiment_tasks,
+                     read_experiment_inputs, run_experiment)
 
 EPILOG = """\
 axes: one flag per swept key, KEY=start:stop:count (count values spaced geometrically)
@@ -76,7 +76,7 @@ def run(args) -> int:
     for pt in pts:
         runner.check_point(pt)  # a bad weight, parameter or sampler fails before any run
     sources = read_experiment_inputs(args)
-    rows = run_experiment(args, runner.make_tasks(sources, pts, args.repeat), list(axes))
+    rows = run_experiment(args, experiment_tasks(args, sources, pts), list(axes))
     df = load(args.out) if args.out else load(rows)
     if len(df) and not args.quiet:
         print(summarize(df).to_string(index=False, float_format=lambda x: f"{x:.4g}"))

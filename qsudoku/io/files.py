@@ -6,6 +6,11 @@ or a tuple list; ``#`` starts a comment line.  A ``.tsv`` file in the seeds
 format (``name  puzzle  regions  solution``; regions ``-`` = standard boxes) is
 read with its names and solutions.
 
+Files and stdin are read as streams (:mod:`qsudoku.io.stream`): each puzzle is
+yielded as soon as its lines are read, so memory does not grow with the input
+and the first answer comes before a pipe closes; only a tuple list, which is one
+puzzle, is read whole (at most :data:`MAX_FILE_BYTES`).
+
 The rules of a file under ``shared/data`` follow from its directory and file
 name (``sudoku6/janko_box3x2.txt`` has 3x2 boxes, ``sudokux9/`` adds the
 diagonals, ``jigsaw7/`` reads a region map per line); a sibling
@@ -20,6 +25,7 @@ Rules(box=(3, 2), variant='standard', regions=None, digits=None, format='auto', 
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import re
@@ -30,12 +36,14 @@ from ..checks import need_type
 from ..errors import PuzzleFormatError, QSudokuError
 from ..puzzle import Puzzle
 from .rules import Rules
+from .stream import file_lines, read_lines
 from .symbols import SYMBOLS
 from .text import decode_line, looks_like_grid_row, parse_grid, parse_line, parse_puzzle, parse_regions
 
 __all__ = ["load_puzzles", "iter_puzzles", "rules_from_path", "MAX_FILE_BYTES"]
 
-#: Larger inputs are refused (a Sudoku file of this size is not a Sudoku file).
+#: A puzzle form read whole (a tuple list) is refused above this size; files of one
+#: puzzle a line, grids and ``.tsv`` are streamed and may be of any size.
 MAX_FILE_BYTES = 64 * 1024 * 1024
 _FILE_SUFFIXES = (".txt", ".tsv", ".sdk", ".sudoku", ".csv", ".json", ".grid")
 
@@ -70,10 +78,16 @@ def load_puzzles(spec: str, rules: Rules = Rules(), *, stdin=None) -> list[Puzzl
 
 
 def iter_puzzles(spec: str, rules: Rules = Rules(), *, stdin=None) -> Iterator[Puzzle | QSudokuError]:
-    """Yield each puzzle of ``spec``, or the error of each unreadable one (errors as data)."""
+    """Yield each puzzle of ``spec``, or the error of each unreadable one (errors as data).
+
+    Files and stdin are read as a stream (see :mod:`qsudoku.io.stream`): each
+    puzzle is yielded as soon as its lines are read, and memory does not grow
+    with the input.
+    """
     if spec == "-":
-        text = (stdin or sys.stdin).read()
-        yield from _iter_text(text, rules, source="<stdin>")
+        stream = stdin or sys.stdin
+        stream = getattr(stream, "buffer", stream)  # bytes: a BOM and bad UTF-8 are ours
+        yield from _iter_text(read_lines(stream, "<stdin>"), rules, source="<stdin>")
         return
     if os.path.isdir(spec):
         yield PuzzleFormatError(f"{spec} is a directory, not a puzzle file")
@@ -82,43 +96,63 @@ def iter_puzzles(spec: str, rules: Rules = Rules(), *, stdin=None) -> Iterator[P
         if spec.lower().endswith(_FILE_SUFFIXES) or os.sep in spec.rstrip(os.sep) and "." in os.path.basename(spec):
             yield PuzzleFormatError(f"no such file: {spec}")
             return
-        yield _guard(lambda: parse_puzzle(spec, rules, source="<argument>"))
+        yield _guard(lambda: _parse_argument(spec, rules))
         return
     rules = rules_from_path(spec).merged(rules)
     try:
-        text = _read_text(spec)
+        solutions = _Solutions.of(spec)
     except QSudokuError as e:
         yield e
         return
-    solutions = _sibling_solutions(spec)
-    yield from _iter_text(text, rules, source=spec, solutions=solutions)
+    yield from _iter_text(file_lines(spec), rules, source=spec, solutions=solutions)
 
 
-def _read_text(path: str) -> str:
-    size = os.path.getsize(path)
-    if size > MAX_FILE_BYTES:
-        raise PuzzleFormatError(f"file is {size} bytes; puzzle files above {MAX_FILE_BYTES} bytes "
-                                "are refused", source=path)
-    with open(path, "rb") as f:
-        data = f.read()
-    if b"\0" in data:
-        raise PuzzleFormatError("binary file (NUL bytes), not puzzle text", source=path)
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = data[:e.start].count(b"\n") + 1
-        raise PuzzleFormatError("not UTF-8 text", source=path, line=line) from None
+def _parse_argument(text: str, rules: Rules) -> Puzzle:
+    """A puzzle given as an argument; ``"<puzzle> <regions>"`` reads as in a file."""
+    s = text.strip()
+    if "\n" not in s and "/" not in s and len(s.split()) == 2 and not _is_grid(s):
+        return _parse_one_line(s, rules, "<argument>", 1, _Solutions())
+    return parse_puzzle(text, rules, source="<argument>")
 
 
-def _sibling_solutions(path: str) -> dict[int, str]:
-    stem, ext = os.path.splitext(path)
-    if stem.endswith(".solutions"):
-        return {}
-    sol = stem + ".solutions" + ext
-    if not os.path.exists(sol):
-        return {}
-    with open(sol, encoding="utf-8") as f:
-        return {k + 1: line.strip() for k, line in enumerate(f) if line.strip()}
+class _Solutions:
+    """The known solutions of a file, from its sibling ``<name>.solutions<ext>``, read
+    in step with the file (line ``k`` solves the puzzle on line ``k``)."""
+
+    def __init__(self, path: str | None = None):
+        self.path = path
+        self._lines = file_lines(path) if path else iter(())
+        self._next = (0, "")  # the last line read: (number, text or error)
+
+    @classmethod
+    def of(cls, path: str) -> "_Solutions":
+        """The solutions beside ``path`` (none if there is no such file).
+
+        Raises:
+            PuzzleFormatError: The sibling exists but is a directory.
+        """
+        stem, ext = os.path.splitext(path)
+        sol = stem + ".solutions" + ext
+        if stem.endswith(".solutions") or not os.path.exists(sol):
+            return cls()
+        if os.path.isdir(sol):
+            raise PuzzleFormatError("the solutions file beside the puzzles is a directory",
+                                    source=sol)
+        return cls(sol)
+
+    def get(self, lineno: int) -> str | None:
+        """The solution text of line ``lineno`` (increasing from call to call).
+
+        Raises:
+            PuzzleFormatError: That line of the solutions file cannot be read.
+        """
+        while self._next[0] < lineno:
+            self._next = next(self._lines, (math.inf, ""))
+        at, text = self._next
+        if isinstance(text, QSudokuError):
+            self._lines, self._next = iter(()), (math.inf, "")  # nothing after a read error
+            raise text
+        return text.strip() if at == lineno else None
 
 
 def _guard(fn):
@@ -128,23 +162,102 @@ def _guard(fn):
         return e
 
 
-def _iter_text(text: str, rules: Rules, *, source: str, solutions=None):
-    lines = text.splitlines()
-    content = [(k + 1, ln) for k, ln in enumerate(lines) if ln.strip() and not ln.lstrip().startswith("#")]
-    if not content:
+def _is_content(line: str) -> bool:
+    return bool(line.strip()) and not line.lstrip().startswith("#")
+
+
+#: Lines read ahead to decide between grids and one puzzle a line (see :func:`_is_grid`).
+_LOOKAHEAD = 4 * len(SYMBOLS)
+
+
+def _iter_text(lines, rules: Rules, *, source: str, solutions=None):
+    """The puzzles of numbered ``lines`` (or of a text), in the format the first
+    content line shows."""
+    if isinstance(lines, str):
+        lines = enumerate(lines.splitlines(), start=1)
+    lines = iter(lines)
+    solutions = solutions or _Solutions()
+    head = []  # the first content line and up to _LOOKAHEAD more lines
+    for lineno, ln in lines:
+        if isinstance(ln, QSudokuError):
+            yield ln
+            return
+        if head or _is_content(ln):
+            head.append((lineno, ln))
+            break
+    if not head:
         yield PuzzleFormatError("no puzzle found (empty input)", source=source)
         return
-    first = content[0][1]
-    if "\t" in first and (source.endswith(".tsv") or len(first.split("\t")) >= 3):
-        yield from _iter_tsv(content, rules, source)
-    elif rules.format == "tuples" or (rules.format == "auto" and first.lstrip().startswith(("[", "("))):
-        yield _guard(lambda: parse_puzzle(text, Rules.merged(rules, Rules(format="tuples")),
-                                          source=source, line=content[0][0]))
-    elif rules.format == "grid" or (rules.format == "auto" and _is_grid(first, content)):
-        yield from _same_size(_iter_grids(lines, rules, source), source)
-    else:
-        yield from _same_size(((lineno, _guard(lambda: _parse_one_line(
-            ln, rules, source, lineno, solutions or {}))) for lineno, ln in content), source)
+    first = head[0][1]
+    try:
+        if "\t" in first and (source.endswith(".tsv") or len(first.split("\t")) >= 3):
+            yield from _iter_tsv(_content(_chain(head, lines)), rules, source)
+        elif rules.format == "tuples" or (rules.format == "auto"
+                                          and first.lstrip().startswith(("[", "("))):
+            yield _guard(lambda: parse_puzzle(_whole(_chain(head, lines), source),
+                                              Rules.merged(rules, Rules(format="tuples")),
+                                              source=source, line=head[0][0]))
+        elif rules.format == "grid" or (rules.format == "auto" and _looks_like_grids(head, lines)):
+            yield from _same_size(_iter_grids(_chain(head, lines), rules, source), source)
+        else:
+            yield from _same_size(((lineno, _guard(lambda: _parse_one_line(
+                ln, rules, source, lineno, solutions)))
+                for lineno, ln in _content(_chain(head, lines))), source)
+    except _ReadError as e:  # the text ended in a read error: it is the last item
+        yield e.error
+
+
+class _ReadError(Exception):
+    """Carries a read error of the lines out of the parsers to :func:`_iter_text`."""
+
+    def __init__(self, error: QSudokuError):
+        super().__init__(str(error))
+        self.error = error
+
+
+def _chain(head: list, rest):
+    """The lines of ``head`` then the rest; a read error among them ends them."""
+    for lineno, ln in itertools.chain(head, rest):
+        if isinstance(ln, QSudokuError):
+            raise _ReadError(ln)
+        yield lineno, ln
+
+
+def _content(numbered):
+    """Content lines only: no blank or comment lines."""
+    return ((k, ln) for k, ln in numbered if _is_content(ln))
+
+
+def _whole(numbered, source: str) -> str:
+    """The text of ``numbered`` lines, for a form that is read whole (a tuple list)."""
+    parts, size = [], 0
+    for _, ln in numbered:
+        size += len(ln) + 1
+        if size > MAX_FILE_BYTES:
+            raise PuzzleFormatError(f"a tuple list above {MAX_FILE_BYTES} bytes is refused",
+                                    source=source)
+        parts.append(ln)
+    return "\n".join(parts)
+
+
+def _looks_like_grids(head: list, rest) -> bool:
+    """True if the text is grids: :func:`_is_grid` of the first content line and of
+    the lines read ahead (into ``head``) while it says grids, up to the end of the
+    first grid (so that a pipe of grids is answered grid by grid)."""
+    if not _is_grid(head[0][1], [head[0]]):
+        return False
+    block = [head[0][1]]
+    for lineno, ln in rest:
+        head.append((lineno, ln))
+        if isinstance(ln, QSudokuError):
+            break
+        if _is_content(ln):
+            if not _is_grid(head[0][1], [(lineno, ln)]):
+                return False
+            block.append(ln)
+        if _block_complete(block) or len(head) > _LOOKAHEAD:
+            break
+    return True
 
 
 def _same_size(numbered, source):
@@ -210,14 +323,17 @@ def _with_solution(p: Puzzle, solution):
     return replace(p, solution=tuple(solution))
 
 
-def _iter_grids(lines, rules, source):
+def _iter_grids(numbered, rules, source):
+    """``(first line, grid)`` of each block of content lines; a block ends when it has
+    as many rows as its first row has cells, at a blank or comment line, or (then
+    it is an error) after more lines than any grid has."""
     block, start = [], None
-    for k, ln in enumerate(lines + [""]):
-        if ln.strip() and not ln.lstrip().startswith("#"):
+    for lineno, ln in itertools.chain(numbered, [(None, "")]):
+        if _is_content(ln):
             if start is None:
-                start = k + 1
+                start = lineno
             block.append(ln)
-            if _block_complete(block):
+            if _block_complete(block) or len(block) > _LOOKAHEAD:
                 yield start, _guard(lambda b=block, s=start: parse_grid(b, rules, source=source,
                                                                         first_line=s))
                 block, start = [], None

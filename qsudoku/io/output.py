@@ -1,0 +1,195 @@
+"""Every file qsudoku writes goes through here: atomic, exclusive, never through a link.
+
+A whole file (an export, a model, a picture, a JSON note) is written by
+:func:`atomic_write`: into a new temporary file created exclusively (``O_EXCL``,
+``O_NOFOLLOW``, a random name) in the target's own directory, ``fsync``-ed, then
+``os.replace``-d onto the target.  A reader sees the old file or the new one,
+never half of one; a symbolic link planted at the target or at a guessable
+temporary name is replaced or ignored, never followed, so its target is left
+alone.  A file that grows row by row (a results table, its lock) is opened by
+:func:`open_nofollow`, which refuses a symbolic link.
+
+Every failure is one line naming the path: a :class:`~qsudoku.errors.ConfigError`
+(exit 2) for a missing directory, a target that is a directory, a link, or what
+the operating system refused (permissions, a full disk).
+
+>>> import os, tempfile
+>>> folder = tempfile.mkdtemp()
+>>> path = os.path.join(folder, "a.txt")
+>>> write_text(path, "hello\\n")
+>>> open(path).read()
+'hello\\n'
+>>> write_text(folder, "x")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+qsudoku.errors.ConfigError: cannot write ...: it is a directory
+"""
+
+from __future__ import annotations
+
+import errno
+import io
+import os
+import tempfile
+from contextlib import contextmanager
+from typing import IO, Callable, Iterator
+
+from ..errors import ConfigError
+
+__all__ = ["check_target", "atomic_write", "atomic_open", "write_text", "write_bytes",
+           "open_nofollow", "output_error", "make_directory"]
+
+
+def check_target(path: str, what: str = "") -> None:
+    """Fail early, in one line, if ``path`` cannot be an output file.
+
+    Args:
+        path: The output file.
+        what: How the user named it (e.g. ``"-o"``), put before the path.
+
+    Raises:
+        ConfigError: Its directory does not exist (or is not a directory), or
+            ``path`` itself is a directory.
+    """
+    name = f"{what} {path}".strip()
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise ConfigError(f"cannot write {name}: directory {parent} does not exist")
+    if os.path.isdir(path) and not os.path.islink(path):
+        raise ConfigError(f"cannot write {name}: it is a directory")
+
+
+def output_error(path: str, e: OSError) -> ConfigError:
+    """The one-line error for an ``OSError`` met while writing ``path``."""
+    if e.errno == errno.ELOOP:
+        return ConfigError(f"cannot write {path}: it is a symbolic link "
+                           "(qsudoku does not write through links)")
+    if e.errno == errno.EISDIR:
+        return ConfigError(f"cannot write {path}: it is a directory")
+    if e.errno in (errno.ENOENT, errno.ENOTDIR):
+        return ConfigError(f"cannot write {path}: directory "
+                           f"{os.path.dirname(os.path.abspath(path))} does not exist")
+    return ConfigError(f"cannot write {path}: {e.strerror or e}")
+
+
+def atomic_write(path: str, write: Callable[[IO[bytes]], object]) -> None:
+    """Call ``write(binary file)`` on a new exclusive temporary file beside ``path``,
+    then move it onto ``path`` (see :func:`atomic_open`)."""
+    with atomic_open(path, "wb") as f:
+        write(f)
+
+
+@contextmanager
+def atomic_open(path: str, mode: str = "w") -> Iterator[IO]:
+    """``with atomic_open(path) as f: f.write(...)``: a new exclusive temporary file
+    beside ``path``, text (``"w"``, UTF-8) or binary (``"wb"``), that replaces
+    ``path`` when the block ends without an error.
+
+    An error inside the block leaves ``path`` as it was and removes the temporary
+    file; errors other than ``OSError`` pass through unchanged (a bug stays a bug).
+
+    Raises:
+        ConfigError: See :func:`check_target`, or the system refused to create,
+            write or rename the file.
+    """
+    if mode not in ("w", "wb"):
+        raise ValueError(f"mode must be 'w' or 'wb', not {mode!r}")
+    check_target(path)
+    directory = os.path.dirname(os.path.abspath(path))
+    try:  # mkstemp opens O_CREAT | O_EXCL | O_NOFOLLOW with a random name, mode 0600
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.",
+                                   suffix=".tmp")
+    except OSError as e:
+        raise output_error(path, e) from None
+    try:
+        with os.fdopen(fd, "wb") as raw:
+            f = raw if mode == "wb" else io.TextIOWrapper(raw, encoding="utf-8", newline="")
+            yield f
+            f.flush()
+            os.fsync(raw.fileno())
+            if f is not raw:
+                f.detach()
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(e, OSError):
+            raise output_error(path, e) from None
+        raise
+    _fsync_dir(directory)
+
+
+def write_bytes(path: str, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (see :func:`atomic_write`)."""
+    atomic_write(path, lambda f: f.write(data))
+
+
+def write_text(path: str, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically (see :func:`atomic_write`)."""
+    write_bytes(path, text.encode("utf-8"))
+
+
+def open_nofollow(path: str, flags: int, mode: int = 0o666) -> int:
+    """``os.open(path, flags | O_NOFOLLOW | O_CLOEXEC)``; a link or another refusal
+    becomes a one-line :class:`ConfigError`.
+
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> os.symlink(os.path.join(folder, "victim"), os.path.join(folder, "link"))
+    >>> open_nofollow(os.path.join(folder, "link"), os.O_WRONLY | os.O_CREAT)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ConfigError: cannot write .../link: it is a symbolic link (qsudoku does not write through links)
+    >>> os.path.exists(os.path.join(folder, "victim"))
+    False
+    """
+    try:
+        return os.open(path, flags | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), mode)
+    except OSError as e:
+        raise output_error(path, e) from None
+
+
+def make_directory(path: str, what: str = "") -> None:
+    """Create the output directory ``path`` (and its parents) if missing.
+
+    Raises:
+        ConfigError: ``path`` exists and is not a directory, or cannot be created.
+    """
+    name = f"{what} {path}".strip()
+    if os.path.lexists(path) and not os.path.isdir(path):
+        raise ConfigError(f"cannot write into {name}: it exists and is not a directory")
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        raise ConfigError(f"cannot create the directory {name}: {e.strerror or e}") from None
+
+
+def _umask() -> int:
+    """The process umask, read without changing it where the system shows it (setting
+    it to read it would race with other threads creating files)."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _fsync_dir(directory: str) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

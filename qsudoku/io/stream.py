@@ -1,0 +1,88 @@
+"""Read puzzle text one line at a time, with bounded memory, from files, pipes and devices.
+
+A puzzle file can be larger than memory, or never end (a pipe that stays open,
+``/dev/zero``), and its size says nothing before it is read (``getsize`` is 0
+for pipes and devices).  So text is read line by line: each line is at most
+:data:`MAX_LINE_BYTES` long, NUL bytes mean a binary file, and each line is
+decoded from UTF-8 on its own (a byte-order mark at the start is dropped), so an
+error names its line and the lines before it were already used.  Lines are split
+as :meth:`str.splitlines` splits them, so line numbers are those of an editor.
+
+A read error ends the lines: it is yielded as a
+:class:`~qsudoku.errors.PuzzleFormatError` in place of the line (errors as data).
+
+>>> import io
+>>> list(read_lines(io.BytesIO(b"\\xef\\xbb\\xbfab\\r\\ncd\\n"), "x.txt"))
+[(1, 'ab'), (2, 'cd')]
+>>> list(read_lines(io.BytesIO(b"ab\\n\\x00\\n"), "x.txt"))[1][1]
+PuzzleFormatError('x.txt:2: binary file (NUL bytes), not puzzle text')
+"""
+
+from __future__ import annotations
+
+import os
+from typing import IO, Iterator
+
+from ..errors import PuzzleFormatError
+
+__all__ = ["MAX_LINE_BYTES", "read_lines", "file_lines", "NumberedLines"]
+
+#: Longest line read (a 1000x1000 grid on one line has 10**6 symbols).
+MAX_LINE_BYTES = 4 * 1024 * 1024
+
+#: A line read, or the error that ended the text.
+NumberedLines = Iterator[tuple[int, "str | PuzzleFormatError"]]
+
+
+def read_lines(stream: IO, source: str) -> NumberedLines:
+    """``(line number, text)`` of each line of a binary or text ``stream``.
+
+    A line is returned as soon as it is complete, so reading a pipe gives each
+    line while the writer still writes.
+    """
+    lineno = 0
+    while True:
+        try:
+            chunk = stream.readline(MAX_LINE_BYTES + 1)
+        except OSError as e:
+            yield lineno + 1, PuzzleFormatError(f"cannot read: {e.strerror or e}", source=source)
+            return
+        except UnicodeDecodeError:  # a text stream that decodes for us
+            yield lineno + 1, PuzzleFormatError("not UTF-8 text", source=source, line=lineno + 1)
+            return
+        if not chunk:
+            return
+        where = lineno + 1
+        nul = b"\0" if isinstance(chunk, bytes) else "\0"
+        if nul in chunk:
+            yield where, PuzzleFormatError("binary file (NUL bytes), not puzzle text",
+                                           source=source, line=where)
+            return
+        if len(chunk) > MAX_LINE_BYTES:
+            yield where, PuzzleFormatError(f"a line longer than {MAX_LINE_BYTES} bytes is not "
+                                           "puzzle text", source=source, line=where)
+            return
+        if isinstance(chunk, bytes):
+            try:
+                chunk = chunk.decode("utf-8")
+            except UnicodeDecodeError:
+                yield where, PuzzleFormatError("not UTF-8 text", source=source, line=where)
+                return
+        if lineno == 0 and chunk.startswith("\ufeff"):
+            chunk = chunk[1:]
+        for part in chunk.splitlines() or [""]:
+            lineno += 1
+            yield lineno, part
+
+
+def file_lines(path: str) -> NumberedLines:
+    """:func:`read_lines` of the file (or device, or FIFO) at ``path``; a file that
+    cannot be opened is one error."""
+    try:
+        f = open(path, "rb")
+    except OSError as e:
+        what = "it is a directory" if os.path.isdir(path) else (e.strerror or str(e))
+        yield 1, PuzzleFormatError(f"cannot read: {what}", source=path)
+        return
+    with f:
+        yield from read_lines(f, path)

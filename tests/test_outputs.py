@@ -1,0 +1,205 @@
+"""Every file the CLI writes: atomic, never through a planted link, one error line, exit 2.
+
+Links are planted at the target, at the name a naive writer would use for its
+temporary file (``<target>.tmp``), at ``<out>.machine.json``, at a results
+table, its lock and its Parquet journal; each test checks that the link's target
+kept its content.  Driven through :func:`qsudoku.cli.main`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from qsudoku.cli import main
+from qsudoku.errors import BackendUnavailableError, ConfigError
+from qsudoku.io.output import atomic_open, check_target, open_nofollow, write_text
+
+#: A 4x4 puzzle that propagation solves (no sampler runs).
+EASY4 = "12.434.2.1.3..21"
+#: One that needs sampling (cheap with the options of FAST).
+OPEN4 = "1..." "..2." ".3.." "...4"
+FAST = ["--sampler", "random", "--reads", "1"]
+VICTIM = "must stay as it is\n"
+
+
+def run(capsys, *argv):
+    """``main(argv)`` -> (exit code, stdout, stderr); never a traceback."""
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+def one_error(err: str) -> str:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("qsudoku: error: "), err
+    return lines[0]
+
+
+def plant(link, tmp_path, name="victim.txt"):
+    """A symbolic link at ``link`` to a file holding :data:`VICTIM`; returns that file."""
+    victim = tmp_path / name
+    victim.write_text(VICTIM)
+    os.symlink(victim, link)
+    return victim
+
+
+def no_temporaries(folder) -> bool:
+    return not [p for p in os.listdir(folder) if p.endswith(".tmp") and not os.path.islink(
+        os.path.join(folder, p))]
+
+
+# -- the helper ------------------------------------------------------------------------
+def test_write_text_replaces_a_link_and_leaves_its_target(tmp_path):
+    target = tmp_path / "out.txt"
+    victim = plant(target, tmp_path)
+    write_text(str(target), "new\n")
+    assert victim.read_text() == VICTIM
+    assert not target.is_symlink() and target.read_text() == "new\n"
+    assert no_temporaries(tmp_path)
+
+
+def test_atomic_open_keeps_the_old_file_when_the_block_fails(tmp_path):
+    target = tmp_path / "out.txt"
+    target.write_text("old\n")
+    with pytest.raises(KeyError):
+        with atomic_open(str(target)) as f:
+            f.write("half")
+            raise KeyError("a bug stays a bug")
+    assert target.read_text() == "old\n" and no_temporaries(tmp_path)
+
+
+@pytest.mark.parametrize("make,piece", [
+    (lambda p: p.mkdir(), "it is a directory"),
+    (lambda p: None, "does not exist"),
+])
+def test_check_target_is_one_line(tmp_path, make, piece):
+    target = tmp_path / "t"
+    make(target)
+    path = target / "x.txt" if piece == "does not exist" else target
+    with pytest.raises(ConfigError, match=piece) as e:
+        check_target(str(path), "-o")
+    assert "\n" not in str(e.value) and str(path) in str(e.value)
+
+
+def test_open_nofollow_refuses_a_link_for_append(tmp_path):
+    link = tmp_path / "rows.csv"
+    victim = plant(link, tmp_path)
+    with pytest.raises(ConfigError, match="symbolic link"):
+        open_nofollow(str(link), os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+    assert victim.read_text() == VICTIM
+
+
+# -- export, qubo, show ----------------------------------------------------------------
+@pytest.mark.parametrize("command,name", [
+    ("export", "t.cnf"), ("export", "t.lp"), ("export", "t.bqm"), ("export", "t.json"),
+    ("qubo", "t.bqm"), ("qubo", "t.json"), ("qubo", "t.coo"),
+])
+def test_model_writers_never_follow_links(tmp_path, capsys, command, name):
+    target = tmp_path / name
+    victims = [plant(target, tmp_path, "victim1"), plant(tmp_path / (name + ".tmp"), tmp_path,
+                                                          "victim2")]
+    code, out, err = run(capsys, command, OPEN4, "-o", target)
+    assert code == 0 and f"wrote {target}" in out
+    assert [v.read_text() for v in victims] == [VICTIM, VICTIM]
+    assert not target.is_symlink() and target.stat().st_size > 0
+    assert no_temporaries(tmp_path)
+
+
+def test_show_never_follows_links(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    target = tmp_path / "grid.svg"
+    victim = plant(target, tmp_path)
+    code, out, err = run(capsys, "show", EASY4, "--out", target)
+    assert code == 0 and victim.read_text() == VICTIM
+    assert target.read_text().lstrip().startswith("<?xml")
+
+
+@pytest.mark.parametrize("argv,pieces", [
+    (["export", EASY4, "--to", "cnf", "-o", "{dir}"], ["cannot write -o", "it is a directory"]),
+    (["export", EASY4, "-o", "{tmp}/missing/x.cnf"], ["missing", "does not exist"]),
+    (["qubo", EASY4, "-o", "{tmp}/missing/x.bqm"], ["missing", "does not exist"]),
+    (["qubo", EASY4, "--to", "bqm", "-o", "{dir}"], ["it is a directory"]),
+    (["show", EASY4, "--out", "{tmp}/missing/g.png"], ["missing", "does not exist"]),
+    (["show", EASY4, "--out", "{tmp}/g.png", "--dpi", "0"], ["--dpi 0 must be between"]),
+    (["show", EASY4, "--out", "{tmp}/g.png", "--dpi", "100000"], ["--dpi 100000"]),
+    (["bench", EASY4, "--sampler", "sa", "--out", "{tmp}/missing/r.csv"],
+     ["--out", "missing", "does not exist"]),
+    (["sweep", EASY4, "--grid", "cell=1", "--out", "{tmp}/missing/r.csv"],
+     ["--out", "missing", "does not exist"]),
+    (["sweep", EASY4, "--grid", "cell=1", "--out", "{dir}"], ["it is a directory"]),
+    (["bench", "--out", "{tmp}/r.csv", "--plot", "{tmp}/file"], ["--plot", "not a directory"]),
+])
+def test_bad_output_paths_are_one_line_exit_2(tmp_path, capsys, argv, pieces):
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "file").write_text("x")
+    (tmp_path / "r.csv").write_text("key,sampler\n")
+    argv = [a.format(tmp=tmp_path, dir=tmp_path / "dir") for a in argv]
+    code, out, err = run(capsys, *argv)
+    line = one_error(err)
+    assert code == 2, err
+    for piece in pieces:
+        assert piece in line, (piece, line)
+    assert not (tmp_path / "missing").exists() and no_temporaries(tmp_path)
+
+
+# -- bench and sweep tables ------------------------------------------------------------
+def test_machine_json_replaces_a_link(tmp_path, capsys):
+    out = tmp_path / "r.csv"
+    victim = plant(tmp_path / "r.csv.machine.json", tmp_path)
+    code, _, err = run(capsys, "bench", EASY4, "--sampler", "sa", "--out", out, "--quiet")
+    assert code == 0, err
+    assert victim.read_text() == VICTIM
+    assert "python" in json.loads((tmp_path / "r.csv.machine.json").read_text())
+
+
+@pytest.mark.parametrize("name,planted", [
+    ("r.csv", "r.csv"), ("r.csv", "r.csv.lock"), ("r.parquet", "r.parquet.partial.csv"),
+])
+def test_results_table_refuses_links(tmp_path, capsys, name, planted):
+    if name.endswith(".parquet"):
+        pytest.importorskip("pyarrow")
+    victim = plant(tmp_path / planted, tmp_path)
+    code, _, err = run(capsys, "sweep", EASY4, "--grid", "cell=1", "--out", tmp_path / name,
+                       "--quiet")
+    assert code == 2 and "symbolic link" in one_error(err) and planted in err
+    assert victim.read_text() == VICTIM
+
+
+def test_resume_of_a_foreign_csv_is_one_line(tmp_path, capsys):
+    out = tmp_path / "r.csv"
+    out.write_text("name,score\na,1\n")
+    code, _, err = run(capsys, "bench", EASY4, "--sampler", "sa", "--out", out, "--resume")
+    assert code == 2 and "r.csv" in one_error(err)
+    assert out.read_text() == "name,score\na,1\n"
+
+
+# -- counts have limits ----------------------------------------------------------------
+@pytest.mark.parametrize("argv,piece", [
+    (["sweep", EASY4, "--grid", "cell=1.0:2.0:5000"], "count from 1 to 1000"),
+    (["sweep", EASY4, "--grid", "cell=1.0:2.0:100", "--grid", "row=1.0:2.0:100",
+      "--grid", "column=1.0:3.0:100"], "1000000 settings"),
+    (["sweep", EASY4, "--grid", "cell=1", "--repeat", "100000000"], "--repeat 100000000"),
+    (["bench", EASY4, "--jobs", "100000"], "--jobs 100000"),
+    (["sweep", EASY4, "--grid", "cell=1.0:2.0:300", "--repeat", "1000"], "= 300000 runs"),
+    (["solve", EASY4, "--reads", "1000000000"], "num_reads = 1000000000"),
+    (["solve", EASY4, "--fallback", "bogus"], "fallback = 'bogus' is not a registered sampler"),
+])
+def test_counts_and_names_are_checked_at_start(capsys, argv, piece):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and piece in one_error(err) and out == ""
+
+
+# -- exit codes ------------------------------------------------------------------------
+def test_debug_keeps_exit_3(capsys, monkeypatch):
+    def unavailable(cfg):
+        raise BackendUnavailableError("no such backend here")
+
+    monkeypatch.setattr("qsudoku.commands.solve.sampler_factory", unavailable)
+    assert main(["solve", OPEN4]) == 3
+    assert main(["--debug", "solve", OPEN4]) == 3
+    err = capsys.readouterr().err
+    assert "Traceback" in err and "BackendUnavailableError: no such backend here" in err
