@@ -1,4 +1,4 @@
-"""Where the kernels' compile cache goes, down to a fully read-only install (qsudoku.samplers._jit)."""
+"""Where the kernels' compile cache goes (qsudoku.samplers._jit), down to a read-only install."""
 
 from __future__ import annotations
 
@@ -85,7 +85,8 @@ def test_a_read_only_install_solves_with_one_note(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "XDG_"))}
     env.update(PYTHONPATH=str(pkg.parent), HOME=str(blocked), NUMBA_CACHE_DIR=str(blocked / "nb"),
                TMPDIR=str(tmp), PYTHONDONTWRITEBYTECODE="1")
-    out = subprocess.run([sys.executable, "-m", "qsudoku", "solve", "1" + "." * 5 + "2" + "." * 8 + "4"],
+    puzzle = "1" + "." * 5 + "2" + "." * 8 + "4"  # a 4x4
+    out = subprocess.run([sys.executable, "-m", "qsudoku", "solve", puzzle],
                          capture_output=True, text=True, env=env, timeout=600, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert "VALID" in out.stdout

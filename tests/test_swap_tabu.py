@@ -196,7 +196,8 @@ def test_read_only_swap_deltas_follow_the_same_walk_as_shifting_the_counts():
     st = compile_structure(m.bqm, m.groups())
     assert st.digit_pure
     runs = [K.tabu_reads(4, 3000, 4, 2000, 1.0, 8, 1e-9, 0, np.zeros(2, np.int64),
-                         *_kernel_args(st), st.arrays["vgw"], pure, False) for pure in (True, False)]
+                         *_kernel_args(st), st.arrays["vgw"], pure, False)
+            for pure in (True, False)]
     assert all((np.asarray(x) == np.asarray(y)).all() for x, y in zip(*runs))
     assert runs[0][2].sum() > 1000  # the walks were long enough to mean something
 

@@ -348,7 +348,18 @@ def _threads() -> int:
     return int(numba.config.NUMBA_NUM_THREADS)
 
 
-_POOL: ThreadPoolExecutor | None = None
+_POOL: tuple[ThreadPoolExecutor, int, int] | None = None  # (pool, its size, owning process)
+
+
+def _pool(k: int) -> ThreadPoolExecutor:
+    """The shared thread pool, with at least ``k`` threads (a forked child gets its own:
+    the parent's threads do not exist there)."""
+    global _POOL
+    if _POOL is None or _POOL[1] < k or _POOL[2] != os.getpid():
+        size = max(k, _threads())
+        _POOL = (ThreadPoolExecutor(max_workers=size, thread_name_prefix="qsudoku-reads"), size,
+                 os.getpid())
+    return _POOL[0]
 
 
 def parallel_reads(call, num_reads: int, first_read: int, deadline: float):
@@ -364,14 +375,11 @@ def parallel_reads(call, num_reads: int, first_read: int, deadline: float):
     >>> parallel_reads(lambda n, first, flags: (np.arange(first, first + n),), 5, 10, np.inf)
     (array([10, 11, 12, 13, 14]),)
     """
-    global _POOL
     flags = np.zeros(2, np.int64)
     k = max(1, min(_threads(), num_reads))
-    if _POOL is None or _POOL._max_workers < k:
-        _POOL = ThreadPoolExecutor(max_workers=max(k, _threads()),
-                                   thread_name_prefix="qsudoku-reads")
+    pool = _pool(k)
     cut = [num_reads * i // k for i in range(k + 1)]
-    futures = [_POOL.submit(call, cut[i + 1] - cut[i], first_read + cut[i], flags)
+    futures = [pool.submit(call, cut[i + 1] - cut[i], first_read + cut[i], flags)
                for i in range(k)]
     try:
         wait(futures, timeout=None if deadline == np.inf
