@@ -55,8 +55,8 @@ def timed(cmd, env) -> tuple[float, float]:
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def run_solve() -> None:
-    puzzle = HARD.read_text().split()[0]  # the first of the shared hardest 9x9 set
+def run_solve(path: str) -> None:
+    puzzle = Path(path).read_text().split()[0]  # the file's first puzzle
     cmd = [sys.executable, "-m", "qsudoku", "solve", puzzle]
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
@@ -76,12 +76,13 @@ def run_limits(sizes: str) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--parts", default="solve,limits")
+    ap.add_argument("--file", default=str(HARD), help="puzzles; the first one is solved")
     ap.add_argument("--sizes", default="25:0.05:0.5,36:2:2,49:5:5",
                     help="n:time_budget:fallback_time_limit, comma-separated")
     args = ap.parse_args()
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if "solve" in args.parts:
-        run_solve()
+        run_solve(args.file)
     if "limits" in args.parts:
         run_limits(args.sizes)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
