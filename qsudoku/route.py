@@ -249,8 +249,11 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
         deadline += compile_time
     cands, depth = root, 0
     tally = Tally()
+    built = 0.0  # seconds the last build took: the next one (same or fewer cells) costs no more
     while time.perf_counter() < deadline and (max_rounds is None or tally.rounds < max_rounds):
         t = time.perf_counter()
+        if deadline - t < built:
+            break
         model = build_model(cands, weights)
         if tally.rounds == 0:
             result.num_variables = model.num_variables
