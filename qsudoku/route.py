@@ -118,7 +118,9 @@ def _call_fallback(fallback, puzzle: Puzzle, cands: Candidates, weights: Weights
 
     ``fallback`` is a callable, a registry name or a sequence of names tried in order:
     a backend whose library is missing is skipped (and noted); the first one that runs
-    gives the answer, which is ``None`` if it stopped at ``time_limit``.
+    gives the answer, which is ``None`` if it stopped at ``time_limit``.  An exact backend
+    solves the candidates' groups directly (no QUBO to build) and counts building its
+    formulation against ``time_limit``.
     """
     if callable(fallback):
         return fallback(puzzle, cands), getattr(fallback, "__name__", "fallback")
@@ -133,14 +135,45 @@ def _call_fallback(fallback, puzzle: Puzzle, cands: Candidates, weights: Weights
         except BackendUnavailableError as e:
             notes.append(f"exact fallback {name!r} unavailable: {e}")
             continue
-        accepts = getattr(sampler, "parameters", {})
-        params = {"time_limit": time_limit} if time_limit and "time_limit" in accepts else {}
-        rnd = sample_round(build_model(cands, weights), sampler, params)
-        if not rnd.best.valid and rnd.sampleset.info.get("status") == "time_limit":
+        backend = getattr(sampler, "backend", None)
+        if backend is not None:  # an exact backend: its own formulation of the groups
+            grid, status = _solve_exact(sampler, cands, time_limit)
+        else:
+            accepts = getattr(sampler, "parameters", {})
+            params = {"time_limit": time_limit} if time_limit and "time_limit" in accepts else {}
+            rnd = sample_round(build_model(cands, weights), sampler, params)
+            grid = rnd.best.grid if rnd.best.valid else None
+            status = rnd.sampleset.info.get("status")
+        if grid is None and status == "time_limit":
             notes.append(f"the exact fallback {name!r} stopped at its {time_limit:g} s time "
                          "limit without a solution")
-        return (rnd.best.grid if rnd.best.valid else None), name
+        return grid, name
     return None, ", ".join(chain)
+
+
+def _solve_exact(sampler, cands: Candidates, time_limit: float | None):
+    """``(grid or None, status)`` of an exact sampler's backend on ``cands``.
+
+    Raises:
+        ContradictionError: If the backend proves there is no solution.
+    """
+    from .exact.problem import Problem
+
+    t0 = time.perf_counter()
+    problem = Problem.from_candidates(cands)
+    params = dict(sampler.defaults)
+    if time_limit:
+        left = time_limit - (time.perf_counter() - t0)
+        if left <= 0:
+            return None, "time_limit"
+        params["time_limit"] = left
+    outcome = sampler.backend.solve(problem, **params)
+    if outcome.status == "infeasible":
+        raise ContradictionError(f"no solution: {outcome.info.get('solver', sampler.name)} "
+                                 "proved the reduced model infeasible")
+    if outcome.chosen is None:
+        return None, outcome.status
+    return problem.grid(outcome.chosen), outcome.status
 
 
 def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
@@ -219,15 +252,21 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
         deadline += compile_time
     cands, depth = root, 0
     tally = Tally()
+    built = 0.0  # seconds the last build took: the next one (same or fewer cells) costs no more
     while time.perf_counter() < deadline and (max_rounds is None or tally.rounds < max_rounds):
         t = time.perf_counter()
+        if deadline - t < built:
+            break
         model = build_model(cands, weights)
         if tally.rounds == 0:
             result.num_variables = model.num_variables
             result.num_interactions = model.num_interactions
             result.model = model
-        timings["build"] += time.perf_counter() - t
+        built = time.perf_counter() - t
+        timings["build"] += built
         t = time.perf_counter()
+        if deadline - t < built:  # sampling costs about a build again before its first read
+            break  # (the sampler compiles the model and scores its reads): not affordable
         limit = max(1e-3, deadline - t if round_time is None else min(round_time, deadline - t))
         rnd = sample_round(model, sampler, {"time_limit": limit, "stop_at_ground": True,
                                             "seed": int(rng.integers(2**31)), **params})

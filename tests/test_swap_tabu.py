@@ -96,7 +96,7 @@ def test_seeded_runs_are_reproducible_and_the_python_kernel_matches_numba():
     if HAVE_NUMBA:
         st = compile_structure(m.bqm, m.groups())
         for pure in (True, False):
-            args = (2, 25, 3, 10, 1.0, 4, -1.0, 0, np.inf, 1000, *_kernel_args(st),
+            args = (2, 25, 3, 10, 1.0, 4, -1.0, 0, np.zeros(2, np.int64), *_kernel_args(st),
                     st.arrays["vgw"], pure, False)
             fast = K.tabu_reads(*args)
             slow = K.tabu_reads.py_func(*args)
@@ -195,8 +195,9 @@ def test_read_only_swap_deltas_follow_the_same_walk_as_shifting_the_counts():
                  weights=Weights(row=2.0, column=3.0))
     st = compile_structure(m.bqm, m.groups())
     assert st.digit_pure
-    runs = [K.tabu_reads(4, 3000, 4, 2000, 1.0, 8, 1e-9, 0, np.inf, 1000, *_kernel_args(st),
-                         st.arrays["vgw"], pure, False) for pure in (True, False)]
+    runs = [K.tabu_reads(4, 3000, 4, 2000, 1.0, 8, 1e-9, 0, np.zeros(2, np.int64),
+                         *_kernel_args(st), st.arrays["vgw"], pure, False)
+            for pure in (True, False)]
     assert all((np.asarray(x) == np.asarray(y)).all() for x, y in zip(*runs))
     assert runs[0][2].sum() > 1000  # the walks were long enough to mean something
 

@@ -87,7 +87,9 @@ def solve_asp(problem: Problem, time_limit: float | None = None, seed: int = 0) 
         found.append(m.symbols(shown=True))
 
     with ctl.solve(on_model=on_model, async_=True) as handle:
-        finished = handle.wait(time_limit) if time_limit is not None else handle.wait()
+        # grounding counts against the limit
+        finished = (handle.wait(max(0.0, time_limit - (t1 - t0))) if time_limit is not None
+                    else handle.wait())
         if not finished:
             handle.cancel()
         result = handle.get()

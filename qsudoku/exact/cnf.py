@@ -18,13 +18,16 @@ from __future__ import annotations
 
 import threading
 import time
-from itertools import combinations
+from itertools import chain
+from typing import Iterator
+
+import numpy as np
 
 from ..errors import ConfigError
 from .problem import Outcome, Problem
 from .search import SearchResult
 
-__all__ = ["clauses", "to_dimacs", "solve_sat", "count_sat", "DEFAULT_SOLVER"]
+__all__ = ["clauses", "clause_chunks", "to_dimacs", "solve_sat", "count_sat", "DEFAULT_SOLVER"]
 
 #: Glucose 4 answers interrupts (time limits); CaDiCaL does not.
 DEFAULT_SOLVER = "glucose4"
@@ -33,18 +36,53 @@ DEFAULT_SOLVER = "glucose4"
 def clauses(problem: Problem) -> list[list[int]]:
     """Exactly-one per group: an at-least-one clause and pairwise at-most-one clauses.
 
-    A pair that lies in several groups (same digit, same row and box) is written once.
+    A pair that lies in several groups (same digit, same row and box) is written once,
+    in the first group that holds it.
     """
-    out: list[list[int]] = []
-    seen: set[tuple[int, int]] = set()
-    for g in problem.groups:
-        lits = [v + 1 for v in g.members]
-        out.append(lits)
-        for a, b in combinations(sorted(lits), 2):
-            if (a, b) not in seen:
-                seen.add((a, b))
-                out.append([-a, -b])
-    return out
+    return [c for chunk in clause_chunks(problem) for c in chunk]
+
+
+def clause_chunks(problem: Problem) -> Iterator[list[list[int]]]:
+    """The clauses of :func:`clauses`, one group's at a time (so that a solver can load
+    them under a time limit, and a 49x49 never holds its ~10 million clauses as lists).
+
+    A pair of a group is skipped when an earlier group holds both variables: each
+    variable's groups are looked up in a table, so no set of pairs is kept.
+    """
+    groups = problem.groups
+    if not groups:
+        return
+    sizes = np.fromiter((len(g.members) for g in groups), np.int64, len(groups))
+    flat = np.fromiter(chain.from_iterable(g.members for g in groups), np.int64, int(sizes.sum()))
+    gid = np.repeat(np.arange(len(groups)), sizes)
+    order = np.lexsort((gid, flat))  # by variable, then group
+    per_var = np.bincount(flat, minlength=problem.num_variables)
+    start = np.concatenate([[0], np.cumsum(per_var)[:-1]])
+    table = np.full((problem.num_variables, max(1, int(per_var.max(initial=0)))), len(groups))
+    table[flat[order], np.arange(len(order)) - np.repeat(start, per_var)] = gid[order]
+    pairs: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    for g, group in enumerate(groups):
+        m = np.sort(np.asarray(group.members, np.int64))
+        if len(m) not in pairs:
+            pairs[len(m)] = np.triu_indices(len(m), 1)  # (i, j), i < j, row by row
+        i, j = pairs[len(m)]
+        a, b = table[m[i]], table[m[j]]  # each end's groups, ascending
+        shared = ((a[:, :, None] == b[:, None, :]) & (a[:, :, None] < g)).any(axis=(1, 2))
+        keep = ~shared
+        chunk = [[v + 1 for v in group.members]]
+        chunk.extend(np.stack([-(m[i][keep] + 1), -(m[j][keep] + 1)], axis=1).tolist())
+        yield chunk
+
+
+def _load(solver, problem: Problem, deadline: float | None) -> int | None:
+    """Add the problem's clauses to ``solver``; their number, or ``None`` past ``deadline``."""
+    n = 0
+    for chunk in clause_chunks(problem):
+        solver.append_formula(chunk)
+        n += len(chunk)
+        if deadline is not None and time.perf_counter() > deadline:
+            return None
+    return n
 
 
 def _header(problem: Problem) -> list[str]:
@@ -91,13 +129,15 @@ def solve_sat(problem: Problem, solver: str = DEFAULT_SOLVER,
         raise ConfigError(f"SAT solver {solver!r} cannot be interrupted, so it takes no "
                           "time_limit; use glucose4 or minisat22")
     t0 = time.perf_counter()
-    cls = clauses(problem)
-    t1 = time.perf_counter()
-    with Solver(name=solver, bootstrap_with=cls) as s:
-        if time_limit is None:
+    deadline = None if time_limit is None else t0 + time_limit
+    ok, model, stats = None, None, {}
+    with Solver(name=solver) as s:
+        num_clauses = _load(s, problem, deadline)  # loading counts against the time limit
+        t1 = time.perf_counter()
+        if num_clauses is not None and deadline is None:
             ok = s.solve()
-        else:
-            timer = threading.Timer(time_limit, s.interrupt)
+        elif num_clauses is not None and deadline > t1:
+            timer = threading.Timer(deadline - t1, s.interrupt)
             timer.start()
             try:
                 ok = s.solve_limited(expect_interrupt=True)
@@ -106,7 +146,7 @@ def solve_sat(problem: Problem, solver: str = DEFAULT_SOLVER,
         model = s.get_model() if ok else None
         stats = dict(s.accum_stats() or {})
     t2 = time.perf_counter()
-    info = {"solver": f"sat:{solver}", "num_clauses": len(cls), "stats": stats,
+    info = {"solver": f"sat:{solver}", "num_clauses": num_clauses, "stats": stats,
             "timing": {"model": t1 - t0, "solve": t2 - t1}}
     if ok is None:
         return Outcome(None, "time_limit", info)
@@ -137,13 +177,16 @@ def count_sat(problem: Problem, *, limit: int, time_limit: float | None = None,
     name = "cadical153" if time_limit is None else DEFAULT_SOLVER  # CaDiCaL: no interrupts
     found: list[tuple[int, ...]] = []
     complete = True
-    with Solver(name=name, bootstrap_with=clauses(problem)) as s:
+    deadline = None if time_limit is None else t0 + time_limit
+    with Solver(name=name) as s:
         timer = None
-        if time_limit is not None:
-            timer = threading.Timer(time_limit, s.interrupt)
+        if _load(s, problem, deadline) is None:
+            complete = False
+        elif deadline is not None:
+            timer = threading.Timer(max(0.0, deadline - time.perf_counter()), s.interrupt)
             timer.start()
         try:
-            while len(found) < limit:
+            while complete and len(found) < limit:
                 ok = s.solve() if timer is None else s.solve_limited(expect_interrupt=True)
                 if ok is None:
                     complete = False

@@ -120,9 +120,12 @@ def solve_cpsat(problem: Problem, time_limit: float | None = None, num_workers: 
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = num_workers
     solver.parameters.random_seed = int(seed)
-    if time_limit is not None:
-        solver.parameters.max_time_in_seconds = float(time_limit)
     t1 = time.perf_counter()
+    if time_limit is not None:  # building the model counts against the limit
+        left = float(time_limit) - (t1 - t0)
+        if left <= 0:
+            return Outcome(None, "time_limit", {"solver": "cpsat", "timing": {"model": t1 - t0}})
+        solver.parameters.max_time_in_seconds = left
     status = solver.Solve(model)
     t2 = time.perf_counter()
     name = solver.StatusName(status)

@@ -156,6 +156,8 @@ def solve_ilp(problem: Problem, time_limit: float | None = None, threads: int = 
     h = _highs(threads, time_limit)
     _load(h, problem)
     t1 = time.perf_counter()
+    if time_limit is not None:  # loading the rows counts against the limit
+        h.setOptionValue("time_limit", max(1e-3, float(time_limit) - (t1 - t0)))
     h.run()
     t2 = time.perf_counter()
     status = h.getModelStatus()

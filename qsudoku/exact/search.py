@@ -345,7 +345,11 @@ def solve_cover(problem: Problem, *, limit: int = 1, time_limit: float | None = 
             but slower per node: off by default, it did not pay on the shared sets).
         restarts: Restart with a growing node budget (only when ``limit == 1``).
     """
-    return CoverSearch(problem, hall=hall).run(limit, time_limit, restarts)
+    t0 = time.perf_counter()
+    search = CoverSearch(problem, hall=hall)
+    if time_limit is not None:  # setting up counts against the limit
+        time_limit = max(0.0, time_limit - (time.perf_counter() - t0))
+    return search.run(limit, time_limit, restarts)
 
 
 def solve_csp(problem: Problem, time_limit: float | None = None, hall: bool = False,

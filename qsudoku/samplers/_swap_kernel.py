@@ -11,6 +11,14 @@ every family group at exactly one, so only the *conflict groups* (the other unit
 one-hot groups) change.  Their energy ``sum_g w_g (count_g - 1)**2`` is updated
 exactly, one count at a time.
 
+The kernels are plain ``nogil`` functions run over a range of reads; the caller spreads
+reads over threads (:func:`qsudoku.samplers.swap_structure.parallel_reads`).  A serial
+kernel compiles several times faster than a ``parallel=True`` one (the first solve on a
+machine pays for it), and threads that never wait for each other at a barrier lose less
+on a busy machine.  Reads watch a shared ``flags`` array:
+``flags[0]`` is set by a read that reaches its target (the others stop if ``stop_all``),
+``flags[1]`` by the caller at the deadline.
+
 Each read has its own xorshift64* generator seeded from ``(seed, read)``, so results do
 not depend on how reads are spread over threads.
 """
@@ -18,29 +26,33 @@ not depend on how reads are spread over threads.
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 
-import time
+from ._jit import HAVE_NUMBA, numba, njit
 
-try:  # numba is optional: without it the same code runs as (slow) Python.
-    import numba
-
-    HAVE_NUMBA = True
-    _njit = numba.njit(cache=True, nogil=True)
-    _ijit = numba.njit(cache=True, nogil=True, inline="always")
-    _pjit = numba.njit(cache=True, nogil=True, parallel=True)
+if HAVE_NUMBA:
+    _njit = njit(nogil=True)
+    # Small hot helpers: inlined by LLVM (forceinline), which costs far less compile time
+    # than numba's own ``inline="always"`` and runs as fast; not inlining them halves speed.
+    _ijit = njit(nogil=True, forceinline=True)
     prange = numba.prange
-except ImportError:  # pragma: no cover - exercised only where numba is missing
-    HAVE_NUMBA = False
 
+    def _pjit(f):
+        """``parallel=True`` kernels (slow to compile: the route's kernels do not use it)."""
+        return njit(nogil=True, parallel=True)(f)
+else:  # pragma: no cover - exercised only where numba is missing
     def _njit(f):
         return f
 
     _ijit = _pjit = _njit
     prange = range
 
-__all__ = ["HAVE_NUMBA", "anneal_reads", "temper_reads", "now"]
+__all__ = ["HAVE_NUMBA", "anneal_reads", "temper_reads", "now", "STOP_TARGET", "STOP_DEADLINE"]
+
+#: ``flags[STOP_TARGET]``: a read reached its target; ``flags[STOP_DEADLINE]``: time is up.
+STOP_TARGET, STOP_DEADLINE = 0, 1
 
 
 def _py_now():
@@ -48,7 +60,7 @@ def _py_now():
 
 
 if HAVE_NUMBA:
-    @numba.njit(cache=True)
+    @njit()
     def now():
         """``time.perf_counter()`` from compiled code (costs about 1 us: call it rarely)."""
         with numba.objmode(t="float64"):
@@ -204,7 +216,7 @@ def _move(off1, off2, on1, on2, vg_ptr, vg_idx, gw, cnt):
     return d
 
 
-@_ijit
+@_njit
 def _start_read(seed, read, ns, ng, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val,
                 slot_comp, vg_ptr, vg_idx, gw):
     """A read's generator and fresh state: a random matching, its counts and energy."""
@@ -269,20 +281,20 @@ def _propose(rng, beta, e, val, holder, movable, slot_comp, comp_start, comp_siz
     return e
 
 
-@_pjit
-def anneal_reads(num_reads, betas, seed, target, first_read, deadline, check_every,
+@_njit
+def anneal_reads(num_reads, betas, seed, target, first_read, flags,
                  movable, slot_comp, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val,
                  vg_ptr, vg_idx, gw, stop_all, focus):
     """Independent annealing reads, each from its own random matching.
 
     Args:
-        num_reads: Reads to run (spread over threads).
+        num_reads: Reads to run, one after the other.
         betas: Inverse temperature of each sweep (a sweep = one proposal per movable cell).
         seed: Base seed; read ``r`` uses generator ``(seed, first_read + r)``.
         target: A read stops once its energy is ``<= target`` (its ground state).
-        first_read: Offset of these reads' generators (for batched calls).
-        deadline: ``perf_counter`` time after which reads stop (checked every
-            ``check_every`` sweeps); ``inf`` for none.
+        first_read: Offset of these reads' generators (for batched or threaded calls).
+        flags: Shared stop flags (:data:`STOP_TARGET`, :data:`STOP_DEADLINE`), read
+            before every sweep.
         stop_all: If true, every read stops once any read reached ``target``.
 
     Returns:
@@ -294,9 +306,8 @@ def anneal_reads(num_reads, betas, seed, target, first_read, deadline, check_eve
     best_val = np.empty((num_reads, ns), np.int64)
     best_e = np.empty(num_reads)
     sweeps = np.zeros(num_reads, np.int64)
-    done = np.zeros(1, np.int64)
     nmov = movable.shape[0]
-    for r in prange(num_reads):
+    for r in range(num_reads):
         rng, val, holder, cnt, e = _start_read(seed, first_read + r, ns, ng, comp_start, comp_size,
                                                tab_off, tab, cand_ptr, cand_val, slot_comp,
                                                vg_ptr, vg_idx, gw)
@@ -304,9 +315,7 @@ def anneal_reads(num_reads, betas, seed, target, first_read, deadline, check_eve
         best_val[r, :] = val
         s = 0
         while s < betas.shape[0] and best > target and nmov > 0:
-            if stop_all and done[0] > 0:
-                break
-            if s % check_every == check_every - 1 and now() > deadline:
+            if (stop_all and flags[0] > 0) or flags[1] > 0:
                 break
             beta = betas[s]
             for _ in range(nmov):
@@ -319,14 +328,14 @@ def anneal_reads(num_reads, betas, seed, target, first_read, deadline, check_eve
                         break
             s += 1
         if best <= target:
-            done[0] = 1
+            flags[0] = 1
         best_e[r] = best
         sweeps[r] = s
     return best_val, best_e, sweeps
 
 
-@_pjit
-def temper_reads(num_reads, betas, num_sweeps, seed, target, first_read, deadline, check_every,
+@_njit
+def temper_reads(num_reads, betas, num_sweeps, seed, target, first_read, flags,
                  movable, slot_comp, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val,
                  vg_ptr, vg_idx, gw, stop_all, focus):
     """Replica exchange: per read, ``len(betas)`` replicas at fixed temperatures.
@@ -343,9 +352,8 @@ def temper_reads(num_reads, betas, num_sweeps, seed, target, first_read, deadlin
     best_val = np.empty((num_reads, ns), np.int64)
     best_e = np.empty(num_reads)
     sweeps = np.zeros(num_reads, np.int64)
-    done = np.zeros(1, np.int64)
     nmov = movable.shape[0]
-    for r in prange(num_reads):
+    for r in range(num_reads):
         rng = _seed_state(seed, first_read + r)
         vals = np.empty((nrep, ns), np.int64)
         holders = np.empty((nrep, ns), np.int64)
@@ -362,9 +370,7 @@ def temper_reads(num_reads, betas, num_sweeps, seed, target, first_read, deadlin
                 best_val[r, :] = vals[q]
         s = 0
         while s < num_sweeps and best > target and nmov > 0:
-            if stop_all and done[0] > 0:
-                break
-            if s % check_every == check_every - 1 and now() > deadline:
+            if (stop_all and flags[0] > 0) or flags[1] > 0:
                 break
             for t in range(nrep):
                 q = slot[t]
@@ -391,7 +397,7 @@ def temper_reads(num_reads, betas, num_sweeps, seed, target, first_read, deadlin
                     slot[t + 1] = qa
             s += 1
         if best <= target:
-            done[0] = 1
+            flags[0] = 1
         best_e[r] = best
         sweeps[r] = s
     return best_val, best_e, sweeps

@@ -27,7 +27,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._swap_kernel import _ijit, _move, _pjit, _randint, _start_read, _var_of, now, prange
+from ._swap_kernel import _ijit, _move, _njit, _randint, _start_read, _var_of
+
+
+__all__ = ["tabu_reads"]
 
 
 @_ijit
@@ -58,17 +61,140 @@ def _half(off, on, vgw, sw, cnt):
             d += sw[g] * (2 * cnt[g] - 1)  # c**2 - (c - 1)**2
     return d
 
-__all__ = ["tabu_reads"]
+@_njit
+def _tabu_walk(read, out, max_iters, tenure, stall, bump, seed, target, flags, movable, slot_comp,
+               comp_start, comp_size, tab_off, tab, cand_ptr, cand_val, vg_ptr, vg_idx, gw, vgw,
+               pure, stop_all):
+    """One tabu walk (read ``read``): writes its best state to ``out``; returns ``(best
+    energy, iterations, ended by itself)``.  A function of its own, not inlined: the walk's
+    loop compiles to faster code on its own than inside the loop over reads."""
+    ns = slot_comp.shape[0]
+    ng = gw.shape[0]
+    nv = vg_ptr.shape[0] - 1
+    nmov = movable.shape[0]
+    rng, val, holder, cnt, e = _start_read(seed, read, ns, ng, comp_start, comp_size,
+                                           tab_off, tab, cand_ptr, cand_val, slot_comp,
+                                           vg_ptr, vg_idx, gw)
+    sw = gw.copy()  # search weights
+    ew = e  # the energy under the search weights
+    until = np.zeros(nv, np.int64)  # iteration until which setting this variable is tabu
+    cur = np.empty(ns, np.int64)  # the variable each cell slot sets now
+    for x in range(ns):
+        cur[x] = _var_of(x, val[x], slot_comp, comp_start, comp_size, tab_off, tab)
+    best = e
+    best_w = ew  # aspiration level: the best weighted energy since the last bump
+    out[:] = val
+    it = 0
+    since = 0
+    ended = True
+    while best > target and it < max_iters and since < stall and nmov > 0:
+        if (stop_all and flags[0] > 0) or flags[1] > 0:
+            ended = False
+            break
+        bd = 1e300
+        move_d = 0.0
+        bi = -1
+        bj = -1
+        ties = 0
+        for mi in range(nmov):
+            i = movable[mi]
+            v = cur[i]
+            conflicted = False
+            for x in range(vgw.shape[1]):
+                g = vgw[v, x]
+                if g < 0:
+                    break
+                if cnt[g] > 1:
+                    conflicted = True
+                    break
+            if not conflicted:
+                continue
+            k = slot_comp[i]
+            m = comp_size[k]
+            base = tab_off[k]
+            c0 = comp_start[k]
+            a = val[i]
+            for t in range(cand_ptr[i], cand_ptr[i + 1]):
+                b = cand_val[t]
+                if b == a:
+                    continue
+                j = holder[b]
+                vj_on = tab[base + (j - c0) * m + (a - c0)]
+                if vj_on < 0:
+                    continue
+                vi_on = tab[base + (i - c0) * m + (b - c0)]
+                vj_off = tab[base + (j - c0) * m + (b - c0)]
+                if pure:
+                    d = _half(v, vj_on, vgw, sw, cnt) + _half(vj_off, vi_on, vgw, sw, cnt)
+                else:
+                    d = _move(v, vj_off, vi_on, vj_on, vg_ptr, vg_idx, sw, cnt)
+                    _move(vi_on, vj_on, v, vj_off, vg_ptr, vg_idx, sw, cnt)
+                if (until[vi_on] > it or until[vj_on] > it) and ew + d >= best_w - 1e-9:
+                    continue  # tabu, and no new best
+                if d < bd - 1e-9:
+                    bd = d
+                    move_d = d
+                    bi = i
+                    bj = j
+                    ties = 1
+                elif d < bd + 1e-9:
+                    ties += 1
+                    if _randint(rng, ties) == 0:
+                        move_d = d
+                        bi = i
+                        bj = j
+        it += 1
+        since += 1
+        bumped = bump > 0.0 and bd >= -1e-9
+        if bumped:  # no move improves: raise the broken groups' weights
+            for g in range(ng):
+                c = cnt[g]
+                if c != 1:
+                    sw[g] += bump * gw[g]
+                    ew += bump * gw[g] * (c - 1) * (c - 1)
+            best_w = ew
+        if bi < 0:
+            continue  # every move is tabu: wait
+        a = val[bi]
+        b = val[bj]
+        vi_off = cur[bi]
+        vj_off = cur[bj]
+        vi_on = _var_of(bi, b, slot_comp, comp_start, comp_size, tab_off, tab)
+        vj_on = _var_of(bj, a, slot_comp, comp_start, comp_size, tab_off, tab)
+        if bumped:  # the move was ranked before the weights grew: its change under the new
+            if pure:
+                move_d = (_half(vi_off, vj_on, vgw, sw, cnt)
+                          + _half(vj_off, vi_on, vgw, sw, cnt))
+            else:
+                move_d = _move(vi_off, vj_off, vi_on, vj_on, vg_ptr, vg_idx, sw, cnt)
+                _move(vi_on, vj_on, vi_off, vj_off, vg_ptr, vg_idx, sw, cnt)
+        e += _move(vi_off, vj_off, vi_on, vj_on, vg_ptr, vg_idx, gw, cnt)
+        ew += move_d  # so ew stays sum(sw * (cnt - 1)**2)
+        val[bi] = b
+        val[bj] = a
+        holder[a] = bj
+        holder[b] = bi
+        cur[bi] = vi_on
+        cur[bj] = vj_on
+        until[vi_off] = it + tenure + _randint(rng, tenure + 1)
+        until[vj_off] = it + tenure + _randint(rng, tenure + 1)
+        if ew < best_w - 1e-9:
+            best_w = ew
+        if e < best - 1e-9:
+            best = e
+            out[:] = val
+            since = 0
+    return best, it, ended
 
 
-@_pjit
-def tabu_reads(num_reads, max_iters, tenure, stall, bump, seed, target, first_read, deadline,
-               check_every, movable, slot_comp, comp_start, comp_size, tab_off, tab, cand_ptr,
+@_njit
+def tabu_reads(num_reads, max_iters, tenure, stall, bump, seed, target, first_read, flags,
+               movable, slot_comp, comp_start, comp_size, tab_off, tab, cand_ptr,
                cand_val, vg_ptr, vg_idx, gw, vgw, pure, stop_all):
     """Independent tabu walks, each from its own random matching.
 
     Args:
-        num_reads: Reads to run (spread over threads).
+        num_reads: Reads to run, one after the other.
         max_iters: Iterations at most per read.
         tenure: A digit a cell gave up is tabu for it during ``tenure + U[0, tenure]``
             iterations.
@@ -77,8 +203,8 @@ def tabu_reads(num_reads, max_iters, tenure, stall, bump, seed, target, first_re
             group's search weight grows by ``bump`` times its BQM weight (0 = plain tabu).
         seed: Base seed; read ``r`` uses generator ``(seed, first_read + r)``.
         target: A read stops once its energy is ``<= target`` (its ground state).
-        deadline: ``perf_counter`` time after which reads stop (checked every
-            ``check_every`` iterations); ``inf`` for none.
+        first_read: Offset of these reads' generators (for batched or threaded calls).
+        flags: Shared stop flags (see :mod:`._swap_kernel`), read before every iteration.
         vgw: Each variable's conflict groups as a row padded with ``-1``.
         pure: True if no conflict group holds two variables of one cell or two values of
             one component (:attr:`SwapStructure.digit_pure`): a swap's energy change is
@@ -90,141 +216,26 @@ def tabu_reads(num_reads, max_iters, tenure, stall, bump, seed, target, first_re
         ``(best_val, best_energy, iters, complete)``: per read, the lowest-energy state
         seen, its energy, the iterations run, and 1 if the read ended by itself (ground
         state, stall or ``max_iters``) rather than by the deadline or another read.  A
-        read skipped because another had reached ``target`` has an all-zero state, energy
-        ``inf``, 0 iterations and ``complete`` 0 (the reaching read is complete).
+        read skipped because another had reached ``target`` or the deadline had passed
+        has an all-zero state, energy ``inf``, 0 iterations and ``complete`` 0.
     """
-    ns = slot_comp.shape[0]
-    ng = gw.shape[0]
-    nv = vg_ptr.shape[0] - 1
-    best_val = np.empty((num_reads, ns), np.int64)
+    best_val = np.empty((num_reads, slot_comp.shape[0]), np.int64)
     best_e = np.empty(num_reads)
     iters = np.zeros(num_reads, np.int64)
     complete = np.zeros(num_reads, np.int64)
-    done = np.zeros(1, np.int64)
-    nmov = movable.shape[0]
-    for r in prange(num_reads):
-        if stop_all and done[0] > 0:  # another read is done: skip the ~30 us of a fresh start
+    for r in range(num_reads):
+        if (stop_all and flags[0] > 0) or (flags[1] > 0 and r > 0):
+            # Another read is done, or time is up (a call's first read always starts, so
+            # that it returns a state): skip the fresh start (~30 us on a 9x9).
             best_val[r, :] = 0
             best_e[r] = np.inf
             continue  # (not complete; iters 0)
-        rng, val, holder, cnt, e = _start_read(seed, first_read + r, ns, ng, comp_start, comp_size,
-                                               tab_off, tab, cand_ptr, cand_val, slot_comp,
-                                               vg_ptr, vg_idx, gw)
-        sw = gw.copy()  # search weights
-        ew = e  # the energy under the search weights
-        until = np.zeros(nv, np.int64)  # iteration until which setting this variable is tabu
-        cur = np.empty(ns, np.int64)  # the variable each cell slot sets now
-        for x in range(ns):
-            cur[x] = _var_of(x, val[x], slot_comp, comp_start, comp_size, tab_off, tab)
-        best = e
-        best_w = ew  # aspiration level: the best weighted energy since the last bump
-        best_val[r, :] = val
-        it = 0
-        since = 0
-        ended = True
-        while best > target and it < max_iters and since < stall and nmov > 0:
-            if stop_all and done[0] > 0:
-                ended = False
-                break
-            if it % check_every == 0 and now() > deadline:  # also before the first step
-                ended = False
-                break
-            bd = 1e300
-            move_d = 0.0
-            bi = -1
-            bj = -1
-            ties = 0
-            for mi in range(nmov):
-                i = movable[mi]
-                v = cur[i]
-                conflicted = False
-                for x in range(vgw.shape[1]):
-                    g = vgw[v, x]
-                    if g < 0:
-                        break
-                    if cnt[g] > 1:
-                        conflicted = True
-                        break
-                if not conflicted:
-                    continue
-                k = slot_comp[i]
-                m = comp_size[k]
-                base = tab_off[k]
-                c0 = comp_start[k]
-                a = val[i]
-                for t in range(cand_ptr[i], cand_ptr[i + 1]):
-                    b = cand_val[t]
-                    if b == a:
-                        continue
-                    j = holder[b]
-                    vj_on = tab[base + (j - c0) * m + (a - c0)]
-                    if vj_on < 0:
-                        continue
-                    vi_on = tab[base + (i - c0) * m + (b - c0)]
-                    vj_off = tab[base + (j - c0) * m + (b - c0)]
-                    if pure:
-                        d = _half(v, vj_on, vgw, sw, cnt) + _half(vj_off, vi_on, vgw, sw, cnt)
-                    else:
-                        d = _move(v, vj_off, vi_on, vj_on, vg_ptr, vg_idx, sw, cnt)
-                        _move(vi_on, vj_on, v, vj_off, vg_ptr, vg_idx, sw, cnt)
-                    if (until[vi_on] > it or until[vj_on] > it) and ew + d >= best_w - 1e-9:
-                        continue  # tabu, and no new best
-                    if d < bd - 1e-9:
-                        bd = d
-                        move_d = d
-                        bi = i
-                        bj = j
-                        ties = 1
-                    elif d < bd + 1e-9:
-                        ties += 1
-                        if _randint(rng, ties) == 0:
-                            move_d = d
-                            bi = i
-                            bj = j
-            it += 1
-            since += 1
-            bumped = bump > 0.0 and bd >= -1e-9
-            if bumped:  # no move improves: raise the broken groups' weights
-                for g in range(ng):
-                    c = cnt[g]
-                    if c != 1:
-                        sw[g] += bump * gw[g]
-                        ew += bump * gw[g] * (c - 1) * (c - 1)
-                best_w = ew
-            if bi < 0:
-                continue  # every move is tabu: wait
-            a = val[bi]
-            b = val[bj]
-            vi_off = cur[bi]
-            vj_off = cur[bj]
-            vi_on = _var_of(bi, b, slot_comp, comp_start, comp_size, tab_off, tab)
-            vj_on = _var_of(bj, a, slot_comp, comp_start, comp_size, tab_off, tab)
-            if bumped:  # the move was ranked before the weights grew: its change under the new
-                if pure:
-                    move_d = (_half(vi_off, vj_on, vgw, sw, cnt)
-                              + _half(vj_off, vi_on, vgw, sw, cnt))
-                else:
-                    move_d = _move(vi_off, vj_off, vi_on, vj_on, vg_ptr, vg_idx, sw, cnt)
-                    _move(vi_on, vj_on, vi_off, vj_off, vg_ptr, vg_idx, sw, cnt)
-            e += _move(vi_off, vj_off, vi_on, vj_on, vg_ptr, vg_idx, gw, cnt)
-            ew += move_d  # so ew stays sum(sw * (cnt - 1)**2)
-            val[bi] = b
-            val[bj] = a
-            holder[a] = bj
-            holder[b] = bi
-            cur[bi] = vi_on
-            cur[bj] = vj_on
-            until[vi_off] = it + tenure + _randint(rng, tenure + 1)
-            until[vj_off] = it + tenure + _randint(rng, tenure + 1)
-            if ew < best_w - 1e-9:
-                best_w = ew
-            if e < best - 1e-9:
-                best = e
-                best_val[r, :] = val
-                since = 0
-        if best <= target:
-            done[0] = 1
-        best_e[r] = best
-        iters[r] = it
+        best_e[r], iters[r], ended = _tabu_walk(
+            first_read + r, best_val[r], max_iters, tenure, stall, bump, seed, target, flags,
+            movable, slot_comp, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val, vg_ptr,
+            vg_idx, gw, vgw, pure, stop_all)
+        if best_e[r] <= target:
+            flags[0] = 1
         complete[r] = 1 if ended else 0
     return best_val, best_e, iters, complete
+

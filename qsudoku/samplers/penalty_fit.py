@@ -132,10 +132,14 @@ def _infer_weights(bqm, variables, groups_idx, kinds, members, sizes):
     digits = np.arange(base ** K)[:, None] // base ** np.arange(K) % base  # (code, kind)
     lin_code = ((layers >= 0).sum(axis=0) @ powers).astype(np.int64)
     pair_code = np.zeros(len(qb), np.int64)
-    for a in layers:  # (np.take gathers rows several times faster than a[qi])
-        gu = np.take(a, qi, axis=0)
-        for b in layers:
-            pair_code += (((gu == np.take(b, qj, axis=0)) & (gu >= 0)) @ powers).astype(np.int64)
+    qi, qj = np.asarray(qi, np.int32), np.asarray(qj, np.int32)  # half the memory traffic
+    small = layers.astype(np.int32)  # group ids fit (a BQM holds far fewer variables)
+    for a in small:  # kind by kind: 1-D gathers from a variable-long column (cache-resident)
+        for k in range(K):
+            gu = a[:, k][qi]
+            ok = gu >= 0
+            for b in small:
+                pair_code[ok & (gu == b[:, k][qj])] += int(base ** k)
     nz = np.abs(qb) > 0
     if not nz.all():
         pair_code, qb = pair_code[nz], qb[nz]

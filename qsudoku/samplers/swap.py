@@ -32,7 +32,7 @@ from ..errors import ParameterError
 from .registry import register
 from .swap_structure import (FAMILY_KINDS, KernelSampler, SwapStructure, _kernel_args, _threads,
                              as_binary, compile_structure, finish_sampleset, fresh_seed,
-                             run_batches)
+                             parallel_reads, run_batches)
 
 __all__ = ["SwapAnnealingSampler", "SwapStructure", "compile_structure", "FAMILY_KINDS"]
 
@@ -110,12 +110,13 @@ def _sampler_class():
                 betas = np.linspace(hot, cold, n_b)
             betas = betas / scale
             args = _kernel_args(st)
-            per_sweep = max(1, len(st.arrays["movable"])) * (num_replicas if num_replicas > 1 else 1)
-            check_every = max(1, 20000 // per_sweep)
+
+            def reads(n, first, flags):
+                return _run(K, num_replicas, n, betas, num_sweeps, seed, first, flags, args,
+                            stop_at_ground, focus)
 
             def run(n, first, deadline):
-                bv, be, sw = _run(K, num_replicas, n, betas, num_sweeps, seed, first, deadline,
-                                  check_every, args, stop_at_ground, focus)
+                bv, be, sw = parallel_reads(reads, n, first, deadline)
                 return bv, be, sw, (sw >= num_sweeps) | (be <= 1e-9)
 
             vals, work, interrupted = run_batches(st, run, num_reads, num_reads if time_limit is None
@@ -126,13 +127,12 @@ def _sampler_class():
     return SwapAnnealingSampler
 
 
-def _run(K, num_replicas, n, betas, num_sweeps, seed, first, deadline, check_every, args,
-         stop_at_ground, focus):
+def _run(K, num_replicas, n, betas, num_sweeps, seed, first, flags, args, stop_at_ground, focus):
     if num_replicas > 1:
-        return K.temper_reads(n, betas, num_sweeps, int(seed), 1e-9, first, deadline, check_every,
-                              *args, bool(stop_at_ground), int(focus))
-    return K.anneal_reads(n, betas, int(seed), 1e-9, first, deadline, check_every, *args,
-                          bool(stop_at_ground), int(focus))
+        return K.temper_reads(n, betas, num_sweeps, int(seed), 1e-9, first, flags, *args,
+                              bool(stop_at_ground), int(focus))
+    return K.anneal_reads(n, betas, int(seed), 1e-9, first, flags, *args, bool(stop_at_ground),
+                          int(focus))
 
 
 _CLASS = None

@@ -4,8 +4,9 @@
 (a *family* of unit groups that partitions the open cells, kind ``box`` or ``region`` when
 present, else ``row``; cells, candidate digits and the *conflict groups*, every other group,
 with weights read off the BQM and checked against it).  :func:`run_batches` runs a kernel's
-reads batch after batch until a ground state or a time limit, and :func:`finish_sampleset`
-turns the reads into a :class:`dimod.SampleSet` with the BQM's own energies.
+reads batch after batch until a ground state or a time limit, :func:`parallel_reads` spreads
+one batch over threads (the kernels release the GIL), and :func:`finish_sampleset` turns the
+reads into a :class:`dimod.SampleSet` with the BQM's own energies.
 
 >>> from qsudoku.io import parse_puzzle
 >>> from qsudoku.propagate import propagate
@@ -18,7 +19,9 @@ turns the reads into a :class:`dimod.SampleSet` with the BQM's own energies.
 
 from __future__ import annotations
 
+import os
 import time
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,7 +29,7 @@ import numpy as np
 from ..errors import ParameterError
 from .penalty_fit import _infer_weights
 
-__all__ = ["SwapStructure", "compile_structure", "FAMILY_KINDS", "run_batches",
+__all__ = ["SwapStructure", "compile_structure", "FAMILY_KINDS", "run_batches", "parallel_reads",
            "finish_sampleset", "as_binary", "fresh_seed", "KernelSampler"]
 
 #: Unit kinds tried, in order, as the family whose units the moves keep as permutations.
@@ -308,10 +311,11 @@ def run_batches(st: SwapStructure, run, num_reads: int, batch: int, time_limit, 
         if time_limit is not None and time.perf_counter() - t0 > time_limit:
             break
     vals, work, complete = np.concatenate(vals), np.concatenate(work), np.concatenate(complete)
-    interrupted = 0
-    if complete.any() and not complete.all():
-        interrupted = int((~complete).sum())
-        vals, work = vals[complete], work[complete]
+    # Without a finished read, keep the ones that ran (a skipped read has energy inf).
+    keep = complete if complete.any() else np.isfinite(np.concatenate(energies))
+    interrupted = int((~keep).sum())
+    if interrupted:
+        vals, work = vals[keep], work[keep]
     return vals, work, interrupted
 
 
@@ -332,9 +336,56 @@ def finish_sampleset(bqm, st: SwapStructure, vals, interrupted: int, t0: float, 
 
 
 def _threads() -> int:
+    """Threads for a batch of reads: numba's thread count (``NUMBA_NUM_THREADS``, or
+    :func:`numba.set_num_threads` once numba's thread pool runs), else the CPU count."""
     try:
         import numba
-
-        return int(numba.get_num_threads())
+        from numba.np.ufunc import parallel
     except ImportError:  # pragma: no cover
-        return 1
+        return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                   else os.cpu_count() or 1)
+    if parallel._is_initialized:  # do not start numba's pool (0.1 s) just to ask
+        return int(numba.get_num_threads())
+    return int(numba.config.NUMBA_NUM_THREADS)
+
+
+_POOL: tuple[ThreadPoolExecutor, int, int] | None = None  # (pool, its size, owning process)
+
+
+def _pool(k: int) -> ThreadPoolExecutor:
+    """The shared thread pool, with at least ``k`` threads (a forked child gets its own:
+    the parent's threads do not exist there)."""
+    global _POOL
+    if _POOL is None or _POOL[1] < k or _POOL[2] != os.getpid():
+        size = max(k, _threads())
+        _POOL = (ThreadPoolExecutor(max_workers=size, thread_name_prefix="qsudoku-reads"), size,
+                 os.getpid())
+    return _POOL[0]
+
+
+def parallel_reads(call, num_reads: int, first_read: int, deadline: float):
+    """Run ``num_reads`` reads of a kernel, split into contiguous ranges over threads.
+
+    ``call(n, first, flags)`` runs reads ``first .. first + n - 1`` (a ``nogil`` kernel)
+    and returns a tuple of per-read arrays; the ranges' arrays are concatenated in read
+    order.  Every range shares one ``flags`` array (see :mod:`._swap_kernel`): at
+    ``deadline`` (a ``perf_counter`` time; ``inf`` for none), or if the caller is
+    interrupted, ``flags[1]`` is set and the kernels stop at their next check.
+
+    >>> import numpy as np
+    >>> parallel_reads(lambda n, first, flags: (np.arange(first, first + n),), 5, 10, np.inf)
+    (array([10, 11, 12, 13, 14]),)
+    """
+    flags = np.zeros(2, np.int64)
+    k = max(1, min(_threads(), num_reads))
+    pool = _pool(k)
+    cut = [num_reads * i // k for i in range(k + 1)]
+    futures = [pool.submit(call, cut[i + 1] - cut[i], first_read + cut[i], flags)
+               for i in range(k)]
+    try:
+        wait(futures, timeout=None if deadline == np.inf
+             else max(0.0, deadline - time.perf_counter()))
+    finally:
+        flags[1] = 1  # time is up (or an interrupt): the kernels stop at their next check
+    parts = [f.result() for f in futures]
+    return tuple(np.concatenate(p) for p in zip(*parts))

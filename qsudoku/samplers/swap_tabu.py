@@ -32,7 +32,8 @@ import time
 from ..errors import ParameterError
 from .registry import register
 from .swap_structure import (FAMILY_KINDS, KernelSampler, _kernel_args, _threads, as_binary,
-                             compile_structure, finish_sampleset, fresh_seed, run_batches)
+                             compile_structure, finish_sampleset, fresh_seed, parallel_reads,
+                             run_batches)
 
 __all__ = ["SwapTabuSampler"]
 
@@ -94,14 +95,13 @@ def _sampler_class():
             t1 = time.perf_counter()
             seed = fresh_seed() if seed is None else int(seed)
             args = _kernel_args(st)
-            # A step costs up to about 0.1 us per movable cell: check the clock (~1 us) at
-            # most every ~0.5 ms.
-            check_every = max(8, 5000 // max(1, len(st.arrays["movable"])))
+
+            def reads(n, first, flags):
+                return K.tabu_reads(n, max_iters, tenure, stall, bump, seed, 1e-9, first, flags,
+                                    *args, st.arrays["vgw"], st.digit_pure, bool(stop_at_ground))
 
             def run(n, first, deadline):  # -> per read: value slots, energy, steps, complete
-                return K.tabu_reads(n, max_iters, tenure, stall, bump, seed, 1e-9, first, deadline,
-                                    check_every, *args, st.arrays["vgw"], st.digit_pure,
-                                    bool(stop_at_ground))
+                return parallel_reads(reads, n, first, deadline)
 
             # Reads are short: a batch holds many per thread (a read that finds the ground
             # state stops the others in its batch when stop_at_ground is set).  Threads wait

@@ -1,0 +1,62 @@
+"""Time limits hold on big grids: every stage of the route and of the exact fallback counts.
+
+No assertion on seconds: the limits here are far below what the work needs, so a stage
+that ignored its limit would report an answer (or a loaded formulation) it cannot have
+reached in time.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from qsudoku.exact.problem import Problem
+from qsudoku.propagate import propagate
+from qsudoku.puzzle import Puzzle
+from qsudoku.route import ROUTE_RULES, anneal_route
+
+pysat = pytest.importorskip("pysat")
+
+
+def blank(n: int) -> Puzzle:
+    return Puzzle.standard([0] * (n * n))
+
+
+def test_sat_counts_loading_its_clauses_against_the_time_limit():
+    from qsudoku.exact.cnf import solve_sat
+
+    problem = Problem.from_candidates(propagate(blank(25), ()))  # ~750,000 clauses
+    out = solve_sat(problem, time_limit=0.01)
+    assert out.status == "time_limit" and out.chosen is None
+    assert out.info["num_clauses"] is None  # stopped while loading, not after
+
+
+def test_sat_count_stops_while_loading_too():
+    from qsudoku.exact.cnf import count_sat
+
+    problem = Problem.from_candidates(propagate(blank(25), ()))
+    res = count_sat(problem, limit=2, time_limit=0.01)
+    assert res.status == "time_limit" and not res.solutions
+
+
+def test_a_blank_25x25_on_tiny_limits_says_not_decided():
+    r = anneal_route(blank(25), time_budget=0.05, fallback=("sat", "csp"),
+                     fallback_time_limit=0.05, seed=1)
+    assert not r.valid and r.solved_by == "none"
+    assert any("stopped at its 0.05 s time limit" in n for n in r.notes), r.notes
+
+
+def test_the_fallback_still_solves_when_its_limit_allows():
+    r = anneal_route(blank(16), time_budget=0.01, max_rounds=0, fallback=("sat", "csp"),
+                     fallback_time_limit=60, seed=1)
+    assert r.valid and r.solved_by.startswith("sat fallback")
+    assert r.puzzle.is_solution(r.grid)
+
+
+def test_the_route_skips_a_round_it_cannot_pay_for():
+    # The budget ends long before the 25x25 model is even built: no sampler call.
+    r = anneal_route(blank(25), time_budget=1e-4, seed=1)
+    assert r.rounds == 0 and not r.valid and r.timings["sample"] == 0.0
+
+
+def test_the_route_rules_leave_a_blank_grid_open():  # (what the tests above rely on)
+    assert not propagate(blank(16), ROUTE_RULES).solved
