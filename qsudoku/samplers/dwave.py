@@ -25,8 +25,6 @@ import contextlib
 import functools
 import math
 import numbers
-import os
-import re
 
 import dimod
 import numpy as np
@@ -34,6 +32,7 @@ import numpy as np
 from ..embedding import (EmbeddingCache, check_embedding_parameters, embed_bqm,
                          estimate_qpu_access_time, target_id)
 from ..errors import BackendUnavailableError, ConfigError
+from .redact import install_log_redaction, scrub
 from .registry import register
 
 __all__ = ["QPUSampler", "mock_child", "resolve_chain_strength", "cloud_errors", "scrub",
@@ -51,20 +50,6 @@ _SECRET_WORDS = ("token", "password", "secret")
 DEFAULT_LABEL = "qsudoku"
 
 # -- errors -------------------------------------------------------------------------------------
-
-# SAPI tokens are a short prefix and 40+ hex digits (the pattern dwave-cloud's log filter uses).
-_TOKEN_RE = re.compile(r"\b[0-9A-Za-z]{2,10}-[0-9A-Fa-f]{32,}\b")
-
-
-def scrub(text: str) -> str:
-    """``text`` on one line with the API token (from ``DWAVE_API_TOKEN`` or token-shaped) removed."""
-    token = os.environ.get("DWAVE_API_TOKEN", "").strip()
-    if len(token) >= 4:
-        text = text.replace(token, "<token>")
-    text = _TOKEN_RE.sub("<token>", text)
-    text = " ".join(text.split())
-    return text if len(text) <= 240 else text[:237] + "..."
-
 
 _OFFLINE_HINT = "or run offline with --fallback sa"
 
@@ -113,9 +98,13 @@ def _translate(exc: BaseException, what: str, constructing: bool):
 
 
 @contextlib.contextmanager
-def cloud_errors(what: str, constructing: bool = False):
+def cloud_errors(what: str, constructing: bool = False, config_file: str | None = None):
     """Re-raise D-Wave cloud failures as one-line :class:`BackendUnavailableError` (no traceback chain,
-    so the original message, which might quote a token, is never shown)."""
+    so the original message, which might quote a token, is never shown).  ``constructing``:
+    a client is being created, so D-Wave's logging is made to redact the token first
+    (:func:`~qsudoku.samplers.redact.install_log_redaction`, reading ``config_file`` too)."""
+    if constructing:
+        install_log_redaction(config_file)
     try:
         yield
     except (BackendUnavailableError, ConfigError):
@@ -373,7 +362,7 @@ def _qpu(**options):
     from dwave.system import DWaveSampler
 
     cache = _cache_from(local)
-    with cloud_errors("QPU", constructing=True):
+    with cloud_errors("QPU", constructing=True, config_file=client.get("config_file")):
         child = DWaveSampler(**client)
     return QPUSampler(child, cache, local.get("embedding_parameters"))
 
