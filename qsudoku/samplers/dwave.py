@@ -29,7 +29,7 @@ import numbers
 import dimod
 import numpy as np
 
-from ..embedding import (EmbeddingCache, check_embedding_parameters, embed_bqm,
+from ..embedding import (EmbeddingCache, check_embedding_parameters, clique_embedding, embed_bqm,
                          estimate_qpu_access_time, target_id)
 from ..errors import BackendUnavailableError, ConfigError
 from .redact import install_log_redaction, scrub
@@ -214,6 +214,9 @@ class QPUSampler(dimod.ComposedSampler):
         child: A structured sampler: :class:`~dwave.system.DWaveSampler` or a mock.
         cache: Embedding cache (``None`` disables caching).
         embedding_parameters: minorminer keywords (``timeout``, ``tries``, ``random_seed``, ...).
+        clique: Embed every model in a clique embedding of its size (no search per model:
+            for a stream of small subproblems, see :mod:`.decompose`); its variables are
+            mapped to the clique's chains in the model's variable order.
 
     Sampling parameters are the child's (``num_reads``, ``annealing_time``,
     ``auto_scale``, ``label``, ...) plus ``chain_strength``, ``chain_strength_factor``,
@@ -224,9 +227,11 @@ class QPUSampler(dimod.ComposedSampler):
     parameters = None
     properties = None
 
-    def __init__(self, child, cache: EmbeddingCache | None = None, embedding_parameters=None):
+    def __init__(self, child, cache: EmbeddingCache | None = None, embedding_parameters=None,
+                 clique: bool = False):
         self.children = [child]
         self.cache = cache
+        self.clique = bool(clique)
         self.embedding_parameters = check_embedding_parameters(embedding_parameters)
         self.parameters = dict(child.parameters)
         self.parameters.update(chain_strength=[], chain_strength_factor=[], chain_break_method=[],
@@ -242,6 +247,15 @@ class QPUSampler(dimod.ComposedSampler):
 
     def embed(self, bqm):
         """The (cached) :class:`~qsudoku.embedding.Embedded` of ``bqm``; raises if it does not fit."""
+        if self.clique:
+            emb = clique_embedding(bqm.num_variables, self.child, self.target)
+            if emb.found:
+                chains = emb.embedding
+                emb.embedding = {v: chains[i] for i, v in enumerate(bqm.variables)}
+                return emb
+            raise BackendUnavailableError(
+                f"a clique of {bqm.num_variables} variables does not fit on "
+                f"{self.target.split(':')[0]}; lower subproblem_size")
         emb = embed_bqm(bqm, self.child, self.cache, parameters=self.embedding_parameters,
                         target=self.target, adjacency=self.child.adjacency)
         if not emb.found:
