@@ -43,7 +43,7 @@ def run_set(name: str, args, sampler) -> dict:
         rnd = sample_round(model, sampler, {
             "subproblem_size": args.size, "strategy": args.strategy, "seed": i,
             "qpu_reads": args.qpu_reads, "num_sweeps": args.num_sweeps,
-            "max_calls": args.max_calls})
+            "max_calls": args.max_calls, "patience": args.patience})
         info = rnd.sampleset.info
         solved += rnd.best.valid
         calls.append(info["qpu_calls"])
@@ -69,14 +69,15 @@ def main() -> None:
     ap.add_argument("--size", type=int, default=64, help="subproblem_size")
     ap.add_argument("--strategy", default="conflicts")
     ap.add_argument("--qpu-reads", type=int, default=10)
-    ap.add_argument("--num-sweeps", type=int, default=300, help="mock physics: SA sweeps")
+    ap.add_argument("--num-sweeps", type=int, default=1000, help="mock physics: SA sweeps")
     ap.add_argument("--max-calls", type=int, default=300)
+    ap.add_argument("--patience", type=int, default=15, help="calls without gain before a breakout")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
     sampler = get_sampler("decompose", qpu_sampler="mock-qpu")
     print(f"decompose, mock QPU (Pegasus P16, SA physics): subproblem_size={args.size} "
           f"strategy={args.strategy} qpu_reads={args.qpu_reads} num_sweeps={args.num_sweeps} "
-          f"max_calls={args.max_calls}; load average {os.getloadavg()[0]:.2f}")
+          f"max_calls={args.max_calls} patience={args.patience}; load average {os.getloadavg()[0]:.2f}")
     print("set | solved | median QPU calls | max calls | median est. QPU access s | "
           "max subproblem vars | longest chain | median wall s")
     for name in args.sets:

@@ -51,6 +51,21 @@ def test_subproblem_energy_equals_the_full_energy():
         assert np.isclose(m.energy(x), model.bqm.energy(dict(zip(m.labels, x))))
 
 
+def test_breakout_penalties_add_weighted_unit_violations():
+    model = _model(SIX)
+    m = _Model(model.bqm)
+    s = _Structure(m, model.groups())
+    rng = np.random.default_rng(2)
+    weights = rng.integers(0, 3, len(s.units)).astype(float)
+    work = m.with_penalties(s.units, weights)
+    x = s.initial(m.n, rng)
+    expected = m.energy(x) + sum(w * (x[u].sum() - 1) ** 2 for u, w in zip(s.units, weights))
+    assert np.isclose(work.energy(x), expected) and expected > m.energy(x)
+    free = _choose(s, work, x, "conflicts", 20, rng)
+    sub = work.subproblem(free, x)
+    assert np.isclose(sub.energy({i: x[f] for i, f in enumerate(free)}), expected)
+
+
 @pytest.mark.parametrize("strategy", STRATEGIES)
 def test_frees_whole_cells_with_their_current_values(strategy):
     model = _model(SIX)
