@@ -9,8 +9,11 @@ assignment and repeatedly
 2. sends the subproblem (the model with the fixed variables folded into linear
    biases) to a QPU sampler, which embeds it in a cached clique embedding of its size
    (:func:`qsudoku.embedding.clique_embedding`: no embedding search per call),
-3. takes the lowest-energy answer if it does not raise the energy (a *large
-   neighbourhood search* whose moves are QPU calls).
+3. takes each read downhill with greedy single flips (``polish``; the mock QPU's
+   answers on krazydad_5_tough[0] were accepted 23 times in 150 calls without it,
+   and it stalled at energy 14; with it the puzzle was solved in 67 calls), then the
+   lowest-energy answer if it does not raise the energy (a *large neighbourhood
+   search* whose moves are QPU calls).
 
 It stops at ``energy_target`` (0: a valid grid) or after ``max_calls`` QPU calls.
 Equal-energy answers are accepted, so the state drifts along plateaus; after
@@ -61,7 +64,7 @@ STRATEGIES = ("conflicts", "units", "energy")
 #: Registry names usable as ``qpu_sampler`` (the child that samples each subproblem).
 QPU_SAMPLERS = ("qpu", "mock-qpu", "hybrid")
 _OWN = ("groups", "num_reads", "subproblem_size", "strategy", "max_calls", "qpu_reads", "seed",
-        "energy_target", "time_limit", "patience")
+        "energy_target", "time_limit", "patience", "polish")
 
 
 class _Model:
@@ -243,7 +246,7 @@ class DecomposeSampler(dimod.Sampler):
 
     def sample(self, bqm, groups=None, num_reads=1, subproblem_size=64, strategy="conflicts",
                max_calls=2000, qpu_reads=None, seed=None, energy_target=0.0, time_limit=None,
-               patience=10, **child_params):
+               patience=15, polish=True, **child_params):
         """One decomposition run per read; returns a :class:`dimod.SampleSet` over ``bqm``'s variables.
 
         Args:
@@ -258,6 +261,8 @@ class DecomposeSampler(dimod.Sampler):
             energy_target: Stop a run at this energy (0: a valid qsudoku grid).
             time_limit: Wall seconds per run (``None``: no limit).
             patience: Calls without a gain before a breakout (0: never).
+            polish: Take each read of every answer downhill (greedy single flips on the
+                subproblem, as D-Wave's post-processing does) before choosing the best.
             **child_params: Passed to every child call.
         """
         _check(subproblem_size, strategy, max_calls, qpu_reads, num_reads)
@@ -267,11 +272,13 @@ class DecomposeSampler(dimod.Sampler):
         if qpu_reads is not None and "num_reads" in getattr(self.child, "parameters", {}):
             child_params["num_reads"] = qpu_reads
         stats = {"qpu_calls": 0, "max_subproblem_variables": 0, "longest_chain": 0,
-                 "estimated_qpu_access_time": 0.0, "qpu_access_time": 0.0, "accepted": 0, "breakouts": 0}
+                 "estimated_qpu_access_time": 0.0, "qpu_access_time": 0.0, "accepted": 0, "breakouts": 0,
+                 "chain_break_fraction": 0.0}
         samples, energies, calls = [], [], []
         for _ in range(num_reads):
             x, used = self._run(model, structure, rng, subproblem_size, strategy, max_calls,
-                                energy_target, time_limit, child_params, stats, patience)
+                                energy_target, time_limit, child_params, stats, patience,
+                                polish)
             samples.append(x.astype(np.int8))
             energies.append(model.energy(x))
             calls.append(used)
@@ -284,7 +291,7 @@ class DecomposeSampler(dimod.Sampler):
         return ss
 
     def _run(self, model, structure, rng, size, strategy, max_calls, target, time_limit,
-             child_params, stats, patience):
+             child_params, stats, patience, polish):
         x = structure.initial(model.n, rng)
         energy = model.energy(x)
         work, weights = model, np.zeros(len(structure.units))
@@ -310,6 +317,8 @@ class DecomposeSampler(dimod.Sampler):
             used += 1
             since += 1
             _tally(stats, answer.info, len(free))
+            if polish and len(answer):
+                answer = _descend(sub, answer)
             best = answer.lowest().first if len(answer) else None
             if best is None:
                 continue
@@ -323,11 +332,19 @@ class DecomposeSampler(dimod.Sampler):
         return x, used
 
 
+def _descend(sub, answer):
+    """Each read of ``answer`` taken downhill to a local minimum of ``sub`` (greedy single flips)."""
+    from dwave.samplers import SteepestDescentSolver
+
+    return SteepestDescentSolver().sample(sub, initial_states=answer)
+
+
 def _tally(stats: dict, info, num_free: int) -> None:
     stats["qpu_calls"] += 1
     stats["max_subproblem_variables"] = max(stats["max_subproblem_variables"], num_free)
     stats["longest_chain"] = max(stats["longest_chain"], int(info.get("longest_chain", 0) or 0))
     stats["estimated_qpu_access_time"] += float(info.get("estimated_qpu_access_time", 0) or 0)
+    stats["chain_break_fraction"] += float(info.get("chain_break_fraction", 0) or 0)
     timing = info.get("timing") or {}
     stats["qpu_access_time"] += float(timing.get("qpu_access_time", 0) or 0)
 
