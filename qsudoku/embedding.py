@@ -34,7 +34,7 @@ from .errors import ConfigError
 
 __all__ = ["Embedded", "EmbeddingCache", "default_cache_dir", "graph_key", "target_id",
            "chain_stats", "is_valid_embedding", "embed_bqm", "check_embedding_parameters",
-           "estimate_qpu_access_time", "MINORMINER_PARAMETERS"]
+           "estimate_qpu_access_time", "clique_embedding", "MINORMINER_PARAMETERS"]
 
 #: minorminer.find_embedding keywords accepted in ``embedding_parameters`` (with their types).
 MINORMINER_PARAMETERS = {
@@ -337,6 +337,40 @@ def embed_bqm(bqm, sampler, cache: EmbeddingCache | None = None, *, parameters: 
             **{k: v for k, v in chain_stats(emb).items()},
             "chains": [[_jsonable_label(v), emb[v]] for v in variables]})
     return Embedded(emb, key, target, seconds, False, len(variables))
+
+
+_CLIQUES: dict = {}
+
+
+def clique_embedding(num_variables: int, sampler, target: str | None = None) -> Embedded:
+    """A clique embedding of ``num_variables`` variables (labelled ``0..n-1``) into ``sampler``.
+
+    Any model of at most ``n`` variables embeds in it, so a stream of different
+    subproblems needs no per-call search: the embedding comes from minorminer's
+    ``busclique`` (native clique embeddings of Chimera, Pegasus and Zephyr graphs, with
+    its own on-disk cache) once per target and size, then from memory.
+
+    Returns:
+        An :class:`Embedded` (``found`` is False if the clique does not fit).
+    """
+    target = target or target_id(sampler)
+    key = (target, int(num_variables))
+    if key not in _CLIQUES:
+        from minorminer import busclique
+
+        graph = _CLIQUES.get((target, "graph"))
+        if graph is None:
+            graph = _CLIQUES[(target, "graph")] = sampler.to_networkx_graph()
+        t = time.perf_counter()
+        emb = busclique.find_clique_embedding(int(num_variables), graph)
+        seconds = time.perf_counter() - t
+        emb = {int(v): list(chain) for v, chain in emb.items()}
+        if len(emb) != num_variables:
+            emb = {}
+        _CLIQUES[key] = Embedded(emb, f"clique-{num_variables}", target, seconds, False,
+                                 int(num_variables))
+    found = _CLIQUES[key]
+    return Embedded(found.embedding, found.key, target, found.seconds, True, found.num_variables)
 
 
 def estimate_qpu_access_time(properties: Mapping, num_qubits: int, **params) -> float | None:

@@ -16,6 +16,17 @@ reduced QUBO once:
 >>> r = solve(parse_puzzle("1..." "..2." "...." "...4"), Config().with_overrides(sampler="sa", seed=3))
 >>> r.valid, r.solved_by, r.num_reads
 (True, 'sa', 50)
+
+Any other :class:`dimod.Sampler` plugs in: it gets the configured parameters it accepts
+(the others are left out, with one note) and the result names its class:
+
+>>> import dimod
+>>> r = solve(parse_puzzle("1..." "..2." "...." "...4"), Config().with_overrides(reads=5, seed=3),
+...           sampler=dimod.RandomSampler())
+>>> r.solved_by, r.sampler["params"], r.num_reads
+('RandomSampler', {'num_reads': 5}, 5)
+>>> r.notes
+['RandomSampler does not accept parameter(s) seed of the configured sampler swap-tabu; left out']
 """
 
 from __future__ import annotations
@@ -33,9 +44,11 @@ from .qubo import QuboModel, build_model
 from .result import Result
 from .sampling import Tally, sample_round
 from .samplers import check_params, default_params, get_sampler
+from .samplers.registry import check_values
 
 __all__ = ["Result", "solve", "sample_model", "sample_rounds", "build", "sampler_factory",
-           "sampler_params", "fallback_config", "uses_route", "result_of", "TIME_PARAMS"]
+           "sampler_params", "fallback_config", "uses_route", "result_of", "TIME_PARAMS",
+           "is_configured", "sampler_label"]
 
 #: Sampling parameters that take a time limit in seconds (a budget is passed through them).
 TIME_PARAMS = ("time_limit", "time_budget")
@@ -55,27 +68,65 @@ def build(puzzle: Puzzle, config: Config = Config()) -> tuple[Candidates, QuboMo
     return cands, model, timings
 
 
-def sampler_params(sampler, config: Config) -> dict:
-    """The checked sampling parameters for ``config`` (registered defaults if none given)."""
+def is_configured(sampler, config: Config) -> bool:
+    """True if ``sampler`` is ``None`` or was built by :func:`sampler_factory` for ``config``'s
+    sampler name; any other sampler is *foreign*: it takes the configured parameters it
+    accepts, never the registered defaults of another sampler."""
+    return sampler is None or getattr(sampler, "qsudoku_name", None) == config.sampler.name
+
+
+def sampler_label(sampler, config: Config) -> str:
+    """The name a result gives the sampler: the configured name, else the class name."""
+    return config.sampler.name if is_configured(sampler, config) else type(sampler).__name__
+
+
+def _accepted(sampler, params: dict, config: Config, notes: list | None) -> dict:
+    """``params`` restricted to what a foreign ``sampler`` accepts; one note for the rest."""
+    accepted = set(getattr(sampler, "parameters", None) or {})
+    dropped = sorted(set(params) - accepted)
+    kept = {k: v for k, v in params.items() if k in accepted}
+    check_values(kept, config.source)
+    if dropped and notes is not None:
+        notes.append(f"{type(sampler).__name__} does not accept parameter(s) {', '.join(dropped)} "
+                     f"of the configured sampler {config.sampler.name}; left out")
+    return kept
+
+
+def sampler_params(sampler, config: Config, notes: list | None = None) -> dict:
+    """The checked sampling parameters for ``config`` (registered defaults if none given).
+
+    A foreign sampler (see :func:`is_configured`) gets the config's own parameters that
+    its ``parameters`` accept; the others are left out with a note added to ``notes``.
+    """
+    if not is_configured(sampler, config):
+        return _accepted(sampler, dict(config.sampler.params), config, notes)
     name = config.sampler.name
     params = dict(default_params(name))
     params.update(config.sampler.params)
     return check_params(sampler, params, name, config.source)
 
 
-def uses_route(config: Config) -> bool:
-    """True if ``config`` runs the annealing route rather than one sampling."""
-    from .route import ROUTE_PARAMS
+def uses_route(config: Config, sampler=None) -> bool:
+    """True if ``config`` (with ``sampler``, if given) runs the annealing route rather than one
+    sampling: a foreign sampler runs it only if it accepts a route's parameters."""
+    from .route import ROUTE_PARAMS, route_label
 
-    return config.route.enabled and config.sampler.name in ROUTE_PARAMS
+    if not config.route.enabled:
+        return False
+    if is_configured(sampler, config):
+        return config.sampler.name in ROUTE_PARAMS
+    return route_label(sampler) in ROUTE_PARAMS
 
 
-def route_params(sampler, config: Config) -> tuple[dict, int | None]:
-    """The route's parameters of the configured sampler with the config's applied, and the seed."""
-    from .route import ROUTE_PARAMS
+def route_params(sampler, config: Config, notes: list | None = None) -> tuple[dict, int | None]:
+    """The route's parameters of the sampler with the config's applied, and the seed."""
+    from .route import ROUTE_PARAMS, route_label
 
     params = dict(config.sampler.params)
     seed = params.pop("seed", None)
+    if not is_configured(sampler, config):
+        return _accepted(sampler, {**ROUTE_PARAMS[route_label(sampler)], **params}, config,
+                         notes), seed
     merged = {**ROUTE_PARAMS[config.sampler.name], **params}
     check_params(sampler, merged, config.sampler.name, config.source)
     return merged, seed
@@ -83,7 +134,12 @@ def route_params(sampler, config: Config) -> tuple[dict, int | None]:
 
 def sampler_factory(config: Config):
     """Instantiate the configured sampler (reuse it across puzzles)."""
-    return get_sampler(config.sampler.name, **config.sampler.options)
+    sampler = get_sampler(config.sampler.name, **config.sampler.options)
+    try:
+        sampler.qsudoku_name = config.sampler.name
+    except AttributeError:  # a sampler with __slots__: treated as foreign (lenient parameters)
+        pass
+    return sampler
 
 
 def fallback_config(config: Config, error: BackendUnavailableError) -> tuple[Config, str]:
@@ -226,9 +282,10 @@ def _raised_by_foreign_sample(error: BaseException) -> bool:
             and not type(owner).__module__.startswith("qsudoku"))
 
 
-def _sample(model: QuboModel, config: Config, sampler, budget, t0) -> tuple[Tally, dict]:
+def _sample(model: QuboModel, config: Config, sampler, budget, t0,
+            notes: list | None = None) -> tuple[Tally, dict]:
     sampler = sampler or sampler_factory(config)
-    params = sampler_params(sampler, config)
+    params = sampler_params(sampler, config, notes)
     with _rejected_params(config, params, sampler):
         return sample_rounds(model, sampler, params, budget=budget, clock_start=t0), params
 
@@ -237,8 +294,10 @@ def _solve_route(puzzle: Puzzle, config: Config, sampler, t0: float,
                  budget: float | None) -> Result:
     from .route import anneal_route, rounds_text
 
+    label = sampler_label(sampler, config)
     sampler = sampler or sampler_factory(config)
-    params, seed = route_params(sampler, config)
+    notes: list[str] = []
+    params, seed = route_params(sampler, config, notes)
     rc = config.route
     time_budget = rc.time_budget if budget is None else budget
     with _rejected_params(config, params, sampler):
@@ -249,11 +308,12 @@ def _solve_route(puzzle: Puzzle, config: Config, sampler, t0: float,
                            fallback_time_limit=rc.fallback_time_limit or None)
     res.timings = {k: v for k, v in res.timings.items() if v or k in ("propagate", "total")}
     res.timings["total"] = time.perf_counter() - t0
+    res.notes[:0] = notes
     if not res.valid and res.rounds:
         res.notes.append(f"the annealing route found no valid grid in its {time_budget:g} s "
                          f"budget ({rounds_text(res.rounds)})"
                          + ("" if rc.exact_fallback else "; the exact fallback is off"))
-    res.sampler = {"name": config.sampler.name, "params": {**params, "seed": seed},
+    res.sampler = {"name": label, "params": {**params, "seed": seed},
                    "route": {"time_budget": time_budget, "max_depth": rc.max_depth,
                              "exact_fallback": rc.exact_fallback,
                              "fallback_time_limit": rc.fallback_time_limit}}
@@ -269,7 +329,10 @@ def solve(puzzle: Puzzle, config: Config = Config(), *, sampler=None,
         config: Rules, weights, sampler and route (defaults: singles, weights 1, the
             annealing route with the ``swap-tabu`` sampler and the ``sat``/``csp`` exact
             fallback).
-        sampler: An already-built sampler to reuse across puzzles (optional).
+        sampler: An already-built sampler to reuse across puzzles (optional): the
+            configured one (from :func:`sampler_factory`), or any :class:`dimod.Sampler`,
+            which gets the configured parameters it accepts (see :func:`sampler_params`)
+            and runs the route only if it accepts a route's parameters.
         budget: Wall seconds for sampling: the route's time budget (instead of
             ``route.time_budget``), or, for any other sampler, sample again until it is
             used (see :func:`sample_rounds`); ``None``: the route's own budget, or one
@@ -291,7 +354,7 @@ def solve(puzzle: Puzzle, config: Config = Config(), *, sampler=None,
     if sampler is not None and not callable(getattr(sampler, "sample", None)):
         raise TypeError(f"sampler must be a dimod sampler object (or None; choose one by name "
                         f"with Config().with_overrides(sampler=...)), not {describe(sampler)}")
-    if uses_route(config):
+    if uses_route(config, sampler):
         return _solve_route(puzzle, config, sampler, t0, budget)
     cands, model, timings = build(puzzle, config)
     fired = dict(cands.fired)
@@ -299,15 +362,17 @@ def solve(puzzle: Puzzle, config: Config = Config(), *, sampler=None,
         timings["total"] = time.perf_counter() - t0
         return Result(puzzle=puzzle, grid=list(cands.grid), valid=puzzle.is_solution(cands.grid),
                       solved_by="propagation", fired=fired, timings=timings)
-    notes = []
+    notes: list[str] = []
+    label = sampler_label(sampler, config)
     try:
-        tally, params = _sample(model, config, sampler, budget, t0)
+        tally, params = _sample(model, config, sampler, budget, t0, notes)
     except BackendUnavailableError as e:
         config, note = fallback_config(config, e)
         notes.append(note)
-        tally, params = _sample(model, config, None, budget, t0)
+        label = config.sampler.name
+        tally, params = _sample(model, config, None, budget, t0, notes)
     timings["sample"], timings["decode"] = tally.t_sample, tally.t_decode
     timings["total"] = time.perf_counter() - t0
-    return result_of(puzzle, model, tally, solved_by=config.sampler.name, fired=fired,
-                     timings=timings, sampler={"name": config.sampler.name, "params": params},
+    return result_of(puzzle, model, tally, solved_by=label, fired=fired,
+                     timings=timings, sampler={"name": label, "params": params},
                      info=dict(tally.best_round.sampleset.info), notes=notes)

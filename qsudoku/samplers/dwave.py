@@ -25,15 +25,14 @@ import contextlib
 import functools
 import math
 import numbers
-import os
-import re
 
 import dimod
 import numpy as np
 
-from ..embedding import (EmbeddingCache, check_embedding_parameters, embed_bqm,
+from ..embedding import (EmbeddingCache, check_embedding_parameters, clique_embedding, embed_bqm,
                          estimate_qpu_access_time, target_id)
 from ..errors import BackendUnavailableError, ConfigError
+from .redact import install_log_redaction, scrub
 from .registry import register
 
 __all__ = ["QPUSampler", "mock_child", "resolve_chain_strength", "cloud_errors", "scrub",
@@ -51,20 +50,6 @@ _SECRET_WORDS = ("token", "password", "secret")
 DEFAULT_LABEL = "qsudoku"
 
 # -- errors -------------------------------------------------------------------------------------
-
-# SAPI tokens are a short prefix and 40+ hex digits (the pattern dwave-cloud's log filter uses).
-_TOKEN_RE = re.compile(r"\b[0-9A-Za-z]{2,10}-[0-9A-Fa-f]{32,}\b")
-
-
-def scrub(text: str) -> str:
-    """``text`` on one line with the API token (from ``DWAVE_API_TOKEN`` or token-shaped) removed."""
-    token = os.environ.get("DWAVE_API_TOKEN", "").strip()
-    if len(token) >= 4:
-        text = text.replace(token, "<token>")
-    text = _TOKEN_RE.sub("<token>", text)
-    text = " ".join(text.split())
-    return text if len(text) <= 240 else text[:237] + "..."
-
 
 _OFFLINE_HINT = "or run offline with --fallback sa"
 
@@ -113,9 +98,13 @@ def _translate(exc: BaseException, what: str, constructing: bool):
 
 
 @contextlib.contextmanager
-def cloud_errors(what: str, constructing: bool = False):
+def cloud_errors(what: str, constructing: bool = False, config_file: str | None = None):
     """Re-raise D-Wave cloud failures as one-line :class:`BackendUnavailableError` (no traceback chain,
-    so the original message, which might quote a token, is never shown)."""
+    so the original message, which might quote a token, is never shown).  ``constructing``:
+    a client is being created, so D-Wave's logging is made to redact the token first
+    (:func:`~qsudoku.samplers.redact.install_log_redaction`, reading ``config_file`` too)."""
+    if constructing:
+        install_log_redaction(config_file)
     try:
         yield
     except (BackendUnavailableError, ConfigError):
@@ -225,6 +214,9 @@ class QPUSampler(dimod.ComposedSampler):
         child: A structured sampler: :class:`~dwave.system.DWaveSampler` or a mock.
         cache: Embedding cache (``None`` disables caching).
         embedding_parameters: minorminer keywords (``timeout``, ``tries``, ``random_seed``, ...).
+        clique: Embed every model in a clique embedding of its size (no search per model:
+            for a stream of small subproblems, see :mod:`.decompose`); its variables are
+            mapped to the clique's chains in the model's variable order.
 
     Sampling parameters are the child's (``num_reads``, ``annealing_time``,
     ``auto_scale``, ``label``, ...) plus ``chain_strength``, ``chain_strength_factor``,
@@ -235,9 +227,11 @@ class QPUSampler(dimod.ComposedSampler):
     parameters = None
     properties = None
 
-    def __init__(self, child, cache: EmbeddingCache | None = None, embedding_parameters=None):
+    def __init__(self, child, cache: EmbeddingCache | None = None, embedding_parameters=None,
+                 clique: bool = False):
         self.children = [child]
         self.cache = cache
+        self.clique = bool(clique)
         self.embedding_parameters = check_embedding_parameters(embedding_parameters)
         self.parameters = dict(child.parameters)
         self.parameters.update(chain_strength=[], chain_strength_factor=[], chain_break_method=[],
@@ -253,6 +247,15 @@ class QPUSampler(dimod.ComposedSampler):
 
     def embed(self, bqm):
         """The (cached) :class:`~qsudoku.embedding.Embedded` of ``bqm``; raises if it does not fit."""
+        if self.clique:
+            emb = clique_embedding(bqm.num_variables, self.child, self.target)
+            if emb.found:
+                chains = emb.embedding
+                emb.embedding = {v: chains[i] for i, v in enumerate(bqm.variables)}
+                return emb
+            raise BackendUnavailableError(
+                f"a clique of {bqm.num_variables} variables does not fit on "
+                f"{self.target.split(':')[0]}; lower subproblem_size")
         emb = embed_bqm(bqm, self.child, self.cache, parameters=self.embedding_parameters,
                         target=self.target, adjacency=self.child.adjacency)
         if not emb.found:
@@ -373,7 +376,7 @@ def _qpu(**options):
     from dwave.system import DWaveSampler
 
     cache = _cache_from(local)
-    with cloud_errors("QPU", constructing=True):
+    with cloud_errors("QPU", constructing=True, config_file=client.get("config_file")):
         child = DWaveSampler(**client)
     return QPUSampler(child, cache, local.get("embedding_parameters"))
 

@@ -29,6 +29,8 @@ BACKEND_MODULES = (
     "qsudoku.samplers.swap_tabu",
     "qsudoku.samplers.dwave",
     "qsudoku.samplers.hybrid",
+    "qsudoku.samplers.decompose",
+    "qsudoku.samplers.kerberos",
     "qsudoku.samplers.exact",
 )
 

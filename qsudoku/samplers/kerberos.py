@@ -1,0 +1,104 @@
+"""``kerberos``: dwave-hybrid's Kerberos workflow, its QPU branch on our embedding path.
+
+:class:`hybrid.KerberosSampler` races tabu search, simulated annealing and a QPU branch
+(the highest energy-impact variables, at most ``max_subproblem_size``, sampled on the QPU
+and spliced back) and loops until ``max_iter``, ``convergence`` iterations without
+improvement, or ``energy_threshold``.  The QPU branch here is a
+:class:`~qsudoku.samplers.dwave.QPUSampler` in clique-embedding mode: the real QPU
+(``qpu_sampler = "qpu"``, a Leap token) or, offline, the ``mock-qpu`` emulator
+(``--option qpu_sampler=mock-qpu``); either way no embedding search per subproblem.
+``info`` counts the QPU calls and sums their estimated QPU access time.
+
+This is the sampler of D-Wave's own Sudoku example (dwave-examples/sudoku), which
+runs it on the full 729-variable model; ``benchmarks/kerberos.py`` compares the two.
+"""
+
+from __future__ import annotations
+
+import dimod
+
+from ..errors import ConfigError
+from .dwave import _plain
+from .registry import register
+
+__all__ = ["KerberosQPUSampler", "CountingSampler"]
+
+#: Kerberos parameters (``qpu_sampler`` is the backend's option, not a sampling parameter).
+KERBEROS_PARAMS = ("num_reads", "init_sample", "max_iter", "max_time", "convergence",
+                   "energy_threshold", "sa_reads", "sa_sweeps", "tabu_timeout", "qpu_reads",
+                   "qpu_params", "max_subproblem_size", "seed")
+
+
+class CountingSampler(dimod.Sampler):
+    """Passes calls to ``child`` and keeps the QPU statistics of every call in ``stats``."""
+
+    parameters = None
+    properties = None
+
+    def __init__(self, child):
+        self.child = child
+        self.parameters = dict(child.parameters)
+        self.properties = dict(getattr(child, "properties", {}))
+        self.stats = {}
+        self.reset()
+
+    def reset(self) -> None:
+        self.stats = {"qpu_calls": 0, "max_subproblem_variables": 0, "longest_chain": 0,
+                      "estimated_qpu_access_time": 0.0}
+
+    def sample(self, bqm, **params):
+        ss = self.child.sample(bqm, **params)
+        s, info = self.stats, ss.info
+        s["qpu_calls"] += 1
+        s["max_subproblem_variables"] = max(s["max_subproblem_variables"], bqm.num_variables)
+        s["longest_chain"] = max(s["longest_chain"], int(info.get("longest_chain", 0) or 0))
+        s["estimated_qpu_access_time"] += float(info.get("estimated_qpu_access_time", 0) or 0)
+        return ss
+
+
+class KerberosQPUSampler(dimod.Sampler):
+    """:class:`hybrid.KerberosSampler` with ``qpu_sampler`` fixed to ``child`` (counted).
+
+    ``seed`` seeds numpy's global generator, which dwave-hybrid's random initial
+    states and decomposers use (the race between branches still depends on timing).
+    """
+
+    parameters = None
+    properties = None
+
+    def __init__(self, child):
+        from hybrid.reference import KerberosSampler
+
+        self.counter = CountingSampler(child)
+        self.kerberos = KerberosSampler()
+        self.parameters = {k: [] for k in KERBEROS_PARAMS}
+        self.properties = {"qpu_properties": self.counter.properties}
+
+    def sample(self, bqm, seed=None, **params):
+        if "qpu_sampler" in params:
+            raise ConfigError("qpu_sampler is an option of the kerberos backend "
+                              "(--option qpu_sampler=NAME), not a sampling parameter")
+        if seed is not None:
+            import numpy as np
+
+            np.random.seed(int(seed) % 2 ** 32)
+        self.counter.reset()
+        ss = self.kerberos.sample(bqm, qpu_sampler=self.counter, **params)
+        ss.info.update(_plain(self.counter.stats))
+        return ss
+
+
+@register("kerberos", summary="dwave-hybrid KerberosSampler (tabu | SA | QPU subproblems); "
+          "option qpu_sampler = qpu | mock-qpu", defaults={"max_iter": 100, "convergence": 10,
+                                                            "energy_threshold": 0.0},
+          extra="qpu", offline=False)
+def _kerberos(qpu_sampler: str = "qpu", **options):
+    from .registry import get_sampler
+
+    if qpu_sampler not in ("qpu", "mock-qpu"):
+        raise ConfigError(f"qpu_sampler = {qpu_sampler!r}; choose from qpu, mock-qpu")
+    import hybrid  # noqa: F401 - fail early (with the extra's name) if dwave-hybrid is missing
+
+    child = get_sampler(qpu_sampler, **options)
+    child.clique = True
+    return KerberosQPUSampler(child)

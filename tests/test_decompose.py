@@ -1,0 +1,141 @@
+"""decompose and kerberos offline: QPU-sized subproblems through the mock QPU's clique
+embedding, the induced subproblems' energies, the statistics in info, bad options."""
+
+from __future__ import annotations
+
+import dimod
+import numpy as np
+import pytest
+
+pytest.importorskip("dwave.system")
+pytest.importorskip("minorminer")
+
+from qsudoku.embedding import clique_embedding, is_valid_embedding  # noqa: E402
+from qsudoku.errors import ConfigError  # noqa: E402
+from qsudoku.io import parse_puzzle  # noqa: E402
+from qsudoku.pipeline import build  # noqa: E402
+from qsudoku.sampling import sample_round  # noqa: E402
+from qsudoku.samplers import get_sampler  # noqa: E402
+from qsudoku.samplers.decompose import (STRATEGIES, DecomposeSampler, _choose, _Model,  # noqa: E402
+                                        _Structure)
+from qsudoku.samplers.dwave import mock_child  # noqa: E402
+
+FOUR = parse_puzzle("1......2........")        # 32 variables after singles
+SIX = parse_puzzle("1.....2.....3.....4.....5.....6.....")
+
+
+def _model(puzzle=FOUR):
+    _, model, _ = build(puzzle)
+    return model
+
+
+def test_clique_embedding_holds_every_pair_and_is_reused():
+    child = mock_child()
+    first = clique_embedding(12, child)
+    pairs = [(a, b) for a in range(12) for b in range(a + 1, 12)]
+    assert first.found and is_valid_embedding(first.embedding, pairs, range(12), child.adjacency)
+    again = clique_embedding(12, child)
+    assert again.cache_hit and again.embedding == first.embedding
+
+
+def test_subproblem_energy_equals_the_full_energy():
+    model = _model(SIX)
+    m, s = _Model(model.bqm), _Structure(_Model(model.bqm), model.groups())
+    rng = np.random.default_rng(0)
+    for size in (8, 20, 40):
+        x = rng.integers(0, 2, m.n).astype(float)
+        free = _choose(s, m, x, "units", size, rng)
+        assert 0 < len(free) <= size
+        sub = m.subproblem(free, x)
+        assert np.isclose(sub.energy({i: x[f] for i, f in enumerate(free)}), m.energy(x))
+        assert np.isclose(m.energy(x), model.bqm.energy(dict(zip(m.labels, x))))
+
+
+def test_breakout_penalties_add_weighted_unit_violations():
+    model = _model(SIX)
+    m = _Model(model.bqm)
+    s = _Structure(m, model.groups())
+    rng = np.random.default_rng(2)
+    weights = rng.integers(0, 3, len(s.units)).astype(float)
+    work = m.with_penalties(s.units, weights)
+    x = s.initial(m.n, rng)
+    expected = m.energy(x) + sum(w * (x[u].sum() - 1) ** 2 for u, w in zip(s.units, weights))
+    assert np.isclose(work.energy(x), expected) and expected > m.energy(x)
+    free = _choose(s, work, x, "conflicts", 20, rng)
+    sub = work.subproblem(free, x)
+    assert np.isclose(sub.energy({i: x[f] for i, f in enumerate(free)}), expected)
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_frees_whole_cells_with_their_current_values(strategy):
+    model = _model(SIX)
+    m = _Model(model.bqm)
+    s = _Structure(m, model.groups())
+    rng = np.random.default_rng(1)
+    x = s.initial(m.n, rng)
+    free = _choose(s, m, x, strategy, 16, rng)
+    assert 0 < len(free) <= 16
+    for k in set(s.cell_of[free].tolist()):
+        current = s.cells[k][x[s.cells[k]] > 0.5]
+        assert set(current.tolist()) <= set(free.tolist())
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_exact_subproblems_solve_a_small_puzzle(strategy):
+    model = _model()
+    rnd = sample_round(model, DecomposeSampler(dimod.ExactSolver()),
+                       {"subproblem_size": 12, "strategy": strategy, "seed": 3, "max_calls": 200})
+    info = rnd.sampleset.info
+    assert rnd.best.valid and FOUR.is_solution(rnd.best.grid)
+    assert info["max_subproblem_variables"] <= 12 < model.num_variables
+    assert info["qpu_calls"] >= 2
+
+
+def test_mock_qpu_decompose_end_to_end_and_reproducible():
+    sampler = get_sampler("decompose", qpu_sampler="mock-qpu")
+    params = {"subproblem_size": 24, "seed": 5, "qpu_reads": 5, "num_sweeps": 200}
+    runs = [sample_round(_model(), sampler, params) for _ in range(2)]
+    info = runs[0].sampleset.info
+    assert runs[0].best.valid
+    assert info["max_subproblem_variables"] <= 24 and 1 <= info["longest_chain"] <= 8
+    assert info["qpu_calls"] >= 1 and info["estimated_qpu_access_time"] > 0
+    assert runs[0].best.grid == runs[1].best.grid
+    assert info["qpu_calls"] == runs[1].sampleset.info["qpu_calls"]
+
+
+@pytest.mark.parametrize("options, params, match", [
+    ({"qpu_sampler": "bogus"}, {}, "qpu_sampler"),
+    ({"qpu_sampler": "mock-qpu"}, {"strategy": "bogus"}, "strategy"),
+    ({"qpu_sampler": "mock-qpu"}, {"subproblem_size": 0}, "subproblem_size"),
+    ({"qpu_sampler": "mock-qpu"}, {"max_calls": 1.5}, "max_calls"),
+])
+def test_bad_options_are_config_errors(options, params, match):
+    with pytest.raises(ConfigError, match=match):
+        sample_round(_model(), get_sampler("decompose", **options), params)
+
+
+def test_a_clique_too_large_for_the_chip_is_reported():
+    sampler = get_sampler("decompose", qpu_sampler="mock-qpu", topology="chimera", shape=[2, 2, 4])
+    from qsudoku.errors import BackendUnavailableError
+
+    with pytest.raises(BackendUnavailableError, match="subproblem_size"):
+        sample_round(_model(), sampler, {"subproblem_size": 30, "seed": 1})
+
+
+def test_kerberos_with_the_mock_qpu():
+    pytest.importorskip("hybrid")
+    sampler = get_sampler("kerberos", qpu_sampler="mock-qpu")
+    rnd = sample_round(_model(), sampler, {"max_iter": 5, "convergence": 3, "energy_threshold": 0.0,
+                                           "seed": 2, "qpu_params": {"num_sweeps": 200},
+                                           "max_subproblem_size": 20, "tabu_timeout": 50})
+    info = rnd.sampleset.info
+    assert rnd.best.valid
+    assert info["max_subproblem_variables"] <= 20 and info["longest_chain"] <= 8
+
+
+def test_kerberos_options():
+    pytest.importorskip("hybrid")
+    with pytest.raises(ConfigError, match="qpu_sampler"):
+        get_sampler("kerberos", qpu_sampler="hybrid")
+    with pytest.raises(ConfigError, match="option of the kerberos backend"):
+        get_sampler("kerberos", qpu_sampler="mock-qpu").sample(_model().bqm, qpu_sampler=None)

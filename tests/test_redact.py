@@ -1,0 +1,110 @@
+"""The D-Wave token appears nowhere: D-Wave's own trace logging included (offline: a client is
+created and its configuration loaded, which never touches the network)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+
+import pytest
+
+from qsudoku.samplers.redact import RedactingFilter, install_log_redaction, known_secrets, redact
+
+pytest.importorskip("dwave.cloud")
+
+ENV_TOKEN = "plainEnvSecret4711"  # not of the DEV-<hex> shape D-Wave masks itself
+FILE_TOKEN = "plainFileSecret0815"
+
+_CREATE_CLIENT = """
+from qsudoku.samplers.dwave import cloud_errors
+from dwave.cloud import Client
+with cloud_errors("QPU", constructing=True):
+    client = Client.from_config()
+client.close()
+"""
+
+
+def _run(code, env_extra, tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DWAVE_")}
+    env.update(env_extra, HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path))
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          timeout=120)
+
+
+@pytest.mark.parametrize("source", ["env", "file"])
+def test_trace_logging_never_prints_the_token(tmp_path, source):
+    conf = tmp_path / "dwave.conf"
+    conf.write_text(f"[defaults]\ntoken = {FILE_TOKEN}\n")
+    extra = {"DWAVE_LOG_LEVEL": "trace"}
+    extra.update({"DWAVE_API_TOKEN": ENV_TOKEN} if source == "env" else
+                 {"DWAVE_CONFIG_FILE": str(conf)})
+    secret = ENV_TOKEN if source == "env" else FILE_TOKEN
+    out = _run(_CREATE_CLIENT, extra, tmp_path)
+    assert out.returncode == 0, out.stderr[-2000:]
+    logged = out.stdout + out.stderr
+    assert "<token>" in logged  # D-Wave did log the configuration ...
+    assert secret not in logged  # ... with the token masked
+
+
+def test_without_the_filter_dwave_prints_the_token(tmp_path):
+    """The check above can fail: D-Wave's trace logging does print a plain token."""
+    code = "from dwave.cloud import Client\nClient.from_config().close()\n"
+    out = _run(code, {"DWAVE_LOG_LEVEL": "trace", "DWAVE_API_TOKEN": ENV_TOKEN}, tmp_path)
+    assert ENV_TOKEN in out.stderr
+
+
+def test_filter_rewrites_records_of_child_loggers_and_exceptions(monkeypatch):
+    monkeypatch.setenv("DWAVE_API_TOKEN", ENV_TOKEN)
+    records = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            records.append(self.format(record))
+
+    parent = logging.getLogger("dwave.cloud")
+    handler = Keep()
+    parent.addHandler(handler)
+    old_level = parent.level
+    parent.setLevel(logging.DEBUG)
+    try:
+        flt = install_log_redaction()
+        assert flt in handler.filters
+        child = logging.getLogger("dwave.cloud.qsudoku_test_child")  # created after installing
+        child.debug("config = %r", {"token": ENV_TOKEN, "endpoint": None})
+        try:
+            raise RuntimeError(f"bad token {ENV_TOKEN}")
+        except RuntimeError:
+            child.exception("failed")
+    finally:
+        parent.removeHandler(handler)
+        parent.setLevel(old_level)
+    assert len(records) == 2
+    assert all(ENV_TOKEN not in r for r in records)
+    assert "'token': '<token>'" in records[0] and "bad token <token>" in records[1]
+
+
+def test_known_secrets_reads_every_config_file(tmp_path, monkeypatch):
+    conf = tmp_path / "a.conf"
+    conf.write_text(f"[defaults]\ntoken = {FILE_TOKEN}\n[other]\ntoken = second-one\n")
+    monkeypatch.setenv("DWAVE_API_TOKEN", ENV_TOKEN)
+    monkeypatch.delenv("DWAVE_CONFIG_FILE", raising=False)
+    assert {FILE_TOKEN, "second-one", ENV_TOKEN} <= known_secrets(str(conf))
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("Creating Client(token='t0psecret', x=1)", "t0psecret"),
+    ('{"X-Auth-Token": "abc-def"}', "abc-def"),
+    ("password=hunter2 next", "hunter2"),
+    ("sent ABC-" + "0f" * 20, "ABC-" + "0f" * 20),
+])
+def test_redact_masks_keyed_and_token_shaped_values(text, secret):
+    assert secret not in redact(text)
+    assert "<token>" in redact(text)
+
+
+def test_filter_keeps_records_and_survives_bad_format_args():
+    rec = logging.LogRecord("dwave", logging.INFO, __file__, 1, "%d items", ("x",), None)
+    assert RedactingFilter().filter(rec) is True
+    assert "items" in rec.getMessage()
