@@ -195,7 +195,8 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
         sample_params: Parameters of the sampler (default: its entry in :data:`ROUTE_PARAMS`).
         max_depth: Decimation steps in one dive before restarting from the root.
         num_fix: Cells fixed per decimation step.
-        max_rounds: Stop after this many sampler calls (``None`` = time only).
+        max_rounds: Stop after this many sampler calls (``None`` = time only; 0 = no
+            sampling, straight to the fallback).
         seed: Seed of the route's choices and of the sampler.
         sampler: A route sampler to reuse, or the registry name of one (a key of
             :data:`ROUTE_PARAMS`; default :data:`~qsudoku.config.ROUTE_SAMPLER`).
@@ -342,7 +343,7 @@ def _check_args(puzzle, weights, time_budget, round_time, max_depth, num_fix, ma
     need_real("fallback_time_limit", fallback_time_limit, low=0, allow_none=True)
     need_int("max_depth", max_depth, low=0)
     need_int("num_fix", num_fix, low=1)
-    need_int("max_rounds", max_rounds, low=1, allow_none=True)
+    need_int("max_rounds", max_rounds, low=0, allow_none=True)
     need_int("seed", seed, low=0, allow_none=True)
 
 

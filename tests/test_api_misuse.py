@@ -272,7 +272,7 @@ def _cases() -> list[Case]:
     add("anneal_route(fallback=5)", lambda: anneal_route(P, fallback=5, time_budget=1e-3), TE,
         "fallback")
     add("anneal_route(round_time=0)", lambda: anneal_route(P, round_time=0), VE, "round_time")
-    add("anneal_route(max_rounds=0)", lambda: anneal_route(P, max_rounds=0), VE, "max_rounds")
+    add("anneal_route(max_rounds=-1)", lambda: anneal_route(P, max_rounds=-1), VE, "max_rounds")
     # samplers
     add("get_sampler(5)", lambda: get_sampler(5), VE, "sampler")
     add("get_sampler('bogus')", lambda: get_sampler("bogus"), VE, "sampler")
