@@ -115,15 +115,66 @@ def _pick(rng, c, alive, tau, q0, g_ptr, g_var):
     return best
 
 
+@_ijit
+def _kept(record, kept, cell_of):
+    """The record's variable of each cell (``-1``: empty)."""
+    kept[:] = -1
+    for v in range(record.shape[0]):
+        if record[v] != 0 and cell_of[v] >= 0:
+            kept[cell_of[v]] = v
+
+
+@_ijit
+def _free(rng, record, freed, cell_of, cells, v_ptr, v_grp, g_ptr, g_var, spread):
+    """Mark the cells to rebuild: up to ``spread`` empty cells of the record (chosen at
+    random; all of them if ``spread`` is 0) and every cell holding a candidate that shares
+    a group with one of their candidates."""
+    freed[:] = 0
+    nc = cells.shape[0]
+    holes = np.empty(nc, np.int64)
+    nh = 0
+    for k in range(nc):
+        c = cells[k]
+        empty = True
+        for y in range(g_ptr[c], g_ptr[c + 1]):
+            if record[g_var[y]] != 0:
+                empty = False
+                break
+        if empty:
+            holes[nh] = k
+            nh += 1
+    take = nh if spread <= 0 or spread >= nh else spread
+    for t in range(take):  # a partial Fisher-Yates draw of ``take`` holes
+        j = t + _randint(rng, nh - t)
+        k = holes[j]
+        holes[j] = holes[t]
+        holes[t] = k
+        c = cells[k]
+        freed[k] = 1
+        for y in range(g_ptr[c], g_ptr[c + 1]):
+            u = g_var[y]
+            for x in range(v_ptr[u], v_ptr[u + 1]):
+                h = v_grp[x]
+                for z in range(g_ptr[h], g_ptr[h + 1]):
+                    w = cell_of[g_var[z]]
+                    if w >= 0:
+                        freed[w] = 1
+
+
 @_njit
-def colony(seed, read, num_ants, max_iters, q0, rho, evap, xi, deadline, stop, v_ptr, v_grp,
+def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap, xi, deadline, stop, v_ptr, v_grp,
            g_ptr, g_var, cells, alive0, cnt0, done0, chosen0):
     """One ant colony, from the root state until a complete ant, ``max_iters`` or the deadline.
 
     Args:
         seed, read: The generator of this colony is ``(seed, read)``.
         num_ants: Ants per iteration.
+        repair: Ants per iteration (the first ones) that start from the record less the
+            cells that could clash with its empty cells (an iterated greedy step: the
+            record moves to a repaired assignment that fixes at least as many cells).
         max_iters: Iterations at most.
+        stall: The colony ends after this many iterations without a new record (its
+            runs are heavy-tailed: a fresh colony beats a stagnant one).
         q0: Probability that an ant takes the highest-pheromone candidate (greediness).
         rho: Weight of the best-so-far ant's pheromone in the global update.
         evap: Best-value evaporation: ``bestPher`` shrinks by this share each iteration.
@@ -157,22 +208,41 @@ def colony(seed, read, num_ants, max_iters, q0, rho, evap, xi, deadline, stop, v
     record_fixed = 0
     for k in range(nc):
         record_fixed += done0[cells[k]]
+    root_fixed = record_fixed
+    cell_of = np.full(nv, -1, np.int64)  # the cell (index into cells) of each variable
+    for k in range(nc):
+        for y in range(g_ptr[cells[k]], g_ptr[cells[k] + 1]):
+            cell_of[g_var[y]] = k
+    kept = np.full(nc, -1, np.int64)  # the record's variable per cell (-1: empty)
+    freed = np.zeros(nc, np.int8)
     best_pher = 0.0
     it = 0
     ended = 1
     if record_fixed == nc:
         return record, record_fixed, it, ended
-    while it < max_iters:
+    since = 0
+    while it < max_iters and since < stall:
         if stop[0] != 0 or now() > deadline:
             ended = 0
             break
         it += 1
+        since += 1
         it_fixed = -1
-        for _ in range(num_ants):
+        for ant in range(num_ants):
             alive[:] = alive0
             cnt[:] = cnt0
             done[:] = done0
             chosen[:] = chosen0
+            mending = ant < repair and record_fixed > root_fixed
+            if mending:  # rebuild the record, less the cells that could clash with its holes
+                _free(rng, record, freed, cell_of, cells, v_ptr, v_grp, g_ptr, g_var, spread)
+                for k in range(nc):
+                    v = kept[k]
+                    if v >= 0 and freed[k] == 0 and alive[v] != 0 and done[cells[k]] == 0:
+                        top = _choose(v, alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var,
+                                      stack, 0)
+                        _propagate(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack,
+                                   top)
             start = _randint(rng, nc)
             for k in range(nc):
                 c = cells[(start + k) % nc]
@@ -190,11 +260,19 @@ def colony(seed, read, num_ants, max_iters, q0, rho, evap, xi, deadline, stop, v
             if fixed > it_fixed:
                 it_fixed = fixed
                 it_best[:] = chosen
+            if mending and fixed >= record_fixed:  # the repaired record moves on (ties too)
+                if fixed > record_fixed:
+                    since = 0
+                record_fixed = fixed
+                record[:] = chosen
+                _kept(record, kept, cell_of)
             if fixed == nc:
                 break
         if it_fixed > record_fixed:
+            since = 0
             record_fixed = it_fixed
             record[:] = it_best
+            _kept(record, kept, cell_of)
         if it_fixed == nc:
             stop[0] = 1
             break

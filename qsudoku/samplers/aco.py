@@ -101,26 +101,32 @@ def _sampler_class():
             groups: The model's labelled one-hot groups (required).
             num_reads: Colonies, each from fresh pheromone (spread over threads).
             num_ants: Ants per iteration.
+            repair: Ants per iteration that rebuild the best assignment so far around its
+                empty cells instead of starting afresh (0 = the plain ant colony).
             q0: Probability that an ant takes the highest-pheromone candidate.
             rho: Weight of the best-so-far ant's pheromone in the global update.
             evap: Best-value evaporation rate of the pheromone laid.
             xi: Local pheromone update rate (a choice pulls its pheromone back to the start).
             max_iters: Iterations at most per colony.
+            stall: A colony ends after this many iterations without fixing more cells
+                than before, and the next read starts a fresh one.
+            spread: A repairing ant rebuilds around this many empty cells, drawn at random
+                (0 = all of them).
             seed: Seed of the colonies' generators (``None`` = fresh).
             time_limit: Seconds after which colonies stop (``None`` = none).
             stop_at_ground: Stop every colony once any colony fixes every cell.
         """
 
-        parameters = {"groups": [], "num_reads": [], "num_ants": [], "q0": [], "rho": [],
-                      "evap": [], "xi": [], "max_iters": [], "seed": [], "time_limit": [],
-                      "stop_at_ground": []}
+        parameters = {"groups": [], "num_reads": [], "num_ants": [], "repair": [], "q0": [],
+                      "rho": [], "evap": [], "xi": [], "max_iters": [], "stall": [], "spread": [], "seed": [],
+                      "time_limit": [], "stop_at_ground": []}
         properties = {"numba": None}
 
         _WARM_CALLS = ({"max_iters": 2},)
 
         def sample(self, bqm, groups=None, num_reads: int = 1, num_ants: int = 10,
-                   q0: float = 0.9, rho: float = 0.9, evap: float = 0.005, xi: float = 0.1,
-                   max_iters: int = 1000, seed=None, time_limit=None,
+                   repair: int = 0, q0: float = 0.9, rho: float = 0.9, evap: float = 0.005,
+                   xi: float = 0.1,                   max_iters: int = 1000, stall: int = 1000, spread: int = 0, seed=None, time_limit=None,
                    stop_at_ground: bool = False, **kwargs):
             from . import _aco_kernel as K
 
@@ -128,9 +134,11 @@ def _sampler_class():
             if kwargs:
                 raise ValueError(f"unknown parameter(s) {sorted(kwargs)}")
             num_reads, num_ants, max_iters = int(num_reads), int(num_ants), int(max_iters)
-            if num_reads < 1 or num_ants < 1 or max_iters < 1:
-                raise ValueError(f"num_reads, num_ants and max_iters must be >= 1, got "
-                                 f"{num_reads}, {num_ants}, {max_iters}")
+            repair, stall, spread = int(repair), int(stall), int(spread)
+            if min(num_reads, num_ants, max_iters, stall) < 1 or min(repair, spread) < 0:
+                raise ValueError(f"num_reads, num_ants, max_iters and stall must be >= 1 and "
+                                 f"repair and spread >= 0, got {num_reads}, {num_ants}, "
+                                 f"{max_iters}, {stall}, {repair}, {spread}")
             for name, x in (("q0", q0), ("rho", rho), ("evap", evap), ("xi", xi)):
                 if not 0 <= float(x) <= 1:
                     raise ValueError(f"{name} = {x!r} must be a number in [0, 1]")
@@ -148,10 +156,10 @@ def _sampler_class():
 
             def work(first):  # colonies first, first + workers, ... in one thread
                 for r in range(first, num_reads, workers):
-                    if stop_at_ground and stop[0]:
+                    if (stop_at_ground and stop[0]) or time.perf_counter() > deadline:
                         break
-                    out[r] = K.colony(seed, r, num_ants, max_iters, float(q0), float(rho),
-                                      float(evap), float(xi), deadline,
+                    out[r] = K.colony(seed, r, num_ants, repair, spread, max_iters, stall,
+                                      float(q0), float(rho), float(evap), float(xi), deadline,
                                       stop if stop_at_ground else np.zeros(1, np.int64),
                                       *arrays, *root)
 
