@@ -29,7 +29,7 @@ __all__ = ["Config", "PropagateConfig", "QuboConfig", "SamplerConfig", "RouteCon
            "load_config", "DEFAULT_CONFIG_PATH", "ROUTE_SAMPLER"]
 
 #: The default sampler; it and ``swap`` run the annealing route (see :class:`RouteConfig`).
-ROUTE_SAMPLER = "swap-tabu"
+ROUTE_SAMPLER = "aco"
 
 #: The documented default configuration shipped with the repository.
 DEFAULT_CONFIG_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),

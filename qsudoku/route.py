@@ -55,7 +55,7 @@ ROUTE_PARAMS = {
     "swap-tabu": {"num_reads": 1_000_000, "tenure": 4, "stall": 500, "bump": 1.0},
     "swap": {"num_reads": 1_000_000, "num_sweeps": 300, "num_replicas": 16,
              "beta_range": (0.5, 4.0), "focus": 3},
-    "aco": {"num_reads": 2, "num_ants": 10, "max_iters": 10**9},
+    "aco": {"num_reads": 1_000_000, "num_ants": 10, "stall": 150, "max_iters": 1_000_000_000},
 }
 
 

@@ -152,7 +152,7 @@ def _sampler_class():
             arrays = (cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var, cv.cells)
             root = K.root_state(cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var)
             stop = np.zeros(1, np.int64)
-            out = [None] * num_reads
+            out = {}  # read -> colony result (the route asks for 10**6 reads and a time limit)
 
             def work(first):  # colonies first, first + workers, ... in one thread
                 for r in range(first, num_reads, workers):
@@ -170,7 +170,7 @@ def _sampler_class():
             work(0)
             for th in threads:
                 th.join()
-            runs = [o for o in out if o is not None]
+            runs = [out[r] for r in sorted(out)]
             samples = np.array([o[0] for o in runs], np.int8).reshape(len(runs), len(cv.variables))
             t2 = time.perf_counter()
             ss = dimod.SampleSet.from_samples_bqm((samples, cv.variables), bqm)
