@@ -168,6 +168,10 @@ def test_time_limit_stops_long_runs():
                                    q0=1.0, stall=10**9, max_iters=10**9, time_limit=0.3, seed=1)
     assert time.perf_counter() - t < 3.0
     assert len(ss) >= 1 and max(ss.info["iterations"]) < 10**9
+    # a limit that is over before the first colony still answers (with the root state)
+    ss = get_sampler("aco").sample(m.bqm, groups=m.groups(), num_reads=10, time_limit=1e-9)
+    assert len(ss) == 1 and ss.info["iterations"] == [0]
+    dimod.testing.assert_sampleset_energies(ss, m.bqm)
 
 
 @needs_numba

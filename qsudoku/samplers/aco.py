@@ -156,8 +156,8 @@ def _sampler_class():
 
             def work(first):  # colonies first, first + workers, ... in one thread
                 for r in range(first, num_reads, workers):
-                    if (stop_at_ground and stop[0]) or time.perf_counter() > deadline:
-                        break
+                    if r and ((stop_at_ground and stop[0]) or time.perf_counter() > deadline):
+                        break  # (read 0 always runs: past the deadline it returns the root)
                     out[r] = K.colony(seed, r, num_ants, repair, spread, max_iters, stall,
                                       float(q0), float(rho), float(evap), float(xi), deadline,
                                       stop if stop_at_ground else np.zeros(1, np.int64),
