@@ -208,12 +208,15 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
         result.energy = 0.0
         timings["total"] = time.perf_counter() - t0
         return result
+    compile_time = 0.0
     if sampler is None or isinstance(sampler, str):
+        t = time.perf_counter()
         sampler = get_sampler(sampler or ROUTE_SAMPLER)
+        compile_time = time.perf_counter() - t  # importing the backends: setup, not sampling
     label = route_label(sampler)
     params = dict(ROUTE_PARAMS.get(label, {}) if sample_params is None else sample_params)
     warm = getattr(sampler, "warm_up", None)
-    compile_time = warm() if warm is not None else 0.0
+    compile_time += warm() if warm is not None else 0.0
     if compile_time:  # a JIT compile (first call in a process) is not annealing time
         timings["compile"] = compile_time
         deadline += compile_time
