@@ -207,8 +207,8 @@ def main(argv=None) -> None:
     ap.add_argument("--shared", default=str(SHARED),
                     help="the shared directory (data/, lewis/); default: beside the repository")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "phase_transition.txt"))
-    ap.add_argument("--figure",
-                    default=str(ROOT / "benchmarks" / "results" / "figures" / "phase_transition.png"))
+    ap.add_argument("--figure", default=str(ROOT / "benchmarks" / "results" / "figures"
+                                            / "phase_transition.png"))
     args = ap.parse_args(argv)
     SHARED = Path(args.shared)
     args.sizes = [int(x) for x in args.sizes.split(",") if x]

@@ -179,3 +179,25 @@ def test_the_route_runs_with_the_aco_sampler():
     p = parse_puzzle(HARD)
     r = anneal_route(p, sampler="aco", seed=1, time_budget=20.0)
     assert r.valid and p.is_solution(r.grid) and r.solved_by.startswith("aco (")
+
+
+def test_runs_without_numba():
+    """numba is optional: without it the kernel runs as plain Python (slow, but correct)."""
+    import subprocess
+    import sys
+
+    code = """
+import sys
+sys.modules["numba"] = None  # import numba -> ImportError
+from qsudoku.io import parse_puzzle
+from qsudoku.propagate import propagate
+from qsudoku.qubo import build_model
+from qsudoku.samplers import _swap_kernel, get_sampler
+assert not _swap_kernel.HAVE_NUMBA
+m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), ()))
+ss = get_sampler("aco").sample(m.bqm, groups=m.groups(), num_reads=2, max_iters=50, seed=1)
+print(float(ss.first.energy), len(ss))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["0.0", "2"]

@@ -15,7 +15,10 @@ ant's score is the number of cells it fixed; one that fixes every cell has found
 state.  After each iteration the best-so-far ant lays pheromone ``bestPher`` on its choices
 (best-value evaporation: ``bestPher`` decays every iteration and a better iteration-best ant
 replaces the best-so-far one), following Lloyd and Amos, "Solving Sudoku with Ant Colony
-Optimisation" (IEEE Trans. Games, 2020).
+Optimisation" (IEEE Trans. Games, 2020).  A colony whose record stalls ends, so that the
+sampler starts a fresh one (single colonies have heavy-tailed run times).  Optionally some
+ants *repair* the record instead of starting afresh: they keep its cells except those around
+its empty cells, propagate, and fill the rest (an iterated greedy step).
 
 Each colony has its own xorshift64* generator seeded from ``(seed, read)``.
 """
@@ -162,8 +165,8 @@ def _free(rng, record, freed, cell_of, cells, v_ptr, v_grp, g_ptr, g_var, spread
 
 
 @_njit
-def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap, xi, deadline, stop, v_ptr, v_grp,
-           g_ptr, g_var, cells, alive0, cnt0, done0, chosen0):
+def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap, xi, deadline,
+           stop, v_ptr, v_grp, g_ptr, g_var, cells, alive0, cnt0, done0, chosen0):
     """One ant colony, from the root state until a complete ant, ``max_iters`` or the deadline.
 
     Args:
@@ -172,6 +175,8 @@ def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap
         repair: Ants per iteration (the first ones) that start from the record less the
             cells that could clash with its empty cells (an iterated greedy step: the
             record moves to a repaired assignment that fixes at least as many cells).
+        spread: A repairing ant frees the surroundings of this many of the record's empty
+            cells, drawn at random (0 = all of them).
         max_iters: Iterations at most.
         stall: The colony ends after this many iterations without a new record (its
             runs are heavy-tailed: a fresh colony beats a stagnant one).
@@ -187,10 +192,10 @@ def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap
         alive0, cnt0, done0, chosen0: The root state (:func:`root_state`).
 
     Returns:
-        ``(chosen, cells fixed, iterations, complete)``: the ant that fixed most cells
-        assignment (0/1 per variable), its score, the iterations run, and 1 if the
-        colony ended by itself (a complete ant or ``max_iters``) rather than by the
-        deadline or another colony.
+        ``(chosen, cells fixed, iterations, complete)``: the assignment of the ant that
+        fixed most cells (0/1 per variable), its score, the iterations run, and 1 if the
+        colony ended by itself (a complete ant, ``stall`` or ``max_iters``) rather than by
+        the deadline or another colony.
     """
     rng = _seed_state(seed, read)
     nv = alive0.shape[0]

@@ -118,16 +118,16 @@ def _sampler_class():
         """
 
         parameters = {"groups": [], "num_reads": [], "num_ants": [], "repair": [], "q0": [],
-                      "rho": [], "evap": [], "xi": [], "max_iters": [], "stall": [], "spread": [], "seed": [],
-                      "time_limit": [], "stop_at_ground": []}
+                      "rho": [], "evap": [], "xi": [], "max_iters": [], "stall": [], "spread": [],
+                      "seed": [], "time_limit": [], "stop_at_ground": []}
         properties = {"numba": None}
 
         _WARM_CALLS = ({"max_iters": 2},)
 
         def sample(self, bqm, groups=None, num_reads: int = 1, num_ants: int = 10,
                    repair: int = 0, q0: float = 0.9, rho: float = 0.9, evap: float = 0.005,
-                   xi: float = 0.1,                   max_iters: int = 1000, stall: int = 1000, spread: int = 0, seed=None, time_limit=None,
-                   stop_at_ground: bool = False, **kwargs):
+                   xi: float = 0.1, max_iters: int = 1000, stall: int = 150, spread: int = 0,
+                   seed=None, time_limit=None, stop_at_ground: bool = False, **kwargs):
             from . import _aco_kernel as K
 
             t0 = time.perf_counter()
@@ -197,6 +197,7 @@ def AntColonySampler():  # noqa: N802 - factory of a lazily defined class
 
 @register("aco", summary="ant colony: builds consistent partial assignments cell by cell with "
           "propagation over the one-hot groups (numba)",
-          defaults={"num_reads": 2, "num_ants": 10, "max_iters": 1000, "stop_at_ground": True})
+          defaults={"num_reads": 2, "num_ants": 10, "stall": 150, "max_iters": 1000,
+                    "stop_at_ground": True})
 def _aco(**options):
     return AntColonySampler(**options)
