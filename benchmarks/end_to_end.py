@@ -6,7 +6,7 @@ smaller file); the output says how many of each file ran.  Prints per set: puzzl
 solved, share solved by propagation alone, median and 95th percentile wall, median model
 size, and where the time goes (share of the summed wall spent in propagate / build /
 sample / the rest: decode, the exact fallback, loading the compiled kernels), and which
-route finished each puzzle: propagation alone, the route's sampler (``swap-tabu (N rounds)``), or
+route finished each puzzle: propagation alone, the route's sampler (``aco (N rounds)``), or
 the exact fallback.
 
     python benchmarks/end_to_end.py [--per-set 12] [--jobs 1]
@@ -77,7 +77,7 @@ def table(rows: list[dict], counts: dict[str, tuple[int, int]]) -> str:
 
 
 def _by_sampling(row: dict) -> bool:
-    """Finished by the route's sampler (``swap-tabu (N rounds)``), not propagation or fallback."""
+    """Finished by the route's sampler (``aco (N rounds)``), not propagation or fallback."""
     return row["route"] == "sampling" and row["valid"]
 
 

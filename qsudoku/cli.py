@@ -34,7 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="qsudoku",
         description="Solve Sudoku and its relatives as a QUBO: propagate, build the reduced "
-                    "model, sample it (by default the annealing route: the swap-tabu sampler, "
+                    "model, sample it (by default the annealing route: the aco sampler, "
                     "then an exact fallback; or simulated annealing, a D-Wave QPU, ...), "
                     "validate.")
     parser.add_argument("--version", action="version", version=f"qsudoku {__version__}")

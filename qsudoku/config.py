@@ -30,8 +30,8 @@ from .qubo import Weights
 __all__ = ["Config", "PropagateConfig", "QuboConfig", "SamplerConfig", "RouteConfig", "ClusterConfig",
            "load_config", "DEFAULT_CONFIG_PATH", "ROUTE_SAMPLER"]
 
-#: The default sampler; it and ``swap`` run the annealing route (see :class:`RouteConfig`).
-ROUTE_SAMPLER = "swap-tabu"
+#: The default sampler; it, ``swap-tabu`` and ``swap`` run the annealing route (see :class:`RouteConfig`).
+ROUTE_SAMPLER = "aco"
 
 #: The documented default configuration shipped with the repository.
 DEFAULT_CONFIG_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -91,8 +91,8 @@ class SamplerConfig:
 
 @dataclass(frozen=True)
 class RouteConfig:
-    """``[route]``: the annealing route, run when the sampler is a route sampler (``swap-tabu``,
-    the default, or ``swap``) and ``enabled``.
+    """``[route]``: the annealing route, run when the sampler is a route sampler (``aco``,
+    the default, ``swap-tabu`` or ``swap``) and ``enabled``.
 
     The route anneals the reduced QUBO in rounds (see :mod:`qsudoku.route`) for at most
     ``time_budget`` seconds; ``max_depth`` > 0 lets it fix agreed cells between rounds.

@@ -6,13 +6,13 @@
 (True, 'propagation', '1243342143122134')
 
 With the default configuration a puzzle that propagation leaves open goes through the
-annealing route (``swap-tabu`` sampler, see :mod:`qsudoku.route`); any other sampler samples the
+annealing route (``aco`` sampler, see :mod:`qsudoku.route`); any other sampler samples the
 reduced QUBO once:
 
 >>> from qsudoku import Config
 >>> r = solve(parse_puzzle("1..." "..2." "...." "...4"), Config().with_overrides(seed=3))
 >>> r.valid, r.solved_by
-(True, 'swap-tabu (1 round)')
+(True, 'aco (1 round)')
 >>> r = solve(parse_puzzle("1..." "..2." "...." "...4"), Config().with_overrides(sampler="sa", seed=3))
 >>> r.valid, r.solved_by, r.num_reads
 (True, 'sa', 50)
@@ -327,7 +327,7 @@ def solve(puzzle: Puzzle, config: Config = Config(), *, sampler=None,
     Args:
         puzzle: The puzzle.
         config: Rules, weights, sampler and route (defaults: singles, weights 1, the
-            annealing route with the ``swap-tabu`` sampler and the ``sat``/``csp`` exact
+            annealing route with the ``aco`` sampler and the ``sat``/``csp`` exact
             fallback).
         sampler: An already-built sampler to reuse across puzzles (optional): the
             configured one (from :func:`sampler_factory`), or any :class:`dimod.Sampler`,

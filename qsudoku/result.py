@@ -34,8 +34,8 @@ class Result:
         grid: The best grid found (0 = cell left undecided by the best sample).
         valid: True iff ``grid`` is a full valid solution keeping the givens.
         solved_by: ``"propagation"`` if nothing was left to sample; the sampler's name after
-            sampling the reduced QUBO; ``"swap-tabu (N rounds)"`` from the annealing route,
-            ``"sat fallback after swap-tabu (N rounds)"`` when its exact fallback finished,
+            sampling the reduced QUBO; ``"aco (N rounds)"`` from the annealing route,
+            ``"sat fallback after aco (N rounds)"`` when its exact fallback finished,
             ``"none"`` when the route found nothing.
         energy: Energy of the best read (``0.0`` for propagation-only solves).
         success_rate: Fraction of reads that were valid (``None`` without sampling).

@@ -2,9 +2,10 @@
 
 Every digit beyond propagation comes from samples of a sampler on the puzzle's QUBO or on
 a sub-QUBO; no tree is searched.  A round builds the reduced QUBO of the current
-candidates, samples it with a structured sampler (by default ``swap-tabu``: short tabu
-walks with digit swaps inside boxes; or ``swap``: replica-exchange annealing with the same
-moves), reads stopping at the first ground state, and decodes the reads.  A valid read
+candidates, samples it with a structured sampler (by default ``aco``: ant colonies that fill
+cells one by one with propagation over the one-hot groups after each choice; or ``swap-tabu``:
+short tabu walks with digit swaps inside boxes; or ``swap``: replica-exchange annealing with
+the same moves), reads stopping at the first ground state, and decodes the reads.  A valid read
 finishes the route.  Otherwise (with ``max_depth > 0``) the round *decimates*: it fixes a few
 cells to the digits the low-energy reads agree on most, propagates, and samples the smaller
 sub-QUBO next round.  A contradiction,
@@ -17,7 +18,7 @@ When the time budget runs out, ``fallback`` (a callable, or sampler names such a
 >>> from qsudoku.io import parse_puzzle
 >>> r = anneal_route(parse_puzzle("1..." "..2." "...." "...4"), seed=3)
 >>> r.valid, r.solved_by, r.rounds
-(True, 'swap-tabu (1 round)', 1)
+(True, 'aco (1 round)', 1)
 """
 
 from __future__ import annotations
@@ -49,13 +50,15 @@ ROUTE_RULES = ("naked_single", "hidden_single")
 STRONG_RULES = ("naked_single", "hidden_single", "locked_candidates", "naked_pair", "hidden_pair",
                 "naked_triple", "hidden_triple")
 
-#: The samplers the route can use, with their parameters in the route: reads restarted
-#: until the round's time limit (the measured best settings; see docs/performance.md).
+#: The samplers the route can use, with their parameters in the route: reads (tabu walks,
+#: annealing runs, ant colonies) restarted until the round's time limit (the measured best
+#: settings; see docs/performance.md).
 #: The default is :data:`qsudoku.config.ROUTE_SAMPLER`.
 ROUTE_PARAMS = {
     "swap-tabu": {"num_reads": 1_000_000, "tenure": 4, "stall": 500, "bump": 1.0},
     "swap": {"num_reads": 1_000_000, "num_sweeps": 300, "num_replicas": 16,
              "beta_range": (0.5, 4.0), "focus": 3},
+    "aco": {"num_reads": 1_000_000, "num_ants": 10, "stall": 150, "max_iters": 1_000_000_000},
 }
 
 
@@ -63,8 +66,8 @@ def route_label(sampler) -> str:
     """The registry name of a route sampler object (``"sampler"`` if it is not one).
 
     >>> from qsudoku.samplers import get_sampler
-    >>> route_label(get_sampler("swap")), route_label(get_sampler("swap-tabu"))
-    ('swap', 'swap-tabu')
+    >>> [route_label(get_sampler(n)) for n in ("aco", "swap", "swap-tabu")]
+    ['aco', 'swap', 'swap-tabu']
     """
     accepts = set(getattr(sampler, "parameters", {}))
     for name, params in ROUTE_PARAMS.items():
@@ -242,12 +245,15 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
         result.energy = 0.0
         timings["total"] = time.perf_counter() - t0
         return result
+    compile_time = 0.0
     if sampler is None or isinstance(sampler, str):
+        t = time.perf_counter()
         sampler = get_sampler(sampler or ROUTE_SAMPLER)
+        compile_time = time.perf_counter() - t  # importing the backends: setup, not sampling
     label = route_label(sampler)
     params = dict(ROUTE_PARAMS.get(label, {}) if sample_params is None else sample_params)
     warm = getattr(sampler, "warm_up", None)
-    compile_time = warm() if warm is not None else 0.0
+    compile_time += warm() if warm is not None else 0.0
     if compile_time:  # a JIT compile (first call in a process) is not annealing time
         timings["compile"] = compile_time
         deadline += compile_time

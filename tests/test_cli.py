@@ -74,7 +74,7 @@ def test_route_with_a_seed_gives_the_same_answer(capsys):
             for _ in range(2)]
     keys = ("valid", "solution", "energy", "num_variables", "num_interactions", "sampler")
     assert [{k: r[k] for k in keys} for r in runs][0] == {k: runs[1][k] for k in keys}
-    assert runs[0]["valid"] and runs[0]["solved_by"].startswith("swap-tabu (")
+    assert runs[0]["valid"] and runs[0]["solved_by"].startswith("aco (")
 
 
 @pytest.mark.parametrize("sampler", _seeded_offline_samplers())

@@ -188,7 +188,7 @@ def test_default_toml_is_the_builtin_default():
     toml, builtin = load_config(DEFAULT_CONFIG_PATH), Config()
     assert (toml.propagate, toml.qubo, toml.sampler, toml.route) == (
         builtin.propagate, builtin.qubo, builtin.sampler, builtin.route)
-    assert toml.sampler.name == "swap-tabu" and toml.route.enabled and not toml.sampler.params
+    assert toml.sampler.name == "aco" and toml.route.enabled and not toml.sampler.params
     assert default_params("swap")  # the route's schedule comes from qsudoku.route instead
 
 

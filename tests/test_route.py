@@ -1,5 +1,5 @@
-"""The annealing route: rounds of the swap-tabu / swap samplers interleaved with propagation, and
-its fallback."""
+"""The annealing route: rounds of the aco / swap-tabu / swap samplers interleaved with
+propagation, and its fallback."""
 
 import pytest
 
@@ -33,7 +33,7 @@ def test_anneal_solves_a_9x9_and_counts_rounds_and_reads():
     p = parse_puzzle(INSANE)
     r = anneal_route(p, seed=1, time_budget=20.0)
     assert r.valid and p.is_solution(r.grid)
-    assert r.solved_by == f"swap-tabu ({r.rounds} round{'s' * (r.rounds != 1)})" and r.rounds >= 1
+    assert r.solved_by == f"aco ({r.rounds} round{'s' * (r.rounds != 1)})" and r.rounds >= 1
     assert r.num_reads >= 1 and 0 < r.success_rate <= 1 and r.num_variables > 0
     assert r.timings["sample"] > 0 and r.timings["total"] >= r.timings["sample"]
 
@@ -75,18 +75,18 @@ def test_fallback_finishes_and_the_result_says_so():
 
     r = anneal_route(parse_puzzle(HARD), seed=3, max_rounds=2, sample_params=tiny, fallback=exact)
     assert r.valid and calls and calls[0] > 0
-    assert r.solved_by == "exact fallback after swap-tabu (2 rounds)"
+    assert r.solved_by == "exact fallback after aco (2 rounds)"
     assert any("fallback" in n for n in r.notes)
 
 
 def test_registry_fallback_is_used_and_a_missing_one_is_skipped_and_noted():
     tiny = {"num_reads": 1, "max_iters": 1}
     r = anneal_route(parse_puzzle(HARD), seed=3, max_rounds=1, sample_params=tiny, fallback="csp")
-    assert r.valid and r.solved_by == "csp fallback after swap-tabu (1 round)"
+    assert r.valid and r.solved_by == "csp fallback after aco (1 round)"
     assert "".join(map(str, r.grid)) == HARD_SOL
     r = anneal_route(parse_puzzle(HARD), seed=3, max_rounds=1, sample_params=tiny,
                      fallback=("no-such-solver", "csp"))
-    assert r.valid and r.solved_by == "csp fallback after swap-tabu (1 round)"
+    assert r.valid and r.solved_by == "csp fallback after aco (1 round)"
     assert any("'no-such-solver' unavailable" in n for n in r.notes)
     r = anneal_route(parse_puzzle(HARD), seed=3, max_rounds=1, sample_params=tiny,
                      fallback=("no-such-solver",))
@@ -113,7 +113,7 @@ def test_default_solve_finishes_a_25x25_with_the_sat_fallback():
     p = load_puzzles(str(DATA / "sudoku25" / "gecode.txt"))[2]
     solution = (DATA / "sudoku25" / "gecode.solutions.txt").read_text().split()[2]
     r = solve(p, Config().with_overrides(route={"time_budget": 0.5}))
-    assert r.valid and r.solved_by.startswith("sat fallback after swap-tabu")
+    assert r.valid and r.solved_by.startswith("sat fallback after aco")
     assert p.format(r.grid) == solution
 
 

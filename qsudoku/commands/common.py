@@ -63,8 +63,8 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
 def add_route_args(p: argparse.ArgumentParser, budget: bool = True) -> None:
     """Flags of the annealing route (``[route]`` in the config); ``budget=False`` leaves
     ``--time-budget`` to the command (``bench`` takes a list of budgets)."""
-    r = p.add_argument_group("annealing route (samplers swap-tabu, the default, and swap; see [route] "
-                             "in the config)")
+    r = p.add_argument_group("annealing route (samplers aco, the default, swap-tabu and swap; "
+                             "see [route] in the config)")
     if budget:
         r.add_argument("--time-budget", type=float, metavar="S", dest="route_budget",
                        help="seconds the annealing route may spend per puzzle (default 0.8)")

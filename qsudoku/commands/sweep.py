@@ -15,7 +15,7 @@ column, box, extra, and unit (= row, column, box and extra together); sampler=sa
 compares samplers (each with its registered defaults, plus --reads and --seed); every
 other key is a sampling parameter.  Repeat r runs with seed (--seed or 0) + r.  Each run
 is what 'qsudoku solve' does with the configuration: with sa (the default here) the
-reduced QUBO is sampled once; with swap-tabu or swap, the annealing route runs.
+reduced QUBO is sampled once; with aco, swap-tabu or swap, the annealing route runs.
 
 examples:
   qsudoku sweep PUZZLE --grid cell=0.5:4:8 --grid unit=1 --param num_sweeps=100,1000,10000

@@ -27,6 +27,7 @@ BACKEND_MODULES = (
     "qsudoku.samplers.classical",
     "qsudoku.samplers.swap",
     "qsudoku.samplers.swap_tabu",
+    "qsudoku.samplers.aco",
     "qsudoku.samplers.dwave",
     "qsudoku.samplers.hybrid",
     "qsudoku.samplers.decompose",

@@ -1,0 +1,292 @@
+"""Compiled kernel of the ant-colony sampler (numba when installed, plain Python otherwise).
+
+The problem is an exact cover: a list of *groups* (a BQM's one-hot groups: cells and the
+(unit, digit) groups), each to be hit by exactly one chosen variable.  A state is a
+*consistent partial assignment*: ``chosen`` variables (no two in one group), ``alive``
+variables (compatible with every chosen one) and per group the number of alive members
+``cnt`` and whether it is ``done`` (holds a chosen variable).
+
+An ant visits the *cell* groups one after another from a random start.  At a cell that is
+not yet done and still has alive candidates it chooses one (the highest pheromone with
+probability ``q0``, else at random in proportion to pheromone) and then propagates units:
+every group left with a single alive member takes it (naked and hidden singles, read off
+the groups alone).  A cell whose candidates run out is skipped: ants never backtrack.  The
+ant's score is the number of cells it fixed; one that fixes every cell has found a ground
+state.  After each iteration the best-so-far ant lays pheromone ``bestPher`` on its choices
+(best-value evaporation: ``bestPher`` decays every iteration and a better iteration-best ant
+replaces the best-so-far one), following Lloyd and Amos, "Solving Sudoku with Ant Colony
+Optimisation" (IEEE Trans. Games, 2020).  A colony whose record stalls ends, so that the
+sampler starts a fresh one (single colonies have heavy-tailed run times).  Optionally some
+ants *repair* the record instead of starting afresh: they keep its cells except those around
+its empty cells, propagate, and fill the rest (an iterated greedy step).
+
+Each colony has its own xorshift64* generator seeded from ``(seed, read)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._swap_kernel import _ijit, _njit, _randint, _seed_state, _uniform, now
+
+__all__ = ["root_state", "colony"]
+
+
+@_ijit
+def _choose(v, alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top):
+    """Choose variable ``v``: every group it is in is done and every variable sharing one
+    of them dies; groups left with at most one alive member go on ``stack``.  Returns the
+    new stack top."""
+    chosen[v] = 1
+    for x in range(v_ptr[v], v_ptr[v + 1]):
+        done[v_grp[x]] = 1
+    for x in range(v_ptr[v], v_ptr[v + 1]):
+        g = v_grp[x]
+        for y in range(g_ptr[g], g_ptr[g + 1]):
+            u = g_var[y]
+            if u == v or alive[u] == 0:
+                continue
+            alive[u] = 0
+            for z in range(v_ptr[u], v_ptr[u + 1]):
+                h = v_grp[z]
+                cnt[h] -= 1
+                if done[h] == 0 and cnt[h] <= 1:
+                    stack[top] = h
+                    top += 1
+    return top
+
+
+@_ijit
+def _propagate(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top):
+    """Unit propagation: every open group with one alive member chooses it."""
+    while top > 0:
+        top -= 1
+        h = stack[top]
+        if done[h] != 0 or cnt[h] != 1:
+            continue  # already hit, or dead (no member left: the ant will skip it)
+        for y in range(g_ptr[h], g_ptr[h + 1]):
+            u = g_var[y]
+            if alive[u] != 0:
+                top = _choose(u, alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack,
+                              top)
+                break
+    return top
+
+
+@_njit
+def root_state(v_ptr, v_grp, g_ptr, g_var):
+    """The propagated state before any choice: ``(alive, cnt, done, chosen)``."""
+    nv = v_ptr.shape[0] - 1
+    ng = g_ptr.shape[0] - 1
+    alive = np.ones(nv, np.int8)
+    chosen = np.zeros(nv, np.int8)
+    done = np.zeros(ng, np.int8)
+    cnt = np.empty(ng, np.int64)
+    stack = np.empty(v_grp.shape[0] + ng + 1, np.int64)
+    top = 0
+    for g in range(ng):
+        cnt[g] = g_ptr[g + 1] - g_ptr[g]
+        if cnt[g] <= 1:
+            stack[top] = g
+            top += 1
+    _propagate(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top)
+    return alive, cnt, done, chosen
+
+
+@_ijit
+def _pick(rng, c, alive, tau, q0, g_ptr, g_var):
+    """The variable an ant sets in cell group ``c`` (``-1`` if none is alive)."""
+    total = 0.0
+    best = -1
+    best_t = -1.0
+    for y in range(g_ptr[c], g_ptr[c + 1]):
+        u = g_var[y]
+        if alive[u] != 0:
+            total += tau[u]
+            if tau[u] > best_t:
+                best_t = tau[u]
+                best = u
+    if best < 0 or _uniform(rng) < q0:
+        return best
+    r = _uniform(rng) * total
+    for y in range(g_ptr[c], g_ptr[c + 1]):
+        u = g_var[y]
+        if alive[u] != 0:
+            r -= tau[u]
+            if r <= 0.0:
+                return u
+    return best
+
+
+@_ijit
+def _kept(record, kept, cell_of):
+    """The record's variable of each cell (``-1``: empty)."""
+    kept[:] = -1
+    for v in range(record.shape[0]):
+        if record[v] != 0 and cell_of[v] >= 0:
+            kept[cell_of[v]] = v
+
+
+@_ijit
+def _free(rng, record, freed, cell_of, cells, v_ptr, v_grp, g_ptr, g_var, spread):
+    """Mark the cells to rebuild: up to ``spread`` empty cells of the record (chosen at
+    random; all of them if ``spread`` is 0) and every cell holding a candidate that shares
+    a group with one of their candidates."""
+    freed[:] = 0
+    nc = cells.shape[0]
+    holes = np.empty(nc, np.int64)
+    nh = 0
+    for k in range(nc):
+        c = cells[k]
+        empty = True
+        for y in range(g_ptr[c], g_ptr[c + 1]):
+            if record[g_var[y]] != 0:
+                empty = False
+                break
+        if empty:
+            holes[nh] = k
+            nh += 1
+    take = nh if spread <= 0 or spread >= nh else spread
+    for t in range(take):  # a partial Fisher-Yates draw of ``take`` holes
+        j = t + _randint(rng, nh - t)
+        k = holes[j]
+        holes[j] = holes[t]
+        holes[t] = k
+        c = cells[k]
+        freed[k] = 1
+        for y in range(g_ptr[c], g_ptr[c + 1]):
+            u = g_var[y]
+            for x in range(v_ptr[u], v_ptr[u + 1]):
+                h = v_grp[x]
+                for z in range(g_ptr[h], g_ptr[h + 1]):
+                    w = cell_of[g_var[z]]
+                    if w >= 0:
+                        freed[w] = 1
+
+
+@_njit
+def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap, xi, deadline,
+           stop, v_ptr, v_grp, g_ptr, g_var, cells, alive0, cnt0, done0, chosen0):
+    """One ant colony, from the root state until a complete ant, ``max_iters`` or the deadline.
+
+    Args:
+        seed, read: The generator of this colony is ``(seed, read)``.
+        num_ants: Ants per iteration.
+        repair: Ants per iteration (the first ones) that start from the record less the
+            cells that could clash with its empty cells (an iterated greedy step: the
+            record moves to a repaired assignment that fixes at least as many cells).
+        spread: A repairing ant frees the surroundings of this many of the record's empty
+            cells, drawn at random (0 = all of them).
+        max_iters: Iterations at most.
+        stall: The colony ends after this many iterations without a new record (its
+            runs are heavy-tailed: a fresh colony beats a stagnant one).
+        q0: Probability that an ant takes the highest-pheromone candidate (greediness).
+        rho: Weight of the best-so-far ant's pheromone in the global update.
+        evap: Best-value evaporation: ``bestPher`` shrinks by this share each iteration.
+        xi: Local update: a choice pulls its pheromone this share back to the initial one.
+        deadline: ``perf_counter`` time after which the colony stops (``inf``: none).
+        stop: One-element array; the colony stops when it is non-zero and sets it to 1 when
+            it finds a complete assignment (so that colonies in other threads stop).
+        v_ptr, v_grp: Each variable's groups (CSR); g_ptr, g_var: each group's variables.
+        cells: The cell groups, in the order the ants visit them (from a random start).
+        alive0, cnt0, done0, chosen0: The root state (:func:`root_state`).
+
+    Returns:
+        ``(chosen, cells fixed, iterations, complete)``: the assignment of the ant that
+        fixed most cells (0/1 per variable), its score, the iterations run, and 1 if the
+        colony ended by itself (a complete ant, ``stall`` or ``max_iters``) rather than by
+        the deadline or another colony.
+    """
+    rng = _seed_state(seed, read)
+    nv = alive0.shape[0]
+    nc = cells.shape[0]
+    stack = np.empty(v_grp.shape[0] + g_ptr.shape[0], np.int64)
+    tau0 = 1.0 / max(1, nc)
+    tau = np.full(nv, tau0)
+    alive = alive0.copy()
+    cnt = cnt0.copy()
+    done = done0.copy()
+    chosen = chosen0.copy()
+    it_best = chosen0.copy()
+    best = chosen0.copy()  # the best-so-far ant, which lays pheromone
+    record = chosen0.copy()  # the ant that fixed the most cells, which is returned
+    record_fixed = 0
+    for k in range(nc):
+        record_fixed += done0[cells[k]]
+    root_fixed = record_fixed
+    cell_of = np.full(nv, -1, np.int64)  # the cell (index into cells) of each variable
+    for k in range(nc):
+        for y in range(g_ptr[cells[k]], g_ptr[cells[k] + 1]):
+            cell_of[g_var[y]] = k
+    kept = np.full(nc, -1, np.int64)  # the record's variable per cell (-1: empty)
+    freed = np.zeros(nc, np.int8)
+    best_pher = 0.0
+    it = 0
+    ended = 1
+    if record_fixed == nc:
+        return record, record_fixed, it, ended
+    since = 0
+    while it < max_iters and since < stall:
+        if stop[0] != 0 or now() > deadline:
+            ended = 0
+            break
+        it += 1
+        since += 1
+        it_fixed = -1
+        for ant in range(num_ants):
+            alive[:] = alive0
+            cnt[:] = cnt0
+            done[:] = done0
+            chosen[:] = chosen0
+            mending = ant < repair and record_fixed > root_fixed
+            if mending:  # rebuild the record, less the cells that could clash with its holes
+                _free(rng, record, freed, cell_of, cells, v_ptr, v_grp, g_ptr, g_var, spread)
+                for k in range(nc):
+                    v = kept[k]
+                    if v >= 0 and freed[k] == 0 and alive[v] != 0 and done[cells[k]] == 0:
+                        top = _choose(v, alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var,
+                                      stack, 0)
+                        _propagate(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack,
+                                   top)
+            start = _randint(rng, nc)
+            for k in range(nc):
+                c = cells[(start + k) % nc]
+                if done[c] != 0:
+                    continue
+                u = _pick(rng, c, alive, tau, q0, g_ptr, g_var)
+                if u < 0:
+                    continue  # no candidate left: the ant leaves this cell empty
+                tau[u] = (1.0 - xi) * tau[u] + xi * tau0
+                top = _choose(u, alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, 0)
+                _propagate(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top)
+            fixed = 0
+            for k in range(nc):
+                fixed += done[cells[k]]
+            if fixed > it_fixed:
+                it_fixed = fixed
+                it_best[:] = chosen
+            if mending and fixed >= record_fixed:  # the repaired record moves on (ties too)
+                if fixed > record_fixed:
+                    since = 0
+                record_fixed = fixed
+                record[:] = chosen
+                _kept(record, kept, cell_of)
+            if fixed == nc:
+                break
+        if it_fixed > record_fixed:
+            since = 0
+            record_fixed = it_fixed
+            record[:] = it_best
+            _kept(record, kept, cell_of)
+        if it_fixed == nc:
+            stop[0] = 1
+            break
+        pher = nc / (nc - it_fixed)
+        if pher > best_pher:
+            best_pher = pher
+            best[:] = it_best
+        for v in range(nv):
+            if best[v] != 0 and chosen0[v] == 0:
+                tau[v] = (1.0 - rho) * tau[v] + rho * best_pher
+        best_pher *= 1.0 - evap
+    return record, record_fixed, it, ended

@@ -1,0 +1,203 @@
+"""The ``aco`` sampler: dimod contract, true energies, consistent partial assignments, endings."""
+
+import time
+
+import dimod
+import dimod.testing
+import numpy as np
+import pytest
+
+from qsudoku.decode import decode
+from qsudoku.io import parse_puzzle
+from qsudoku.propagate import propagate
+from qsudoku.puzzle import Puzzle, column_units, diagonal_units, row_units
+from qsudoku.qubo import Weights, build_model
+from qsudoku.route import anneal_route
+from qsudoku.samplers import get_sampler, names
+from qsudoku.samplers._swap_kernel import HAVE_NUMBA
+from qsudoku.samplers.aco import compile_cover
+
+from test_swap import JIGSAW6_REGIONS, JIGSAW6_SOL, SOL9, SOLX9, blanked
+
+needs_numba = pytest.mark.skipif(not HAVE_NUMBA, reason="numba not installed (kernels run as Python)")
+
+# forum_hardest_1106 #1: no propagation rule fills a cell.
+HARD = "........2..8.1.9..5....3.4....1.93...6..3..8...37......4......53.1.7.8..2........"
+HARD_SOL = "639847512478512963512693748724189356965234187183765294847921635351476829296358471"
+
+
+def model_of(puzzle, rules=(), weights=Weights()):
+    return build_model(propagate(puzzle, rules), weights)
+
+
+def broken_groups(model, sample) -> tuple[int, int]:
+    """(groups holding two or more set variables, groups holding none) of a 0/1 sample."""
+    over = under = 0
+    for _, labels in model.groups():
+        s = sum(sample[v] for v in labels)
+        over += s > 1
+        under += s == 0
+    return over, under
+
+
+def test_registered_and_honours_the_sampler_api():
+    assert "aco" in names()
+    s = get_sampler("aco")
+    dimod.testing.assert_sampler_api(s)
+    assert isinstance(s, dimod.Sampler) and {"groups", "num_ants", "stall"} <= set(s.parameters)
+
+
+def test_samples_are_consistent_partial_assignments_with_true_energies():
+    # Few iterations on a hard grid: most colonies leave cells empty, none sets two
+    # variables of one group, and the energy is the BQM's (each empty group costs its weight).
+    m = model_of(parse_puzzle(HARD), rules=("naked_single", "hidden_single"))
+    ss = get_sampler("aco").sample(m.bqm, groups=m.groups(), num_reads=4, num_ants=2,
+                                   max_iters=2, seed=3)
+    assert set(ss.variables) == set(m.bqm.variables) and ss.vartype is dimod.BINARY
+    dimod.testing.assert_sampleset_energies(ss, m.bqm)
+    assert len(ss) == 4 and ss.info["cells"] == len([k for k, _ in m.groups() if k == "cell"])
+    for row, energy, fixed in zip(ss.record.sample, ss.record.energy, ss.info["fixed"]):
+        over, under = broken_groups(m, dict(zip(ss.variables, row)))
+        assert over == 0 and energy == pytest.approx(under)
+        assert (fixed == ss.info["cells"]) == (energy == 0)
+
+
+@needs_numba
+@pytest.mark.parametrize("kind", ["sudoku6", "jigsaw6", "sudokux9", "latin5", "hardest9"])
+def test_finds_valid_grids_of_every_variant(kind):
+    if kind == "sudoku6":
+        p = Puzzle.standard(blanked([int(c) for c in "123456456123231564564231312645645312"], .3, 2),
+                            box=(2, 3))
+    elif kind == "jigsaw6":
+        p = Puzzle.jigsaw(blanked(JIGSAW6_SOL, 0.3, 4), JIGSAW6_REGIONS)
+    elif kind == "sudokux9":
+        p = Puzzle.standard(blanked(SOLX9, 0.45, 5), extra=diagonal_units(9))
+    elif kind == "latin5":  # no boxes or regions: the groups are all the sampler reads
+        sol = [(r + c) % 5 + 1 for r in range(5) for c in range(5)]
+        p = Puzzle(5, tuple(blanked(sol, 0.3, 6)), tuple(row_units(5) + column_units(5)))
+    else:
+        p = parse_puzzle(HARD)
+    m = model_of(p, rules=("naked_single", "hidden_single") if kind == "hardest9" else ())
+    assert m.num_variables > 0
+    ss = get_sampler("aco").sample(m.bqm, groups=m.groups(), num_reads=1000, stall=50,
+                                   time_limit=30, seed=7, stop_at_ground=True)
+    best = min(decode(m, ss), key=lambda d: d.energy)
+    assert best.valid and best.energy == 0.0 and p.is_solution(best.grid)
+    if kind == "hardest9":
+        assert "".join(map(str, best.grid)) == HARD_SOL
+
+
+@needs_numba
+def test_relative_weights_give_true_energies_and_a_ground_state():
+    w = Weights(cell=2.0, row=0.5, column=0.75, box=3.0)
+    m = model_of(Puzzle.standard(blanked(SOL9, 0.45, 8)), weights=w)
+    ss = get_sampler("aco").sample(m.bqm, groups=m.groups(), num_reads=2, seed=2)
+    dimod.testing.assert_sampleset_energies(ss, m.bqm)
+    assert ss.first.energy == pytest.approx(0.0)
+
+
+def test_seeded_runs_are_reproducible_and_the_python_kernel_matches_numba():
+    from qsudoku.samplers import _aco_kernel as K
+
+    m = model_of(parse_puzzle(HARD), rules=("naked_single", "hidden_single"))
+    s = get_sampler("aco")
+    kw = dict(groups=m.groups(), num_reads=3, num_ants=3, max_iters=5, seed=11)
+    a, b = s.sample(m.bqm, **kw), s.sample(m.bqm, **kw)
+    assert (a.record.sample == b.record.sample).all()
+    assert a.info["iterations"] == b.info["iterations"]
+    if HAVE_NUMBA:
+        cv = compile_cover(m.bqm, m.groups())
+        root = K.root_state(cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var)
+        for repair in (0, 2):
+            args = (5, 1, 4, repair, 1, 6, 100, 0.9, 0.9, 0.005, 0.1, np.inf,
+                    np.zeros(1, np.int64), cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var, cv.cells,
+                    *root)
+            fast = K.colony(*args)
+            args[12][0] = 0
+            slow = K.colony.py_func(*args)
+            assert all((np.asarray(x) == np.asarray(y)).all() for x, y in zip(fast, slow))
+
+
+@needs_numba
+def test_repairing_ants_reach_ground_states_too():
+    m = model_of(parse_puzzle(HARD), rules=("naked_single", "hidden_single"))
+    for spread in (0, 1):
+        ss = get_sampler("aco").sample(m.bqm, groups=m.groups(), num_reads=100, repair=5,
+                                       spread=spread, stall=50, time_limit=30, seed=4,
+                                       stop_at_ground=True)
+        dimod.testing.assert_sampleset_energies(ss, m.bqm)
+        assert ss.first.energy == 0.0
+
+
+def test_a_colony_ends_after_stall_iterations_without_a_new_record():
+    m = model_of(parse_puzzle(HARD), rules=("naked_single", "hidden_single"))
+    ss = get_sampler("aco").sample(m.bqm, groups=m.groups(), num_reads=6, num_ants=1, q0=1.0,
+                                   stall=3, max_iters=10_000, seed=4)
+    its = ss.info["iterations"]
+    # a greedy single ant repeats itself: 3 iterations without a new record end the colony
+    # long before max_iters (unless it completes the grid first)
+    assert len(its) == 6 and all(1 <= i < 10_000 for i in its)
+    assert all(i >= 3 for i, e in zip(its, ss.record.energy) if e > 0)
+
+
+def test_rejects_bad_parameters_missing_groups_and_other_bqms():
+    m = model_of(parse_puzzle("1..." "..2." "...." "...4"))
+    s = get_sampler("aco")
+    with pytest.raises(ValueError, match="needs the model's one-hot groups"):
+        s.sample(m.bqm)
+    with pytest.raises(ValueError, match="stall"):
+        s.sample(m.bqm, groups=m.groups(), stall=0)
+    with pytest.raises(ValueError, match="q0"):
+        s.sample(m.bqm, groups=m.groups(), q0=1.5)
+    with pytest.raises(ValueError, match="time_limit"):
+        s.sample(m.bqm, groups=m.groups(), time_limit=0)
+    with pytest.raises(ValueError, match="unknown parameter"):
+        s.sample(m.bqm, groups=m.groups(), num_sweeps=10)
+    with pytest.raises(ValueError, match="'cell' groups"):
+        s.sample(m.bqm, groups=[(k, g) for k, g in m.groups() if k != "cell"])
+    other = m.bqm.copy()
+    other.add_linear(next(iter(other.variables)), 0.5)
+    with pytest.raises(ValueError, match="not a sum of one-hot penalties"):
+        s.sample(other, groups=m.groups())
+
+
+def test_time_limit_stops_long_runs():
+    m = model_of(Puzzle.standard(blanked(SOL9, 0.25, 10)), rules=("naked_single",))
+    t = time.perf_counter()
+    ss = get_sampler("aco").sample(m.bqm, groups=m.groups(), num_reads=10**6, num_ants=1,
+                                   q0=1.0, stall=10**9, max_iters=10**9, time_limit=0.3, seed=1)
+    assert time.perf_counter() - t < 3.0
+    assert len(ss) >= 1 and max(ss.info["iterations"]) < 10**9
+    # a limit that is over before the first colony still answers (with the root state)
+    ss = get_sampler("aco").sample(m.bqm, groups=m.groups(), num_reads=10, time_limit=1e-9)
+    assert len(ss) == 1 and ss.info["iterations"] == [0]
+    dimod.testing.assert_sampleset_energies(ss, m.bqm)
+
+
+@needs_numba
+def test_the_route_runs_with_the_aco_sampler():
+    p = parse_puzzle(HARD)
+    r = anneal_route(p, sampler="aco", seed=1, time_budget=20.0)
+    assert r.valid and p.is_solution(r.grid) and r.solved_by.startswith("aco (")
+
+
+def test_runs_without_numba():
+    """numba is optional: without it the kernel runs as plain Python (slow, but correct)."""
+    import subprocess
+    import sys
+
+    code = """
+import sys
+sys.modules["numba"] = None  # import numba -> ImportError
+from qsudoku.io import parse_puzzle
+from qsudoku.propagate import propagate
+from qsudoku.qubo import build_model
+from qsudoku.samplers import _swap_kernel, get_sampler
+assert not _swap_kernel.HAVE_NUMBA
+m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), ()))
+ss = get_sampler("aco").sample(m.bqm, groups=m.groups(), num_reads=2, max_iters=50, seed=1)
+print(float(ss.first.energy), len(ss))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["0.0", "2"]
