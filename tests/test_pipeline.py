@@ -128,7 +128,8 @@ def test_an_error_deeper_in_a_sampler_is_not_a_config_error():
 def test_qsudokus_samplers_report_bad_parameters_as_config_errors():
     from qsudoku.errors import ConfigError
 
-    for cfg in (Config().with_overrides(params={"tenure": -1}),
+    for cfg in (Config().with_overrides(params={"q0": 2.0}),  # the route's default, aco
+                Config().with_overrides(sampler="swap-tabu", params={"tenure": -1}),
                 Config().with_overrides(sampler="swap", params={"beta_range": (2.0, 1.0)}),
                 Config().with_overrides(sampler="sa", params={"beta_schedule_type": "bogus"})):
         with pytest.raises(ConfigError, match="rejected its parameters"):

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import ParameterError
 from .penalty_fit import _infer_weights
 from .registry import register
 from .swap_structure import KernelSampler, _threads, as_binary, fresh_seed
@@ -132,18 +133,18 @@ def _sampler_class():
 
             t0 = time.perf_counter()
             if kwargs:
-                raise ValueError(f"unknown parameter(s) {sorted(kwargs)}")
+                raise ParameterError(f"unknown parameter(s) {sorted(kwargs)}")
             num_reads, num_ants, max_iters = int(num_reads), int(num_ants), int(max_iters)
             repair, stall, spread = int(repair), int(stall), int(spread)
             if min(num_reads, num_ants, max_iters, stall) < 1 or min(repair, spread) < 0:
-                raise ValueError(f"num_reads, num_ants, max_iters and stall must be >= 1 and "
+                raise ParameterError(f"num_reads, num_ants, max_iters and stall must be >= 1 and "
                                  f"repair and spread >= 0, got {num_reads}, {num_ants}, "
                                  f"{max_iters}, {stall}, {repair}, {spread}")
             for name, x in (("q0", q0), ("rho", rho), ("evap", evap), ("xi", xi)):
                 if not 0 <= float(x) <= 1:
-                    raise ValueError(f"{name} = {x!r} must be a number in [0, 1]")
+                    raise ParameterError(f"{name} = {x!r} must be a number in [0, 1]")
             if time_limit is not None and not time_limit > 0:
-                raise ValueError(f"time_limit = {time_limit!r} must be > 0")
+                raise ParameterError(f"time_limit = {time_limit!r} must be > 0")
             bqm = as_binary(bqm)
             cv = compile_cover(bqm, groups)
             t1 = time.perf_counter()
