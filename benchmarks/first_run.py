@@ -34,7 +34,8 @@ from qsudoku.puzzle import Puzzle
 from qsudoku.route import anneal_route
 from qsudoku.samplers import get_sampler
 n, budget, flim = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
-get_sampler("swap-tabu").warm_up()
+from qsudoku.config import ROUTE_SAMPLER
+get_sampler(ROUTE_SAMPLER).warm_up()
 p = Puzzle.standard([0] * (n * n), alphabet=(string.digits[1:] + string.ascii_letters)[:n])
 r = anneal_route(p, time_budget=budget, fallback=("sat", "csp"), fallback_time_limit=flim, seed=1)
 t = r.timings

@@ -26,7 +26,7 @@ Any other :class:`dimod.Sampler` plugs in: it gets the configured parameters it 
 >>> r.solved_by, r.sampler["params"], r.num_reads
 ('RandomSampler', {'num_reads': 5}, 5)
 >>> r.notes
-['RandomSampler does not accept parameter(s) seed of the configured sampler swap-tabu; left out']
+['RandomSampler does not accept parameter(s) seed of the configured sampler aco; left out']
 """
 
 from __future__ import annotations
