@@ -196,8 +196,9 @@ def AntColonySampler():  # noqa: N802 - factory of a lazily defined class
     return _CLASS()
 
 
-@register("aco", summary="ant colony: builds consistent partial assignments cell by cell with "
-          "propagation over the one-hot groups (numba)",
+@register("aco", summary="the default: the annealing route with an ant colony that builds "
+          "consistent partial assignments cell by cell, propagating over the one-hot groups "
+          "(numba)",
           defaults={"num_reads": 2, "num_ants": 10, "stall": 150, "max_iters": 1000,
                     "stop_at_ground": True})
 def _aco(**options):

@@ -128,8 +128,8 @@ def SwapTabuSampler():  # noqa: N802 - factory of a lazily defined class
     return _CLASS()
 
 
-@register("swap-tabu", summary="the default: the annealing route with tabu search over digit "
-          "swaps inside boxes/regions (keeps one-hot groups; numba)",
+@register("swap-tabu", summary="annealing-route sampler: tabu search over digit swaps inside "
+          "boxes/regions (keeps one-hot groups; numba)",
           defaults={"num_reads": 16, "tenure": 4, "stall": 500, "bump": 1.0,
                     "stop_at_ground": True})
 def _swap_tabu(**options):
