@@ -70,17 +70,21 @@ def register(name: str, *, summary: str = "", defaults: Mapping | None = None,
     return deco
 
 
-def _load() -> None:
+def _load(name: str | None = None) -> None:
+    """Import the backend modules in order, stopping once ``name`` is registered (all of
+    them for ``None``), so that running one sampler imports no other backend's module."""
     global _loaded
-    if _loaded:
+    if _loaded or (name is not None and name in _REGISTRY):
         return
-    _loaded = True
     for mod in BACKEND_MODULES:
         try:
             importlib.import_module(mod)
         except ModuleNotFoundError as e:
             if e.name != mod:
                 raise
+        if name is not None and name in _REGISTRY:
+            return
+    _loaded = True
 
 
 def names() -> list[str]:
@@ -91,7 +95,7 @@ def names() -> list[str]:
 
 def get_spec(name: str) -> SamplerSpec:
     """The :class:`SamplerSpec` of ``name``; :class:`ConfigError` if unknown."""
-    _load()
+    _load(name)
     try:
         return _REGISTRY[name]
     except KeyError:

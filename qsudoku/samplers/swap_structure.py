@@ -19,7 +19,9 @@ reads into a :class:`dimod.SampleSet` with the BQM's own energies.
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
@@ -237,6 +239,15 @@ def _greedy_samples(st: SwapStructure, num_reads: int) -> np.ndarray:
     return st.to_samples(np.repeat(val[None, :], num_reads, axis=0))
 
 
+def _have_numba() -> bool:
+    """True if the kernels run compiled; asked without importing numba (0.1 s) when no
+    kernel module is loaded yet, so that building a sampler stays cheap."""
+    jit = sys.modules.get(f"{__package__}._jit")
+    if jit is not None:
+        return jit.HAVE_NUMBA
+    return importlib.util.find_spec("numba") is not None
+
+
 class KernelSampler:
     """Mixin of the structured samplers: ``properties["numba"]`` and a one-time warm-up.
 
@@ -248,9 +259,7 @@ class KernelSampler:
     _WARM_CALLS: tuple = ()
 
     def __init__(self):
-        from . import _swap_kernel
-
-        self.properties = dict(self.properties, numba=_swap_kernel.HAVE_NUMBA)
+        self.properties = dict(self.properties, numba=_have_numba())
 
     def warm_up(self) -> float:
         """Compile (or load from numba's cache) the kernels on a 4x4 model, once per process,

@@ -1,0 +1,76 @@
+"""A one-puzzle run imports only what it uses, so that a short ``qsudoku solve`` starts fast.
+
+Each check runs in a fresh interpreter (``sys.modules`` of the test process is full of
+everything other tests imported) and lists the modules a run must leave unimported.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+HARD = "........2..8.1.9..5....3.4....1.93...6..3..8...37......4......53.1.7.8..2........"
+
+#: Never needed by the default route: plotting, tables, clusters, the QPU stack.
+HEAVY = ["pandas", "dask", "distributed", "matplotlib", "dwave.system", "dwave.cloud",
+         "minorminer"]
+#: Backend modules other than the default sampler's (imported only when asked for).
+OTHER_BACKENDS = ["qsudoku.samplers.dwave", "qsudoku.samplers.hybrid",
+                  "qsudoku.samplers.decompose", "qsudoku.samplers.kerberos",
+                  "qsudoku.samplers.exact", "qsudoku.samplers._tabu_kernel"]
+#: The kernels' compiler: a puzzle that propagation solves runs no kernel.
+KERNELS = ["numba", "llvmlite", "scipy", "qsudoku.samplers._swap_kernel"]
+
+
+def _imported(code: str, watch: list[str]) -> dict:
+    """Run ``code`` in a fresh interpreter; its output and which of ``watch`` it imported."""
+    script = (code + "\nimport json, sys\n"
+              f"print(json.dumps(sorted(m for m in {watch!r} if m in sys.modules)))\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    *lines, last = out.stdout.strip().splitlines()
+    return {"out": "\n".join(lines), "imported": json.loads(last)}
+
+
+def test_watch_list_detects_an_import():
+    """The check itself can fail: a module the code imports is reported."""
+    got = _imported("import statistics", ["statistics", "pandas"])
+    assert got["imported"] == ["statistics"]
+
+
+def test_library_solve_by_propagation_imports_no_kernel_or_backend():
+    got = _imported(f"import qsudoku\nr = qsudoku.solve(qsudoku.parse_puzzle({EASY!r}))\n"
+                    "print(r.valid, r.solved_by)", HEAVY + OTHER_BACKENDS + KERNELS)
+    assert got["out"] == "True propagation"
+    assert got["imported"] == []
+
+
+def test_cli_solve_by_propagation_imports_no_kernel_or_backend():
+    got = _imported(f"from qsudoku.cli import main\nprint('exit', main(['solve', {EASY!r}]))",
+                    HEAVY + OTHER_BACKENDS + KERNELS)
+    assert "VALID" in got["out"] and got["out"].endswith("exit 0")
+    assert got["imported"] == []
+
+
+@pytest.mark.parametrize("how", ["library", "cli"])
+def test_default_route_imports_only_its_own_backend(how):
+    """A hard puzzle runs the default sampler's kernels and nothing of the other backends."""
+    code = (f"import qsudoku\nr = qsudoku.solve(qsudoku.parse_puzzle({HARD!r}))\nprint(r.valid)"
+            if how == "library" else
+            f"from qsudoku.cli import main\nprint('exit', main(['solve', {HARD!r}]))")
+    got = _imported(code, HEAVY + OTHER_BACKENDS)
+    assert got["out"].endswith("True" if how == "library" else "exit 0")
+    assert got["imported"] == []
+
+
+def test_names_lists_every_backend_after_one_was_loaded():
+    """Loading the backend of one name first still lists every sampler afterwards."""
+    got = _imported("from qsudoku.samplers import get_spec, names\nget_spec('aco')\n"
+                    "print(' '.join(names()))", ["qsudoku.samplers.exact"])
+    assert {"aco", "swap-tabu", "exact", "sa"} <= set(got["out"].split())
+    assert got["imported"] == ["qsudoku.samplers.exact"]
