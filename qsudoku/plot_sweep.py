@@ -1,0 +1,140 @@
+"""Pictures of sweeps: heatmaps and curves of a metric over the swept settings.
+
+Split from :mod:`qsudoku.plot` (which re-exports :func:`heatmap` and :func:`curves`); the
+same conventions hold: each function draws on ``ax=`` or a new pyplot-free figure and
+returns the figure; matplotlib and pandas are imported inside the functions.
+
+>>> import pandas as pd
+>>> df = pd.DataFrame({"cell": [1, 2], "success_prob": [0.25, 0.75]})
+>>> curves(df, "cell").axes[0].lines[0].get_ydata().tolist()
+[0.25, 0.75]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["heatmap", "curves"]
+
+
+def _aggregate(df, keys: list[str], value: str, agg: str):
+    """``agg(value)`` per ``keys``; an infinite value stays infinite (mean, median, max)."""
+    import pandas as pd
+
+    d = df.copy()
+    d[value] = pd.to_numeric(d[value], errors="coerce")
+    return d.groupby(keys, sort=True)[value].agg(agg)
+
+
+def heatmap(df, x: str, y: str, value: str = "success_prob", *, agg: str = "mean", ax=None,
+            log: bool = False, fmt: str = "{:.2f}", cmap: str = "viridis",
+            title: str | None = None, vmin=None, vmax=None, label: str | None = None):
+    """A heatmap of ``agg(value)`` over the ``x`` and ``y`` values of sweep rows.
+
+    Infinite or missing cells (e.g. TTS99 when nothing was solved) are grey and
+    written ``inf``.
+
+    Args:
+        df: Sweep rows (:func:`qsudoku.sweep.load`), one or more per (x, y).
+        x, y: Swept columns (e.g. ``"cell"`` and ``"unit"``).
+        value: Column to aggregate (``success_prob``, ``tts99``, ``min_energy``...).
+        agg: ``"mean"``, ``"median"``, ``"min"``, ``"max"``.
+        log: Logarithmic colour scale (for times).
+        fmt: Format of the numbers written in the cells (``""`` for none).
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"cell": [1, 1, 2, 2], "unit": [1, 2, 1, 2], "success_prob": [.1, .2, .3, .4]})
+    >>> fig = heatmap(df, "cell", "unit")
+    >>> [t.get_text() for t in fig.axes[0].texts]
+    ['0.10', '0.30', '0.20', '0.40']
+    """
+    from matplotlib.colors import LogNorm
+
+    from .plot import _figure
+
+    table = _aggregate(df, [y, x], value, agg).unstack(x)
+    data = table.to_numpy(dtype=float)
+    masked = np.ma.masked_invalid(data)
+    fig, ax = _figure(ax, (0.7 * data.shape[1] + 2.5, 0.45 * data.shape[0] + 1.5))
+    import matplotlib
+
+    cm = matplotlib.colormaps[cmap].with_extremes(bad="#d9d9d9")
+    finite = data[np.isfinite(data)]
+    norm = None
+    if log and len(finite) and (finite > 0).all():
+        norm = LogNorm(vmin=vmin or finite.min(), vmax=vmax or finite.max())
+        vmin = vmax = None
+    im = ax.imshow(masked, cmap=cm, norm=norm, vmin=vmin, vmax=vmax, aspect="auto",
+                   origin="lower")
+    ax.set_xticks(range(data.shape[1]), [_tick(v) for v in table.columns])
+    ax.set_yticks(range(data.shape[0]), [_tick(v) for v in table.index])
+    ax.set_xlabel(x)
+    ax.set_ylabel(y)
+    if fmt:
+        for i in range(data.shape[0]):
+            for j in range(data.shape[1]):
+                v = data[i, j]
+                text = fmt.format(v) if np.isfinite(v) else ("inf" if v == np.inf else "")
+                colour = "black"
+                if np.isfinite(v):
+                    r, g, b, _ = cm(im.norm(v))
+                    colour = "white" if 0.299 * r + 0.587 * g + 0.114 * b < 0.5 else "black"
+                ax.text(j, i, text, ha="center", va="center", fontsize=7, color=colour)
+    fig.colorbar(im, ax=ax, label=label or (value if agg == "mean" else f"{agg} {value}"))
+    if title:
+        ax.set_title(title)
+    return fig
+
+
+def _tick(v) -> str:
+    return f"{v:.3g}" if isinstance(v, (float, np.floating)) else str(v)
+
+
+def curves(df, x: str, value: str = "success_prob", *, hue: str | None = None,
+           agg: str = "mean", band: bool = True, ax=None, logx: bool = False,
+           logy: bool = False, title: str | None = None, label: str | None = None):
+    """Line plot of ``agg(value)`` against ``x``, one line per ``hue`` value.
+
+    With ``band`` the spread over repeats/puzzles (min to max) is shaded.
+    Infinite values (TTS99 of a setting that never succeeded) are left out of the
+    line and marked with a cross at the top of the axes.
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"num_sweeps": [10, 10, 100, 100], "success_prob": [.1, .3, .5, .7]})
+    >>> fig = curves(df, "num_sweeps")
+    >>> fig.axes[0].lines[0].get_ydata().tolist()
+    [0.2, 0.6]
+    """
+    import pandas as pd
+
+    from .plot import _figure
+
+    fig, ax = _figure(ax, (5.0, 3.4))
+    d = df.copy()
+    d[value] = pd.to_numeric(d[value], errors="coerce")
+    groups = [(None, d)] if hue is None else list(d.groupby(hue, sort=True))
+    for key, g in groups:
+        stats = g.groupby(x, sort=True)[value].agg([agg, "min", "max"])
+        ok = np.isfinite(stats[agg].to_numpy(dtype=float))
+        name = None if hue is None else f"{hue}={_tick(key)}"
+        (line,) = ax.plot(stats.index[ok], stats[agg][ok], marker="o", ms=3.5, label=name)
+        if band and ok.any():
+            top = stats["max"].where(np.isfinite(stats["max"]))
+            ax.fill_between(stats.index[ok], stats["min"][ok], top[ok], color=line.get_color(),
+                            alpha=0.15, lw=0)
+        never = list(stats.index[~ok])
+        if never:
+            ax.plot(never, [0.98] * len(never), "x", color=line.get_color(),
+                    transform=ax.get_xaxis_transform(), clip_on=False)
+    if logx:
+        ax.set_xscale("log")
+    if logy:
+        ax.set_yscale("log")
+    ax.set_xlabel(x)
+    ax.set_ylabel(label or (value if agg == "mean" else f"{agg} {value}"))
+    ax.grid(alpha=0.3)
+    if hue is not None:
+        ax.legend(fontsize=8, frameon=False)
+    if title:
+        ax.set_title(title)
+    return fig
