@@ -67,7 +67,7 @@ def main() -> None:
     ap.add_argument("--sets", nargs="+", default=["norvig_top95", "forum_hardest_1106"])
     ap.add_argument("--limit", type=int, default=100)
     ap.add_argument("--size", type=int, default=64, help="subproblem_size")
-    ap.add_argument("--strategy", default="conflicts")
+    ap.add_argument("--strategy", default="construct")
     ap.add_argument("--qpu-reads", type=int, default=10)
     ap.add_argument("--num-sweeps", type=int, default=1000, help="mock physics: SA sweeps")
     ap.add_argument("--max-calls", type=int, default=300)
