@@ -70,7 +70,7 @@ def main() -> None:
     ap.add_argument("--strategy", default="construct")
     ap.add_argument("--qpu-reads", type=int, default=10)
     ap.add_argument("--num-sweeps", type=int, default=1000, help="mock physics: SA sweeps")
-    ap.add_argument("--max-calls", type=int, default=300)
+    ap.add_argument("--max-calls", type=int, default=1000)
     ap.add_argument("--patience", type=int, default=15, help="calls without gain before a breakout")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()

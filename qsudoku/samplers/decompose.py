@@ -26,7 +26,11 @@ stalls at energy 4), 2/4 with ``patience = 15``, 1/4 with 30, 0/4 with 5.
 Freeing whole cells keeps the one-hot structure: a cell is never half fixed.  How the
 cells are chosen (``strategy``):
 
-- ``conflicts`` (default): a violated unit (row, column, box ... any group whose sum is
+- ``construct`` (default): a different search, in :mod:`.construct`: a consistent
+  *partial* assignment grown by the QPU calls with singles propagation over the groups
+  after every chosen digit, restarting from the root on a contradiction (no local
+  minima to break out of; ``patience`` is unused);
+- ``conflicts``: a violated unit (row, column, box ... any group whose sum is
   not 1), then further violated units touching the freed cells, then other units
   touching them, cells in random order until the budget is used;
 - ``units``: the same growth from a random unit, ignoring violations;
