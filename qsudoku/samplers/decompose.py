@@ -371,7 +371,8 @@ def _check(size, strategy, max_calls, qpu_reads, num_reads) -> None:
 
 
 @register("decompose", summary="QPU-sized subproblems (<= subproblem_size variables, clique-"
-          "embedded) of the reduced QUBO, composed by a classical large neighbourhood search; "
+          "embedded) of the reduced QUBO, composed classically (default: a consistent partial grid "
+          "grown by the calls with singles propagation); "
           "option qpu_sampler = qpu | mock-qpu | hybrid", defaults={"qpu_reads": 20}, extra="qpu",
           offline=False)
 def _decompose(qpu_sampler: str = "qpu", **options):
