@@ -139,3 +139,28 @@ def test_kerberos_options():
         get_sampler("kerberos", qpu_sampler="hybrid")
     with pytest.raises(ConfigError, match="option of the kerberos backend"):
         get_sampler("kerberos", qpu_sampler="mock-qpu").sample(_model().bqm, qpu_sampler=None)
+
+
+def test_propagator_singles_and_contradictions():
+    from qsudoku.samplers.construct import Propagator
+
+    # cell groups {0,1}, {2,3}; column groups {0,2}, {1,3}: choosing 0 forces 3
+    prop = Propagator(4, [np.array([0, 1]), np.array([2, 3]), np.array([0, 2]), np.array([1, 3])])
+    assert not prop.chosen.any() and prop.alive.all()
+    assert prop.choose(0)
+    assert prop.chosen.tolist() == [True, False, False, True]
+    assert not prop.choose(1)  # ruled out by 0
+    # a group whose members are all ruled out is a contradiction
+    bad = Propagator(3, [np.array([0, 1]), np.array([0, 2]), np.array([1, 2])])
+    assert bad.reset() and not bad.choose(0)
+
+
+def test_construct_with_the_mock_qpu_solves_a_six_by_six_in_small_subproblems():
+    sampler = get_sampler("decompose", qpu_sampler="mock-qpu")
+    model = _model(SIX)
+    rnd = sample_round(model, sampler, {"strategy": "construct", "subproblem_size": 20, "seed": 4,
+                                        "qpu_reads": 5, "num_sweeps": 200, "max_calls": 100})
+    info = rnd.sampleset.info
+    assert rnd.best.valid and SIX.is_solution(rnd.best.grid)
+    assert info["max_subproblem_variables"] <= 20 < model.num_variables
+    assert info["qpu_calls"] >= 2 and 1 <= info["longest_chain"] <= 8

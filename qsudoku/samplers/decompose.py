@@ -26,7 +26,11 @@ stalls at energy 4), 2/4 with ``patience = 15``, 1/4 with 30, 0/4 with 5.
 Freeing whole cells keeps the one-hot structure: a cell is never half fixed.  How the
 cells are chosen (``strategy``):
 
-- ``conflicts`` (default): a violated unit (row, column, box ... any group whose sum is
+- ``construct`` (default): a different search, in :mod:`.construct`: a consistent
+  *partial* assignment grown by the QPU calls with singles propagation over the groups
+  after every chosen digit, restarting from the root on a contradiction (no local
+  minima to break out of; ``patience`` is unused);
+- ``conflicts``: a violated unit (row, column, box ... any group whose sum is
   not 1), then further violated units touching the freed cells, then other units
   touching them, cells in random order until the budget is used;
 - ``units``: the same growth from a random unit, ignoring violations;
@@ -55,12 +59,13 @@ import dimod
 import numpy as np
 
 from ..errors import ConfigError
+from .construct import construct_run
 from .dwave import _plain
 from .registry import register
 
 __all__ = ["DecomposeSampler", "STRATEGIES", "QPU_SAMPLERS"]
 
-STRATEGIES = ("conflicts", "units", "energy")
+STRATEGIES = ("construct", "conflicts", "units", "energy")
 #: Registry names usable as ``qpu_sampler`` (the child that samples each subproblem).
 QPU_SAMPLERS = ("qpu", "mock-qpu", "hybrid")
 _OWN = ("groups", "num_reads", "subproblem_size", "strategy", "max_calls", "qpu_reads", "seed",
@@ -244,7 +249,7 @@ class DecomposeSampler(dimod.Sampler):
         self.properties = {"child_properties": getattr(child, "properties", {}),
                            "strategies": list(STRATEGIES)}
 
-    def sample(self, bqm, groups=None, num_reads=1, subproblem_size=64, strategy="conflicts",
+    def sample(self, bqm, groups=None, num_reads=1, subproblem_size=64, strategy="construct",
                max_calls=2000, qpu_reads=None, seed=None, energy_target=0.0, time_limit=None,
                patience=15, polish=True, **child_params):
         """One decomposition run per read; returns a :class:`dimod.SampleSet` over ``bqm``'s variables.
@@ -273,9 +278,16 @@ class DecomposeSampler(dimod.Sampler):
             child_params["num_reads"] = qpu_reads
         stats = {"qpu_calls": 0, "max_subproblem_variables": 0, "longest_chain": 0,
                  "estimated_qpu_access_time": 0.0, "qpu_access_time": 0.0, "accepted": 0, "breakouts": 0,
-                 "chain_break_fraction": 0.0}
+                 "chain_break_fraction": 0.0, "restarts": 0}
         samples, energies, calls = [], [], []
         for _ in range(num_reads):
+            if strategy == "construct":
+                x, used = construct_run(self, model, structure, rng, subproblem_size, max_calls,
+                                        energy_target, time_limit, child_params, stats, polish)
+                samples.append(x.astype(np.int8))
+                energies.append(model.energy(x))
+                calls.append(used)
+                continue
             x, used = self._run(model, structure, rng, subproblem_size, strategy, max_calls,
                                 energy_target, time_limit, child_params, stats, patience,
                                 polish)
@@ -359,7 +371,8 @@ def _check(size, strategy, max_calls, qpu_reads, num_reads) -> None:
 
 
 @register("decompose", summary="QPU-sized subproblems (<= subproblem_size variables, clique-"
-          "embedded) of the reduced QUBO, composed by a classical large neighbourhood search; "
+          "embedded) of the reduced QUBO, composed classically (default: a consistent partial grid "
+          "grown by the calls with singles propagation); "
           "option qpu_sampler = qpu | mock-qpu | hybrid", defaults={"qpu_reads": 20}, extra="qpu",
           offline=False)
 def _decompose(qpu_sampler: str = "qpu", **options):

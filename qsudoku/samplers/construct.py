@@ -1,0 +1,183 @@
+"""``decompose``'s ``construct`` strategy: a consistent partial assignment grown by QPU calls.
+
+Instead of repairing a complete assignment, the run keeps a *partial* one that never breaks
+a one-hot group: every variable is *decided* (chosen, or ruled out) or *open*.  It starts
+from the root (every group open) and repeatedly
+
+1. picks the open cells with fewest open candidates, grown through the units they share,
+   until their open candidates reach ``subproblem_size`` variables,
+2. sends the sub-QUBO over those candidates to the QPU sampler (the chosen variables are
+   folded into linear biases, every other variable is fixed to 0),
+3. takes the best (polished) read's digit for every freed cell whose read is one-hot and
+   still open, and propagates after each choice: a chosen variable rules out the other
+   members of its groups, and a group left with one open member chooses it (naked and
+   hidden singles over the groups; the sampler reads only the BQM and its groups).
+
+A group left with no open member is a contradiction: the run restarts from the root.  It
+stops at a full assignment with energy at most ``energy_target`` or after ``max_calls``
+QPU calls.
+
+>>> import dimod
+>>> bqm = dimod.BQM({"a": -1.0, "b": -1.0}, {"ab": 2.0}, 1.0, "BINARY")
+>>> p = Propagator(2, [np.array([0, 1])])
+>>> p.choose(1), p.chosen.tolist(), p.alive.tolist()
+(True, [False, True], [False, True])
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+__all__ = ["Propagator", "construct_run"]
+
+
+class Propagator:
+    """Open / chosen variables of a partial assignment over one-hot groups, with singles.
+
+    Args:
+        n: Number of variables.
+        groups: Index arrays, each group to hold exactly one chosen variable.
+    """
+
+    def __init__(self, n: int, groups):
+        self.n, self.groups = n, [np.asarray(g, np.int64) for g in groups if len(g)]
+        self.flat_group = np.concatenate([np.full(len(g), j) for j, g in enumerate(self.groups)]
+                                         or [np.zeros(0, np.int64)]).astype(np.int64)
+        self.flat_var = (np.concatenate(self.groups) if self.groups else np.zeros(0, np.int64))
+        self.groups_of = [[] for _ in range(n)]
+        for j, g in enumerate(self.groups):
+            for v in g:
+                self.groups_of[v].append(j)
+        self.reset()
+
+    def reset(self) -> bool:
+        """Back to the root: every variable open; then singles.  False on a contradiction."""
+        self.alive = np.ones(self.n, bool)
+        self.chosen = np.zeros(self.n, bool)
+        return self.propagate()
+
+    def choose(self, v: int) -> bool:
+        """Choose ``v`` (it must be open) and propagate.  False on a contradiction."""
+        if not self.alive[v]:
+            return False
+        self._take(v)
+        return self.propagate()
+
+    def _take(self, v: int) -> None:
+        self.chosen[v] = True
+        for j in self.groups_of[v]:
+            self.alive[self.groups[j]] = False
+        self.alive[v] = True
+
+    def propagate(self) -> bool:
+        """Singles to a fixpoint: a group with one open member chooses it."""
+        while True:
+            count = np.bincount(self.flat_group, self.alive[self.flat_var], len(self.groups))
+            if np.any(count < 0.5):
+                return False
+            done = np.bincount(self.flat_group, self.chosen[self.flat_var], len(self.groups)) > 0
+            single = np.flatnonzero((count < 1.5) & ~done)
+            if not len(single):
+                return True
+            for j in single:
+                g = self.groups[j]
+                open_ = g[self.alive[g]]
+                if len(open_) != 1:
+                    return False
+                if not self.chosen[open_[0]]:
+                    self._take(int(open_[0]))
+
+    def assignment(self) -> np.ndarray:
+        return self.chosen.astype(float)
+
+
+def _pick_cells(prop: Propagator, cells, units_of_cell, cells_of_unit, size: int, rng):
+    """Open cells with fewest open candidates, grown through shared units, within ``size``."""
+    width = np.array([int(prop.alive[c].sum()) if not prop.chosen[c].any() else 0 for c in cells])
+    open_cells = np.flatnonzero(width > 0)
+    if not len(open_cells):
+        return []
+    noise = rng.random(len(cells))
+    start = open_cells[np.lexsort((noise[open_cells], width[open_cells]))[0]]
+    picked, budget, seen = [int(start)], size - width[start], {int(start)}
+    frontier = set()
+    while True:
+        for j in units_of_cell[picked[-1]]:
+            frontier.update(int(k) for k in cells_of_unit[j] if width[k] > 0 and k not in seen)
+        fits = [k for k in frontier if width[k] <= budget]
+        if not fits:
+            break
+        k = min(fits, key=lambda c: (width[c], noise[c]))
+        frontier.discard(k)
+        seen.add(k)
+        picked.append(k)
+        budget -= width[k]
+    return picked
+
+
+def construct_run(sampler, model, structure, rng, size, max_calls, target, time_limit,
+                  child_params, stats, polish):
+    """One construction run of :class:`~qsudoku.samplers.decompose.DecomposeSampler`.
+
+    Returns ``(x, calls)``: the best complete assignment seen (or the last partial one, its
+    open cells set to their first open candidate) and the QPU calls used.
+    """
+    from .decompose import _descend, _tally
+
+    prop = Propagator(model.n, list(structure.cells) + list(structure.units))
+    cells = structure.cells
+    takes_seed = "seed" in getattr(sampler.child, "parameters", {})
+    t0, used, best, best_energy = time.perf_counter(), 0, None, np.inf
+    ok = prop.reset()
+    while used < max_calls:
+        if time_limit is not None and time.perf_counter() - t0 > time_limit:
+            break
+        if not ok:
+            stats["restarts"] += 1
+            ok = prop.reset()
+            if not ok:
+                break  # the root itself is contradictory
+            continue
+        picked = _pick_cells(prop, cells, structure.units_of_cell, structure.cells_of_unit, size, rng)
+        if not picked:  # complete
+            x = prop.assignment()
+            energy = model.energy(x)
+            if energy < best_energy:
+                best, best_energy = x, energy
+            if energy <= target + 1e-9:
+                break
+            stats["restarts"] += 1
+            ok = prop.reset()
+            continue
+        free = np.concatenate([c[prop.alive[c]] for c in (cells[k] for k in picked)])
+        sub = model.subproblem(free, prop.assignment())
+        params = dict(child_params)
+        if takes_seed:
+            params["seed"] = int(rng.integers(2 ** 31))
+        answer = sampler.child.sample(sub, **params)
+        used += 1
+        _tally(stats, answer.info, len(free))
+        if polish and len(answer):
+            answer = _descend(sub, answer)
+        if not len(answer):
+            continue
+        y = np.zeros(model.n)
+        first = answer.lowest().first.sample
+        y[free] = [first[i] for i in range(len(free))]
+        for k in rng.permutation(picked):
+            on = cells[k][y[cells[k]] > 0.5]
+            if len(on) == 1 and prop.alive[on[0]] and not prop.chosen[cells[k]].any():
+                ok = prop.choose(int(on[0]))
+                if not ok:
+                    break
+        stats["accepted"] += 1
+    if best is None or best_energy > target + 1e-9:
+        x = prop.assignment()
+        for c in cells:
+            if not prop.chosen[c].any():
+                x[c[np.argmax(prop.alive[c])]] = 1.0
+        if best is None or model.energy(x) < best_energy:
+            best = x
+    return best, used
