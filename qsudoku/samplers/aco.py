@@ -25,6 +25,7 @@ search over consistent partial assignments connects what swaps within boxes do n
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from dataclasses import dataclass
@@ -92,6 +93,7 @@ def compile_cover(bqm, groups) -> ExactCover:
     return ExactCover(variables, v_ptr, gid[order].astype(np.int64), g_ptr, members, cells)
 
 
+@functools.cache
 def _sampler_class():
     import dimod
 
@@ -185,15 +187,9 @@ def _sampler_class():
     return AntColonySampler
 
 
-_CLASS = None
-
-
 def AntColonySampler():  # noqa: N802 - factory of a lazily defined class
     """A :class:`dimod.Sampler`: ant colony construction over one-hot groups (needs ``groups``)."""
-    global _CLASS
-    if _CLASS is None:
-        _CLASS = _sampler_class()
-    return _CLASS()
+    return _sampler_class()()
 
 
 @register("aco", summary="the default: the annealing route with an ant colony that builds "

@@ -24,6 +24,7 @@ Samples are returned in the BQM's variables with energies computed by the BQM it
 
 from __future__ import annotations
 
+import functools
 import time
 
 import numpy as np
@@ -37,6 +38,7 @@ from .swap_structure import (FAMILY_KINDS, KernelSampler, SwapStructure, _kernel
 __all__ = ["SwapAnnealingSampler", "SwapStructure", "compile_structure", "FAMILY_KINDS"]
 
 
+@functools.cache
 def _sampler_class():
     import dimod
 
@@ -135,15 +137,9 @@ def _run(K, num_replicas, n, betas, num_sweeps, seed, first, flags, args, stop_a
                           int(focus))
 
 
-_CLASS = None
-
-
 def SwapAnnealingSampler():  # noqa: N802 - factory of a lazily defined class
     """A :class:`dimod.Sampler` annealing with unit-preserving swap moves (needs ``groups``)."""
-    global _CLASS
-    if _CLASS is None:
-        _CLASS = _sampler_class()
-    return _CLASS()
+    return _sampler_class()()
 
 
 @register("swap", summary="annealing with digit swaps inside boxes/regions (keeps one-hot groups; "

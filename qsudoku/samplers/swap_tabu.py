@@ -27,6 +27,7 @@ annealing with the same moves, and it solves 16x16 puzzles the annealer does not
 
 from __future__ import annotations
 
+import functools
 import time
 
 from ..errors import ParameterError
@@ -38,6 +39,7 @@ from .swap_structure import (FAMILY_KINDS, KernelSampler, _kernel_args, _threads
 __all__ = ["SwapTabuSampler"]
 
 
+@functools.cache
 def _sampler_class():
     import dimod
 
@@ -117,15 +119,9 @@ def _sampler_class():
     return SwapTabuSampler
 
 
-_CLASS = None
-
-
 def SwapTabuSampler():  # noqa: N802 - factory of a lazily defined class
     """A :class:`dimod.Sampler`: tabu search with unit-preserving swaps (needs ``groups``)."""
-    global _CLASS
-    if _CLASS is None:
-        _CLASS = _sampler_class()
-    return _CLASS()
+    return _sampler_class()()
 
 
 @register("swap-tabu", summary="annealing-route sampler: tabu search over digit swaps inside "
