@@ -19,15 +19,10 @@ from qsudoku import Config, parse_puzzle, solve
 from qsudoku.cli import build_parser, main
 from qsudoku.samplers import get_sampler, get_spec, names
 
+from _cli import run
+
 REPO = Path(__file__).resolve().parents[1]
 SEED004 = "2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......"
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
 
 
 def _without_timings(line: str) -> dict:

@@ -7,27 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from qsudoku.cli import main
 from qsudoku.config import DEFAULT_CONFIG_PATH, Config, load_config
 from qsudoku.errors import ConfigError
 from qsudoku.samplers.registry import check_values
 
+from _cli import one_error, run
+
 EASY4 = "12.434.2.1.3..21"  # propagation solves it: nothing is sampled
 OPEN4 = "1..............."  # propagation leaves 53 variables: the sampler runs
 TOKEN = "DEV-abc123-not-a-real-token"
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
-
-
-def one_error(err: str) -> str:
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("qsudoku: error: "), err
-    return lines[0]
 
 
 CONFIG_CASES = [

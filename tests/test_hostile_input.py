@@ -17,6 +17,8 @@ from qsudoku.cli import main
 from qsudoku.io import Rules, load_puzzles, parse_digits, parse_puzzle
 from qsudoku.io import files as io_files
 
+from _cli import one_error, run
+
 SEED004 = "2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......"
 SOLUTION4 = "1234341221434321"
 #: Puzzles with the unique solution SOLUTION4 that propagation alone solves.
@@ -25,21 +27,6 @@ NO_CANDIDATE = "12.." "..3." "..4." "...."  # r1c3 sees 1, 2 (row) and 3, 4 (col
 NO_PLACE = "...2" ".1.." "..1." "1..."  # 1 has no place in row 1
 #: Options that keep a run cheap when a puzzle needs sampling.
 FAST = ["--sampler", "random", "--reads", "1"]
-
-
-def run(capsys, *argv):
-    """``main(argv)`` -> (exit code, stdout, stderr); never a traceback."""
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
-
-
-def one_error(err: str) -> str:
-    """The single ``qsudoku: error:`` line of ``err``."""
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("qsudoku: error: "), err
-    return lines[0]
 
 
 def write(tmp_path, name, content):

@@ -17,26 +17,14 @@ from qsudoku.cli import main
 from qsudoku.errors import BackendUnavailableError, ConfigError
 from qsudoku.io.output import atomic_open, check_target, open_nofollow, write_text
 
+from _cli import one_error, run
+
 #: A 4x4 puzzle that propagation solves (no sampler runs).
 EASY4 = "12.434.2.1.3..21"
 #: One that needs sampling (cheap with the options of FAST).
 OPEN4 = "1..." "..2." ".3.." "...4"
 FAST = ["--sampler", "random", "--reads", "1"]
 VICTIM = "must stay as it is\n"
-
-
-def run(capsys, *argv):
-    """``main(argv)`` -> (exit code, stdout, stderr); never a traceback."""
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
-
-
-def one_error(err: str) -> str:
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("qsudoku: error: "), err
-    return lines[0]
 
 
 def plant(link, tmp_path, name="victim.txt"):
