@@ -16,18 +16,16 @@ the exact fallback.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
-import time
 from pathlib import Path
 
-from qsudoku.bench import machine_info, points, summarize, typed_row
+from qsudoku.bench import points, summarize, typed_row
 from qsudoku.config import Config
 from qsudoku.io import load_puzzles
 from qsudoku.result import format_seconds
-from qsudoku.runlog import read_rows
-from qsudoku.runner import Source, Task, run_to
+from qsudoku.runner import Source, Task
+
+from _recorded import print_machine, run_recorded
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 STAGES = ("t_propagate", "t_build", "t_sample")
@@ -90,11 +88,7 @@ def main() -> None:
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--plot", default="benchmarks/results/figures/end_to_end")
     args = ap.parse_args()
-    info = machine_info()
-    load0 = os.getloadavg()[0]
-    print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, "
-          f"{info['system']}; jobs {args.jobs}; load average at start {os.getloadavg()[0]:.2f}")
-    print("packages: " + ", ".join(f"{k} {v}" for k, v in info["packages"].items()))
+    print_machine(args.jobs)
     cfg = Config()
     print(f"measured: qsudoku.pipeline.solve(puzzle, Config()); config rules "
           f"{list(cfg.propagate.rules)}, sampler {cfg.sampler.name} (registered defaults)")
@@ -108,18 +102,8 @@ def main() -> None:
         tasks += [Task(p, Source.file(str(f), i, label), point) for i, p in chosen]
     sub = [f"{k} {a}/{b}" for k, (a, b) in counts.items() if a < b]
     print(f"subsampled (evenly spaced, at most {args.per_set} per file): " + ", ".join(sub))
-    t0 = time.perf_counter()
-    os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
-    run_to(args.out, tasks, resume=args.resume, overwrite=not args.resume, jobs=args.jobs,
-           progress=True)
-    rows = read_rows(args.out)
-    elapsed = time.perf_counter() - t0
-    with open(args.out + ".machine.json", "w", encoding="utf-8") as f:
-        json.dump({**info, "jobs": args.jobs, "seconds": round(elapsed, 1),
-                   "load_average_start": round(load0, 2),
-                   "load_average_end": round(os.getloadavg()[0], 2)}, f, indent=1)
-    print(f"{len(rows)} rows in {elapsed:.0f} s; "
-          f"load average at end {os.getloadavg()[0]:.2f}\n")
+    rows = run_recorded(args.out, tasks, jobs=args.jobs, resume=args.resume)
+    print()
     print(table(rows, counts))
     if args.plot:
         from qsudoku.plots_bench import plot_all

@@ -21,20 +21,19 @@ geometric mean of reference TTS99 / TTS99 over the puzzles both solved).  Rows g
 from __future__ import annotations
 
 import argparse
-import json
 import math
-import os
 import statistics
-import time
 from pathlib import Path
 
-from qsudoku.bench import format_summary, machine_info, points, summarize, typed_row
+from qsudoku.bench import format_summary, points, summarize, typed_row
 from qsudoku.config import Config
 from qsudoku.io import load_puzzles
 from qsudoku.propagate import propagate
-from qsudoku.runlog import read_rows
-from qsudoku.runner import Point, Source, Task, run_to
+from qsudoku.result import format_seconds
+from qsudoku.runner import Point, Source, Task
 from qsudoku.samplers import get_spec, names
+
+from _recorded import print_machine, run_recorded
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 REFERENCE = "sa (dwave defaults)"
@@ -73,14 +72,6 @@ def _median(xs):
     return statistics.median(xs) if xs else math.nan
 
 
-def _fmt(x: float) -> str:
-    if x != x:
-        return "-"
-    if x == math.inf:
-        return "inf"
-    return f"{x * 1e3:.1f} ms" if x < 1 else f"{x:.2f} s"
-
-
 def _key(r: dict) -> tuple:
     return (r["set"], r["index"], r.get("repeat", 0))
 
@@ -115,8 +106,8 @@ def ratio_table(rows: list[dict]) -> str:
             x_tts = f"{math.exp(statistics.fmean(both)):.2f} ({len(both)})" if both else "-"
             errors = sum(r["status"] != "ok" for r in rs)
             out.append(f"{name:22s} {solved:4d}/{len(rs):<4d} "
-                       f"{(statistics.fmean(ps) if ps else math.nan):7.3f} {_fmt(tts):>10s} "
-                       f"{_fmt(_median([r['wall'] for r in rs])):>9s} "
+                       f"{(statistics.fmean(ps) if ps else math.nan):7.3f} {format_seconds(tts):>10s} "
+                       f"{format_seconds(_median([r['wall'] for r in rs])):>9s} "
                        f"{_median([r['num_reads'] for r in rs]):9.0f} {x_solved:>12s} {x_tts:>15s}"
                        f" {errors}")
     return "\n".join(out)
@@ -135,11 +126,7 @@ def main() -> None:
     budgets = [float(b) for b in args.budgets.split(",")]
     rules = Config().propagate.rules
     bks = backends(args.samplers.split(",") if args.samplers else None)
-    info = machine_info()
-    load0 = os.getloadavg()[0]
-    print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, "
-          f"{info['system']}; jobs {args.jobs}; load average at start {os.getloadavg()[0]:.2f}")
-    print("packages: " + ", ".join(f"{k} {v}" for k, v in info["packages"].items()))
+    print_machine(args.jobs)
     print(f"backends: {', '.join(bks)} (skipped: {', '.join(SKIP)}: the QPU emulator, "
           "which embeds onto a mock Pegasus graph; minutes per set, not a sampler speed)")
     tasks, picked = [], {}
@@ -156,18 +143,7 @@ def main() -> None:
                     tasks.append(Task(p, src, Point(name, pt.config, budget=b)))
     print("puzzles that need sampling, per set (of --per-set): "
           + ", ".join(f"{k.split('/')[1]} {v}" for k, v in picked.items()))
-    t0 = time.perf_counter()
-    os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
-    run_to(args.out, tasks, resume=args.resume, overwrite=not args.resume, jobs=args.jobs,
-           progress=True)
-    rows = read_rows(args.out)
-    elapsed = time.perf_counter() - t0
-    with open(args.out + ".machine.json", "w", encoding="utf-8") as f:
-        json.dump({**info, "jobs": args.jobs, "seconds": round(elapsed, 1),
-                   "load_average_start": round(load0, 2),
-                   "load_average_end": round(os.getloadavg()[0], 2)}, f, indent=1)
-    print(f"{len(rows)} rows in {elapsed:.0f} s; "
-          f"load average at end {os.getloadavg()[0]:.2f}")
+    rows = run_recorded(args.out, tasks, jobs=args.jobs, resume=args.resume)
     print(ratio_table(rows))
     print("\nper set:")
     print(format_summary(summarize(rows)))
