@@ -7,7 +7,7 @@ cell ``(r, c)`` holds digit ``d``.  There is one one-hot group per open cell
 binary ``q`` is ``-w`` per variable, ``+2w`` per pair and ``+w`` offset, so the
 energy is 0 exactly for a valid completion and at least ``min(w)`` otherwise.
 
-Every penalty goes through :func:`one_hot`, which writes all groups of one size
+Every penalty goes through :func:`one_hot`, which writes all groups of the model
 into numpy arrays at once; dimod takes them as arrays too.  The builder makes
 the groups with numpy, for all units and digits at once, and hands them to
 one_hot's array form ``_one_hot_flat`` already end to end; it takes the pairs in
@@ -101,8 +101,8 @@ class Constraint:
 def one_hot(groups: Sequence[np.ndarray], weights: Sequence[float], num_variables: int):
     """Linear, quadratic and offset terms of ``sum_g w_g * (sum_{i in g} q_i - 1)**2``.
 
-    The pairs are made for all groups of one size at once (no Python loop per group
-    or per coupler); they come out smallest groups first (groups of one size in their
+    The pairs are made for all groups at once (no Python loop per group or per
+    coupler); they come out smallest groups first (groups of one size in their
     given order), each group's pairs in ``triu_indices`` order.
 
     Returns:
@@ -151,23 +151,34 @@ def _one_hot_flat(flat: np.ndarray, sizes: np.ndarray, weights, num_variables: i
 
 
 def _pairs(flat: np.ndarray, sizes: np.ndarray, weights: np.ndarray, piece: int):
-    """The pieces of :func:`_one_hot_flat`: runs of groups of one size, smallest first."""
+    """The pieces of :func:`_one_hot_flat`: runs of groups, smallest first."""
     starts = np.cumsum(sizes) - sizes
     g = np.argsort(sizes, kind="stable")
     g = g[sizes[g] > 1]  # the groups with pairs, smallest first
-    m = sizes[g]
-    ends = np.cumsum(m * (m - 1) // 2)  # pairs of groups g[:k + 1]
+    ends = np.cumsum(sizes[g] * (sizes[g] - 1) // 2)  # pairs of groups g[:k + 1]
     i = 0
     while i < len(g):
-        size = int(m[i])
         done = int(ends[i - 1]) if i else 0
-        j = min(int(np.searchsorted(m, size, side="right")),
-                max(i + 1, int(np.searchsorted(ends, done + piece, side="right"))))
-        members = flat[starts[g[i:j], None] + np.arange(size)]  # one row per group
-        a, b = np.triu_indices(size, 1)
-        yield (members[:, a].ravel(), members[:, b].ravel(),
-               np.repeat(2.0 * weights[g[i:j]], len(a)))
+        j = max(i + 1, int(np.searchsorted(ends, done + piece, side="right")))
+        # A group of m members has a row per first member a = 0..m-2, holding the pairs
+        # (a, a+1), ..., (a, m-1): row by row, that is triu_indices(m, 1) order.
+        row_g = np.repeat(g[i:j], sizes[g[i:j]] - 1)
+        a = _within(sizes[g[i:j]] - 1)
+        span = sizes[row_g] - 1 - a  # pairs per row
+        row = np.repeat(np.arange(len(row_g)), span)  # the row of each pair
+        b = a[row] + 1 + _within(span)
+        base = starts[row_g][row]
+        yield flat[base + a[row]], flat[base + b], 2.0 * weights[row_g][row]
         i = j
+
+
+def _within(counts: np.ndarray) -> np.ndarray:
+    """``0..c-1`` for each count ``c``, end to end.
+
+    >>> _within(np.array([2, 0, 3])).tolist()
+    [0, 1, 0, 1, 2]
+    """
+    return np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
 
 
 class _Packed(NamedTuple):
