@@ -15,6 +15,12 @@ random samples).  Goals: >= 10,000x faster than sympy, >= 20x faster than pyqubo
 with about 70% blanks built in under 50 ms.
 
     python benchmarks/build_model.py [--sympy-budget 20]
+
+``--against REV`` times instead ``build_model`` against the one of git revision ``REV``
+(loaded from ``git show REV:qsudoku/qubo.py``) on blank grids of ``--sizes`` (the largest
+models of each size), calls alternating, and checks the two BQMs equal:
+
+    python benchmarks/build_model.py --against e0ba708 --sizes 9,16,25,36,49
 """
 
 from __future__ import annotations
@@ -172,6 +178,93 @@ def cases():
             ("25x25 70% blank, givens only", p25b, ())]
 
 
+def qubo_at(rev: str):
+    """``qsudoku.qubo`` as it was at git revision ``rev`` (a module beside the current one)."""
+    import importlib.util
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    src = (Path(rev).read_text() if Path(rev).is_file() else  # (a copy without .git)
+           subprocess.run(["git", "show", f"{rev}:qsudoku/qubo.py"], cwd=root, check=True,
+                          capture_output=True, text=True).stdout)
+    spec = importlib.util.spec_from_loader("qsudoku._qubo_old", loader=None)
+    mod = importlib.util.module_from_spec(spec)
+    mod.__package__ = "qsudoku"
+    sys.modules[spec.name] = mod  # (dataclasses look their module up there)
+    exec(compile(src, f"{rev}:qsudoku/qubo.py", "exec"), mod.__dict__)
+    return mod
+
+
+def blank_grid(n: int) -> Puzzle:
+    """A blank ``n x n`` Sudoku (symbols beyond the default alphabet where needed)."""
+    return Puzzle.standard([0] * (n * n), alphabet="".join(chr(0x100 + i) for i in range(n)))
+
+
+def against(rev: str, sizes: list[int], repeat: int) -> None:
+    """Current vs ``rev``'s ``build_model`` on the shared cases and blank grids, side by side."""
+    import os
+
+    old = qubo_at(rev)
+    print(f"build_model now vs at {rev}: the shared-data cases (if present), then blank grids "
+          f"(no propagation rules); min of {repeat} alternating calls (3 from 36x36 up); "
+          f"load average at start: {os.getloadavg()[0]:.2f}")
+    print(f"{'case':>30s} {'vars':>7s} {'couplers':>9s} {'old ms':>9s} {'new ms':>9s} "
+          f"{'old/new':>7s}  same BQM  load")
+    shared = cases() if (DATA / "seeds").is_dir() else []
+    blanks = [(f"blank {n}x{n}", blank_grid(n), ()) for n in sizes]
+    for name, puzzle, rules in shared + blanks:
+        cands = propagate(puzzle, rules)
+        runs = repeat if puzzle.size < 36 else 3
+        (t_old, _, m_old), (t_new, _, m_new) = interleaved(
+            [lambda: old.build_model(cands, old.Weights()), lambda: build_model(cands)], runs)
+        same = (list(m_old.bqm.variables) == list(m_new.bqm.variables)
+                and m_old.bqm == m_new.bqm and m_old.bqm.offset == m_new.bqm.offset)
+        del m_old
+        print(f"{name:>30s} {m_new.num_variables:7d} {m_new.num_interactions:9d} "
+              f"{t_old * 1e3:9.2f} {t_new * 1e3:9.2f} {t_old / t_new:7.2f}  {str(same):8s}  "
+              f"{os.getloadavg()[0]:.2f}", flush=True)
+        del m_new
+    print("first build in a fresh process (what a CLI run pays), alternating old/new; "
+          "peak RSS of the whole process")
+    print(f"{'size':>7s} {'old ms':>9s} {'new ms':>9s} {'old/new':>7s} {'old MB':>7s} "
+          f"{'new MB':>7s}  load")
+    for n in sizes:
+        runs = [[], []]
+        for _ in range(3):
+            for k, which in enumerate(("old", "new")):
+                runs[k].append(cold_build(which, rev, n))
+        (t_old, mb_old), (t_new, mb_new) = (min(r) for r in runs)
+        print(f"{n:>3d}x{n:<3d} {t_old * 1e3:9.2f} {t_new * 1e3:9.2f} {t_old / t_new:7.2f} {mb_old:7.0f} "
+              f"{mb_new:7.0f}  {os.getloadavg()[0]:.2f}", flush=True)
+
+
+def cold_build(which: str, rev: str, n: int) -> tuple[float, float]:
+    """``(seconds, peak RSS MB)`` of one build in a fresh Python process."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, __file__, "--cold-run", which, rev, str(n)],
+                         check=True, capture_output=True, text=True).stdout.split()
+    return float(out[0]), float(out[1])
+
+
+def _cold_run(which: str, rev: str, n: int) -> None:
+    qubo = qubo_at(rev) if which == "old" else None
+    cands = propagate(blank_grid(n), ())
+    build, weights = ((qubo.build_model, qubo.Weights()) if qubo else
+                      (build_model, __import__("qsudoku.qubo").qubo.Weights()))
+    import dimod  # noqa: F401  (imports are not the build)
+
+    t = time.perf_counter()
+    build(cands, weights)
+    t = time.perf_counter() - t
+    # VmHWM: ru_maxrss would include the parent's size at fork (kept across exec)
+    hwm = next(int(line.split()[1]) for line in open("/proc/self/status")
+               if line.startswith("VmHWM"))
+    print(t, hwm / 1024)
+
+
 def main() -> None:
     import os
 
@@ -179,7 +272,18 @@ def main() -> None:
     ap.add_argument("--sympy-budget", type=float, default=20.0,
                     help="seconds: above this estimate, time a subset of groups and extrapolate")
     ap.add_argument("--repeat", type=int, default=30, help="timed calls of our builders")
+    ap.add_argument("--against", metavar="REV",
+                    help="time against build_model of this git revision on blank grids")
+    ap.add_argument("--sizes", default="9,16,25,36,49", help="blank grid sizes for --against")
+    ap.add_argument("--cold-run", nargs=3, metavar=("OLD|NEW", "REV", "SIZE"),
+                    help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.cold_run:
+        _cold_run(args.cold_run[0], args.cold_run[1], int(args.cold_run[2]))
+        return
+    if args.against:
+        against(args.against, [int(x) for x in args.sizes.split(",")], args.repeat)
+        return
     info = machine_info()
     print(f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}; "
           + ", ".join(f"{k} {v}" for k, v in info["packages"].items()

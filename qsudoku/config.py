@@ -347,6 +347,10 @@ def _no_secrets(data, pre, path=""):
             _no_secrets(v, pre, f"{path}{k}.")
 
 
+#: The largest config file read, in bytes (a config is a few hundred).
+MAX_CONFIG_BYTES = 1 << 20
+
+
 def load_config(path: str | None = None) -> Config:
     """Load a TOML config (``None`` = built-in defaults, same as ``configs/default.toml``)."""
     if path is None:
@@ -359,7 +363,11 @@ def load_config(path: str | None = None) -> Config:
 
     try:
         with open(path, "rb") as f:
-            data = tomllib.load(f)
+            raw = f.read(MAX_CONFIG_BYTES + 1)  # a device or an endless file is not read whole
+        if len(raw) > MAX_CONFIG_BYTES:
+            raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES:,} bytes, too large "
+                              "for a config file")
+        data = tomllib.loads(raw.decode("utf-8"))
     except FileNotFoundError:
         raise ConfigError(f"config file not found: {path}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:

@@ -19,6 +19,7 @@ __all__ = [
     "ConfigError",
     "ParameterError",
     "BackendUnavailableError",
+    "TimeLimitError",
     "exit_code_for",
 ]
 
@@ -100,6 +101,20 @@ class BackendUnavailableError(QSudokuError, RuntimeError):
     """A sampler cannot run here: missing extra, token, solver or network."""
 
     exit_code = 3
+
+
+class TimeLimitError(QSudokuError, TimeoutError):
+    """A stage stopped at its deadline before it had a result.
+
+    The work is not finished, so nothing about the puzzle is decided: exit 1, as for
+    a puzzle left unsolved.  The annealing route catches it and reports the puzzle
+    unsolved within its time budget.
+
+    >>> exit_code_for(TimeLimitError("build stopped at its deadline"))
+    1
+    """
+
+    exit_code = 1
 
 
 def exit_code_for(error: BaseException) -> int:

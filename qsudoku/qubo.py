@@ -8,9 +8,10 @@ binary ``q`` is ``-w`` per variable, ``+2w`` per pair and ``+w`` offset, so the
 energy is 0 exactly for a valid completion and at least ``min(w)`` otherwise.
 
 Every penalty goes through :func:`one_hot`, which writes all groups of the model
-into numpy arrays at once; the BQM is then built in one call.  The builder makes
-the groups with numpy too, for all units and digits at once, and hands them to
-one_hot's array form ``_one_hot_flat`` already end to end.
+into numpy arrays at once; dimod takes them as arrays too.  The builder makes
+the groups with numpy, for all units and digits at once, and hands them to
+one_hot's array form ``_one_hot_flat`` already end to end; it takes the pairs in
+pieces, so that a deadline can stop a build that takes seconds (49x49 grids).
 
 >>> from qsudoku.io import parse_puzzle
 >>> from qsudoku.propagate import propagate
@@ -24,14 +25,15 @@ one_hot's array form ``_one_hot_flat`` already end to end.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import NamedTuple, Sequence
 
 import numpy as np
 
-from .checks import need_ints, need_type
-from .errors import ConfigError
+from .checks import need_ints, need_real, need_type
+from .errors import ConfigError, TimeLimitError
 from .propagate import Candidates
 from .puzzle import Puzzle
 
@@ -114,27 +116,60 @@ def one_hot(groups: Sequence[np.ndarray], weights: Sequence[float], num_variable
     sizes = np.fromiter((len(g) for g in groups), dtype=np.int64, count=len(groups))
     flat = (np.concatenate(groups).astype(np.int64) if len(groups) and sizes.sum()
             else np.zeros(0, np.int64))
-    return _one_hot_flat(flat, sizes, weights, num_variables)
+    linear, pieces, offset = _one_hot_flat(flat, sizes, weights, num_variables)
+    pieces = list(pieces)
+    quad = tuple(np.concatenate([p[k] for p in pieces]) if pieces else np.zeros(0, dtype)
+                 for k, dtype in enumerate((np.int64, np.int64, float)))
+    return linear, quad, offset
 
 
-def _one_hot_flat(flat: np.ndarray, sizes: np.ndarray, weights, num_variables: int):
-    """:func:`one_hot` of the groups written end to end: ``flat`` (int64) holds group
-    ``g``'s ``sizes[g]`` variables right after those of groups ``0..g-1``."""
+#: Most pairs in one piece of :func:`_one_hot_flat`: bounds the memory of a piece and
+#: the time between two deadline checks of :func:`build_model` (a piece of 2**20 pairs
+#: takes dimod about 0.1 s on the reference machine).
+PIECE_PAIRS = 1 << 20
+
+
+def _one_hot_flat(flat: np.ndarray, sizes: np.ndarray, weights, num_variables: int,
+                  piece: int | None = None):
+    """:func:`one_hot` of the groups written end to end, its pairs in pieces.
+
+    ``flat`` (int64) holds group ``g``'s ``sizes[g]`` variables right after those of
+    groups ``0..g-1``.  Returns ``(linear, pieces, offset)``: ``pieces`` yields
+    ``(rows, cols, biases)`` arrays of at most ``piece`` (default :data:`PIECE_PAIRS`)
+    pairs, or one group's, which end to end are :func:`one_hot`'s.  Made lazily, so
+    that a caller can stop between two pieces and never holds every pair at once.
+
+    >>> lin, pieces, off = _one_hot_flat(np.array([0, 1, 2, 1, 2]), np.array([3, 2]),
+    ...                                  [1.0, 0.5], 3, piece=2)
+    >>> [(i.tolist(), j.tolist(), b.tolist()) for i, j, b in pieces]
+    [([1], [2], [1.0]), ([0, 0, 1], [1, 2, 2], [2.0, 2.0, 2.0])]
+    """
     weights = np.asarray(weights, dtype=float)
     linear = -np.bincount(flat, weights=np.repeat(weights, sizes), minlength=num_variables)
+    piece = PIECE_PAIRS if piece is None else piece
+    return linear, _pairs(flat, sizes, weights, piece), float(weights.sum())
+
+
+def _pairs(flat: np.ndarray, sizes: np.ndarray, weights: np.ndarray, piece: int):
+    """The pieces of :func:`_one_hot_flat`: runs of groups, smallest first."""
     starts = np.cumsum(sizes) - sizes
     g = np.argsort(sizes, kind="stable")
     g = g[sizes[g] > 1]  # the groups with pairs, smallest first
-    # A group of m members has a row per first member a = 0..m-2, holding the pairs
-    # (a, a+1), ..., (a, m-1): row by row, that is triu_indices(m, 1) order.
-    row_g = np.repeat(g, sizes[g] - 1)
-    a = _within(sizes[g] - 1)
-    span = sizes[row_g] - 1 - a  # pairs per row
-    row = np.repeat(np.arange(len(row_g)), span)  # the row of each pair
-    b = a[row] + 1 + _within(span)
-    base = starts[row_g][row]
-    quad = (flat[base + a[row]], flat[base + b], 2.0 * weights[row_g][row])
-    return linear, quad, float(weights.sum())
+    ends = np.cumsum(sizes[g] * (sizes[g] - 1) // 2)  # pairs of groups g[:k + 1]
+    i = 0
+    while i < len(g):
+        done = int(ends[i - 1]) if i else 0
+        j = max(i + 1, int(np.searchsorted(ends, done + piece, side="right")))
+        # A group of m members has a row per first member a = 0..m-2, holding the pairs
+        # (a, a+1), ..., (a, m-1): row by row, that is triu_indices(m, 1) order.
+        row_g = np.repeat(g[i:j], sizes[g[i:j]] - 1)
+        a = _within(sizes[g[i:j]] - 1)
+        span = sizes[row_g] - 1 - a  # pairs per row
+        row = np.repeat(np.arange(len(row_g)), span)  # the row of each pair
+        b = a[row] + 1 + _within(span)
+        base = starts[row_g][row]
+        yield flat[base + a[row]], flat[base + b], 2.0 * weights[row_g][row]
+        i = j
 
 
 def _within(counts: np.ndarray) -> np.ndarray:
@@ -240,15 +275,24 @@ class QuboModel:
         return float(self.bqm.energy((x, self.variables)))
 
 
-def build_model(candidates: Candidates, weights: Weights = Weights()) -> QuboModel:
+def build_model(candidates: Candidates, weights: Weights = Weights(), *,
+                deadline: float | None = None) -> QuboModel:
     """Build the reduced QUBO of a propagated puzzle.
 
     Args:
         candidates: Output of :func:`qsudoku.propagate.propagate`.
         weights: Penalty weight per constraint kind.
+        deadline: A :func:`time.perf_counter` value: the build checks it between two
+            pieces of :data:`PIECE_PAIRS` couplers (a blank 49x49 has 11 million),
+            so that a time limit holds on grids whose model alone takes seconds.
+            ``None`` = no limit.
+
+    Raises:
+        TimeLimitError: If the deadline passed before the model was complete.
     """
     import dimod
 
+    need_real("deadline", deadline, allow_none=True)
     if isinstance(candidates, Puzzle):
         raise TypeError("candidates must be Candidates (the result of propagate(puzzle)), "
                         "not a Puzzle")
@@ -294,9 +338,24 @@ def build_model(candidates: Candidates, weights: Weights = Weights()) -> QuboMod
     arrays = [members[i:j] for i, j in zip(bounds, bounds[1:])]
     constraints = list(map(Constraint, labels, kinds, arrays, group_w))
 
-    linear, quad, offset = _one_hot_flat(members, sizes, group_w, nv)
-    bqm = dimod.BinaryQuadraticModel.from_numpy_vectors(
-        linear, quad, offset, dimod.BINARY, variable_order=variables)
+    # What BinaryQuadraticModel.from_numpy_vectors does, a piece at a time: couplers
+    # added in one_hot's order (so duplicates add up in the same order), then labels.
+    linear, pieces, offset = _one_hot_flat(members, sizes, group_w, nv)
+    bqm = dimod.BinaryQuadraticModel(dimod.BINARY)
+    bqm.add_linear_from_array(linear)
+    bqm.offset = offset
+    for rows, cols, biases in pieces:
+        _check_deadline(deadline, nv)
+        bqm.data.add_quadratic_from_arrays(rows, cols, biases)  # as dimod's own from_file
+    _check_deadline(deadline, nv)
+    bqm.relabel_variables(dict(enumerate(variables)))
     model = QuboModel(candidates, weights, bqm, variables, var_cell, var_digit, constraints)
     model._packed = _Packed(members, bounds, starts, labels, kinds)
     return model
+
+
+def _check_deadline(deadline: float | None, num_variables: int) -> None:
+    """Raise :class:`TimeLimitError` once ``time.perf_counter()`` is past ``deadline``."""
+    if deadline is not None and time.perf_counter() > deadline:
+        raise TimeLimitError(f"the QUBO of {num_variables} variables was not built "
+                             "before the deadline")

@@ -169,6 +169,23 @@ def test_flag_overrides_a_good_config(tmp_path, capsys):
     assert code == 2 and "num_reads = -2" in one_error(err)
 
 
+def test_a_huge_or_endless_config_is_refused_after_its_cap_exit_2(tmp_path, capsys, monkeypatch):
+    import os
+
+    import qsudoku.config as config
+
+    monkeypatch.setattr(config, "MAX_CONFIG_BYTES", 64)
+    path = tmp_path / "big.toml"
+    path.write_text("# " + "x" * 70 + "\n")  # valid TOML, one byte per character
+    code, out, err = run(capsys, "solve", EASY4, "--config", path)
+    assert code == 2 and out == "" and f"{path}: larger than 64 bytes" in one_error(err)
+    path.write_text("# " + "x" * 60 + "\n")  # within the cap: read as usual
+    assert load_config(str(path)) == Config()
+    if os.path.exists("/dev/zero"):  # endless: only the cap is read
+        code, out, err = run(capsys, "solve", EASY4, "--config", "/dev/zero")
+        assert code == 2 and "/dev/zero: larger than 64 bytes" in one_error(err)
+
+
 # -- Config directly ---------------------------------------------------------------------
 def test_default_toml_is_the_builtin_default():
     from qsudoku.samplers import default_params

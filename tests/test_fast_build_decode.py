@@ -254,3 +254,40 @@ def test_one_hot_matches_reference_on_random_groups():
         assert np.array_equal(l1, l2) and o1 == o2
         for a, b in zip(q1, q2):
             assert a.dtype == b.dtype and np.array_equal(a, b)
+
+
+# -- the build in pieces (PIECE_PAIRS couplers at a time, between deadline checks) -------
+
+def _generated_models():
+    """Models without the shared data: seeded blanks of valid grids, blank grids, Sudoku-X."""
+    from qsudoku.puzzle import Puzzle, diagonal_units
+
+    rng = np.random.default_rng(3)
+    grid9 = [(3 * (r % 3) + r // 3 + c) % 9 + 1 for r in range(9) for c in range(9)]
+    grid6 = [int(c) for c in "123456456123231564564231312645645312"]
+    for full, extra in [(grid6, ()), (grid9, ()), ([0] * 81, diagonal_units(9)),
+                        ([0] * 256, ())]:
+        givens = [d if rng.random() < 0.3 else 0 for d in full]
+        p = Puzzle.standard(givens, extra=extra)
+        for rules in [(), ("naked_single",)]:
+            for w in WEIGHTS:
+                yield propagate(p, rules), w
+
+
+@pytest.mark.parametrize("piece", [1, 7, 1000])
+def test_a_build_in_small_pieces_is_the_reference_bit_for_bit(monkeypatch, piece):
+    import qsudoku.qubo as qubo
+
+    monkeypatch.setattr(qubo, "PIECE_PAIRS", piece)
+    for c, w in _generated_models():
+        assert_same_model(ref_build_model(c, w), build_model(c, w, deadline=1e300))
+
+
+@needs_data
+def test_a_build_in_small_pieces_matches_reference_on_real_puzzles(monkeypatch):
+    import qsudoku.qubo as qubo
+
+    monkeypatch.setattr(qubo, "PIECE_PAIRS", 5)
+    for path, count in CASES:
+        for _, c, w in _models(path, min(count, 2), WEIGHTS[1:]):
+            assert_same_model(ref_build_model(c, w), build_model(c, w))

@@ -60,3 +60,47 @@ def test_the_route_skips_a_round_it_cannot_pay_for():
 
 def test_the_route_rules_leave_a_blank_grid_open():  # (what the tests above rely on)
     assert not propagate(blank(16), ROUTE_RULES).solved
+
+
+def test_a_build_stops_at_its_deadline_and_says_so():
+    import time
+
+    from qsudoku.errors import TimeLimitError, exit_code_for
+    from qsudoku.qubo import build_model
+
+    cands = propagate(blank(25), ())  # 750,000 couplers: far more than 1 ms of work
+    with pytest.raises(TimeLimitError, match="deadline") as e:
+        build_model(cands, deadline=time.perf_counter() + 1e-3)
+    assert exit_code_for(e.value) == 1  # not decided, like an unsolved puzzle
+    with pytest.raises(ValueError, match="deadline"):
+        build_model(propagate(blank(4), ()), deadline=float("nan"))
+
+
+def test_the_route_stops_a_build_at_its_budget_and_says_not_decided(monkeypatch):
+    import time
+
+    import qsudoku.route as route
+
+    real = route.build_model  # the budget ends while building, whatever the machine's speed
+    monkeypatch.setattr(route, "build_model", lambda c, w, deadline: real(
+        c, w, deadline=min(deadline, time.perf_counter() - 1)))
+    r = anneal_route(blank(16), time_budget=30, seed=1)
+    assert r.rounds == 0 and not r.valid and r.solved_by == "none"
+    assert r.model is None and r.timings["build"] > 0
+    assert any("building the QUBO stopped" in n for n in r.notes), r.notes
+
+
+def test_the_route_skips_a_round_whose_overhead_exceeds_what_is_left(monkeypatch):
+    import qsudoku.route as route
+
+    monkeypatch.setattr(route, "SAMPLE_OVERHEAD", 1e12)  # any build is then too slow
+    r = anneal_route(blank(9), time_budget=30, seed=1)
+    assert r.rounds == 0 and not r.valid and r.model is not None
+    assert any(n.startswith("no sampling round") for n in r.notes), r.notes
+
+
+def test_a_qubo_sampler_fallback_counts_its_build_against_its_limit():
+    r = anneal_route(blank(25), rules=(), finish_rules=None, time_budget=1e-4, fallback="sa",
+                     fallback_time_limit=1e-3, seed=1)
+    assert not r.valid and r.solved_by == "none"
+    assert any("'sa' stopped at its 0.001 s time limit" in n for n in r.notes), r.notes
