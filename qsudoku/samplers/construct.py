@@ -30,7 +30,7 @@ A group left with no open member is a contradiction.  Three measured answers to 
   attracting), so the next subproblems lean away from digits that failed.
 
 Measured on the four forum_hardest_1106 puzzles the plain restart needed 1,304-4,499
-calls for (indices 23, 44, 60, 90; mock QPU, 10 reads): 57-388 calls with all three.
+calls for (indices 23, 44, 60, 90; mock QPU, 10 reads): 30-388 calls with all three.
 The run stops at a full assignment with energy at most ``energy_target`` or after
 ``max_calls`` QPU calls.
 
