@@ -43,7 +43,8 @@ def run_set(name: str, args, sampler) -> dict:
         rnd = sample_round(model, sampler, {
             "subproblem_size": args.size, "strategy": args.strategy, "seed": i,
             "qpu_reads": args.qpu_reads, "num_sweeps": args.num_sweeps,
-            "max_calls": args.max_calls, "patience": args.patience})
+            "max_calls": args.max_calls, "patience": args.patience, "backjump": args.backjump,
+            "memory": args.memory, "refute": not args.no_refute})
         info = rnd.sampleset.info
         solved += rnd.best.valid
         calls.append(info["qpu_calls"])
@@ -54,6 +55,7 @@ def run_set(name: str, args, sampler) -> dict:
         if args.verbose:
             print(f"  {name}[{i}] vars={model.num_variables} valid={rnd.best.valid} "
                   f"energy={rnd.best.energy:g} calls={info['qpu_calls']} "
+                  f"backjumps={info['backjumps']} restarts={info['restarts']} "
                   f"wall={walls[-1]:.1f}s", flush=True)
     return {"set": name, "puzzles": len(puzzles), "solved": solved,
             "median_calls": statistics.median(calls), "max_calls": max(calls),
@@ -68,16 +70,20 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=100)
     ap.add_argument("--size", type=int, default=64, help="subproblem_size")
     ap.add_argument("--strategy", default="construct")
-    ap.add_argument("--qpu-reads", type=int, default=10)
+    ap.add_argument("--qpu-reads", type=int, default=10, help="reads per QPU call (registry default)")
     ap.add_argument("--num-sweeps", type=int, default=1000, help="mock physics: SA sweeps")
-    ap.add_argument("--max-calls", type=int, default=1000)
+    ap.add_argument("--max-calls", type=int, default=2000, help="the sampler's default")
     ap.add_argument("--patience", type=int, default=15, help="calls without gain before a breakout")
+    ap.add_argument("--backjump", type=int, default=3, help="construct: retries per state")
+    ap.add_argument("--memory", type=float, default=1.0, help="construct: blame bias (0: none)")
+    ap.add_argument("--no-refute", action="store_true", help="construct: do not rule out digits that contradict")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
     sampler = get_sampler("decompose", qpu_sampler="mock-qpu")
     print(f"decompose, mock QPU (Pegasus P16, SA physics): subproblem_size={args.size} "
           f"strategy={args.strategy} qpu_reads={args.qpu_reads} num_sweeps={args.num_sweeps} "
-          f"max_calls={args.max_calls} patience={args.patience}; load average {os.getloadavg()[0]:.2f}")
+          f"max_calls={args.max_calls} patience={args.patience} backjump={args.backjump} "
+          f"memory={args.memory:g} refute={not args.no_refute}; load average {os.getloadavg()[0]:.2f}")
     print("set | solved | median QPU calls | max calls | median est. QPU access s | "
           "max subproblem vars | longest chain | median wall s")
     for name in args.sets:

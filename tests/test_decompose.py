@@ -164,3 +164,72 @@ def test_construct_with_the_mock_qpu_solves_a_six_by_six_in_small_subproblems():
     assert rnd.best.valid and SIX.is_solution(rnd.best.grid)
     assert info["max_subproblem_variables"] <= 20 < model.num_variables
     assert info["qpu_calls"] >= 2 and 1 <= info["longest_chain"] <= 8
+
+
+TOP95 = parse_puzzle("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")
+
+
+def test_a_refuted_digit_is_undone_ruled_out_and_blamed():
+    from qsudoku.samplers.construct import Propagator, _take
+
+    model = _model(TOP95)
+    m = _Model(model.bqm)
+    s = _Structure(m, model.groups())
+    root = Propagator(m.n, list(s.cells) + list(s.units))
+    failing = []
+    for v in range(m.n):  # open digits whose singles propagation contradicts the root
+        trial = Propagator(m.n, list(s.cells) + list(s.units))
+        if not trial.chosen[v] and not trial.choose(v):
+            failing.append(v)
+    assert failing and root.alive[failing[0]]
+    v = failing[0]
+    cell = int(s.cell_of[v])
+    y = np.zeros(m.n)
+    y[v] = 1.0
+    blame = np.zeros(m.n)
+    ok, taken = _take(root, s.cells, [cell], y, np.random.default_rng(0), True, blame)
+    assert ok and taken == [] and not root.alive[v] and blame[v] == 1.0
+    again = Propagator(m.n, list(s.cells) + list(s.units))
+    ok, taken = _take(again, s.cells, [cell], y, np.random.default_rng(0), False, np.zeros(m.n))
+    assert not ok and taken == [v]
+
+
+class _Recording(dimod.Sampler):
+    """Simulated annealing that records the linear biases of every subproblem it is sent."""
+
+    parameters = {"num_reads": [], "num_sweeps": [], "seed": []}
+    properties: dict = {}
+
+    def __init__(self):
+        from dwave.samplers import SimulatedAnnealingSampler
+
+        self.sa, self.linear = SimulatedAnnealingSampler(), []
+
+    def sample(self, bqm, **params):
+        self.linear.extend(bqm.linear.values())
+        return self.sa.sample(bqm, **params)
+
+
+@pytest.mark.parametrize("backjump, memory, calls", [(3, 1.0, 400), (0, 0.0, 40)])
+def test_construct_backjumps_and_blames_contradicted_digits(backjump, memory, calls):
+    child = _Recording()
+    params = {"subproblem_size": 30, "seed": 2, "qpu_reads": 4, "num_sweeps": 50,
+              "max_calls": calls, "backjump": backjump, "memory": memory}
+    rnd = sample_round(_model(TOP95), DecomposeSampler(child), params)
+    info = rnd.sampleset.info
+    assert info["max_subproblem_variables"] <= 30 and info["qpu_calls"] <= calls
+    # the model's biases are even integers; blame (decaying by EVAPORATION) is not
+    blamed = [b for b in child.linear if not float(b).is_integer()]
+    if backjump:
+        assert rnd.best.valid and TOP95.is_solution(rnd.best.grid)
+        assert info["backjumps"] > 0 and blamed
+    else:
+        assert info["backjumps"] == 0 and info["restarts"] > 0 and not blamed
+
+
+@pytest.mark.parametrize("params, match", [({"backjump": -1}, "backjump"),
+                                           ({"memory": -0.5}, "memory"),
+                                           ({"backjump": 1.5}, "backjump")])
+def test_bad_construct_options_are_config_errors(params, match):
+    with pytest.raises(ConfigError, match=match):
+        sample_round(_model(), get_sampler("decompose", qpu_sampler="mock-qpu"), params)

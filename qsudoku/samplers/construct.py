@@ -7,15 +7,32 @@ from the root (every group open) and repeatedly
 1. picks the open cells with fewest open candidates, grown through the units they share,
    until their open candidates reach ``subproblem_size`` variables,
 2. sends the sub-QUBO over those candidates to the QPU sampler (the chosen variables are
-   folded into linear biases, every other variable is fixed to 0),
+   folded into linear biases, every other variable is fixed to 0; each candidate's
+   *blame* below, times ``memory``, is added to its linear bias),
 3. takes the best (polished) read's digit for every freed cell whose read is one-hot and
    still open, and propagates after each choice: a chosen variable rules out the other
    members of its groups, and a group left with one open member chooses it (naked and
    hidden singles over the groups; the sampler reads only the BQM and its groups).
 
-A group left with no open member is a contradiction: the run restarts from the root.  It
-stops at a full assignment with energy at most ``energy_target`` or after ``max_calls``
-QPU calls.
+A group left with no open member is a contradiction.  Three measured answers to it:
+
+- ``refute``: a digit whose propagation contradicts the grid is undone and ruled out
+  (a failed literal: the QPU proposed it, the propagation refuted it), and the call's
+  other digits are still taken;
+- ``backjump``: a contradiction left after that undoes only the last QPU call's digits
+  (the state before the call is kept on a stack) and asks again from there, at most
+  ``backjump`` more times per state before undoing the call before it; an empty stack
+  restarts from the root.  The QPU still chooses every digit: the classical part only
+  chooses which state to free cells from;
+- ``memory``: every digit taken by a call that ended in a contradiction, and every
+  refuted digit, gains one unit of blame; blame evaporates by ``EVAPORATION`` per call
+  and persists across backjumps and restarts (a pheromone that repels instead of
+  attracting), so the next subproblems lean away from digits that failed.
+
+Measured on the four forum_hardest_1106 puzzles the plain restart needed 1,304-4,499
+calls for (indices 23, 44, 60, 90; mock QPU, 10 reads): 30-388 calls with all three.
+The run stops at a full assignment with energy at most ``energy_target`` or after
+``max_calls`` QPU calls.
 
 >>> import dimod
 >>> bqm = dimod.BQM({"a": -1.0, "b": -1.0}, {"ab": 2.0}, 1.0, "BINARY")
@@ -30,7 +47,12 @@ import time
 
 import numpy as np
 
-__all__ = ["Propagator", "construct_run"]
+from .subproblems import _descend, _tally
+
+__all__ = ["Propagator", "construct_run", "EVAPORATION"]
+
+#: Share of each digit's blame that evaporates per QPU call.
+EVAPORATION = 0.02
 
 
 class Propagator:
@@ -117,28 +139,61 @@ def _pick_cells(prop: Propagator, cells, units_of_cell, cells_of_unit, size: int
     return picked
 
 
+def _take(prop: Propagator, cells, picked, y, rng, refute: bool, blame) -> tuple[bool, list]:
+    """Choose the one-hot digit of ``y`` in each picked open cell; ``(consistent, taken)``."""
+    taken = []
+    for k in rng.permutation(picked):
+        on = cells[k][y[cells[k]] > 0.5]
+        if len(on) != 1 or not prop.alive[on[0]] or prop.chosen[cells[k]].any():
+            continue
+        v = int(on[0])
+        saved = prop.alive.copy(), prop.chosen.copy()
+        if prop.choose(v):
+            taken.append(v)
+            continue
+        if not refute:
+            return False, taken + [v]
+        prop.alive, prop.chosen = saved
+        prop.alive[v] = False
+        blame[v] += 1.0
+        if not prop.propagate():
+            return False, taken
+    return True, taken
+
+
 def construct_run(sampler, model, structure, rng, size, max_calls, target, time_limit,
-                  child_params, stats, polish):
+                  child_params, stats, polish, backjump=3, memory=1.0, refute=True):
     """One construction run of :class:`~qsudoku.samplers.decompose.DecomposeSampler`.
 
     Returns ``(x, calls)``: the best complete assignment seen (or the last partial one, its
     open cells set to their first open candidate) and the QPU calls used.
     """
-    from .decompose import _descend, _tally
-
     prop = Propagator(model.n, list(structure.cells) + list(structure.units))
     cells = structure.cells
     takes_seed = "seed" in getattr(sampler.child, "parameters", {})
     t0, used, best, best_energy = time.perf_counter(), 0, None, np.inf
+    blame = np.zeros(model.n)  # decayed count of contradictions per digit
+    stack: list = []           # per QPU call on the branch: (alive, chosen, retries) before it
+    last: list[int] = []       # the digits the last call took
+    retries = 0                # calls already made from the current state
     ok = prop.reset()
     while used < max_calls:
         if time_limit is not None and time.perf_counter() - t0 > time_limit:
             break
         if not ok:
-            stats["restarts"] += 1
-            ok = prop.reset()
-            if not ok:
-                break  # the root itself is contradictory
+            blame[last] += 1.0
+            while stack and stack[-1][2] >= backjump:
+                stack.pop()
+            if stack:
+                stats["backjumps"] += 1
+                prop.alive, prop.chosen, retries = stack.pop()
+                retries, ok = retries + 1, True
+            else:
+                stats["restarts"] += 1
+                ok, retries = prop.reset(), 0
+                if not ok:
+                    break  # the root itself is contradictory
+            last = []
             continue
         picked = _pick_cells(prop, cells, structure.units_of_cell, structure.cells_of_unit, size, rng)
         if not picked:  # complete
@@ -148,16 +203,20 @@ def construct_run(sampler, model, structure, rng, size, max_calls, target, time_
                 best, best_energy = x, energy
             if energy <= target + 1e-9:
                 break
-            stats["restarts"] += 1
-            ok = prop.reset()
+            ok, last = False, []
             continue
+        stack.append((prop.alive.copy(), prop.chosen.copy(), retries))
+        retries = 0
         free = np.concatenate([c[prop.alive[c]] for c in (cells[k] for k in picked)])
         sub = model.subproblem(free, prop.assignment())
+        if memory:
+            sub.add_linear_from(zip(range(len(free)), memory * blame[free]))
         params = dict(child_params)
         if takes_seed:
             params["seed"] = int(rng.integers(2 ** 31))
         answer = sampler.child.sample(sub, **params)
         used += 1
+        blame *= 1.0 - EVAPORATION
         _tally(stats, answer.info, len(free))
         if polish and len(answer):
             answer = _descend(sub, answer)
@@ -166,12 +225,7 @@ def construct_run(sampler, model, structure, rng, size, max_calls, target, time_
         y = np.zeros(model.n)
         first = answer.lowest().first.sample
         y[free] = [first[i] for i in range(len(free))]
-        for k in rng.permutation(picked):
-            on = cells[k][y[cells[k]] > 0.5]
-            if len(on) == 1 and prop.alive[on[0]] and not prop.chosen[cells[k]].any():
-                ok = prop.choose(int(on[0]))
-                if not ok:
-                    break
+        ok, last = _take(prop, cells, picked, y, rng, refute, blame)
         stats["accepted"] += 1
     if best is None or best_energy > target + 1e-9:
         x = prop.assignment()

@@ -28,8 +28,9 @@ cells are chosen (``strategy``):
 
 - ``construct`` (default): a different search, in :mod:`.construct`: a consistent
   *partial* assignment grown by the QPU calls with singles propagation over the groups
-  after every chosen digit, restarting from the root on a contradiction (no local
-  minima to break out of; ``patience`` is unused);
+  after every chosen digit; a contradiction refutes the digit, undoes the last call
+  (``backjump``) or restarts, and blames its digits in later subproblems (``memory``;
+  no local minima to break out of, ``patience`` is unused);
 - ``conflicts``: a violated unit (row, column, box ... any group whose sum is
   not 1), then further violated units touching the freed cells, then other units
   touching them, cells in random order until the budget is used;
@@ -60,6 +61,7 @@ import numpy as np
 
 from ..errors import ConfigError
 from .construct import construct_run
+from .subproblems import _descend, _Model, _Structure, _tally
 from .dwave import _plain
 from .registry import register
 
@@ -69,119 +71,7 @@ STRATEGIES = ("construct", "conflicts", "units", "energy")
 #: Registry names usable as ``qpu_sampler`` (the child that samples each subproblem).
 QPU_SAMPLERS = ("qpu", "mock-qpu", "hybrid")
 _OWN = ("groups", "num_reads", "subproblem_size", "strategy", "max_calls", "qpu_reads", "seed",
-        "energy_target", "time_limit", "patience", "polish")
-
-
-class _Model:
-    """The BQM as index arrays: energies, local fields and induced subproblems in numpy."""
-
-    def __init__(self, bqm):
-        bqm = bqm.change_vartype(dimod.BINARY, inplace=False) if bqm.vartype is dimod.SPIN else bqm
-        self.labels = list(bqm.variables)
-        self.index = {v: i for i, v in enumerate(self.labels)}
-        lin, (u, v, b), offset = bqm.to_numpy_vectors(self.labels)
-        self.lin, self.u, self.v, self.b = (np.asarray(lin, float), np.asarray(u, np.int64),
-                                           np.asarray(v, np.int64), np.asarray(b, float))
-        self.offset = float(offset)
-        self.n = len(self.labels)
-
-    def with_penalties(self, groups, weights) -> "_Model":
-        """This model plus ``weights[g] * (sum(x[g]) - 1)**2`` for each group ``g``."""
-        extra = _Model.__new__(_Model)
-        extra.labels, extra.index, extra.n = self.labels, self.index, self.n
-        lin, us, vs, bs, offset = self.lin.copy(), [self.u], [self.v], [self.b], self.offset
-        for g, w in zip(groups, weights):
-            if w and len(g):
-                lin[g] -= w
-                a, b = np.triu_indices(len(g), 1)
-                us.append(g[a])
-                vs.append(g[b])
-                bs.append(np.full(len(a), 2.0 * w))
-                offset += w
-        extra.lin, extra.offset = lin, offset
-        extra.u, extra.v, extra.b = np.concatenate(us), np.concatenate(vs), np.concatenate(bs)
-        return extra
-
-    def field(self, x: np.ndarray) -> np.ndarray:
-        """``dE/dx_i``: the linear bias plus the couplings to the variables set to 1."""
-        return (self.lin + np.bincount(self.u, self.b * x[self.v], self.n)
-                + np.bincount(self.v, self.b * x[self.u], self.n))
-
-    def energy(self, x: np.ndarray) -> float:
-        return float(self.offset + self.lin @ x + np.sum(self.b * x[self.u] * x[self.v]))
-
-    def subproblem(self, free: np.ndarray, x: np.ndarray) -> dimod.BinaryQuadraticModel:
-        """The model over ``free`` (labelled ``0..k-1``) with every other variable fixed to ``x``."""
-        pos = np.full(self.n, -1, np.int64)
-        pos[free] = np.arange(len(free))
-        fixed = x.copy()
-        fixed[free] = 0
-        h = (self.lin + np.bincount(self.u, self.b * fixed[self.v], self.n)
-             + np.bincount(self.v, self.b * fixed[self.u], self.n))[free]
-        inner = (pos[self.u] >= 0) & (pos[self.v] >= 0)
-        rest = self.offset + self.lin @ fixed + np.sum(self.b * fixed[self.u] * fixed[self.v])
-        return dimod.BinaryQuadraticModel.from_numpy_vectors(
-            h, (pos[self.u[inner]], pos[self.v[inner]], self.b[inner]), rest, dimod.BINARY)
-
-
-class _Structure:
-    """Cells (disjoint one-hot groups) and units (the other groups) as index lists."""
-
-    def __init__(self, model: _Model, groups):
-        cells, units = [], []
-        for kind, labels in groups or ():
-            ids = [model.index[v] for v in labels if v in model.index]
-            if ids:
-                (cells if kind == "cell" else units).append(np.asarray(ids, np.int64))
-        covered = np.zeros(model.n, bool)
-        for c in cells:
-            covered[c] = True
-        cells += [np.asarray([i], np.int64) for i in np.flatnonzero(~covered)]  # loose variables
-        self.cells, self.units = cells, units
-        self.cell_of = np.empty(model.n, np.int64)
-        for k, c in enumerate(cells):
-            self.cell_of[c] = k
-        self.units_of_cell: list[list[int]] = [[] for _ in cells]
-        self.cells_of_unit = [np.unique(self.cell_of[u]) for u in units]
-        for j, cs in enumerate(self.cells_of_unit):
-            for k in cs:
-                self.units_of_cell[k].append(j)
-        flat = [(j, i) for j, u in enumerate(units) for i in u]
-        self.unit_flat = np.asarray([j for j, _ in flat], np.int64)
-        self.var_flat = np.asarray([i for _, i in flat], np.int64)
-        if not units:  # no unit groups: grow through the model's interactions instead
-            self._grow_units_from_edges(model)
-
-    def _grow_units_from_edges(self, model: _Model) -> None:
-        nbrs: list[set] = [set() for _ in self.cells]
-        for a, b in zip(self.cell_of[model.u], self.cell_of[model.v]):
-            if a != b:
-                nbrs[a].add(b)
-                nbrs[b].add(a)
-        self.units = [np.concatenate([self.cells[k] for k in (i, *sorted(s))])
-                      for i, s in enumerate(nbrs)]
-        self.cells_of_unit = [np.asarray([i, *sorted(s)], np.int64) for i, s in enumerate(nbrs)]
-        self.units_of_cell = [[i] + [j for j in range(len(nbrs)) if i in nbrs[j]]
-                              for i in range(len(nbrs))]
-
-    def initial(self, n: int, rng) -> np.ndarray:
-        x = np.zeros(n)
-        for c in self.cells:
-            x[c[rng.integers(len(c))]] = 1.0 if len(c) > 1 else float(rng.integers(2))
-        return x
-
-    def violated(self, x: np.ndarray) -> list[int]:
-        return [j for j, u in enumerate(self.units) if abs(x[u].sum() - 1.0) > 1e-9]
-
-    def open_vars(self, x: np.ndarray, freed: np.ndarray) -> np.ndarray:
-        """Per variable: True if it is a cell's current value, or no fixed variable set to 1
-        shares a unit with it (so choosing it cannot conflict with the fixed part)."""
-        if not len(self.unit_flat):
-            return np.ones(len(x), bool)
-        fixed_one = x[self.var_flat] * ~freed[self.cell_of[self.var_flat]]
-        taken = np.bincount(self.unit_flat, fixed_one, len(self.units)) > 0
-        blocked = np.bincount(self.var_flat, taken[self.unit_flat], len(x)) > 0
-        return ~blocked | (x > 0.5)
+        "energy_target", "time_limit", "patience", "polish", "backjump", "memory", "refute")
 
 
 def _choose(structure: _Structure, model: _Model, x, strategy: str, size: int, rng) -> np.ndarray:
@@ -251,7 +141,7 @@ class DecomposeSampler(dimod.Sampler):
 
     def sample(self, bqm, groups=None, num_reads=1, subproblem_size=64, strategy="construct",
                max_calls=2000, qpu_reads=None, seed=None, energy_target=0.0, time_limit=None,
-               patience=15, polish=True, **child_params):
+               patience=15, polish=True, backjump=3, memory=1.0, refute=True, **child_params):
         """One decomposition run per read; returns a :class:`dimod.SampleSet` over ``bqm``'s variables.
 
         Args:
@@ -268,9 +158,15 @@ class DecomposeSampler(dimod.Sampler):
             patience: Calls without a gain before a breakout (0: never).
             polish: Take each read of every answer downhill (greedy single flips on the
                 subproblem, as D-Wave's post-processing does) before choosing the best.
+            backjump: ``construct``: calls retried from a state before undoing the call
+                that led to it (0: restart from the root on every contradiction).
+            memory: ``construct``: linear bias per unit of a digit's contradiction blame
+                (0: no memory across backjumps and restarts).
+            refute: ``construct``: undo and rule out a digit whose propagation contradicts.
             **child_params: Passed to every child call.
         """
         _check(subproblem_size, strategy, max_calls, qpu_reads, num_reads)
+        _check_construct(backjump, memory)
         model = _Model(bqm)
         structure = _Structure(model, groups)
         rng = np.random.default_rng(seed)
@@ -278,12 +174,13 @@ class DecomposeSampler(dimod.Sampler):
             child_params["num_reads"] = qpu_reads
         stats = {"qpu_calls": 0, "max_subproblem_variables": 0, "longest_chain": 0,
                  "estimated_qpu_access_time": 0.0, "qpu_access_time": 0.0, "accepted": 0, "breakouts": 0,
-                 "chain_break_fraction": 0.0, "restarts": 0}
+                 "chain_break_fraction": 0.0, "restarts": 0, "backjumps": 0}
         samples, energies, calls = [], [], []
         for _ in range(num_reads):
             if strategy == "construct":
                 x, used = construct_run(self, model, structure, rng, subproblem_size, max_calls,
-                                        energy_target, time_limit, child_params, stats, polish)
+                                        energy_target, time_limit, child_params, stats, polish,
+                                        backjump=backjump, memory=memory, refute=bool(refute))
                 samples.append(x.astype(np.int8))
                 energies.append(model.energy(x))
                 calls.append(used)
@@ -344,23 +241,6 @@ class DecomposeSampler(dimod.Sampler):
         return x, used
 
 
-def _descend(sub, answer):
-    """Each read of ``answer`` taken downhill to a local minimum of ``sub`` (greedy single flips)."""
-    from dwave.samplers import SteepestDescentSolver
-
-    return SteepestDescentSolver().sample(sub, initial_states=answer)
-
-
-def _tally(stats: dict, info, num_free: int) -> None:
-    stats["qpu_calls"] += 1
-    stats["max_subproblem_variables"] = max(stats["max_subproblem_variables"], num_free)
-    stats["longest_chain"] = max(stats["longest_chain"], int(info.get("longest_chain", 0) or 0))
-    stats["estimated_qpu_access_time"] += float(info.get("estimated_qpu_access_time", 0) or 0)
-    stats["chain_break_fraction"] += float(info.get("chain_break_fraction", 0) or 0)
-    timing = info.get("timing") or {}
-    stats["qpu_access_time"] += float(timing.get("qpu_access_time", 0) or 0)
-
-
 def _check(size, strategy, max_calls, qpu_reads, num_reads) -> None:
     for name, value in (("subproblem_size", size), ("max_calls", max_calls),
                         ("num_reads", num_reads)) + ((("qpu_reads", qpu_reads),) if qpu_reads is not None else ()):
@@ -370,10 +250,17 @@ def _check(size, strategy, max_calls, qpu_reads, num_reads) -> None:
         raise ConfigError(f"strategy = {strategy!r}; choose from {', '.join(STRATEGIES)}")
 
 
+def _check_construct(backjump, memory) -> None:
+    if isinstance(backjump, bool) or not isinstance(backjump, numbers.Integral) or backjump < 0:
+        raise ConfigError(f"backjump = {backjump!r} must be an integer >= 0")
+    if isinstance(memory, bool) or not isinstance(memory, numbers.Real) or not memory >= 0:
+        raise ConfigError(f"memory = {memory!r} must be a number >= 0")
+
+
 @register("decompose", summary="QPU-sized subproblems (<= subproblem_size variables, clique-"
           "embedded) of the reduced QUBO, composed classically (default: a consistent partial grid "
           "grown by the calls with singles propagation); "
-          "option qpu_sampler = qpu | mock-qpu | hybrid", defaults={"qpu_reads": 20}, extra="qpu",
+          "option qpu_sampler = qpu | mock-qpu | hybrid", defaults={"qpu_reads": 10}, extra="qpu",
           offline=False)
 def _decompose(qpu_sampler: str = "qpu", **options):
     from .registry import get_sampler

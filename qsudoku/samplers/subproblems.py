@@ -1,0 +1,150 @@
+"""The reduced QUBO as index arrays for ``decompose``: induced subproblems, cells and units.
+
+:class:`_Model` holds the BQM as numpy vectors, so that the energy of an assignment, the
+local fields and the subproblem over a set of free variables (every other variable fixed
+and folded into linear biases) cost a few vector operations per QPU call.
+:class:`_Structure` splits the one-hot groups into *cells* (disjoint, freed whole) and
+*units* (the other groups, through which freed regions grow).
+
+>>> import dimod
+>>> m = _Model(dimod.BQM({"a": -1.0, "b": -1.0}, {"ab": 2.0}, 1.0, "BINARY"))
+>>> sub = m.subproblem(np.array([1]), np.array([1.0, 0.0]))
+>>> float(sub.linear[0]), float(sub.offset)  # b alone: its field from a = 1, and E(a=1)
+(1.0, 0.0)
+"""
+
+from __future__ import annotations
+
+import dimod
+import numpy as np
+
+__all__ = ["_Model", "_Structure", "_descend", "_tally"]
+
+
+class _Model:
+    """The BQM as index arrays: energies, local fields and induced subproblems in numpy."""
+
+    def __init__(self, bqm):
+        bqm = bqm.change_vartype(dimod.BINARY, inplace=False) if bqm.vartype is dimod.SPIN else bqm
+        self.labels = list(bqm.variables)
+        self.index = {v: i for i, v in enumerate(self.labels)}
+        lin, (u, v, b), offset = bqm.to_numpy_vectors(self.labels)
+        self.lin, self.u, self.v, self.b = (np.asarray(lin, float), np.asarray(u, np.int64),
+                                           np.asarray(v, np.int64), np.asarray(b, float))
+        self.offset = float(offset)
+        self.n = len(self.labels)
+
+    def with_penalties(self, groups, weights) -> "_Model":
+        """This model plus ``weights[g] * (sum(x[g]) - 1)**2`` for each group ``g``."""
+        extra = _Model.__new__(_Model)
+        extra.labels, extra.index, extra.n = self.labels, self.index, self.n
+        lin, us, vs, bs, offset = self.lin.copy(), [self.u], [self.v], [self.b], self.offset
+        for g, w in zip(groups, weights):
+            if w and len(g):
+                lin[g] -= w
+                a, b = np.triu_indices(len(g), 1)
+                us.append(g[a])
+                vs.append(g[b])
+                bs.append(np.full(len(a), 2.0 * w))
+                offset += w
+        extra.lin, extra.offset = lin, offset
+        extra.u, extra.v, extra.b = np.concatenate(us), np.concatenate(vs), np.concatenate(bs)
+        return extra
+
+    def field(self, x: np.ndarray) -> np.ndarray:
+        """``dE/dx_i``: the linear bias plus the couplings to the variables set to 1."""
+        return (self.lin + np.bincount(self.u, self.b * x[self.v], self.n)
+                + np.bincount(self.v, self.b * x[self.u], self.n))
+
+    def energy(self, x: np.ndarray) -> float:
+        return float(self.offset + self.lin @ x + np.sum(self.b * x[self.u] * x[self.v]))
+
+    def subproblem(self, free: np.ndarray, x: np.ndarray) -> dimod.BinaryQuadraticModel:
+        """The model over ``free`` (labelled ``0..k-1``) with every other variable fixed to ``x``."""
+        pos = np.full(self.n, -1, np.int64)
+        pos[free] = np.arange(len(free))
+        fixed = x.copy()
+        fixed[free] = 0
+        h = (self.lin + np.bincount(self.u, self.b * fixed[self.v], self.n)
+             + np.bincount(self.v, self.b * fixed[self.u], self.n))[free]
+        inner = (pos[self.u] >= 0) & (pos[self.v] >= 0)
+        rest = self.offset + self.lin @ fixed + np.sum(self.b * fixed[self.u] * fixed[self.v])
+        return dimod.BinaryQuadraticModel.from_numpy_vectors(
+            h, (pos[self.u[inner]], pos[self.v[inner]], self.b[inner]), rest, dimod.BINARY)
+
+
+class _Structure:
+    """Cells (disjoint one-hot groups) and units (the other groups) as index lists."""
+
+    def __init__(self, model: _Model, groups):
+        cells, units = [], []
+        for kind, labels in groups or ():
+            ids = [model.index[v] for v in labels if v in model.index]
+            if ids:
+                (cells if kind == "cell" else units).append(np.asarray(ids, np.int64))
+        covered = np.zeros(model.n, bool)
+        for c in cells:
+            covered[c] = True
+        cells += [np.asarray([i], np.int64) for i in np.flatnonzero(~covered)]  # loose variables
+        self.cells, self.units = cells, units
+        self.cell_of = np.empty(model.n, np.int64)
+        for k, c in enumerate(cells):
+            self.cell_of[c] = k
+        self.units_of_cell: list[list[int]] = [[] for _ in cells]
+        self.cells_of_unit = [np.unique(self.cell_of[u]) for u in units]
+        for j, cs in enumerate(self.cells_of_unit):
+            for k in cs:
+                self.units_of_cell[k].append(j)
+        flat = [(j, i) for j, u in enumerate(units) for i in u]
+        self.unit_flat = np.asarray([j for j, _ in flat], np.int64)
+        self.var_flat = np.asarray([i for _, i in flat], np.int64)
+        if not units:  # no unit groups: grow through the model's interactions instead
+            self._grow_units_from_edges(model)
+
+    def _grow_units_from_edges(self, model: _Model) -> None:
+        nbrs: list[set] = [set() for _ in self.cells]
+        for a, b in zip(self.cell_of[model.u], self.cell_of[model.v]):
+            if a != b:
+                nbrs[a].add(b)
+                nbrs[b].add(a)
+        self.units = [np.concatenate([self.cells[k] for k in (i, *sorted(s))])
+                      for i, s in enumerate(nbrs)]
+        self.cells_of_unit = [np.asarray([i, *sorted(s)], np.int64) for i, s in enumerate(nbrs)]
+        self.units_of_cell = [[i] + [j for j in range(len(nbrs)) if i in nbrs[j]]
+                              for i in range(len(nbrs))]
+
+    def initial(self, n: int, rng) -> np.ndarray:
+        x = np.zeros(n)
+        for c in self.cells:
+            x[c[rng.integers(len(c))]] = 1.0 if len(c) > 1 else float(rng.integers(2))
+        return x
+
+    def violated(self, x: np.ndarray) -> list[int]:
+        return [j for j, u in enumerate(self.units) if abs(x[u].sum() - 1.0) > 1e-9]
+
+    def open_vars(self, x: np.ndarray, freed: np.ndarray) -> np.ndarray:
+        """Per variable: True if it is a cell's current value, or no fixed variable set to 1
+        shares a unit with it (so choosing it cannot conflict with the fixed part)."""
+        if not len(self.unit_flat):
+            return np.ones(len(x), bool)
+        fixed_one = x[self.var_flat] * ~freed[self.cell_of[self.var_flat]]
+        taken = np.bincount(self.unit_flat, fixed_one, len(self.units)) > 0
+        blocked = np.bincount(self.var_flat, taken[self.unit_flat], len(x)) > 0
+        return ~blocked | (x > 0.5)
+
+
+def _descend(sub, answer):
+    """Each read of ``answer`` taken downhill to a local minimum of ``sub`` (greedy single flips)."""
+    from dwave.samplers import SteepestDescentSolver
+
+    return SteepestDescentSolver().sample(sub, initial_states=answer)
+
+
+def _tally(stats: dict, info, num_free: int) -> None:
+    stats["qpu_calls"] += 1
+    stats["max_subproblem_variables"] = max(stats["max_subproblem_variables"], num_free)
+    stats["longest_chain"] = max(stats["longest_chain"], int(info.get("longest_chain", 0) or 0))
+    stats["estimated_qpu_access_time"] += float(info.get("estimated_qpu_access_time", 0) or 0)
+    stats["chain_break_fraction"] += float(info.get("chain_break_fraction", 0) or 0)
+    timing = info.get("timing") or {}
+    stats["qpu_access_time"] += float(timing.get("qpu_access_time", 0) or 0)
