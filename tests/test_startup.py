@@ -21,7 +21,8 @@ HARD = "........2..8.1.9..5....3.4....1.93...6..3..8...37......4......53.1.7.8..
 HEAVY = ["pandas", "dask", "distributed", "matplotlib", "dwave.system", "dwave.cloud",
          "minorminer"]
 #: Backend modules other than the default sampler's (imported only when asked for).
-OTHER_BACKENDS = ["qsudoku.samplers.dwave", "qsudoku.samplers.hybrid",
+OTHER_BACKENDS = ["qsudoku.samplers.classical", "qsudoku.samplers.swap",
+                  "qsudoku.samplers.swap_tabu", "qsudoku.samplers.dwave", "qsudoku.samplers.hybrid",
                   "qsudoku.samplers.decompose", "qsudoku.samplers.kerberos",
                   "qsudoku.samplers.exact", "qsudoku.samplers._tabu_kernel"]
 #: The kernels' compiler: a puzzle that propagation solves runs no kernel.
