@@ -1,13 +1,18 @@
 """First and later `qsudoku solve` runs, and time limits on blank big grids (issue 16).
 
 1. ``solve``: ``qsudoku solve <hard 9x9>`` in a fresh process with an empty numba cache
-   (``NUMBA_CACHE_DIR`` a new temporary directory: the kernels compile), then again with
-   the cache filled (they load): wall and CPU seconds of each process.
+   (``NUMBA_CACHE_DIR`` a new temporary directory: the kernels compile), then ``--repeat``
+   times with the cache filled (they load), and as often on an easy puzzle (solved by
+   propagation, no kernel): wall and CPU seconds of each process, and their medians.  With
+   ``--against TREE`` (another checkout of the package, e.g. ``git archive main | tar -x -C
+   /tmp/main``) the warm runs alternate between that tree and this one (``PYTHONPATH``), so
+   that both see the same load.
 2. ``limits``: the route on a blank n x n grid with a time budget and an exact fallback
    limit: seconds spent in the route and in the fallback against their limits, the verdict
    and the peak RSS (one child process per grid).
 
     python benchmarks/first_run.py
+    python benchmarks/first_run.py --parts solve --repeat 7 --against /tmp/main
     python benchmarks/first_run.py --parts limits --sizes 25:0.05:0.5,36:2:2,49:5:5
 
 Timings depend on the machine's load: the load average is printed with the results; CPU
@@ -19,6 +24,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -46,24 +52,50 @@ print(f"{n}x{n}: route {route:.2f} s of {budget:g} s, fallback {t['fallback']:.2
 """
 
 
-def timed(cmd, env) -> tuple[float, float]:
+def timed(cmd, env, cwd=None) -> tuple[float, float]:
     """Wall and CPU (user + sys of the child) seconds of ``cmd``."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    subprocess.run(cmd, env=env, check=True, capture_output=True, text=True)
+    subprocess.run(cmd, env=env, check=True, capture_output=True, text=True, cwd=cwd)
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def run_solve(path: str) -> None:
-    puzzle = Path(path).read_text().split()[0]  # the file's first puzzle
-    cmd = [sys.executable, "-m", "qsudoku", "solve", puzzle]
-    with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        for what in ("empty cache (compile)", "filled cache (load)", "filled cache (load)"):
-            wall, cpu = timed(cmd, env)
-            print(f"qsudoku solve, {what}: {wall:.2f} s wall, {cpu:.2f} s CPU", flush=True)
+EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+
+
+def _stats(times: list[tuple[float, float]]) -> str:
+    wall, cpu = sorted(w for w, _ in times), sorted(c for _, c in times)
+    return (f"median {statistics.median(wall):.3f} s wall (min {wall[0]:.3f}, max {wall[-1]:.3f}), "
+            f"{statistics.median(cpu):.3f} s CPU")
+
+
+def run_solve(path: str, repeat: int, against: str | None) -> None:
+    hard = Path(path).read_text().split()[0][:81]  # the file's first puzzle
+    here = str(Path(__file__).resolve().parents[1])
+    trees = ([("against", against)] if against else []) + [("this tree", here)]
+    pyc = "off (PYTHONDONTWRITEBYTECODE)" if os.environ.get("PYTHONDONTWRITEBYTECODE") else "on"
+    print(f"bytecode caching: {pyc}; trees: {', '.join(f'{k} = {t}' for k, t in trees)}")
+    with tempfile.TemporaryDirectory() as cache:  # also the cwd: -m imports from the cwd
+        envs = {k: dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=t) for k, t in trees}
+        for k, _ in trees:
+            cmd = [sys.executable, "-m", "qsudoku", "solve", hard]
+            wall, cpu = timed(cmd, envs[k], cwd=cache)
+            print(f"{k}: qsudoku solve <hard>, empty cache (compile): {wall:.2f} s wall, "
+                  f"{cpu:.2f} s CPU", flush=True)
+        runs = {(k, p): [] for k, _ in trees for p in ("hard", "easy")}
+        for _ in range(repeat):  # alternating, so that every tree sees the same load
+            for (k, p), times in runs.items():
+                times.append(timed([sys.executable, "-m", "qsudoku", "solve",
+                                    hard if p == "hard" else EASY], envs[k], cwd=cache))
+        for (k, p), times in runs.items():
+            print(f"{k}: qsudoku solve <{p}>, filled cache, {repeat} runs: {_stats(times)}",
+                  flush=True)
+        if against:
+            for p in ("hard", "easy"):
+                old, new = (statistics.median(w for w, _ in runs[k, p]) for k, _ in trees)
+                print(f"<{p}> median wall, this tree / against: {new / old:.2f}")
 
 
 def run_limits(sizes: str) -> None:
@@ -78,12 +110,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--parts", default="solve,limits")
     ap.add_argument("--file", default=str(HARD), help="puzzles; the first one is solved")
+    ap.add_argument("--repeat", type=int, default=5, help="warm runs of each puzzle (and tree)")
+    ap.add_argument("--against", metavar="TREE",
+                    help="another checkout of the package to alternate the warm runs with")
     ap.add_argument("--sizes", default="25:0.05:0.5,36:2:2,49:5:5",
                     help="n:time_budget:fallback_time_limit, comma-separated")
     args = ap.parse_args()
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if "solve" in args.parts:
-        run_solve(args.file)
+        run_solve(args.file, args.repeat, args.against)
     if "limits" in args.parts:
         run_limits(args.sizes)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

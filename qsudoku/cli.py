@@ -28,7 +28,26 @@ COMMAND_MODULES = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _module_of(command: str) -> str | None:
+    """The subcommand module that registers ``command`` (``None`` if no module does)."""
+    for name in COMMAND_MODULES:
+        if name.removesuffix("_cmd") == command:
+            return name
+    return None
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The CLI's parser.
+
+    Args:
+        command: A subcommand's name: only that subcommand is registered, so that running
+            it imports no other subcommand's module (some import the exact backends or the
+            benchmark tables: 30 ms of a one-puzzle ``solve``).  ``None`` or an unknown
+            name: every subcommand (for ``--help`` and argparse's list of choices).
+
+    >>> build_parser("samplers").parse_args(["samplers"]).command
+    'samplers'
+    """
     from . import __version__
 
     parser = argparse.ArgumentParser(
@@ -41,7 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--debug", action="store_true", help="show tracebacks of errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name in COMMAND_MODULES:
+    only = _module_of(command) if command is not None else None
+    for name in (only,) if only else COMMAND_MODULES:
         try:
             mod = importlib.import_module(f"qsudoku.commands.{name}")
         except ModuleNotFoundError as e:
@@ -54,8 +74,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     """Run the CLI; returns the exit code."""
-    parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
+    # the subcommand is the first word that is not an option (the global ones take no value)
+    parser = build_parser(next((a for a in argv if not a.startswith("-")), None))
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:  # argparse: usage errors are bad input (2), --help is 0

@@ -109,7 +109,7 @@ def test_seeded_runs_are_reproducible_and_the_python_kernel_matches_numba():
         cv = compile_cover(m.bqm, m.groups())
         root = K.root_state(cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var)
         for repair in (0, 2):
-            args = (5, 1, 4, repair, 1, 6, 100, 0.9, 0.9, 0.005, 0.1, np.inf,
+            args = (5, 1, 4, repair, 1, 6, 100, 0.9, 0.9, 0.005, 0.1, np.zeros(1, np.int64),
                     np.zeros(1, np.int64), cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var, cv.cells,
                     *root)
             fast = K.colony(*args)

@@ -12,6 +12,8 @@ import sys
 
 import pytest
 
+from qsudoku.samplers._swap_kernel import HAVE_NUMBA
+
 EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 HARD = "........2..8.1.9..5....3.4....1.93...6..3..8...37......4......53.1.7.8..2........"
 
@@ -19,11 +21,16 @@ HARD = "........2..8.1.9..5....3.4....1.93...6..3..8...37......4......53.1.7.8..
 HEAVY = ["pandas", "dask", "distributed", "matplotlib", "dwave.system", "dwave.cloud",
          "minorminer"]
 #: Backend modules other than the default sampler's (imported only when asked for).
-OTHER_BACKENDS = ["qsudoku.samplers.dwave", "qsudoku.samplers.hybrid",
+OTHER_BACKENDS = ["qsudoku.samplers.classical", "qsudoku.samplers.swap",
+                  "qsudoku.samplers.swap_tabu", "qsudoku.samplers.dwave", "qsudoku.samplers.hybrid",
                   "qsudoku.samplers.decompose", "qsudoku.samplers.kerberos",
                   "qsudoku.samplers.exact", "qsudoku.samplers._tabu_kernel"]
 #: The kernels' compiler: a puzzle that propagation solves runs no kernel.
 KERNELS = ["numba", "llvmlite", "scipy", "qsudoku.samplers._swap_kernel"]
+#: What only the other subcommands use: ``solve`` registers its own subcommand alone.
+OTHER_COMMANDS = ["qsudoku.commands.count", "qsudoku.commands.export", "qsudoku.commands.bench",
+                  "qsudoku.commands.sweep", "qsudoku.commands.show", "qsudoku.commands.embed",
+                  "qsudoku.exact", "qsudoku.bench", "qsudoku.sweep", "qsudoku.runner"]
 
 
 def _imported(code: str, watch: list[str]) -> dict:
@@ -52,7 +59,7 @@ def test_library_solve_by_propagation_imports_no_kernel_or_backend():
 
 def test_cli_solve_by_propagation_imports_no_kernel_or_backend():
     got = _imported(f"from qsudoku.cli import main\nprint('exit', main(['solve', {EASY!r}]))",
-                    HEAVY + OTHER_BACKENDS + KERNELS)
+                    HEAVY + OTHER_BACKENDS + KERNELS + OTHER_COMMANDS)
     assert "VALID" in got["out"] and got["out"].endswith("exit 0")
     assert got["imported"] == []
 
@@ -63,9 +70,37 @@ def test_default_route_imports_only_its_own_backend(how):
     code = (f"import qsudoku\nr = qsudoku.solve(qsudoku.parse_puzzle({HARD!r}))\nprint(r.valid)"
             if how == "library" else
             f"from qsudoku.cli import main\nprint('exit', main(['solve', {HARD!r}]))")
-    got = _imported(code, HEAVY + OTHER_BACKENDS)
+    got = _imported(code, HEAVY + OTHER_BACKENDS + OTHER_COMMANDS)
     assert got["out"].endswith("True" if how == "library" else "exit 0")
     assert got["imported"] == []
+
+
+def test_cli_help_still_lists_every_subcommand():
+    """Registering one subcommand is only for running it: ``--help`` shows them all."""
+    got = _imported("import contextlib, io\nfrom qsudoku.cli import main\nout = io.StringIO()\n"
+                    "with contextlib.redirect_stdout(out):\n    main(['--help'])\n"
+                    "print(' '.join(line.split()[0] for line in out.getvalue().splitlines()\n"
+                    "               if line.startswith('    ') and line[4] != ' '))",
+                    ["qsudoku.commands.bench"])
+    assert set(got["out"].split()) >= {"solve", "count", "export", "bench", "sweep", "show"}
+    assert got["imported"] == ["qsudoku.commands.bench"]
+
+
+@pytest.mark.skipif(not HAVE_NUMBA, reason="numba is not installed")
+def test_a_warm_route_runs_no_compiler_pass():
+    """With the kernels in numba's cache, a hard puzzle only loads them: no compiler pass
+    runs (an object-mode block in a kernel, such as a clock read, compiles in every
+    process).  The first interpreter fills the cache if it is empty."""
+    code = ("from numba.core import event\nimport qsudoku\nfrom qsudoku.samplers._jit import "
+            "cache_mode\nwith event.install_recorder('numba:run_pass') as rec:\n"
+            f"    r = qsudoku.solve(qsudoku.parse_puzzle({HARD!r}))\n"
+            "print(r.valid, cache_mode(), sorted({e.data['name'] for _, e in rec.buffer}))")
+    _imported(code, [])
+    valid, mode, passes = _imported(code, [])["out"].split(" ", 2)
+    if mode not in ("numba", "temp"):
+        pytest.skip(f"no kernel cache here ({mode})")
+    assert valid == "True"
+    assert passes == "[]"
 
 
 def test_names_lists_every_backend_after_one_was_loaded():

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._swap_kernel import _ijit, _njit, _randint, _seed_state, _uniform, now
+from ._swap_kernel import _ijit, _njit, _randint, _seed_state, _uniform
 
 __all__ = ["root_state", "colony"]
 
@@ -165,7 +165,7 @@ def _free(rng, record, freed, cell_of, cells, v_ptr, v_grp, g_ptr, g_var, spread
 
 
 @_njit
-def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap, xi, deadline,
+def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap, xi, late,
            stop, v_ptr, v_grp, g_ptr, g_var, cells, alive0, cnt0, done0, chosen0):
     """One ant colony, from the root state until a complete ant, ``max_iters`` or the deadline.
 
@@ -184,7 +184,8 @@ def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap
         rho: Weight of the best-so-far ant's pheromone in the global update.
         evap: Best-value evaporation: ``bestPher`` shrinks by this share each iteration.
         xi: Local update: a choice pulls its pheromone this share back to the initial one.
-        deadline: ``perf_counter`` time after which the colony stops (``inf``: none).
+        late: One-element array the caller sets non-zero when time is up; the colony then
+            stops at its next iteration (a compiled kernel reads no clock).
         stop: One-element array; the colony stops when it is non-zero and sets it to 1 when
             it finds a complete assignment (so that colonies in other threads stop).
         v_ptr, v_grp: Each variable's groups (CSR); g_ptr, g_var: each group's variables.
@@ -227,7 +228,7 @@ def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap
         return record, record_fixed, it, ended
     since = 0
     while it < max_iters and since < stall:
-        if stop[0] != 0 or now() > deadline:
+        if stop[0] != 0 or late[0] != 0:
             ended = 0
             break
         it += 1

@@ -26,7 +26,6 @@ not depend on how reads are spread over threads.
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 
@@ -49,25 +48,10 @@ else:  # pragma: no cover - exercised only where numba is missing
     _ijit = _pjit = _njit
     prange = range
 
-__all__ = ["HAVE_NUMBA", "anneal_reads", "temper_reads", "now", "STOP_TARGET", "STOP_DEADLINE"]
+__all__ = ["HAVE_NUMBA", "anneal_reads", "temper_reads", "STOP_TARGET", "STOP_DEADLINE"]
 
 #: ``flags[STOP_TARGET]``: a read reached its target; ``flags[STOP_DEADLINE]``: time is up.
 STOP_TARGET, STOP_DEADLINE = 0, 1
-
-
-def _py_now():
-    return time.perf_counter()
-
-
-if HAVE_NUMBA:
-    @njit()
-    def now():
-        """``time.perf_counter()`` from compiled code (costs about 1 us: call it rarely)."""
-        with numba.objmode(t="float64"):
-            t = _py_now()
-        return t
-else:  # pragma: no cover
-    now = _py_now
 
 
 @_ijit

@@ -25,6 +25,7 @@ search over consistent partial assignments connects what swaps within boxes do n
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
 import time
@@ -93,6 +94,42 @@ def compile_cover(bqm, groups) -> ExactCover:
     return ExactCover(variables, v_ptr, gid[order].astype(np.int64), g_ptr, members, cells)
 
 
+@contextlib.contextmanager
+def _raised_at(flag, deadline: float):
+    """Set ``flag[0]`` at ``deadline`` (a ``perf_counter`` time, ``inf`` for never) and on
+    leaving the block, so that ``nogil`` kernels stop at their next check.
+
+    The kernels read no clock: a clock in compiled code needs numba's object mode, which
+    compiles anew in every process (about 0.1 s of a one-puzzle ``qsudoku solve``).  A timer
+    thread sets the flag instead; a deadline already past sets it at once.
+
+    >>> flag = np.zeros(1, np.int64)
+    >>> with _raised_at(flag, time.perf_counter() - 1):
+    ...     int(flag[0])
+    1
+    >>> flag[0] = 0
+    >>> with _raised_at(flag, np.inf):
+    ...     int(flag[0])
+    0
+    >>> int(flag[0])
+    1
+    """
+    left = deadline - time.perf_counter()
+    timer = None
+    if left <= 0:
+        flag[0] = 1
+    elif left < np.inf:
+        timer = threading.Timer(left, flag.fill, (1,))
+        timer.daemon = True
+        timer.start()
+    try:
+        yield flag
+    finally:
+        flag[0] = 1
+        if timer is not None:
+            timer.cancel()
+
+
 @functools.cache
 def _sampler_class():
     import dimod
@@ -155,6 +192,7 @@ def _sampler_class():
             arrays = (cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var, cv.cells)
             root = K.root_state(cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var)
             stop = np.zeros(1, np.int64)
+            late = np.zeros(1, np.int64)  # set at the deadline: the colonies stop
             out = {}  # read -> colony result (the route asks for 10**6 reads and a time limit)
 
             def work(first):  # colonies first, first + workers, ... in one thread
@@ -162,17 +200,18 @@ def _sampler_class():
                     if r and ((stop_at_ground and stop[0]) or time.perf_counter() > deadline):
                         break  # (read 0 always runs: past the deadline it returns the root)
                     out[r] = K.colony(seed, r, num_ants, repair, spread, max_iters, stall,
-                                      float(q0), float(rho), float(evap), float(xi), deadline,
+                                      float(q0), float(rho), float(evap), float(xi), late,
                                       stop if stop_at_ground else np.zeros(1, np.int64),
                                       *arrays, *root)
 
             workers = min(num_reads, _threads())
             threads = [threading.Thread(target=work, args=(w,)) for w in range(1, workers)]
-            for th in threads:
-                th.start()
-            work(0)
-            for th in threads:
-                th.join()
+            with _raised_at(late, deadline):
+                for th in threads:
+                    th.start()
+                work(0)
+                for th in threads:
+                    th.join()
             runs = [out[r] for r in sorted(out)]
             samples = np.array([o[0] for o in runs], np.int8).reshape(len(runs), len(cv.variables))
             t2 = time.perf_counter()

@@ -22,12 +22,13 @@ from ..errors import BackendUnavailableError, ConfigError
 __all__ = ["SamplerSpec", "register", "get_spec", "get_sampler", "names", "check_params",
            "check_values", "default_params", "BACKEND_MODULES"]
 
-#: Modules that register samplers when imported (missing ones are skipped).
+#: Modules that register samplers when imported (missing ones are skipped); the default
+#: sampler's first, so that a default run imports no other backend module.
 BACKEND_MODULES = (
+    "qsudoku.samplers.aco",
     "qsudoku.samplers.classical",
     "qsudoku.samplers.swap",
     "qsudoku.samplers.swap_tabu",
-    "qsudoku.samplers.aco",
     "qsudoku.samplers.dwave",
     "qsudoku.samplers.hybrid",
     "qsudoku.samplers.decompose",
