@@ -83,7 +83,7 @@ def main() -> None:
             ok = r.valid and p.is_solution(r.grid)
             times[k].append(dt if ok else float("inf"))
             e = min(r.sampleset.record.energy) if r.sampleset is not None else 0.0
-            row.append(f"{'solved' if ok else 'unsolved':8s} {dt:6.2f} s  energy {e:3g}")
+            row.append(f"{'solved' if ok else 'unsolved':8s} {dt:7.3f} s  energy {e:3g}")
         print(f"{i:3d}  " + "  |  ".join(row), flush=True)
     for k, ts in enumerate(times):
         ok = sum(t < float("inf") for t in ts)

@@ -122,21 +122,22 @@ def _pick(rng, c, alive, tau, q0, g_ptr, g_var):
 
 @_ijit
 def _fewest(rng, cnt, done):
-    """The open group with the fewest alive members (at least one), ties broken at random
-    (``-1``: none)."""
+    """An open group with the fewest alive members (at least two: groups with one are
+    taken by propagation), ``-1`` if none.  The scan starts at a random group and stops at
+    the first one with two members (none can have fewer), so ties go to the first met."""
+    ng = cnt.shape[0]
     best = -1
     best_n = 1 << 62
-    ties = 0
-    for g in range(cnt.shape[0]):
+    start = _randint(rng, ng)
+    for i in range(ng):
+        g = start + i
+        if g >= ng:
+            g -= ng
         n = cnt[g]
-        if done[g] != 0 or n < 1 or n > best_n:
-            continue
-        if n < best_n:
-            best, best_n, ties = g, n, 1
-        else:
-            ties += 1
-            if _randint(rng, ties) == 0:
-                best = g
+        if done[g] == 0 and 0 < n < best_n:
+            best, best_n = g, n
+            if n <= 2:
+                break
     return best
 
 
@@ -210,7 +211,7 @@ def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap
         stop: One-element array; the colony stops when it is non-zero and sets it to 1 when
             it finds a complete assignment (so that colonies in other threads stop).
         fewest: 0: an ant visits the cells in order from a random start; 1: it next fills
-            the open group (any kind) with the fewest alive members, ties at random.
+            an open group (any kind) with the fewest alive members (see :func:`_fewest`).
         v_ptr, v_grp: Each variable's groups (CSR); g_ptr, g_var: each group's variables.
         cells: The cell groups, in the order the ants visit them (from a random start).
         alive0, cnt0, done0, chosen0: The root state (:func:`root_state`).
