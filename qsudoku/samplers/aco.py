@@ -139,7 +139,8 @@ def _sampler_class():
         def sample(self, bqm, groups=None, num_reads: int = 1, num_ants: int = 10,
                    repair: int = 0, q0: float = 0.9, rho: float = 0.9, evap: float = 0.005,
                    xi: float = 0.1, max_iters: int = 1000, stall: int = 150, spread: int = 0,
-                   order: str = "scan", seed=None, time_limit=None, stop_at_ground: bool = False, **kwargs):
+                   order: str = "scan", seed=None, time_limit=None,
+                   stop_at_ground: bool = False, **kwargs):
             from . import _aco_kernel as K
 
             t0 = time.perf_counter()
