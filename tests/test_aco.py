@@ -108,14 +108,33 @@ def test_seeded_runs_are_reproducible_and_the_python_kernel_matches_numba():
     if HAVE_NUMBA:
         cv = compile_cover(m.bqm, m.groups())
         root = K.root_state(cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var)
-        for repair in (0, 2):
+        for repair, fewest in ((0, 0), (2, 0), (0, 1), (2, 1)):
             args = (5, 1, 4, repair, 1, 6, 100, 0.9, 0.9, 0.005, 0.1, np.zeros(1, np.int64),
-                    np.zeros(1, np.int64), cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var, cv.cells,
+                    np.zeros(1, np.int64), fewest, cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var,
+                    cv.cells,
                     *root)
             fast = K.colony(*args)
             args[12][0] = 0
             slow = K.colony.py_func(*args)
             assert all((np.asarray(x) == np.asarray(y)).all() for x, y in zip(fast, slow))
+
+
+@needs_numba
+def test_both_orders_reach_ground_states_and_fill_groups_differently():
+    m = model_of(parse_puzzle(HARD), rules=("naked_single", "hidden_single"))
+    s = get_sampler("aco")
+    for order in ("fewest", "scan"):
+        ss = s.sample(m.bqm, groups=m.groups(), num_reads=100, order=order, stall=50,
+                      time_limit=30, seed=4, stop_at_ground=True)
+        dimod.testing.assert_sampleset_energies(ss, m.bqm)
+        best = min(decode(m, ss), key=lambda d: d.energy)
+        assert best.valid and "".join(map(str, best.grid)) == HARD_SOL
+    # one short colony each way from one seed: the order changes what the ants build
+    kw = dict(groups=m.groups(), num_reads=1, num_ants=2, max_iters=1, seed=9)
+    scan, fewest = s.sample(m.bqm, order="scan", **kw), s.sample(m.bqm, order="fewest", **kw)
+    assert (scan.record.sample != fewest.record.sample).any()
+    with pytest.raises(ValueError, match="order"):
+        s.sample(m.bqm, groups=m.groups(), order="random")
 
 
 @needs_numba

@@ -10,7 +10,9 @@ An ant visits the *cell* groups one after another from a random start.  At a cel
 not yet done and still has alive candidates it chooses one (the highest pheromone with
 probability ``q0``, else at random in proportion to pheromone) and then propagates units:
 every group left with a single alive member takes it (naked and hidden singles, read off
-the groups alone).  A cell whose candidates run out is skipped: ants never backtrack.  The
+the groups alone).  Alternatively (``fewest``) an ant always fills next the open group (a
+cell or a (unit, digit) group) with the fewest alive members: the most constrained choice
+first.  A cell whose candidates run out is skipped: ants never backtrack.  The
 ant's score is the number of cells it fixed; one that fixes every cell has found a ground
 state.  After each iteration the best-so-far ant lays pheromone ``bestPher`` on its choices
 (best-value evaporation: ``bestPher`` decays every iteration and a better iteration-best ant
@@ -119,6 +121,27 @@ def _pick(rng, c, alive, tau, q0, g_ptr, g_var):
 
 
 @_ijit
+def _fewest(rng, cnt, done):
+    """An open group with the fewest alive members (at least two: groups with one are
+    taken by propagation), ``-1`` if none.  The scan starts at a random group and stops at
+    the first one with two members (none can have fewer), so ties go to the first met."""
+    ng = cnt.shape[0]
+    best = -1
+    best_n = 1 << 62
+    start = _randint(rng, ng)
+    for i in range(ng):
+        g = start + i
+        if g >= ng:
+            g -= ng
+        n = cnt[g]
+        if done[g] == 0 and 0 < n < best_n:
+            best, best_n = g, n
+            if n <= 2:
+                break
+    return best
+
+
+@_ijit
 def _kept(record, kept, cell_of):
     """The record's variable of each cell (``-1``: empty)."""
     kept[:] = -1
@@ -166,7 +189,7 @@ def _free(rng, record, freed, cell_of, cells, v_ptr, v_grp, g_ptr, g_var, spread
 
 @_njit
 def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap, xi, late,
-           stop, v_ptr, v_grp, g_ptr, g_var, cells, alive0, cnt0, done0, chosen0):
+           stop, fewest, v_ptr, v_grp, g_ptr, g_var, cells, alive0, cnt0, done0, chosen0):
     """One ant colony, from the root state until a complete ant, ``max_iters`` or the deadline.
 
     Args:
@@ -188,6 +211,8 @@ def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap
             stops at its next iteration (a compiled kernel reads no clock).
         stop: One-element array; the colony stops when it is non-zero and sets it to 1 when
             it finds a complete assignment (so that colonies in other threads stop).
+        fewest: 0: an ant visits the cells in order from a random start; 1: it next fills
+            an open group (any kind) with the fewest alive members (see :func:`_fewest`).
         v_ptr, v_grp: Each variable's groups (CSR); g_ptr, g_var: each group's variables.
         cells: The cell groups, in the order the ants visit them (from a random start).
         alive0, cnt0, done0, chosen0: The root state (:func:`root_state`).
@@ -250,8 +275,13 @@ def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap
                         _propagate(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack,
                                    top)
             start = _randint(rng, nc)
-            for k in range(nc):
-                c = cells[(start + k) % nc]
+            for k in range(nc if fewest == 0 else g_ptr.shape[0]):
+                if fewest == 0:
+                    c = cells[(start + k) % nc]
+                else:
+                    c = _fewest(rng, cnt, done)
+                    if c < 0:
+                        break
                 if done[c] != 0:
                     continue
                 u = _pick(rng, c, alive, tau, q0, g_ptr, g_var)

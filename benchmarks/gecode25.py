@@ -1,0 +1,96 @@
+"""The annealing route alone on hard 25x25 puzzles, with chosen ``aco`` settings side by side.
+
+Per puzzle (seed = index): solved or not, wall time, and the lowest energy of the route's
+reads (4 per empty cell: the cell's group and its three units' digit groups), so that a
+setting that gets closer shows even when none solves.  ``--set KEY=VALUE`` overrides the
+route's ``aco`` parameters (:data:`qsudoku.route.ROUTE_PARAMS`); ``--alt KEY=VALUE`` adds a
+second setting (the first one plus these), run on each puzzle right after the first, so
+that both see the same load.  The default file is ``data/sudoku25/gecode.txt`` of the shared
+directory (12 unique puzzles); ``--file`` takes another one relative to it.
+
+    python benchmarks/gecode25.py                               # the route's defaults
+    python benchmarks/gecode25.py --set order=fewest --set repair=5 --set spread=1
+    python benchmarks/gecode25.py --file lewis/sudoku25/lewis_p45.txt --first 20 \\
+        --budget 10 --alt order=fewest
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import os
+import statistics
+import time
+from pathlib import Path
+
+from qsudoku.io import load_puzzles
+from qsudoku.route import ROUTE_PARAMS, anneal_route
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def value(text: str):
+    """A ``--set`` value: a Python literal, else the text itself.
+
+    >>> value("5"), value("fewest"), value("0.5")
+    (5, 'fewest', 0.5)
+    """
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+
+
+def settings(pairs: list[str], base: dict) -> dict:
+    """``base`` updated with ``KEY=VALUE`` pairs."""
+    out = dict(base)
+    for kv in pairs:
+        key, _, text = kv.partition("=")
+        out[key] = value(text)
+    return out
+
+
+def load() -> str:
+    return "load average " + ", ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
+    ap.add_argument("--file", default="data/sudoku25/gecode.txt",
+                    help="puzzle file, relative to --shared")
+    ap.add_argument("--first", type=int, default=12, help="puzzles (from the first)")
+    ap.add_argument("--budget", type=float, default=20.0, help="seconds per puzzle")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="an aco parameter of the route")
+    ap.add_argument("--alt", action="append", default=[], metavar="KEY=VALUE",
+                    help="a second setting: the first plus this parameter")
+    args = ap.parse_args()
+    runs = [settings(args.set, ROUTE_PARAMS["aco"])]
+    if args.alt:
+        runs.append(settings(args.alt, runs[0]))
+    puzzles = load_puzzles(str(args.shared / args.file))[: args.first]
+    print(f"{args.file}, route alone, budget {args.budget} s, seed = index; {load()}")
+    for k, params in enumerate(runs):
+        print(f"  setting {k}: aco {params}")
+    times = [[] for _ in runs]
+    for i, p in enumerate(puzzles):
+        row = []
+        for k, params in enumerate(runs):
+            t = time.perf_counter()
+            r = anneal_route(p, time_budget=args.budget, seed=i, sample_params=params)
+            dt = time.perf_counter() - t
+            ok = r.valid and p.is_solution(r.grid)
+            times[k].append(dt if ok else float("inf"))
+            e = min(r.sampleset.record.energy) if r.sampleset is not None else 0.0
+            row.append(f"{'solved' if ok else 'unsolved':8s} {dt:7.3f} s  energy {e:3g}")
+        print(f"{i:3d}  " + "  |  ".join(row), flush=True)
+    for k, ts in enumerate(times):
+        ok = sum(t < float("inf") for t in ts)
+        print(f"setting {k}: solved {ok}/{len(ts)}, median {statistics.median(ts):.3f} s, "
+              f"max solved {max((t for t in ts if t < float('inf')), default=float('nan')):.2f} s")
+    print(load(), flush=True)
+
+
+if __name__ == "__main__":
+    main()
