@@ -110,9 +110,20 @@ class TimeLimitError(QSudokuError, TimeoutError):
     a puzzle left unsolved.  The annealing route catches it and reports the puzzle
     unsolved within its time budget.
 
+    Args:
+        message: What stopped, and where.
+        num_variables: For a build, the size of the model it was building (``None``
+            for other stages), so that a report can still say how big the problem was.
+
     >>> exit_code_for(TimeLimitError("build stopped at its deadline"))
     1
+    >>> TimeLimitError("build stopped", num_variables=12).num_variables
+    12
     """
+
+    def __init__(self, message: str, num_variables: int | None = None):
+        super().__init__(message)
+        self.num_variables = num_variables
 
     exit_code = 1
 

@@ -358,4 +358,4 @@ def _check_deadline(deadline: float | None, num_variables: int) -> None:
     """Raise :class:`TimeLimitError` once ``time.perf_counter()`` is past ``deadline``."""
     if deadline is not None and time.perf_counter() > deadline:
         raise TimeLimitError(f"the QUBO of {num_variables} variables was not built "
-                             "before the deadline")
+                             "before the deadline", num_variables=num_variables)

@@ -286,8 +286,10 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
             break
         try:
             model = build_model(cands, weights, deadline=deadline)
-        except TimeLimitError:  # the budget ended while building: no round, not decided
+        except TimeLimitError as err:  # the budget ended while building: no round, not decided
             timings["build"] += time.perf_counter() - t
+            if tally.rounds == 0:
+                result.num_variables = err.num_variables or 0
             result.notes.append(f"building the QUBO stopped at the end of the {time_budget:g} s "
                                 "time budget")
             break

@@ -88,6 +88,11 @@ def test_the_route_stops_a_build_at_its_budget_and_says_not_decided(monkeypatch)
     assert r.rounds == 0 and not r.valid and r.solved_by == "none"
     assert r.model is None and r.timings["build"] > 0
     assert any("building the QUBO stopped" in n for n in r.notes), r.notes
+    # the report still says how big the model was, and that it was not built
+    assert r.num_variables == 16 ** 3 and r.num_interactions == 0
+    from qsudoku.commands.solve import render
+
+    assert "4096 variables, the QUBO not built within the time budget" in render(r)
 
 
 def test_the_route_skips_a_round_whose_overhead_exceeds_what_is_left(monkeypatch):

@@ -150,8 +150,9 @@ def render(result) -> str:
     lines = [f"{p.name or 'puzzle'}  {p.kind}  {status}  (solved by {result.solved_by})",
              format_grid(p, result.grid)]
     fired = ", ".join(f"{k} {v}" for k, v in result.fired.items()) or "givens only"
-    lines.append(f"propagation: {fired} -> {result.num_variables} variables, "
-                 f"{result.num_interactions} interactions")
+    size = (f"{result.num_interactions} interactions" if result.model is not None
+            or not result.num_variables else "the QUBO not built within the time budget")
+    lines.append(f"propagation: {fired} -> {result.num_variables} variables, {size}")
     if result.success_rate is not None:
         from ..route import rounds_text
 
