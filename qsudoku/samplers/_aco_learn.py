@@ -8,10 +8,11 @@ contradiction (an open group left with no alive member) three ways:
 - ``refute``: the choice that caused it is undone and its variable ruled out (a failed
   literal, found inside the construction, per choice), and the removal is propagated;
 - ``backjump``: a contradiction that the refutation does not clear undoes the last
-  ``backjump`` choices (and the refutations made after them) and the ant goes on from
-  there, drawing afresh; after ``budget`` such backjumps the ant stops undoing and, like
-  the plain ant, leaves cells whose candidates run out empty.  The search stays a bounded
-  number of undos per ant, not an exhaustive tree search;
+  ``backjump`` choices (and the refutations made after them), rules out the first of them
+  there (with ``backjump = 1`` a sound refutation) and the ant goes on from there, drawing
+  afresh; after ``budget`` such backjumps the ant stops undoing and, like the plain ant,
+  leaves cells whose candidates run out empty.  The search stays a bounded number of
+  undos per ant, not an exhaustive tree search;
 - blame: every refuted variable and every undone choice gains one unit of ``blame``,
   which fades by :data:`FADE` per colony iteration; an ant weighs a candidate by its
   pheromone divided by ``1 + weight * blame`` (a pheromone that repels).
