@@ -109,7 +109,8 @@ def test_seeded_runs_are_reproducible_and_the_python_kernel_matches_numba():
         cv = compile_cover(m.bqm, m.groups())
         root = K.root_state(cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var)
         for repair, fewest, learn in ((0, 0, ()), (2, 0, ()), (0, 1, ()), (2, 1, ()),
-                                      (0, 1, (1, 2, 3, 1.0)), (2, 0, (0, 1, 5, 0.5))):
+                                      (0, 1, (1, 0, 0, 1.0)), (0, 1, (1, 2, 3, 1.0)),
+                                      (2, 0, (0, 1, 5, 0.5))):
             learn = learn or (0, 0, 0, 0.0)
             args = (5, 1, 4, repair, 1, 6, 100, 0.9, 0.9, 0.005, 0.1, np.zeros(1, np.int64),
                     np.zeros(1, np.int64), fewest, *learn, cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var,
