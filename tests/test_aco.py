@@ -108,9 +108,12 @@ def test_seeded_runs_are_reproducible_and_the_python_kernel_matches_numba():
     if HAVE_NUMBA:
         cv = compile_cover(m.bqm, m.groups())
         root = K.root_state(cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var)
-        for repair, fewest in ((0, 0), (2, 0), (0, 1), (2, 1)):
+        for repair, fewest, learn in ((0, 0, ()), (2, 0, ()), (0, 1, ()), (2, 1, ()),
+                                      (0, 1, (1, 0, 0, 1.0)), (0, 1, (1, 2, 3, 1.0)),
+                                      (2, 0, (0, 1, 5, 0.5))):
+            learn = learn or (0, 0, 0, 0.0)
             args = (5, 1, 4, repair, 1, 6, 100, 0.9, 0.9, 0.005, 0.1, np.zeros(1, np.int64),
-                    np.zeros(1, np.int64), fewest, cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var,
+                    np.zeros(1, np.int64), fewest, *learn, cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var,
                     cv.cells,
                     *root)
             fast = K.colony(*args)
@@ -147,6 +150,24 @@ def test_repairing_ants_reach_ground_states_too():
         dimod.testing.assert_sampleset_energies(ss, m.bqm)
         assert ss.first.energy == 0.0
 
+
+
+@needs_numba
+def test_learning_ants_reach_ground_states():
+    m = model_of(parse_puzzle(HARD), rules=("naked_single", "hidden_single"))
+    s = get_sampler("aco")
+    for learn in (dict(refute=True), dict(refute=True, backjump=3, jumps=20, blame=2.0)):
+        ss = s.sample(m.bqm, groups=m.groups(), num_reads=100, stall=50, time_limit=30, seed=4,
+                      stop_at_ground=True, **learn)
+        dimod.testing.assert_sampleset_energies(ss, m.bqm)
+        assert "".join(map(str, min(decode(m, ss), key=lambda d: d.energy).grid)) == HARD_SOL
+    # one ant that undoes one choice at a time, ruling it out, without a bound, searches the
+    # whole tree: it completes the grid in its first iteration
+    ss = s.sample(m.bqm, groups=m.groups(), num_ants=1, max_iters=1, refute=True, backjump=1,
+                  jumps=10**9, seed=3)
+    assert ss.first.energy == 0.0 and ss.info["iterations"] == [1]
+    with pytest.raises(ValueError, match="backjump"):
+        s.sample(m.bqm, groups=m.groups(), backjump=-1)
 
 def test_a_colony_ends_after_stall_iterations_without_a_new_record():
     m = model_of(parse_puzzle(HARD), rules=("naked_single", "hidden_single"))

@@ -161,6 +161,13 @@ def _sampler_class():
                 the fewest candidates left, the most constrained choice first (faster on
                 25x25 grids near 45% filled, slower on the hardest 9x9 puzzles; see
                 ``docs/performance.md``).
+            refute: An ant undoes a choice whose propagation empties a group and rules its
+                digit out (see :mod:`._aco_learn`; ants that learn fill the fewest group
+                first whatever ``order`` says).
+            backjump: A contradiction that refutation does not clear undoes this many of the
+                ant's last choices (0 = the ant never undoes choices).
+            jumps: Backjumps at most per ant; then it leaves dead cells empty.
+            blame: Weight of the fading blame of refuted and undone digits in a choice.
             seed: Seed of the colonies' generators (``None`` = fresh).
             time_limit: Seconds after which colonies stop (``None`` = none).
             stop_at_ground: Stop every colony once any colony fixes every cell.
@@ -168,7 +175,8 @@ def _sampler_class():
 
         parameters = {"groups": [], "num_reads": [], "num_ants": [], "repair": [], "q0": [],
                       "rho": [], "evap": [], "xi": [], "max_iters": [], "stall": [], "spread": [],
-                      "order": [], "seed": [], "time_limit": [], "stop_at_ground": []}
+                      "order": [], "refute": [], "backjump": [], "jumps": [],
+                      "blame": [], "seed": [], "time_limit": [], "stop_at_ground": []}
         properties = {"numba": None}
 
         _WARM_CALLS = ({"max_iters": 2},)
@@ -176,7 +184,8 @@ def _sampler_class():
         def sample(self, bqm, groups=None, num_reads: int = 1, num_ants: int = 10,
                    repair: int = 0, q0: float = 0.9, rho: float = 0.9, evap: float = 0.005,
                    xi: float = 0.1, max_iters: int = 1000, stall: int = 150, spread: int = 0,
-                   order: str = "scan", seed=None, time_limit=None,
+                   order: str = "scan", refute: bool = False, backjump: int = 0,
+                   jumps: int = 20, blame: float = 1.0, seed=None, time_limit=None,
                    stop_at_ground: bool = False, **kwargs):
             from . import _aco_kernel as K
 
@@ -185,6 +194,10 @@ def _sampler_class():
                 raise ParameterError(f"unknown parameter(s) {sorted(kwargs)}")
             num_reads, num_ants, max_iters = int(num_reads), int(num_ants), int(max_iters)
             repair, stall, spread = int(repair), int(stall), int(spread)
+            backjump, jumps = int(backjump), int(jumps)
+            if min(backjump, jumps) < 0 or not float(blame) >= 0:
+                raise ParameterError(f"backjump, jumps and blame must be >= 0, got {backjump}, "
+                                     f"{jumps}, {blame!r}")
             if min(num_reads, num_ants, max_iters, stall) < 1 or min(repair, spread) < 0:
                 raise ParameterError(f"num_reads, num_ants, max_iters and stall must be >= 1 and "
                                  f"repair and spread >= 0, got {num_reads}, {num_ants}, "
@@ -214,7 +227,8 @@ def _sampler_class():
                     out[r] = K.colony(seed, r, num_ants, repair, spread, max_iters, stall,
                                       float(q0), float(rho), float(evap), float(xi), late,
                                       stop if stop_at_ground else np.zeros(1, np.int64),
-                                      ORDERS[order],
+                                      ORDERS[order], int(bool(refute)), backjump, jumps,
+                                      float(blame),
                                       *arrays, *root)
 
             workers = min(num_reads, _threads())

@@ -1,0 +1,249 @@
+"""An ant that learns from its failures: refutation, bounded backjumps and blame.
+
+The plain ant of :mod:`._aco_kernel` never undoes a choice: a cell whose candidates run
+out stays empty.  This ant keeps a *trail* of what each choice changed (variables ruled
+out, groups hit, variables chosen), so that it can undo the last choices, and answers a
+contradiction (an open group left with no alive member) three ways:
+
+- ``refute``: the choice that caused it is undone and its variable ruled out (a failed
+  literal, found inside the construction, per choice), and the removal is propagated;
+- ``backjump``: a contradiction that the refutation does not clear undoes the last
+  ``backjump`` choices (and the refutations made after them), rules out the first of them
+  there (with ``backjump = 1`` a sound refutation) and the ant goes on from there, drawing
+  afresh; after ``budget`` such backjumps the ant stops undoing and, like the plain ant,
+  leaves cells whose candidates run out empty.  The search stays a bounded number of
+  undos per ant, not an exhaustive tree search;
+- blame: every refuted variable and every undone choice gains one unit of ``blame``,
+  which fades by :data:`FADE` per colony iteration; an ant weighs a candidate by its
+  pheromone divided by ``1 + weight * blame`` (a pheromone that repels).
+
+Every choice is still the ant's pheromone draw over the alive members of the open group
+with the fewest of them (the most constrained choice first); propagation is unit
+propagation over the one-hot groups (naked and hidden singles).
+
+>>> from qsudoku.io import parse_puzzle
+>>> from qsudoku.propagate import propagate
+>>> from qsudoku.qubo import build_model
+>>> from qsudoku.samplers.aco import AntColonySampler
+>>> m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
+>>> ss = AntColonySampler().sample(m.bqm, groups=m.groups(), refute=True, backjump=1, seed=1)
+>>> float(ss.first.energy)
+0.0
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._swap_kernel import _ijit, _njit, _randint, _uniform
+
+__all__ = ["learn_ant", "FADE"]
+
+#: Share of each variable's blame that fades per colony iteration.
+FADE = 0.02
+
+_KILL, _DONE, _CHOSEN = 0, 1, 2
+
+
+@_ijit
+def _kill(u, alive, cnt, done, v_ptr, v_grp, stack, top, tr_kind, tr_val, tr):
+    """Rule ``u`` out; groups left with at most one alive member go on ``stack``."""
+    alive[u] = 0
+    tr_kind[tr] = _KILL
+    tr_val[tr] = u
+    tr += 1
+    for z in range(v_ptr[u], v_ptr[u + 1]):
+        h = v_grp[z]
+        cnt[h] -= 1
+        if done[h] == 0 and cnt[h] <= 1:
+            stack[top] = h
+            top += 1
+    return top, tr
+
+
+@_ijit
+def _take(v, alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top, tr_kind,
+          tr_val, tr):
+    """Choose ``v`` (on the trail): its groups are hit, their other members ruled out."""
+    chosen[v] = 1
+    tr_kind[tr] = _CHOSEN
+    tr_val[tr] = v
+    tr += 1
+    for x in range(v_ptr[v], v_ptr[v + 1]):
+        g = v_grp[x]
+        if done[g] == 0:
+            done[g] = 1
+            tr_kind[tr] = _DONE
+            tr_val[tr] = g
+            tr += 1
+    for x in range(v_ptr[v], v_ptr[v + 1]):
+        g = v_grp[x]
+        for y in range(g_ptr[g], g_ptr[g + 1]):
+            u = g_var[y]
+            if u != v and alive[u] != 0:
+                top, tr = _kill(u, alive, cnt, done, v_ptr, v_grp, stack, top, tr_kind, tr_val,
+                                tr)
+    return top, tr
+
+
+@_ijit
+def _settle(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top, tr_kind, tr_val,
+            tr, strict):
+    """Unit propagation on the trail.  Returns ``(trail top, contradiction)``; a
+    contradiction stops it when ``strict``, else the empty group is left open."""
+    while top > 0:
+        top -= 1
+        h = stack[top]
+        if done[h] != 0 or cnt[h] > 1:
+            continue
+        if cnt[h] == 0:
+            if strict != 0:
+                return tr, True
+            continue
+        for y in range(g_ptr[h], g_ptr[h + 1]):
+            u = g_var[y]
+            if alive[u] != 0:
+                top, tr = _take(u, alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack,
+                                top, tr_kind, tr_val, tr)
+                break
+    return tr, False
+
+
+@_ijit
+def _undo(mark, alive, cnt, done, chosen, v_ptr, v_grp, tr_kind, tr_val, tr):
+    """Undo the trail back to ``mark``; returns ``mark``."""
+    while tr > mark:
+        tr -= 1
+        k = tr_kind[tr]
+        x = tr_val[tr]
+        if k == _KILL:
+            alive[x] = 1
+            for z in range(v_ptr[x], v_ptr[x + 1]):
+                cnt[v_grp[z]] += 1
+        elif k == _DONE:
+            done[x] = 0
+        else:
+            chosen[x] = 0
+    return mark
+
+
+@_ijit
+def _fewest_open(rng, cnt, done, g_ptr):
+    """An open group with the fewest alive members (at least one), ``-1`` if none; the scan
+    starts at a random group and stops at a group with two."""
+    ng = cnt.shape[0]
+    best = -1
+    best_n = 1 << 62
+    start = _randint(rng, ng)
+    for i in range(ng):
+        g = start + i
+        if g >= ng:
+            g -= ng
+        n = cnt[g]
+        if done[g] == 0 and 0 < n < best_n:
+            best, best_n = g, n
+            if n <= 2:
+                break
+    return best
+
+
+@_ijit
+def _weighed(rng, c, alive, tau, blame, weight, q0, g_ptr, g_var):
+    """The variable an ant sets in group ``c``: pheromone over ``1 + weight * blame``."""
+    total = 0.0
+    best = -1
+    best_t = -1.0
+    for y in range(g_ptr[c], g_ptr[c + 1]):
+        u = g_var[y]
+        if alive[u] != 0:
+            t = tau[u] / (1.0 + weight * blame[u])
+            total += t
+            if t > best_t:
+                best_t = t
+                best = u
+    if best < 0 or _uniform(rng) < q0:
+        return best
+    r = _uniform(rng) * total
+    for y in range(g_ptr[c], g_ptr[c + 1]):
+        u = g_var[y]
+        if alive[u] != 0:
+            r -= tau[u] / (1.0 + weight * blame[u])
+            if r <= 0.0:
+                return u
+    return best
+
+
+@_njit
+def learn_ant(rng, tau, tau0, q0, xi, blame, weight, refute, backjump, budget, alive, cnt, done,
+              chosen, v_ptr, v_grp, g_ptr, g_var, stack, tr_kind, tr_val, dec_mark, dec_var, late):
+    """Build one ant's assignment in place from the state given (see the module).
+
+    Args:
+        rng: The colony's generator.
+        tau, tau0: Pheromone per variable and its initial value (local update by ``xi``).
+        q0: Probability of the greedy choice.
+        blame, weight: Blame per variable (updated here) and its weight in a choice.
+        refute: 1: a choice whose propagation contradicts is undone and ruled out.
+        backjump: Choices undone by a contradiction that refutation does not clear.
+        budget: Backjumps at most for this ant; then it leaves dead cells empty.
+        alive, cnt, done, chosen: The state, updated in place.
+        v_ptr, v_grp, g_ptr, g_var: The cover (CSR, as in :mod:`._aco_kernel`).
+        stack, tr_kind, tr_val, dec_mark, dec_var: Work arrays (propagation stack, trail of
+            ``2 * variables + groups`` entries, and per choice its trail mark and variable).
+        late: One-element array, non-zero when time is up: the ant then stops undoing.
+
+    Returns:
+        The number of backjumps made.
+    """
+    tr = 0
+    nlev = 0
+    jumps = 0
+    strict = 1
+    while True:
+        c = _fewest_open(rng, cnt, done, g_ptr)
+        if c < 0:
+            break
+        u = _weighed(rng, c, alive, tau, blame, weight, q0, g_ptr, g_var)
+        tau[u] = (1.0 - xi) * tau[u] + xi * tau0
+        mark = tr
+        top, tr = _take(u, alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, 0,
+                        tr_kind, tr_val, tr)
+        tr, bad = _settle(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top,
+                          tr_kind, tr_val, tr, strict)
+        if not bad:
+            dec_mark[nlev] = mark
+            dec_var[nlev] = u
+            nlev += 1
+            continue
+        blame[u] += 1.0
+        tr = _undo(mark, alive, cnt, done, chosen, v_ptr, v_grp, tr_kind, tr_val, tr)
+        if refute != 0:
+            top, tr = _kill(u, alive, cnt, done, v_ptr, v_grp, stack, 0, tr_kind, tr_val, tr)
+            tr, bad = _settle(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top,
+                              tr_kind, tr_val, tr, strict)
+            if not bad:
+                continue
+            tr = _undo(mark, alive, cnt, done, chosen, v_ptr, v_grp, tr_kind, tr_val, tr)
+        # undo the last ``backjump`` choices, then rule out the first of them there
+        while backjump > 0 and jumps < budget and nlev > 0 and bad and late[0] == 0:
+            jumps += 1
+            back = min(backjump, nlev)
+            for i in range(nlev - back, nlev):
+                blame[dec_var[i]] += 1.0
+            nlev -= back
+            tr = _undo(dec_mark[nlev], alive, cnt, done, chosen, v_ptr, v_grp, tr_kind, tr_val,
+                       tr)
+            top, tr = _kill(dec_var[nlev], alive, cnt, done, v_ptr, v_grp, stack, 0, tr_kind,
+                            tr_val, tr)
+            tr, bad = _settle(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top,
+                              tr_kind, tr_val, tr, strict)
+        if not bad:
+            continue
+        strict = 0  # out of backjumps: from here on the ant is the plain one
+        if tr != mark:  # a backjump's own contradiction: its empty group stays empty
+            continue
+        top, tr = _take(u, alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, 0,
+                        tr_kind, tr_val, tr)
+        tr, bad = _settle(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top,
+                          tr_kind, tr_val, tr, strict)
+    return jumps
