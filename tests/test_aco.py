@@ -111,13 +111,15 @@ def test_seeded_runs_are_reproducible_and_the_python_kernel_matches_numba():
         for repair, fewest, learn in ((0, 0, ()), (2, 0, ()), (0, 1, ()), (2, 1, ()),
                                       (0, 1, (1, 0, 0, 1.0)), (0, 1, (1, 2, 3, 1.0)),
                                       (2, 0, (0, 1, 5, 0.5))):
+            blame = np.zeros(root[0].shape[0]) if learn else None
             learn = learn or (0, 0, 0, 0.0)
             args = (5, 1, 4, repair, 1, 6, 100, 0.9, 0.9, 0.005, 0.1, np.zeros(1, np.int64),
-                    np.zeros(1, np.int64), fewest, *learn, cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var,
-                    cv.cells,
-                    *root)
+                    np.zeros(1, np.int64), fewest, *learn, blame, cv.v_ptr, cv.v_grp, cv.g_ptr,
+                    cv.g_var, cv.cells, *root)
             fast = K.colony(*args)
             args[12][0] = 0
+            if blame is not None:
+                blame[:] = 0
             slow = K.colony.py_func(*args)
             assert all((np.asarray(x) == np.asarray(y)).all() for x, y in zip(fast, slow))
 

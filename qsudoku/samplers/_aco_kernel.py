@@ -190,8 +190,8 @@ def _free(rng, record, freed, cell_of, cells, v_ptr, v_grp, g_ptr, g_var, spread
 
 @_njit
 def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap, xi, late,
-           stop, fewest, refute, backjump, budget, weight, v_ptr, v_grp, g_ptr, g_var, cells,
-           alive0, cnt0, done0, chosen0):
+           stop, fewest, refute, backjump, budget, weight, blame, v_ptr, v_grp, g_ptr, g_var,
+           cells, alive0, cnt0, done0, chosen0):
     """One ant colony, from the root state until a complete ant, ``max_iters`` or the deadline.
 
     Args:
@@ -215,9 +215,12 @@ def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap
             it finds a complete assignment (so that colonies in other threads stop).
         fewest: 0: an ant visits the cells in order from a random start; 1: it next fills
             an open group (any kind) with the fewest alive members (see :func:`_fewest`).
-        refute, backjump, budget, weight: When ``refute`` or ``backjump`` is non-zero the
-            ants learn from failures (:func:`._aco_learn.learn_ant`, which always fills
-            the fewest group first); ``weight`` scales the blame in their choices.
+        refute, backjump, budget, weight, blame: With ``blame`` an array (zeros, one per
+            variable) the ants learn from failures (:func:`._aco_learn.learn_ant`, which
+            always fills the fewest group first, refutes if ``refute`` is non-zero and
+            backjumps ``backjump`` choices at most ``budget`` times); ``weight`` scales the
+            blame in their choices.  With ``blame=None`` numba prunes the learning branch
+            before typing it, so the plain colony compiles without the learning ant.
         v_ptr, v_grp: Each variable's groups (CSR); g_ptr, g_var: each group's variables.
         cells: The cell groups, in the order the ants visit them (from a random start).
         alive0, cnt0, done0, chosen0: The root state (:func:`root_state`).
@@ -251,8 +254,6 @@ def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap
             cell_of[g_var[y]] = k
     kept = np.full(nc, -1, np.int64)  # the record's variable per cell (-1: empty)
     freed = np.zeros(nc, np.int8)
-    learn = refute != 0 or backjump > 0
-    blame = np.zeros(nv)
     tr_kind = np.empty(2 * nv + g_ptr.shape[0], np.int8)
     tr_val = np.empty(2 * nv + g_ptr.shape[0], np.int64)
     dec_mark = np.empty(nv + 1, np.int64)
@@ -285,12 +286,14 @@ def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap
                                       stack, 0)
                         _propagate(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack,
                                    top)
-            if learn:
+            scan = nc if fewest == 0 else g_ptr.shape[0]
+            if blame is not None:
                 learn_ant(rng, tau, tau0, q0, xi, blame, weight, refute, backjump, budget,
                           alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, tr_kind,
                           tr_val, dec_mark, dec_var, late)
+                scan = 0
             start = _randint(rng, nc)
-            for k in range(0 if learn else nc if fewest == 0 else g_ptr.shape[0]):
+            for k in range(scan):
                 if fewest == 0:
                     c = cells[(start + k) % nc]
                 else:
@@ -335,6 +338,7 @@ def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap
             if best[v] != 0 and chosen0[v] == 0:
                 tau[v] = (1.0 - rho) * tau[v] + rho * best_pher
         best_pher *= 1.0 - evap
-        if learn:
-            blame *= 1.0 - FADE
+        if blame is not None:  # (in place by item: rebinding the name would stop the pruning)
+            for v in range(nv):
+                blame[v] *= 1.0 - FADE
     return record, record_fixed, it, ended

@@ -218,6 +218,7 @@ def _sampler_class():
             root = K.root_state(cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var)
             stop = np.zeros(1, np.int64)
             late = np.zeros(1, np.int64)  # set at the deadline: the colonies stop
+            learn = bool(refute) or backjump > 0  # (else the learning ant is not compiled)
             out = {}  # read -> colony result (the route asks for 10**6 reads and a time limit)
 
             def work(first):  # colonies first, first + workers, ... in one thread
@@ -228,8 +229,8 @@ def _sampler_class():
                                       float(q0), float(rho), float(evap), float(xi), late,
                                       stop if stop_at_ground else np.zeros(1, np.int64),
                                       ORDERS[order], int(bool(refute)), backjump, jumps,
-                                      float(blame),
-                                      *arrays, *root)
+                                      float(blame), np.zeros(root[0].shape[0]) if learn
+                                      else None, *arrays, *root)
 
             workers = min(num_reads, _threads())
             threads = [threading.Thread(target=work, args=(w,)) for w in range(1, workers)]
