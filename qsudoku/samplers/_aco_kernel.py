@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._aco_learn import FADE, learn_ant
+from ._aco_learn import FADE, _fewest, learn_ant
 from ._swap_kernel import _ijit, _njit, _randint, _seed_state, _uniform
 
 __all__ = ["root_state", "colony"]
@@ -122,27 +122,6 @@ def _pick(rng, c, alive, tau, q0, g_ptr, g_var):
 
 
 @_ijit
-def _fewest(rng, cnt, done):
-    """An open group with the fewest alive members (at least two: groups with one are
-    taken by propagation), ``-1`` if none.  The scan starts at a random group and stops at
-    the first one with two members (none can have fewer), so ties go to the first met."""
-    ng = cnt.shape[0]
-    best = -1
-    best_n = 1 << 62
-    start = _randint(rng, ng)
-    for i in range(ng):
-        g = start + i
-        if g >= ng:
-            g -= ng
-        n = cnt[g]
-        if done[g] == 0 and 0 < n < best_n:
-            best, best_n = g, n
-            if n <= 2:
-                break
-    return best
-
-
-@_ijit
 def _kept(record, kept, cell_of):
     """The record's variable of each cell (``-1``: empty)."""
     kept[:] = -1
@@ -214,7 +193,7 @@ def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap
         stop: One-element array; the colony stops when it is non-zero and sets it to 1 when
             it finds a complete assignment (so that colonies in other threads stop).
         fewest: 0: an ant visits the cells in order from a random start; 1: it next fills
-            an open group (any kind) with the fewest alive members (see :func:`_fewest`).
+            an open group (any kind) with the fewest alive members (see :func:`._aco_learn._fewest`).
         refute, backjump, budget, weight, blame: With ``blame`` an array (zeros, one per
             variable) the ants learn from failures (:func:`._aco_learn.learn_ant`, which
             always fills the fewest group first, refutes if ``refute`` is non-zero and

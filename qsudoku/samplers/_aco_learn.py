@@ -33,8 +33,6 @@ propagation over the one-hot groups (naked and hidden singles).
 
 from __future__ import annotations
 
-import numpy as np
-
 from ._swap_kernel import _ijit, _njit, _randint, _uniform
 
 __all__ = ["learn_ant", "FADE"]
@@ -128,9 +126,12 @@ def _undo(mark, alive, cnt, done, chosen, v_ptr, v_grp, tr_kind, tr_val, tr):
 
 
 @_ijit
-def _fewest_open(rng, cnt, done, g_ptr):
-    """An open group with the fewest alive members (at least one), ``-1`` if none; the scan
-    starts at a random group and stops at a group with two."""
+def _fewest(rng, cnt, done):
+    """An open group with the fewest alive members (at least one), ``-1`` if none.
+
+    The scan starts at a random group and stops at the first one with two members or fewer
+    (after propagation none has fewer), so ties go to the first met.  Both the plain ants
+    (``order="fewest"``) and the learning ants choose their next group with it."""
     ng = cnt.shape[0]
     best = -1
     best_n = 1 << 62
@@ -200,7 +201,7 @@ def learn_ant(rng, tau, tau0, q0, xi, blame, weight, refute, backjump, budget, a
     jumps = 0
     strict = 1
     while True:
-        c = _fewest_open(rng, cnt, done, g_ptr)
+        c = _fewest(rng, cnt, done)
         if c < 0:
             break
         u = _weighed(rng, c, alive, tau, blame, weight, q0, g_ptr, g_var)
