@@ -92,3 +92,81 @@ def test_a_read_only_install_solves_with_one_note(tmp_path):
     assert "VALID" in out.stdout
     assert "Traceback" not in out.stderr
     assert out.stderr.count("KernelCacheWarning") == 1, out.stderr
+
+
+def _run(code: str, env_extra: dict, cwd) -> str:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+    env.update(env_extra)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, timeout=600, cwd=cwd)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
+def test_a_changed_helper_module_recompiles_the_kernels_that_use_it(tmp_path):
+    """numba alone keys a cached kernel on its own file: after the helper it calls changes,
+    a new process would load the old machine code.  Keyed on every kernel module beside
+    it, the kernel compiles again and sees the new helper."""
+    pkg = tmp_path / "kpkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "_helper.py").write_text("from qsudoku.samplers._jit import njit\n\n\n"
+                                    "@njit()\ndef helper(x):\n    return x + 1\n")
+    (pkg / "_kernel.py").write_text("from qsudoku.samplers._jit import njit\n"
+                                    "from ._helper import helper\n\n\n"
+                                    "@njit()\ndef kernel(x):\n    return helper(x) * 2\n")
+    env = {"PYTHONPATH": os.pathsep.join([str(tmp_path), str(Path(qsudoku.__file__).parents[1])]),
+           "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    code = "from kpkg._kernel import kernel\nprint(kernel(1), kernel.stats.cache_hits)"
+    assert _run(code, env, tmp_path) == "4 Counter()"  # compiled, then cached
+    assert _run(code, env, tmp_path) == "4 Counter({(int64,): 1})"  # loaded from the cache
+    (pkg / "_helper.py").write_text("from qsudoku.samplers._jit import njit\n\n\n"
+                                    "@njit()\ndef helper(x):\n    return x + 100\n")
+    assert _run(code, env, tmp_path) == "202 Counter()"
+
+
+_SAMPLE = """
+import sys
+from qsudoku.samplers import _jit
+if {mode!r} == "numba":
+    _jit.FAST_LOAD_NUMBA = ((0, 0), (0, 0))
+from qsudoku.io import parse_puzzle
+from qsudoku.propagate import propagate
+from qsudoku.qubo import build_model
+from qsudoku.samplers import get_sampler
+m = build_model(propagate(parse_puzzle({puzzle!r}), ()))
+out = []
+for name, kw in (("aco", {{"max_iters": 3}}), ("swap-tabu", {{"max_iters": 40}})):
+    s = get_sampler(name)
+    ss = s.sample(m.bqm, groups=m.groups(), num_reads=4, seed=5, **kw)
+    out.append(sorted((float(e), tuple(r)) for e, r in zip(ss.record.energy, ss.record.sample)))
+import hashlib
+print(hashlib.sha256(repr(out).encode()).hexdigest()[:16], "numba.np.linalg" in sys.modules)
+"""
+
+
+def test_kernels_loaded_without_numbas_refresh_give_the_same_reads(tmp_path):
+    """The quick load (the runtime initialised alone) and numba's own (every registry
+    installed first) run the same machine code: the same seeded reads."""
+    hard = "........2..8.1.9..5....3.4....1.93...6..3..8...37......4......53.1.7.8..2........"
+    env = {"NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    first = _run(_SAMPLE.format(puzzle=hard, mode="quick"), env, tmp_path)  # fills the cache
+    quick = _run(_SAMPLE.format(puzzle=hard, mode="quick"), env, tmp_path)
+    full = _run(_SAMPLE.format(puzzle=hard, mode="numba"), env, tmp_path)
+    if not _jit._fast_load_ok():
+        pytest.skip(f"numba {__import__('numba').__version__} loads the numba way")
+    reads, linalg = quick.split()
+    assert linalg == "False"  # no refresh: numba's linear algebra module never imported
+    assert full.split() == [reads, "True"]
+    assert first.split()[0] == reads
+
+
+def test_a_numba_outside_the_known_versions_loads_the_numba_way(monkeypatch):
+    import numba
+
+    monkeypatch.setattr(numba, "__version__", "0.99.0")
+    assert not _jit._fast_load_ok()
+    monkeypatch.setattr(numba, "__version__", "0.61.0rc1")
+    assert _jit._fast_load_ok()
+    monkeypatch.setattr(numba, "__version__", "1.0.0")
+    assert not _jit._fast_load_ok()

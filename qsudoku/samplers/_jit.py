@@ -13,12 +13,26 @@ available`` at import.  :func:`cache_mode` probes that once, and then:
 - not even that: kernels compile in memory in every process (``"memory"``), and one
   :class:`KernelCacheWarning` says so.
 
+Two changes to how a cached kernel is found and loaded:
+
+- numba keys a cached function on its own source file alone, so a change to a helper a
+  kernel compiles in (``_swap_kernel._rand`` inside an ``_aco_kernel`` kernel) would leave
+  a stale kernel in the cache: a kernel is keyed on every kernel module beside its own
+  (:func:`sources_stamp`).
+- numba loads a cached kernel only after installing every typing and lowering registry it
+  has (its target context's ``refresh``), which imports all its implementation modules
+  (and scipy, to look for BLAS): 0.4-0.6 s of a 1 s warm ``qsudoku solve``.  Loading
+  compiled code needs none of it but numba's memory-management runtime, so for the numba
+  versions whose loader this mirrors (:data:`FAST_LOAD_NUMBA`), :func:`njit` kernels
+  initialise that runtime alone and then load.  Compiling still refreshes everything.
+
 >>> cache_mode() in ("numba", "temp", "memory", "none")
 True
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import stat
 import tempfile
@@ -32,9 +46,14 @@ except ImportError:  # pragma: no cover - exercised only where numba is missing
     numba = None
     HAVE_NUMBA = False
 
-__all__ = ["HAVE_NUMBA", "njit", "cache_mode", "KernelCacheWarning"]
+__all__ = ["HAVE_NUMBA", "njit", "cache_mode", "sources_stamp", "KernelCacheWarning",
+           "FAST_LOAD_NUMBA"]
 
 _MODE: str | None = None
+
+#: numba versions ``[low, high)`` whose cache loader :func:`_load_cached` mirrors (others
+#: load the numba way).
+FAST_LOAD_NUMBA = ((0, 58), (0, 69))
 
 
 class KernelCacheWarning(RuntimeWarning):
@@ -104,6 +123,69 @@ def cache_mode() -> str:
     return _MODE
 
 
+@functools.cache
+def sources_stamp(directory: str) -> tuple:
+    """Name, modification time and size of every private module (``_*.py``) in
+    ``directory``: the kernel modules whose code a kernel there may compile in, and so
+    what its cached machine code is valid for.
+
+    >>> here = os.path.dirname(os.path.abspath(__file__))
+    >>> [name for name, _, _ in sources_stamp(here)][:2]
+    ['_aco_kernel.py', '_aco_learn.py']
+    """
+    stamp = []
+    for name in sorted(os.listdir(directory)):
+        if name.startswith("_") and not name.startswith("__") and name.endswith(".py"):
+            st = os.stat(os.path.join(directory, name))
+            stamp.append((name, st.st_mtime, st.st_size))
+    return tuple(stamp)
+
+
+def _fast_load_ok() -> bool:
+    """True if this numba's cache loader is one :func:`_load_cached` mirrors."""
+    try:
+        version = tuple(int(part) for part in numba.__version__.split(".")[:2])
+    except ValueError:  # a development version string
+        return False
+    low, high = FAST_LOAD_NUMBA
+    return low <= version < high
+
+
+def _load_cached(cache, sig, target_context):
+    """numba's ``Cache.load_overload`` less the full context refresh: initialise the
+    runtime that compiled code calls (allocation, reference counts), then load."""
+    from numba.core.runtime import rtsys
+
+    rtsys.initialize(target_context)
+    with cache._guard_against_spurious_io_errors():
+        return cache._load_overload(sig, target_context)
+
+
+def _tune_cache(dispatcher) -> None:
+    """Key ``dispatcher``'s cache on the kernel modules beside its source, and load it
+    without a refresh."""
+    cache = getattr(dispatcher, "_cache", None)
+    index = getattr(cache, "_cache_file", None)
+    source = getattr(dispatcher.py_func, "__code__", None)
+    if hasattr(index, "_source_stamp") and source is not None:
+        directory = os.path.dirname(os.path.abspath(source.co_filename))
+        index._source_stamp = sources_stamp(directory)
+    if (_fast_load_ok() and hasattr(cache, "_load_overload")
+            and hasattr(cache, "_guard_against_spurious_io_errors")):
+        cache.load_overload = functools.partial(_load_cached, cache)
+
+
 def njit(**options):
-    """``numba.njit(**options)`` with ``cache`` on wherever :func:`cache_mode` found a place."""
-    return numba.njit(cache=cache_mode() in ("numba", "temp"), **options)
+    """``numba.njit(**options)`` with ``cache`` on wherever :func:`cache_mode` found a place;
+    cached kernels are keyed on every kernel module and load without numba's refresh."""
+    cache = cache_mode() in ("numba", "temp")
+    decorate = numba.njit(cache=cache, **options)
+    if not cache or options.get("parallel"):
+        return decorate
+
+    def jit(func):
+        dispatcher = decorate(func)
+        _tune_cache(dispatcher)
+        return dispatcher
+
+    return jit

@@ -29,24 +29,18 @@ import math
 
 import numpy as np
 
-from ._jit import HAVE_NUMBA, numba, njit
+from ._jit import HAVE_NUMBA, njit
 
 if HAVE_NUMBA:
     _njit = njit(nogil=True)
     # Small hot helpers: inlined by LLVM (forceinline), which costs far less compile time
     # than numba's own ``inline="always"`` and runs as fast; not inlining them halves speed.
     _ijit = njit(nogil=True, forceinline=True)
-    prange = numba.prange
-
-    def _pjit(f):
-        """``parallel=True`` kernels (slow to compile: the route's kernels do not use it)."""
-        return njit(nogil=True, parallel=True)(f)
 else:  # pragma: no cover - exercised only where numba is missing
     def _njit(f):
         return f
 
-    _ijit = _pjit = _njit
-    prange = range
+    _ijit = _njit
 
 __all__ = ["HAVE_NUMBA", "anneal_reads", "temper_reads", "STOP_TARGET", "STOP_DEADLINE"]
 
