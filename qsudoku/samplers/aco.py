@@ -26,9 +26,7 @@ search over consistent partial assignments connects what swaps within boxes do n
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import threading
 import time
 from dataclasses import dataclass
 
@@ -37,7 +35,7 @@ import numpy as np
 from ..errors import ParameterError
 from .penalty_fit import _infer_weights
 from .registry import register
-from .swap_structure import KernelSampler, _threads, as_binary, fresh_seed
+from .swap_structure import KernelSampler, as_binary, fresh_seed, parallel_reads
 
 __all__ = ["AntColonySampler", "ExactCover", "compile_cover", "ORDERS"]
 
@@ -96,42 +94,6 @@ def compile_cover(bqm, groups) -> ExactCover:
     v_ptr = np.searchsorted(members[order], np.arange(V + 1)).astype(np.int64)
     cells = np.array([i for i, k in enumerate(kinds) if k == "cell"], np.int64)
     return ExactCover(variables, v_ptr, gid[order].astype(np.int64), g_ptr, members, cells)
-
-
-@contextlib.contextmanager
-def _raised_at(flag, deadline: float):
-    """Set ``flag[0]`` at ``deadline`` (a ``perf_counter`` time, ``inf`` for never) and on
-    leaving the block, so that ``nogil`` kernels stop at their next check.
-
-    The kernels read no clock: a clock in compiled code needs numba's object mode, which
-    compiles anew in every process (about 0.1 s of a one-puzzle ``qsudoku solve``).  A timer
-    thread sets the flag instead; a deadline already past sets it at once.
-
-    >>> flag = np.zeros(1, np.int64)
-    >>> with _raised_at(flag, time.perf_counter() - 1):
-    ...     int(flag[0])
-    1
-    >>> flag[0] = 0
-    >>> with _raised_at(flag, np.inf):
-    ...     int(flag[0])
-    0
-    >>> int(flag[0])
-    1
-    """
-    left = deadline - time.perf_counter()
-    timer = None
-    if left <= 0:
-        flag[0] = 1
-    elif left < np.inf:
-        timer = threading.Timer(left, flag.fill, (1,))
-        timer.daemon = True
-        timer.start()
-    try:
-        yield flag
-    finally:
-        flag[0] = 1
-        if timer is not None:
-            timer.cancel()
 
 
 @functools.cache
@@ -216,37 +178,37 @@ def _sampler_class():
             deadline = np.inf if time_limit is None else t0 + float(time_limit)
             arrays = (cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var, cv.cells)
             root = K.root_state(cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var)
-            stop = np.zeros(1, np.int64)
-            late = np.zeros(1, np.int64)  # set at the deadline: the colonies stop
             learn = bool(refute) or backjump > 0  # (else the learning ant is not compiled)
-            out = {}  # read -> colony result (the route asks for 10**6 reads and a time limit)
 
-            def work(first):  # colonies first, first + workers, ... in one thread
-                for r in range(first, num_reads, workers):
-                    if r and ((stop_at_ground and stop[0]) or time.perf_counter() > deadline):
-                        break  # (read 0 always runs: past the deadline it returns the root)
-                    out[r] = K.colony(seed, r, num_ants, repair, spread, max_iters, stall,
-                                      float(q0), float(rho), float(evap), float(xi), late,
-                                      stop if stop_at_ground else np.zeros(1, np.int64),
-                                      ORDERS[order], int(bool(refute)), backjump, jumps,
-                                      float(blame), np.zeros(root[0].shape[0]) if learn
-                                      else None, *arrays, *root)
+            def colonies(n, first, flags):
+                """Reads ``first .. first + n - 1``, one colony each, until a ground state
+                (``flags[0]``, if asked) or the deadline (``flags[1]``); read 0 always runs
+                (past the deadline it returns the root state)."""
+                runs = []
+                for r in range(first, first + n):
+                    if r and ((stop_at_ground and flags[0]) or flags[1]
+                              or time.perf_counter() > deadline):
+                        break
+                    runs.append(K.colony(seed, r, num_ants, repair, spread, max_iters, stall,
+                                         float(q0), float(rho), float(evap), float(xi),
+                                         flags[1:], flags[:1] if stop_at_ground
+                                         else np.zeros(1, np.int64), ORDERS[order],
+                                         int(bool(refute)), backjump, jumps, float(blame),
+                                         np.zeros(root[0].shape[0]) if learn else None,
+                                         *arrays, *root))
+                return (np.array([o[0] for o in runs], np.int8).reshape(len(runs), nvar),
+                        np.array([o[1] for o in runs], np.int64),
+                        np.array([o[2] for o in runs], np.int64),
+                        np.array([o[3] for o in runs], np.bool_))
 
-            workers = min(num_reads, _threads())
-            threads = [threading.Thread(target=work, args=(w,)) for w in range(1, workers)]
-            with _raised_at(late, deadline):
-                for th in threads:
-                    th.start()
-                work(0)
-                for th in threads:
-                    th.join()
-            runs = [out[r] for r in sorted(out)]
-            samples = np.array([o[0] for o in runs], np.int8).reshape(len(runs), len(cv.variables))
+            nvar = len(cv.variables)
+            samples, fixed, iterations, complete = parallel_reads(colonies, num_reads, 0,
+                                                                  deadline)
             t2 = time.perf_counter()
             ss = dimod.SampleSet.from_samples_bqm((samples, cv.variables), bqm)
-            ss.info.update(cells=len(cv.cells), fixed=[int(o[1]) for o in runs],
-                           iterations=[int(o[2]) for o in runs],
-                           interrupted=sum(1 for o in runs if not o[3]), num_reads=len(runs),
+            ss.info.update(cells=len(cv.cells), fixed=fixed.tolist(),
+                           iterations=iterations.tolist(),
+                           interrupted=int((~complete).sum()), num_reads=len(samples),
                            timing={"compile_structure": t1 - t0, "search": t2 - t1,
                                    "total": time.perf_counter() - t0})
             return ss
