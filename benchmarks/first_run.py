@@ -3,7 +3,8 @@
 1. ``solve``: ``qsudoku solve <hard 9x9>`` in a fresh process with an empty numba cache
    (``NUMBA_CACHE_DIR`` a new temporary directory: the kernels compile), then ``--repeat``
    times with the cache filled (they load), and as often on an easy puzzle (solved by
-   propagation, no kernel): wall and CPU seconds of each process, and their medians.  With
+   propagation, no kernel): wall and CPU seconds of each process, and their medians; beside
+   them, as often, the floor: a process that only imports numpy, numba and dimod.  With
    ``--against TREE`` (another checkout of the package, e.g. ``git archive main | tar -x -C
    /tmp/main``) the warm runs alternate between that tree and this one (``PYTHONPATH``), so
    that both see the same load.
@@ -62,6 +63,9 @@ def timed(cmd, env, cwd=None) -> tuple[float, float]:
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+#: What a warm solve of a hard puzzle imports in any case: the arrays, the kernels' compiler
+#: and the BQM's library.
+FLOOR = "import numpy, numba, dimod"
 EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 
 
@@ -85,13 +89,16 @@ def run_solve(path: str, repeat: int, against: str | None) -> None:
             print(f"{k}: qsudoku solve <hard>, empty cache (compile): {wall:.2f} s wall, "
                   f"{cpu:.2f} s CPU", flush=True)
         runs = {(k, p): [] for k, _ in trees for p in ("hard", "easy")}
+        floor = []  # the libraries a warm hard solve cannot do without, imported alone
         for _ in range(repeat):  # alternating, so that every tree sees the same load
             for (k, p), times in runs.items():
                 times.append(timed([sys.executable, "-m", "qsudoku", "solve",
                                     hard if p == "hard" else EASY], envs[k], cwd=cache))
+            floor.append(timed([sys.executable, "-c", FLOOR], envs[trees[-1][0]], cwd=cache))
         for (k, p), times in runs.items():
             print(f"{k}: qsudoku solve <{p}>, filled cache, {repeat} runs: {_stats(times)}",
                   flush=True)
+        print(f"floor: python -c {FLOOR!r}, {repeat} runs: {_stats(floor)}", flush=True)
         if against:
             for p in ("hard", "easy"):
                 old, new = (statistics.median(w for w, _ in runs[k, p]) for k, _ in trees)

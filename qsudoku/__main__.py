@@ -1,5 +1,5 @@
 """``python -m qsudoku`` runs the command-line interface."""
 
-from .cli import main
+from .cli import run
 
-raise SystemExit(main())
+raise SystemExit(run())

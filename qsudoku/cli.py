@@ -13,6 +13,7 @@ command keeps it in ``args.exit_so_far`` as it goes).
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import os
 import sys
@@ -102,6 +103,21 @@ def main(argv=None) -> int:
         else:
             print(f"qsudoku: internal error: {internal_error_line(e)}", file=sys.stderr)
         return 1
+
+
+def run() -> int:
+    """The program (``qsudoku``, ``python -m qsudoku``): :func:`main` on ``sys.argv``, then
+    every object is moved to the garbage collector's permanent generation (:func:`gc.freeze`).
+
+    The interpreter's exit then skips its last full collections over the million or so
+    objects that numba, dimod and networkx leave behind: about 0.2 s of a 0.7 s warm
+    one-puzzle solve.  Nothing is lost: outputs are complete and closed by then, ``atexit``
+    handlers still run and streams are still flushed; only objects in reference cycles
+    keep their finalizers unrun, which Python does not promise at exit anyway.
+    """
+    code = main()
+    gc.freeze()
+    return code
 
 
 def internal_error_line(error: BaseException) -> str:

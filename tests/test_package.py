@@ -21,4 +21,4 @@ def test_console_script_declared():
     from pathlib import Path
 
     data = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
-    assert data["project"]["scripts"]["qsudoku"] == "qsudoku.cli:main"
+    assert data["project"]["scripts"]["qsudoku"] == "qsudoku.cli:run"

@@ -109,3 +109,18 @@ def test_names_lists_every_backend_after_one_was_loaded():
                     "print(' '.join(names()))", ["qsudoku.samplers.exact"])
     assert {"aco", "swap-tabu", "exact", "sa"} <= set(got["out"].split())
     assert got["imported"] == ["qsudoku.samplers.exact"]
+
+
+def test_only_the_program_freezes_the_heap_for_a_quick_exit():
+    """``qsudoku`` / ``python -m qsudoku`` (:func:`qsudoku.cli.run`) freeze the collector's
+    objects before exit, so that the interpreter skips its last full collections;
+    :func:`qsudoku.cli.main` called from Python leaves the caller's collector alone."""
+    got = _imported("import contextlib, gc, io, sys\nfrom qsudoku.cli import main, run\n"
+                    "with contextlib.redirect_stdout(io.StringIO()):\n"
+                    f"    code = main(['solve', {EASY!r}])\n"
+                    "print('main', code, gc.get_freeze_count())\n"
+                    f"sys.argv = ['qsudoku', 'solve', {EASY!r}]\n"
+                    "with contextlib.redirect_stdout(io.StringIO()):\n"
+                    "    code = run()\n"
+                    "print('run', code, gc.get_freeze_count() > 0)", [])
+    assert got["out"].splitlines() == ["main 0 0", "run 0 True"]
