@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._aco_learn import FADE, _fewest, learn_ant
-from ._swap_kernel import _ijit, _njit, _randint, _seed_state, _uniform
+from ._swap_kernel import _copy, _ijit, _njit, _randint, _seed_state, _uniform
 
 __all__ = ["root_state", "colony"]
 
@@ -251,10 +251,10 @@ def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap
         since += 1
         it_fixed = -1
         for ant in range(num_ants):
-            alive[:] = alive0
-            cnt[:] = cnt0
-            done[:] = done0
-            chosen[:] = chosen0
+            _copy(alive, alive0)
+            _copy(cnt, cnt0)
+            _copy(done, done0)
+            _copy(chosen, chosen0)
             mending = ant < repair and record_fixed > root_fixed
             if mending:  # rebuild the record, less the cells that could clash with its holes
                 _free(rng, record, freed, cell_of, cells, v_ptr, v_grp, g_ptr, g_var, spread)
@@ -292,19 +292,19 @@ def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap
                 fixed += done[cells[k]]
             if fixed > it_fixed:
                 it_fixed = fixed
-                it_best[:] = chosen
+                _copy(it_best, chosen)
             if mending and fixed >= record_fixed:  # the repaired record moves on (ties too)
                 if fixed > record_fixed:
                     since = 0
                 record_fixed = fixed
-                record[:] = chosen
+                _copy(record, chosen)
                 _kept(record, kept, cell_of)
             if fixed == nc:
                 break
         if it_fixed > record_fixed:
             since = 0
             record_fixed = it_fixed
-            record[:] = it_best
+            _copy(record, it_best)
             _kept(record, kept, cell_of)
         if it_fixed == nc:
             stop[0] = 1
@@ -312,7 +312,7 @@ def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap
         pher = nc / (nc - it_fixed)
         if pher > best_pher:
             best_pher = pher
-            best[:] = it_best
+            _copy(best, it_best)
         for v in range(nv):
             if best[v] != 0 and chosen0[v] == 0:
                 tau[v] = (1.0 - rho) * tau[v] + rho * best_pher

@@ -49,6 +49,14 @@ STOP_TARGET, STOP_DEADLINE = 0, 1
 
 
 @_ijit
+def _copy(dst, src):
+    """``dst[:] = src`` as a loop: a slice assignment compiles in numba's shape-mismatch
+    message, whose string formatting loads numba's unicode modules in every process."""
+    for i in range(dst.shape[0]):
+        dst[i] = src[i]
+
+
+@_ijit
 def _rand(state):
     """xorshift64*: advance ``state[0]`` and return a uint64."""
     x = state[0]
@@ -290,7 +298,7 @@ def anneal_reads(num_reads, betas, seed, target, first_read, flags,
                                                tab_off, tab, cand_ptr, cand_val, slot_comp,
                                                vg_ptr, vg_idx, gw)
         best = e
-        best_val[r, :] = val
+        _copy(best_val[r], val)
         s = 0
         while s < betas.shape[0] and best > target and nmov > 0:
             if (stop_all and flags[0] > 0) or flags[1] > 0:
@@ -301,7 +309,7 @@ def anneal_reads(num_reads, betas, seed, target, first_read, flags,
                              tab_off, tab, cand_ptr, cand_val, vg_ptr, vg_idx, gw, cnt, focus)
                 if e < best - 1e-9:
                     best = e
-                    best_val[r, :] = val
+                    _copy(best_val[r], val)
                     if best <= target:
                         break
             s += 1
@@ -345,7 +353,7 @@ def temper_reads(num_reads, betas, num_sweeps, seed, target, first_read, flags,
                             vg_idx, gw, cnts[q])
             if es[q] < best:
                 best = es[q]
-                best_val[r, :] = vals[q]
+                _copy(best_val[r], vals[q])
         s = 0
         while s < num_sweeps and best > target and nmov > 0:
             if (stop_all and flags[0] > 0) or flags[1] > 0:
@@ -360,7 +368,7 @@ def temper_reads(num_reads, betas, num_sweeps, seed, target, first_read, flags,
                                  cnts[q], focus)
                     if e < best - 1e-9:
                         best = e
-                        best_val[r, :] = vals[q]
+                        _copy(best_val[r], vals[q])
                         if best <= target:
                             break
                 es[q] = e

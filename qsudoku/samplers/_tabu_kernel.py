@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._swap_kernel import _ijit, _move, _njit, _randint, _start_read, _var_of
+from ._swap_kernel import _copy, _ijit, _move, _njit, _randint, _start_read, _var_of
 
 
 __all__ = ["tabu_reads"]
@@ -83,7 +83,7 @@ def _tabu_walk(read, out, max_iters, tenure, stall, bump, seed, target, flags, m
         cur[x] = _var_of(x, val[x], slot_comp, comp_start, comp_size, tab_off, tab)
     best = e
     best_w = ew  # aspiration level: the best weighted energy since the last bump
-    out[:] = val
+    _copy(out, val)
     it = 0
     since = 0
     ended = True
@@ -182,7 +182,7 @@ def _tabu_walk(read, out, max_iters, tenure, stall, bump, seed, target, flags, m
             best_w = ew
         if e < best - 1e-9:
             best = e
-            out[:] = val
+            _copy(out, val)
             since = 0
     return best, it, ended
 
