@@ -273,7 +273,7 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
     label = route_label(sampler)
     params = dict(ROUTE_PARAMS.get(label, {}) if sample_params is None else sample_params)
     warm = getattr(sampler, "warm_up", None)
-    compile_time += warm() if warm is not None else 0.0
+    compile_time += warm(params) if warm is not None else 0.0
     if compile_time:  # a JIT compile (first call in a process) is not annealing time
         timings["compile"] = compile_time
         deadline += compile_time

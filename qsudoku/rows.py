@@ -215,6 +215,6 @@ def warm(configs: Sequence[Config]) -> None:
         try:
             w = getattr(_sampler(cfg), "warm_up", None)
             if w is not None:
-                w()
+                w(dict(cfg.sampler.params))
         except Exception:  # noqa: BLE001 - a backend that fails here fails in its rows too
             pass

@@ -124,3 +124,20 @@ def test_only_the_program_freezes_the_heap_for_a_quick_exit():
                     "    code = run()\n"
                     "print('run', code, gc.get_freeze_count() > 0)", [])
     assert got["out"].splitlines() == ["main 0 0", "run 0 True"]
+
+
+@pytest.mark.skipif(not HAVE_NUMBA, reason="numba is not installed")
+def test_warm_up_loads_the_kernels_that_the_parameters_choose():
+    """``refute`` makes the colonies run the learning ant, another compiled kernel: warming
+    up for those parameters loads it too (else the first round would compile it inside
+    the time budget), once per process."""
+    code = ("import inspect\nfrom numba.core import types\nfrom qsudoku.samplers import get_sampler\n"
+            "from qsudoku.samplers import _aco_kernel as K\n"
+            "at = list(inspect.signature(K.colony.py_func).parameters).index('blame')\n"
+            "def learning():\n"
+            "    return any(isinstance(sig[at], types.Array) for sig in K.colony.signatures)\n"
+            "s = get_sampler('aco')\ns.warm_up({'num_ants': 3})\nplain = learning()\n"
+            "first = s.warm_up({'refute': True, 'num_ants': 3})\n"
+            "print(plain, learning(), first > 0, s.warm_up({'refute': True}))")
+    got = _imported(code, [])
+    assert got["out"] == "False True True 0.0"

@@ -142,6 +142,7 @@ def _sampler_class():
         properties = {"numba": None}
 
         _WARM_CALLS = ({"max_iters": 2},)
+        _KERNEL_PARAMS = ("refute", "backjump")  # (either one compiles the learning ant)
 
         def sample(self, bqm, groups=None, num_reads: int = 1, num_ants: int = 10,
                    repair: int = 0, q0: float = 0.9, rho: float = 0.9, evap: float = 0.005,

@@ -252,19 +252,23 @@ class KernelSampler:
     """Mixin of the structured samplers: ``properties["numba"]`` and a one-time warm-up.
 
     A subclass lists in ``_WARM_CALLS`` the keyword sets of :meth:`sample` that together
-    run every kernel it uses.
+    run every kernel it uses, and in ``_KERNEL_PARAMS`` the parameters of :meth:`sample`
+    that choose which kernels those are.
     """
 
-    _warm = False
     _WARM_CALLS: tuple = ()
+    _KERNEL_PARAMS: tuple = ()
 
     def __init__(self):
         self.properties = dict(self.properties, numba=_have_numba())
 
-    def warm_up(self) -> float:
-        """Compile (or load from numba's cache) the kernels on a 4x4 model, once per process,
-        so that no time limit pays for it; returns the seconds it took."""
-        if type(self)._warm:
+    def warm_up(self, params: dict | None = None) -> float:
+        """Compile (or load from numba's cache) the kernels that :meth:`sample` runs with
+        ``params``, on a 4x4 model, once per process, so that no time limit pays for
+        them; returns the seconds it took."""
+        chosen = {k: v for k, v in (params or {}).items() if k in self._KERNEL_PARAMS}
+        key = (type(self), repr(sorted(chosen.items())))
+        if key in _WARMED:
             return 0.0
         from ..io import parse_puzzle
         from ..propagate import propagate
@@ -273,9 +277,14 @@ class KernelSampler:
         t = time.perf_counter()
         model = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), ()))
         for kwargs in self._WARM_CALLS:
-            self.sample(model.bqm, groups=model.groups(), num_reads=1, seed=0, **kwargs)
-        type(self)._warm = True
+            self.sample(model.bqm, groups=model.groups(), num_reads=1, seed=0,
+                        **{**chosen, **kwargs})
+        _WARMED.add(key)
         return time.perf_counter() - t
+
+
+#: (sampler class, kernel parameters) pairs whose kernels this process has loaded.
+_WARMED: set = set()
 
 
 def as_binary(bqm):
