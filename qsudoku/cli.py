@@ -110,8 +110,8 @@ def run() -> int:
     every object is moved to the garbage collector's permanent generation (:func:`gc.freeze`).
 
     The interpreter's exit then skips its last full collections over the million or so
-    objects that numba, dimod and networkx leave behind: about 0.2 s of a 0.7 s warm
-    one-puzzle solve.  Nothing is lost: outputs are complete and closed by then, ``atexit``
+    objects that numba, dimod and networkx leave behind, a large share of a short run's
+    wall time (``docs/performance.md``, "Start-up").  Nothing is lost: outputs are complete and closed by then, ``atexit``
     handlers still run and streams are still flushed; only objects in reference cycles
     keep their finalizers unrun, which Python does not promise at exit anyway.
     """

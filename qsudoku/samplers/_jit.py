@@ -21,7 +21,7 @@ Two changes to how a cached kernel is found and loaded:
   (:func:`sources_stamp`).
 - numba loads a cached kernel only after installing every typing and lowering registry it
   has (its target context's ``refresh``), which imports all its implementation modules
-  (and scipy, to look for BLAS): 0.4-0.6 s of a 1 s warm ``qsudoku solve``.  Loading
+  (and scipy, to look for BLAS), a large share of a short ``qsudoku solve``.  Loading
   compiled code needs none of it but numba's memory-management runtime, so for the numba
   versions whose loader this mirrors (:data:`FAST_LOAD_NUMBA`), :func:`njit` kernels
   initialise that runtime alone and then load.  Compiling still refreshes everything.
