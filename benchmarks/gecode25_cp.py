@@ -1,14 +1,14 @@
 """A reference for the Gecode 25x25 puzzles: constraint programming without clause learning.
 
 The route's learning ants solve 4 of the 12 Gecode 25x25 puzzles within 20 s at best
-(``benchmarks/gecode25.py``); the exact fallback (CDCL SAT) solves each in about 2 s.  This
+(``benchmarks/gecode25.py``); the exact fallback (CDCL SAT) solves each within 13 s.  This
 benchmark asks where a classical complete search that does *not* learn clauses stands:
 Choco (through ``pychoco``, not a qsudoku dependency: ``pip install pychoco``) with one
 ``all_different`` per unit of :attr:`Puzzle.units` at arc consistency (Régin's matching
 filter: every naked and hidden subset of every size), the givens as equalities, and one of
 Choco's variable orders:
 
-- ``default``: Choco's default search (its adaptive variable heuristic with last conflict);
+- ``default``: the search Choco picks when none is set;
 - ``mindom``: smallest domain first, smallest value first (plain depth-first search);
 - ``wdeg``: domain over weighted degree (failures weigh the constraints involved);
 - ``chs``: conflict history search.
@@ -17,9 +17,8 @@ Per puzzle: solved within the budget or not, seconds, and Choco's failure count.
 ``--exact NAME ...`` qsudoku's own exact backends (``sat``: Glucose 4, CDCL with clause
 learning, the route's fallback; ``cpsat``: OR-Tools CP-SAT, one worker, which learns clauses
 too; ``csp``: qsudoku's exact-cover search) run on the same puzzles after the route's
-propagation, for the other side of the comparison.  One Choco
-search runs at a time, on one core; the JVM is started once per process (the first
-puzzle's time includes no start-up: the model is built before the clock starts).
+propagation, for the other side of the comparison.  One search runs at a time, on one
+core; a Choco search's clock starts once its model is built.
 
     pip install pychoco
     python benchmarks/gecode25_cp.py --shared /work/shared                  # default search
