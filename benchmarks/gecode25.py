@@ -65,26 +65,30 @@ def main() -> None:
                     help="an aco parameter of the route")
     ap.add_argument("--alt", action="append", default=[], metavar="KEY=VALUE",
                     help="a second setting: the first plus this parameter")
+    ap.add_argument("--seeds", type=int, default=1,
+                    help="runs per puzzle, seeds index, index + 1000, index + 2000, ...")
     args = ap.parse_args()
     runs = [settings(args.set, ROUTE_PARAMS["aco"])]
     if args.alt:
         runs.append(settings(args.alt, runs[0]))
     puzzles = load_puzzles(str(args.shared / args.file))[: args.first]
-    print(f"{args.file}, route alone, budget {args.budget} s, seed = index; {load()}")
+    print(f"{args.file}, route alone, budget {args.budget} s, seed = index (+ 1000 per further "
+          f"run: {args.seeds} per puzzle); {load()}")
     for k, params in enumerate(runs):
         print(f"  setting {k}: aco {params}")
     times = [[] for _ in runs]
-    for i, p in enumerate(puzzles):
+    jobs = [(i, p, i + 1000 * run) for run in range(args.seeds) for i, p in enumerate(puzzles)]
+    for i, p, seed in jobs:
         row = []
         for k, params in enumerate(runs):
             t = time.perf_counter()
-            r = anneal_route(p, time_budget=args.budget, seed=i, sample_params=params)
+            r = anneal_route(p, time_budget=args.budget, seed=seed, sample_params=params)
             dt = time.perf_counter() - t
             ok = r.valid and p.is_solution(r.grid)
             times[k].append(dt if ok else float("inf"))
             e = min(r.sampleset.record.energy) if r.sampleset is not None else 0.0
             row.append(f"{'solved' if ok else 'unsolved':8s} {dt:7.3f} s  energy {e:3g}")
-        print(f"{i:3d}  " + "  |  ".join(row), flush=True)
+        print(f"{i:3d} {seed:5d}  " + "  |  ".join(row), flush=True)
     for k, ts in enumerate(times):
         ok = sum(t < float("inf") for t in ts)
         print(f"setting {k}: solved {ok}/{len(ts)}, median {statistics.median(ts):.3f} s, "
