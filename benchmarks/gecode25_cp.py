@@ -1,4 +1,4 @@
-"""A reference for the Gecode 25x25 puzzles: constraint programming without clause learning.
+"""A reference for the Gecode 25x25 puzzles: complete searches, with and without learning.
 
 The route's learning ants solve 4 of the 12 Gecode 25x25 puzzles within 20 s at best
 (``benchmarks/gecode25.py``); the exact fallback (CDCL SAT) solves each within 13 s.  This
@@ -13,6 +13,10 @@ Choco's variable orders:
 - ``wdeg``: domain over weighted degree (failures weigh the constraints involved);
 - ``chs``: conflict history search.
 
+With ``--lcg`` the same models and searches run with Choco's lazy clause generation
+(``Model(lcg=True)``): the propagators explain their removals and the solver learns
+clauses from its conflicts, the one thing the runs without it lack.
+
 Per puzzle: solved within the budget or not, seconds, and Choco's failure count.  With
 ``--exact NAME ...`` qsudoku's own exact backends (``sat``: Glucose 4, CDCL with clause
 learning, the route's fallback; ``cpsat``: OR-Tools CP-SAT, one worker, which learns clauses
@@ -23,6 +27,7 @@ core; a Choco search's clock starts once its model is built.
     pip install pychoco
     python benchmarks/gecode25_cp.py --shared /work/shared                  # default search
     python benchmarks/gecode25_cp.py --shared /work/shared --search mindom wdeg chs
+    python benchmarks/gecode25_cp.py --shared /work/shared --search default wdeg --lcg
     python benchmarks/gecode25_cp.py --shared /work/shared --search --exact sat cpsat csp
 """
 
@@ -30,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import io
 import os
 import time
@@ -45,11 +51,11 @@ def load() -> str:
     return ", ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
-def cp_model(puzzle):
+def cp_model(puzzle, lcg: bool = False):
     """A Choco model of ``puzzle``: ``(model, cell variables)``."""
     from pychoco import Model
 
-    m = Model()
+    m = Model(lcg=lcg)
     cells = [m.intvar(1, puzzle.size) for _ in puzzle.givens]
     for cell, digit in enumerate(puzzle.givens):
         if digit:
@@ -59,9 +65,9 @@ def cp_model(puzzle):
     return m, cells
 
 
-def solve(puzzle, search: str, budget: float) -> tuple[bool, float, str]:
+def solve(puzzle, search: str, budget: float, lcg: bool = False) -> tuple[bool, float, str]:
     """``(solved, seconds, "N failures")`` of one Choco search on ``puzzle``."""
-    m, cells = cp_model(puzzle)
+    m, cells = cp_model(puzzle, lcg)
     s = m.get_solver()
     with contextlib.redirect_stdout(io.StringIO()):  # pychoco 0.4 prints from a setter
         if search == "mindom":
@@ -102,6 +108,7 @@ def main() -> None:
     ap.add_argument("--budget", type=float, default=20.0, help="seconds per search")
     ap.add_argument("--search", nargs="*", choices=SEARCHES, default=["default"])
     ap.add_argument("--exact", nargs="*", default=[], help="qsudoku exact backends too")
+    ap.add_argument("--lcg", action="store_true", help="Choco with lazy clause generation")
     args = ap.parse_args()
     if args.search:
         try:
@@ -110,8 +117,10 @@ def main() -> None:
             raise SystemExit("the Choco searches need pychoco: pip install pychoco")
     puzzles = load_puzzles(args.shared / args.file)[: args.first]
     print(f"# {args.file}: {len(puzzles)} puzzles, {args.budget:g} s each (Choco: one "
-          f"all_different (AC) per unit); load average {load()}")
-    runs = [(name, solve) for name in args.search] + [(name, solve_exact) for name in args.exact]
+          f"all_different (AC) per unit{', lazy clause generation' if args.lcg else ''}); "
+          f"load average {load()}")
+    choco = functools.partial(solve, lcg=args.lcg)
+    runs = [(name, choco) for name in args.search] + [(name, solve_exact) for name in args.exact]
     for name, run in runs:
         solved = 0
         for i, p in enumerate(puzzles):
