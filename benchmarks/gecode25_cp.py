@@ -131,5 +131,6 @@ def main() -> None:
         print(f"{name}: {solved}/{len(puzzles)} within {args.budget:g} s; load average "
               f"{load()}", flush=True)
 
+
 if __name__ == "__main__":
     main()
