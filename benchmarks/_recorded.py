@@ -1,7 +1,7 @@
 """Run a benchmark's tasks through the experiment runner and record where it ran.
 
 Shared by the benchmarks that write a results table (``end_to_end.py``,
-``samplers.py``): the rows go through :func:`qsudoku.runner.run_to`, and
+``samplers.py``): the rows go through :func:`qsudoku.experiments.runner.run_to`, and
 ``<out>.machine.json`` records the machine, the job count, the wall time and the
 load average at the start and the end, because the machines are shared and a
 figure without its load cannot be compared with another.
@@ -13,10 +13,10 @@ import json
 import os
 import time
 
-from qsudoku.bench import machine_info
+from qsudoku.experiments.bench import machine_info
 from qsudoku.io.output import write_text
-from qsudoku.runlog import read_rows
-from qsudoku.runner import run_to
+from qsudoku.experiments.table import read_rows
+from qsudoku.experiments.runner import run_to
 
 
 def run_recorded(out: str, tasks: list, *, jobs: int, resume: bool) -> list[dict]:

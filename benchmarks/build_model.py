@@ -1,8 +1,8 @@
-"""Model building: qsudoku.qubo.build_model vs. sympy expansion vs. pyqubo compile.
+"""Model building: qsudoku.model.qubo.build_model vs. sympy expansion vs. pyqubo compile.
 
 The same penalties, ``w * (sum q - 1)**2`` per open one-hot group, built three ways:
 
-* ours: :func:`qsudoku.qubo.build_model` (numpy, one BQM constructor call);
+* ours: :func:`qsudoku.model.qubo.build_model` (numpy, one BQM constructor call);
 * sympy, as the original QUBO write-up did: ``expand((sum q - 1)**2)`` per group, the
   coefficients collected (``q**2 = q`` for binaries) into a ``dimod.BQM``;
 * pyqubo: ``Binary`` per variable, ``H = sum w * (sum q - 1)**2``, ``H.compile().to_bqm()``.
@@ -17,7 +17,7 @@ with about 70% blanks built in under 50 ms.
     python benchmarks/build_model.py [--sympy-budget 20]
 
 ``--against REV`` times instead ``build_model`` against the one of git revision ``REV``
-(loaded from ``git show REV:qsudoku/qubo.py``) on blank grids of ``--sizes`` (the largest
+(loaded from ``git show REV:qsudoku/model/qubo.py``) on blank grids of ``--sizes`` (the largest
 models of each size), calls alternating, and checks the two BQMs equal:
 
     python benchmarks/build_model.py --against e0ba708 --sizes 9,16,25,36,49
@@ -34,11 +34,11 @@ from pathlib import Path
 
 import numpy as np
 
-from qsudoku.bench import machine_info
+from qsudoku.experiments.bench import machine_info
 from qsudoku.io import load_puzzles
-from qsudoku.propagate import propagate
-from qsudoku.puzzle import Puzzle
-from qsudoku.qubo import build_model
+from qsudoku.model.propagate import propagate
+from qsudoku.model.puzzle import Puzzle
+from qsudoku.model.qubo import build_model
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 RULES = ("naked_single",)
@@ -179,20 +179,20 @@ def cases():
 
 
 def qubo_at(rev: str):
-    """``qsudoku.qubo`` as it was at git revision ``rev`` (a module beside the current one)."""
+    """``qsudoku.model.qubo`` as it was at git revision ``rev`` (a module beside the current one)."""
     import importlib.util
     import subprocess
     import sys
 
     root = Path(__file__).resolve().parents[1]
     src = (Path(rev).read_text() if Path(rev).is_file() else  # (a copy without .git)
-           subprocess.run(["git", "show", f"{rev}:qsudoku/qubo.py"], cwd=root, check=True,
+           subprocess.run(["git", "show", f"{rev}:qsudoku/model/qubo.py"], cwd=root, check=True,
                           capture_output=True, text=True).stdout)
     spec = importlib.util.spec_from_loader("qsudoku._qubo_old", loader=None)
     mod = importlib.util.module_from_spec(spec)
     mod.__package__ = "qsudoku"
     sys.modules[spec.name] = mod  # (dataclasses look their module up there)
-    exec(compile(src, f"{rev}:qsudoku/qubo.py", "exec"), mod.__dict__)
+    exec(compile(src, f"{rev}:qsudoku/model/qubo.py", "exec"), mod.__dict__)
     return mod
 
 
@@ -253,7 +253,7 @@ def _cold_run(which: str, rev: str, n: int) -> None:
     qubo = qubo_at(rev) if which == "old" else None
     cands = propagate(blank_grid(n), ())
     build, weights = ((qubo.build_model, qubo.Weights()) if qubo else
-                      (build_model, __import__("qsudoku.qubo").qubo.Weights()))
+                      (build_model, __import__("qsudoku.model.qubo").qubo.Weights()))
     import dimod  # noqa: F401  (imports are not the build)
 
     t = time.perf_counter()

@@ -1,4 +1,4 @@
-"""End to end: the default ``solve`` (``qsudoku.pipeline.solve`` with the default config,
+"""End to end: the default ``solve`` (``qsudoku.solving.pipeline.solve`` with the default config,
 whatever route it takes) over every shared set.
 
 Large sets are subsampled: at most ``--per-set`` puzzles per file, evenly spaced (all of a
@@ -19,11 +19,11 @@ import argparse
 import statistics
 from pathlib import Path
 
-from qsudoku.bench import points, summarize, typed_row
+from qsudoku.experiments.bench import points, summarize, typed_row
 from qsudoku.config import Config
 from qsudoku.io import load_puzzles
-from qsudoku.result import format_seconds
-from qsudoku.runner import Source, Task
+from qsudoku.model.result import format_seconds
+from qsudoku.experiments.runner import Source, Task
 
 from _recorded import print_machine, run_recorded
 
@@ -90,7 +90,7 @@ def main() -> None:
     args = ap.parse_args()
     print_machine(args.jobs)
     cfg = Config()
-    print(f"measured: qsudoku.pipeline.solve(puzzle, Config()); config rules "
+    print(f"measured: qsudoku.solving.pipeline.solve(puzzle, Config()); config rules "
           f"{list(cfg.propagate.rules)}, sampler {cfg.sampler.name} (registered defaults)")
     (point,) = points(cfg, ["solve"], [None])
     tasks, counts = [], {}
@@ -106,7 +106,7 @@ def main() -> None:
     print()
     print(table(rows, counts))
     if args.plot:
-        from qsudoku.plots_bench import plot_all
+        from qsudoku.plots.bench import plot_all
 
         print("figures: " + ", ".join(plot_all(rows, args.plot)))
 

@@ -63,9 +63,9 @@ def sample_of(path: Path, k: int):
 def _worker(backend: str, paths: list[str], per_set: int, time_limit: float, queue) -> None:
     """Runs in a fresh process: every puzzle of the sample through one backend."""
     from qsudoku.config import Config
-    from qsudoku.pipeline import solve
-    from qsudoku.propagate import propagate
-    from qsudoku.qubo import build_model
+    from qsudoku.solving.pipeline import solve
+    from qsudoku.model.propagate import propagate
+    from qsudoku.model.qubo import build_model
     from qsudoku.samplers import get_sampler
 
     sampler = get_sampler(backend)
@@ -189,7 +189,7 @@ def main(argv=None) -> int:
     ap.add_argument("--parts", default="solve,count", help="solve, count, or both")
     ap.add_argument("--json", help="also write the per-puzzle rows of the solve part here")
     args = ap.parse_args(argv)
-    from qsudoku.bench import machine_info
+    from qsudoku.experiments.bench import machine_info
 
     info = machine_info()
     print(f"machine: {json.dumps(info)}")

@@ -37,8 +37,8 @@ HARD = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "sudoku9
 
 _LIMITS = """
 import resource, string, sys, time
-from qsudoku.puzzle import Puzzle
-from qsudoku.route import anneal_route
+from qsudoku.model.puzzle import Puzzle
+from qsudoku.solving.route import anneal_route
 from qsudoku.samplers import get_sampler
 n, budget, flim = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
 from qsudoku.config import ROUTE_SAMPLER

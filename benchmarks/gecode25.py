@@ -3,7 +3,7 @@
 Per puzzle (seed = index): solved or not, wall time, and the lowest energy of the route's
 reads (4 per empty cell: the cell's group and its three units' digit groups), so that a
 setting that gets closer shows even when none solves.  ``--set KEY=VALUE`` overrides the
-route's ``aco`` parameters (:data:`qsudoku.route.ROUTE_PARAMS`); ``--alt KEY=VALUE`` adds a
+route's ``aco`` parameters (:data:`qsudoku.solving.route.ROUTE_PARAMS`); ``--alt KEY=VALUE`` adds a
 second setting (the first one plus these), run on each puzzle right after the first, so
 that both see the same load.  The default file is ``data/sudoku25/gecode.txt`` of the shared
 directory (12 unique puzzles); ``--file`` takes another one relative to it.
@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from qsudoku.io import load_puzzles
-from qsudoku.route import ROUTE_PARAMS, anneal_route
+from qsudoku.solving.route import ROUTE_PARAMS, anneal_route
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -88,8 +88,8 @@ def solve_exact(puzzle, name: str, budget: float) -> tuple[bool, float, str]:
     """``(solved, seconds, status)`` of qsudoku's exact backend ``name`` on ``puzzle``."""
     from qsudoku.exact.backends import BACKENDS
     from qsudoku.exact.problem import Problem
-    from qsudoku.propagate import propagate
-    from qsudoku.route import ROUTE_RULES
+    from qsudoku.model.propagate import propagate
+    from qsudoku.solving.route import ROUTE_RULES
 
     backend = BACKENDS[name]
     t = time.perf_counter()

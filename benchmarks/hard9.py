@@ -3,7 +3,7 @@
 Three parts (each can be skipped):
 
 1. ``route``: every puzzle of each set (or the first ``--limit``) through
-   :func:`qsudoku.route.anneal_route` with ``--budget`` seconds and no fallback: solved %,
+   :func:`qsudoku.solving.route.anneal_route` with ``--budget`` seconds and no fallback: solved %,
    how many propagation alone solved, median / p95 wall time, mean rounds, and the share
    solved within ``--within`` seconds.
 2. ``compare``: on the reduced QUBO (singles) of the first ``--compare`` puzzles per set that
@@ -36,11 +36,11 @@ from pathlib import Path
 
 import numpy as np
 
-from qsudoku.decode import decode
+from qsudoku.model.decode import decode
 from qsudoku.io import load_puzzles
-from qsudoku.propagate import propagate
-from qsudoku.qubo import build_model
-from qsudoku.route import ROUTE_PARAMS, ROUTE_RULES, anneal_route
+from qsudoku.model.propagate import propagate
+from qsudoku.model.qubo import build_model
+from qsudoku.solving.route import ROUTE_PARAMS, ROUTE_RULES, anneal_route
 from qsudoku.samplers import get_sampler
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
@@ -148,8 +148,8 @@ _FIRST_CALL = """
 import time
 t = time.perf_counter()
 from qsudoku.io import parse_puzzle
-from qsudoku.propagate import propagate
-from qsudoku.qubo import build_model
+from qsudoku.model.propagate import propagate
+from qsudoku.model.qubo import build_model
 from qsudoku.samplers import get_sampler
 m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
 t1 = time.perf_counter()
@@ -191,7 +191,7 @@ def main() -> None:
     args = ap.parse_args()
     parts = args.parts.split(",")
     out = sys.stdout
-    from qsudoku.bench import machine_info
+    from qsudoku.experiments.bench import machine_info
 
     print("machine: " + json.dumps(machine_info()), file=out)
     print("command: python benchmarks/hard9.py " + " ".join(sys.argv[1:]), file=out, flush=True)

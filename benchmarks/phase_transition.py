@@ -4,10 +4,10 @@ Four parts (each can be skipped with ``--parts``):
 
 1. ``lewis``: per size and fixed fraction of ``../shared/lewis`` (the first ``--limit``
    instances of each file; they are not unique, any valid grid counts), the route alone
-   (:func:`qsudoku.route.anneal_route`, default sampler, no fallback, ``--budget16`` /
+   (:func:`qsudoku.solving.route.anneal_route`, default sampler, no fallback, ``--budget16`` /
    ``--budget25`` seconds, seed = instance index): solved %, median and p95 wall time.  Beside
    it, dwave-samplers SA on the same reduced QUBO for the same wall time as the route took on
-   that instance (:func:`qsudoku.pipeline.sample_rounds`, SA's registered defaults): solved %.
+   that instance (:func:`qsudoku.solving.pipeline.sample_rounds`, SA's registered defaults): solved %.
 2. ``sets``: the route alone on ``sudoku25/gecode`` (``--gecode-budget``) and on
    ``sudoku16/krazydad_4_super_tough`` (the default budget, 0.8 s).
 3. ``nine``: the route with ``aco`` and with ``swap-tabu`` side by side (interleaved, the
@@ -36,10 +36,10 @@ from pathlib import Path
 import numpy as np
 
 from qsudoku.io import load_puzzles
-from qsudoku.pipeline import sample_rounds
-from qsudoku.propagate import propagate
-from qsudoku.qubo import build_model
-from qsudoku.route import ROUTE_RULES, anneal_route
+from qsudoku.solving.pipeline import sample_rounds
+from qsudoku.model.propagate import propagate
+from qsudoku.model.qubo import build_model
+from qsudoku.solving.route import ROUTE_RULES, anneal_route
 from qsudoku.samplers import default_params, get_sampler
 
 ROOT = Path(__file__).resolve().parents[1]

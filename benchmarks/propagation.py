@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from qsudoku.io import load_puzzles
-from qsudoku.propagate import propagate
+from qsudoku.model.propagate import propagate
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 RULE_SETS = {

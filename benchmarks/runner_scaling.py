@@ -26,11 +26,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from qsudoku.bench import machine_info, points
+from qsudoku.experiments.bench import machine_info, points
 from qsudoku.config import Config
 from qsudoku.io import load_puzzles
-from qsudoku.runlog import read_rows
-from qsudoku.runner import Source, make_tasks, run_to
+from qsudoku.experiments.table import read_rows
+from qsudoku.experiments.runner import Source, make_tasks, run_to
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 FILE = DATA / "sudoku9" / "forum_hardest_1106.txt"

@@ -3,7 +3,7 @@
 Reference: dwave-samplers' SimulatedAnnealingSampler with its own defaults (1 read of
 1,000 sweeps per call), called again and again within the same budget on the same BQM.
 Every other backend uses its registered defaults as batch size (see ``qsudoku samplers``)
-and the same budget (qsudoku.pipeline.sample_rounds: a one-read probe, then batches sized to
+and the same budget (qsudoku.solving.pipeline.sample_rounds: a one-read probe, then batches sized to
 what is left; samplers with ``time_limit`` get the remaining time).
 
 Puzzles: from each file under shared/data/sudoku9, the ones that still need sampling
@@ -25,12 +25,12 @@ import math
 import statistics
 from pathlib import Path
 
-from qsudoku.bench import format_summary, points, summarize, typed_row
+from qsudoku.experiments.bench import format_summary, points, summarize, typed_row
 from qsudoku.config import Config
 from qsudoku.io import load_puzzles
-from qsudoku.propagate import propagate
-from qsudoku.result import format_seconds
-from qsudoku.runner import Point, Source, Task
+from qsudoku.model.propagate import propagate
+from qsudoku.model.result import format_seconds
+from qsudoku.experiments.runner import Point, Source, Task
 from qsudoku.samplers import get_spec, names
 
 from _recorded import print_machine, run_recorded
@@ -148,7 +148,7 @@ def main() -> None:
     print("\nper set:")
     print(format_summary(summarize(rows)))
     if args.plot:
-        from qsudoku.plots_bench import plot_all
+        from qsudoku.plots.bench import plot_all
 
         print("figures: " + ", ".join(plot_all(rows, args.plot)))
 

@@ -1,9 +1,9 @@
 """qsudoku: Sudoku and its relatives as a QUBO for quantum annealing.
 
-The pipeline: :mod:`~qsudoku.puzzle` (units) -> :mod:`~qsudoku.propagate`
-(candidates) -> :mod:`~qsudoku.qubo` (reduced BQM) -> :mod:`~qsudoku.samplers`
-(any ``dimod.Sampler``) -> :mod:`~qsudoku.decode` (validated grids), chained by
-:func:`~qsudoku.pipeline.solve`.
+The pipeline: :mod:`~qsudoku.model.puzzle` (units) -> :mod:`~qsudoku.model.propagate`
+(candidates) -> :mod:`~qsudoku.model.qubo` (reduced BQM) -> :mod:`~qsudoku.samplers`
+(any ``dimod.Sampler``) -> :mod:`~qsudoku.model.decode` (validated grids), chained by
+:func:`~qsudoku.solving.pipeline.solve`.
 
 >>> import qsudoku
 >>> r = qsudoku.solve(qsudoku.parse_puzzle("1..." "..2." ".3.." "...4"))
@@ -11,14 +11,14 @@ The pipeline: :mod:`~qsudoku.puzzle` (units) -> :mod:`~qsudoku.propagate`
 True
 """
 
-from .config import Config, load_config
-from .errors import (BackendUnavailableError, ConfigError, ContradictionError, PuzzleFormatError,
+from qsudoku.config import Config, load_config
+from qsudoku.errors import (BackendUnavailableError, ConfigError, ContradictionError, PuzzleFormatError,
                      QSudokuError)
-from .io import Rules, load_puzzles, parse_puzzle
-from .pipeline import Result, solve
-from .propagate import propagate
-from .puzzle import Puzzle, Unit
-from .qubo import QuboModel, Weights, build_model
+from qsudoku.io import Rules, load_puzzles, parse_puzzle
+from qsudoku.solving.pipeline import Result, solve
+from qsudoku.model.propagate import propagate
+from qsudoku.model.puzzle import Puzzle, Unit
+from qsudoku.model.qubo import QuboModel, Weights, build_model
 
 __version__ = "0.1.0"
 

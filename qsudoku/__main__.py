@@ -1,5 +1,5 @@
 """``python -m qsudoku`` runs the command-line interface."""
 
-from .cli import run
+from qsudoku.cli import run
 
 raise SystemExit(run())

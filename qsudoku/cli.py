@@ -19,7 +19,7 @@ import os
 import sys
 import traceback
 
-from .errors import QSudokuError, exit_code_for
+from qsudoku.errors import QSudokuError, exit_code_for
 
 __all__ = ["main", "build_parser", "internal_error_line", "COMMAND_MODULES", "silence_stdout"]
 
@@ -49,7 +49,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     >>> build_parser("samplers").parse_args(["samplers"]).command
     'samplers'
     """
-    from . import __version__
+    from qsudoku import __version__
 
     parser = argparse.ArgumentParser(
         prog="qsudoku",

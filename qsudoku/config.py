@@ -22,10 +22,10 @@ from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from .checks import describe, need_type
-from .errors import ConfigError
-from .propagate import DEFAULT_RULES, check_rules
-from .qubo import Weights
+from qsudoku.checks import describe, need_type
+from qsudoku.errors import ConfigError
+from qsudoku.model.propagate import DEFAULT_RULES, check_rules
+from qsudoku.model.qubo import Weights
 
 __all__ = ["Config", "PropagateConfig", "QuboConfig", "SamplerConfig", "RouteConfig", "ClusterConfig",
            "load_config", "DEFAULT_CONFIG_PATH", "ROUTE_SAMPLER"]
@@ -71,7 +71,7 @@ class SamplerConfig:
     fallback: str | None = None
 
     def __post_init__(self):
-        from .samplers.registry import check_values
+        from qsudoku.samplers.registry import check_values
 
         need_type("sampler", self.name, str, "a sampler name (str)")
         need_type("fallback", self.fallback, (str, type(None)), "a sampler name or None")
@@ -94,7 +94,7 @@ class RouteConfig:
     """``[route]``: the annealing route, run when the sampler is a route sampler (``aco``,
     the default, ``swap-tabu`` or ``swap``) and ``enabled``.
 
-    The route anneals the reduced QUBO in rounds (see :mod:`qsudoku.route`) for at most
+    The route anneals the reduced QUBO in rounds (see :mod:`qsudoku.solving.route`) for at most
     ``time_budget`` seconds; ``max_depth`` > 0 lets it fix agreed cells between rounds.
     If it runs out of budget, an exact solver finishes the puzzle and the result says so.
     ``exact_fallback`` names it: a registry name such as ``"csp"``, or a comma-separated
@@ -284,7 +284,7 @@ def _finite(key: str, value: Any) -> None:
 def _check_overrides(sampler, reads, seed, params, rules, weights, fallback, options,
                      route) -> None:
     """TypeError/ConfigError naming the first bad argument of :meth:`Config.with_overrides`."""
-    from .samplers.registry import get_spec
+    from qsudoku.samplers.registry import get_spec
 
     for name, value in (("sampler", sampler), ("fallback", fallback)):
         if value is not None:
@@ -300,7 +300,7 @@ def _check_overrides(sampler, reads, seed, params, rules, weights, fallback, opt
     if rules is not None and (isinstance(rules, (str, bytes))
                               or not isinstance(rules, (list, tuple, set, frozenset))):
         raise TypeError(f"rules must be a list of rule names, not {describe(rules)}")
-    from .samplers.registry import check_values
+    from qsudoku.samplers.registry import check_values
 
     check_values({k: v for k, v in (("num_reads", reads), ("seed", seed)) if v is not None})
 
@@ -314,7 +314,7 @@ def _table(data: Mapping, key: str, prefix: str, pre: str) -> dict:
 
 
 def _check_sampler_name(key: str, name: str) -> None:
-    from .samplers.registry import names
+    from qsudoku.samplers.registry import names
 
     known = names()
     if name not in known:

@@ -2,7 +2,7 @@
 
 The CLI maps each family to an exit code (see :data:`EXIT_CODES`): bad input
 or configuration is 2, an unavailable backend is 3.  An invalid *sample* is
-data (see :mod:`qsudoku.decode`), never an exception.
+data (see :mod:`qsudoku.model.decode`), never an exception.
 
 >>> issubclass(PuzzleFormatError, QSudokuError)
 True

@@ -8,10 +8,10 @@ import pytest
 from dwave.samplers import SimulatedAnnealingSampler, TabuSampler
 
 from qsudoku import Config, solve
-from qsudoku.decode import decode
+from qsudoku.model.decode import decode
 from qsudoku.errors import ConfigError
 from qsudoku.io import parse_puzzle
-from qsudoku.pipeline import build, sampler_factory
+from qsudoku.solving.pipeline import build, sampler_factory
 from qsudoku.samplers import get_sampler
 
 FOUR = parse_puzzle("1..." "..2." "...." "...4")  # propagation leaves it open

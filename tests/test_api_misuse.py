@@ -18,12 +18,12 @@ import pytest
 import qsudoku
 from qsudoku import (Config, Puzzle, Rules, Unit, Weights, build_model, load_config, load_puzzles,
                      parse_puzzle, propagate, solve)
-from qsudoku.bench import tts99
-from qsudoku.decode import decode
+from qsudoku.experiments.bench import tts99
+from qsudoku.model.decode import decode
 from qsudoku.exact import count_solutions
 from qsudoku.io import format_grid
-from qsudoku.puzzle import box_units, diagonal_units, region_units, row_units
-from qsudoku.route import anneal_route
+from qsudoku.model.puzzle import box_units, diagonal_units, region_units, row_units
+from qsudoku.solving.route import anneal_route
 from qsudoku.samplers import get_sampler
 
 NAN, INF = math.nan, math.inf

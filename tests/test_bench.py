@@ -1,4 +1,4 @@
-"""qsudoku.bench, qsudoku bench: rows, TTS99, budgets, interrupt/resume, --jobs, --plot."""
+"""qsudoku.experiments.bench, qsudoku bench: rows, TTS99, budgets, interrupt/resume, --jobs, --plot."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ import time
 
 import pytest
 
-from qsudoku.bench import points, summarize, tts99, typed_row
-from qsudoku.runner import Source, Task, measure
+from qsudoku.experiments.bench import points, summarize, tts99, typed_row
+from qsudoku.experiments.runner import Source, Task, measure
 from qsudoku.cli import main
 from qsudoku.config import Config
 from qsudoku.io import load_puzzles, parse_puzzle
-from qsudoku.runlog import RowWriter, read_rows
+from qsudoku.experiments.table import RowWriter, read_rows
 
 from _shared import DATA, REPO, needs_data
 
@@ -213,7 +213,7 @@ def test_each_point_gets_the_sampler_it_names_whatever_the_order(first):
     # column 'sa' with the default config once got swap-tabu (or the other way round).
     import dimod
 
-    from qsudoku import runner
+    from qsudoku.experiments import runner
     from qsudoku.samplers import get_sampler
 
     runner._SAMPLERS.clear()

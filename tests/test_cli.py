@@ -39,7 +39,7 @@ def _seeded_offline_samplers() -> list[str]:
     wall-clock timeout) and the route's samplers, swap-tabu and swap, whose reads stop at the
     first ground state in parallel threads: their answer is reproducible, their read counts
     are not (test_route_with_a_seed_gives_the_same_answer)."""
-    from qsudoku.route import ROUTE_PARAMS
+    from qsudoku.solving.route import ROUTE_PARAMS
 
     out = []
     for name in names():

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from qsudoku.io import load_puzzles, parse_puzzle
-from qsudoku.propagate import propagate
-from qsudoku.qubo import Weights, build_model, one_hot
+from qsudoku.model.propagate import propagate
+from qsudoku.model.qubo import Weights, build_model, one_hot
 from qsudoku.samplers import penalty_fit as S
 from qsudoku.samplers.swap_structure import compile_structure
 

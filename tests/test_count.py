@@ -9,7 +9,7 @@ from qsudoku.cli import main
 from qsudoku.errors import ConfigError, ContradictionError
 from qsudoku.exact import count_solutions
 from qsudoku.io import load_puzzles, parse_puzzle
-from qsudoku.puzzle import Puzzle
+from qsudoku.model.puzzle import Puzzle
 
 from _shared import DATA, SEEDS, needs_data
 

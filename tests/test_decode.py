@@ -1,10 +1,10 @@
 import dimod
 import numpy as np
 
-from qsudoku.decode import decode, decode_array, success_rate
+from qsudoku.model.decode import decode, decode_array, success_rate
 from qsudoku.io import parse_puzzle
-from qsudoku.propagate import propagate
-from qsudoku.qubo import build_model
+from qsudoku.model.propagate import propagate
+from qsudoku.model.qubo import build_model
 
 SOL = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]
 

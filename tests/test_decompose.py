@@ -10,11 +10,11 @@ import pytest
 pytest.importorskip("dwave.system")
 pytest.importorskip("minorminer")
 
-from qsudoku.embedding import clique_embedding, is_valid_embedding  # noqa: E402
+from qsudoku.samplers.embedding import clique_embedding, is_valid_embedding  # noqa: E402
 from qsudoku.errors import ConfigError  # noqa: E402
 from qsudoku.io import parse_puzzle  # noqa: E402
-from qsudoku.pipeline import build  # noqa: E402
-from qsudoku.sampling import sample_round  # noqa: E402
+from qsudoku.solving.pipeline import build  # noqa: E402
+from qsudoku.solving.rounds import sample_round  # noqa: E402
 from qsudoku.samplers import get_sampler  # noqa: E402
 from qsudoku.samplers.decompose import (STRATEGIES, DecomposeSampler, _choose, _Model,  # noqa: E402
                                         _Structure)

@@ -18,9 +18,9 @@ from qsudoku.cli import main
 from qsudoku.config import Config
 from qsudoku.errors import BackendUnavailableError, ConfigError
 from qsudoku.io import load_puzzles, parse_puzzle
-from qsudoku.pipeline import build, solve
-from qsudoku.propagate import propagate
-from qsudoku.qubo import Weights, build_model
+from qsudoku.solving.pipeline import build, solve
+from qsudoku.model.propagate import propagate
+from qsudoku.model.qubo import Weights, build_model
 from qsudoku.samplers import get_sampler, get_spec
 from qsudoku.samplers.dwave import resolve_chain_strength, scrub
 from qsudoku.samplers.hybrid import cqm_from_groups

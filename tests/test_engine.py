@@ -1,4 +1,4 @@
-"""qsudoku.engine on real Dask: in-process, a local cluster, a scheduler with workers as
+"""qsudoku.experiments.engine on real Dask: in-process, a local cluster, a scheduler with workers as
 separate processes (one of them killed mid-run), an unreachable scheduler, interrupts."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from pathlib import Path
 import psutil
 import pytest
 
-from qsudoku.engine import WORKER_ENV, run_batches
+from qsudoku.experiments.engine import WORKER_ENV, run_batches
 from qsudoku.errors import BackendUnavailableError, ConfigError
-from qsudoku.runlog import RowWriter, read_rows
+from qsudoku.experiments.table import RowWriter, read_rows
 
 import _engine_tasks as tasks
 
@@ -64,7 +64,7 @@ def test_in_process_runs_in_order_with_setup_once_and_without_dask():
     code = (
         "import sys; sys.path.insert(0, %r)\n"
         "import _engine_tasks as t\n"
-        "from qsudoku.engine import run_batches\n"
+        "from qsudoku.experiments.engine import run_batches\n"
         "notes = []\n"
         "out = list(run_batches(t.where, [[0, 1], [2]], setup=t.setup, setup_args=('w',),"
         " on_start=notes.append))\n"
@@ -246,7 +246,7 @@ def test_unreachable_scheduler_is_one_line_within_seconds():
 
 
 def test_scheduler_comes_from_the_environment(monkeypatch):
-    from qsudoku.engine import resolve_scheduler
+    from qsudoku.experiments.engine import resolve_scheduler
 
     monkeypatch.setenv("QSUDOKU_SCHEDULER", "tcp://127.0.0.1:1")
     assert resolve_scheduler() == "tcp://127.0.0.1:1"

@@ -12,9 +12,9 @@ from qsudoku.errors import ConfigError, ContradictionError
 from qsudoku.exact.isolate import solve_isolated
 from qsudoku.exact.problem import Problem
 from qsudoku.io import load_puzzles, parse_puzzle
-from qsudoku.pipeline import sample_model, solve
-from qsudoku.propagate import propagate
-from qsudoku.qubo import build_model
+from qsudoku.solving.pipeline import sample_model, solve
+from qsudoku.model.propagate import propagate
+from qsudoku.model.qubo import build_model
 from qsudoku.samplers import get_sampler, get_spec
 
 from _shared import DATA, SEEDS, needs_data
@@ -162,7 +162,7 @@ def test_isolated_child_process_gives_the_same_answer(backend):
 
 def test_cpsat_uses_alldifferent_for_units_and_exactly_one_elsewhere():
     from qsudoku.exact.cp import plan_constraints
-    from qsudoku.puzzle import Puzzle, diagonal_units
+    from qsudoku.model.puzzle import Puzzle, diagonal_units
 
     p = Puzzle.standard([0] * 81, extra=diagonal_units(9))
     m = build_model(propagate(p, rules=()))

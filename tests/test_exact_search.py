@@ -8,9 +8,9 @@ from qsudoku.errors import ConfigError
 from qsudoku.exact.problem import Problem
 from qsudoku.exact.search import solve_cover
 from qsudoku.io import load_puzzles, parse_puzzle
-from qsudoku.propagate import propagate
-from qsudoku.puzzle import Puzzle, diagonal_units
-from qsudoku.qubo import build_model
+from qsudoku.model.propagate import propagate
+from qsudoku.model.puzzle import Puzzle, diagonal_units
+from qsudoku.model.qubo import build_model
 
 from _shared import DATA, SEEDS, needs_data
 

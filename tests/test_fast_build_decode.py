@@ -11,10 +11,10 @@ import dimod
 import numpy as np
 import pytest
 
-from qsudoku.decode import Decoded, decode, decode_array
+from qsudoku.model.decode import Decoded, decode, decode_array
 from qsudoku.io import load_puzzles
-from qsudoku.propagate import propagate
-from qsudoku.qubo import Constraint, QuboModel, Weights, build_model, one_hot
+from qsudoku.model.propagate import propagate
+from qsudoku.model.qubo import Constraint, QuboModel, Weights, build_model, one_hot
 
 from _shared import DATA, needs_data
 
@@ -260,7 +260,7 @@ def test_one_hot_matches_reference_on_random_groups():
 
 def _generated_models():
     """Models without the shared data: seeded blanks of valid grids, blank grids, Sudoku-X."""
-    from qsudoku.puzzle import Puzzle, diagonal_units
+    from qsudoku.model.puzzle import Puzzle, diagonal_units
 
     rng = np.random.default_rng(3)
     grid9 = [(3 * (r % 3) + r // 3 + c) % 9 + 1 for r in range(9) for c in range(9)]
@@ -276,7 +276,7 @@ def _generated_models():
 
 @pytest.mark.parametrize("piece", [1, 7, 1000])
 def test_a_build_in_small_pieces_is_the_reference_bit_for_bit(monkeypatch, piece):
-    import qsudoku.qubo as qubo
+    import qsudoku.model.qubo as qubo
 
     monkeypatch.setattr(qubo, "PIECE_PAIRS", piece)
     for c, w in _generated_models():
@@ -285,7 +285,7 @@ def test_a_build_in_small_pieces_is_the_reference_bit_for_bit(monkeypatch, piece
 
 @needs_data
 def test_a_build_in_small_pieces_matches_reference_on_real_puzzles(monkeypatch):
-    import qsudoku.qubo as qubo
+    import qsudoku.model.qubo as qubo
 
     monkeypatch.setattr(qubo, "PIECE_PAIRS", 5)
     for path, count in CASES:

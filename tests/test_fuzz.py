@@ -25,7 +25,7 @@ from qsudoku.errors import PuzzleFormatError, QSudokuError
 from qsudoku.io import Rules, parse_puzzle, parse_regions
 from qsudoku.io.files import iter_puzzles
 from qsudoku.io.text import parse_line
-from qsudoku.puzzle import Puzzle
+from qsudoku.model.puzzle import Puzzle
 
 from _shared import DATA
 

@@ -131,8 +131,8 @@ from qsudoku.samplers import _jit
 if {mode!r} == "numba":
     _jit.FAST_LOAD_NUMBA = ((0, 0), (0, 0))
 from qsudoku.io import parse_puzzle
-from qsudoku.propagate import propagate
-from qsudoku.qubo import build_model
+from qsudoku.model.propagate import propagate
+from qsudoku.model.qubo import build_model
 from qsudoku.samplers import get_sampler
 m = build_model(propagate(parse_puzzle({puzzle!r}), ()))
 out = []

@@ -136,7 +136,7 @@ def test_qsudokus_samplers_report_bad_parameters_as_config_errors():
             solve(parse_puzzle(OPEN4), cfg)
 
 
-@pytest.mark.parametrize("where", ["qsudoku.sampling.decode", "qsudoku.route.build_model"])
+@pytest.mark.parametrize("where", ["qsudoku.solving.rounds.decode", "qsudoku.solving.route.build_model"])
 @pytest.mark.parametrize("error", [KeyError("k"), TypeError("t"), IndexError("i"),
                                    AttributeError("a"), OverflowError("o"), ValueError("v")])
 def test_a_bug_in_the_route_stays_a_bug(monkeypatch, where, error):
@@ -153,7 +153,7 @@ def test_the_cli_reports_a_bug_as_an_internal_error(monkeypatch, capsys):
     def broken(*args, **kwargs):
         raise KeyError("lost key")
 
-    monkeypatch.setattr("qsudoku.sampling.decode", broken)
+    monkeypatch.setattr("qsudoku.solving.rounds.decode", broken)
     assert main(["solve", OPEN4, "--seed", "1"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("qsudoku: internal error: KeyError: 'lost key'")
@@ -169,7 +169,7 @@ def test_debug_keeps_the_exit_code_of_an_unavailable_backend(monkeypatch, capsys
     def unavailable(*args, **kwargs):
         raise BackendUnavailableError("no such backend here")
 
-    monkeypatch.setattr("qsudoku.pipeline.get_sampler", unavailable)
+    monkeypatch.setattr("qsudoku.solving.pipeline.get_sampler", unavailable)
     assert main(["solve", OPEN4, "--sampler", "sa", "--no-route"]) == 3
     assert main(["--debug", "solve", OPEN4, "--sampler", "sa", "--no-route"]) == 3
     assert "BackendUnavailableError: no such backend here" in capsys.readouterr().err

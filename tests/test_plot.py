@@ -5,11 +5,11 @@ import pytest
 
 from qsudoku import Config, parse_puzzle, propagate, solve
 from qsudoku.cli import main
-from qsudoku.decode import decode_array
+from qsudoku.model.decode import decode_array
 from qsudoku.io import Rules, load_puzzles, parse_regions
-from qsudoku.plot import (STYLES, broken_cells, curves, draw_grid, draw_result, energy_histogram,
+from qsudoku.plots.grid import (STYLES, broken_cells, curves, draw_grid, draw_result, energy_histogram,
                           heatmap, region_ids, save_figure)
-from qsudoku.qubo import build_model
+from qsudoku.model.qubo import build_model
 
 from _shared import DATA, needs_data
 

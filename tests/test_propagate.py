@@ -4,7 +4,7 @@ import pytest
 
 from qsudoku.errors import ConfigError, ContradictionError
 from qsudoku.io import load_puzzles, parse_puzzle
-from qsudoku.propagate import RULES, check_rules, propagate
+from qsudoku.model.propagate import RULES, check_rules, propagate
 
 from _shared import DATA, SEEDS, needs_data, puzzle_files
 
@@ -86,7 +86,7 @@ def test_hard_set_medians_shrink_with_rules():
 
 def test_continuing_from_singles_reaches_the_fresh_fixpoint(shared_puzzles):
     """``start=`` (how the route tries its stronger rules) changes the work, not the result."""
-    from qsudoku.route import STRONG_RULES
+    from qsudoku.solving.route import STRONG_RULES
 
     checked = stronger = 0
     for key, puzzles in shared_puzzles.items():
@@ -101,7 +101,7 @@ def test_continuing_from_singles_reaches_the_fresh_fixpoint(shared_puzzles):
 
 
 def test_start_must_come_from_the_same_puzzle():
-    from qsudoku.puzzle import Puzzle, diagonal_units
+    from qsudoku.model.puzzle import Puzzle, diagonal_units
 
     a = parse_puzzle("1..." "..2." "...." "...4")
     b = parse_puzzle("2..." "..1." "...." "...4")

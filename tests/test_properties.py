@@ -3,7 +3,7 @@
 * Parse and format round trip: any puzzle written by qsudoku (one line, a grid
   with separators, tuples, another digit alphabet) reads back to the same puzzle.
 * Propagation never removes a digit of the known solution, for every rule of
-  :data:`qsudoku.propagate.RULES` alone and all together, on shared puzzles of
+  :data:`qsudoku.model.propagate.RULES` alone and all together, on shared puzzles of
   every kind and on puzzles cut from their solutions with random blanks.
 * Energy 0 <=> valid: the known solution's sample has energy 0, every
   single-variable flip from it costs at least the smallest weight, and any
@@ -20,13 +20,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qsudoku.decode import decode_array
+from qsudoku.model.decode import decode_array
 from qsudoku.io import Rules, parse_puzzle
-from qsudoku.io.symbols import SYMBOLS
+from qsudoku.model.symbols import SYMBOLS
 from qsudoku.io.text import format_grid, parse_line, parse_tuples
-from qsudoku.propagate import RULES, propagate
-from qsudoku.puzzle import Puzzle, default_box, diagonal_units
-from qsudoku.qubo import Weights, build_model
+from qsudoku.model.propagate import RULES, propagate
+from qsudoku.model.puzzle import Puzzle, default_box, diagonal_units
+from qsudoku.model.qubo import Weights, build_model
 
 RULE_SETS = [[r] for r in RULES] + [list(RULES), []]
 ENERGY_KINDS = ["sudoku4", "sudoku6", "sudoku8", "sudoku9", "sudoku12", "sudokux9", "jigsaw"]

@@ -1,7 +1,7 @@
 import pytest
 
 from qsudoku.errors import ContradictionError, PuzzleFormatError
-from qsudoku.puzzle import Puzzle, box_units, default_box, diagonal_units, region_units
+from qsudoku.model.puzzle import Puzzle, box_units, default_box, diagonal_units, region_units
 
 SOL4 = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]
 

@@ -4,8 +4,8 @@ import pytest
 
 from qsudoku.errors import ConfigError
 from qsudoku.io import load_puzzles, parse_puzzle
-from qsudoku.propagate import propagate
-from qsudoku.qubo import Weights, build_model, one_hot
+from qsudoku.model.propagate import propagate
+from qsudoku.model.qubo import Weights, build_model, one_hot
 
 from _shared import DATA, needs_data, puzzle_files
 

@@ -5,9 +5,9 @@ import pytest
 
 from qsudoku.errors import ContradictionError
 from qsudoku.io import load_puzzles, parse_puzzle
-from qsudoku.puzzle import Puzzle
-from qsudoku.result import Result
-from qsudoku.route import anneal_route
+from qsudoku.model.puzzle import Puzzle
+from qsudoku.model.result import Result
+from qsudoku.solving.route import anneal_route
 from qsudoku.samplers import names
 from qsudoku.samplers._swap_kernel import HAVE_NUMBA
 
@@ -108,7 +108,7 @@ def test_fallback_time_limit_stops_a_hopeless_exact_search():
 @pytest.mark.skipif("sat" not in names(), reason="python-sat not installed")
 def test_default_solve_finishes_a_25x25_with_the_sat_fallback():
     from qsudoku.config import Config
-    from qsudoku.pipeline import solve
+    from qsudoku.solving.pipeline import solve
 
     p = load_puzzles(str(DATA / "sudoku25" / "gecode.txt"))[2]
     solution = (DATA / "sudoku25" / "gecode.solutions.txt").read_text().split()[2]
@@ -119,7 +119,7 @@ def test_default_solve_finishes_a_25x25_with_the_sat_fallback():
 
 @needs_numba
 def test_jigsaw_and_sudoku_x_take_the_route_too():
-    from qsudoku.puzzle import diagonal_units
+    from qsudoku.model.puzzle import diagonal_units
 
     jig = Puzzle.jigsaw([4, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0,
                          0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],

@@ -1,4 +1,4 @@
-"""qsudoku.runlog: one locked writer per output, rows exactly once, no writes through
+"""qsudoku.experiments.table: one locked writer per output, rows exactly once, no writes through
 links, clear errors, Parquet journaling and typed frames."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from qsudoku.errors import ConfigError
-from qsudoku.runlog import RowWriter, load_frame, read_rows, write_text
+from qsudoku.experiments.table import RowWriter, load_frame, read_rows, write_text
 
 ROWS = [{"key": "a", "p": 0.5, "tts99": math.inf, "valid": True, "n": 3, "note": ""},
         {"key": "b", "p": 1.0, "tts99": 2.0, "valid": False, "n": 4, "note": "x"}]
@@ -42,7 +42,7 @@ def test_a_second_writer_in_this_process_is_refused_until_the_first_closes(tmp_p
 
 def test_a_writer_in_another_process_holds_the_file(tmp_path):
     out = str(tmp_path / "r.csv")
-    code = ("import sys; from qsudoku.runlog import RowWriter\n"
+    code = ("import sys; from qsudoku.experiments.table import RowWriter\n"
             "w = RowWriter(sys.argv[1], ('key',)); w.write({'key': 'x'})\n"
             "print('locked', flush=True); sys.stdin.readline(); w.close()\n")
     holder = subprocess.Popen([sys.executable, "-c", code, out], stdin=subprocess.PIPE,

@@ -1,4 +1,4 @@
-"""qsudoku.runner and the flags bench and sweep share: keys, resume, one writer, sweep flags,
+"""qsudoku.experiments.runner and the flags bench and sweep share: keys, resume, one writer, sweep flags,
 bench = solve, where the tasks run."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import pytest
 
 from qsudoku import Config, parse_puzzle
 from qsudoku.cli import main
-from qsudoku.runlog import RowWriter, read_rows
-from qsudoku.runner import Point, Source, Task, make_tasks
+from qsudoku.experiments.table import RowWriter, read_rows
+from qsudoku.experiments.runner import Point, Source, Task, make_tasks
 
 from _shared import DATA, needs_data
 

@@ -4,9 +4,9 @@ import pytest
 
 from qsudoku.errors import ConfigError
 from qsudoku.io import parse_puzzle
-from qsudoku.pipeline import Config, sample_model
-from qsudoku.propagate import propagate
-from qsudoku.qubo import build_model
+from qsudoku.solving.pipeline import Config, sample_model
+from qsudoku.model.propagate import propagate
+from qsudoku.model.qubo import build_model
 from qsudoku.samplers import check_params, get_sampler, get_spec, names
 
 OFFLINE = [n for n in names() if get_spec(n).offline]

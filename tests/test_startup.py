@@ -30,7 +30,7 @@ KERNELS = ["numba", "llvmlite", "scipy", "qsudoku.samplers._swap_kernel"]
 #: What only the other subcommands use: ``solve`` registers its own subcommand alone.
 OTHER_COMMANDS = ["qsudoku.commands.count", "qsudoku.commands.export", "qsudoku.commands.bench",
                   "qsudoku.commands.sweep", "qsudoku.commands.show", "qsudoku.commands.embed",
-                  "qsudoku.exact", "qsudoku.bench", "qsudoku.sweep", "qsudoku.runner"]
+                  "qsudoku.exact", "qsudoku.experiments.bench", "qsudoku.experiments.sweep", "qsudoku.experiments.runner"]
 
 
 def _imported(code: str, watch: list[str]) -> dict:

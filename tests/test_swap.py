@@ -8,11 +8,11 @@ import dimod.testing
 import numpy as np
 import pytest
 
-from qsudoku.decode import decode
+from qsudoku.model.decode import decode
 from qsudoku.io import parse_puzzle
-from qsudoku.propagate import propagate
-from qsudoku.puzzle import Puzzle, diagonal_units
-from qsudoku.qubo import Weights, build_model
+from qsudoku.model.propagate import propagate
+from qsudoku.model.puzzle import Puzzle, diagonal_units
+from qsudoku.model.qubo import Weights, build_model
 from qsudoku.samplers import get_sampler, names
 from qsudoku.samplers._swap_kernel import HAVE_NUMBA
 from qsudoku.samplers.swap_structure import compile_structure
@@ -69,7 +69,7 @@ def test_finds_valid_grids_of_every_variant(kind):
     elif kind == "sudokux9":
         p = Puzzle.standard(blanked(SOLX9, 0.45, 5), extra=diagonal_units(9))
     else:  # rows are the family when there are no boxes or regions
-        from qsudoku.puzzle import column_units, row_units
+        from qsudoku.model.puzzle import column_units, row_units
 
         sol = [(r + c) % 5 + 1 for r in range(5) for c in range(5)]
         p = Puzzle(5, tuple(blanked(sol, 0.3, 6)), tuple(row_units(5) + column_units(5)))
@@ -120,7 +120,7 @@ def test_infeasible_box_returns_true_energies_and_says_so():
     groups = [(k, [v for v in labels if v in keep]) for k, labels in groups]
     groups = [(k, labels) for k, labels in groups if labels]
     # The fixed-out variables change the penalty: rebuild a consistent BQM over the groups.
-    from qsudoku.qubo import one_hot
+    from qsudoku.model.qubo import one_hot
 
     var = sorted(keep)
     pos = {v: i for i, v in enumerate(var)}

@@ -7,11 +7,11 @@ import dimod.testing
 import numpy as np
 import pytest
 
-from qsudoku.decode import decode
+from qsudoku.model.decode import decode
 from qsudoku.io import parse_puzzle
-from qsudoku.propagate import propagate
-from qsudoku.puzzle import Puzzle, column_units, diagonal_units, row_units
-from qsudoku.qubo import Weights, build_model
+from qsudoku.model.propagate import propagate
+from qsudoku.model.puzzle import Puzzle, column_units, diagonal_units, row_units
+from qsudoku.model.qubo import Weights, build_model
 from qsudoku.samplers import get_sampler, names
 from qsudoku.samplers._swap_kernel import HAVE_NUMBA
 from qsudoku.samplers.swap_structure import compile_structure
@@ -175,8 +175,8 @@ def test_both_swap_samplers_run_without_numba():
 import sys
 sys.modules["numba"] = None  # import numba -> ImportError
 from qsudoku.io import parse_puzzle
-from qsudoku.propagate import propagate
-from qsudoku.qubo import build_model
+from qsudoku.model.propagate import propagate
+from qsudoku.model.qubo import build_model
 from qsudoku.samplers import _swap_kernel, get_sampler
 assert not _swap_kernel.HAVE_NUMBA
 m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), ()))

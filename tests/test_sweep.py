@@ -10,10 +10,10 @@ import pytest
 from qsudoku import Config, parse_puzzle
 from qsudoku.cli import main
 from qsudoku.errors import ConfigError
-from qsudoku.runlog import read_rows
+from qsudoku.experiments.table import read_rows
 from qsudoku.samplers import names
-from qsudoku.runner import BROKEN_KINDS, Point, Source, Task, columns, measure
-from qsudoku.sweep import (expand, load, parse_axis, parse_values, run_sweep, split_setting,
+from qsudoku.experiments.runner import BROKEN_KINDS, Point, Source, Task, columns, measure
+from qsudoku.experiments.sweep import (expand, load, parse_axis, parse_values, run_sweep, split_setting,
                            summarize)
 
 from _shared import REPO

@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 
 from qsudoku.exact.problem import Problem
-from qsudoku.propagate import propagate
-from qsudoku.puzzle import Puzzle
-from qsudoku.route import ROUTE_RULES, anneal_route
+from qsudoku.model.propagate import propagate
+from qsudoku.model.puzzle import Puzzle
+from qsudoku.solving.route import ROUTE_RULES, anneal_route
 
 pysat = pytest.importorskip("pysat")
 
@@ -66,7 +66,7 @@ def test_a_build_stops_at_its_deadline_and_says_so():
     import time
 
     from qsudoku.errors import TimeLimitError, exit_code_for
-    from qsudoku.qubo import build_model
+    from qsudoku.model.qubo import build_model
 
     cands = propagate(blank(25), ())  # 750,000 couplers: far more than 1 ms of work
     with pytest.raises(TimeLimitError, match="deadline") as e:
@@ -79,7 +79,7 @@ def test_a_build_stops_at_its_deadline_and_says_so():
 def test_the_route_stops_a_build_at_its_budget_and_says_not_decided(monkeypatch):
     import time
 
-    import qsudoku.route as route
+    import qsudoku.solving.route as route
 
     real = route.build_model  # the budget ends while building, whatever the machine's speed
     monkeypatch.setattr(route, "build_model", lambda c, w, deadline: real(
@@ -96,7 +96,7 @@ def test_the_route_stops_a_build_at_its_budget_and_says_not_decided(monkeypatch)
 
 
 def test_the_route_skips_a_round_whose_overhead_exceeds_what_is_left(monkeypatch):
-    import qsudoku.route as route
+    import qsudoku.solving.route as route
 
     monkeypatch.setattr(route, "SAMPLE_OVERHEAD", 1e12)  # any build is then too slow
     r = anneal_route(blank(9), time_budget=30, seed=1)

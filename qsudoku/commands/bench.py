@@ -16,9 +16,9 @@ import os
 import sys
 from copy import copy
 
-from ..bench import SOLVE, format_summary, points, summarize
-from ..errors import BackendUnavailableError, ConfigError
-from .common import (add_config_args, add_experiment_args, add_input_args, add_route_args,
+from qsudoku.experiments.bench import SOLVE, format_summary, points, summarize
+from qsudoku.errors import BackendUnavailableError, ConfigError
+from qsudoku.commands.common import (add_config_args, add_experiment_args, add_input_args, add_route_args,
                      check_experiment_args, config_from_args, experiment_tasks,
                      read_experiment_inputs, run_experiment)
 
@@ -70,7 +70,7 @@ def _budgets(text: str | None) -> list[float | None]:
 
 
 def _points(args, budgets):
-    from .. import runner
+    from qsudoku.experiments import runner
 
     names = [s.strip() for s in (args.sampler or "").split(",") if s.strip()] or [SOLVE]
     out = []
@@ -97,7 +97,7 @@ def _params_for(items: list[str], name: str) -> list[str]:
     >>> _params_for(["num_reads=3", "sa.num_sweeps=9", "tabu.timeout=5"], "sa")
     ['num_reads=3', 'num_sweeps=9']
     """
-    from ..samplers import names
+    from qsudoku.samplers import names
 
     known = set(names()) | {SOLVE}
     out = []
@@ -113,7 +113,7 @@ def _params_for(items: list[str], name: str) -> list[str]:
 
 
 def run(args) -> int:
-    from ..runlog import read_rows
+    from qsudoku.experiments.table import read_rows
 
     check_experiment_args(args)
     if not args.puzzles:
@@ -133,7 +133,7 @@ def _report(args, rows) -> int:
     if not args.quiet:
         print(format_summary(summarize(rows)))
     if args.plot:
-        from ..plots_bench import plot_all
+        from qsudoku.plots.bench import plot_all
 
         for path in plot_all(rows, args.plot):
             print(f"wrote {path}", file=sys.stderr)

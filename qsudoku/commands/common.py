@@ -7,13 +7,13 @@ import ast
 import os
 from dataclasses import replace
 
-from ..config import Config, load_config
-from ..errors import ConfigError, ContradictionError, PuzzleFormatError
-from ..io import Rules, parse_digits, parse_regions
-from ..io.files import iter_puzzles
-from ..io.output import check_target
-from ..io.stream import MAX_LINE_BYTES
-from ..io.rules import parse_box
+from qsudoku.config import Config, load_config
+from qsudoku.errors import ConfigError, ContradictionError, PuzzleFormatError
+from qsudoku.io import Rules, parse_digits, parse_regions
+from qsudoku.io.files import iter_puzzles
+from qsudoku.io.output import check_target
+from qsudoku.io.stream import MAX_LINE_BYTES
+from qsudoku.io.rules import parse_box
 
 __all__ = ["add_input_args", "add_config_args", "add_route_args", "rules_from_args", "config_from_args",
            "iter_inputs", "parse_key_values", "add_experiment_args", "check_experiment_args",
@@ -123,7 +123,7 @@ def config_from_args(args, default_sampler: str | None = None) -> Config:
     flag applied on top."""
     cfg = load_config(args.config)
     if args.config is None and default_sampler is not None:
-        from ..config import SamplerConfig
+        from qsudoku.config import SamplerConfig
 
         cfg = replace(cfg, sampler=SamplerConfig(default_sampler))
     rules = None
@@ -225,7 +225,7 @@ def check_experiment_args(args) -> None:
 
 def experiment_tasks(args, sources, points) -> list:
     """Every source x point x ``--repeat``, refused beyond :data:`MAX_TASKS`."""
-    from ..runner import make_tasks
+    from qsudoku.experiments.runner import make_tasks
 
     total = len(sources) * len(points) * args.repeat
     if total > MAX_TASKS:
@@ -242,7 +242,7 @@ def run_experiment(args, tasks, axis_keys=()) -> list[dict]:
     """
     import sys
 
-    from .. import runner
+    from qsudoku.experiments import runner
 
     progress = not (args.quiet or args.no_progress) and sys.stderr.isatty()
 
@@ -252,7 +252,7 @@ def run_experiment(args, tasks, axis_keys=()) -> list[dict]:
 
     if args.out:
         _write_machine(args.out)
-    from ..engine import resolve_scheduler
+    from qsudoku.experiments.engine import resolve_scheduler
 
     scheduler = resolve_scheduler(args.scheduler) or load_config(args.config).cluster.scheduler
     try:
@@ -266,7 +266,7 @@ def run_experiment(args, tasks, axis_keys=()) -> list[dict]:
             args.interrupt_said = True
         raise
     if args.out:
-        from ..runlog import read_rows
+        from qsudoku.experiments.table import read_rows
 
         note(f"{len(rows)} new rows, {len(read_rows(args.out))} in {args.out}")
     bad = [r for r in rows if r.get("status") == "error"]
@@ -280,8 +280,8 @@ def _write_machine(out: str) -> None:
     """``<out>.machine.json``: where the run ran (CPU, cores, package versions)."""
     import json
 
-    from ..bench import machine_info
-    from ..io.output import write_text
+    from qsudoku.experiments.bench import machine_info
+    from qsudoku.io.output import write_text
 
     write_text(out + ".machine.json", json.dumps(machine_info(), indent=1, sort_keys=True))
 
@@ -307,7 +307,7 @@ def read_experiment_inputs(args) -> list:
     unreadable ones are errors, or with ``--keep-going`` reported and skipped."""
     import sys
 
-    from ..runner import read_sources
+    from qsudoku.experiments.runner import read_sources
 
     def report(e):
         print(f"qsudoku: error: {e}", file=sys.stderr)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import sys
 
-from ..errors import ConfigError, exit_code_for
-from ..exact.backends import COUNT_METHODS
-from ..exact.count import count_solutions
-from ..io.text import format_grid
-from .common import add_input_args, iter_inputs
+from qsudoku.errors import ConfigError, exit_code_for
+from qsudoku.exact.backends import COUNT_METHODS
+from qsudoku.exact.count import count_solutions
+from qsudoku.io.text import format_grid
+from qsudoku.commands.common import add_input_args, iter_inputs
 
 
 def register(sub) -> None:

@@ -14,7 +14,7 @@ import json
 import statistics
 import sys
 
-from .common import add_input_args, iter_inputs
+from qsudoku.commands.common import add_input_args, iter_inputs
 
 TOPOLOGY_CHOICES = ("pegasus", "zephyr", "chimera")
 
@@ -49,7 +49,7 @@ def register(sub) -> None:
 
 
 def _config(args):
-    from ..config import load_config
+    from qsudoku.config import load_config
 
     cfg = load_config(args.config)
     if args.rules is not None:
@@ -60,10 +60,10 @@ def _config(args):
 
 
 def _embedding_parameters(args) -> dict:
-    from ..embedding import check_embedding_parameters
+    from qsudoku.samplers.embedding import check_embedding_parameters
 
     if args.reads < 1:
-        from ..errors import ConfigError
+        from qsudoku.errors import ConfigError
 
         raise ConfigError(f"--reads {args.reads} must be >= 1")
     params = {"timeout": args.timeout, "tries": args.tries, "chainlength_patience": args.patience,
@@ -72,7 +72,7 @@ def _embedding_parameters(args) -> dict:
 
 
 def _shape(text):
-    from ..errors import ConfigError
+    from qsudoku.errors import ConfigError
 
     if text is None:
         return None
@@ -83,10 +83,10 @@ def _shape(text):
 
 
 def _target(args):
-    from ..errors import BackendUnavailableError
+    from qsudoku.errors import BackendUnavailableError
 
     try:
-        from ..samplers.dwave import mock_child
+        from qsudoku.samplers.dwave import mock_child
 
         return mock_child(args.topology, _shape(args.shape))
     except ImportError as e:
@@ -96,7 +96,7 @@ def _target(args):
 
 def report_row(puzzle, model, embedded, child, reads: int) -> dict:
     """The JSON row of one puzzle (``model``/``embedded`` are ``None`` if propagation solved it)."""
-    from ..embedding import estimate_qpu_access_time
+    from qsudoku.samplers.embedding import estimate_qpu_access_time
 
     topo = child.properties["topology"]
     row = {"name": puzzle.name, "size": puzzle.size, "kind": puzzle.kind,
@@ -155,9 +155,9 @@ def summary(rows: list[dict]) -> str:
 
 
 def run(args) -> int:
-    from ..embedding import EmbeddingCache, embed_bqm
-    from ..errors import ContradictionError, exit_code_for
-    from ..pipeline import build
+    from qsudoku.samplers.embedding import EmbeddingCache, embed_bqm
+    from qsudoku.errors import ContradictionError, exit_code_for
+    from qsudoku.solving.pipeline import build
 
     cfg = _config(args)
     params = _embedding_parameters(args)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 import sys
 
-from ..errors import ConfigError, PuzzleFormatError
-from ..exact.backends import EXPORTS
-from ..io.output import check_target, write_text
-from .common import add_config_args, add_input_args, config_from_args, iter_inputs
+from qsudoku.errors import ConfigError, PuzzleFormatError
+from qsudoku.exact.backends import EXPORTS
+from qsudoku.io.output import check_target, write_text
+from qsudoku.commands.common import add_config_args, add_input_args, config_from_args, iter_inputs
 
 #: Format -> what it is: the classical formulations of the exact-backend table, then the QUBO.
 FORMATS = {**{name: e.summary for name, e in EXPORTS.items()},
@@ -54,10 +54,10 @@ def pick_format(output: str, to: str | None) -> str:
 def render(puzzle, cands, fmt: str, weights=None):
     """The export as text (or, for ``bqm``, the model to write); returns ``(payload, summary)``."""
     if fmt in EXPORTS:
-        from ..exact.problem import Problem
+        from qsudoku.exact.problem import Problem
 
         return EXPORTS[fmt].write(Problem.from_candidates(cands))
-    from ..qubo import Weights, build_model
+    from qsudoku.model.qubo import Weights, build_model
     model = build_model(cands, weights or Weights())
     return model, (f"{model.num_variables} variables, {model.num_interactions} interactions, "
                    f"{len(model.constraints)} constraints")
@@ -66,14 +66,14 @@ def render(puzzle, cands, fmt: str, weights=None):
 def write_export(payload, path: str, fmt: str) -> None:
     """Write ``payload`` (text, or a QuboModel for bqm/qubo-json) atomically to ``path``."""
     if fmt in ("bqm", "qubo-json"):
-        from .qubo import write_model
+        from qsudoku.commands.qubo import write_model
         write_model(payload, path, "bqm" if fmt == "bqm" else "json")
         return
     write_text(path, payload)
 
 
 def run(args) -> int:
-    from ..propagate import propagate
+    from qsudoku.model.propagate import propagate
 
     cfg = config_from_args(args)
     fmt = pick_format(args.output, args.to)
@@ -94,7 +94,7 @@ def run(args) -> int:
         if fmt == "qubo-json":
             import json
 
-            from .qubo import model_to_json
+            from qsudoku.commands.qubo import model_to_json
             payload = json.dumps(model_to_json(payload))
         sys.stdout.write(payload)
         return 0

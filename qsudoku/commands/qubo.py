@@ -6,10 +6,10 @@ import json
 import os
 import shutil
 
-from ..errors import ConfigError, PuzzleFormatError
-from ..io.output import atomic_open, atomic_write, check_target
-from ..pipeline import build
-from .common import add_config_args, add_input_args, config_from_args, iter_inputs
+from qsudoku.errors import ConfigError, PuzzleFormatError
+from qsudoku.io.output import atomic_open, atomic_write, check_target
+from qsudoku.solving.pipeline import build
+from qsudoku.commands.common import add_config_args, add_input_args, config_from_args, iter_inputs
 
 FORMATS = ("bqm", "json", "coo")
 
@@ -45,7 +45,7 @@ def run(args) -> int:
     cands, model, _ = build(puzzle, cfg)
     if model is None:
         print(f"{puzzle.name}: propagation solves it; the model has no variables")
-        from ..qubo import build_model
+        from qsudoku.model.qubo import build_model
         model = build_model(cands, cfg.qubo.weights)
     write_model(model, args.output, fmt)
     print(f"wrote {args.output} ({fmt}): {model.num_variables} variables, "

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..samplers import get_spec, names
+from qsudoku.samplers import get_spec, names
 
 
 def register(sub) -> None:

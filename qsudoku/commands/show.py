@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import sys
 
-from ..errors import ConfigError, ContradictionError, exit_code_for
-from ..io.output import check_target
-from .common import add_config_args, add_input_args, config_from_args, iter_inputs
+from qsudoku.errors import ConfigError, ContradictionError, exit_code_for
+from qsudoku.io.output import check_target
+from qsudoku.commands.common import add_config_args, add_input_args, config_from_args, iter_inputs
 
 _FORMATS = (".png", ".svg", ".pdf")
 #: Resolution limits of ``--dpi`` (the picture's pixel count is bounded too, see
-#: :data:`qsudoku.plot.MAX_PIXELS`).
+#: :data:`qsudoku.plots.grid.MAX_PIXELS`).
 MIN_DPI, MAX_DPI = 10, 1200
 
 
@@ -55,9 +55,9 @@ def _pick(args):
 
 
 def run(args) -> int:
-    from .. import plot
-    from ..pipeline import solve
-    from ..propagate import propagate
+    from qsudoku.plots import grid as plot
+    from qsudoku.solving.pipeline import solve
+    from qsudoku.model.propagate import propagate
 
     if not MIN_DPI <= args.dpi <= MAX_DPI:
         raise ConfigError(f"--dpi {args.dpi} must be between {MIN_DPI} and {MAX_DPI}")

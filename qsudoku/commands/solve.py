@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import sys
 
-from ..errors import (BackendUnavailableError, ContradictionError, QSudokuError,
+from qsudoku.errors import (BackendUnavailableError, ContradictionError, QSudokuError,
                       exit_code_for)
-from ..io.text import format_grid
-from ..result import format_seconds
-from ..pipeline import (fallback_config, route_params, sampler_factory, sampler_params, solve,
+from qsudoku.io.text import format_grid
+from qsudoku.model.result import format_seconds
+from qsudoku.solving.pipeline import (fallback_config, route_params, sampler_factory, sampler_params, solve,
                         uses_route)
-from .common import add_config_args, add_input_args, add_route_args, config_from_args, iter_inputs
+from qsudoku.commands.common import add_config_args, add_input_args, add_route_args, config_from_args, iter_inputs
 
 
 def register(sub) -> None:
@@ -86,7 +86,7 @@ def _solve_all(args, cfg) -> None:
 
 
 def _count(puzzle, cfg):
-    from ..exact.count import count_solutions
+    from qsudoku.exact.count import count_solutions
 
     return count_solutions(puzzle, limit=2, method="auto",
                            time_limit=cfg.route.fallback_time_limit or None)
@@ -154,7 +154,7 @@ def render(result) -> str:
             or not result.num_variables else "the QUBO not built within the time budget")
     lines.append(f"propagation: {fired} -> {result.num_variables} variables, {size}")
     if result.success_rate is not None:
-        from ..route import rounds_text
+        from qsudoku.solving.route import rounds_text
 
         rounds = result.rounds if "route" in result.sampler else 0
         where = f" over {rounds_text(rounds)}" if rounds else ""

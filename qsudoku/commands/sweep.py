@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..errors import ConfigError
-from ..sweep import SWEEP_SAMPLER, load, parse_axis, points, summarize
-from .common import (add_config_args, add_experiment_args, add_input_args, add_route_args,
+from qsudoku.errors import ConfigError
+from qsudoku.experiments.sweep import SWEEP_SAMPLER, load, parse_axis, points, summarize
+from qsudoku.commands.common import (add_config_args, add_experiment_args, add_input_args, add_route_args,
                      check_experiment_args, config_from_args, experiment_tasks,
                      read_experiment_inputs, run_experiment)
 
@@ -62,7 +62,7 @@ def _axes(args) -> dict:
 
 
 def run(args) -> int:
-    from .. import runner
+    from qsudoku.experiments import runner
 
     check_experiment_args(args)
     axes = _axes(args)

@@ -12,9 +12,9 @@ exports for each backend; everything that picks a backend by name reads it.
 Solver libraries are imported only inside the functions that use them.
 """
 
-from .count import SolutionCount, count_solutions
-from .problem import Group, Outcome, Problem
-from .search import SearchResult, solve_cover
+from qsudoku.exact.count import SolutionCount, count_solutions
+from qsudoku.exact.problem import Group, Outcome, Problem
+from qsudoku.exact.search import SearchResult, solve_cover
 
 __all__ = ["Problem", "Group", "Outcome", "solve_cover", "SearchResult", "count_solutions",
            "SolutionCount"]

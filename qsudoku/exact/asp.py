@@ -13,7 +13,7 @@ within bounds, so each group gets exactly one of its variables; an atom chosen
 by one group's rule is constrained by every other rule it appears in.
 
 >>> from qsudoku.io import parse_puzzle
->>> from qsudoku.propagate import propagate
+>>> from qsudoku.model.propagate import propagate
 >>> p = Problem.from_candidates(propagate(parse_puzzle("12.." "34.." "...." "...."), rules=()))
 >>> text = program(p)
 >>> "member(1,1,4,3)." in text, text.count("group(")
@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import time
 
-from ..errors import ConfigError
-from .problem import Outcome, Problem
+from qsudoku.errors import ConfigError
+from qsudoku.exact.problem import Outcome, Problem
 
 __all__ = ["RULES", "facts", "program", "solve_asp", "parse_values"]
 

@@ -113,7 +113,7 @@ def _size(problem) -> str:
 
 
 def _write_cnf(problem) -> tuple[str, str]:
-    from .cnf import to_dimacs
+    from qsudoku.exact.cnf import to_dimacs
 
     text = to_dimacs(problem)
     header = next(line for line in text.splitlines() if line.startswith("p cnf "))
@@ -121,19 +121,19 @@ def _write_cnf(problem) -> tuple[str, str]:
 
 
 def _write_lp(problem) -> tuple[str, str]:
-    from .lp import to_lp
+    from qsudoku.exact.lp import to_lp
 
     return to_lp(problem), _size(problem)
 
 
 def _write_mps(problem) -> tuple[str, str]:
-    from .lp import to_mps
+    from qsudoku.exact.lp import to_mps
 
     return to_mps(problem), _size(problem)
 
 
 def _write_asp(problem) -> tuple[str, str]:
-    from .asp import program
+    from qsudoku.exact.asp import program
 
     cands = problem.candidates
     puzzle = cands.puzzle
@@ -143,14 +143,14 @@ def _write_asp(problem) -> tuple[str, str]:
 
 
 def _write_mzn(problem) -> tuple[str, str]:
-    from .mzn import to_minizinc
+    from qsudoku.exact.mzn import to_minizinc
 
     cands = problem.candidates
     return to_minizinc(cands), f"{len(cands.puzzle.units)} AllDifferent units"
 
 
 def _write_tptp(problem) -> tuple[str, str]:
-    from .tptp import to_tptp
+    from qsudoku.exact.tptp import to_tptp
 
     text = to_tptp(problem.candidates.puzzle)
     return text, f"{text.count('fof(')} formulas"

@@ -5,7 +5,7 @@ header lists what each stands for.  :func:`solve_sat` runs a python-sat solver a
 :func:`count_sat` enumerates solutions with it.
 
 >>> from qsudoku.io import parse_puzzle
->>> from qsudoku.propagate import propagate
+>>> from qsudoku.model.propagate import propagate
 >>> p = Problem.from_candidates(propagate(parse_puzzle("12.." "34.." "...." "...."), rules=()))
 >>> cls = clauses(p)
 >>> len(cls), max(abs(x) for c in cls for x in c) == p.num_variables
@@ -23,9 +23,9 @@ from typing import Iterator
 
 import numpy as np
 
-from ..errors import ConfigError
-from .problem import Outcome, Problem
-from .search import SearchResult
+from qsudoku.errors import ConfigError
+from qsudoku.exact.problem import Outcome, Problem
+from qsudoku.exact.search import SearchResult
 
 __all__ = ["clauses", "clause_chunks", "to_dimacs", "solve_sat", "count_sat", "DEFAULT_SOLVER"]
 

@@ -15,12 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from ..checks import need_real, need_type
-from ..errors import ConfigError, ContradictionError
-from ..propagate import DEFAULT_RULES, propagate
-from ..puzzle import Puzzle
-from .backends import BACKENDS, COUNT_METHODS
-from .problem import Problem
+from qsudoku.checks import need_real, need_type
+from qsudoku.errors import ConfigError, ContradictionError
+from qsudoku.model.propagate import DEFAULT_RULES, propagate
+from qsudoku.model.puzzle import Puzzle
+from qsudoku.exact.backends import BACKENDS, COUNT_METHODS
+from qsudoku.exact.problem import Problem
 
 __all__ = ["SolutionCount", "count_solutions"]
 

@@ -8,7 +8,7 @@ posted as ``AddExactlyOne`` over the literals ``cell == digit``, so the model is
 always exact.
 
 >>> from qsudoku.io import parse_puzzle
->>> from qsudoku.propagate import propagate
+>>> from qsudoku.model.propagate import propagate
 >>> p = Problem.from_candidates(propagate(parse_puzzle("12.." "34.." "...." "...."), rules=()))
 >>> plan = plan_constraints(p)
 >>> len(plan.alldifferent), len(plan.exactly_one)
@@ -20,9 +20,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..errors import ConfigError
-from .isolate import may_isolate, solve_isolated
-from .problem import Outcome, Problem
+from qsudoku.errors import ConfigError
+from qsudoku.exact.isolate import may_isolate, solve_isolated
+from qsudoku.exact.problem import Outcome, Problem
 
 __all__ = ["CpPlan", "plan_constraints", "solve_cpsat"]
 

@@ -27,9 +27,9 @@ import sys
 import time
 from typing import Callable
 
-from ..errors import BackendUnavailableError
-from .backends import BACKENDS, Lazy
-from .problem import Group, Outcome, Problem
+from qsudoku.errors import BackendUnavailableError
+from qsudoku.exact.backends import BACKENDS, Lazy
+from qsudoku.exact.problem import Group, Outcome, Problem
 
 __all__ = ["is_library_clash", "may_isolate", "solve_isolated", "call_isolated", "problem_to_json",
            "problem_from_json"]

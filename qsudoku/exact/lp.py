@@ -7,7 +7,7 @@ solver library; :func:`solve_ilp` solves with highspy (in a child process if a
 library clash keeps highspy out of this one, see :mod:`qsudoku.exact.isolate`).
 
 >>> from qsudoku.io import parse_puzzle
->>> from qsudoku.propagate import propagate
+>>> from qsudoku.model.propagate import propagate
 >>> p = Problem.from_candidates(propagate(parse_puzzle("12.." "34.." "...." "...."), rules=()))
 >>> col_name(p.labels[0]), row_names(p)[:2]
 ('x_1_3_3', ['cell_r1c3', 'cell_r1c4'])
@@ -23,9 +23,9 @@ import re
 import sys
 import time
 
-from ..errors import ConfigError
-from .isolate import call_isolated, may_isolate, solve_isolated
-from .problem import Outcome, Problem
+from qsudoku.errors import ConfigError
+from qsudoku.exact.isolate import call_isolated, may_isolate, solve_isolated
+from qsudoku.exact.problem import Outcome, Problem
 
 __all__ = ["col_name", "row_names", "to_lp", "to_mps", "solve_ilp", "read_solution",
            "solve_file"]

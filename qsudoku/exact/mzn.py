@@ -7,7 +7,7 @@ size, givens, the candidates left by propagation and its units, so a jigsaw, a
 16x16 or a Sudoku-X differ only in data.  Solve with ``minizinc file.mzn``.
 
 >>> from qsudoku.io import parse_puzzle
->>> from qsudoku.propagate import propagate
+>>> from qsudoku.model.propagate import propagate
 >>> text = to_minizinc(propagate(parse_puzzle("12.." "34.." "...." "...."), rules=()))
 >>> "n = 4;" in text, "num_units = 12;" in text, text.count("alldifferent(")
 (True, True, 1)
@@ -15,7 +15,7 @@ size, givens, the candidates left by propagation and its units, so a jigsaw, a
 
 from __future__ import annotations
 
-from ..propagate import Candidates
+from qsudoku.model.propagate import Candidates
 
 __all__ = ["MODEL", "to_minizinc", "data_section"]
 

@@ -8,7 +8,7 @@ it as clauses, an ILP as equality rows, clingo as cardinality rules, and the
 search as an exact-cover problem.
 
 Built from a propagated puzzle (:meth:`Problem.from_candidates`, dependency-free,
-same groups in the same order as :meth:`qsudoku.qubo.QuboModel.groups`) or from
+same groups in the same order as :meth:`qsudoku.model.qubo.QuboModel.groups`) or from
 the ``groups=`` a structure-aware sampler receives (:meth:`Problem.from_groups`).
 
 *Units* (for AllDifferent and Hall-set reasoning) are tuples of unit-digit
@@ -21,7 +21,7 @@ regions; two diagonals crossing at an open centre cell fail the test and keep
 only their exactly-one groups, which are complete on their own).
 
 >>> from qsudoku.io import parse_puzzle
->>> from qsudoku.propagate import propagate
+>>> from qsudoku.model.propagate import propagate
 >>> p = Problem.from_candidates(propagate(parse_puzzle("12.." "34.." "...." "...."), rules=()))
 >>> len(p.labels), len(p.groups), len(p.units)
 (32, 48, 11)
@@ -35,8 +35,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from ..errors import ConfigError
-from ..propagate import Candidates
+from qsudoku.errors import ConfigError
+from qsudoku.model.propagate import Candidates
 
 __all__ = ["Group", "Problem", "Outcome"]
 
@@ -127,7 +127,7 @@ class Problem:
         """The problem behind a sampler's ``groups=[(kind, [labels...]), ...]``.
 
         Args:
-            groups: ``(kind, labels)`` pairs, as :meth:`qsudoku.qubo.QuboModel.groups` gives.
+            groups: ``(kind, labels)`` pairs, as :meth:`qsudoku.model.qubo.QuboModel.groups` gives.
             labels: Variable order to use (e.g. ``bqm.variables``); default: order of
                 first appearance in ``groups``.
 

@@ -19,7 +19,7 @@ recorded on a trail and undone on backtracking; the loop is iterative, so the
 depth of the tree is not limited by Python's recursion limit.
 
 >>> from qsudoku.io import parse_puzzle
->>> from qsudoku.propagate import propagate
+>>> from qsudoku.model.propagate import propagate
 >>> from qsudoku.exact.problem import Problem
 >>> p = Problem.from_candidates(propagate(parse_puzzle("1..." "...." "...." "...."), rules=()))
 >>> found = solve_cover(p, limit=3)
@@ -32,7 +32,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from .problem import Outcome, Problem
+from qsudoku.exact.problem import Outcome, Problem
 
 __all__ = ["SearchResult", "solve_cover", "solve_csp", "count_cover", "CoverSearch",
            "complete_grid"]
@@ -372,7 +372,7 @@ def complete_grid(cands, time_limit: float | None = None, hall: bool = False) ->
     """A solution of a propagated puzzle by the search: the exact fallback of a solve.
 
     Args:
-        cands: A :class:`~qsudoku.propagate.Candidates`.
+        cands: A :class:`~qsudoku.model.propagate.Candidates`.
         time_limit: Seconds before giving up.
         hall: Hall-set filtering (see :func:`solve_cover`).
 
@@ -382,7 +382,7 @@ def complete_grid(cands, time_limit: float | None = None, hall: bool = False) ->
     Raises:
         ContradictionError: If the puzzle has no solution.
     """
-    from ..errors import ContradictionError
+    from qsudoku.errors import ContradictionError
 
     problem = Problem.from_candidates(cands)
     res = solve_cover(problem, time_limit=time_limit, hall=hall)

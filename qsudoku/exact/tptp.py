@@ -24,7 +24,7 @@ Nothing here branches on the variant: the kinds and cells come from ``Puzzle.uni
 
 from __future__ import annotations
 
-from ..puzzle import Puzzle
+from qsudoku.model.puzzle import Puzzle
 
 __all__ = ["to_tptp", "partition_kinds"]
 

@@ -6,9 +6,9 @@
 (4, 'sudoku 4x4 (2x2 boxes)')
 """
 
-from .files import Rules, load_puzzles, rules_from_path
-from .symbols import default_alphabet, parse_digits
-from .text import format_grid, parse_puzzle, parse_regions
+from qsudoku.io.files import Rules, load_puzzles, rules_from_path
+from qsudoku.model.symbols import default_alphabet, parse_digits
+from qsudoku.io.text import format_grid, parse_puzzle, parse_regions
 
 __all__ = [
     "Rules",

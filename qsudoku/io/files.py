@@ -32,13 +32,13 @@ import re
 import sys
 from typing import Iterator
 
-from ..checks import need_type
-from ..errors import PuzzleFormatError, QSudokuError
-from ..puzzle import Puzzle
-from .rules import Rules
-from .stream import file_lines, read_lines
-from .symbols import SYMBOLS
-from .text import decode_line, looks_like_grid_row, parse_grid, parse_line, parse_puzzle, parse_regions
+from qsudoku.checks import need_type
+from qsudoku.errors import PuzzleFormatError, QSudokuError
+from qsudoku.model.puzzle import Puzzle
+from qsudoku.io.rules import Rules
+from qsudoku.io.stream import file_lines, read_lines
+from qsudoku.model.symbols import SYMBOLS
+from qsudoku.io.text import decode_line, looks_like_grid_row, parse_grid, parse_line, parse_puzzle, parse_regions
 
 __all__ = ["load_puzzles", "iter_puzzles", "rules_from_path", "MAX_FILE_BYTES"]
 

@@ -34,7 +34,7 @@ import tempfile
 from contextlib import contextmanager
 from typing import IO, Callable, Iterator
 
-from ..errors import ConfigError
+from qsudoku.errors import ConfigError
 
 __all__ = ["check_target", "atomic_write", "atomic_open", "write_text", "write_bytes",
            "open_nofollow", "output_error", "make_directory"]

@@ -2,7 +2,7 @@
 
 A file's rules come from flags (``--box RxC``, ``--variant x``, a region map) or
 from its place under ``shared/data`` (see :func:`qsudoku.io.files.rules_from_path`);
-:meth:`Rules.make` turns givens into a :class:`~qsudoku.puzzle.Puzzle`.
+:meth:`Rules.make` turns givens into a :class:`~qsudoku.model.puzzle.Puzzle`.
 
 >>> Rules(box=(2, 3)).make([0] * 36).kind
 'sudoku 6x6 (2x3 boxes)'
@@ -16,10 +16,10 @@ import re
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from ..checks import describe, need_int, need_ints, need_type
-from ..errors import PuzzleFormatError
-from ..puzzle import Puzzle, diagonal_units
-from .symbols import SYMBOLS
+from qsudoku.checks import describe, need_int, need_ints, need_type
+from qsudoku.errors import PuzzleFormatError
+from qsudoku.model.puzzle import Puzzle, diagonal_units
+from qsudoku.model.symbols import SYMBOLS
 
 __all__ = ["Rules", "parse_box", "VARIANTS"]
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 from typing import IO, Iterator
 
-from ..errors import PuzzleFormatError
+from qsudoku.errors import PuzzleFormatError
 
 __all__ = ["MAX_LINE_BYTES", "read_lines", "file_lines", "NumberedLines"]
 

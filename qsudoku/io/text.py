@@ -27,11 +27,11 @@ import math
 import re
 from typing import Sequence
 
-from ..checks import need_ints, need_type
-from ..errors import PuzzleFormatError
-from ..puzzle import Puzzle
-from .rules import Rules
-from .symbols import blanks_for, decode_symbol, default_alphabet
+from qsudoku.checks import need_ints, need_type
+from qsudoku.errors import PuzzleFormatError
+from qsudoku.model.puzzle import Puzzle
+from qsudoku.io.rules import Rules
+from qsudoku.model.symbols import blanks_for, decode_symbol, default_alphabet
 
 __all__ = ["parse_puzzle", "parse_line", "decode_line", "parse_grid", "parse_tuples", "parse_regions",
            "format_grid", "looks_like_grid_row"]

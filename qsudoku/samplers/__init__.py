@@ -7,7 +7,7 @@ True
 'SimulatedAnnealingSampler'
 """
 
-from .registry import SamplerSpec, check_params, default_params, get_sampler, get_spec, names, register
+from qsudoku.samplers.registry import SamplerSpec, check_params, default_params, get_sampler, get_spec, names, register
 
 __all__ = ["SamplerSpec", "register", "get_sampler", "get_spec", "names", "check_params",
            "default_params"]

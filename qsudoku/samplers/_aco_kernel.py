@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._aco_learn import FADE, _fewest, learn_ant
-from ._swap_kernel import _copy, _ijit, _njit, _randint, _seed_state, _uniform
+from qsudoku.samplers._aco_learn import FADE, _fewest, learn_ant
+from qsudoku.samplers._swap_kernel import _copy, _ijit, _njit, _randint, _seed_state, _uniform
 
 __all__ = ["root_state", "colony"]
 

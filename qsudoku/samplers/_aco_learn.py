@@ -22,8 +22,8 @@ with the fewest of them (the most constrained choice first); propagation is unit
 propagation over the one-hot groups (naked and hidden singles).
 
 >>> from qsudoku.io import parse_puzzle
->>> from qsudoku.propagate import propagate
->>> from qsudoku.qubo import build_model
+>>> from qsudoku.model.propagate import propagate
+>>> from qsudoku.model.qubo import build_model
 >>> from qsudoku.samplers.aco import AntColonySampler
 >>> m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
 >>> ss = AntColonySampler().sample(m.bqm, groups=m.groups(), refute=True, backjump=1, seed=1)
@@ -33,7 +33,7 @@ propagation over the one-hot groups (naked and hidden singles).
 
 from __future__ import annotations
 
-from ._swap_kernel import _ijit, _njit, _randint, _uniform
+from qsudoku.samplers._swap_kernel import _ijit, _njit, _randint, _uniform
 
 __all__ = ["learn_ant", "FADE"]
 

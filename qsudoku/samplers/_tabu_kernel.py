@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._swap_kernel import _copy, _ijit, _move, _njit, _randint, _start_read, _var_of
+from qsudoku.samplers._swap_kernel import _copy, _ijit, _move, _njit, _randint, _start_read, _var_of
 
 
 __all__ = ["tabu_reads"]

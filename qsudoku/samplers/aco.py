@@ -1,7 +1,7 @@
 """``aco``: an ant colony that builds consistent partial assignments over the one-hot groups.
 
 The sampler reads only the BQM and its labelled one-hot groups (``groups=[(kind,
-[labels...]), ...]``, as :meth:`qsudoku.qubo.QuboModel.groups` gives them), checks that the
+[labels...]), ...]``, as :meth:`qsudoku.model.qubo.QuboModel.groups` gives them), checks that the
 BQM is the sum of their one-hot penalties, and treats them as an exact cover: each group
 must hold exactly one chosen variable.  Ants fill the ``cell`` groups one by one (or,
 with ``order="fewest"``, the groups with the fewest candidates left first), choosing by
@@ -16,8 +16,8 @@ search over consistent partial assignments connects what swaps within boxes do n
 ``docs/performance.md``).
 
 >>> from qsudoku.io import parse_puzzle
->>> from qsudoku.propagate import propagate
->>> from qsudoku.qubo import build_model
+>>> from qsudoku.model.propagate import propagate
+>>> from qsudoku.model.qubo import build_model
 >>> m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
 >>> ss = AntColonySampler().sample(m.bqm, groups=m.groups(), num_reads=2, seed=1)
 >>> float(ss.first.energy), ss.info["cells"]
@@ -32,10 +32,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import ParameterError
-from .penalty_fit import _infer_weights
-from .registry import register
-from .swap_structure import KernelSampler, as_binary, fresh_seed, parallel_reads
+from qsudoku.errors import ParameterError
+from qsudoku.samplers.penalty_fit import _infer_weights
+from qsudoku.samplers.registry import register
+from qsudoku.samplers.swap_structure import KernelSampler, as_binary, fresh_seed, parallel_reads
 
 __all__ = ["AntColonySampler", "ExactCover", "compile_cover", "ORDERS"]
 
@@ -150,7 +150,7 @@ def _sampler_class():
                    order: str = "scan", refute: bool = False, backjump: int = 0,
                    jumps: int = 20, blame: float = 1.0, seed=None, time_limit=None,
                    stop_at_ground: bool = False, **kwargs):
-            from . import _aco_kernel as K
+            from qsudoku.samplers import _aco_kernel as K
 
             t0 = time.perf_counter()
             if kwargs:

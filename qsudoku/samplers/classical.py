@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from .registry import register
+from qsudoku.samplers.registry import register
 
 __all__: list[str] = []
 

@@ -47,7 +47,7 @@ import time
 
 import numpy as np
 
-from .subproblems import _descend, _tally
+from qsudoku.samplers.subproblems import _descend, _tally
 
 __all__ = ["Propagator", "construct_run", "EVAPORATION"]
 

@@ -8,7 +8,7 @@ assignment and repeatedly
    classical part, see below), fixes every other variable at its current value,
 2. sends the subproblem (the model with the fixed variables folded into linear
    biases) to a QPU sampler, which embeds it in a cached clique embedding of its size
-   (:func:`qsudoku.embedding.clique_embedding`: no embedding search per call),
+   (:func:`qsudoku.samplers.embedding.clique_embedding`: no embedding search per call),
 3. takes each read downhill with greedy single flips (``polish``; the mock QPU's
    answers on krazydad_5_tough[0] were accepted 23 times in 150 calls without it,
    and it stalled at energy 14; with it the puzzle was solved in 67 calls), then the
@@ -59,11 +59,11 @@ import time
 import dimod
 import numpy as np
 
-from ..errors import ConfigError
-from .construct import construct_run
-from .subproblems import _descend, _Model, _Structure, _tally
-from .dwave import _plain
-from .registry import register
+from qsudoku.errors import ConfigError
+from qsudoku.samplers.construct import construct_run
+from qsudoku.samplers.subproblems import _descend, _Model, _Structure, _tally
+from qsudoku.samplers.dwave import _plain
+from qsudoku.samplers.registry import register
 
 __all__ = ["DecomposeSampler", "STRATEGIES", "QPU_SAMPLERS"]
 
@@ -263,7 +263,7 @@ def _check_construct(backjump, memory) -> None:
           "option qpu_sampler = qpu | mock-qpu | hybrid", defaults={"qpu_reads": 10}, extra="qpu",
           offline=False)
 def _decompose(qpu_sampler: str = "qpu", **options):
-    from .registry import get_sampler
+    from qsudoku.samplers.registry import get_sampler
 
     if qpu_sampler not in QPU_SAMPLERS:
         raise ConfigError(f"qpu_sampler = {qpu_sampler!r}; choose from {', '.join(QPU_SAMPLERS)}")

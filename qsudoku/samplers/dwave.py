@@ -1,7 +1,7 @@
 """D-Wave QPU backends: ``qpu`` and ``mock-qpu`` (the Leap hybrid ones are in :mod:`.hybrid`).
 
 ``qpu`` is :class:`dwave.system.DWaveSampler` behind :class:`QPUSampler`, a composite
-that embeds each model with minorminer (cached on disk, see :mod:`qsudoku.embedding`),
+that embeds each model with minorminer (cached on disk, see :mod:`qsudoku.samplers.embedding`),
 samples through :class:`dwave.system.FixedEmbeddingComposite` and puts QPU timing,
 chain breaks and chain lengths into ``sampleset.info``.  ``mock-qpu`` is the same
 composite over :class:`dwave.system.testing.MockDWaveSampler` on a real topology
@@ -29,11 +29,11 @@ import numbers
 import dimod
 import numpy as np
 
-from ..embedding import (EmbeddingCache, check_embedding_parameters, clique_embedding, embed_bqm,
+from qsudoku.samplers.embedding import (EmbeddingCache, check_embedding_parameters, clique_embedding, embed_bqm,
                          estimate_qpu_access_time, target_id)
-from ..errors import BackendUnavailableError, ConfigError
-from .redact import install_log_redaction, scrub
-from .registry import register
+from qsudoku.errors import BackendUnavailableError, ConfigError
+from qsudoku.samplers.redact import install_log_redaction, scrub
+from qsudoku.samplers.registry import register
 
 __all__ = ["QPUSampler", "mock_child", "resolve_chain_strength", "cloud_errors", "scrub",
            "TOPOLOGIES", "CHAIN_BREAK_METHODS", "CLIENT_OPTIONS", "DEFAULT_LABEL"]
@@ -242,11 +242,11 @@ class QPUSampler(dimod.ComposedSampler):
 
     @property
     def target(self) -> str:
-        """:func:`~qsudoku.embedding.target_id` of the child's working graph."""
+        """:func:`~qsudoku.samplers.embedding.target_id` of the child's working graph."""
         return target_id(self.child)
 
     def embed(self, bqm):
-        """The (cached) :class:`~qsudoku.embedding.Embedded` of ``bqm``; raises if it does not fit."""
+        """The (cached) :class:`~qsudoku.samplers.embedding.Embedded` of ``bqm``; raises if it does not fit."""
         if self.clique:
             emb = clique_embedding(bqm.num_variables, self.child, self.target)
             if emb.found:

@@ -17,8 +17,8 @@ one sample.
 only), limited by :func:`LimitedExactSolver`.
 
 >>> from qsudoku.io import parse_puzzle
->>> from qsudoku.propagate import propagate
->>> from qsudoku.qubo import build_model
+>>> from qsudoku.model.propagate import propagate
+>>> from qsudoku.model.qubo import build_model
 >>> m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
 >>> ss = ExactSampler("csp").sample(m.bqm, groups=m.groups())
 >>> float(ss.first.energy), ss.info["status"], sorted(ExactSampler("csp").parameters)
@@ -33,9 +33,9 @@ from __future__ import annotations
 import functools
 import time
 
-from ..errors import ConfigError, ContradictionError
-from ..exact.backends import BACKENDS, ExactBackend
-from .registry import register
+from qsudoku.errors import ConfigError, ContradictionError
+from qsudoku.exact.backends import BACKENDS, ExactBackend
+from qsudoku.samplers.registry import register
 
 __all__ = ["ExactSampler", "LimitedExactSolver", "BACKENDS"]
 
@@ -74,7 +74,7 @@ def _sampler_class():
 
         def sample(self, bqm, groups=None, num_reads=None, **params):
             """One exact answer (``num_reads`` is accepted for the common CLI, and ignored)."""
-            from ..exact.problem import Problem
+            from qsudoku.exact.problem import Problem
 
             unknown = sorted(set(params) - set(self.defaults))
             if unknown:

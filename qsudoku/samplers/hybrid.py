@@ -21,9 +21,9 @@ import numbers
 import dimod
 import numpy as np
 
-from ..errors import ConfigError
-from .dwave import CLIENT_OPTIONS, DEFAULT_LABEL, _plain, _split_options, cloud_errors
-from .registry import register
+from qsudoku.errors import ConfigError
+from qsudoku.samplers.dwave import CLIENT_OPTIONS, DEFAULT_LABEL, _plain, _split_options, cloud_errors
+from qsudoku.samplers.registry import register
 
 __all__ = ["HybridSampler", "HybridCQMSampler", "cqm_from_groups"]
 

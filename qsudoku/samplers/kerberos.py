@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import dimod
 
-from ..errors import ConfigError
-from .dwave import _plain
-from .registry import register
+from qsudoku.errors import ConfigError
+from qsudoku.samplers.dwave import _plain
+from qsudoku.samplers.registry import register
 
 __all__ = ["KerberosQPUSampler", "CountingSampler"]
 
@@ -93,7 +93,7 @@ class KerberosQPUSampler(dimod.Sampler):
                                                             "energy_threshold": 0.0},
           extra="qpu", offline=False)
 def _kerberos(qpu_sampler: str = "qpu", **options):
-    from .registry import get_sampler
+    from qsudoku.samplers.registry import get_sampler
 
     if qpu_sampler not in ("qpu", "mock-qpu"):
         raise ConfigError(f"qpu_sampler = {qpu_sampler!r}; choose from qpu, mock-qpu")

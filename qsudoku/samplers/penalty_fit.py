@@ -6,8 +6,8 @@ kind so that the BQM is ``sum_g w_g (sum_{v in g} q_v - 1)**2`` and checks every
 bias, coupler and the offset against that fit; a BQM that is anything else is refused.
 
 >>> from qsudoku.io import parse_puzzle
->>> from qsudoku.propagate import propagate
->>> from qsudoku.qubo import Weights, build_model
+>>> from qsudoku.model.propagate import propagate
+>>> from qsudoku.model.qubo import Weights, build_model
 >>> m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), ()), Weights(row=2.0))
 >>> groups = m.groups()
 >>> pos = {v: i for i, v in enumerate(m.bqm.variables)}
@@ -37,11 +37,11 @@ def _pair_table(rows, cols, biases, V):
 def _infer_weights_exact(V, lin, quad, off, groups_idx, kid, K):
     """Per-kind weights by the reference method, or ``None`` (see :func:`_infer_weights`).
 
-    Rebuilds each kind's unit-weight penalty with :func:`qsudoku.qubo.one_hot` and matches
+    Rebuilds each kind's unit-weight penalty with :func:`qsudoku.model.qubo.one_hot` and matches
     its pairs with the BQM's through sorted pair tables.  Right for any groups (a variable
     repeated in a group included), but several times slower than the fast path.
     """
-    from ..qubo import one_hot
+    from qsudoku.model.qubo import one_hot
 
     qi, qj, qb = quad
     keys, sums = _pair_table(np.asarray(qi, np.int64), np.asarray(qj, np.int64),

@@ -17,7 +17,7 @@ import numbers
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
-from ..errors import BackendUnavailableError, ConfigError
+from qsudoku.errors import BackendUnavailableError, ConfigError
 
 __all__ = ["SamplerSpec", "register", "get_spec", "get_sampler", "names", "check_params",
            "check_values", "default_params", "BACKEND_MODULES"]

@@ -1,7 +1,7 @@
 """``swap``: an annealer whose moves keep the one-hot groups a sample already satisfies.
 
 The sampler reads only the BQM and its labelled one-hot groups (``groups=[(kind,
-[labels...]), ...]``, as :meth:`qsudoku.qubo.QuboModel.groups` gives them).  It picks a
+[labels...]), ...]``, as :meth:`qsudoku.model.qubo.QuboModel.groups` gives them).  It picks a
 *family* of unit groups that partitions the open cells (kind ``box`` or ``region`` when
 present, else ``row``), starts every read from a random perfect matching of each family
 unit (each cell one candidate digit, each unit a permutation of its missing digits) and
@@ -14,8 +14,8 @@ Samples are returned in the BQM's variables with energies computed by the BQM it
 
 >>> import dimod
 >>> from qsudoku.io import parse_puzzle
->>> from qsudoku.propagate import propagate
->>> from qsudoku.qubo import build_model
+>>> from qsudoku.model.propagate import propagate
+>>> from qsudoku.model.qubo import build_model
 >>> m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
 >>> ss = SwapAnnealingSampler().sample(m.bqm, groups=m.groups(), num_reads=3, seed=1)
 >>> isinstance(ss, dimod.SampleSet), float(ss.first.energy)
@@ -29,9 +29,9 @@ import time
 
 import numpy as np
 
-from ..errors import ParameterError
-from .registry import register
-from .swap_structure import (FAMILY_KINDS, KernelSampler, SwapStructure, _kernel_args, _threads,
+from qsudoku.errors import ParameterError
+from qsudoku.samplers.registry import register
+from qsudoku.samplers.swap_structure import (FAMILY_KINDS, KernelSampler, SwapStructure, _kernel_args, _threads,
                              as_binary, compile_structure, finish_sampleset, fresh_seed,
                              parallel_reads, run_batches)
 
@@ -76,7 +76,7 @@ def _sampler_class():
                    num_replicas: int = 1, seed=None, time_limit=None,
                    stop_at_ground: bool = False, focus: int = 0, family: str | None = None,
                    **kwargs):
-            from . import _swap_kernel as K
+            from qsudoku.samplers import _swap_kernel as K
 
             t0 = time.perf_counter()
             if kwargs:

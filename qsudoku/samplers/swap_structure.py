@@ -9,8 +9,8 @@ one batch over threads (the kernels release the GIL), and :func:`finish_samplese
 reads into a :class:`dimod.SampleSet` with the BQM's own energies.
 
 >>> from qsudoku.io import parse_puzzle
->>> from qsudoku.propagate import propagate
->>> from qsudoku.qubo import build_model
+>>> from qsudoku.model.propagate import propagate
+>>> from qsudoku.model.qubo import build_model
 >>> m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
 >>> st = compile_structure(m.bqm, m.groups())
 >>> st.family, st.feasible, len(st.variables) == m.num_variables
@@ -28,8 +28,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import ParameterError
-from .penalty_fit import _infer_weights
+from qsudoku.errors import ParameterError
+from qsudoku.samplers.penalty_fit import _infer_weights
 
 __all__ = ["SwapStructure", "compile_structure", "FAMILY_KINDS", "run_batches", "parallel_reads",
            "finish_sampleset", "as_binary", "fresh_seed", "KernelSampler"]
@@ -270,9 +270,9 @@ class KernelSampler:
         key = (type(self), repr(sorted(chosen.items())))
         if key in _WARMED:
             return 0.0
-        from ..io import parse_puzzle
-        from ..propagate import propagate
-        from ..qubo import build_model
+        from qsudoku.io import parse_puzzle
+        from qsudoku.model.propagate import propagate
+        from qsudoku.model.qubo import build_model
 
         t = time.perf_counter()
         model = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), ()))

@@ -17,8 +17,8 @@ annealing with the same moves, and it solves 16x16 puzzles the annealer does not
 ``docs/performance.md``); the annealing route uses it by default.
 
 >>> from qsudoku.io import parse_puzzle
->>> from qsudoku.propagate import propagate
->>> from qsudoku.qubo import build_model
+>>> from qsudoku.model.propagate import propagate
+>>> from qsudoku.model.qubo import build_model
 >>> m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
 >>> ss = SwapTabuSampler().sample(m.bqm, groups=m.groups(), num_reads=3, seed=1)
 >>> float(ss.first.energy), ss.info["family"]
@@ -30,9 +30,9 @@ from __future__ import annotations
 import functools
 import time
 
-from ..errors import ParameterError
-from .registry import register
-from .swap_structure import (FAMILY_KINDS, KernelSampler, _kernel_args, _threads, as_binary,
+from qsudoku.errors import ParameterError
+from qsudoku.samplers.registry import register
+from qsudoku.samplers.swap_structure import (FAMILY_KINDS, KernelSampler, _kernel_args, _threads, as_binary,
                              compile_structure, finish_sampleset, fresh_seed, parallel_reads,
                              run_batches)
 
@@ -73,7 +73,7 @@ def _sampler_class():
                    stall: int = 500, bump: float = 1.0, max_iters: int = 1_000_000, seed=None,
                    time_limit=None, stop_at_ground: bool = False, family: str | None = None,
                    **kwargs):
-            from . import _tabu_kernel as K
+            from qsudoku.samplers import _tabu_kernel as K
 
             t0 = time.perf_counter()
             if kwargs:

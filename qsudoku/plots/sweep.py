@@ -1,6 +1,6 @@
 """Pictures of sweeps: heatmaps and curves of a metric over the swept settings.
 
-Split from :mod:`qsudoku.plot` (which re-exports :func:`heatmap` and :func:`curves`); the
+Split from :mod:`qsudoku.plots.grid` (which re-exports :func:`heatmap` and :func:`curves`); the
 same conventions hold: each function draws on ``ax=`` or a new pyplot-free figure and
 returns the figure; matplotlib and pandas are imported inside the functions.
 
@@ -35,7 +35,7 @@ def heatmap(df, x: str, y: str, value: str = "success_prob", *, agg: str = "mean
     written ``inf``.
 
     Args:
-        df: Sweep rows (:func:`qsudoku.sweep.load`), one or more per (x, y).
+        df: Sweep rows (:func:`qsudoku.experiments.sweep.load`), one or more per (x, y).
         x, y: Swept columns (e.g. ``"cell"`` and ``"unit"``).
         value: Column to aggregate (``success_prob``, ``tts99``, ``min_energy``...).
         agg: ``"mean"``, ``"median"``, ``"min"``, ``"max"``.
@@ -50,7 +50,7 @@ def heatmap(df, x: str, y: str, value: str = "success_prob", *, agg: str = "mean
     """
     from matplotlib.colors import LogNorm
 
-    from .plot import _figure
+    from qsudoku.plots.grid import _figure
 
     table = _aggregate(df, [y, x], value, agg).unstack(x)
     data = table.to_numpy(dtype=float)
@@ -107,7 +107,7 @@ def curves(df, x: str, value: str = "success_prob", *, hue: str | None = None,
     """
     import pandas as pd
 
-    from .plot import _figure
+    from qsudoku.plots.grid import _figure
 
     fig, ax = _figure(ax, (5.0, 3.4))
     d = df.copy()

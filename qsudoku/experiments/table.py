@@ -39,10 +39,10 @@ import signal
 from contextlib import contextmanager, suppress
 from typing import Iterable, Mapping, Sequence
 
-from .errors import ConfigError
-from .io.output import atomic_write as _atomic_write
-from .io.output import check_target as _check_target
-from .io.output import open_nofollow, write_text
+from qsudoku.errors import ConfigError
+from qsudoku.io.output import atomic_write as _atomic_write
+from qsudoku.io.output import check_target as _check_target
+from qsudoku.io.output import open_nofollow, write_text
 
 __all__ = ["RowWriter", "read_rows", "load_frame", "write_text", "terminate_as_interrupt"]
 

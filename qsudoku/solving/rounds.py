@@ -1,6 +1,6 @@
 """The one sampling path: a model and a sampler in, one decoded round out.
 
-Every place that samples a QUBO (:func:`qsudoku.pipeline.solve`, each round of the
+Every place that samples a QUBO (:func:`qsudoku.solving.pipeline.solve`, each round of the
 annealing route, the route's exact fallback, ``bench`` and ``sweep``) calls
 :func:`sample_round`, and every place that picks "the best read" calls
 :func:`best_read`; a :class:`Tally` adds rounds up.  A new metric, or a parameter that
@@ -8,8 +8,8 @@ every sampler call needs (such as the labelled one-hot ``groups`` that structure
 samplers read), is therefore added here once.
 
 >>> from qsudoku.io import parse_puzzle
->>> from qsudoku.propagate import propagate
->>> from qsudoku.qubo import build_model
+>>> from qsudoku.model.propagate import propagate
+>>> from qsudoku.model.qubo import build_model
 >>> from qsudoku.samplers import get_sampler
 >>> model = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4")))
 >>> rnd = sample_round(model, get_sampler("sa"), {"num_reads": 20, "seed": 5})
@@ -28,8 +28,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from .decode import Decoded, decode
-from .qubo import QuboModel
+from qsudoku.model.decode import Decoded, decode
+from qsudoku.model.qubo import QuboModel
 
 __all__ = ["Round", "Tally", "sample_round", "best_read", "call_params", "INFO_KEYS"]
 
@@ -60,7 +60,7 @@ class Round:
     """One sampler call on one model, decoded.
 
     Attributes:
-        model: The :class:`~qsudoku.qubo.QuboModel` sampled.
+        model: The :class:`~qsudoku.model.qubo.QuboModel` sampled.
         sampleset: The resolved :class:`dimod.SampleSet`.
         decoded: Every read, decoded (in the sample set's record order).
         best: :func:`best_read` of ``decoded``.

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Hashable, Iterable, Mapping
 
-from .errors import ConfigError
+from qsudoku.errors import ConfigError
 
 __all__ = ["Embedded", "EmbeddingCache", "default_cache_dir", "graph_key", "target_id",
            "chain_stats", "is_valid_embedding", "embed_bqm", "check_embedding_parameters",

@@ -1,7 +1,7 @@
 """What a solve produced: one :class:`Result` type for every route to an answer.
 
-:func:`qsudoku.pipeline.solve` returns it, and so does the annealing route
-(:func:`qsudoku.route.anneal_route`); ``bench`` and ``sweep`` rows are made from it.
+:func:`qsudoku.solving.pipeline.solve` returns it, and so does the annealing route
+(:func:`qsudoku.solving.route.anneal_route`); ``bench`` and ``sweep`` rows are made from it.
 It is built by keyword, and :func:`jsonable` and :func:`format_seconds` are the one
 JSON converter and the one time formatter of results.
 
@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from .puzzle import Puzzle
+from qsudoku.model.puzzle import Puzzle
 
 __all__ = ["Result", "jsonable", "format_seconds"]
 
@@ -57,7 +57,7 @@ class Result:
         sampler: Sampler name and the parameters it was called with (and the route's settings).
         info: The best round's ``sampleset.info`` (backend timings and the like; empty for
             the route).
-        model: The :class:`~qsudoku.qubo.QuboModel` (``None`` if propagation solved it).
+        model: The :class:`~qsudoku.model.qubo.QuboModel` (``None`` if propagation solved it).
         sampleset: The raw :class:`dimod.SampleSet` (``None`` if propagation solved it).
         decoded: Every decoded read of ``sampleset``.
         notes: Things the user should know (e.g. a fallback ran).

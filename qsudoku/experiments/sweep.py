@@ -30,10 +30,10 @@ import math
 import re
 from typing import Any, Mapping, Sequence
 
-from .config import Config, SamplerConfig
-from .errors import ConfigError
-from .rows import BROKEN_KINDS
-from .tasks import Point
+from qsudoku.config import Config, SamplerConfig
+from qsudoku.errors import ConfigError
+from qsudoku.experiments.measure import BROKEN_KINDS
+from qsudoku.experiments.tasks import Point
 
 __all__ = ["WEIGHT_KEYS", "MAX_AXIS_VALUES", "MAX_SETTINGS", "parse_values", "parse_axis", "expand", "split_setting", "setting_key",
            "points", "run_sweep", "load", "summarize", "BROKEN_KINDS", "SWEEP_SAMPLER"]
@@ -150,7 +150,7 @@ def setting_key(setting: Mapping) -> str:
 
 # -- the points of a sweep -----------------------------------------------------------------
 def points(config: Config, axes: Mapping[str, Sequence]) -> list[Point]:
-    """One :class:`~qsudoku.tasks.Point` per setting of ``axes`` on top of ``config``.
+    """One :class:`~qsudoku.experiments.tasks.Point` per setting of ``axes`` on top of ``config``.
 
     A ``sampler`` key switches the sampler (its registered defaults, plus the base
     parameters it accepts, such as ``num_reads`` and ``seed``); weight keys set penalty
@@ -184,7 +184,7 @@ def _with_setting(config: Config, setting: Mapping) -> Config:
 def _switch_sampler(config: Config, name: str) -> Config:
     """``config`` with another sampler: its registered defaults, plus the base parameters
     (``num_reads``, ``seed``, ...) that it accepts."""
-    from .rows import _sampler
+    from qsudoku.experiments.measure import _sampler
 
     new = config.with_overrides(sampler=name)
     accepted = getattr(_sampler(new), "parameters", {}) or {}
@@ -204,7 +204,7 @@ def run_sweep(puzzles: Sequence, axes: Mapping[str, Sequence], config: Config = 
         axes: ``{key: [values]}``; weight keys (:data:`WEIGHT_KEYS`) set penalty
             weights, ``sampler`` the sampler, others are sampling parameters.  Values
             not swept come from ``config`` (or the sampler's registered defaults).
-        config: The base configuration; each run is :func:`qsudoku.pipeline.solve` with
+        config: The base configuration; each run is :func:`qsudoku.solving.pipeline.solve` with
             it (so a route sampler runs the annealing route, ``sa`` samples once).
         repeat: Runs per puzzle and setting; repeat ``r`` uses seed
             ``config seed (or 0) + r`` when the sampler takes a seed, so every
@@ -213,7 +213,7 @@ def run_sweep(puzzles: Sequence, axes: Mapping[str, Sequence], config: Config = 
             ``0``: one per CPU.
         scheduler: Address of an existing Dask scheduler (instead of ``jobs``).
         out: ``.csv`` or ``.parquet`` file written row by row (see
-            :class:`~qsudoku.runlog.RowWriter`); ``None`` keeps rows in memory only.
+            :class:`~qsudoku.experiments.table.RowWriter`); ``None`` keeps rows in memory only.
         resume: Skip the rows ``out`` already has and append the rest.
         overwrite: Replace an existing ``out``.
         progress: Show a progress bar on stderr.
@@ -224,7 +224,7 @@ def run_sweep(puzzles: Sequence, axes: Mapping[str, Sequence], config: Config = 
             run, or has other columns.
         KeyboardInterrupt: Ctrl-C or SIGTERM; the rows finished so far are kept.
     """
-    from . import runner
+    from qsudoku.experiments import runner
 
     if repeat < 1:
         raise ConfigError(f"repeat = {repeat} must be >= 1")
@@ -244,7 +244,7 @@ def run_sweep(puzzles: Sequence, axes: Mapping[str, Sequence], config: Config = 
 def load(rows_or_path) -> Any:
     """A :class:`pandas.DataFrame` of sweep (or bench) rows: a list of rows or a results
     file, with numeric columns converted (``"inf"`` -> ``inf``)."""
-    from .runlog import load_frame
+    from qsudoku.experiments.table import load_frame
 
     return load_frame(rows_or_path)
 

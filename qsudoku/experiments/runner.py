@@ -1,10 +1,10 @@
 """The one experiment runner behind ``qsudoku bench`` and ``qsudoku sweep``.
 
-Tasks (:mod:`qsudoku.tasks`: puzzle, configuration point, repeat, with stable keys) are
-measured by :func:`qsudoku.rows.measure` (exactly :func:`qsudoku.pipeline.solve`, one
-row each).  :func:`run` sends batches of them to :func:`qsudoku.engine.run_batches`
+Tasks (:mod:`qsudoku.experiments.tasks`: puzzle, configuration point, repeat, with stable keys) are
+measured by :func:`qsudoku.experiments.measure.measure` (exactly :func:`qsudoku.solving.pipeline.solve`, one
+row each).  :func:`run` sends batches of them to :func:`qsudoku.experiments.engine.run_batches`
 (in-process, a local Dask cluster, or a remote one) and writes each row as it arrives
-through one locked :class:`~qsudoku.runlog.RowWriter`; :func:`run_to` opens that writer.
+through one locked :class:`~qsudoku.experiments.table.RowWriter`; :func:`run_to` opens that writer.
 
 >>> from qsudoku.io import parse_puzzle
 >>> p = parse_puzzle("1..." "..2." "...." "...4")
@@ -21,10 +21,10 @@ import os
 import sys
 from typing import Sequence
 
-from .config import Config
-from .rows import (BROKEN_KINDS, ROW_FIELDS, _SAMPLERS, _sampler, check_point, columns,  # noqa: F401
+from qsudoku.config import Config
+from qsudoku.experiments.measure import (BROKEN_KINDS, ROW_FIELDS, _SAMPLERS, _sampler, check_point, columns,  # noqa: F401
                    measure, run_batch, task_config, tts99, warm)
-from .tasks import Point, Source, Task, format_value, make_tasks, read_sources  # noqa: F401
+from qsudoku.experiments.tasks import Point, Source, Task, format_value, make_tasks, read_sources  # noqa: F401
 
 __all__ = ["Source", "Point", "Task", "ROW_FIELDS", "BROKEN_KINDS", "measure", "run", "run_to",
            "run_batch", "warm", "read_sources", "make_tasks", "check_point", "tts99", "columns",
@@ -46,7 +46,7 @@ def run(tasks: Sequence[Task], writer=None, *, jobs: int = 1, scheduler: str | N
 
     Args:
         tasks: The tasks.
-        writer: A :class:`~qsudoku.runlog.RowWriter` (rows are written as batches finish;
+        writer: A :class:`~qsudoku.experiments.table.RowWriter` (rows are written as batches finish;
             its ``done`` keys are skipped), or ``None`` to keep rows in memory only.
         jobs: ``1`` = in this process, without Dask; ``N > 1`` = a local Dask cluster of N
             single-threaded worker processes; ``0`` = one per CPU.
@@ -59,7 +59,7 @@ def run(tasks: Sequence[Task], writer=None, *, jobs: int = 1, scheduler: str | N
         BackendUnavailableError: The scheduler cannot be reached.
         KeyboardInterrupt: Ctrl-C or SIGTERM; every row written so far is kept.
     """
-    from .engine import resolve_scheduler, run_batches
+    from qsudoku.experiments.engine import resolve_scheduler, run_batches
 
     done = writer.done if writer is not None else set()
     todo = [t for t in tasks if (t.key(),) not in done]
@@ -100,15 +100,15 @@ def run_to(out: str | None, tasks: Sequence[Task], axis_keys: Sequence[str] = ()
            resume: bool = False, overwrite: bool = False, **kwargs) -> list[dict]:
     """:func:`run` the tasks writing to the results file ``out`` (``None``: in memory).
 
-    The file is held by one locked :class:`~qsudoku.runlog.RowWriter` keyed by the
+    The file is held by one locked :class:`~qsudoku.experiments.table.RowWriter` keyed by the
     ``key`` column; ``resume`` runs only what it lacks.  ``kwargs`` go to :func:`run`.
 
     Raises:
         ConfigError: ``out`` exists without ``resume``/``overwrite``, is locked by another
             run, or was written with other columns (other swept keys).
     """
-    from .errors import ConfigError
-    from .runlog import RowWriter
+    from qsudoku.errors import ConfigError
+    from qsudoku.experiments.table import RowWriter
 
     if out is None:
         return run(tasks, None, **kwargs)

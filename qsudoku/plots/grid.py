@@ -3,7 +3,7 @@
 Every function draws on a matplotlib ``Axes`` (``ax=``) or, without one, on a
 new :class:`matplotlib.figure.Figure` made without pyplot (so nothing depends on
 a GUI backend; saving uses Agg/SVG), and returns the figure.  matplotlib is
-imported inside the functions: ``import qsudoku.plot`` stays light.
+imported inside the functions: ``import qsudoku.plots.grid`` stays light.
 
 Grid styles: givens bold black, digits found by propagation blue, digits found
 by the sampler orange italic; thick lines between cells of different boxes or
@@ -24,7 +24,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .errors import BackendUnavailableError
+from qsudoku.errors import BackendUnavailableError
 
 __all__ = ["draw_grid", "draw_result", "region_ids", "broken_cells", "energy_histogram",
            "qubo_matrix", "heatmap", "curves", "save_figure", "STYLES", "MAX_PIXELS"]
@@ -59,7 +59,7 @@ def region_ids(puzzle) -> list[int]:
 
     Thick borders are drawn between cells whose ids differ.
 
-    >>> from qsudoku.puzzle import Puzzle
+    >>> from qsudoku.model.puzzle import Puzzle
     >>> region_ids(Puzzle.standard([0] * 16))[:8]
     [0, 0, 1, 1, 0, 0, 1, 1]
     """
@@ -72,13 +72,13 @@ def region_ids(puzzle) -> list[int]:
 
 
 def broken_cells(puzzle, grid: Sequence[int], broken: Sequence[tuple]) -> tuple[set, set]:
-    """Cells to highlight for broken constraint labels (from :class:`~qsudoku.decode.Decoded`).
+    """Cells to highlight for broken constraint labels (from :class:`~qsudoku.model.decode.Decoded`).
 
     Returns ``(conflict, missing)``: ``conflict`` holds the cells of broken cell
     constraints and the cells holding a digit twice in a unit; ``missing`` the
     cells of a unit that lacks a digit altogether.
 
-    >>> from qsudoku.puzzle import Puzzle
+    >>> from qsudoku.model.puzzle import Puzzle
     >>> p = Puzzle.standard([0] * 16)
     >>> grid = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 2]
     >>> conflict, missing = broken_cells(p, grid, [("unit", 3, 2), ("unit", 3, 1), ("cell", (0, 0))])
@@ -112,7 +112,7 @@ def draw_grid(puzzle, grid: Sequence[int] | None = None, *, fixed: Sequence[int]
         fixed: The grid after propagation: its non-given digits are drawn as
             propagated, digits of ``grid`` beyond it as annealed.
         broken: Broken constraint labels (``Decoded.broken``) to highlight.
-        candidates: A :class:`~qsudoku.propagate.Candidates`: empty cells show
+        candidates: A :class:`~qsudoku.model.propagate.Candidates`: empty cells show
             their candidates as small pencil marks.
         ax: Axes to draw on (default: a new figure).
         title: Axes title.
@@ -217,13 +217,13 @@ def _pencil(ax, puzzle, digits, r, c, size) -> None:
 
 
 def _best(decoded):
-    from .sampling import best_read
+    from qsudoku.solving.rounds import best_read
 
     return best_read(decoded) if decoded else None
 
 
 def draw_result(result, *, ax=None, title: str | None = None, legend: bool = True):
-    """Draw a :class:`~qsudoku.pipeline.Result`: its best grid, what propagation fixed,
+    """Draw a :class:`~qsudoku.solving.pipeline.Result`: its best grid, what propagation fixed,
     and the constraints its best sample breaks."""
     fixed = result.model.fixed if result.model is not None else result.grid
     best = _best(result.decoded)
@@ -242,12 +242,12 @@ def qubo_matrix(model, *, ax=None, title: str | None = None, annotate: bool | No
     ``rRcC=D`` (1-based), in the model's variable order.
 
     Args:
-        model: A :class:`~qsudoku.qubo.QuboModel`.
+        model: A :class:`~qsudoku.model.qubo.QuboModel`.
         annotate: Write the values in the cells (default: if at most 32 variables).
 
     >>> from qsudoku.io import parse_puzzle
-    >>> from qsudoku.propagate import propagate
-    >>> from qsudoku.qubo import build_model
+    >>> from qsudoku.model.propagate import propagate
+    >>> from qsudoku.model.qubo import build_model
     >>> m = build_model(propagate(parse_puzzle("12.." "34.." "...." "...."), rules=()))
     >>> fig = qubo_matrix(m)
     >>> fig.axes[0].images[0].get_array().shape
@@ -298,8 +298,8 @@ def energy_histogram(data, *, ax=None, label: str | None = None, bins=None,
     """Histogram of the energies of a sample set, valid and invalid reads stacked.
 
     Args:
-        data: A :class:`~qsudoku.pipeline.Result`, a list of
-            :class:`~qsudoku.decode.Decoded`, or a :class:`dimod.SampleSet`
+        data: A :class:`~qsudoku.solving.pipeline.Result`, a list of
+            :class:`~qsudoku.model.decode.Decoded`, or a :class:`dimod.SampleSet`
             (then energy 0 is taken as valid).
         ax: Axes to draw on (default: a new figure).
         label: Prefix of the legend labels (e.g. the sampler's name).
@@ -356,8 +356,8 @@ def save_figure(fig, path: str, *, dpi: int = 110) -> str:
     ...
     qsudoku.errors.ConfigError: dpi 2000 makes a 20000 x 20000 pixel picture; the limit is 50000000 pixels (lower the dpi)
     """
-    from .errors import ConfigError
-    from .io.output import atomic_write, check_target
+    from qsudoku.errors import ConfigError
+    from qsudoku.io.output import atomic_write, check_target
 
     if isinstance(dpi, bool) or not isinstance(dpi, (int, float)) or not 0 < dpi < math.inf:
         raise ConfigError(f"dpi {dpi!r} must be a positive number")
@@ -371,4 +371,4 @@ def save_figure(fig, path: str, *, dpi: int = 110) -> str:
     return path
 
 
-from .plot_sweep import curves, heatmap  # noqa: E402 - re-exported
+from qsudoku.plots.sweep import curves, heatmap  # noqa: E402 - re-exported

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Iterable, Sequence
 
-from .checks import describe, need_int, need_ints, need_type
-from .errors import ContradictionError, PuzzleFormatError
+from qsudoku.checks import describe, need_int, need_ints, need_type
+from qsudoku.errors import ContradictionError, PuzzleFormatError
 
 __all__ = [
     "Unit",
@@ -189,7 +189,7 @@ class Puzzle:
             if len(u.cells) != n or len(set(u.cells)) != n:
                 raise PuzzleFormatError(f"{u.label} does not have {n} distinct cells")
         if not self.alphabet:
-            from .io.symbols import default_alphabet
+            from qsudoku.model.symbols import default_alphabet
 
             object.__setattr__(self, "alphabet", default_alphabet(n))
 

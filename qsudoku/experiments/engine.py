@@ -1,7 +1,7 @@
 """Run batches of work in this process, on a local Dask cluster or on a remote one.
 
 :func:`run_batches` is the execution engine of the experiment runner
-(:mod:`qsudoku.runner`): it sends each batch to ``fn`` and yields the results as
+(:mod:`qsudoku.experiments.runner`): it sends each batch to ``fn`` and yields the results as
 they finish.  ``jobs=1`` runs in this process without importing Dask (for
 debugging); ``jobs=N`` starts a :class:`distributed.LocalCluster` of ``N``
 single-threaded worker processes; a scheduler address (``scheduler=`` or the
@@ -29,8 +29,8 @@ import sys
 import uuid
 from typing import Any, Callable, Iterator, Sequence
 
-from .errors import BackendUnavailableError, ConfigError
-from .runlog import terminate_as_interrupt
+from qsudoku.errors import BackendUnavailableError, ConfigError
+from qsudoku.experiments.table import terminate_as_interrupt
 
 __all__ = ["run_batches", "resolve_scheduler", "SCHEDULER_ENV", "TIMEOUT_ENV", "WORKER_ENV"]
 

@@ -14,7 +14,7 @@ one_hot's array form ``_one_hot_flat`` already end to end; it takes the pairs in
 pieces, so that a deadline can stop a build that takes seconds (49x49 grids).
 
 >>> from qsudoku.io import parse_puzzle
->>> from qsudoku.propagate import propagate
+>>> from qsudoku.model.propagate import propagate
 >>> p = parse_puzzle("12.." "34.." "...." "....")
 >>> m = build_model(propagate(p, rules=()))
 >>> m.num_variables, len(m.constraints)
@@ -32,10 +32,10 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
-from .checks import need_ints, need_real, need_type
-from .errors import ConfigError, TimeLimitError
-from .propagate import Candidates
-from .puzzle import Puzzle
+from qsudoku.checks import need_ints, need_real, need_type
+from qsudoku.errors import ConfigError, TimeLimitError
+from qsudoku.model.propagate import Candidates
+from qsudoku.model.puzzle import Puzzle
 
 __all__ = ["Weights", "Constraint", "QuboModel", "build_model", "one_hot", "MAX_WEIGHT"]
 
@@ -280,7 +280,7 @@ def build_model(candidates: Candidates, weights: Weights = Weights(), *,
     """Build the reduced QUBO of a propagated puzzle.
 
     Args:
-        candidates: Output of :func:`qsudoku.propagate.propagate`.
+        candidates: Output of :func:`qsudoku.model.propagate.propagate`.
         weights: Penalty weight per constraint kind.
         deadline: A :func:`time.perf_counter` value: the build checks it between two
             pieces of :data:`PIECE_PAIRS` couplers (a blank 49x49 has 11 million),

@@ -20,9 +20,9 @@ import os
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from .config import Config
-from .errors import ContradictionError
-from .puzzle import Puzzle
+from qsudoku.config import Config
+from qsudoku.errors import ContradictionError
+from qsudoku.model.puzzle import Puzzle
 
 __all__ = ["Source", "Point", "Task", "format_value", "read_sources", "make_tasks"]
 
@@ -99,7 +99,7 @@ def read_sources(specs: Sequence[str], rules, *, limit: int | None = None, on_er
     ``label(spec)`` names the ``set`` of a file's rows; unreadable puzzles go to
     ``on_error`` (or are raised when it is ``None``).
     """
-    from .io.files import iter_puzzles
+    from qsudoku.io.files import iter_puzzles
 
     out = []
     for spec in specs:

@@ -1,9 +1,9 @@
-"""One task, one row: :func:`measure` runs exactly :func:`qsudoku.pipeline.solve` with the
-task's configuration and turns the :class:`~qsudoku.result.Result` into a row of
+"""One task, one row: :func:`measure` runs exactly :func:`qsudoku.solving.pipeline.solve` with the
+task's configuration and turns the :class:`~qsudoku.model.result.Result` into a row of
 :data:`ROW_FIELDS` (plus the swept keys): the one schema of ``bench`` and ``sweep``.
 
 >>> from qsudoku.io import parse_puzzle
->>> from qsudoku.tasks import Point, Source, Task
+>>> from qsudoku.experiments.tasks import Point, Source, Task
 >>> p = parse_puzzle("1..." "..2." "...." "...4")
 >>> task = Task(p, Source.argument("1...", 0), Point("sa", Config().with_overrides(
 ...     sampler="sa", route={"enabled": False})), repeat=0)
@@ -18,12 +18,12 @@ import math
 import time
 from typing import Any, Mapping, Sequence
 
-from .checks import need_real
-from .config import Config
-from .errors import ContradictionError, QSudokuError
-from .puzzle import UNIT_KINDS
-from .result import Result, jsonable
-from .tasks import Point, Task, format_value
+from qsudoku.checks import need_real
+from qsudoku.config import Config
+from qsudoku.errors import ContradictionError, QSudokuError
+from qsudoku.model.puzzle import UNIT_KINDS
+from qsudoku.model.result import Result, jsonable
+from qsudoku.experiments.tasks import Point, Task, format_value
 
 __all__ = ["ROW_FIELDS", "BROKEN_KINDS", "tts99", "columns", "measure", "run_batch", "warm",
            "check_point", "task_config"]
@@ -84,7 +84,7 @@ _SAMPLERS: dict = {}
 
 def _sampler(config: Config):
     """This process's sampler for ``config`` (one per registry name and options)."""
-    from .pipeline import sampler_factory
+    from qsudoku.solving.pipeline import sampler_factory
 
     key = (config.sampler.name, repr(sorted(config.sampler.options.items())))
     if key not in _SAMPLERS:
@@ -96,7 +96,7 @@ def check_point(point: Point) -> None:
     """Fail now, before any work, on a point whose sampler cannot be built here
     (:class:`~qsudoku.errors.BackendUnavailableError`) or rejects its parameters
     (:class:`~qsudoku.errors.ConfigError`)."""
-    from .pipeline import route_params, sampler_params, uses_route
+    from qsudoku.solving.pipeline import route_params, sampler_params, uses_route
 
     cfg = point.config
     (route_params if uses_route(cfg) else sampler_params)(_sampler(cfg), cfg)
@@ -115,14 +115,14 @@ def task_config(task: Task) -> tuple[Config, int | None]:
 
 
 def measure(task: Task) -> dict:
-    """Run :func:`qsudoku.pipeline.solve` for ``task`` and return its row.
+    """Run :func:`qsudoku.solving.pipeline.solve` for ``task`` and return its row.
 
     A contradiction (the puzzle has no solution) or a :class:`~qsudoku.errors.QSudokuError`
     of the backend is a row with ``status`` ``"contradiction"`` / ``"error"``, as is any
     other exception (``error`` names its type): one crashing backend must not end a long
     run, and the summary counts such rows.
     """
-    from .pipeline import solve
+    from qsudoku.solving.pipeline import solve
 
     t0 = time.perf_counter()
     row: dict[str, Any] = _identity(task)

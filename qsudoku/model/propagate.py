@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Iterable, Sequence
 
-from .checks import describe, need_type
-from .errors import ConfigError, ContradictionError
-from .puzzle import Puzzle
+from qsudoku.checks import describe, need_type
+from qsudoku.errors import ConfigError, ContradictionError
+from qsudoku.model.puzzle import Puzzle
 
 __all__ = ["Candidates", "propagate", "RULES", "DEFAULT_RULES", "check_rules"]
 

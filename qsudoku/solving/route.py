@@ -28,14 +28,14 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .checks import describe, need_int, need_real, need_type
-from .config import ROUTE_SAMPLER
-from .errors import BackendUnavailableError, ContradictionError, TimeLimitError
-from .propagate import Candidates, propagate
-from .puzzle import Puzzle
-from .qubo import Weights, build_model
-from .result import Result
-from .sampling import Tally, sample_round
+from qsudoku.checks import describe, need_int, need_real, need_type
+from qsudoku.config import ROUTE_SAMPLER
+from qsudoku.errors import BackendUnavailableError, ContradictionError, TimeLimitError
+from qsudoku.model.propagate import Candidates, propagate
+from qsudoku.model.puzzle import Puzzle
+from qsudoku.model.qubo import Weights, build_model
+from qsudoku.model.result import Result
+from qsudoku.solving.rounds import Tally, sample_round
 
 __all__ = ["anneal_route", "ROUTE_RULES", "STRONG_RULES", "ROUTE_PARAMS", "route_label",
            "rounds_text"]
@@ -135,7 +135,7 @@ def _call_fallback(fallback, puzzle: Puzzle, cands: Candidates, weights: Weights
     """
     if callable(fallback):
         return fallback(puzzle, cands), getattr(fallback, "__name__", "fallback")
-    from .samplers import get_sampler, names
+    from qsudoku.samplers import get_sampler, names
 
     chain = [fallback] if isinstance(fallback, str) else list(fallback)
     for name in chain:
@@ -180,7 +180,7 @@ def _solve_exact(sampler, cands: Candidates, time_limit: float | None):
     Raises:
         ContradictionError: If the backend proves there is no solution.
     """
-    from .exact.problem import Problem
+    from qsudoku.exact.problem import Problem
 
     t0 = time.perf_counter()
     problem = Problem.from_candidates(cands)
@@ -231,7 +231,7 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
             solve the puzzle no annealing is needed (``None`` = skip).
 
     Returns:
-        A :class:`~qsudoku.result.Result`: ``solved_by`` is ``"propagation"``, ``"<sampler>
+        A :class:`~qsudoku.model.result.Result`: ``solved_by`` is ``"propagation"``, ``"<sampler>
         (N rounds)"``, ``"<fallback> fallback after <sampler> (N rounds)"`` or ``"none"``;
         ``rounds`` counts sampler calls and ``restarts`` the returns to the root; the
         statistics (``num_reads``, ``success_rate``, ...) are over every round; ``model``,
@@ -240,7 +240,7 @@ def anneal_route(puzzle: Puzzle, *, rules: Sequence[str] = ROUTE_RULES,
     Raises:
         ContradictionError: If propagation proves the puzzle has no solution.
     """
-    from .samplers import get_sampler
+    from qsudoku.samplers import get_sampler
 
     _check_args(puzzle, weights, time_budget, round_time, max_depth, num_fix, max_rounds,
                 seed, fallback_time_limit, sampler, fallback)
@@ -388,7 +388,7 @@ def _check_args(puzzle, weights, time_budget, round_time, max_depth, num_fix, ma
 
 def _add_tally(result: Result, tally: Tally) -> None:
     """The statistics of every round; an unsolved route keeps the best read of any round."""
-    from .puzzle import UNIT_KINDS
+    from qsudoku.model.puzzle import UNIT_KINDS
 
     result.rounds = tally.rounds
     result.num_reads, result.num_valid = tally.num_reads, tally.num_valid

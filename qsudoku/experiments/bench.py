@@ -3,13 +3,13 @@
 A *backend* is ``solve`` (exactly what ``qsudoku solve`` does with the configuration:
 propagation, the annealing route, its exact fallback) or a registry name (that sampler
 on the reduced QUBO, sampled again until the ``budget`` is used).  :func:`points` makes
-the :class:`~qsudoku.tasks.Point` of each (backend, budget); the rows themselves come
-from the one experiment runner, :mod:`qsudoku.runner`, shared with ``sweep``.  This
+the :class:`~qsudoku.experiments.tasks.Point` of each (backend, budget); the rows themselves come
+from the one experiment runner, :mod:`qsudoku.experiments.runner`, shared with ``sweep``.  This
 module condenses rows (:func:`summarize`, :func:`format_summary`), reads any results
 file (:func:`load`) and records where a run ran (:func:`machine_info`).
 
 >>> from qsudoku.io import parse_puzzle
->>> from qsudoku.runner import Source, Task, measure
+>>> from qsudoku.experiments.runner import Source, Task, measure
 >>> (pt,) = points(Config(), ["sa"], [None])
 >>> row = measure(Task(parse_puzzle("1..." "..2." ".3.." "...4"), Source.argument("x", 0), pt))
 >>> row["route"], row["valid"], row["success_prob"], row["num_reads"]
@@ -24,10 +24,10 @@ import platform
 import statistics
 from typing import Iterable, Mapping, Sequence
 
-from .config import Config
-from .result import format_seconds
-from .rows import tts99
-from .tasks import Point
+from qsudoku.config import Config
+from qsudoku.model.result import format_seconds
+from qsudoku.experiments.measure import tts99
+from qsudoku.experiments.tasks import Point
 
 __all__ = ["tts99", "points", "SOLVE", "summarize", "format_summary", "typed_row", "load",
            "machine_info"]
@@ -43,7 +43,7 @@ _INTS = ("index", "size", "repeat", "num_reads", "num_valid", "num_variables", "
 def points(config: Config, backends: Sequence[str | None], budgets: Sequence[float | None]
            ) -> list[Point]:
     """The points of a bench: each backend (``None`` or ``"solve"``: ``config`` as
-    :func:`qsudoku.pipeline.solve` runs it; a registry name: that sampler on the reduced
+    :func:`qsudoku.solving.pipeline.solve` runs it; a registry name: that sampler on the reduced
     QUBO, with ``config``'s rules, weights and the parameters it was given) at each budget.
 
     >>> [p.label for p in points(Config(), [None, "sa"], [None])]
@@ -66,7 +66,7 @@ def points(config: Config, backends: Sequence[str | None], budgets: Sequence[flo
 def load(path_or_rows):
     """A :class:`pandas.DataFrame` of any bench or sweep results file (CSV or Parquet) or
     list of rows, with numbers, ``inf`` and booleans restored."""
-    from .runlog import load_frame
+    from qsudoku.experiments.table import load_frame
 
     return load_frame(path_or_rows)
 

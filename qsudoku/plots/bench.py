@@ -16,9 +16,9 @@ import math
 import os
 from typing import Iterable, Mapping
 
-from .bench import typed_row
-from .io.output import make_directory
-from .plot import save_figure
+from qsudoku.experiments.bench import typed_row
+from qsudoku.io.output import make_directory
+from qsudoku.plots.grid import save_figure
 
 __all__ = ["plot_all", "plot_success_vs_budget", "plot_tts99", "plot_size_vs_time"]
 

@@ -16,7 +16,7 @@ puzzles (then ``0`` means 1 and only ``.`` is a blank).
 
 from __future__ import annotations
 
-from ..errors import PuzzleFormatError
+from qsudoku.errors import PuzzleFormatError
 
 __all__ = ["SYMBOLS", "default_alphabet", "parse_digits", "blanks_for", "decode_symbol"]
 

@@ -7,8 +7,8 @@ to one, and the grid is a solution of the puzzle's units.
 
 >>> import dimod
 >>> from qsudoku.io import parse_puzzle
->>> from qsudoku.propagate import propagate
->>> from qsudoku.qubo import build_model
+>>> from qsudoku.model.propagate import propagate
+>>> from qsudoku.model.qubo import build_model
 >>> m = build_model(propagate(parse_puzzle("12.." "34.." "...." "...."), rules=()))
 >>> ss = dimod.SampleSet.from_samples((m.sample_of_grid([1,2,3,4,3,4,1,2,2,1,4,3,4,3,2,1]),
 ...                                    m.variables), "BINARY", energy=[0.0])
@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .checks import need_type
-from .qubo import QuboModel
+from qsudoku.checks import need_type
+from qsudoku.model.qubo import QuboModel
 
 __all__ = ["Decoded", "decode", "decode_array", "success_rate"]
 

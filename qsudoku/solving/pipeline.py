@@ -6,7 +6,7 @@
 (True, 'propagation', '1243342143122134')
 
 With the default configuration a puzzle that propagation leaves open goes through the
-annealing route (``aco`` sampler, see :mod:`qsudoku.route`); any other sampler samples the
+annealing route (``aco`` sampler, see :mod:`qsudoku.solving.route`); any other sampler samples the
 reduced QUBO once:
 
 >>> from qsudoku import Config
@@ -35,16 +35,16 @@ import time
 from contextlib import contextmanager
 from typing import Mapping
 
-from .config import Config
-from .checks import describe, need_real, need_type
-from .errors import BackendUnavailableError, ConfigError, ParameterError
-from .propagate import Candidates, propagate
-from .puzzle import Puzzle
-from .qubo import QuboModel, build_model
-from .result import Result
-from .sampling import Tally, sample_round
-from .samplers import check_params, default_params, get_sampler
-from .samplers.registry import check_values
+from qsudoku.config import Config
+from qsudoku.checks import describe, need_real, need_type
+from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
+from qsudoku.model.propagate import Candidates, propagate
+from qsudoku.model.puzzle import Puzzle
+from qsudoku.model.qubo import QuboModel, build_model
+from qsudoku.model.result import Result
+from qsudoku.solving.rounds import Tally, sample_round
+from qsudoku.samplers import check_params, default_params, get_sampler
+from qsudoku.samplers.registry import check_values
 
 __all__ = ["Result", "solve", "sample_model", "sample_rounds", "build", "sampler_factory",
            "sampler_params", "fallback_config", "uses_route", "result_of", "TIME_PARAMS",
@@ -109,7 +109,7 @@ def sampler_params(sampler, config: Config, notes: list | None = None) -> dict:
 def uses_route(config: Config, sampler=None) -> bool:
     """True if ``config`` (with ``sampler``, if given) runs the annealing route rather than one
     sampling: a foreign sampler runs it only if it accepts a route's parameters."""
-    from .route import ROUTE_PARAMS, route_label
+    from qsudoku.solving.route import ROUTE_PARAMS, route_label
 
     if not config.route.enabled:
         return False
@@ -120,7 +120,7 @@ def uses_route(config: Config, sampler=None) -> bool:
 
 def route_params(sampler, config: Config, notes: list | None = None) -> tuple[dict, int | None]:
     """The route's parameters of the sampler with the config's applied, and the seed."""
-    from .route import ROUTE_PARAMS, route_label
+    from qsudoku.solving.route import ROUTE_PARAMS, route_label
 
     params = dict(config.sampler.params)
     seed = params.pop("seed", None)
@@ -185,7 +185,7 @@ def sample_rounds(model: QuboModel, sampler, params: Mapping, *, budget: float |
         clock_start: ``time.perf_counter()`` value the budget counts from.
 
     Returns:
-        The :class:`~qsudoku.sampling.Tally` of the calls.
+        The :class:`~qsudoku.solving.rounds.Tally` of the calls.
     """
     tally = Tally()
     if budget is None:
@@ -222,9 +222,9 @@ def sample_rounds(model: QuboModel, sampler, params: Mapping, *, budget: float |
 
 
 def result_of(puzzle: Puzzle, model: QuboModel, tally: Tally, **fields) -> Result:
-    """The :class:`~qsudoku.result.Result` of sampling ``model``: the best read of
+    """The :class:`~qsudoku.model.result.Result` of sampling ``model``: the best read of
     ``tally`` and its statistics, plus ``fields`` (``solved_by``, ``timings``, ...)."""
-    from .puzzle import UNIT_KINDS
+    from qsudoku.model.puzzle import UNIT_KINDS
 
     best, rnd = tally.best, tally.best_round
     return Result(puzzle=puzzle, grid=list(best.grid), valid=best.valid, energy=best.energy,
@@ -292,7 +292,7 @@ def _sample(model: QuboModel, config: Config, sampler, budget, t0,
 
 def _solve_route(puzzle: Puzzle, config: Config, sampler, t0: float,
                  budget: float | None) -> Result:
-    from .route import anneal_route, rounds_text
+    from qsudoku.solving.route import anneal_route, rounds_text
 
     label = sampler_label(sampler, config)
     sampler = sampler or sampler_factory(config)
