@@ -1,4 +1,4 @@
-"""Where the kernels' compile cache goes (qsudoku.samplers._jit), down to a read-only install."""
+"""Where the kernels' compile cache goes (qsudoku.samplers.jit), down to a read-only install."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import qsudoku
-from qsudoku.samplers import _jit
+from qsudoku.samplers import jit as _jit
 
 pytestmark = pytest.mark.skipif(not _jit.HAVE_NUMBA, reason="numba not installed")
 
@@ -110,9 +110,9 @@ def test_a_changed_helper_module_recompiles_the_kernels_that_use_it(tmp_path):
     pkg = tmp_path / "kpkg"
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
-    (pkg / "_helper.py").write_text("from qsudoku.samplers._jit import njit\n\n\n"
+    (pkg / "_helper.py").write_text("from qsudoku.samplers.jit import njit\n\n\n"
                                     "@njit()\ndef helper(x):\n    return x + 1\n")
-    (pkg / "_kernel.py").write_text("from qsudoku.samplers._jit import njit\n"
+    (pkg / "_kernel.py").write_text("from qsudoku.samplers.jit import njit\n"
                                     "from ._helper import helper\n\n\n"
                                     "@njit()\ndef kernel(x):\n    return helper(x) * 2\n")
     env = {"PYTHONPATH": os.pathsep.join([str(tmp_path), str(Path(qsudoku.__file__).parents[1])]),
@@ -120,14 +120,14 @@ def test_a_changed_helper_module_recompiles_the_kernels_that_use_it(tmp_path):
     code = "from kpkg._kernel import kernel\nprint(kernel(1), kernel.stats.cache_hits)"
     assert _run(code, env, tmp_path) == "4 Counter()"  # compiled, then cached
     assert _run(code, env, tmp_path) == "4 Counter({(int64,): 1})"  # loaded from the cache
-    (pkg / "_helper.py").write_text("from qsudoku.samplers._jit import njit\n\n\n"
+    (pkg / "_helper.py").write_text("from qsudoku.samplers.jit import njit\n\n\n"
                                     "@njit()\ndef helper(x):\n    return x + 100\n")
     assert _run(code, env, tmp_path) == "202 Counter()"
 
 
 _SAMPLE = """
 import sys
-from qsudoku.samplers import _jit
+from qsudoku.samplers import jit as _jit
 if {mode!r} == "numba":
     _jit.FAST_LOAD_NUMBA = ((0, 0), (0, 0))
 from qsudoku.io import parse_puzzle

@@ -91,7 +91,7 @@ def test_a_warm_route_runs_no_compiler_pass():
     """With the kernels in numba's cache, a hard puzzle only loads them: no compiler pass
     runs (an object-mode block in a kernel, such as a clock read, compiles in every
     process).  The first interpreter fills the cache if it is empty."""
-    code = ("from numba.core import event\nimport qsudoku\nfrom qsudoku.samplers._jit import "
+    code = ("from numba.core import event\nimport qsudoku\nfrom qsudoku.samplers.jit import "
             "cache_mode\nwith event.install_recorder('numba:run_pass') as rec:\n"
             f"    r = qsudoku.solve(qsudoku.parse_puzzle({HARD!r}))\n"
             "print(r.valid, cache_mode(), sorted({e.data['name'] for _, e in rec.buffer}))")

@@ -29,7 +29,7 @@ import math
 
 import numpy as np
 
-from qsudoku.samplers._jit import HAVE_NUMBA, njit
+from qsudoku.samplers.jit import HAVE_NUMBA, njit
 
 if HAVE_NUMBA:
     _njit = njit(nogil=True)

@@ -242,7 +242,7 @@ def _greedy_samples(st: SwapStructure, num_reads: int) -> np.ndarray:
 def _have_numba() -> bool:
     """True if the kernels run compiled; asked without importing numba (0.1 s) when no
     kernel module is loaded yet, so that building a sampler stays cheap."""
-    jit = sys.modules.get(f"{__package__}._jit")
+    jit = sys.modules.get(f"{__package__}.jit")
     if jit is not None:
         return jit.HAVE_NUMBA
     return importlib.util.find_spec("numba") is not None
