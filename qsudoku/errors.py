@@ -1,7 +1,8 @@
 """Typed errors of qsudoku, all under one root.
 
 The CLI maps each family to an exit code (see :data:`EXIT_CODES`): bad input
-or configuration is 2, an unavailable backend is 3.  An invalid *sample* is
+or configuration is 2, an unavailable backend is 3, a failure of the machine
+(disk full, file too large, closed output) is 4.  An invalid *sample* is
 data (see :mod:`qsudoku.model.decode`), never an exception.
 
 >>> issubclass(PuzzleFormatError, QSudokuError)
@@ -20,6 +21,7 @@ __all__ = [
     "ParameterError",
     "BackendUnavailableError",
     "TimeLimitError",
+    "MachineError",
     "exit_code_for",
 ]
 
@@ -126,6 +128,18 @@ class TimeLimitError(QSudokuError, TimeoutError):
         self.num_variables = num_variables
 
     exit_code = 1
+
+
+class MachineError(QSudokuError, OSError):
+    """The machine refused the work: a full disk, a file-size limit, a closed or full
+    output, an unwritable cache.  Not qsudoku's bug and not the user's input: exit 4,
+    with one line saying what and where.
+
+    >>> exit_code_for(MachineError("results.csv: no space left on device"))
+    4
+    """
+
+    exit_code = 4
 
 
 def exit_code_for(error: BaseException) -> int:
