@@ -22,8 +22,8 @@ import time
 from pathlib import Path
 
 from qsudoku.io import load_puzzles
-from qsudoku.solving.pipeline import build
-from qsudoku.solving.rounds import sample_round
+from qsudoku.solving import build
+from qsudoku.solving import sample_round
 from qsudoku.samplers import get_sampler
 
 DATA = Path(os.environ.get("QSUDOKU_DATA", "/work/shared/data")) / "sudoku9"

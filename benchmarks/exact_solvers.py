@@ -63,7 +63,7 @@ def sample_of(path: Path, k: int):
 def _worker(backend: str, paths: list[str], per_set: int, time_limit: float, queue) -> None:
     """Runs in a fresh process: every puzzle of the sample through one backend."""
     from qsudoku.config import Config
-    from qsudoku.solving.pipeline import solve
+    from qsudoku.solving import solve
     from qsudoku.model.propagate import propagate
     from qsudoku.model.qubo import build_model
     from qsudoku.samplers import get_sampler

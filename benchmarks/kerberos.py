@@ -25,8 +25,8 @@ import dimod
 from dimod.generators import combinations
 
 from qsudoku.io import load_puzzles, parse_puzzle
-from qsudoku.solving.pipeline import build
-from qsudoku.solving.rounds import sample_round
+from qsudoku.solving import build
+from qsudoku.solving import sample_round
 from qsudoku.samplers import get_sampler
 
 DATA = Path(os.environ.get("QSUDOKU_DATA", "/work/shared/data"))

@@ -3,7 +3,7 @@
 The pipeline: :mod:`~qsudoku.model.puzzle` (units) -> :mod:`~qsudoku.model.propagate`
 (candidates) -> :mod:`~qsudoku.model.qubo` (reduced BQM) -> :mod:`~qsudoku.samplers`
 (any ``dimod.Sampler``) -> :mod:`~qsudoku.model.decode` (validated grids), chained by
-:func:`~qsudoku.solving.pipeline.solve`.
+:func:`~qsudoku.solving.solve`.
 
 >>> import qsudoku
 >>> r = qsudoku.solve(qsudoku.parse_puzzle("1..." "..2." ".3.." "...4"))
@@ -15,7 +15,8 @@ from qsudoku.config import Config, load_config
 from qsudoku.errors import (BackendUnavailableError, ConfigError, ContradictionError, PuzzleFormatError,
                      QSudokuError)
 from qsudoku.io import Rules, load_puzzles, parse_puzzle
-from qsudoku.solving.pipeline import Result, solve
+from qsudoku.model.result import Result
+from qsudoku.solving import solve
 from qsudoku.model.propagate import propagate
 from qsudoku.model.puzzle import Puzzle, Unit
 from qsudoku.model.qubo import QuboModel, Weights, build_model

@@ -24,36 +24,52 @@ from typing import Any, Mapping
 
 from qsudoku.checks import describe, need_type
 from qsudoku.errors import ConfigError
-from qsudoku.model.propagate import DEFAULT_RULES, check_rules
+from qsudoku.model.propagate import check_rules
 from qsudoku.model.qubo import Weights
 
 __all__ = ["Config", "PropagateConfig", "QuboConfig", "SamplerConfig", "RouteConfig", "ClusterConfig",
-           "load_config", "DEFAULT_CONFIG_PATH", "ROUTE_SAMPLER"]
+           "load_config", "DEFAULT_CONFIG_PATH", "DEFAULTS"]
 
-#: The default sampler; it, ``swap-tabu`` and ``swap`` run the annealing route (see :class:`RouteConfig`).
-ROUTE_SAMPLER = "aco"
+#: The one home of every configuration default, shipped inside the package.
+DEFAULT_CONFIG_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "defaults.toml")
 
-#: The documented default configuration shipped with the repository.
-DEFAULT_CONFIG_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                   "configs", "default.toml")
+
+def _read_defaults() -> dict:
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python < 3.11: the same parser, packaged as tomli
+        import tomli as tomllib
+    with open(DEFAULT_CONFIG_PATH, "rb") as f:
+        return tomllib.load(f)
+
+
+#: :data:`DEFAULT_CONFIG_PATH`, parsed: the dataclasses below take their defaults from it.
+DEFAULTS = MappingProxyType(_read_defaults())
+_P, _S, _R = DEFAULTS["propagate"], DEFAULTS["sampler"], DEFAULTS["route"]
 _SECRET_KEYS = {"token", "api_token", "dwave_api_token", "password", "secret"}
 
 
 @dataclass(frozen=True)
 class PropagateConfig:
-    """``[propagate]``: which rules run before the QUBO is built."""
+    """``[propagate]``: which rules run before the QUBO is built.
 
-    rules: tuple[str, ...] = DEFAULT_RULES
+    ``rules`` make the model that is sampled; ``finish_rules`` are tried once more only
+    to finish a puzzle outright (nothing is sampled if they solve it).
+    """
+
+    rules: tuple[str, ...] = tuple(_P["rules"])
+    finish_rules: tuple[str, ...] = tuple(_P["finish_rules"])
 
     def __post_init__(self):
         object.__setattr__(self, "rules", check_rules(self.rules))
+        object.__setattr__(self, "finish_rules", check_rules(self.finish_rules))
 
 
 @dataclass(frozen=True)
 class QuboConfig:
     """``[qubo]``: penalty weights per constraint kind (``[qubo.weights]``)."""
 
-    weights: Weights = Weights()
+    weights: Weights = Weights(**DEFAULTS["qubo"]["weights"])
 
 
 @dataclass(frozen=True)
@@ -65,7 +81,7 @@ class SamplerConfig:
     token, no network, missing extra); the result then says so.
     """
 
-    name: str = ROUTE_SAMPLER
+    name: str = _S["name"]
     options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     params: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     fallback: str | None = None
@@ -91,28 +107,25 @@ class SamplerConfig:
 
 @dataclass(frozen=True)
 class RouteConfig:
-    """``[route]``: the annealing route, run when the sampler is a route sampler (``aco``,
-    the default, ``swap-tabu`` or ``swap``) and ``enabled``.
+    """``[route]``: the round policy of every sampler (see :mod:`qsudoku.solving.solve`).
 
-    The route anneals the reduced QUBO in rounds (see :mod:`qsudoku.solving.route`) for at most
-    ``time_budget`` seconds; ``max_depth`` > 0 lets it fix agreed cells between rounds.
-    If it runs out of budget, an exact solver finishes the puzzle and the result says so.
-    ``exact_fallback`` names it: a registry name such as ``"csp"``, or a comma-separated
-    list tried in order, skipping backends whose library is not installed (the default
-    ``"sat,csp"``: python-sat, else qsudoku's own search); ``""`` = none.  The fallback
-    stops after ``fallback_time_limit`` seconds (``0`` = no limit) and then reports the
-    puzzle unsolved.  With another sampler, or ``enabled = false``, the reduced QUBO is
-    sampled once, as configured.
+    The reduced QUBO is sampled in rounds for at most ``time_budget`` seconds, until a
+    read is valid (``enabled = false``: one round); ``max_depth`` > 0 lets it fix agreed
+    cells between rounds.  If the rounds end unsolved, an exact solver finishes the
+    puzzle and the result says so.  ``exact_fallback`` names it: a registry name such as
+    ``"csp"``, or a comma-separated list tried in order, skipping backends whose library
+    is not installed; ``""`` = none.  The fallback stops after ``fallback_time_limit``
+    seconds (``0`` = no limit) and then reports the puzzle unsolved.
 
     >>> RouteConfig(exact_fallback="sat, csp").fallback_names
     ('sat', 'csp')
     """
 
-    enabled: bool = True
-    time_budget: float = 0.8
-    max_depth: int = 0
-    exact_fallback: str = "sat,csp"
-    fallback_time_limit: float = 60.0
+    enabled: bool = _R["enabled"]
+    time_budget: float = _R["time_budget"]
+    max_depth: int = _R["max_depth"]
+    exact_fallback: str = _R["exact_fallback"]
+    fallback_time_limit: float = _R["fallback_time_limit"]
 
     @property
     def fallback_names(self) -> tuple[str, ...]:
@@ -147,7 +160,7 @@ class ClusterConfig:
     ``--scheduler`` flag wins over ``QSUDOKU_SCHEDULER``, which wins over this key.
     """
 
-    scheduler: str = ""
+    scheduler: str = DEFAULTS["cluster"]["scheduler"]
 
     def __post_init__(self):
         if not isinstance(self.scheduler, str):
@@ -177,7 +190,7 @@ class Config:
         _no_secrets(data, pre)
         _known(data, ("propagate", "qubo", "sampler", "route", "cluster"), "", pre)
         prop = _table(data, "propagate", "", pre)
-        _known(prop, ("rules",), "propagate.", pre)
+        _known(prop, ("rules", "finish_rules"), "propagate.", pre)
         qubo = _table(data, "qubo", "", pre)
         _known(qubo, ("weights",), "qubo.", pre)
         w = _table(qubo, "weights", "qubo.", pre)
@@ -194,10 +207,13 @@ class Config:
         _known(route, ("enabled", "time_budget", "max_depth", "exact_fallback",
                        "fallback_time_limit"), "route.", pre)
         try:
-            rules = prop.get("rules", DEFAULT_RULES)
-            if not isinstance(rules, (list, tuple)) or not all(isinstance(r, str) for r in rules):
-                raise ConfigError("propagate.rules must be a list of rule names")
-            name = samp.get("name", ROUTE_SAMPLER)
+            rules = prop.get("rules", _P["rules"])
+            finish = prop.get("finish_rules", _P["finish_rules"])
+            for key, value in (("rules", rules), ("finish_rules", finish)):
+                if not isinstance(value, (list, tuple)) or not all(isinstance(r, str)
+                                                                    for r in value):
+                    raise ConfigError(f"propagate.{key} must be a list of rule names")
+            name = samp.get("name", _S["name"])
             if not isinstance(name, str):
                 raise ConfigError(f"sampler.name = {name!r} must be a string")
             fallback = samp.get("fallback")
@@ -210,7 +226,8 @@ class Config:
             if fallback is not None:
                 _check_sampler_name("sampler.fallback", fallback)
             _check_fallback_names(route)
-            return cls(PropagateConfig(tuple(rules)), QuboConfig(Weights(**w)),
+            return cls(PropagateConfig(tuple(rules), tuple(finish)),
+                       QuboConfig(replace(QuboConfig().weights, **w)),
                        SamplerConfig(name, samp.get("options", {}), samp.get("params", {}),
                                      fallback),
                        RouteConfig(**route), ClusterConfig(**cluster), source=source)
@@ -226,6 +243,7 @@ class Config:
 
         ``options`` are merged into the sampler's constructor options and ``route`` into
         the ``[route]`` table (e.g. ``{"exact_fallback": ""}`` for ``--no-fallback``).
+        ``rules`` replace the propagation rules and turn ``finish_rules`` off.
 
         Choosing a different sampler drops the config's sampling parameters (they
         belonged to the other sampler) in favour of the new sampler's defaults.
@@ -246,8 +264,8 @@ class Config:
         if seed is not None:
             p["seed"] = seed
         cfg = replace(self, sampler=replace(s, params=p))
-        if rules is not None:
-            cfg = replace(cfg, propagate=PropagateConfig(tuple(rules)))
+        if rules is not None:  # the rules given are the rules used: no finishing rules
+            cfg = replace(cfg, propagate=PropagateConfig(tuple(rules), ()))
         if route:
             try:
                 cfg = replace(cfg, route=replace(cfg.route, **route))

@@ -12,7 +12,7 @@ from qsudoku.io import parse_puzzle
 from qsudoku.model.propagate import propagate
 from qsudoku.model.puzzle import Puzzle, column_units, diagonal_units, row_units
 from qsudoku.model.qubo import Weights, build_model
-from qsudoku.solving.route import anneal_route
+from _shared import route as anneal_route
 from qsudoku.samplers import get_sampler, names
 from qsudoku.samplers._swap_kernel import HAVE_NUMBA
 from qsudoku.samplers.aco import compile_cover

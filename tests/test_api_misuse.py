@@ -2,7 +2,7 @@
 ``ValueError`` (or a ``QSudokuError`` that is one) whose message names the argument.
 
 The table covers ``qsudoku.__all__`` and the functions the README documents
-(``format_grid``, ``count_solutions``, ``tts99``, ``anneal_route``, ``decode``, the unit
+(``format_grid``, ``count_solutions``, ``tts99``, ``solve``, ``decode``, the unit
 builders, ``get_sampler``).  ``python tests/test_api_misuse.py`` prints how many calls
 end well, in a raw internal exception, or are accepted silently (to compare versions).
 """
@@ -23,7 +23,7 @@ from qsudoku.model.decode import decode
 from qsudoku.exact import count_solutions
 from qsudoku.io import format_grid
 from qsudoku.model.puzzle import box_units, diagonal_units, region_units, row_units
-from qsudoku.solving.route import anneal_route
+from qsudoku.solving import solve
 from qsudoku.samplers import get_sampler
 
 NAN, INF = math.nan, math.inf
@@ -254,25 +254,12 @@ def _cases() -> list[Case]:
     add("tts99(0.1, '0.5')", lambda: tts99(0.1, "0.5"), TE, "p")
     add("tts99(target=1.5)", lambda: tts99(0.1, 0.5, target=1.5), VE, "target")
     add("tts99(target=1.0)", lambda: tts99(0.1, 0.5, target=1.0), VE, "target")
-    # anneal_route
-    add("anneal_route(None)", lambda: anneal_route(None), TE, "puzzle")
-    add("anneal_route(time_budget=-1)", lambda: anneal_route(P, time_budget=-1), VE,
-        "time_budget")
-    add("anneal_route(time_budget=nan)", lambda: anneal_route(P, time_budget=NAN), VE,
-        "time_budget")
-    add("anneal_route(max_depth=-1)", lambda: anneal_route(P, max_depth=-1), VE, "max_depth")
-    add("anneal_route(num_fix=0)", lambda: anneal_route(P, num_fix=0), VE, "num_fix")
-    add("anneal_route(seed=-1)", lambda: anneal_route(P, seed=-1), VE, "seed")
-    add("anneal_route(weights=dict)", lambda: anneal_route(P, weights={"cell": 1}), TE, "weights")
-    add("anneal_route(rules=str)", lambda: anneal_route(P, rules="naked_single"), TE, "rules")
-    add("anneal_route(fallback_time_limit=-1)",
-        lambda: anneal_route(P, fallback_time_limit=-1), VE, "fallback_time_limit")
-    add("anneal_route(sampler=5)", lambda: anneal_route(P, sampler=5), TE, "sampler")
-    add("anneal_route(sampler='bogus')", lambda: anneal_route(P, sampler="bogus"), VE, "sampler")
-    add("anneal_route(fallback=5)", lambda: anneal_route(P, fallback=5, time_budget=1e-3), TE,
-        "fallback")
-    add("anneal_route(round_time=0)", lambda: anneal_route(P, round_time=0), VE, "round_time")
-    add("anneal_route(max_rounds=-1)", lambda: anneal_route(P, max_rounds=-1), VE, "max_rounds")
+    # solve
+    add("solve(None)", lambda: solve(None), TE, "puzzle")
+    add("solve(config=dict)", lambda: solve(P, {"sampler": "sa"}), TE, "config")
+    add("solve(budget=-1)", lambda: solve(P, budget=-1), VE, "budget")
+    add("solve(budget=nan)", lambda: solve(P, budget=NAN), VE, "budget")
+    add("solve(sampler=5)", lambda: solve(P, sampler=5), TE, "sampler")
     # samplers
     add("get_sampler(5)", lambda: get_sampler(5), VE, "sampler")
     add("get_sampler('bogus')", lambda: get_sampler("bogus"), VE, "sampler")

@@ -194,7 +194,7 @@ def test_default_toml_is_the_builtin_default():
     assert (toml.propagate, toml.qubo, toml.sampler, toml.route) == (
         builtin.propagate, builtin.qubo, builtin.sampler, builtin.route)
     assert toml.sampler.name == "aco" and toml.route.enabled and not toml.sampler.params
-    assert default_params("swap")  # the route's schedule comes from qsudoku.solving.route instead
+    assert default_params("swap")
 
 
 def test_unit_shorthand_and_explicit_kind():

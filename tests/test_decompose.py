@@ -13,8 +13,8 @@ pytest.importorskip("minorminer")
 from qsudoku.samplers.embedding import clique_embedding, is_valid_embedding  # noqa: E402
 from qsudoku.errors import ConfigError  # noqa: E402
 from qsudoku.io import parse_puzzle  # noqa: E402
-from qsudoku.solving.pipeline import build  # noqa: E402
-from qsudoku.solving.rounds import sample_round  # noqa: E402
+from qsudoku.solving import build  # noqa: E402
+from qsudoku.solving import sample_round  # noqa: E402
 from qsudoku.samplers import get_sampler  # noqa: E402
 from qsudoku.samplers.decompose import (STRATEGIES, DecomposeSampler, _choose, _Model,  # noqa: E402
                                         _Structure)

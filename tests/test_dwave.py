@@ -18,7 +18,7 @@ from qsudoku.cli import main
 from qsudoku.config import Config
 from qsudoku.errors import BackendUnavailableError, ConfigError
 from qsudoku.io import load_puzzles, parse_puzzle
-from qsudoku.solving.pipeline import build, solve
+from qsudoku.solving import build, solve
 from qsudoku.model.propagate import propagate
 from qsudoku.model.qubo import Weights, build_model
 from qsudoku.samplers import get_sampler, get_spec

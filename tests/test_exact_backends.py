@@ -12,7 +12,7 @@ from qsudoku.errors import ConfigError, ContradictionError
 from qsudoku.exact.isolate import solve_isolated
 from qsudoku.exact.problem import Problem
 from qsudoku.io import load_puzzles, parse_puzzle
-from qsudoku.solving.pipeline import sample_model, solve
+from qsudoku.solving import make_plan, solve
 from qsudoku.model.propagate import propagate
 from qsudoku.model.qubo import build_model
 from qsudoku.samplers import get_sampler, get_spec
@@ -80,7 +80,7 @@ def test_fast_backends_solve_a_25x25(name):
 def test_pipeline_result_shape(name):
     p = parse_puzzle("2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......")
     r = solve(p, Config().with_overrides(sampler=name, rules=[]))
-    assert r.valid and r.solved_by == name and r.num_reads == 1 and r.success_rate == 1.0
+    assert r.valid and r.solved_by == f"{name} (1 round)" and r.num_reads == 1 and r.success_rate == 1.0
     assert r.energy == pytest.approx(0.0)
     assert {"propagate", "build", "sample", "decode", "total"} <= set(r.timings)
     assert r.info["solver"].split(":")[0] == name and r.info["status"] == "solved"
@@ -129,7 +129,8 @@ def test_csp_time_limit_gives_an_invalid_sample_not_an_error():
         pytest.skip("shared/data not beside the repo")
     p = load_puzzles(str(DATA / "sudoku25/gecode.txt"))[0]
     r = solve(p, Config().with_overrides(sampler="csp", params={"time_limit": 0.5,
-                                                                 "restarts": False}))
+                                                                 "restarts": False},
+                                         route={"exact_fallback": ""}))
     assert not r.valid and r.info["status"] == "time_limit"
     assert r.timings["sample"] < 5
 
@@ -142,8 +143,9 @@ def test_options_and_params_reach_the_backends():
         get_sampler("sat").sample(m.bqm, groups=m.groups(), solver="nosuch")
     with pytest.raises(ConfigError, match="cannot be interrupted"):
         get_sampler("sat").sample(m.bqm, groups=m.groups(), solver="cadical153", time_limit=5)
-    ss, params = sample_model(m, Config().with_overrides(sampler="cpsat",
-                                                         params={"num_workers": 2, "seed": 3}))
+    plan = make_plan(Config().with_overrides(sampler="cpsat", params={"num_workers": 2, "seed": 3}))
+    rnd = plan.sample(m, seed=plan.seed)
+    ss, params = rnd.sampleset, rnd.params
     assert params == {"num_workers": 2, "seed": 3} and ss.info["status"] == "solved"
 
 

@@ -12,7 +12,7 @@ SEED004 = "2.513...4....48........7.2..385...92....9.7........45.86.97....95....
 
 def test_solve_reports_every_stage():
     r = solve(parse_puzzle(SEED004), Config().with_overrides(sampler="sa", seed=3))
-    assert r.valid and r.solved_by == "sa" and r.energy == 0.0
+    assert r.valid and r.solved_by == "sa (1 round)" and r.energy == 0.0
     assert r.num_variables == 63 and r.num_interactions > 0
     assert 0 < r.success_rate <= 1 and r.num_reads == 50
     assert set(r.timings) >= {"propagate", "build", "sample", "decode", "total"}
@@ -32,8 +32,9 @@ def test_propagation_only_solve_has_no_model():
 def test_invalid_best_sample_is_data_with_broken_constraints():
     # one sweep of annealing on a 192-variable model essentially never solves it
     p = parse_puzzle("1..2..3...2..3..4...3..4..56..4..5...7..5..6...8..6..78..9..7...9..1..8...1..2..4")
-    r = solve(p, Config().with_overrides(sampler="sa", seed=1, reads=2, params={"num_sweeps": 1}))
-    assert not r.valid and r.broken and r.success_rate == 0.0 and r.energy > 0
+    r = solve(p, Config().with_overrides(sampler="sa", seed=1, reads=2, params={"num_sweeps": 1},
+                                         route={"enabled": False, "exact_fallback": ""}))
+    assert not r.valid and r.solved_by == "none" and r.rounds == 1 and r.broken and r.success_rate == 0.0 and r.energy > 0
 
 
 @needs_data
@@ -136,7 +137,7 @@ def test_qsudokus_samplers_report_bad_parameters_as_config_errors():
             solve(parse_puzzle(OPEN4), cfg)
 
 
-@pytest.mark.parametrize("where", ["qsudoku.solving.rounds.decode", "qsudoku.solving.route.build_model"])
+@pytest.mark.parametrize("where", ["qsudoku.solving.rounds.decode", "qsudoku.solving.policy.build_model"])
 @pytest.mark.parametrize("error", [KeyError("k"), TypeError("t"), IndexError("i"),
                                    AttributeError("a"), OverflowError("o"), ValueError("v")])
 def test_a_bug_in_the_route_stays_a_bug(monkeypatch, where, error):
@@ -169,7 +170,7 @@ def test_debug_keeps_the_exit_code_of_an_unavailable_backend(monkeypatch, capsys
     def unavailable(*args, **kwargs):
         raise BackendUnavailableError("no such backend here")
 
-    monkeypatch.setattr("qsudoku.solving.pipeline.get_sampler", unavailable)
+    monkeypatch.setattr("qsudoku.solving.plan.get_sampler", unavailable)
     assert main(["solve", OPEN4, "--sampler", "sa", "--no-route"]) == 3
     assert main(["--debug", "solve", OPEN4, "--sampler", "sa", "--no-route"]) == 3
     assert "BackendUnavailableError: no such backend here" in capsys.readouterr().err

@@ -86,7 +86,8 @@ def test_hard_set_medians_shrink_with_rules():
 
 def test_continuing_from_singles_reaches_the_fresh_fixpoint(shared_puzzles):
     """``start=`` (how the route tries its stronger rules) changes the work, not the result."""
-    from qsudoku.solving.route import STRONG_RULES
+    from qsudoku.config import DEFAULTS
+    STRONG_RULES = tuple(DEFAULTS["propagate"]["finish_rules"])
 
     checked = stronger = 0
     for key, puzzles in shared_puzzles.items():

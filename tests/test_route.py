@@ -7,7 +7,7 @@ from qsudoku.errors import ContradictionError
 from qsudoku.io import load_puzzles, parse_puzzle
 from qsudoku.model.puzzle import Puzzle
 from qsudoku.model.result import Result
-from qsudoku.solving.route import anneal_route
+from _shared import route as anneal_route
 from qsudoku.samplers import names
 from qsudoku.samplers._swap_kernel import HAVE_NUMBA
 
@@ -67,15 +67,9 @@ def test_out_of_budget_without_fallback_is_unsolved_and_says_none():
 
 def test_fallback_finishes_and_the_result_says_so():
     tiny = {"num_reads": 1, "max_iters": 1}
-    calls = []
-
-    def exact(puzzle, candidates):
-        calls.append(candidates.num_variables)
-        return [int(c) for c in HARD_SOL]
-
-    r = anneal_route(parse_puzzle(HARD), seed=3, max_rounds=2, sample_params=tiny, fallback=exact)
-    assert r.valid and calls and calls[0] > 0
-    assert r.solved_by == "exact fallback after aco (2 rounds)"
+    r = anneal_route(parse_puzzle(HARD), seed=3, max_rounds=1, sample_params=tiny, fallback="csp")
+    assert r.valid and "".join(map(str, r.grid)) == HARD_SOL
+    assert r.solved_by == "csp fallback after aco (1 round)"
     assert any("fallback" in n for n in r.notes)
 
 
@@ -84,13 +78,21 @@ def test_registry_fallback_is_used_and_a_missing_one_is_skipped_and_noted():
     r = anneal_route(parse_puzzle(HARD), seed=3, max_rounds=1, sample_params=tiny, fallback="csp")
     assert r.valid and r.solved_by == "csp fallback after aco (1 round)"
     assert "".join(map(str, r.grid)) == HARD_SOL
+    from qsudoku.errors import ConfigError
+    from qsudoku.solving.fallback import run_fallback
+    from qsudoku.model.propagate import propagate
+
     r = anneal_route(parse_puzzle(HARD), seed=3, max_rounds=1, sample_params=tiny,
-                     fallback=("no-such-solver", "csp"))
+                     fallback=("csp",))
     assert r.valid and r.solved_by == "csp fallback after aco (1 round)"
-    assert any("'no-such-solver' unavailable" in n for n in r.notes)
-    r = anneal_route(parse_puzzle(HARD), seed=3, max_rounds=1, sample_params=tiny,
-                     fallback=("no-such-solver",))
-    assert not r.valid and r.solved_by == "none"
+    with pytest.raises(ConfigError, match="no-such-solver"):  # the config names only real ones
+        anneal_route(parse_puzzle(HARD), fallback=("no-such-solver", "csp"))
+    notes = []
+    grid, name = run_fallback(("no-such-solver", "csp"), propagate(parse_puzzle(HARD)), None, notes)
+    assert name == "csp" and "".join(map(str, grid)) == HARD_SOL
+    assert any("'no-such-solver' unavailable" in n for n in notes)
+    assert run_fallback(("no-such-solver",), propagate(parse_puzzle(HARD)), None, []) == \
+        (None, "no-such-solver")
 
 
 @needs_data
@@ -108,7 +110,7 @@ def test_fallback_time_limit_stops_a_hopeless_exact_search():
 @pytest.mark.skipif("sat" not in names(), reason="python-sat not installed")
 def test_default_solve_finishes_a_25x25_with_the_sat_fallback():
     from qsudoku.config import Config
-    from qsudoku.solving.pipeline import solve
+    from qsudoku.solving import solve
 
     p = load_puzzles(str(DATA / "sudoku25" / "gecode.txt"))[2]
     solution = (DATA / "sudoku25" / "gecode.solutions.txt").read_text().split()[2]

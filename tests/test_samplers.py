@@ -4,13 +4,21 @@ import pytest
 
 from qsudoku.errors import ConfigError
 from qsudoku.io import parse_puzzle
-from qsudoku.solving.pipeline import Config, sample_model
+from qsudoku import Config
+from qsudoku.solving import make_plan
 from qsudoku.model.propagate import propagate
 from qsudoku.model.qubo import build_model
 from qsudoku.samplers import check_params, get_sampler, get_spec, names
 
 OFFLINE = [n for n in names() if get_spec(n).offline]
 CORE = ["sa", "neal", "tabu", "steepest", "random", "exact"]
+
+
+def sample_model(model, config, sampler=None):
+    """One round of ``config``'s plan on ``model``: ``(sampleset, params)``."""
+    plan = make_plan(config, sampler)
+    rnd = plan.sample(model, seed=plan.seed)
+    return rnd.sampleset, rnd.params
 
 
 def test_core_samplers_registered():

@@ -12,7 +12,9 @@ import pytest
 from qsudoku.exact.problem import Problem
 from qsudoku.model.propagate import propagate
 from qsudoku.model.puzzle import Puzzle
-from qsudoku.solving.route import ROUTE_RULES, anneal_route
+from _shared import route as anneal_route
+from qsudoku.config import DEFAULTS
+ROUTE_RULES = tuple(DEFAULTS["propagate"]["rules"])
 
 pysat = pytest.importorskip("pysat")
 
@@ -55,7 +57,7 @@ def test_the_fallback_still_solves_when_its_limit_allows():
 def test_the_route_skips_a_round_it_cannot_pay_for():
     # The budget ends long before the 25x25 model is even built: no sampler call.
     r = anneal_route(blank(25), time_budget=1e-4, seed=1)
-    assert r.rounds == 0 and not r.valid and r.timings["sample"] == 0.0
+    assert r.rounds == 0 and not r.valid and r.timings.get("sample", 0.0) == 0.0
 
 
 def test_the_route_rules_leave_a_blank_grid_open():  # (what the tests above rely on)
@@ -79,7 +81,7 @@ def test_a_build_stops_at_its_deadline_and_says_so():
 def test_the_route_stops_a_build_at_its_budget_and_says_not_decided(monkeypatch):
     import time
 
-    import qsudoku.solving.route as route
+    import qsudoku.solving.policy as route
 
     real = route.build_model  # the budget ends while building, whatever the machine's speed
     monkeypatch.setattr(route, "build_model", lambda c, w, deadline: real(
@@ -96,7 +98,7 @@ def test_the_route_stops_a_build_at_its_budget_and_says_not_decided(monkeypatch)
 
 
 def test_the_route_skips_a_round_whose_overhead_exceeds_what_is_left(monkeypatch):
-    import qsudoku.solving.route as route
+    import qsudoku.solving.policy as route
 
     monkeypatch.setattr(route, "SAMPLE_OVERHEAD", 1e12)  # any build is then too slow
     r = anneal_route(blank(9), time_budget=30, seed=1)
@@ -105,7 +107,7 @@ def test_the_route_skips_a_round_whose_overhead_exceeds_what_is_left(monkeypatch
 
 
 def test_a_qubo_sampler_fallback_counts_its_build_against_its_limit():
-    r = anneal_route(blank(25), rules=(), finish_rules=None, time_budget=1e-4, fallback="sa",
+    r = anneal_route(blank(25), rules=(), time_budget=1e-4, fallback="sa",
                      fallback_time_limit=1e-3, seed=1)
     assert not r.valid and r.solved_by == "none"
     assert any("'sa' stopped at its 0.001 s time limit" in n for n in r.notes), r.notes

@@ -157,7 +157,7 @@ def summary(rows: list[dict]) -> str:
 def run(args) -> int:
     from qsudoku.samplers.embedding import EmbeddingCache, embed_bqm
     from qsudoku.errors import ContradictionError, exit_code_for
-    from qsudoku.solving.pipeline import build
+    from qsudoku.solving import build
 
     cfg = _config(args)
     params = _embedding_parameters(args)

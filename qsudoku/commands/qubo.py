@@ -8,7 +8,7 @@ import shutil
 
 from qsudoku.errors import ConfigError, PuzzleFormatError
 from qsudoku.io.output import atomic_open, atomic_write, check_target
-from qsudoku.solving.pipeline import build
+from qsudoku.solving import build
 from qsudoku.commands.common import add_config_args, add_input_args, config_from_args, iter_inputs
 
 FORMATS = ("bqm", "json", "coo")

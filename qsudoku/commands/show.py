@@ -56,7 +56,7 @@ def _pick(args):
 
 def run(args) -> int:
     from qsudoku.plots import grid as plot
-    from qsudoku.solving.pipeline import solve
+    from qsudoku.solving import solve
     from qsudoku.model.propagate import propagate
 
     if not MIN_DPI <= args.dpi <= MAX_DPI:

@@ -9,8 +9,7 @@ from qsudoku.errors import (BackendUnavailableError, ContradictionError, QSudoku
                       exit_code_for)
 from qsudoku.io.text import format_grid
 from qsudoku.model.result import format_seconds
-from qsudoku.solving.pipeline import (fallback_config, route_params, sampler_factory, sampler_params, solve,
-                        uses_route)
+from qsudoku.solving import make_plan, rounds_text, run_plan
 from qsudoku.commands.common import add_config_args, add_input_args, add_route_args, config_from_args, iter_inputs
 
 
@@ -45,27 +44,18 @@ def run(args) -> int:
 
 def _solve_all(args, cfg) -> None:
     """Solve and print every input puzzle; ``args.exit_so_far`` holds the exit code so far."""
-    notes: list[str] = []
-
     def on_error(err):
         print(f"qsudoku: error: {err}", file=sys.stderr)
         args.exit_so_far = max(args.exit_so_far, 2)
 
-    sampler = None
+    plan = None
     for puzzle in iter_inputs(args, on_error):
         try:
-            if sampler is None:
-                try:
-                    sampler = sampler_factory(cfg)
-                except BackendUnavailableError as e:
-                    cfg, note = fallback_config(cfg, e)
+            if plan is None:  # bad parameters fail before any puzzle is solved
+                plan = make_plan(cfg)
+                for note in plan.notes:
                     print(f"qsudoku: note: {note}", file=sys.stderr)
-                    sampler = sampler_factory(cfg)
-                    notes.append(note)
-                # bad parameters fail before any puzzle is solved
-                (route_params if uses_route(cfg) else sampler_params)(sampler, cfg)
-            result = solve(puzzle, cfg, sampler=sampler)
-            result.notes[:0] = notes
+            result = run_plan(plan, puzzle)
             count = _count(puzzle, cfg) if args.check_unique else None
         except ContradictionError as e:
             args.exit_so_far = max(args.exit_so_far, exit_code_for(e))
@@ -154,10 +144,7 @@ def render(result) -> str:
             or not result.num_variables else "the QUBO not built within the time budget")
     lines.append(f"propagation: {fired} -> {result.num_variables} variables, {size}")
     if result.success_rate is not None:
-        from qsudoku.solving.route import rounds_text
-
-        rounds = result.rounds if "route" in result.sampler else 0
-        where = f" over {rounds_text(rounds)}" if rounds else ""
+        where = f" over {rounds_text(result.rounds)}" if result.rounds else ""
         reads = f"{result.num_reads} read" + ("" if result.num_reads == 1 else "s")
         lines.append(f"sampling: {reads}{where}, {result.success_rate:.1%} "
                      f"valid, best energy {result.energy:g}")

@@ -1,4 +1,4 @@
-"""One task, one row: :func:`measure` runs exactly :func:`qsudoku.solving.pipeline.solve` with the
+"""One task, one row: :func:`measure` runs exactly :func:`qsudoku.solving.solve` with the
 task's configuration and turns the :class:`~qsudoku.model.result.Result` into a row of
 :data:`ROW_FIELDS` (plus the swept keys): the one schema of ``bench`` and ``sweep``.
 
@@ -26,7 +26,7 @@ from qsudoku.model.result import Result, jsonable
 from qsudoku.experiments.tasks import Point, Task, format_value
 
 __all__ = ["ROW_FIELDS", "BROKEN_KINDS", "tts99", "columns", "measure", "run_batch", "warm",
-           "check_point", "task_config"]
+           "check_point", "plan_for", "task_plan"]
 
 #: Constraint kinds counted in the ``broken_<kind>`` columns.
 BROKEN_KINDS = ("cell",) + UNIT_KINDS
@@ -79,57 +79,61 @@ def columns(axis_keys: Sequence[str] = ()) -> list[str]:
     return [*ROW_FIELDS[:at], *extra, *ROW_FIELDS[at:]]
 
 
-_SAMPLERS: dict = {}
+_PLANS: dict = {}
 
 
-def _sampler(config: Config):
-    """This process's sampler for ``config`` (one per registry name and options)."""
-    from qsudoku.solving.pipeline import sampler_factory
+def plan_for(config: Config):
+    """This process's :class:`~qsudoku.solving.plan.Plan` for ``config`` without its seed
+    (one per configuration: the sampler is built and its parameters checked once)."""
+    from dataclasses import replace
 
-    key = (config.sampler.name, repr(sorted(config.sampler.options.items())))
-    if key not in _SAMPLERS:
-        _SAMPLERS[key] = sampler_factory(config)
-    return _SAMPLERS[key]
+    from qsudoku.solving import make_plan
+
+    params = {k: v for k, v in config.sampler.params.items() if k != "seed"}
+    seedless = replace(config, sampler=replace(config.sampler, params=params))
+    key = repr(seedless)
+    if key not in _PLANS:
+        _PLANS[key] = make_plan(seedless)
+    return _PLANS[key]
 
 
 def check_point(point: Point) -> None:
     """Fail now, before any work, on a point whose sampler cannot be built here
     (:class:`~qsudoku.errors.BackendUnavailableError`) or rejects its parameters
     (:class:`~qsudoku.errors.ConfigError`)."""
-    from qsudoku.solving.pipeline import route_params, sampler_params, uses_route
-
-    cfg = point.config
-    (route_params if uses_route(cfg) else sampler_params)(_sampler(cfg), cfg)
+    plan_for(point.config)
 
 
-def task_config(task: Task) -> tuple[Config, int | None]:
-    """The point's config with the task's seed (``seed`` param or 0, plus the repeat) when
-    the sampler takes one; and that seed."""
+def task_plan(task: Task):
+    """The point's plan with the task's seed (the ``seed`` param or 0, plus the repeat)
+    when the sampler takes one; and that seed (``None`` if it takes none)."""
+    from dataclasses import replace
+
     cfg = task.point.config
-    accepted = getattr(_sampler(cfg), "parameters", {}) or {}
-    if "seed" not in accepted:
-        return cfg, None
+    plan = plan_for(cfg)
+    if not plan.takes_seed:
+        return plan, None
     base = cfg.sampler.params.get("seed")
     seed = (int(base) if isinstance(base, int) and not isinstance(base, bool) else 0) + task.repeat
-    return cfg.with_overrides(seed=seed), seed
+    return replace(plan, seed=seed), seed
 
 
 def measure(task: Task) -> dict:
-    """Run :func:`qsudoku.solving.pipeline.solve` for ``task`` and return its row.
+    """Run :func:`qsudoku.solving.solve` for ``task`` and return its row.
 
     A contradiction (the puzzle has no solution) or a :class:`~qsudoku.errors.QSudokuError`
     of the backend is a row with ``status`` ``"contradiction"`` / ``"error"``, as is any
     other exception (``error`` names its type): one crashing backend must not end a long
     run, and the summary counts such rows.
     """
-    from qsudoku.solving.pipeline import solve
+    from qsudoku.solving import run_plan
 
     t0 = time.perf_counter()
     row: dict[str, Any] = _identity(task)
     try:
-        cfg, seed = task_config(task)
+        plan, seed = task_plan(task)
         row["seed"] = "" if seed is None else seed
-        result = solve(task.puzzle, cfg, sampler=_sampler(cfg), budget=task.point.budget)
+        result = run_plan(plan, task.puzzle, budget=task.point.budget, clock_start=t0)
     except ContradictionError as e:
         return _failed(row, "contradiction", str(e), t0)
     except QSudokuError as e:
@@ -213,8 +217,6 @@ def warm(configs: Sequence[Config]) -> None:
     that no measured row pays for imports or JIT compiles."""
     for cfg in configs:
         try:
-            w = getattr(_sampler(cfg), "warm_up", None)
-            if w is not None:
-                w(dict(cfg.sampler.params))
+            plan_for(cfg).warm_up()
         except Exception:  # noqa: BLE001 - a backend that fails here fails in its rows too
             pass

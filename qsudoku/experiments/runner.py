@@ -22,8 +22,8 @@ import sys
 from typing import Sequence
 
 from qsudoku.config import Config
-from qsudoku.experiments.measure import (BROKEN_KINDS, ROW_FIELDS, _SAMPLERS, _sampler, check_point, columns,  # noqa: F401
-                   measure, run_batch, task_config, tts99, warm)
+from qsudoku.experiments.measure import (BROKEN_KINDS, ROW_FIELDS, check_point, columns,  # noqa: F401
+                                         measure, run_batch, tts99, warm)
 from qsudoku.experiments.tasks import Point, Source, Task, format_value, make_tasks, read_sources  # noqa: F401
 
 __all__ = ["Source", "Point", "Task", "ROW_FIELDS", "BROKEN_KINDS", "measure", "run", "run_to",

@@ -184,10 +184,10 @@ def _with_setting(config: Config, setting: Mapping) -> Config:
 def _switch_sampler(config: Config, name: str) -> Config:
     """``config`` with another sampler: its registered defaults, plus the base parameters
     (``num_reads``, ``seed``, ...) that it accepts."""
-    from qsudoku.experiments.measure import _sampler
+    from qsudoku.experiments.measure import plan_for
 
     new = config.with_overrides(sampler=name)
-    accepted = getattr(_sampler(new), "parameters", {}) or {}
+    accepted = plan_for(new).accepted
     return new.with_overrides(params={k: v for k, v in config.sampler.params.items()
                                       if k in accepted})
 

@@ -1,7 +1,7 @@
 """What a solve produced: one :class:`Result` type for every route to an answer.
 
-:func:`qsudoku.solving.pipeline.solve` returns it, and so does the annealing route
-(:func:`qsudoku.solving.route.anneal_route`); ``bench`` and ``sweep`` rows are made from it.
+:func:`qsudoku.solving.solve` returns it, for every sampler; ``bench`` and ``sweep`` rows
+are made from it.
 It is built by keyword, and :func:`jsonable` and :func:`format_seconds` are the one
 JSON converter and the one time formatter of results.
 
@@ -33,10 +33,9 @@ class Result:
         puzzle: The input puzzle.
         grid: The best grid found (0 = cell left undecided by the best sample).
         valid: True iff ``grid`` is a full valid solution keeping the givens.
-        solved_by: ``"propagation"`` if nothing was left to sample; the sampler's name after
-            sampling the reduced QUBO; ``"aco (N rounds)"`` from the annealing route,
-            ``"sat fallback after aco (N rounds)"`` when its exact fallback finished,
-            ``"none"`` when the route found nothing.
+        solved_by: ``"propagation"`` if nothing was left to sample; ``"<sampler> (N rounds)"``
+            when a sampling round found a valid grid; ``"sat fallback after <sampler> (N
+            rounds)"`` when the exact fallback finished; ``"none"`` when nothing did.
         energy: Energy of the best read (``0.0`` for propagation-only solves).
         success_rate: Fraction of reads that were valid (``None`` without sampling).
         num_reads: Reads taken over all rounds.
@@ -46,17 +45,18 @@ class Result:
             ``total`` (empty without sampling).
         chain_break_fraction: Mean chain-break fraction per read (NaN unless a QPU sampler
             reports it).
-        rounds: Sampler calls (the annealing route may make several).
-        restarts: Times the annealing route went back to the root candidates.
+        rounds: Sampler calls.
+        restarts: Times decimation went back to the root candidates.
         num_variables: Variables of the reduced QUBO.
         num_interactions: Its quadratic terms.
         fired: How often each propagation rule acted.
         timings: Seconds per stage (``propagate``, ``build``, ``sample``, ``decode``,
             ``fallback``, ``compile``, ``total``).
         broken: Readable names of the constraints the best read breaks.
-        sampler: Sampler name and the parameters it was called with (and the route's settings).
-        info: The best round's ``sampleset.info`` (backend timings and the like; empty for
-            the route).
+        sampler: Sampler name, the parameters of the best round's call (the ones that ran),
+            the configured ``seed`` and the round policy (``route``).
+        info: The rounds' ``sampleset.info`` (timings and numbers summed over rounds, the
+            last ``status``), with ``rounds`` and ``restarts``.
         model: The :class:`~qsudoku.model.qubo.QuboModel` (``None`` if propagation solved it).
         sampleset: The raw :class:`dimod.SampleSet` (``None`` if propagation solved it).
         decoded: Every decoded read of ``sampleset``.

@@ -1,1 +1,16 @@
-"""solving"""
+"""The solve path: one :func:`solve` for every sampler.
+
+- :mod:`.plan`: the sampler, its checked parameters and seed, made once from a config;
+- :mod:`.rounds`: one sampler call on one model, decoded (:func:`sample_round`), and the
+  statistics over rounds (:class:`Tally`);
+- :mod:`.decimate`: fixing agreed cells between rounds;
+- :mod:`.fallback`: the exact fallback;
+- :mod:`.policy`: the round policy that chains them.
+"""
+
+from qsudoku.solving.plan import Plan, make_plan
+from qsudoku.solving.rounds import Round, Tally, best_read, sample_round
+from qsudoku.solving.policy import build, rounds_text, run_plan, solve
+
+__all__ = ["solve", "run_plan", "build", "Plan", "make_plan", "Round", "Tally", "sample_round",
+           "best_read", "rounds_text"]

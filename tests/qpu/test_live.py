@@ -4,7 +4,7 @@ import pytest
 
 from qsudoku.config import Config
 from qsudoku.io import parse_puzzle
-from qsudoku.solving.pipeline import solve
+from qsudoku.solving import solve
 
 pytestmark = pytest.mark.qpu
 

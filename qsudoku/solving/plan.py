@@ -1,0 +1,239 @@
+"""The plan of a solve: the sampler, its checked parameters and the round policy, made once.
+
+:func:`make_plan` reads a :class:`~qsudoku.config.Config` (and, optionally, a sampler object
+passed in) and fails before any work on what cannot run: an unknown parameter, a nonsense
+value, a sampler that is not installed (unless ``sampler.fallback`` names one that is).
+Every sampler gets the same treatment:
+
+- a *registered* sampler (built here, or passed in as an instance of a registered class)
+  takes its registry entry's parameters (:attr:`qsudoku.samplers.SamplerSpec.defaults`,
+  their one home) with the config's on top;
+- any other :class:`dimod.Sampler` takes the config's parameters that its ``parameters``
+  accept; the others are left out, with one note;
+- the seed is taken out of the parameters: each round gets its own, drawn from it
+  (:meth:`Plan.round_params`); a sampler that takes no seed gets none, with a note.
+
+>>> from qsudoku import Config
+>>> plan = make_plan(Config().with_overrides(sampler="csp", seed=1))
+>>> plan.label, plan.seed, plan.notes
+('csp', 1, ("sampler 'csp' takes no seed; seed 1 has no effect on it",))
+>>> import dimod
+>>> plan = make_plan(Config().with_overrides(reads=5, seed=3), dimod.RandomSampler())
+>>> plan.label, plan.params
+('RandomSampler', {'num_reads': 5})
+"""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from qsudoku.checks import describe
+from qsudoku.config import Config
+from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
+from qsudoku.samplers import check_params, get_sampler, get_spec, names
+from qsudoku.samplers.registry import check_values
+from qsudoku.solving.rounds import Round, sample_round
+
+__all__ = ["Plan", "make_plan", "TIME_PARAMS", "spec_of"]
+
+#: Sampling parameters that take a time limit in seconds: a round passes the time left.
+TIME_PARAMS = ("time_limit", "time_budget")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a solve runs, checked once.
+
+    Attributes:
+        label: The registry name, or the class name of a sampler that is not registered.
+        sampler: The :class:`dimod.Sampler`.
+        params: The checked parameters of every round (without ``seed``).
+        seed: The seed the rounds' seeds are drawn from (``None`` = fresh).
+        config: The configuration (after an offline fallback, the fallback's).
+        notes: What the user should know about the plan (parameters left out, no seed).
+    """
+
+    label: str
+    sampler: Any
+    params: Mapping
+    seed: int | None
+    config: Config
+    notes: tuple[str, ...] = ()
+    accepted: frozenset = field(default=frozenset(), repr=False)
+
+    @property
+    def takes_seed(self) -> bool:
+        """True if the sampler takes a ``seed`` (else its answer would not change)."""
+        return "seed" in self.accepted
+
+    @property
+    def timed(self) -> tuple[str, ...]:
+        """The :data:`TIME_PARAMS` the sampler takes and the plan does not fix."""
+        return tuple(k for k in TIME_PARAMS if k in self.accepted and k not in self.params)
+
+    def round_params(self, seed: int | None, left: float | None, num_reads: int | None = None
+                     ) -> dict:
+        """The keyword arguments of one round's ``sample`` call.
+
+        Args:
+            seed: This round's seed (passed if the sampler takes one).
+            left: Seconds left of the budget, passed through each time parameter the
+                sampler takes (``None`` = none passed).
+            num_reads: Reads of this round, for samplers without a time parameter.
+        """
+        call = dict(self.params)
+        if seed is not None and self.takes_seed:
+            call["seed"] = seed
+        if left is not None:
+            for k in self.timed:
+                call[k] = max(float(left), 1e-3)
+        if "stop_at_ground" in self.accepted:
+            call.setdefault("stop_at_ground", True)
+        if num_reads is not None:
+            call["num_reads"] = num_reads
+        return call
+
+    def sample(self, model, *, seed: int | None = None, left: float | None = None,
+               num_reads: int | None = None) -> Round:
+        """One round: sample ``model`` with :meth:`round_params` and decode every read.
+
+        >>> from qsudoku import Config, parse_puzzle
+        >>> from qsudoku.solving import build
+        >>> _, model, _ = build(parse_puzzle("1..." "..2." "...." "...4"))
+        >>> plan = make_plan(Config().with_overrides(sampler="sa", reads=4))
+        >>> rnd = plan.sample(model, seed=5)
+        >>> rnd.num_reads, rnd.params
+        (4, {'num_reads': 4, 'num_sweeps': 1000, 'seed': 5})
+
+        Raises:
+            ConfigError: The sampler rejected a parameter value (see :meth:`rejected`).
+        """
+        with self.rejected():
+            return sample_round(model, self.sampler, self.round_params(seed, left, num_reads))
+
+    def warm_up(self) -> float:
+        """Compile the sampler's kernels for these parameters (seconds it took; 0 if none)."""
+        warm = getattr(self.sampler, "warm_up", None)
+        return warm(dict(self.params)) if warm is not None else 0.0
+
+    @contextmanager
+    def rejected(self):
+        """A sampler's own refusal of a parameter value becomes a ConfigError naming it.
+
+        Only the sampler's parameter checks count: a
+        :class:`~qsudoku.errors.ParameterError`, or a ``ValueError``/``TypeError`` raised
+        by the checks at the top of another library's ``sample`` method.  Anything else
+        is a bug and propagates unchanged.
+        """
+        try:
+            yield
+        except ConfigError as e:
+            if not isinstance(e, ParameterError):
+                raise
+            raise self._error(e) from None
+        except (ValueError, TypeError) as e:
+            if not _raised_by_foreign_sample(e):
+                raise
+            raise self._error(e) from None
+
+    def _error(self, e: Exception) -> ConfigError:
+        where = f"{self.config.source}: " if self.config.source else ""
+        return ConfigError(f"{where}sampler {self.label!r} rejected its parameters "
+                           f"{dict(self.params)}: {e}")
+
+
+def spec_of(sampler):
+    """The registry entry whose class ``sampler`` is an instance of (``None`` if none).
+
+    Only classes whose modules are already imported are looked at: a sampler object
+    passed in has its class imported, and nothing else is imported to find it.
+
+    >>> import dimod
+    >>> spec_of(dimod.RandomSampler()) is None
+    True
+    """
+    for name in names():
+        spec = get_spec(name)
+        module, _, attr = str(getattr(spec, "target", "")).partition(":")
+        cls = getattr(sys.modules.get(module), attr, None)
+        if isinstance(cls, type) and type(sampler) is cls:
+            return spec
+    return None
+
+
+def _offline(config: Config, error: BackendUnavailableError) -> tuple[Config, str]:
+    """The config to run instead when the sampler is unavailable, and the note saying so."""
+    fb = config.sampler.fallback
+    if not fb or fb == config.sampler.name:
+        raise error
+    note = (f"sampler {config.sampler.name!r} unavailable ({error}); "
+            f"ran the offline fallback {fb!r} instead")
+    return config.with_overrides(sampler=fb, fallback=""), note
+
+
+def make_plan(config: Config = Config(), sampler=None) -> Plan:
+    """Build (or adopt) the sampler and check its parameters, before any work.
+
+    Args:
+        config: The configuration.
+        sampler: A sampler object to use instead of building ``config.sampler.name``.
+
+    Raises:
+        TypeError: ``sampler`` is not a sampler.
+        ConfigError: An unknown parameter or a nonsense value.
+        BackendUnavailableError: The sampler cannot run here (and no offline fallback is
+            configured).
+    """
+    if sampler is not None and not callable(getattr(sampler, "sample", None)):
+        raise TypeError(f"sampler must be a dimod sampler object (or None; choose one by name "
+                        f"with Config().with_overrides(sampler=...)), not {describe(sampler)}")
+    notes: list[str] = []
+    if sampler is None:
+        try:
+            sampler = get_sampler(config.sampler.name, **config.sampler.options)
+        except BackendUnavailableError as e:
+            config, note = _offline(config, e)
+            notes.append(note)
+            sampler = get_sampler(config.sampler.name, **config.sampler.options)
+        spec = get_spec(config.sampler.name)
+    else:
+        spec = spec_of(sampler)
+    accepted = frozenset(getattr(sampler, "parameters", None) or ())
+    given = dict(config.sampler.params)
+    seed = given.pop("seed", None)
+    if spec is not None and spec.name == config.sampler.name:
+        label = spec.name
+        params = check_params(sampler, {**spec.defaults, **given}, label, config.source)
+    else:  # a sampler of its own: its registered defaults, and what it accepts of the config's
+        label = spec.name if spec is not None else type(sampler).__name__
+        dropped = sorted(set(given) - accepted)
+        given = {k: v for k, v in given.items() if k in accepted}
+        check_values(given, config.source)
+        params = {**(dict(spec.defaults) if spec is not None else {}), **given}
+        if dropped:
+            notes.append(f"{label} does not accept parameter(s) {', '.join(dropped)} of the "
+                         f"configured sampler {config.sampler.name}; left out")
+    params.pop("seed", None)
+    if seed is not None and "seed" not in accepted:
+        notes.append(f"sampler {label!r} takes no seed; seed {seed} has no effect on it")
+    return Plan(label, sampler, params, seed, config, tuple(notes), accepted)
+
+
+def _raised_by_foreign_sample(error: BaseException) -> bool:
+    """True if ``error`` was raised in the body of the ``sample*`` method of a sampler
+    that is not qsudoku's own (that is where dimod samplers check their parameters)."""
+    import dimod
+
+    tb = error.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    frame = tb.tb_frame
+    owner = frame.f_locals.get("self")
+    return (frame.f_code.co_name.startswith("sample")
+            and isinstance(owner, (dimod.Sampler, dimod.Composite))
+            and not type(owner).__module__.startswith("qsudoku"))

@@ -1,0 +1,338 @@
+"""The one solve path: propagate once, build once, sample in rounds, fall back, report.
+
+:func:`solve` runs every sampler, registered or passed in, under one round policy
+(``[route]`` in the configuration):
+
+1. propagate with the configured ``rules`` (and ``finish_rules`` once, only to finish the
+   puzzle outright); a puzzle they solve is never sampled;
+2. build the reduced QUBO once;
+3. sample it in rounds until a read is a valid grid or ``route.time_budget`` is spent.
+   Each round gets its own seed, drawn from the configured one; a sampler with a time
+   parameter gets the time left; one without takes its configured ``num_reads`` in the
+   first round, then batches of at most that many that fit the time left.  A sampler that takes
+   no seed runs one round (its answer would not change), and so does every sampler
+   with ``route.enabled = false`` (``--no-route``);
+4. decimate between rounds if ``route.max_depth > 0`` (:mod:`.decimate`);
+5. if no round found a valid grid, run the exact fallback (:mod:`.fallback`).
+
+>>> from qsudoku import Config
+>>> from qsudoku.io import parse_puzzle
+>>> r = solve(parse_puzzle("1..." "..2." ".3.." "...4"))
+>>> r.valid, r.solved_by, r.solution
+(True, 'propagation', '1243342143122134')
+>>> r = solve(parse_puzzle("1..." "..2." "...." "...4"), Config().with_overrides(seed=3))
+>>> r.valid, r.solved_by
+(True, 'aco (1 round)')
+>>> r = solve(parse_puzzle("1..." "..2." "...." "...4"), Config().with_overrides(sampler="sa", seed=3))
+>>> r.valid, r.solved_by, r.num_reads
+(True, 'sa (1 round)', 50)
+
+Any other :class:`dimod.Sampler` plugs in the same way:
+
+>>> import dimod
+>>> r = solve(parse_puzzle("1..." "..2." "...." "...4"), Config().with_overrides(reads=5, seed=3),
+...           sampler=dimod.ExactSolver())
+>>> r.valid, r.solved_by
+(True, 'ExactSolver (1 round)')
+>>> for note in r.notes: print(note)
+ExactSolver does not accept parameter(s) num_reads of the configured sampler aco; left out
+sampler 'ExactSolver' takes no seed; seed 3 has no effect on it
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from qsudoku.checks import need_real, need_type
+from qsudoku.config import Config
+from qsudoku.errors import ContradictionError, TimeLimitError
+from qsudoku.model.propagate import Candidates, propagate
+from qsudoku.model.puzzle import UNIT_KINDS, Puzzle
+from qsudoku.model.qubo import QuboModel, build_model
+from qsudoku.model.result import Result
+from qsudoku.solving.decimate import choose_fixes, with_fixed
+from qsudoku.solving.plan import Plan, make_plan
+from qsudoku.solving.rounds import Tally
+
+__all__ = ["solve", "run_plan", "build", "root_candidates", "rounds_text", "SAMPLE_OVERHEAD"]
+
+#: What a round's sampler call may cost beyond its time limit, in builds of the model: the
+#: structured samplers check the BQM against the groups before their first read and score
+#: their reads after the last (measured on blank 16x16 to 49x49 grids, aco and swap-tabu:
+#: 1.2 to 2.8 builds).  A round is skipped when the budget left is below it, and a build's
+#: worth of the budget is kept for the scoring, so that a big grid's budget holds.
+SAMPLE_OVERHEAD = 2.5
+
+
+def rounds_text(n: int) -> str:
+    """``"1 round"``, ``"3 rounds"``."""
+    return f"{n} round" + ("" if n == 1 else "s")
+
+
+def root_candidates(puzzle: Puzzle, config: Config) -> Candidates:
+    """Propagate with ``config.propagate.rules``; if cells stay open, try the
+    ``finish_rules`` once and keep their result only if they solve the puzzle.
+
+    Raises:
+        ContradictionError: If propagation proves the puzzle has no solution.
+    """
+    rules, finish = config.propagate.rules, config.propagate.finish_rules
+    root = propagate(puzzle, rules)
+    if not root.solved and finish and set(finish) - set(rules):
+        strong = propagate(puzzle, finish, start=root)
+        if strong.solved:
+            return strong
+    return root
+
+
+def build(puzzle: Puzzle, config: Config = Config()) -> tuple[Candidates, QuboModel | None, dict]:
+    """Propagate and build the model :func:`solve` samples: ``(candidates, model or None
+    if propagation solved the puzzle, timings)``."""
+    need_type("puzzle", puzzle, Puzzle)
+    need_type("config", config, Config)
+    t = time.perf_counter()
+    cands = root_candidates(puzzle, config)
+    timings = {"propagate": time.perf_counter() - t}
+    if cands.solved:
+        return cands, None, timings
+    t = time.perf_counter()
+    model = build_model(cands, config.qubo.weights)
+    timings["build"] = time.perf_counter() - t
+    return cands, model, timings
+
+
+def solve(puzzle: Puzzle, config: Config = Config(), *, sampler=None,
+          budget: float | None = None) -> Result:
+    """Solve one puzzle through every stage and validate the answer.
+
+    Args:
+        puzzle: The puzzle.
+        config: Rules, weights, sampler and round policy (defaults: ``qsudoku/defaults.toml``).
+        sampler: A sampler object to use (optional): any :class:`dimod.Sampler`; see
+            :func:`~qsudoku.solving.plan.make_plan` for the parameters it gets.
+        budget: Seconds of sampling rounds (default ``route.time_budget``).
+
+    Raises:
+        TypeError, ValueError: A wrong argument (the message names it).
+        ContradictionError: If propagation (or an exact sampler) proves the puzzle has no
+            solution.
+        ConfigError: Bad sampler name or parameters.
+        BackendUnavailableError: The sampler cannot run here.
+    """
+    t0 = time.perf_counter()
+    need_type("puzzle", puzzle, Puzzle)
+    need_type("config", config, Config)
+    need_real("budget", budget, low=0, allow_none=True)
+    return run_plan(make_plan(config, sampler), puzzle, budget=budget, clock_start=t0)
+
+
+def run_plan(plan: Plan, puzzle: Puzzle, *, budget: float | None = None,
+             clock_start: float | None = None) -> Result:
+    """:func:`solve` with a plan made beforehand (reuse one plan across puzzles).
+
+    Args:
+        plan: From :func:`~qsudoku.solving.plan.make_plan`.
+        puzzle: The puzzle.
+        budget: Seconds of sampling rounds (default ``route.time_budget``).
+        clock_start: ``time.perf_counter()`` value the budget and ``timings["total"]``
+            count from (default: now).
+    """
+    t0 = time.perf_counter() if clock_start is None else clock_start
+    cfg, rc = plan.config, plan.config.route
+    time_budget = rc.time_budget if budget is None else float(budget)
+    timings = {"propagate": 0.0, "build": 0.0, "sample": 0.0, "decode": 0.0, "fallback": 0.0}
+    t = time.perf_counter()
+    root = root_candidates(puzzle, cfg)
+    timings["propagate"] += time.perf_counter() - t
+    result = Result(puzzle=puzzle, grid=list(root.grid), valid=False, solved_by="none",
+                    energy=None, fired=dict(root.fired), timings=timings, notes=list(plan.notes),
+                    sampler={"name": plan.label, "params": dict(plan.params), "seed": plan.seed,
+                             "route": {"time_budget": time_budget, "max_depth": rc.max_depth,
+                                       "one_round": not rc.enabled,
+                                       "exact_fallback": rc.exact_fallback,
+                                       "fallback_time_limit": rc.fallback_time_limit}})
+    if root.solved:
+        result.valid, result.solved_by, result.energy = puzzle.is_solution(root.grid), \
+            "propagation", 0.0
+        return _finish(result, timings, t0)
+    compile_time = plan.warm_up()
+    if compile_time:  # a JIT compile (first call in a process) is not sampling time
+        timings["compile"] = compile_time
+    tally = _Rounds(plan, puzzle, root, result, t0 + time_budget + compile_time).run()
+    _add_tally(result, tally)
+    if not result.valid and tally.rounds:
+        result.notes.append(f"the sampling rounds found no valid grid in the {time_budget:g} s "
+                            f"budget ({rounds_text(tally.rounds)})"
+                            + ("" if rc.fallback_names else "; the exact fallback is off"))
+    if not result.valid and rc.fallback_names:
+        from qsudoku.solving.fallback import run_fallback  # the exact layer, when needed
+
+        t = time.perf_counter()
+        grid, name = run_fallback(rc.fallback_names, root, rc.fallback_time_limit or None,
+                                  result.notes, cfg.qubo.weights)
+        timings["fallback"] = time.perf_counter() - t
+        if grid is not None and puzzle.is_solution(grid):
+            result.grid, result.valid, result.broken = list(grid), True, []
+            result.solved_by = f"{name} fallback after {plan.label} ({rounds_text(tally.rounds)})"
+            result.notes.append(f"the exact fallback {name!r} finished the puzzle")
+    return _finish(result, timings, t0)
+
+
+class _Rounds:
+    """The round loop of one puzzle (see the module docstring)."""
+
+    def __init__(self, plan: Plan, puzzle: Puzzle, root: Candidates, result: Result,
+                 deadline: float):
+        self.plan, self.puzzle, self.root, self.result = plan, puzzle, root, result
+        self.deadline = deadline
+        self.one = not plan.config.route.enabled or not plan.takes_seed
+        self.rng = np.random.default_rng(plan.seed)
+        self.tally = Tally()
+        self.timings = result.timings
+        self.batched = not plan.timed and "num_reads" in plan.accepted and not self.one
+        self.max_reads = max(1, int(plan.params.get("num_reads", 1) or 1))
+        self.asked = plan.config.sampler.params.get("num_reads")
+        self.root_model: QuboModel | None = None
+
+    def run(self) -> Tally:
+        cands, depth, built = self.root, 0, 0.0
+        n_next: int | None = None
+        tally, result = self.tally, self.result
+        while not tally.rounds or not self.one:
+            t = time.perf_counter()
+            if tally.rounds and (t >= self.deadline or self.deadline - t < built):
+                break
+            model, built = self._model(cands)
+            if model is None:
+                break
+            t = time.perf_counter()
+            if not self.one and self.deadline - t < SAMPLE_OVERHEAD * built:
+                if not tally.rounds:  # the sampler's own work around its limit would overrun
+                    result.notes.append(f"no sampling round: one costs about "
+                                        f"{SAMPLE_OVERHEAD * built:.2g} s on this model, more "
+                                        f"than the {max(0.0, self.deadline - t):.2g} s left of "
+                                        "the budget")
+                break
+            left = self.deadline - t - built  # a build's worth kept for the reads' scoring
+            rnd = self.plan.sample(model, seed=self._seed(), left=left, num_reads=n_next)
+            self.timings["sample"] += rnd.t_sample
+            self.timings["decode"] += rnd.t_decode
+            tally.add(rnd)
+            self._note_reads(rnd, rnd.params)
+            if cands is self.root:
+                result.sampleset, result.decoded = rnd.sampleset, rnd.decoded
+            if rnd.best.valid and self.puzzle.is_solution(rnd.best.grid):
+                result.grid, result.valid = list(rnd.best.grid), True
+                break
+            if self.batched:
+                left = self.deadline - time.perf_counter()
+                per_read = tally.t_sample / max(1, tally.num_reads)
+                n_next = min(self.max_reads, int(left / per_read)) if per_read > 0 \
+                    else self.max_reads
+                if n_next < 1:
+                    break
+            cands, depth = self._decimate(cands, depth, model, rnd)
+            if cands is None:
+                break
+        if result.valid:
+            result.solved_by = f"{self.plan.label} ({rounds_text(tally.rounds)})"
+        return tally
+
+    def _seed(self) -> int | None:
+        """Round 0 takes the configured seed itself; later rounds draw theirs from it."""
+        if not self.plan.takes_seed:
+            return None
+        drawn = int(self.rng.integers(2 ** 31))
+        if self.tally.rounds == 0 and self.plan.seed is not None:
+            return int(self.plan.seed)
+        return drawn
+
+    def _model(self, cands: Candidates) -> tuple[QuboModel | None, float]:
+        """The model of ``cands`` (the root's is built once) and the seconds it took."""
+        if cands is self.root and self.root_model is not None:
+            return self.root_model, self._root_built
+        t = time.perf_counter()
+        try:
+            model = build_model(cands, self.plan.config.qubo.weights,
+                                deadline=None if self.one else self.deadline)
+        except TimeLimitError as err:  # the budget ended while building: not decided
+            self.timings["build"] += time.perf_counter() - t
+            if not self.tally.rounds:
+                self.result.num_variables = err.num_variables or 0
+            self.result.notes.append("building the QUBO stopped at the end of the "
+                                     f"{self.plan.config.route.time_budget:g} s time budget")
+            return None, 0.0
+        built = time.perf_counter() - t
+        self.timings["build"] += built
+        if cands is self.root:
+            self.root_model, self._root_built = model, built
+            self.result.model = model
+            self.result.num_variables = model.num_variables
+            self.result.num_interactions = model.num_interactions
+        return model, built
+
+    def _note_reads(self, rnd, call: dict) -> None:
+        """Say once when the sampler returned fewer reads than the user asked for."""
+        asked = call.get("num_reads")
+        if self.asked is None or asked is None or rnd.num_reads >= asked or \
+                getattr(self, "_noted", False):
+            return
+        why = [k for k in ("stop_at_ground", "time_limit") if call.get(k)]
+        self.result.notes.append(
+            f"{self.plan.label} returned {rnd.num_reads} of the {asked} reads asked in a round"
+            + (f" (it stops at {' or '.join(w.replace('_', ' ') for w in why)})"
+               if why else ""))
+        self._noted = True
+
+    def _decimate(self, cands: Candidates, depth: int, model, rnd):
+        """The candidates of the next round: fewer cells after a decimation step, or the
+        root after a contradiction or a full dive (``None`` = stop: solved by it)."""
+        rc = self.plan.config.route
+        fixes = choose_fixes(self.rng, model, rnd.decoded, 1) if depth < rc.max_depth else []
+        if not fixes:
+            if cands is not self.root or rc.max_depth:
+                self.result.restarts += 1
+            return self.root, 0
+        grid = list(cands.grid)
+        for cell, digit in fixes:
+            grid[cell] = digit
+        t = time.perf_counter()
+        try:
+            nxt = propagate(with_fixed(self.puzzle, grid), self.plan.config.propagate.rules)
+        except ContradictionError:
+            nxt = None
+        self.timings["propagate"] += time.perf_counter() - t
+        if nxt is None or (nxt.solved and not self.puzzle.is_solution(nxt.grid)):
+            self.result.restarts += 1
+            return self.root, 0
+        if nxt.solved:
+            self.result.grid, self.result.valid = list(nxt.grid), True
+            self.result.solved_by = f"{self.plan.label} ({rounds_text(self.tally.rounds)})"
+            return None, 0
+        return nxt, depth + 1
+
+
+def _add_tally(result: Result, tally: Tally) -> None:
+    """The statistics of every round; an unsolved result keeps the best read of any round."""
+    result.rounds = tally.rounds
+    result.num_reads, result.num_valid = tally.num_reads, tally.num_valid
+    result.success_rate = tally.success_rate
+    result.mean_energy = tally.mean_energy
+    result.chain_break_fraction = tally.chain_break_fraction
+    best_info = dict(tally.best_round.sampleset.info) if tally.rounds else {}
+    result.info = {**best_info, **tally.info, "rounds": tally.rounds,
+                   "restarts": result.restarts}
+    if tally.rounds:
+        result.broken_per_read = tally.broken_per_read(("cell",) + UNIT_KINDS)
+        result.energy = 0.0 if result.valid else tally.best.energy
+        result.sampler["params"] = {k: v for k, v in tally.best_round.params.items()}
+    if not result.valid and tally.best is not None:
+        result.grid, result.broken = list(tally.best.grid), tally.best_round.broken_names()
+
+
+def _finish(result: Result, timings: dict, t0: float) -> Result:
+    result.timings = {k: v for k, v in timings.items() if v or k == "propagate"}
+    result.timings["total"] = time.perf_counter() - t0
+    return result
