@@ -71,7 +71,7 @@ def check_alphabet(alphabet: str, spec: str | None = None) -> str:
     >>> check_alphabet("1123")
     Traceback (most recent call last):
     ...
-    qsudoku.errors.PuzzleFormatError: digits '1123' repeat the symbol '1' (at positions 1 and 2): each value needs its own symbol
+    qsudoku.errors.PuzzleFormatError: digits '1123' repeat a symbol: '1' at positions 1 and 2 (each value needs its own symbol)
     """
     spec = alphabet if spec is None else spec
     seen: dict[str, int] = {}
@@ -79,9 +79,9 @@ def check_alphabet(alphabet: str, spec: str | None = None) -> str:
         if ch in _BLANKS or ch.isspace():
             raise PuzzleFormatError(f"digits {spec!r} use the blank symbol {ch!r}")
         if ch in seen:
-            raise PuzzleFormatError(f"digits {spec!r} repeat the symbol {ch!r} (at positions "
-                                    f"{seen[ch] + 1} and {k + 1}): each value needs its own "
-                                    "symbol")
+            raise PuzzleFormatError(f"digits {spec!r} repeat a symbol: {ch!r} at positions "
+                                    f"{seen[ch] + 1} and {k + 1} (each value needs its own "
+                                    "symbol)")
         seen[ch] = k
     return alphabet
 
