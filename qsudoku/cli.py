@@ -27,7 +27,7 @@ import traceback
 from qsudoku.errors import MachineError, QSudokuError, exit_code_for
 
 __all__ = ["main", "build_parser", "internal_error_line", "COMMAND_MODULES", "silence_stdout",
-           "GuardedStdout", "EXIT_CODES_HELP"]
+           "GuardedStdout", "EXIT_CODES_HELP", "optional_import_error", "OPTIONAL_PACKAGES"]
 
 #: The exit codes, as ``qsudoku --help`` lists them.
 EXIT_CODES_HELP = ("exit codes: 0 solved (or done), 1 no valid sample or no solution, "
@@ -113,6 +113,19 @@ def main(argv=None) -> int:
     except BrokenPipeError:  # the reader of stdout left (``| head``): nothing more to say
         silence_stdout()
         return int(getattr(args, "exit_so_far", 0))
+    except ImportError as e:
+        missing = optional_import_error(e)
+        if missing is None:
+            if args.debug:
+                traceback.print_exc()
+            else:
+                print(f"qsudoku: internal error: {internal_error_line(e)}", file=sys.stderr)
+            return 1
+        if args.debug:
+            traceback.print_exc()
+        else:
+            print(f"qsudoku: error: {missing}", file=sys.stderr)
+        return exit_code_for(missing)
     except OSError as e:
         if _is_machine(e):  # the machine's failure (disk full, ...), not a bug
             error = _machine_error(e)
@@ -134,6 +147,48 @@ def main(argv=None) -> int:
         return 1
     finally:
         guard.uninstall()
+
+
+#: Optional packages, the feature that needs each and the extra that installs it.
+OPTIONAL_PACKAGES = {
+    "matplotlib": ("pictures", "bench"),
+    "pyarrow": (".parquet files", "bench"),
+    "fastparquet": (".parquet files", "bench"),
+    "sympy": ("symbolic models", "bench"),
+    "pyqubo": ("pyqubo models", "bench"),
+    "dwave": ("D-Wave samplers", "qpu"),
+    "minorminer": ("embeddings", "qpu"),
+    "hybrid": ("dwave-hybrid samplers", "qpu"),
+    "pysat": ("the sat sampler", "classical"),
+    "ortools": ("the cpsat sampler", "classical"),
+    "highspy": ("the ilp sampler", "classical"),
+    "clingo": ("the asp sampler", "classical"),
+    "neal": ("the neal sampler", "neal"),
+}
+
+
+def optional_import_error(e: ImportError):
+    """The one-line :class:`~qsudoku.errors.BackendUnavailableError` (exit 3) for an
+    optional package that is not installed, naming the extra that installs it; ``None``
+    for any other import error (a bug).
+
+    >>> str(optional_import_error(ModuleNotFoundError("no", name="matplotlib.figure")))
+    "pictures need matplotlib, which is not installed: pip install 'qsudoku[bench]'"
+    >>> optional_import_error(ModuleNotFoundError("no", name="qsudoku.nothing")) is None
+    True
+    """
+    from qsudoku.errors import BackendUnavailableError
+
+    name = (e.name or "").split(".")[0]
+    if not name:  # pandas: "Unable to find a usable engine; tried using: 'pyarrow', ..."
+        text = str(e)
+        name = next((n for n in OPTIONAL_PACKAGES if f"'{n}'" in text or f"`{n}" in text
+                     or f"import {n}" in text.lower()), "")
+    if name not in OPTIONAL_PACKAGES:
+        return None
+    what, extra = OPTIONAL_PACKAGES[name]
+    return BackendUnavailableError(f"{what} need {name}, which is not installed: "
+                                   f"pip install 'qsudoku[{extra}]'")
 
 
 def _is_machine(e: OSError) -> bool:
