@@ -170,7 +170,7 @@ def parse_tuples(text: str, rules: Rules = Rules(), *, source="<string>", line=1
     >>> parse_tuples("[[1, 1, 4], [2, 2.9, 3]]")
     Traceback (most recent call last):
     ...
-    qsudoku.errors.PuzzleFormatError: <string>:1:13: triple 2 [2, 2.9, 3]: 2.9 is not an integer (rows, columns and values are integers)
+    qsudoku.errors.PuzzleFormatError: <string>:1:13: triple 2 [2, 2.9, 3]: 2.9 is not an integer (a tuple list holds [row, col, value] triples of integers)
     """
     triples = _read_triples(text, source, line)
     if not triples and not rules.size:
@@ -216,7 +216,8 @@ def _read_triples(text: str, source, line) -> list[tuple[int, int, int]]:
                     cell = (r - 1, c - 1) if type(r) is int and type(c) is int else None
                     shown = "[" + ", ".join(map(repr, t)) + "]"
                     raise PuzzleFormatError(f"triple {k + 1} {shown}: {x!r} is not an integer "
-                                            "(rows, columns and values are integers)",
+                                            "(a tuple list holds [row, col, value] triples "
+                                            "of integers)",
                                             cell=cell, **where)
             triples.append(tuple(t))
     except PuzzleFormatError:
