@@ -8,7 +8,16 @@ import sys
 import tempfile
 from pathlib import Path
 
-from conftest import CACHE_VARIABLES, _home_cache, _snapshot
+#: The variables tests/conftest.py points at a session temporary directory.
+CACHE_VARIABLES = ("QSUDOKU_CACHE_DIR", "XDG_CACHE_HOME")
+
+
+def _home_cache() -> Path:
+    return Path(os.path.expanduser("~")) / ".cache" / "qsudoku"
+
+
+def _snapshot(folder: Path) -> set[str]:
+    return {str(p.relative_to(folder)) for p in folder.rglob("*")} if folder.is_dir() else set()
 
 
 def test_every_cache_variable_points_into_the_temporary_directory():
