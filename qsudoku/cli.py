@@ -3,25 +3,37 @@
 Each subcommand lives in :mod:`qsudoku.commands` and adds itself with
 ``register(subparsers)``.  Errors end as one readable line on stderr and an exit
 code: 0 solved, 1 no valid sample (or no solution), 2 bad input or config,
-3 backend unavailable.  Any other exception is a bug: one line naming it (``internal
+3 backend unavailable, 4 the machine refused (disk full, file too large, standard output
+closed or full).  Any other exception is a bug: one line naming it (``internal
 error``), exit code 1.  ``--debug`` shows the full traceback instead of the line (the exit
 code stays the same).  When the reader of stdout leaves early (``qsudoku solve FILE |
 head -1``), a command stops quietly and exits with the code of the results it reached (a
-command keeps it in ``args.exit_so_far`` as it goes).
+command keeps it in ``args.exit_so_far`` as it goes).  Standard output is watched while a
+command runs (:class:`GuardedStdout`): a write that the machine refuses, or a standard
+output that was closed before qsudoku started (``qsudoku solve P >&-``), is exit 4 with
+one line, as is an ``OSError`` of :data:`~qsudoku.io.output.MACHINE_ERRNOS` anywhere else.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import gc
 import importlib
 import os
 import sys
 import traceback
 
-from qsudoku.errors import QSudokuError, exit_code_for
+from qsudoku.errors import MachineError, QSudokuError, exit_code_for
 
-__all__ = ["main", "build_parser", "internal_error_line", "COMMAND_MODULES", "silence_stdout"]
+__all__ = ["main", "build_parser", "internal_error_line", "COMMAND_MODULES", "silence_stdout",
+           "GuardedStdout", "EXIT_CODES_HELP", "optional_import_error", "OPTIONAL_PACKAGES"]
+
+#: The exit codes, as ``qsudoku --help`` lists them.
+EXIT_CODES_HELP = ("exit codes: 0 solved (or done), 1 no valid sample or no solution, "
+                   "2 bad input or configuration, 3 backend unavailable (missing extra, "
+                   "token or solver), 4 the machine refused (disk full, file too large, "
+                   "standard output closed or full), 130 interrupted")
 
 #: Subcommand modules, in the order ``qsudoku --help`` lists them (missing ones are skipped).
 COMMAND_MODULES = (
@@ -56,7 +68,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         description="Solve Sudoku and its relatives as a QUBO: propagate, build the reduced "
                     "model, sample it (by default the annealing route: the aco sampler, "
                     "then an exact fallback; or simulated annealing, a D-Wave QPU, ...), "
-                    "validate.")
+                    "validate.",
+        epilog=EXIT_CODES_HELP)
     parser.add_argument("--version", action="version", version=f"qsudoku {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks of errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -82,8 +95,11 @@ def main(argv=None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as e:  # argparse: usage errors are bad input (2), --help is 0
         return int(e.code or 0)
+    guard = GuardedStdout.install()
     try:
-        return int(args.run(args) or 0)
+        code = int(args.run(args) or 0)
+        guard.flush()
+        return code
     except QSudokuError as e:
         if args.debug:
             traceback.print_exc()
@@ -97,12 +113,173 @@ def main(argv=None) -> int:
     except BrokenPipeError:  # the reader of stdout left (``| head``): nothing more to say
         silence_stdout()
         return int(getattr(args, "exit_so_far", 0))
+    except ImportError as e:
+        missing = optional_import_error(e)
+        if missing is None:
+            if args.debug:
+                traceback.print_exc()
+            else:
+                print(f"qsudoku: internal error: {internal_error_line(e)}", file=sys.stderr)
+            return 1
+        if args.debug:
+            traceback.print_exc()
+        else:
+            print(f"qsudoku: error: {missing}", file=sys.stderr)
+        return exit_code_for(missing)
+    except OSError as e:
+        if _is_machine(e):  # the machine's failure (disk full, ...), not a bug
+            error = _machine_error(e)
+            if args.debug:
+                traceback.print_exc()
+            else:
+                print(f"qsudoku: error: {error}", file=sys.stderr)
+            return exit_code_for(error)
+        if args.debug:
+            traceback.print_exc()
+        else:
+            print(f"qsudoku: internal error: {internal_error_line(e)}", file=sys.stderr)
+        return 1
     except Exception as e:  # a bug: say so, with its real cause, and exit 1
         if args.debug:
             traceback.print_exc()
         else:
             print(f"qsudoku: internal error: {internal_error_line(e)}", file=sys.stderr)
         return 1
+    finally:
+        guard.uninstall()
+
+
+#: Optional packages, the feature that needs each and the extra that installs it.
+OPTIONAL_PACKAGES = {
+    "matplotlib": ("pictures", "bench"),
+    "pyarrow": (".parquet files", "bench"),
+    "fastparquet": (".parquet files", "bench"),
+    "sympy": ("symbolic models", "bench"),
+    "pyqubo": ("pyqubo models", "bench"),
+    "dwave": ("D-Wave samplers", "qpu"),
+    "minorminer": ("embeddings", "qpu"),
+    "hybrid": ("dwave-hybrid samplers", "qpu"),
+    "pysat": ("the sat sampler", "classical"),
+    "ortools": ("the cpsat sampler", "classical"),
+    "highspy": ("the ilp sampler", "classical"),
+    "clingo": ("the asp sampler", "classical"),
+    "neal": ("the neal sampler", "neal"),
+}
+
+
+def optional_import_error(e: ImportError):
+    """The one-line :class:`~qsudoku.errors.BackendUnavailableError` (exit 3) for an
+    optional package that is not installed, naming the extra that installs it; ``None``
+    for any other import error (a bug).
+
+    >>> str(optional_import_error(ModuleNotFoundError("no", name="matplotlib.figure")))
+    "pictures need matplotlib, which is not installed: pip install 'qsudoku[bench]'"
+    >>> optional_import_error(ModuleNotFoundError("no", name="qsudoku.nothing")) is None
+    True
+    """
+    from qsudoku.errors import BackendUnavailableError
+
+    name = (e.name or "").split(".")[0]
+    if not name:  # pandas: "Unable to find a usable engine; tried using: 'pyarrow', ..."
+        text = str(e)
+        name = next((n for n in OPTIONAL_PACKAGES if f"'{n}'" in text or f"`{n}" in text
+                     or f"import {n}" in text.lower()), "")
+    if name not in OPTIONAL_PACKAGES:
+        return None
+    what, extra = OPTIONAL_PACKAGES[name]
+    return BackendUnavailableError(f"{what} need {name}, which is not installed: "
+                                   f"pip install 'qsudoku[{extra}]'")
+
+
+def _is_machine(e: OSError) -> bool:
+    from qsudoku.io.output import MACHINE_ERRNOS
+
+    return e.errno in MACHINE_ERRNOS
+
+
+def _machine_error(e: OSError) -> MachineError:
+    """The one-line error of an ``OSError`` of the machine that no writer named."""
+    from qsudoku.io.output import machine_error
+
+    return machine_error(str(e.filename) if e.filename else "an output", e)
+
+
+class GuardedStdout:
+    """``sys.stdout`` while a command runs: writes pass to the real stream; an ``OSError``
+    the machine raises (a full device, a file-size limit) becomes a
+    :class:`~qsudoku.errors.MachineError` naming standard output, and a standard output
+    closed before qsudoku started is one too, at the first write.  A reader that left
+    (``BrokenPipeError``) passes through unchanged: that is a quiet stop.
+
+    >>> import io
+    >>> out = GuardedStdout(io.StringIO())
+    >>> out.write("ok")
+    2
+    >>> GuardedStdout(None).write("x")
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.MachineError: cannot write standard output: it is closed (EBADF)
+    """
+
+    def __init__(self, stream):
+        self._stream = stream
+        self._saved = None
+
+    @classmethod
+    def install(cls) -> "GuardedStdout":
+        """Put a guard on ``sys.stdout`` (undone by :meth:`uninstall`); a closed file
+        descriptor 1 or 2 is first taken by ``/dev/null``, so that no file qsudoku opens
+        becomes standard output by accident."""
+        for fd in (1, 2):
+            try:
+                os.fstat(fd)
+            except OSError:
+                try:
+                    got = os.open(os.devnull, os.O_WRONLY)
+                    if got != fd:
+                        os.close(got)
+                except OSError:
+                    pass
+        guard = cls(sys.stdout)
+        guard._saved = sys.stdout
+        sys.stdout = guard
+        return guard
+
+    def uninstall(self) -> None:
+        if sys.stdout is self:
+            sys.stdout = self._saved
+
+    def _closed(self):
+        return MachineError("cannot write standard output: it is closed (EBADF)")
+
+    def _call(self, name, *a):
+        if self._stream is None:
+            raise self._closed()
+        try:
+            return getattr(self._stream, name)(*a)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            from qsudoku.io.output import machine_error
+
+            if e.errno == errno.EBADF:
+                raise self._closed() from None
+            raise machine_error("standard output", e) from None
+
+    def write(self, text):
+        return self._call("write", text)
+
+    def writelines(self, lines):
+        return self._call("writelines", lines)
+
+    def flush(self):
+        if self._stream is not None:
+            self._call("flush")
+
+    def __getattr__(self, name):
+        if self._stream is None:
+            raise self._closed()
+        return getattr(self._stream, name)
 
 
 def run() -> int:

@@ -370,7 +370,21 @@ MAX_CONFIG_BYTES = 1 << 20
 
 
 def load_config(path: str | None = None) -> Config:
-    """Load a TOML config (``None`` = built-in defaults, same as ``configs/default.toml``)."""
+    """Load a TOML config (``None`` = built-in defaults, same as ``configs/default.toml``).
+
+    Raises:
+        ConfigError: The file is missing, not a regular file (a FIFO would block, a
+            device never end), larger than :data:`MAX_CONFIG_BYTES`, not UTF-8, not
+            TOML, nested deeper than TOML's parser can follow, or holds a bad value.
+
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> os.mkfifo(os.path.join(folder, "pipe.toml"))
+    >>> load_config(os.path.join(folder, "pipe.toml"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ConfigError: .../pipe.toml: a FIFO, not a regular file: a config must be a file
+    """
     if path is None:
         return Config()
     path = os.fspath(need_type("path", path, (str, os.PathLike), "a str or a path (or None)"))
@@ -380,17 +394,45 @@ def load_config(path: str | None = None) -> Config:
         import tomli as tomllib
 
     try:
-        with open(path, "rb") as f:
-            raw = f.read(MAX_CONFIG_BYTES + 1)  # a device or an endless file is not read whole
-        if len(raw) > MAX_CONFIG_BYTES:
-            raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES:,} bytes, too large "
-                              "for a config file")
+        raw = _read_config_bytes(path)
         data = tomllib.loads(raw.decode("utf-8"))
     except FileNotFoundError:
         raise ConfigError(f"config file not found: {path}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise ConfigError(f"{path}: not valid TOML: {e}") from None
+    except (RecursionError, MemoryError):
+        raise ConfigError(f"{path}: nested too deeply to read (a config is a few tables "
+                          "deep)") from None
     except OSError as e:
         raise ConfigError(f"{path}: cannot read: {e.strerror}") from None
-    return Config.from_dict(data, source=path)
+    try:
+        return Config.from_dict(data, source=path)
+    except RecursionError:
+        raise ConfigError(f"{path}: nested too deeply to read (a config is a few tables "
+                          "deep)") from None
 
+
+def _read_config_bytes(path: str) -> bytes:
+    """The bytes of the config file ``path``, opened without blocking and checked to be
+    a regular file before any read (a FIFO would block until a writer came, a device
+    would never end).
+
+    Raises:
+        ConfigError: Not a regular file, or larger than :data:`MAX_CONFIG_BYTES`.
+        OSError: The system refused to open or read it.
+    """
+    import stat  # here, not at the top: this helper is the only user
+
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as f:
+        mode = os.fstat(f.fileno()).st_mode
+        if not stat.S_ISREG(mode):
+            kind = ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+                    else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+                    else "a socket" if stat.S_ISSOCK(mode) else "not a file")
+            raise ConfigError(f"{path}: {kind}, not a regular file: a config must be a file")
+        raw = f.read(MAX_CONFIG_BYTES + 1)
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES:,} bytes, too large "
+                          "for a config file")
+    return raw

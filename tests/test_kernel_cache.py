@@ -170,3 +170,53 @@ def test_a_numba_outside_the_known_versions_loads_the_numba_way(monkeypatch):
     assert _jit._fast_load_ok()
     monkeypatch.setattr(numba, "__version__", "1.0.0")
     assert not _jit._fast_load_ok()
+
+
+def _corrupt_truncated_index(folder: Path) -> None:
+    for f in folder.rglob("*.nbi"):
+        f.write_bytes(f.read_bytes()[:20])
+
+
+def _corrupt_garbage_code(folder: Path) -> None:
+    import random
+
+    rng = random.Random(7)
+    for f in folder.rglob("*.nbc"):
+        f.write_bytes(bytes(rng.randrange(256) for _ in range(200)))
+
+
+def _corrupt_empty_files(folder: Path) -> None:
+    for f in folder.rglob("*.nb*"):
+        f.write_bytes(b"")
+
+
+@pytest.mark.parametrize("corrupt", [_corrupt_truncated_index, _corrupt_garbage_code,
+                                     _corrupt_empty_files])
+def test_a_corrupt_cache_entry_is_dropped_and_rebuilt_with_one_line(tmp_path, corrupt):
+    """The kernel cache is a cache: a truncated index, garbage compiled code or the empty
+    files a crash leaves make the kernel compile again (one warning line), and the next
+    process loads the rebuilt entry."""
+    pkg = tmp_path / "cpkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "_kernel.py").write_text("from qsudoku.samplers.jit import njit\n\n\n"
+                                    "@njit()\ndef kernel(x):\n    return x * 3\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+    env.update(PYTHONPATH=os.pathsep.join([str(tmp_path), str(Path(qsudoku.__file__).parents[1])]),
+               NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    code = "from cpkg._kernel import kernel\nprint(kernel(2), kernel.stats.cache_hits)"
+
+    def run():
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             env=env, timeout=600, cwd=tmp_path)
+        assert out.returncode == 0, out.stderr
+        return out.stdout.strip(), out.stderr
+
+    assert run() == ("6 Counter()", "")  # compiled, then cached
+    assert run() == ("6 Counter({(int64,): 1})", "")  # loaded from the cache
+    corrupt(tmp_path / "cache")
+    out, err = run()
+    assert out == "6 Counter()"  # the entry dropped: compiled again
+    assert len(err.splitlines()) == 1 and "KernelCacheWarning" in err, err
+    assert "dropped and is being rebuilt" in err and "Traceback" not in err
+    assert run() == ("6 Counter({(int64,): 1})", "")  # rebuilt: loaded again, no note

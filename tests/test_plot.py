@@ -166,3 +166,24 @@ def test_figures_do_not_touch_pyplot():
     draw_grid(parse_puzzle(SEED004))
     heatmap(pd.DataFrame({"a": [1], "b": [1], "success_prob": [1.0]}), "a", "b")
     assert plt.get_fignums() == before
+
+
+def test_show_solve_without_any_sample_draws_and_says_so(tmp_path, capsys, monkeypatch):
+    """A solve that ended with no sample (a 49x49 past its time budget) has no energy:
+    ``show --solve`` still draws the grid and says "no sample" (it was a TypeError)."""
+    import dataclasses
+
+    import qsudoku.solving.pipeline as pipeline
+    from qsudoku.cli import main
+
+    real = pipeline.solve
+
+    def no_sample(puzzle, cfg, **kw):
+        return dataclasses.replace(real(puzzle, cfg, **kw), energy=None, valid=False)
+
+    monkeypatch.setattr(pipeline, "solve", no_sample)
+    out = tmp_path / "g.png"
+    code = main(["show", "12.434.2.1.3..21", "--solve", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 1 and out.stat().st_size > 0
+    assert "NOT valid" in err and "no sample" in err and "Traceback" not in err

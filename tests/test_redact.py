@@ -108,3 +108,72 @@ def test_filter_keeps_records_and_survives_bad_format_args():
     rec = logging.LogRecord("dwave", logging.INFO, __file__, 1, "%d items", ("x",), None)
     assert RedactingFilter().filter(rec) is True
     assert "items" in rec.getMessage()
+
+
+PROXY_PW, ENDPOINT_PW, HEADER_VALUE = "proxyPw0815x", "endpointPw4711y", "headerKey2323z"
+
+
+def test_trace_logging_masks_proxy_endpoint_and_header_credentials(tmp_path):
+    """The proxy's password, a password in the endpoint URL and the header values are
+    credentials too: D-Wave's trace logging prints each of them, masked."""
+    extra = {"DWAVE_LOG_LEVEL": "trace", "DWAVE_API_TOKEN": ENV_TOKEN,
+             "DWAVE_API_PROXY": f"http://user:{PROXY_PW}@127.0.0.1:9",
+             "DWAVE_API_ENDPOINT": f"https://eu:{ENDPOINT_PW}@127.0.0.1:9/sapi/v2/",
+             "DWAVE_API_HEADERS": f"X-Api-Key: {HEADER_VALUE}"}
+    out = _run(_CREATE_CLIENT, extra, tmp_path)
+    assert out.returncode == 0, out.stderr[-2000:]
+    logged = out.stdout + out.stderr
+    assert "'proxy': 'http://" in logged and "127.0.0.1:9" in logged  # it was logged ...
+    for secret in (ENV_TOKEN, PROXY_PW, ENDPOINT_PW, HEADER_VALUE):
+        assert secret not in logged, secret  # ... masked
+
+
+def test_without_the_filter_dwave_prints_proxy_and_header_credentials(tmp_path):
+    """The check above can fail: unredacted, D-Wave prints the proxy password and headers."""
+    code = "from dwave.cloud import Client\nClient.from_config().close()\n"
+    out = _run(code, {"DWAVE_LOG_LEVEL": "trace", "DWAVE_API_TOKEN": ENV_TOKEN,
+                      "DWAVE_API_PROXY": f"http://user:{PROXY_PW}@127.0.0.1:9",
+                      "DWAVE_API_HEADERS": f"X-Api-Key: {HEADER_VALUE}"}, tmp_path)
+    assert PROXY_PW in out.stderr and HEADER_VALUE in out.stderr
+
+
+def test_records_are_redacted_as_created_for_any_handler(monkeypatch):
+    """Installed, the record factory redacts records of D-Wave loggers created later,
+    seen by a handler on the root logger that carries no filter (as Dask's log
+    forwarding in a worker would be)."""
+    from qsudoku.samplers import redact as mod
+
+    monkeypatch.setenv("DWAVE_API_PROXY", f"http://user:{PROXY_PW}@proxy:8080")
+    monkeypatch.setenv("DWAVE_API_HEADERS", f"X-Api-Key: {HEADER_VALUE}")
+    monkeypatch.setattr(mod, "_SECRETS_READ", False)
+    mod.install_record_redaction()
+    mod.install_record_redaction()  # idempotent
+    seen = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            seen.append(record.getMessage())
+
+    root, handler = logging.getLogger(), Keep()
+    root.addHandler(handler)
+    logger = logging.getLogger("dwave.cloud.qsudoku_late_child_4242")
+    old = logger.level
+    logger.setLevel(logging.DEBUG)
+    try:
+        logger.debug("session %r", {"proxy": f"http://user:{PROXY_PW}@proxy:8080",
+                                    "X-Api-Key": HEADER_VALUE})
+        logging.getLogger("qsudoku.elsewhere").warning("kept %s", "as is")
+    finally:
+        root.removeHandler(handler)
+        logger.setLevel(old)
+    assert len(seen) == 2 and "kept as is" in seen[1]
+    assert PROXY_PW not in seen[0] and HEADER_VALUE not in seen[0] and "<token>" in seen[0]
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("proxy=http://alice:s3cretPw@proxy:3128", "s3cretPw"),
+    ("GET https://bob:pw-9876@host/sapi", "pw-9876"),
+    ("{'headers': 'X-Api-Key: k3yv4lue'}", "k3yv4lue"),
+])
+def test_redact_masks_url_passwords_and_headers(text, secret):
+    assert secret not in redact(text) and "<token>" in redact(text)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import ast
 import os
 from dataclasses import replace
 
@@ -16,7 +15,7 @@ from qsudoku.io.stream import MAX_LINE_BYTES
 from qsudoku.io.rules import parse_box
 
 __all__ = ["add_input_args", "add_config_args", "add_route_args", "rules_from_args", "config_from_args",
-           "iter_inputs", "parse_key_values", "add_experiment_args", "check_experiment_args",
+           "iter_inputs", "parse_key_values", "toml_value", "add_experiment_args", "check_experiment_args",
            "run_experiment", "read_experiment_inputs", "set_label", "experiment_tasks",
            "MAX_REPEAT", "MAX_JOBS_PER_CPU", "MAX_TASKS"]
 
@@ -75,17 +74,49 @@ def add_route_args(p: argparse.ArgumentParser, budget: bool = True) -> None:
 
 
 def parse_key_values(items, what: str) -> dict:
-    """``["a=1", "b=x"]`` -> ``{"a": 1, "b": "x"}`` (values parsed as Python literals)."""
+    """``["a=1", "b=x"]`` -> ``{"a": 1, "b": "x"}``: each value read as a TOML value, the
+    syntax of the config file, so that a setting means the same on the command line and
+    in ``[sampler.params]``; a bare word that is no TOML value is taken as a string (the
+    parameter's own check then says whether a string fits).
+
+    Args:
+        items: ``KEY=VALUE`` strings (``sampler.key=value`` keys are kept as they are).
+        what: The flag, for messages (``"--param"``).
+
+    Raises:
+        ConfigError: An item has no ``=`` or an empty key.
+
+    >>> parse_key_values(["a=false", "b=1e-3", 'c="text"', "d=[0.5, 4.0]", "e=fewest",
+    ...                   "f=10", "g=10**9"], "--param")
+    {'a': False, 'b': 0.001, 'c': 'text', 'd': [0.5, 4.0], 'e': 'fewest', 'f': 10, 'g': '10**9'}
+    """
     out = {}
     for item in items or []:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise ConfigError(f"{what} {item!r} is not of the form KEY=VALUE")
-        try:
-            out[key.strip()] = ast.literal_eval(value.strip())
-        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-            out[key.strip()] = value.strip()
+        out[key.strip()] = toml_value(value.strip())
     return out
+
+
+def toml_value(text: str):
+    """``text`` read as one TOML value (``false``, ``1e-3``, ``"a"``, ``[1, 2]``,
+    ``{x = 1}``); ``text`` itself if it is not one (a bare word, ``10**9``).
+
+    >>> toml_value("true"), toml_value("True"), toml_value("'q'"), toml_value("1\\nx = 2")
+    (True, 'True', 'q', '1\\nx = 2')
+    """
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python < 3.11
+        import tomli as tomllib
+    if "\n" in text or "\r" in text:  # one value, never a second key
+        return text
+    try:
+        parsed = tomllib.loads(f"v = {text}")
+    except (tomllib.TOMLDecodeError, RecursionError, MemoryError, ValueError):
+        return text
+    return parsed["v"] if list(parsed) == ["v"] else text
 
 
 def rules_from_args(args) -> Rules:

@@ -80,8 +80,9 @@ def run(args) -> int:
         fig = plot.draw_result(result)
         code = 0 if result.valid else 1
         status = "valid" if result.valid else "NOT valid"
+        energy = "no sample" if result.energy is None else f"energy {result.energy:g}"
         print(f"{puzzle.name or 'puzzle'}: {status} (solved by {result.solved_by}, "
-              f"energy {result.energy:g})", file=sys.stderr)
+              f"{energy})", file=sys.stderr)
         if args.hist:
             if result.decoded:
                 h = plot.energy_histogram(result, label=result.solved_by,

@@ -9,9 +9,18 @@ temporary name is replaced or ignored, never followed, so its target is left
 alone.  A file that grows row by row (a results table, its lock) is opened by
 :func:`open_nofollow`, which refuses a symbolic link.
 
+An existing target that is not a regular file is never replaced: a FIFO or a
+character device (a terminal, ``/dev/null``) is written through, opened as it is
+without ``O_CREAT`` (as the shell's ``>`` would); a socket or a block device is
+refused; a symbolic link to a FIFO or a device (``/dev/stdout``) is refused, since
+qsudoku neither writes through a link nor replaces one that leads somewhere other
+than a regular file.
+
 Every failure is one line naming the path: a :class:`~qsudoku.errors.ConfigError`
 (exit 2) for a missing directory, a target that is a directory, a link, or what
-the operating system refused (permissions, a full disk).
+the operating system refused (permissions); a
+:class:`~qsudoku.errors.MachineError` (exit 4) for a failure of the machine (a
+full disk, a file-size limit, a quota, an I/O error).
 
 >>> import os, tempfile
 >>> folder = tempfile.mkdtemp()
@@ -34,10 +43,38 @@ import tempfile
 from contextlib import contextmanager
 from typing import IO, Callable, Iterator
 
-from qsudoku.errors import ConfigError
+import stat
+
+from qsudoku.errors import ConfigError, MachineError, QSudokuError
 
 __all__ = ["check_target", "atomic_write", "atomic_open", "write_text", "write_bytes",
-           "open_nofollow", "output_error", "make_directory"]
+           "open_nofollow", "output_error", "make_directory", "machine_error", "MACHINE_ERRNOS"]
+
+#: ``errno`` values that are failures of the machine, not of the input or of qsudoku:
+#: no space, file too large (``RLIMIT_FSIZE`` or the file system's limit), quota, I/O error.
+MACHINE_ERRNOS = frozenset(getattr(errno, name) for name in ("ENOSPC", "EFBIG", "EDQUOT", "EIO")
+                           if hasattr(errno, name))
+
+_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def _kind(mode: int) -> str:
+    """What a file of ``mode`` is, for a message (``"a FIFO"``, ...)."""
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def machine_error(where: str, e: OSError) -> MachineError:
+    """The one-line :class:`MachineError` for ``e`` met while writing ``where``.
+
+    >>> import errno
+    >>> str(machine_error("out.csv", OSError(errno.ENOSPC, "No space left on device")))
+    'cannot write out.csv: no space left on device (ENOSPC)'
+    """
+    code = errno.errorcode.get(e.errno or 0, "")
+    text = (e.strerror or str(e)).strip()
+    text = text[:1].lower() + text[1:]
+    return MachineError(f"cannot write {where}: {text}" + (f" ({code})" if code else ""))
 
 
 def check_target(path: str, what: str = "") -> None:
@@ -57,10 +94,44 @@ def check_target(path: str, what: str = "") -> None:
         raise ConfigError(f"cannot write {name}: directory {parent} does not exist")
     if os.path.isdir(path) and not os.path.islink(path):
         raise ConfigError(f"cannot write {name}: it is a directory")
+    _special(path, name)
 
 
-def output_error(path: str, e: OSError) -> ConfigError:
-    """The one-line error for an ``OSError`` met while writing ``path``."""
+def _special(path: str, name: str) -> bool:
+    """True if ``path`` is a FIFO or a character device, to be written through.
+
+    Raises:
+        ConfigError: ``path`` is a socket or a block device, or a symbolic link to
+            anything but a regular file (a link to a FIFO or device is neither followed
+            nor replaced).
+    """
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    if stat.S_ISLNK(st.st_mode):
+        try:
+            to = os.stat(path)
+        except OSError:  # a dangling link: replaced, as a link to a regular file is
+            return False
+        if not stat.S_ISREG(to.st_mode) and not stat.S_ISDIR(to.st_mode):
+            raise ConfigError(f"cannot write {name}: it is a symbolic link to "
+                              f"{_kind(to.st_mode)} (qsudoku neither writes through a link "
+                              "nor replaces one that leads to a FIFO or a device)")
+        return False
+    if stat.S_ISFIFO(st.st_mode) or stat.S_ISCHR(st.st_mode):
+        return True
+    if not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
+        raise ConfigError(f"cannot write {name}: it is {_kind(st.st_mode)}, not a regular file")
+    return False
+
+
+def output_error(path: str, e: OSError) -> QSudokuError:
+    """The one-line error for an ``OSError`` met while writing ``path``: a
+    :class:`MachineError` for the errors of :data:`MACHINE_ERRNOS`, else a
+    :class:`ConfigError`."""
+    if e.errno in MACHINE_ERRNOS:
+        return machine_error(path, e)
     if e.errno == errno.ELOOP:
         return ConfigError(f"cannot write {path}: it is a symbolic link "
                            "(qsudoku does not write through links)")
@@ -88,13 +159,21 @@ def atomic_open(path: str, mode: str = "w") -> Iterator[IO]:
     An error inside the block leaves ``path`` as it was and removes the temporary
     file; errors other than ``OSError`` pass through unchanged (a bug stays a bug).
 
+    A FIFO or a character device at ``path`` is written through instead (see the
+    module's docstring): not atomic, since there is no file to replace.
+
     Raises:
         ConfigError: See :func:`check_target`, or the system refused to create,
             write or rename the file.
+        MachineError: The disk is full, a file-size limit or quota was reached.
     """
     if mode not in ("w", "wb"):
         raise ValueError(f"mode must be 'w' or 'wb', not {mode!r}")
     check_target(path)
+    if _special(path, path):
+        with _write_through(path, mode) as f:
+            yield f
+        return
     directory = os.path.dirname(os.path.abspath(path))
     try:  # mkstemp opens O_CREAT | O_EXCL | O_NOFOLLOW with a random name, mode 0600
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.",
@@ -120,6 +199,32 @@ def atomic_open(path: str, mode: str = "w") -> Iterator[IO]:
             raise output_error(path, e) from None
         raise
     _fsync_dir(directory)
+
+
+@contextmanager
+def _write_through(path: str, mode: str) -> Iterator[IO]:
+    """The FIFO or character device ``path`` opened for writing as it is (no ``O_CREAT``,
+    no link followed); checked again once open, so that a swap after the check is caught."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
+    except OSError as e:
+        raise output_error(path, e) from None
+    try:
+        st = os.fstat(fd)
+        if not (stat.S_ISFIFO(st.st_mode) or stat.S_ISCHR(st.st_mode)):
+            raise ConfigError(f"cannot write {path}: it changed while being opened")
+        with os.fdopen(fd, "wb") as raw:
+            fd = -1
+            f = raw if mode == "wb" else io.TextIOWrapper(raw, encoding="utf-8", newline="")
+            yield f
+            f.flush()
+            if f is not raw:
+                f.detach()
+    except OSError as e:
+        raise output_error(path, e) from None
+    finally:
+        if fd >= 0:
+            os.close(fd)
 
 
 def write_bytes(path: str, data: bytes) -> None:

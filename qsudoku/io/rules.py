@@ -19,7 +19,7 @@ from typing import Sequence
 from qsudoku.checks import describe, need_int, need_ints, need_type
 from qsudoku.errors import PuzzleFormatError
 from qsudoku.model.puzzle import Puzzle, diagonal_units
-from qsudoku.model.symbols import SYMBOLS
+from qsudoku.model.symbols import SYMBOLS, check_alphabet
 
 __all__ = ["Rules", "parse_box", "VARIANTS"]
 
@@ -58,6 +58,8 @@ class Rules:
         need_type("variant", self.variant, str)
         need_type("format", self.format, str)
         need_type("digits", self.digits, (str, type(None)), "a str or None")
+        if self.digits is not None:
+            check_alphabet(self.digits)
         if self.regions is not None:
             object.__setattr__(self, "regions", need_ints("regions", self.regions,
                                                           low=-(2**63), high=2**63 - 1))

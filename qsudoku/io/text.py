@@ -162,15 +162,17 @@ def parse_grid(lines: Sequence[str], rules: Rules = Rules(), *, source="<string>
 
 def parse_tuples(text: str, rules: Rules = Rules(), *, source="<string>", line=1,
                  name="", regions=None) -> Puzzle:
-    """Parse a list of 1-indexed ``[row, col, value]`` triples."""
-    try:
-        data = ast.literal_eval(text.strip())
-        triples = [tuple(int(x) for x in t) for t in data]
-        if any(len(t) != 3 for t in triples):
-            raise ValueError
-    except (ValueError, SyntaxError, TypeError, OverflowError, MemoryError, RecursionError):
-        raise PuzzleFormatError("expected a list of [row, col, value] triples",
-                                source=source, line=line) from None
+    """Parse a list of 1-indexed ``[row, col, value]`` triples.
+
+    Every entry must be an integer: ``1.5`` or ``True`` is refused with its line and
+    triple (and the cell, when its row and column are integers), never truncated.
+
+    >>> parse_tuples("[[1, 1, 4], [2, 2.9, 3]]")
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.PuzzleFormatError: <string>:1:13: triple 2 [2, 2.9, 3]: 2.9 is not an integer (a tuple list holds [row, col, value] triples of integers)
+    """
+    triples = _read_triples(text, source, line)
     if not triples and not rules.size:
         raise PuzzleFormatError("an empty list of triples needs an explicit grid size (--size)",
                                 source=source, line=line)
@@ -188,6 +190,41 @@ def parse_tuples(text: str, rules: Rules = Rules(), *, source="<string>", line=1
         givens[i] = v
     return _make(rules, givens, regions, name or f"{source}:{line}", None,
                  _alphabet(n, rules, source=source, line=line), source=source, line=line)
+
+
+def _read_triples(text: str, source, line) -> list[tuple[int, int, int]]:
+    """The triples of ``text``, each entry checked to be an ``int`` (positions from the
+    syntax tree, so that an error names the line and column of its triple)."""
+    lead = text[:len(text) - len(text.lstrip())].count("\n")
+    bad = PuzzleFormatError("expected a list of [row, col, value] triples", source=source,
+                            line=line)
+    try:
+        tree = ast.parse(text.strip(), mode="eval").body
+        if not isinstance(tree, (ast.List, ast.Tuple)):
+            raise bad
+        triples = []
+        for k, node in enumerate(tree.elts):
+            t = ast.literal_eval(node)
+            where = dict(source=source, line=line + lead + node.lineno - 1,
+                         column=node.col_offset + 1)
+            if not isinstance(t, (list, tuple)) or len(t) != 3:
+                raise PuzzleFormatError(f"triple {k + 1} {t!r} is not a [row, col, value] "
+                                        "triple", **where)
+            for x in t:
+                if type(x) is not int:
+                    r, c = t[0], t[1]
+                    cell = (r - 1, c - 1) if type(r) is int and type(c) is int else None
+                    shown = "[" + ", ".join(map(repr, t)) + "]"
+                    raise PuzzleFormatError(f"triple {k + 1} {shown}: {x!r} is not an integer "
+                                            "(a tuple list holds [row, col, value] triples "
+                                            "of integers)",
+                                            cell=cell, **where)
+            triples.append(tuple(t))
+    except PuzzleFormatError:
+        raise
+    except (ValueError, SyntaxError, TypeError, OverflowError, MemoryError, RecursionError):
+        raise bad from None
+    return triples
 
 
 def _infer_size(largest: int, *, source=None, line=None) -> int:

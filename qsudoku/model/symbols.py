@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from qsudoku.errors import PuzzleFormatError
 
-__all__ = ["SYMBOLS", "default_alphabet", "parse_digits", "blanks_for", "decode_symbol"]
+__all__ = ["SYMBOLS", "default_alphabet", "parse_digits", "check_alphabet", "blanks_for",
+           "decode_symbol"]
 
 #: Symbols for values 1, 2, 3, ... in the default convention.
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -52,9 +53,36 @@ def parse_digits(spec: str) -> str:
         else:
             out.append(spec[i])
             i += 1
-    alphabet = "".join(out).upper()
-    if len(set(alphabet)) != len(alphabet) or set(alphabet) & _BLANKS:
-        raise PuzzleFormatError(f"digits {spec!r} repeat a symbol or use a blank symbol")
+    return check_alphabet("".join(out).upper(), spec)
+
+
+def check_alphabet(alphabet: str, spec: str | None = None) -> str:
+    """``alphabet`` if each of its symbols stands for one value: no symbol twice (case
+    folded, as puzzles are read) and no blank symbol.
+
+    Args:
+        alphabet: The symbols of values ``1..n``.
+        spec: How the user wrote it, for the message (default: ``alphabet``).
+
+    Raises:
+        PuzzleFormatError: A symbol is repeated (``"1123"`` would read a ``2`` as value 3)
+            or is a blank.
+
+    >>> check_alphabet("1123")
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.PuzzleFormatError: digits '1123' repeat a symbol: '1' at positions 1 and 2 (each value needs its own symbol)
+    """
+    spec = alphabet if spec is None else spec
+    seen: dict[str, int] = {}
+    for k, ch in enumerate(alphabet.upper()):
+        if ch in _BLANKS or ch.isspace():
+            raise PuzzleFormatError(f"digits {spec!r} use the blank symbol {ch!r}")
+        if ch in seen:
+            raise PuzzleFormatError(f"digits {spec!r} repeat a symbol: {ch!r} at positions "
+                                    f"{seen[ch] + 1} and {k + 1} (each value needs its own "
+                                    "symbol)")
+        seen[ch] = k
     return alphabet
 
 

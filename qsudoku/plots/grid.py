@@ -41,15 +41,27 @@ STYLES = {
 }
 
 
+def need_matplotlib() -> None:
+    """Nothing if matplotlib can be imported.
+
+    Raises:
+        BackendUnavailableError: It cannot: one line naming the extra that installs it.
+    """
+    try:
+        import matplotlib.collections  # noqa: F401 - the modules the drawings use
+        import matplotlib.figure  # noqa: F401
+        import matplotlib.patches  # noqa: F401
+    except ImportError:
+        raise BackendUnavailableError(
+            "pictures need matplotlib: pip install 'qsudoku[bench]'") from None
+
+
 def _figure(ax, figsize):
     """``(fig, ax)``: the given axes, or a new pyplot-free figure with one axes."""
     if ax is not None:
         return ax.figure, ax
-    try:
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise BackendUnavailableError(
-            "pictures need matplotlib: pip install 'qsudoku[notebooks]'") from None
+    need_matplotlib()
+    from matplotlib.figure import Figure
     fig = Figure(figsize=figsize, layout="constrained")
     return fig, fig.add_subplot()
 
@@ -121,6 +133,7 @@ def draw_grid(puzzle, grid: Sequence[int] | None = None, *, fixed: Sequence[int]
     Returns:
         The figure.
     """
+    need_matplotlib()
     from matplotlib.collections import LineCollection
     from matplotlib.patches import Patch, Rectangle
 

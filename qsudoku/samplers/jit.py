@@ -13,6 +13,11 @@ available`` at import.  :func:`cache_mode` probes that once, and then:
 - not even that: kernels compile in memory in every process (``"memory"``), and one
   :class:`KernelCacheWarning` says so.
 
+The cache is disposable: an entry that cannot be read (a truncated index, garbage
+compiled code, an empty file left by a crash) is dropped and the kernel compiled and
+cached again (:func:`safe_loader`), with one line on stderr (a
+:class:`KernelCacheWarning`) once per process.
+
 Two changes to how a cached kernel is found and loaded:
 
 - numba keys a cached function on its own source file alone, so a change to a helper a
@@ -47,7 +52,7 @@ except ImportError:  # pragma: no cover - exercised only where numba is missing
     HAVE_NUMBA = False
 
 __all__ = ["HAVE_NUMBA", "njit", "cache_mode", "sources_stamp", "KernelCacheWarning",
-           "FAST_LOAD_NUMBA"]
+           "FAST_LOAD_NUMBA", "safe_loader", "drop_entry"]
 
 _MODE: str | None = None
 
@@ -57,7 +62,86 @@ FAST_LOAD_NUMBA = ((0, 58), (0, 69))
 
 
 class KernelCacheWarning(RuntimeWarning):
-    """No writable place for numba's kernel cache: the kernels compile in every process."""
+    """No writable place for numba's kernel cache (the kernels compile in every process),
+    or a cache entry that could not be read (dropped and rebuilt)."""
+
+
+_WARNED_CORRUPT = False
+
+
+def _warn_once(message: str) -> None:
+    """One :class:`KernelCacheWarning` line per process (no source line under it)."""
+    global _WARNED_CORRUPT
+    if _WARNED_CORRUPT:
+        return
+    _WARNED_CORRUPT = True
+    warnings.warn_explicit(message, KernelCacheWarning, filename="qsudoku", lineno=0,
+                           module="qsudoku.samplers.jit")
+
+
+def drop_entry(index) -> list[str]:
+    """Remove the files of one kernel's cache entry: its index (``.nbi``) and every
+    compiled-code file (``.nbc``) of its name; returns the paths removed.
+
+    Args:
+        index: numba's ``IndexDataCacheFile`` of the kernel.
+    """
+    removed = []
+    folder = getattr(index, "_cache_path", None)
+    name = getattr(index, "_index_name", None)
+    if not folder or not name:
+        return removed
+    stem = name[:-len(".nbi")] if name.endswith(".nbi") else name
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return removed
+    for entry in names:
+        if entry == name or (entry.startswith(stem + ".") and entry.endswith(".nbc")):
+            try:
+                os.unlink(os.path.join(folder, entry))
+                removed.append(os.path.join(folder, entry))
+            except OSError:
+                pass
+    return removed
+
+
+def safe_loader(cache, load):
+    """``load`` (a ``load_overload(sig, target_context)``) that treats an unreadable cache
+    entry as a miss: the entry is dropped (:func:`drop_entry`), one warning line is
+    shown, and ``None`` is returned, so that numba compiles the kernel and saves it anew.
+
+    Also makes the index reader of ``cache`` return an empty index for an unreadable
+    index file (dropping it), since saving a new entry reads the index first.
+    """
+    index = getattr(cache, "_cache_file", None)
+
+    def dropped(error: BaseException) -> None:
+        drop_entry(index)
+        where = getattr(index, "_cache_path", "numba's cache")
+        _warn_once(f"an unreadable numba cache entry in {where} was dropped and is being "
+                   f"rebuilt ({type(error).__name__})")
+
+    read_index = getattr(index, "_load_index", None)
+    if read_index is not None and not getattr(read_index, "_qsudoku_safe", False):
+        def load_index():
+            try:
+                return read_index()
+            except Exception as e:  # noqa: BLE001 - any unreadable index is a miss
+                dropped(e)
+                return {}
+
+        load_index._qsudoku_safe = True
+        index._load_index = load_index
+
+    def safe(sig, target_context):
+        try:
+            return load(sig, target_context)
+        except Exception as e:  # noqa: BLE001 - any unreadable entry is a miss
+            dropped(e)
+            return None
+
+    return safe
 
 
 def _probe() -> int:  # pragma: no cover - only compiled lazily, never called
@@ -173,6 +257,28 @@ def _tune_cache(dispatcher) -> None:
     if (_fast_load_ok() and hasattr(cache, "_load_overload")
             and hasattr(cache, "_guard_against_spurious_io_errors")):
         cache.load_overload = functools.partial(_load_cached, cache)
+    _make_safe(dispatcher)
+
+
+def _make_safe(dispatcher) -> None:
+    """Put :func:`safe_loader` on ``dispatcher``'s cache (if it has one), and make a
+    failed save (a full disk, a cache made read-only) a warning: the kernel still runs."""
+    cache = getattr(dispatcher, "_cache", None)
+    if cache is not None and hasattr(cache, "load_overload"):
+        cache.load_overload = safe_loader(cache, cache.load_overload)
+    if cache is not None and hasattr(cache, "save_overload"):
+        save = cache.save_overload
+
+        def safe_save(sig, data):
+            try:
+                return save(sig, data)
+            except OSError as e:
+                where = getattr(getattr(cache, "_cache_file", None), "_cache_path", "")
+                _warn_once(f"cannot write numba's kernel cache {where}: "
+                           f"{e.strerror or e}; the kernels compile again in the next process")
+                return None
+
+        cache.save_overload = safe_save
 
 
 def njit(**options):
@@ -180,8 +286,15 @@ def njit(**options):
     cached kernels are keyed on every kernel module and load without numba's refresh."""
     cache = cache_mode() in ("numba", "temp")
     decorate = numba.njit(cache=cache, **options)
-    if not cache or options.get("parallel"):
+    if not cache:
         return decorate
+    if options.get("parallel"):
+        def jit_parallel(func):
+            dispatcher = decorate(func)
+            _make_safe(dispatcher)
+            return dispatcher
+
+        return jit_parallel
 
     def jit(func):
         dispatcher = decorate(func)

@@ -1,4 +1,9 @@
-"""Keep the D-Wave API token out of every message: our errors and D-Wave's own logging.
+"""Keep every D-Wave credential out of every message: our errors and D-Wave's own logging.
+
+The credentials: the API token, the password of a proxy (``DWAVE_API_PROXY=
+http://user:PASSWORD@host``), the user information of any URL (an endpoint
+``https://user:PASSWORD@host/sapi``) and the values of extra HTTP headers
+(``DWAVE_API_HEADERS``, ``headers`` in ``dwave.conf``), which often carry a key.
 
 D-Wave's packages log the client configuration, token included, at ``DEBUG`` and
 ``TRACE`` level (``DWAVE_LOG_LEVEL=trace`` prints it about thirty times); their own
@@ -6,14 +11,24 @@ formatter masks only tokens of the ``DEV-<hex>`` shape.  :func:`install_log_reda
 puts a :class:`RedactingFilter` on D-Wave's loggers and on their handlers, so every
 record is rewritten before any handler formats it: the known secrets (the token of
 ``DWAVE_API_TOKEN`` and the ``token`` entries of every ``dwave.conf`` D-Wave would read),
-token-shaped strings, and the value of anything logged as ``token=...`` or
-``'token': ...`` become ``<token>``.  The D-Wave factories install it before they
-create a client.
+token-shaped strings, the value of anything logged as ``token=...``,
+``'token': ...`` or ``'headers': ...``, the password of every ``scheme://user:pw@``
+URL, and the proxy, endpoint and header secrets found in the environment and the
+config files become ``<token>``.
+
+It holds in every process, Dask workers included: :func:`install_log_redaction` also
+wraps the process's log-record factory (:func:`install_record_redaction`), so that a
+record of D-Wave's loggers is redacted as it is created, whatever logger, handler or
+Dask log forwarding it meets later, loggers created afterwards included.  The D-Wave
+factories install it before they create a client, so a worker process that builds a
+D-Wave sampler installs it itself (nothing to wire in the experiment engine).
 
 >>> redact("Client(token='abc123xyz', endpoint=None)")
 "Client(token='<token>', endpoint=None)"
 >>> redact("token DEV-" + "0123456789abcdef" * 3 + " was rejected")
 'token <token> was rejected'
+>>> redact("proxy http://u:pw1234@proxy.example:8080 in use")
+'proxy http://u:<token>@proxy.example:8080 in use'
 """
 
 from __future__ import annotations
@@ -25,7 +40,8 @@ import re
 from typing import Iterable
 
 __all__ = ["redact", "scrub", "RedactingFilter", "install_log_redaction", "known_secrets",
-           "LOGGER_PREFIXES", "MASK"]
+           "install_record_redaction", "header_values", "url_secrets",
+           "LOGGER_PREFIXES", "MASK", "SECRET_ENV"]
 
 MASK = "<token>"
 #: Loggers (and their children) that may log a client configuration.
@@ -33,10 +49,51 @@ LOGGER_PREFIXES = ("dwave", "hybrid", "urllib3")
 
 # SAPI tokens are a short prefix and 32+ hex digits (the shape dwave-cloud's formatter masks).
 _TOKEN_RE = re.compile(r"\b[0-9A-Za-z]{2,10}-[0-9A-Fa-f]{32,}\b")
-# The value of a key named like a credential: token=abc, 'token': 'abc', "X-Auth-Token": "abc".
+# The value of a key named like a credential: token=abc, 'token': 'abc', "X-Auth-Token": "abc";
+# and of the client's extra headers ('headers': 'X-Key: abc'), whose values are credentials.
 _KEYED_RE = re.compile(
-    r"""(?P<key>['"]?[\w-]*(?:token|password|secret)['"]?\s*[:=]\s*)"""
+    r"""(?P<key>['"]?[\w-]*(?:token|password|passwd|secret|api[_-]?key|headers?|authorization)"""
+    r"""['"]?\s*[:=]\s*)"""
     r"""(?P<value>'[^']*'|"[^"]*"|[^\s,;)}\]]+)""", re.IGNORECASE)
+# The user information of a URL: scheme://user:password@host (the password masked).
+_URL_USERINFO_RE = re.compile(r"(?P<head>\b[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@'\"]*):"
+                              r"(?P<pw>[^/\s@'\"]+)@")
+
+#: Environment variables of dwave-cloud-client that may hold a credential.
+SECRET_ENV = ("DWAVE_API_TOKEN", "DWAVE_API_PROXY", "DWAVE_API_ENDPOINT", "DWAVE_API_HEADERS",
+              "DWAVE_LEAP_API_ENDPOINT", "DWAVE_METADATA_API_ENDPOINT")
+
+
+def url_secrets(url: str) -> set[str]:
+    """The password (and user) of a ``scheme://user:password@host`` URL.
+
+    >>> sorted(url_secrets("http://alice:pa55word@proxy:3128"))
+    ['alice:pa55word', 'pa55word']
+    >>> url_secrets("https://cloud.dwavesys.com/sapi")
+    set()
+    """
+    found = set()
+    for m in _URL_USERINFO_RE.finditer(url or ""):
+        pw = m["pw"]
+        user = m["head"].rsplit("//", 1)[-1]
+        found.add(pw)
+        if user:
+            found.add(f"{user}:{pw}")
+    return found
+
+
+def header_values(headers) -> set[str]:
+    """The values of extra HTTP headers, given as D-Wave reads them: ``"Name: value"``
+    lines, or a mapping.
+
+    >>> sorted(header_values("X-Api-Key: k3y-value\\nX-Other: second"))
+    ['k3y-value', 'second']
+    """
+    if isinstance(headers, dict):
+        items = [str(v) for v in headers.values()]
+    else:
+        items = [line.partition(":")[2] for line in str(headers or "").splitlines()]
+    return {v.strip() for v in items if v.strip()}
 
 
 def _mask_keyed(match: re.Match) -> str:
@@ -59,6 +116,7 @@ def redact(text: str, secrets: Iterable[str] = ()) -> str:
     for secret in sorted((s for s in known if len(s) >= 4), key=len, reverse=True):
         text = text.replace(secret, MASK)
     text = _TOKEN_RE.sub(MASK, text)
+    text = _URL_USERINFO_RE.sub(lambda m: f"{m['head']}:{MASK}@", text)
     return _KEYED_RE.sub(_mask_keyed, text)
 
 
@@ -73,12 +131,17 @@ def scrub(text: str) -> str:
 
 
 def known_secrets(config_file: str | None = None) -> set[str]:
-    """The tokens D-Wave could read here: ``DWAVE_API_TOKEN`` and every ``token`` entry of
-    ``config_file``, ``DWAVE_CONFIG_FILE`` and the ``dwave.conf`` files on D-Wave's path.
+    """The credentials D-Wave could read here: the token, proxy and endpoint passwords and
+    header values of the environment (:data:`SECRET_ENV`) and of every ``token``,
+    ``proxy``, ``endpoint`` and ``headers`` entry of ``config_file``, ``DWAVE_CONFIG_FILE``
+    and the ``dwave.conf`` files on D-Wave's path.
 
     The files are read with :mod:`configparser`, not through D-Wave (which logs them).
     """
     found = {os.environ.get("DWAVE_API_TOKEN", "").strip()}
+    found |= header_values(os.environ.get("DWAVE_API_HEADERS", ""))
+    for name in SECRET_ENV:
+        found |= url_secrets(os.environ.get(name, ""))
     paths = [p for p in (config_file, os.environ.get("DWAVE_CONFIG_FILE")) if p]
     try:
         from dwave.cloud.config import get_configfile_paths
@@ -96,6 +159,9 @@ def known_secrets(config_file: str | None = None) -> set[str]:
             value = section.get("token")
             if value:
                 found.add(value.strip())
+            found |= header_values(section.get("headers", ""))
+            for key in ("proxy", "endpoint", "leap_api_endpoint", "metadata_api_endpoint"):
+                found |= url_secrets(section.get(key, ""))
     return {s for s in found if s}
 
 
@@ -148,6 +214,7 @@ def install_log_redaction(config_file: str | None = None) -> RedactingFilter:
         The filter (its ``secrets`` may be extended).
     """
     _FILTER.secrets.update(known_secrets(config_file))
+    install_record_redaction()
     manager = logging.Logger.manager
     for name in list(manager.loggerDict):
         if name.split(".")[0] not in LOGGER_PREFIXES:
@@ -158,3 +225,37 @@ def install_log_redaction(config_file: str | None = None) -> RedactingFilter:
             for handler in logger.handlers:
                 _attach(handler)
     return _FILTER
+
+
+_FACTORY_INSTALLED = False
+_SECRETS_READ = False
+
+
+def _is_dwave(name: str) -> bool:
+    return name.split(".")[0] in LOGGER_PREFIXES
+
+
+def install_record_redaction() -> None:
+    """Redact every log record of D-Wave's loggers (:data:`LOGGER_PREFIXES`) as it is
+    created, in this process: the log-record factory is wrapped once (idempotent), so it
+    holds for loggers and handlers created later and for records Dask forwards.
+
+    Cheap: nothing is imported; the config files are read at the first D-Wave record.
+    """
+    global _FACTORY_INSTALLED
+    if _FACTORY_INSTALLED:
+        return
+    _FACTORY_INSTALLED = True
+    previous = logging.getLogRecordFactory()
+
+    def factory(*args, **kwargs):
+        global _SECRETS_READ
+        record = previous(*args, **kwargs)
+        if _is_dwave(str(record.name)):
+            if not _SECRETS_READ:
+                _SECRETS_READ = True
+                _FILTER.secrets.update(known_secrets())
+            _FILTER.filter(record)
+        return record
+
+    logging.setLogRecordFactory(factory)
