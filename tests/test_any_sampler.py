@@ -50,7 +50,7 @@ def test_exact_solver_on_a_tiny_model():
 
 
 def test_random_sampler_takes_the_reads():
-    r = solve(FOUR, Config().with_overrides(reads=7, route={"enabled": False}),
+    r = solve(FOUR, Config().with_overrides(reads=7, route={"enabled": False, "exact_fallback": ""}),
               sampler=dimod.RandomSampler())
     assert r.solved_by in ("RandomSampler (1 round)", "none") and r.num_reads == 7
 

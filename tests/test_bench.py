@@ -22,6 +22,8 @@ from qsudoku.experiments.table import RowWriter, read_rows
 from _shared import DATA, REPO, needs_data
 
 NO_RULES = Config().with_overrides(rules=[])
+#: One round, no fallback: the read counts are the configured ones.
+ONCE = NO_RULES.with_overrides(route={"enabled": False, "exact_fallback": ""})
 # 4x4 puzzles that need sampling when propagation is off (givens only eliminate).
 SMALL = ["12.." "34.." "...." "....", "1..." "..2." ".3.." "...4", ".2.." "...1" "3..." "..4."]
 
@@ -46,9 +48,10 @@ def test_bench_rows_two_samplers():
         p = parse_puzzle(text)
         for name, params in (("sa", {"num_reads": 4, "num_sweeps": 50, "seed": 3}),
                              ("steepest", {"num_reads": 4, "seed": 3})):
-            cfg = NO_RULES.with_overrides(sampler=name, params=params)
+            cfg = ONCE.with_overrides(sampler=name, params=params)
             row = bench_one(p, name, cfg)
-            assert row["route"] == "sampling" and row["solved_by"] == name
+            assert row["route"] == "sampling"
+            assert row["solved_by"] == (f"{name} (1 round)" if row["valid"] else "none")
             assert row["status"] == "ok" and row["sampler"] == name
             assert row["num_variables"] > 0 and row["num_interactions"] > 0
             assert row["num_reads"] == 4 and 0 <= row["num_valid"] <= 4
@@ -61,10 +64,11 @@ def test_bench_rows_two_samplers():
 
 def test_budget_takes_several_rounds():
     p = parse_puzzle("2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......")
-    cfg = NO_RULES.with_overrides(sampler="sa", params={"num_reads": 20, "num_sweeps": 20})
+    cfg = NO_RULES.with_overrides(sampler="sa", params={"num_reads": 20, "num_sweeps": 1},
+                                  route={"exact_fallback": ""})
     row = bench_one(p, "sa", cfg, budget=0.15)
-    assert row["rounds"] >= 2 and row["num_reads"] > 1
-    first = bench_one(p, "sa", cfg)
+    assert row["rounds"] >= 2 and row["num_reads"] > 20
+    first = bench_one(p, "sa", cfg.with_overrides(route={"enabled": False}))
     assert first["rounds"] == 1 and first["num_reads"] == 20
 
 
@@ -106,7 +110,7 @@ def test_cli_jobs_summary_and_plot(tmp_path, capsys):
     out, figs = str(tmp_path / "r.csv"), str(tmp_path / "figs")
     code = main(["bench", str(DATA / "sudoku4" / "janko.txt"), "--rules", "none", "--sampler",
                  "sa,steepest", "--reads", "3", "--seed", "5", "--param", "sa.num_sweeps=50",
-                 "--jobs", "2", "--out", out,
+                 "--jobs", "2", "--no-fallback", "--out", out,
                  "--plot", figs])
     assert code == 0
     text = capsys.readouterr().out
@@ -209,19 +213,17 @@ def test_parquet_resume_after_interrupted_resume_keeps_every_key(tmp_path):
 
 @pytest.mark.parametrize("first", ["sa", "default"])
 def test_each_point_gets_the_sampler_it_names_whatever_the_order(first):
-    # One per-process sampler cache, keyed by the sampler actually built: the reference
-    # column 'sa' with the default config once got swap-tabu (or the other way round).
+    # One per-process plan cache, keyed by the whole configuration: the reference column
+    # 'sa' with the default config once got swap-tabu (or the other way round).
     import dimod
 
-    from qsudoku.experiments import runner
+    from qsudoku.experiments.measure import plan_for
     from qsudoku.samplers import get_sampler
 
-    runner._SAMPLERS.clear()
     pts = {"sa": points(Config(), ["sa"], [None])[0], "default": points(Config(), [None], [None])[0]}
     order = [first] + [k for k in pts if k != first]
-    got = {k: runner._sampler(pts[k].config) for k in order}
+    got = {k: plan_for(pts[k].config).sampler for k in order}
     assert type(got["sa"]) is type(get_sampler("sa"))
     assert type(got["default"]) is type(get_sampler(Config().sampler.name))
     assert type(got["default"]) is not type(got["sa"])
     assert all(isinstance(s, dimod.Sampler) for s in got.values())
-    runner._SAMPLERS.clear()

@@ -25,7 +25,9 @@ SIX = parse_puzzle("1.....2.....3.....4.....5.....6.....")
 
 
 def _model(puzzle=FOUR):
-    _, model, _ = build(puzzle)
+    from qsudoku import Config
+
+    _, model, _ = build(puzzle, Config().with_overrides(rules=["naked_single", "hidden_single"]))
     return model
 
 

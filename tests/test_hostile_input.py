@@ -26,7 +26,7 @@ EASY4 = ["12.434.2.1.3..21", "1.3..41.21.3.3.1", "12..3.122..3.3.1"]
 NO_CANDIDATE = "12.." "..3." "..4." "...."  # r1c3 sees 1, 2 (row) and 3, 4 (column)
 NO_PLACE = "...2" ".1.." "..1." "1..."  # 1 has no place in row 1
 #: Options that keep a run cheap when a puzzle needs sampling.
-FAST = ["--sampler", "random", "--reads", "1"]
+FAST = ["--sampler", "random", "--reads", "1", "--no-route", "--no-fallback"]
 
 
 def write(tmp_path, name, content):

@@ -183,10 +183,10 @@ def test_counts_and_names_are_checked_at_start(capsys, argv, piece):
 
 # -- exit codes ------------------------------------------------------------------------
 def test_debug_keeps_exit_3(capsys, monkeypatch):
-    def unavailable(cfg):
+    def unavailable(*args, **kwargs):
         raise BackendUnavailableError("no such backend here")
 
-    monkeypatch.setattr("qsudoku.commands.solve.sampler_factory", unavailable)
+    monkeypatch.setattr("qsudoku.solving.plan.get_sampler", unavailable)
     assert main(["solve", OPEN4]) == 3
     assert main(["--debug", "solve", OPEN4]) == 3
     err = capsys.readouterr().err

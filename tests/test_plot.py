@@ -150,7 +150,7 @@ def test_cli_show(tmp_path, capsys):
     assert out.stat().st_size > 1000 and hist.stat().st_size > 1000
     # an unsolvable budget: exit 1, picture still written
     code = main(["show", SEED004, "--solve", "--sampler", "sa", "--rules", "none", "--reads", "2", "--param",
-                 "num_sweeps=1", "--seed", "1", "--out", str(out)])
+                 "num_sweeps=1", "--seed", "1", "--no-route", "--no-fallback", "--out", str(out)])
     assert code == 1 and "NOT valid" in capsys.readouterr().err
     assert main(["show", SEED004, "--candidates", "--out", str(tmp_path / "c.pdf")]) == 0
     assert main(["show", SEED004, "--out", str(tmp_path / "g.jpg")]) == 2
@@ -173,7 +173,7 @@ def test_show_solve_without_any_sample_draws_and_says_so(tmp_path, capsys, monke
     ``show --solve`` still draws the grid and says "no sample" (it was a TypeError)."""
     import dataclasses
 
-    import qsudoku.solving.pipeline as pipeline
+    import qsudoku.solving as pipeline
     from qsudoku.cli import main
 
     real = pipeline.solve

@@ -24,7 +24,7 @@ FOUR = "12.." "34.." "...." "...."
 
 
 def _cfg(**kw):
-    return Config().with_overrides(sampler="sa").with_overrides(**kw)
+    return Config().with_overrides(sampler="sa", route={"enabled": False}).with_overrides(**kw)
 
 
 def _measure(text, cfg):
@@ -62,7 +62,7 @@ def test_expand_and_unit_weight():
 # -- measurements ------------------------------------------------------------------------
 def test_measure_reports_consistent_metrics():
     m = _measure(SEED004, _cfg(reads=40, seed=5))
-    assert m["num_variables"] == 63 and m["num_reads"] == 40 and m["solved_by"] == "sa"
+    assert m["num_variables"] == 63 and m["num_reads"] == 40 and m["solved_by"] == "sa (1 round)"
     assert 0 < m["success_prob"] <= 1 and m["num_valid"] == round(m["success_prob"] * 40)
     assert m["min_energy"] == 0.0 and m["mean_energy"] >= m["min_energy"]
     assert m["broken_total"] == pytest.approx(sum(m[f"broken_{k}"] for k in BROKEN_KINDS))

@@ -53,8 +53,9 @@ class Result:
         timings: Seconds per stage (``propagate``, ``build``, ``sample``, ``decode``,
             ``fallback``, ``compile``, ``total``).
         broken: Readable names of the constraints the best read breaks.
-        sampler: Sampler name, the parameters of the best round's call (the ones that ran),
-            the configured ``seed`` and the round policy (``route``).
+        sampler: Sampler name, the parameters of the first round's call (a time limit
+            shown as the whole budget: each round gets the time left of it), the
+            configured ``seed`` and the round policy (``route``).
         info: The rounds' ``sampleset.info`` (timings and numbers summed over rounds, the
             last ``status``), with ``rounds`` and ``restarts``.
         model: The :class:`~qsudoku.model.qubo.QuboModel` (``None`` if propagation solved it).

@@ -63,6 +63,7 @@ class Plan:
     config: Config
     notes: tuple[str, ...] = ()
     accepted: frozenset = field(default=frozenset(), repr=False)
+    online: bool = False
 
     @property
     def takes_seed(self) -> bool:
@@ -71,7 +72,10 @@ class Plan:
 
     @property
     def timed(self) -> tuple[str, ...]:
-        """The :data:`TIME_PARAMS` the sampler takes and the plan does not fix."""
+        """The :data:`TIME_PARAMS` the sampler takes and the plan does not fix; none for an
+        online service (its time is billed and has a minimum of its own)."""
+        if self.online:
+            return ()
         return tuple(k for k in TIME_PARAMS if k in self.accepted and k not in self.params)
 
     def round_params(self, seed: int | None, left: float | None, num_reads: int | None = None
@@ -219,7 +223,8 @@ def make_plan(config: Config = Config(), sampler=None) -> Plan:
     params.pop("seed", None)
     if seed is not None and "seed" not in accepted:
         notes.append(f"sampler {label!r} takes no seed; seed {seed} has no effect on it")
-    return Plan(label, sampler, params, seed, config, tuple(notes), accepted)
+    online = spec is not None and not spec.offline
+    return Plan(label, sampler, params, seed, config, tuple(notes), accepted, online)
 
 
 def _raised_by_foreign_sample(error: BaseException) -> bool:

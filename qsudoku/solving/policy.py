@@ -125,7 +125,13 @@ def solve(puzzle: Puzzle, config: Config = Config(), *, sampler=None,
     need_type("puzzle", puzzle, Puzzle)
     need_type("config", config, Config)
     need_real("budget", budget, low=0, allow_none=True)
-    return run_plan(make_plan(config, sampler), puzzle, budget=budget, clock_start=t0)
+    plan = make_plan(config, sampler)
+    setup = time.perf_counter() - t0  # building the sampler (imports): not sampling time
+    result = run_plan(plan, puzzle, budget=budget)
+    if setup > 1e-3:
+        result.timings["compile"] = result.timings.get("compile", 0.0) + setup
+    result.timings["total"] += setup
+    return result
 
 
 def run_plan(plan: Plan, puzzle: Puzzle, *, budget: float | None = None,
@@ -148,7 +154,8 @@ def run_plan(plan: Plan, puzzle: Puzzle, *, budget: float | None = None,
     timings["propagate"] += time.perf_counter() - t
     result = Result(puzzle=puzzle, grid=list(root.grid), valid=False, solved_by="none",
                     energy=None, fired=dict(root.fired), timings=timings, notes=list(plan.notes),
-                    sampler={"name": plan.label, "params": dict(plan.params), "seed": plan.seed,
+                    sampler={"name": plan.label, "seed": plan.seed,
+                             "params": plan.round_params(plan.seed, time_budget),
                              "route": {"time_budget": time_budget, "max_depth": rc.max_depth,
                                        "one_round": not rc.enabled,
                                        "exact_fallback": rc.exact_fallback,
@@ -160,7 +167,8 @@ def run_plan(plan: Plan, puzzle: Puzzle, *, budget: float | None = None,
     compile_time = plan.warm_up()
     if compile_time:  # a JIT compile (first call in a process) is not sampling time
         timings["compile"] = compile_time
-    tally = _Rounds(plan, puzzle, root, result, t0 + time_budget + compile_time).run()
+    tally = _Rounds(plan, puzzle, root, result, t0 + time_budget + compile_time,
+                    time_budget).run()
     _add_tally(result, tally)
     if not result.valid and tally.rounds:
         result.notes.append(f"the sampling rounds found no valid grid in the {time_budget:g} s "
@@ -184,9 +192,9 @@ class _Rounds:
     """The round loop of one puzzle (see the module docstring)."""
 
     def __init__(self, plan: Plan, puzzle: Puzzle, root: Candidates, result: Result,
-                 deadline: float):
+                 deadline: float, budget: float):
         self.plan, self.puzzle, self.root, self.result = plan, puzzle, root, result
-        self.deadline = deadline
+        self.deadline, self.budget = deadline, budget
         self.one = not plan.config.route.enabled or not plan.takes_seed
         self.rng = np.random.default_rng(plan.seed)
         self.tally = Tally()
@@ -262,7 +270,7 @@ class _Rounds:
             if not self.tally.rounds:
                 self.result.num_variables = err.num_variables or 0
             self.result.notes.append("building the QUBO stopped at the end of the "
-                                     f"{self.plan.config.route.time_budget:g} s time budget")
+                                     f"{self.budget:g} s time budget")
             return None, 0.0
         built = time.perf_counter() - t
         self.timings["build"] += built
@@ -327,7 +335,6 @@ def _add_tally(result: Result, tally: Tally) -> None:
     if tally.rounds:
         result.broken_per_read = tally.broken_per_read(("cell",) + UNIT_KINDS)
         result.energy = 0.0 if result.valid else tally.best.energy
-        result.sampler["params"] = {k: v for k, v in tally.best_round.params.items()}
     if not result.valid and tally.best is not None:
         result.grid, result.broken = list(tally.best.grid), tally.best_round.broken_names()
 
