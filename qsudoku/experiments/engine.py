@@ -8,6 +8,12 @@ single-threaded worker processes; a scheduler address (``scheduler=`` or the
 ``QSUDOKU_SCHEDULER`` environment variable) uses an existing cluster, e.g. one
 started with ``dask scheduler`` and ``dask worker`` (see ``docs/cluster.md``).
 
+Batches are taken from their iterable as they are needed, at most ``window`` in
+flight, so a long stream of work is never held whole.  A scheduler that accepts
+connections but does not answer is given up after ``QSUDOKU_SCHEDULER_TIMEOUT``
+seconds; one without workers is waited for at most ``QSUDOKU_WORKER_TIMEOUT``
+seconds (a note on stderr says so), then reported.
+
 A worker lost mid-run is Dask's business: its tasks run again elsewhere, and each
 batch is still yielded exactly once.  Ctrl-C, SIGTERM, an exception, the consumer
 stopping early and normal completion all cancel what is left and shut a local
@@ -21,26 +27,57 @@ cluster down, so no worker process outlives the run.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import itertools
 import logging
+import math
 import os
 import signal
 import sys
 import uuid
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator
 
 from qsudoku.errors import BackendUnavailableError, ConfigError
 from qsudoku.experiments.table import terminate_as_interrupt
 
-__all__ = ["run_batches", "resolve_scheduler", "SCHEDULER_ENV", "TIMEOUT_ENV", "WORKER_ENV"]
+__all__ = ["run_batches", "resolve_scheduler", "seconds_from_env", "SCHEDULER_ENV",
+           "TIMEOUT_ENV", "WORKER_TIMEOUT_ENV", "WORKER_ENV", "MAX_WAIT"]
 
 #: Environment variable naming the default scheduler address.
 SCHEDULER_ENV = "QSUDOKU_SCHEDULER"
-#: Environment variable with the scheduler connect timeout in seconds (default 5).
+#: Environment variable with the seconds a scheduler has to answer (default 15).
 TIMEOUT_ENV = "QSUDOKU_SCHEDULER_TIMEOUT"
+#: Environment variable with the seconds to wait for a first worker (default 60).
+WORKER_TIMEOUT_ENV = "QSUDOKU_WORKER_TIMEOUT"
 #: Environment of local worker processes: one thread per task, kernels included.
 WORKER_ENV = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
-_DEFAULT_TIMEOUT = 5.0
+#: Longest wait either variable may ask for (one day).
+MAX_WAIT = 86400.0
+_DEFAULT_TIMEOUT = 15.0
+_DEFAULT_WORKER_TIMEOUT = 60.0
+
+
+def seconds_from_env(name: str, default: float) -> float:
+    """A wait in seconds from the environment variable ``name`` (``default`` if unset).
+
+    Raises:
+        ConfigError: Not a finite number of seconds > 0 and <= :data:`MAX_WAIT` (one line).
+
+    >>> seconds_from_env("QSUDOKU_NO_SUCH_VARIABLE", 3.0)
+    3.0
+    """
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and 0 < value <= MAX_WAIT):
+        raise ConfigError(f"{name}={text[:40]!r} must be a number of seconds > 0 and "
+                          f"<= {MAX_WAIT:g}")
+    return value
 
 
 def resolve_scheduler(scheduler: str | None = None) -> str | None:
@@ -54,16 +91,17 @@ def resolve_scheduler(scheduler: str | None = None) -> str | None:
     return address or None
 
 
-def run_batches(fn: Callable[[Any], Any], batches: Sequence, *, jobs: int = 1,
+def run_batches(fn: Callable[[Any], Any], batches: Iterable, *, jobs: int = 1,
                 scheduler: str | None = None, setup: Callable | None = None,
                 setup_args: tuple = (), on_start: Callable[[str], None] | None = None,
-                timeout: float | None = None) -> Iterator[tuple[int, Any]]:
+                timeout: float | None = None, window: int | None = None,
+                worker_timeout: float | None = None) -> Iterator[tuple[int, Any]]:
     """Yield ``(batch_position, fn(batch))`` as batches finish, in completion order.
 
     Args:
         fn: A module-level (importable) function of one batch; batches and results
             must pickle unless the run is in-process.
-        batches: The batches (each yielded exactly once).
+        batches: The batches (each yielded exactly once), taken as they are needed.
         jobs: ``1``: in this process, in order, without Dask; ``N > 1``: a local Dask
             cluster of ``N`` single-threaded worker processes; ``0``: one per CPU.
             Ignored when there is a scheduler.
@@ -74,8 +112,11 @@ def run_batches(fn: Callable[[Any], Any], batches: Sequence, *, jobs: int = 1,
             first); its exceptions are logged and ignored.
         setup_args: Picklable arguments of ``setup``.
         on_start: Called with a one-line description of where the batches run.
-        timeout: Seconds to wait for the scheduler (default ``QSUDOKU_SCHEDULER_TIMEOUT``
-            or 5).
+        timeout: Seconds the scheduler has to answer (default ``QSUDOKU_SCHEDULER_TIMEOUT``
+            or 15).
+        window: Most batches in flight on a cluster (default: 4 per worker).
+        worker_timeout: Seconds to wait for a first worker of a scheduler that has none
+            (default ``QSUDOKU_WORKER_TIMEOUT`` or 60).
 
     Returns:
         A generator; the cluster starts on the first ``next``.  A consumer that stops
@@ -85,31 +126,38 @@ def run_batches(fn: Callable[[Any], Any], batches: Sequence, *, jobs: int = 1,
         :class:`KeyboardInterrupt` while the generator is alive).
 
     Raises:
-        BackendUnavailableError: The scheduler cannot be reached, or was lost, or every
-            worker that ran a batch died (one line each).
-        ConfigError: ``jobs < 0`` or a malformed scheduler address.
+        BackendUnavailableError: The scheduler cannot be reached or does not answer in
+            time, has no worker in time, or was lost, or every worker that ran a batch
+            died (one line each).
+        ConfigError: ``jobs < 0``, a malformed scheduler address or a bad timeout.
         KeyboardInterrupt: Ctrl-C or SIGTERM, after every local worker has been stopped.
         Exception: Whatever a batch raised, re-raised here.
     """
     if jobs < 0:
         raise ConfigError(f"jobs = {jobs} must be >= 0 (0 = one per CPU)")
-    batches = list(batches)
     address = resolve_scheduler(scheduler)
     if address is None:
         jobs = jobs or os.cpu_count() or 1
         if jobs == 1:
-            return _in_process(fn, batches, setup, setup_args, on_start)
+            return _in_process(fn, iter(batches), setup, setup_args, on_start)
     if timeout is None:
-        try:
-            timeout = float(os.environ.get(TIMEOUT_ENV, _DEFAULT_TIMEOUT))
-        except ValueError:
-            raise ConfigError(f"{TIMEOUT_ENV} must be a number of seconds") from None
-    return _on_dask(fn, batches, jobs, address, setup, setup_args, on_start, timeout)
+        timeout = seconds_from_env(TIMEOUT_ENV, _DEFAULT_TIMEOUT)
+    if worker_timeout is None:
+        worker_timeout = seconds_from_env(WORKER_TIMEOUT_ENV, _DEFAULT_WORKER_TIMEOUT)
+    if window is None:
+        window = 4 * (jobs if address is None else 8)
+    return _on_dask(fn, iter(batches), jobs, address, setup, setup_args, on_start, timeout,
+                    max(1, window), worker_timeout)
+
+
+_END = object()
 
 
 def _in_process(fn, batches, setup, setup_args, on_start) -> Iterator[tuple[int, Any]]:
-    if not batches:
+    first = next(batches, _END)
+    if first is _END:
         return
+    batches = itertools.chain([first], batches)
     with terminate_as_interrupt():
         if on_start is not None:
             on_start("in this process")
@@ -183,6 +231,7 @@ def _connect(address: str, timeout: float):
     except ValueError as e:
         raise ConfigError(f"scheduler address {address!r} is not valid: "
                           f"{str(e).splitlines()[0]}") from None
+    _probe(address, timeout)
     try:
         return Client(address, timeout=timeout, set_as_default=False)
     except (OSError, TimeoutError) as e:
@@ -194,6 +243,67 @@ def _connect(address: str, timeout: float):
         why = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise BackendUnavailableError(
             f"cannot use the Dask scheduler at {address}: {why}") from None
+
+
+def _probe(address: str, timeout: float) -> None:
+    """Ask the scheduler who it is, within ``timeout`` seconds, before a Client exists
+    (a Client to a listener that accepts and never answers waits forever).
+
+    Raises:
+        BackendUnavailableError: No connection, or no answer in time.
+    """
+    async def identity():
+        from distributed.comm import connect
+        from distributed.security import Security
+
+        comm = await connect(address, timeout=timeout,
+                             **Security().get_connection_args("client"))
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    async def bounded():
+        return await asyncio.wait_for(identity(), timeout)
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    try:  # in a thread of its own: the caller may be inside an event loop (Jupyter)
+        with ThreadPoolExecutor(1) as pool:
+            answer = pool.submit(asyncio.run, bounded()).result()
+    except (OSError, TimeoutError, asyncio.TimeoutError) as e:
+        what = "no answer" if isinstance(e, (TimeoutError, asyncio.TimeoutError)) and \
+            "connect" not in str(e) else "no connection"
+        raise BackendUnavailableError(
+            f"cannot reach the Dask scheduler at {address}: {what} within {timeout:g} s "
+            f"(is `dask scheduler` running there? {TIMEOUT_ENV} sets the wait)") from None
+    except Exception as e:  # noqa: BLE001 - a peer that speaks another protocol
+        why = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise BackendUnavailableError(
+            f"cannot use the Dask scheduler at {address}: {why}") from None
+    if not (isinstance(answer, dict) and answer.get("type") == "Scheduler"):
+        raise BackendUnavailableError(f"{address} answered, but it is not a Dask scheduler")
+
+
+def _wait_for_workers(client, address: str, wait: float, on_start) -> dict:
+    """The scheduler's workers; with none, a note, then at most ``wait`` seconds for one."""
+    nthreads = client.nthreads()
+    if nthreads:
+        return nthreads
+    note = f"the Dask scheduler at {address} has no workers; waiting up to {wait:g} s for one"
+    if on_start is not None:
+        on_start(note)
+    else:
+        print(f"qsudoku: {note}", file=sys.stderr)
+    try:
+        client.wait_for_workers(1, timeout=wait)
+    except (TimeoutError, asyncio.TimeoutError, OSError):
+        raise BackendUnavailableError(
+            f"the Dask scheduler at {address} has no workers after {wait:g} s "
+            f"(start some with `dask worker {address}`; {WORKER_TIMEOUT_ENV} sets the "
+            "wait)") from None
+    return client.nthreads()
 
 
 def _abandon_client(tb, client_type) -> None:
@@ -224,10 +334,12 @@ def _quiet_logs(level: int = logging.CRITICAL):
             lg.setLevel(lv)
 
 
-def _on_dask(fn, batches, jobs, address, setup, setup_args, on_start, timeout
-             ) -> Iterator[tuple[int, Any]]:
-    if not batches:
+def _on_dask(fn, batches, jobs, address, setup, setup_args, on_start, timeout, window,
+             worker_timeout) -> Iterator[tuple[int, Any]]:
+    first = next(batches, _END)
+    if first is _END:
         return
+    batches = itertools.chain([first], batches)
     from concurrent.futures import CancelledError
 
     from distributed import KilledWorker, as_completed
@@ -239,7 +351,7 @@ def _on_dask(fn, batches, jobs, address, setup, setup_args, on_start, timeout
         try:
             if address is not None:
                 client = _connect(address, timeout)
-                nthreads = client.nthreads()
+                nthreads = _wait_for_workers(client, address, worker_timeout, on_start)
                 info = (f"Dask scheduler {address}: {len(nthreads)} workers, "
                         f"{sum(nthreads.values())} threads")
             else:
@@ -249,11 +361,21 @@ def _on_dask(fn, batches, jobs, address, setup, setup_args, on_start, timeout
             client.register_plugin(_worker_setup_class()(setup, setup_args, local), name=plugin)
             if on_start is not None:
                 on_start(info)
-            futures = client.map(fn, batches, pure=False)
-            position = {f.key: i for i, f in enumerate(futures)}
-            pending = {f.key: f for f in futures}
-            del futures
-            for fut in as_completed(list(pending.values()), loop=client.loop):
+            position: dict = {}
+            done = as_completed(loop=client.loop)
+            count = itertools.count()
+
+            def submit() -> None:
+                batch = next(batches, _END)
+                if batch is not _END:
+                    fut = client.submit(fn, batch, pure=False)
+                    position[fut.key] = next(count)
+                    pending[fut.key] = fut
+                    done.add(fut)
+
+            for _ in range(window):
+                submit()
+            for fut in done:
                 if pending.pop(fut.key, None) is None:
                     continue  # already yielded: never twice
                 try:
@@ -261,7 +383,8 @@ def _on_dask(fn, batches, jobs, address, setup, setup_args, on_start, timeout
                 except (KilledWorker, CancelledError) as e:  # the cluster, not the batch
                     raise BackendUnavailableError(_lost(position[fut.key], address, e)) from None
                 fut.release()
-                yield position[fut.key], result
+                submit()  # the next batch is read only now: a bounded window
+                yield position.pop(fut.key), result
         finally:
             _shutdown(client, cluster, list(pending.values()), plugin)
 
