@@ -208,6 +208,10 @@ def check_experiment_args(args) -> None:
     if args.limit is not None and args.limit < 1:
         raise ConfigError(f"--limit {args.limit} must be >= 1")
     remote = resolve_scheduler(args.scheduler) is not None  # then --jobs is unused
+    if remote:  # a bad wait is said before any file is opened
+        from qsudoku.experiments.engine import check_waits
+
+        check_waits()
     check_limits(repeat=args.repeat, jobs=args.jobs, remote=remote,
                  names={"repeat": "--repeat", "jobs": "--jobs"})
     if args.resume and not args.out:

@@ -41,7 +41,7 @@ from typing import Any, Callable, Iterable, Iterator
 from qsudoku.errors import BackendUnavailableError, ConfigError
 from qsudoku.experiments.table import terminate_as_interrupt
 
-__all__ = ["run_batches", "resolve_scheduler", "seconds_from_env", "SCHEDULER_ENV",
+__all__ = ["run_batches", "resolve_scheduler", "seconds_from_env", "check_waits", "SCHEDULER_ENV",
            "TIMEOUT_ENV", "WORKER_TIMEOUT_ENV", "WORKER_ENV", "MAX_WAIT"]
 
 #: Environment variable naming the default scheduler address.
@@ -89,6 +89,13 @@ def resolve_scheduler(scheduler: str | None = None) -> str | None:
     """
     address = scheduler or os.environ.get(SCHEDULER_ENV, "").strip()
     return address or None
+
+
+def check_waits() -> tuple[float, float]:
+    """``(scheduler timeout, worker wait)`` from the environment, checked (see
+    :func:`seconds_from_env`)."""
+    return (seconds_from_env(TIMEOUT_ENV, _DEFAULT_TIMEOUT),
+            seconds_from_env(WORKER_TIMEOUT_ENV, _DEFAULT_WORKER_TIMEOUT))
 
 
 def run_batches(fn: Callable[[Any], Any], batches: Iterable, *, jobs: int = 1,

@@ -51,7 +51,7 @@ from qsudoku.io.output import check_target as _check_target
 from qsudoku.io.output import open_nofollow, write_text
 
 __all__ = ["RowWriter", "read_rows", "load_frame", "write_text", "terminate_as_interrupt",
-           "journal_path", "lock_path", "machine_error"]
+           "journal_path", "lock_path", "machine_error", "write_all"]
 
 _LOCK_SUFFIX = ".lock"
 _JOURNAL_SUFFIX = ".partial.csv"
@@ -110,6 +110,7 @@ def _parse_table(path: str, strict: bool = False):
 
     Values read from Parquet are given as a CSV holds them (a missing value: ``""``).
     """
+    path = os.fspath(path)
     if path.lower().endswith(".parquet") and os.path.exists(path):
         import pandas as pd
 
@@ -247,6 +248,15 @@ def _unlock(path: str, fd: int) -> None:
     except OSError:
         pass
     os.close(fd)
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write every byte of ``data`` to ``fd`` and ``fsync`` it (``OSError`` as the system
+    raises it: a torn line is possible, and dropped by a resume)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+    os.fsync(fd)
 
 
 def _hold(path: str) -> int | None:
@@ -427,11 +437,8 @@ class RowWriter:
         if extra:
             raise ValueError(f"row has columns not in the table: {sorted(extra)}")
         csv.DictWriter(buf, self.fields).writerow(row)
-        data = memoryview(buf.getvalue().encode("utf-8"))
         try:
-            while data:
-                data = data[os.write(self._fd, data):]
-            os.fsync(self._fd)
+            write_all(self._fd, buf.getvalue().encode("utf-8"))
         except OSError as e:
             raise self._failed(e) from None
         self.done.add(k)
