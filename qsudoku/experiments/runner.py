@@ -86,15 +86,18 @@ def run(tasks: Iterable[Task], writer=None, *, jobs: int = 1, scheduler: str | N
         on_row: Called with each new row as it is written.
 
     Raises:
+        TypeError, ConfigError: ``jobs`` is not an int from 0 to
+            :func:`~qsudoku.experiments.limits.max_jobs`.
         BackendUnavailableError: The scheduler cannot be reached.
         MachineError: The machine refused to write a row; every earlier row is kept.
         KeyboardInterrupt: Ctrl-C or SIGTERM; every row written so far is kept.
     """
     from qsudoku.experiments.engine import resolve_scheduler, run_batches
 
+    address = resolve_scheduler(scheduler)
+    check_limits(jobs=jobs, remote=address is not None)
     done = writer.done if writer is not None else set()
     todo = (t for t in tasks if (t.key(),) not in done)
-    address = resolve_scheduler(scheduler)
     workers = (os.cpu_count() or 1) if jobs == 0 else jobs
     batches, total = _batches(todo, IN_FLIGHT_PER_WORKER if address else workers)
     if total == 0:
