@@ -202,14 +202,14 @@ from qsudoku.experiments.limits import MAX_JOBS_PER_CPU, MAX_REPEAT, MAX_TASKS  
 def check_experiment_args(args) -> None:
     """Counts must be positive and bounded (the limits of
     :func:`qsudoku.experiments.runner.check_limits`), ``--resume`` needs ``--out``."""
-    from qsudoku.experiments.engine import resolve_scheduler
     from qsudoku.experiments.limits import check_limits
+    from qsudoku.experiments.scheduler import resolve_scheduler
 
     if args.limit is not None and args.limit < 1:
         raise ConfigError(f"--limit {args.limit} must be >= 1")
     remote = resolve_scheduler(args.scheduler) is not None  # then --jobs is unused
     if remote:  # a bad wait is said before any file is opened
-        from qsudoku.experiments.engine import check_waits
+        from qsudoku.experiments.scheduler import check_waits
 
         check_waits()
     check_limits(repeat=args.repeat, jobs=args.jobs, remote=remote,
@@ -251,7 +251,7 @@ def run_experiment(args, tasks, axis_keys=(), points=None) -> list[dict]:
         if not args.quiet:
             print(f"qsudoku: {text}", file=sys.stderr)
 
-    from qsudoku.experiments.engine import resolve_scheduler
+    from qsudoku.experiments.scheduler import resolve_scheduler
 
     scheduler = resolve_scheduler(args.scheduler) or load_config(args.config).cluster.scheduler
     count = [0, 0, None]  # new rows, errors, the first error row

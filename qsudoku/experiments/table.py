@@ -46,38 +46,15 @@ from contextlib import contextmanager, suppress
 from typing import Iterable, Mapping, Sequence
 
 from qsudoku.errors import ConfigError, MachineError
+from qsudoku.experiments import locks
+from qsudoku.experiments.locks import lock_path
+from qsudoku.experiments.results import journal_path, load_frame, parse_table, read_rows
 from qsudoku.io.output import atomic_write as _atomic_write
 from qsudoku.io.output import check_target as _check_target
 from qsudoku.io.output import open_nofollow, write_text
 
 __all__ = ["RowWriter", "read_rows", "load_frame", "write_text", "terminate_as_interrupt",
            "journal_path", "lock_path", "machine_error", "write_all"]
-
-_LOCK_SUFFIX = ".lock"
-_JOURNAL_SUFFIX = ".partial.csv"
-
-
-def journal_path(path: str) -> str:
-    """Where the rows of ``path`` are appended: ``<out>.partial.csv`` for a Parquet output,
-    the file itself for a CSV one."""
-    return path + _JOURNAL_SUFFIX if path.lower().endswith(".parquet") else path
-
-
-_journal_path = journal_path
-
-
-def lock_path(path: str) -> str:
-    """The lock file of an output, the same for every name of it: its real directory,
-    and a Parquet output's journal (``x.parquet.partial.csv``) locks as ``x.parquet``.
-
-    >>> lock_path("/tmp/x.parquet.partial.csv") == lock_path("/tmp/./x.parquet")
-    True
-    """
-    p = os.path.abspath(path)
-    if p.lower().endswith(".parquet" + _JOURNAL_SUFFIX):
-        p = p[: -len(_JOURNAL_SUFFIX)]
-    return os.path.join(os.path.realpath(os.path.dirname(p)), os.path.basename(p)) + _LOCK_SUFFIX
-
 
 _WHY = {errno.ENOSPC: "no space left on the device (ENOSPC)",
         errno.EFBIG: "file too large: a file-size limit was reached (EFBIG)",
@@ -94,162 +71,6 @@ def machine_error(path: str, e: OSError, kept: str = "") -> MachineError:
     return MachineError(f"cannot write {path}: {why}{tail}")
 
 
-def read_rows(path: str) -> list[dict]:
-    """Rows of a CSV (or Parquet) results file; a torn last CSV line is dropped."""
-    return _read_table(path)[1]
-
-
-def _read_table(path: str) -> tuple[list[str] | None, list[dict]]:
-    """``(header, rows)`` of a results file (``(None, [])`` if there is none)."""
-    return _parse_table(path)[:2]
-
-
-def _parse_table(path: str, strict: bool = False):
-    """``(header, rows, line numbers)`` of a results file; ``strict``: a row that does not
-    parse (other field count, bad text) is a :class:`ConfigError` naming the line.
-
-    Values read from Parquet are given as a CSV holds them (a missing value: ``""``).
-    """
-    path = os.fspath(path)
-    if path.lower().endswith(".parquet") and os.path.exists(path):
-        import pandas as pd
-
-        try:
-            df = pd.read_parquet(path)
-        except Exception as e:  # noqa: BLE001 - pyarrow's errors have no common base
-            raise ConfigError(f"cannot read {path}: not a readable Parquet file "
-                              f"({type(e).__name__})") from None
-        rows = [{k: _from_parquet(v) for k, v in r.items()} for r in df.to_dict("records")]
-        return list(df.columns), rows, [f"row {i + 1}" for i in range(len(rows))]
-    path = _journal_path(path)
-    if not os.path.exists(path):
-        return None, [], []
-    try:
-        with open(path, encoding="utf-8", newline="") as f:
-            text = f.read()
-    except UnicodeDecodeError:
-        raise ConfigError(f"cannot read {path}: it is not UTF-8 text "
-                          "(is it a results file of qsudoku?)") from None
-    if text and not text.endswith("\n"):
-        text = text[: text.rfind("\n") + 1]
-    reader = csv.reader(io.StringIO(text))
-    header: list[str] | None = None
-    rows, lines = [], []
-    try:
-        for record in reader:
-            if header is None:
-                header = record
-                continue
-            if not record:
-                continue
-            if strict and len(record) != len(header):
-                raise ConfigError(f"{path}, line {reader.line_num}: {len(record)} fields where "
-                                  f"the header has {len(header)}; the file is not a results "
-                                  "file of this run (or was edited)")
-            rows.append(dict(zip(header, record)))
-            lines.append(f"line {reader.line_num}")
-    except csv.Error as e:
-        raise ConfigError(f"{path}, line {reader.line_num}: cannot parse the row ({e})") from None
-    return header, rows, lines
-
-
-def _from_parquet(v):
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return ""
-    item = getattr(v, "item", None)  # numpy scalars -> Python
-    return item() if callable(item) and not isinstance(v, (str, bytes)) else v
-
-
-def load_frame(path_or_rows):
-    """A :class:`pandas.DataFrame` of a results file (CSV or Parquet), a list of row
-    dicts or a DataFrame, with types restored.
-
-    Empty cells become NaN; a column of numbers (``"inf"`` included) becomes numeric;
-    a column of only ``"True"``/``"False"`` becomes boolean; other text stays text.
-
-    >>> df = load_frame([{"p": "0.5", "t": "inf", "ok": "True", "n": ""},
-    ...                  {"p": "1", "t": "2", "ok": "False", "n": "3"}])
-    >>> df["p"].tolist(), df["t"].tolist(), df["ok"].tolist(), df["n"].tolist()
-    ([0.5, 1.0], [inf, 2.0], [True, False], [nan, 3.0])
-    """
-    import pandas as pd
-
-    if isinstance(path_or_rows, pd.DataFrame):
-        df = path_or_rows.copy()
-    elif isinstance(path_or_rows, (str, os.PathLike)):
-        path = os.fspath(path_or_rows)
-        if not (os.path.exists(path) or os.path.exists(_journal_path(path))):
-            raise ConfigError(f"results file not found: {path}")
-        df = pd.DataFrame(read_rows(path))
-    elif isinstance(path_or_rows, (bytes, Mapping)) or not isinstance(path_or_rows, Iterable):
-        raise TypeError("expected a results file path, a list of row dicts or a DataFrame, "
-                        f"not {type(path_or_rows).__name__}")
-    else:
-        df = pd.DataFrame(list(path_or_rows))
-    for col in df.columns:
-        s = df[col]
-        if pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s):
-            continue
-        empty = s.isna() | s.map(lambda v: isinstance(v, str) and not v.strip())
-        filled = s[~empty]
-        if filled.empty:
-            df[col] = math.nan
-            continue
-        if filled.map(lambda v: v in ("True", "False") or isinstance(v, bool)).all():
-            values = s.map(lambda v: v if isinstance(v, bool) else v == "True")
-            df[col] = values.astype(bool) if not empty.any() else values.where(~empty, math.nan)
-            continue
-        conv = pd.to_numeric(s.where(~empty), errors="coerce")
-        if conv[~empty].notna().all():
-            df[col] = conv
-        elif empty.any():
-            df[col] = s.where(~empty, math.nan)
-    return df
-
-
-def _lock(path: str) -> int:
-    """An open descriptor of :func:`lock_path` holding an exclusive ``flock``.
-
-    The lock file is removed on release while still locked, so after locking we check
-    that the name still refers to the locked file (else another writer removed it
-    meanwhile and we retry on the new one).
-    """
-    lock = lock_path(path)
-    for _ in range(100):
-        fd = open_nofollow(lock, os.O_CREAT | os.O_RDWR)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as e:
-            try:
-                holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
-            finally:
-                os.close(fd)
-            if e.errno not in (errno.EAGAIN, errno.EACCES):
-                raise ConfigError(f"cannot lock {lock}: {e.strerror or e}") from None
-            who = f" (pid {holder})" if holder.isdigit() else ""
-            raise ConfigError(f"{path} is being written by another qsudoku run{who}; "
-                              "wait for it to finish or write another file") from None
-        try:
-            now = os.stat(lock, follow_symlinks=False)
-        except FileNotFoundError:
-            now = None
-        held = os.fstat(fd)
-        if now is not None and (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino):
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
-            return fd
-        os.close(fd)  # removed by the writer that just finished: lock the new file
-    raise ConfigError(f"cannot lock {lock}: it keeps being replaced")
-
-
-def _unlock(path: str, fd: int) -> None:
-    try:
-        os.unlink(lock_path(path))  # still locked: nobody can have locked this file
-    except OSError:
-        pass
-    os.close(fd)
-
-
 def write_all(fd: int, data: bytes) -> None:
     """Write every byte of ``data`` to ``fd`` and ``fsync`` it (``OSError`` as the system
     raises it: a torn line is possible, and dropped by a resume)."""
@@ -257,37 +78,6 @@ def write_all(fd: int, data: bytes) -> None:
     while view:
         view = view[os.write(fd, view):]
     os.fsync(fd)
-
-
-def _hold(path: str) -> int | None:
-    """A descriptor of the existing file ``path`` holding an exclusive ``flock`` on it
-    (the file, whatever name reaches it); ``None`` if there is no such file.
-
-    Raises:
-        ConfigError: Another writer holds it, or it is not a regular file.
-    """
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except FileNotFoundError:
-        return None
-    except OSError as e:
-        if e.errno == errno.ELOOP:
-            raise ConfigError(f"cannot write {path}: it is a symbolic link "
-                              "(qsudoku does not write through links)") from None
-        raise ConfigError(f"cannot open {path}: {e.strerror or e}") from None
-    import stat
-
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise ConfigError(f"cannot write {path}: it is not a regular file "
-                          "(a results file must be one)")
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        raise ConfigError(f"{path} is being written by another qsudoku run (under another "
-                          "name); wait for it to finish or write another file") from None
-    return fd
 
 
 class RowWriter:
@@ -319,7 +109,7 @@ class RowWriter:
         if not path.lower().endswith((".csv", ".parquet")):
             raise ConfigError(f"results file {path!r} must end in .csv or .parquet")
         self.path = path
-        self.journal = _journal_path(path)
+        self.journal = journal_path(path)
         self.key = tuple(key)
         self.expected = None if fields is None else list(fields)
         self.fields: list[str] | None = None
@@ -330,7 +120,7 @@ class RowWriter:
         self._held: list[int] = []
         for p in {path, self.journal}:
             _check_target(p)
-        self._lock_fd = _lock(path)  # before anything is read or rewritten
+        self._lock_fd = locks.lock(path)  # before anything is read or rewritten
         try:
             self._open(resume, overwrite)
         except BaseException:
@@ -343,7 +133,7 @@ class RowWriter:
             if os.path.islink(p):
                 raise ConfigError(f"cannot write {p}: it is a symbolic link "
                                   "(qsudoku does not write through links)")
-            fd = _hold(p)  # the file itself, under whatever other name it is written
+            fd = locks.hold(p)  # the file itself, under whatever other name it is written
             if fd is not None:
                 self._held.append(fd)
         exists = os.path.exists(journal) or os.path.exists(path)
@@ -352,7 +142,7 @@ class RowWriter:
         if resume and exists:
             # an interrupted resumed Parquet run: the journal holds every row
             source = journal if os.path.exists(journal) else path
-            header, previous, lines = _parse_table(source, strict=True)
+            header, previous, lines = parse_table(source, strict=True)
             self._check_previous(source, header, previous, lines)
             self._rewrite(header, previous)  # drops a torn last line
         elif os.path.exists(journal):
@@ -508,7 +298,7 @@ class RowWriter:
                 os.close(self._fd)
             self._fd = None
         if self._lock_fd is not None:
-            _unlock(self.path, self._lock_fd)
+            locks.unlock(self.path, self._lock_fd)
             self._lock_fd = None
 
     def __enter__(self):
