@@ -151,3 +151,16 @@ def test_parquet_output_prints_the_same_summary_as_csv(tmp_path, capsys):
         summaries.append([line.split()[:5] for line in lines])  # set .. solved (not times)
     assert summaries[0] == summaries[1] and len(summaries[0]) == 2
     assert "nan" not in out
+
+
+@pytest.mark.parametrize("resume", [(), ("--resume",)])
+def test_an_output_that_is_a_fifo_is_refused_and_stays_a_fifo(tmp_path, capsys, resume):
+    import stat
+
+    fifo = tmp_path / "r.csv"
+    os.mkfifo(fifo)
+    code, _, err = _bench(capsys, FOUR, "--out", fifo, *resume)
+    assert code == 2
+    assert one_error(err) == (f"qsudoku: error: cannot write {fifo}: it is not a regular file "
+                              "(a results file must be one)")
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode) and sorted(os.listdir(tmp_path)) == ["r.csv"]
