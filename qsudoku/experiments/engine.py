@@ -73,7 +73,8 @@ def run_batches(fn: Callable[[Any], Any], batches: Iterable, *, jobs: int = 1,
         on_start: Called with a one-line description of where the batches run.
         timeout: Seconds the scheduler has to answer (default ``QSUDOKU_SCHEDULER_TIMEOUT``
             or 15).
-        window: Most batches in flight on a cluster (default: 4 per worker).
+        window: Most batches in flight on a cluster (default: 4 per worker thread, counted
+            when the run starts).
         worker_timeout: Seconds to wait for a first worker of a scheduler that has none
             (default ``QSUDOKU_WORKER_TIMEOUT`` or 60).
 
@@ -103,10 +104,8 @@ def run_batches(fn: Callable[[Any], Any], batches: Iterable, *, jobs: int = 1,
         timeout = seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT)
     if worker_timeout is None:
         worker_timeout = seconds_from_env(WORKER_TIMEOUT_ENV, DEFAULT_WORKER_TIMEOUT)
-    if window is None:
-        window = 4 * (jobs if address is None else 8)
     return _on_dask(fn, iter(batches), jobs, address, setup, setup_args, on_start, timeout,
-                    max(1, window), worker_timeout)
+                    window, worker_timeout)
 
 
 _END = object()
@@ -232,7 +231,9 @@ def _on_dask(fn, batches, jobs, address, setup, setup_args, on_start, timeout, w
                     pending[fut.key] = fut
                     done.add(fut)
 
-            for _ in range(window):
+            if window is None:
+                window = 4 * (sum(nthreads.values()) if address is not None else jobs)
+            for _ in range(max(1, window)):
                 submit()
             for fut in done:
                 if pending.pop(fut.key, None) is None:

@@ -99,7 +99,7 @@ def run(tasks: Iterable[Task], writer=None, *, jobs: int = 1, scheduler: str | N
     done = writer.done if writer is not None else set()
     todo = (t for t in tasks if (t.key(),) not in done)
     workers = (os.cpu_count() or 1) if jobs == 0 else jobs
-    batches, total = _batches(todo, IN_FLIGHT_PER_WORKER if address else workers)
+    batches, total = _batches(todo, 2 if address else workers)
     if total == 0:
         return []
     batches = iter(batches)
@@ -121,7 +121,7 @@ def run(tasks: Iterable[Task], writer=None, *, jobs: int = 1, scheduler: str | N
                     order.setdefault(t.key(), len(order))
             yield b
 
-    window = IN_FLIGHT_PER_WORKER * max(1, workers if not address else 2)
+    window = None if address else IN_FLIGHT_PER_WORKER * max(1, workers)  # remote: its threads
     try:
         for _, batch_rows in run_batches(run_batch, numbered(batches), jobs=jobs,
                                          scheduler=address, setup=warm, setup_args=(configs,),
