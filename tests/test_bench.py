@@ -204,8 +204,8 @@ def test_parquet_resume_after_interrupted_resume_keeps_every_key(tmp_path):
         w.write(row)
     w = RowWriter(out, key, resume=True)
     w.write({**row, "index": 1})
-    w._f.close()  # killed before close(): the journal stays, the .parquet is the old one
-    os.close(w._lock_fd)  # and the dead process's lock is gone with it
+    for fd in [w._fd, w._lock_fd, *w._held]:  # killed before close(): the journal stays,
+        os.close(fd)  # the .parquet is the old one, and the dead process's locks are gone
     with RowWriter(out, key, resume=True) as w:
         assert w.done == {("s", "0", "sa", "", "0"), ("s", "1", "sa", "", "0")}
     assert sorted(int(r["index"]) for r in read_rows(out)) == [0, 1]

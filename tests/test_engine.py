@@ -203,11 +203,19 @@ def test_worker_killed_mid_run_every_batch_exactly_once(tmp_path, dask_cluster):
     out = str(tmp_path / "rows.csv")
     positions, pids = [], set()
     killed = None
+    made: list[int] = []
+
+    def batches():  # taken as the run needs them: at most `window` in flight
+        for i in range(20):
+            made.append(i)
+            yield [i]
+
     with RowWriter(out, ("key",)) as w:
-        for pos, rows in run_batches(tasks.sleepy, [[i] for i in range(20)],
+        for pos, rows in run_batches(tasks.sleepy, batches(), window=3,
                                      scheduler=address, setup=tasks.setup, setup_args=("x",),
                                      on_start=notes.append):
             positions.append(pos)
+            assert len(made) <= len(positions) + 3
             for row in rows:
                 w.write(row)
                 pids.add(row["pid"])

@@ -125,7 +125,7 @@ def run(args) -> int:
         return _report(args, read_rows(args.out))
     pts = _points(args, _budgets(args.time_budget))
     tasks = experiment_tasks(args, read_experiment_inputs(args), pts)
-    rows = run_experiment(args, tasks)
+    rows = run_experiment(args, tasks, points=pts)
     return _report(args, read_rows(args.out) if args.out else rows)
 
 

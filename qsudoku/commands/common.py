@@ -227,25 +227,24 @@ def add_experiment_args(p: argparse.ArgumentParser, what: str) -> argparse._Argu
     return g
 
 
-#: Upper limits of the counts a command line gives: runs per setting, local worker
-#: processes (per CPU) and tasks of one bench or sweep (reads: see samplers.registry).
-MAX_REPEAT = 1000
-MAX_JOBS_PER_CPU = 4
-MAX_TASKS = 200_000
+from qsudoku.experiments.limits import MAX_JOBS_PER_CPU, MAX_REPEAT, MAX_TASKS  # noqa: E402,F401 - one home
 
 
 def check_experiment_args(args) -> None:
-    """Counts must be positive and bounded, ``--resume`` needs ``--out``."""
-    remote = args.scheduler or os.environ.get("QSUDOKU_SCHEDULER")  # then --jobs is unused
-    max_jobs = None if remote else MAX_JOBS_PER_CPU * (os.cpu_count() or 1)
-    for flag, value, low, high in (("--repeat", args.repeat, 1, MAX_REPEAT),
-                                   ("--limit", args.limit, 1, None),
-                                   ("--jobs", args.jobs, 0, max_jobs)):
-        if value is not None and value < low:
-            raise ConfigError(f"{flag} {value} must be >= {low}")
-        if value is not None and high is not None and value > high:
-            raise ConfigError(f"{flag} {value} is too many; at most {high}"
-                              + (f" ({MAX_JOBS_PER_CPU} per CPU)" if flag == "--jobs" else ""))
+    """Counts must be positive and bounded (the limits of
+    :func:`qsudoku.experiments.runner.check_limits`), ``--resume`` needs ``--out``."""
+    from qsudoku.experiments.limits import check_limits
+    from qsudoku.experiments.scheduler import resolve_scheduler
+
+    if args.limit is not None and args.limit < 1:
+        raise ConfigError(f"--limit {args.limit} must be >= 1")
+    remote = resolve_scheduler(args.scheduler) is not None  # then --jobs is unused
+    if remote:  # a bad wait is said before any file is opened
+        from qsudoku.experiments.scheduler import check_waits
+
+        check_waits()
+    check_limits(repeat=args.repeat, jobs=args.jobs, remote=remote,
+                 names={"repeat": "--repeat", "jobs": "--jobs"})
     if args.resume and not args.out:
         raise ConfigError("--resume needs --out FILE")
     if args.out:
@@ -254,22 +253,24 @@ def check_experiment_args(args) -> None:
         raise ConfigError("--resume and --overwrite exclude each other")
 
 
-def experiment_tasks(args, sources, points) -> list:
-    """Every source x point x ``--repeat``, refused beyond :data:`MAX_TASKS`."""
-    from qsudoku.experiments.runner import make_tasks
+def experiment_tasks(args, sources, points):
+    """Every source x point x ``--repeat``, made as the run consumes them (the puzzles
+    stream); more than :data:`MAX_TASKS` runs per puzzle are refused before any work."""
+    from qsudoku.experiments.limits import check_limits
+    from qsudoku.experiments.tasks import iter_tasks
 
-    total = len(sources) * len(points) * args.repeat
-    if total > MAX_TASKS:
-        raise ConfigError(f"{len(sources)} puzzles x {len(points)} settings x {args.repeat} "
-                          f"repeats = {total} runs; at most {MAX_TASKS} in one command "
-                          "(use --limit, fewer settings, or several --out files)")
-    return make_tasks(sources, points, args.repeat)
+    check_limits(repeat=args.repeat, points=len(points), jobs=0,
+                 names={"repeat": "--repeat", "jobs": "--jobs"})
+    return iter_tasks(sources, points, args.repeat)
 
 
-def run_experiment(args, tasks, axis_keys=()) -> list[dict]:
-    """Run ``tasks`` as the flags say; returns the new rows.
+def run_experiment(args, tasks, axis_keys=(), points=None) -> list[dict]:
+    """Run ``tasks`` as the flags say; returns the new rows (none are kept with ``--out``:
+    the file has them).
 
     Notes on stderr say where the tasks run and, after Ctrl-C, how many rows were kept.
+    ``<out>.machine.json`` is written only once the output is held (a refused run
+    changes nothing).
     """
     import sys
 
@@ -281,15 +282,23 @@ def run_experiment(args, tasks, axis_keys=()) -> list[dict]:
         if not args.quiet:
             print(f"qsudoku: {text}", file=sys.stderr)
 
-    if args.out:
-        _write_machine(args.out)
-    from qsudoku.experiments.engine import resolve_scheduler
+    from qsudoku.experiments.scheduler import resolve_scheduler
 
     scheduler = resolve_scheduler(args.scheduler) or load_config(args.config).cluster.scheduler
+    count = [0, 0, None]  # new rows, errors, the first error row
+
+    def seen(row: dict) -> None:
+        count[0] += 1
+        if row.get("status") == "error":
+            count[1] += 1
+            count[2] = count[2] or row
+
     try:
         rows = runner.run_to(args.out, tasks, axis_keys, resume=args.resume,
                              overwrite=args.overwrite, jobs=args.jobs, scheduler=scheduler or None,
-                             progress=progress, on_start=note)
+                             progress=progress, on_start=note, points=points,
+                             keep=not args.out, on_row=seen,
+                             on_open=(lambda: _write_machine(args.out)) if args.out else None)
     except KeyboardInterrupt:
         if args.out:
             print(f"qsudoku: interrupted; finished rows kept in {args.out} "
@@ -299,22 +308,37 @@ def run_experiment(args, tasks, axis_keys=()) -> list[dict]:
     if args.out:
         from qsudoku.experiments.table import read_rows
 
-        note(f"{len(rows)} new rows, {len(read_rows(args.out))} in {args.out}")
-    bad = [r for r in rows if r.get("status") == "error"]
-    if bad:
-        print(f"qsudoku: warning: {len(bad)} of {len(rows)} runs ended in an error, e.g. "
-              f"{bad[0]['sampler']} on {bad[0]['puzzle']}: {bad[0]['error']}", file=sys.stderr)
+        note(f"{count[0]} new rows, {len(read_rows(args.out))} in {args.out}")
+    if count[1]:
+        bad = count[2]
+        print(f"qsudoku: warning: {count[1]} of {count[0]} runs ended in an error, e.g. "
+              f"{bad['sampler']} on {bad['puzzle']}: {bad['error']}", file=sys.stderr)
     return rows
 
 
 def _write_machine(out: str) -> None:
-    """``<out>.machine.json``: where the run ran (CPU, cores, package versions)."""
+    """``<out>.machine.json``: where the run ran (CPU, cores, package versions).
+
+    Raises:
+        MachineError: The machine refused the write (disk full, file too large).
+    """
     import json
 
+    from qsudoku.errors import MachineError
     from qsudoku.experiments.bench import machine_info
     from qsudoku.io.output import write_text
 
-    write_text(out + ".machine.json", json.dumps(machine_info(), indent=1, sort_keys=True))
+    path = out + ".machine.json"
+    try:
+        write_text(path, json.dumps(machine_info(), indent=1, sort_keys=True))
+    except OSError as e:
+        from qsudoku.experiments.table import machine_error
+
+        raise machine_error(path, e) from None
+    except MachineError:
+        raise
+    except ConfigError as e:  # the system's refusal, said in one line by write_text
+        raise MachineError(str(e)) from None
 
 
 def set_label(spec: str) -> str:
@@ -333,18 +357,26 @@ def set_label(spec: str) -> str:
     return f"{parent}/{stem}" if parent else stem
 
 
-def read_experiment_inputs(args) -> list:
-    """``(Source, Puzzle)`` of every ``PUZZLE`` argument (first ``--limit`` of each);
-    unreadable ones are errors, or with ``--keep-going`` reported and skipped."""
+def read_experiment_inputs(args):
+    """``(Source, Puzzle)`` of every ``PUZZLE`` argument (first ``--limit`` of each), read
+    as the run needs them (an iterator: a large file is never held whole); unreadable
+    ones are errors, or with ``--keep-going`` reported and skipped.
+
+    Raises:
+        PuzzleFormatError: No puzzle at all (found before any work: the first is read
+            ahead).
+    """
+    import itertools
     import sys
 
-    from qsudoku.experiments.runner import read_sources
+    from qsudoku.experiments.runner import iter_sources
 
     def report(e):
         print(f"qsudoku: error: {e}", file=sys.stderr)
 
-    sources = read_sources(args.puzzles, rules_from_args(args), limit=args.limit,
+    sources = iter_sources(args.puzzles, rules_from_args(args), limit=args.limit,
                            on_error=report if args.keep_going else None, label=set_label)
-    if not sources:
+    first = next(sources, None)
+    if first is None:
         raise PuzzleFormatError("no puzzles to run")
-    return sources
+    return itertools.chain([first], sources)

@@ -76,7 +76,7 @@ def run(args) -> int:
     for pt in pts:
         runner.check_point(pt)  # a bad weight, parameter or sampler fails before any run
     sources = read_experiment_inputs(args)
-    rows = run_experiment(args, experiment_tasks(args, sources, pts), list(axes))
+    rows = run_experiment(args, experiment_tasks(args, sources, pts), list(axes), points=pts)
     df = load(args.out) if args.out else load(rows)
     if len(df) and not args.quiet:
         print(summarize(df).to_string(index=False, float_format=lambda x: f"{x:.4g}"))

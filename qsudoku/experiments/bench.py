@@ -65,7 +65,12 @@ def points(config: Config, backends: Sequence[str | None], budgets: Sequence[flo
 
 def load(path_or_rows):
     """A :class:`pandas.DataFrame` of any bench or sweep results file (CSV or Parquet) or
-    list of rows, with numbers, ``inf`` and booleans restored."""
+    list of rows, with numbers, ``inf`` and booleans restored.
+
+    Raises:
+        ConfigError: A path that is neither a results file nor its journal.
+        TypeError: Neither a path, a list of rows nor a DataFrame.
+    """
     from qsudoku.experiments.table import load_frame
 
     return load_frame(path_or_rows)

@@ -8,6 +8,12 @@ single-threaded worker processes; a scheduler address (``scheduler=`` or the
 ``QSUDOKU_SCHEDULER`` environment variable) uses an existing cluster, e.g. one
 started with ``dask scheduler`` and ``dask worker`` (see ``docs/cluster.md``).
 
+Batches are taken from their iterable as they are needed, at most ``window`` in
+flight, so a long stream of work is never held whole.  A scheduler that accepts
+connections but does not answer is given up after ``QSUDOKU_SCHEDULER_TIMEOUT``
+seconds; one without workers is waited for at most ``QSUDOKU_WORKER_TIMEOUT``
+seconds (a note on stderr says so), then reported.
+
 A worker lost mid-run is Dask's business: its tasks run again elsewhere, and each
 batch is still yielded exactly once.  Ctrl-C, SIGTERM, an exception, the consumer
 stopping early and normal completion all cancel what is left and shut a local
@@ -22,48 +28,39 @@ cluster down, so no worker process outlives the run.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import logging
 import os
 import signal
 import sys
 import uuid
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator
 
 from qsudoku.errors import BackendUnavailableError, ConfigError
+from qsudoku.experiments.scheduler import (DEFAULT_TIMEOUT, DEFAULT_WORKER_TIMEOUT, MAX_WAIT,  # noqa: F401
+                                           SCHEDULER_ENV, TIMEOUT_ENV, WORKER_TIMEOUT_ENV,
+                                           check_waits, connect, resolve_scheduler,
+                                           seconds_from_env, wait_for_workers)
 from qsudoku.experiments.table import terminate_as_interrupt
 
-__all__ = ["run_batches", "resolve_scheduler", "SCHEDULER_ENV", "TIMEOUT_ENV", "WORKER_ENV"]
+__all__ = ["run_batches", "resolve_scheduler", "seconds_from_env", "check_waits", "SCHEDULER_ENV",
+           "TIMEOUT_ENV", "WORKER_TIMEOUT_ENV", "WORKER_ENV", "MAX_WAIT"]
 
-#: Environment variable naming the default scheduler address.
-SCHEDULER_ENV = "QSUDOKU_SCHEDULER"
-#: Environment variable with the scheduler connect timeout in seconds (default 5).
-TIMEOUT_ENV = "QSUDOKU_SCHEDULER_TIMEOUT"
 #: Environment of local worker processes: one thread per task, kernels included.
 WORKER_ENV = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
-_DEFAULT_TIMEOUT = 5.0
 
 
-def resolve_scheduler(scheduler: str | None = None) -> str | None:
-    """The scheduler address: the argument, else the ``QSUDOKU_SCHEDULER`` environment
-    variable, else ``None`` (run locally).
-
-    >>> resolve_scheduler(None) is None or SCHEDULER_ENV in os.environ
-    True
-    """
-    address = scheduler or os.environ.get(SCHEDULER_ENV, "").strip()
-    return address or None
-
-
-def run_batches(fn: Callable[[Any], Any], batches: Sequence, *, jobs: int = 1,
+def run_batches(fn: Callable[[Any], Any], batches: Iterable, *, jobs: int = 1,
                 scheduler: str | None = None, setup: Callable | None = None,
                 setup_args: tuple = (), on_start: Callable[[str], None] | None = None,
-                timeout: float | None = None) -> Iterator[tuple[int, Any]]:
+                timeout: float | None = None, window: int | None = None,
+                worker_timeout: float | None = None) -> Iterator[tuple[int, Any]]:
     """Yield ``(batch_position, fn(batch))`` as batches finish, in completion order.
 
     Args:
         fn: A module-level (importable) function of one batch; batches and results
             must pickle unless the run is in-process.
-        batches: The batches (each yielded exactly once).
+        batches: The batches (each yielded exactly once), taken as they are needed.
         jobs: ``1``: in this process, in order, without Dask; ``N > 1``: a local Dask
             cluster of ``N`` single-threaded worker processes; ``0``: one per CPU.
             Ignored when there is a scheduler.
@@ -74,8 +71,12 @@ def run_batches(fn: Callable[[Any], Any], batches: Sequence, *, jobs: int = 1,
             first); its exceptions are logged and ignored.
         setup_args: Picklable arguments of ``setup``.
         on_start: Called with a one-line description of where the batches run.
-        timeout: Seconds to wait for the scheduler (default ``QSUDOKU_SCHEDULER_TIMEOUT``
-            or 5).
+        timeout: Seconds the scheduler has to answer (default ``QSUDOKU_SCHEDULER_TIMEOUT``
+            or 15).
+        window: Most batches in flight on a cluster (default: 4 per worker thread, counted
+            when the run starts).
+        worker_timeout: Seconds to wait for a first worker of a scheduler that has none
+            (default ``QSUDOKU_WORKER_TIMEOUT`` or 60).
 
     Returns:
         A generator; the cluster starts on the first ``next``.  A consumer that stops
@@ -85,31 +86,36 @@ def run_batches(fn: Callable[[Any], Any], batches: Sequence, *, jobs: int = 1,
         :class:`KeyboardInterrupt` while the generator is alive).
 
     Raises:
-        BackendUnavailableError: The scheduler cannot be reached, or was lost, or every
-            worker that ran a batch died (one line each).
-        ConfigError: ``jobs < 0`` or a malformed scheduler address.
+        BackendUnavailableError: The scheduler cannot be reached or does not answer in
+            time, has no worker in time, or was lost, or every worker that ran a batch
+            died (one line each).
+        ConfigError: ``jobs < 0``, a malformed scheduler address or a bad timeout.
         KeyboardInterrupt: Ctrl-C or SIGTERM, after every local worker has been stopped.
         Exception: Whatever a batch raised, re-raised here.
     """
     if jobs < 0:
         raise ConfigError(f"jobs = {jobs} must be >= 0 (0 = one per CPU)")
-    batches = list(batches)
     address = resolve_scheduler(scheduler)
     if address is None:
         jobs = jobs or os.cpu_count() or 1
         if jobs == 1:
-            return _in_process(fn, batches, setup, setup_args, on_start)
+            return _in_process(fn, iter(batches), setup, setup_args, on_start)
     if timeout is None:
-        try:
-            timeout = float(os.environ.get(TIMEOUT_ENV, _DEFAULT_TIMEOUT))
-        except ValueError:
-            raise ConfigError(f"{TIMEOUT_ENV} must be a number of seconds") from None
-    return _on_dask(fn, batches, jobs, address, setup, setup_args, on_start, timeout)
+        timeout = seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT)
+    if worker_timeout is None:
+        worker_timeout = seconds_from_env(WORKER_TIMEOUT_ENV, DEFAULT_WORKER_TIMEOUT)
+    return _on_dask(fn, iter(batches), jobs, address, setup, setup_args, on_start, timeout,
+                    window, worker_timeout)
+
+
+_END = object()
 
 
 def _in_process(fn, batches, setup, setup_args, on_start) -> Iterator[tuple[int, Any]]:
-    if not batches:
+    first = next(batches, _END)
+    if first is _END:
         return
+    batches = itertools.chain([first], batches)
     with terminate_as_interrupt():
         if on_start is not None:
             on_start("in this process")
@@ -170,44 +176,6 @@ def _worker_setup_class() -> type:
     return cls
 
 
-def _connect(address: str, timeout: float):
-    from distributed import Client
-    from distributed.comm.addressing import parse_address, parse_host_port
-    from distributed.comm.registry import get_backend
-
-    try:  # a bad address must fail before a Client exists (its clean-up would hang)
-        protocol, location = parse_address(address)
-        get_backend(protocol)
-        if protocol in ("tcp", "tls"):
-            parse_host_port(location)
-    except ValueError as e:
-        raise ConfigError(f"scheduler address {address!r} is not valid: "
-                          f"{str(e).splitlines()[0]}") from None
-    try:
-        return Client(address, timeout=timeout, set_as_default=False)
-    except (OSError, TimeoutError) as e:
-        raise BackendUnavailableError(
-            f"cannot reach the Dask scheduler at {address}: no answer within {timeout:g} s "
-            f"({type(e).__name__}; is `dask scheduler` running there?)") from None
-    except Exception as e:  # noqa: BLE001 - e.g. a transport that is not installed
-        _abandon_client(e.__traceback__, Client)
-        why = str(e).splitlines()[0] if str(e) else type(e).__name__
-        raise BackendUnavailableError(
-            f"cannot use the Dask scheduler at {address}: {why}") from None
-
-
-def _abandon_client(tb, client_type) -> None:
-    """Stop the half-made Client of a failed constructor (else its ``__del__`` hangs)."""
-    while tb is not None:
-        obj = tb.tb_frame.f_locals.get("self")
-        if isinstance(obj, client_type):
-            with contextlib.suppress(Exception):
-                obj.status = "closed"
-                obj._loop_runner.stop()
-            return
-        tb = tb.tb_next
-
-
 @contextlib.contextmanager
 def _quiet_logs(level: int = logging.CRITICAL):
     """Dask's own logging (reconnects, lost workers, shutdown chatter) off during a run."""
@@ -224,10 +192,12 @@ def _quiet_logs(level: int = logging.CRITICAL):
             lg.setLevel(lv)
 
 
-def _on_dask(fn, batches, jobs, address, setup, setup_args, on_start, timeout
-             ) -> Iterator[tuple[int, Any]]:
-    if not batches:
+def _on_dask(fn, batches, jobs, address, setup, setup_args, on_start, timeout, window,
+             worker_timeout) -> Iterator[tuple[int, Any]]:
+    first = next(batches, _END)
+    if first is _END:
         return
+    batches = itertools.chain([first], batches)
     from concurrent.futures import CancelledError
 
     from distributed import KilledWorker, as_completed
@@ -238,8 +208,8 @@ def _on_dask(fn, batches, jobs, address, setup, setup_args, on_start, timeout
     with terminate_as_interrupt(), _quiet_logs():
         try:
             if address is not None:
-                client = _connect(address, timeout)
-                nthreads = client.nthreads()
+                client = connect(address, timeout)
+                nthreads = wait_for_workers(client, address, worker_timeout, on_start)
                 info = (f"Dask scheduler {address}: {len(nthreads)} workers, "
                         f"{sum(nthreads.values())} threads")
             else:
@@ -249,11 +219,23 @@ def _on_dask(fn, batches, jobs, address, setup, setup_args, on_start, timeout
             client.register_plugin(_worker_setup_class()(setup, setup_args, local), name=plugin)
             if on_start is not None:
                 on_start(info)
-            futures = client.map(fn, batches, pure=False)
-            position = {f.key: i for i, f in enumerate(futures)}
-            pending = {f.key: f for f in futures}
-            del futures
-            for fut in as_completed(list(pending.values()), loop=client.loop):
+            position: dict = {}
+            done = as_completed(loop=client.loop)
+            count = itertools.count()
+
+            def submit() -> None:
+                batch = next(batches, _END)
+                if batch is not _END:
+                    fut = client.submit(fn, batch, pure=False)
+                    position[fut.key] = next(count)
+                    pending[fut.key] = fut
+                    done.add(fut)
+
+            if window is None:
+                window = 4 * (sum(nthreads.values()) if address is not None else jobs)
+            for _ in range(max(1, window)):
+                submit()
+            for fut in done:
                 if pending.pop(fut.key, None) is None:
                     continue  # already yielded: never twice
                 try:
@@ -261,7 +243,8 @@ def _on_dask(fn, batches, jobs, address, setup, setup_args, on_start, timeout
                 except (KilledWorker, CancelledError) as e:  # the cluster, not the batch
                     raise BackendUnavailableError(_lost(position[fut.key], address, e)) from None
                 fut.release()
-                yield position[fut.key], result
+                submit()  # the next batch is read only now: a bounded window
+                yield position.pop(fut.key), result
         finally:
             _shutdown(client, cluster, list(pending.values()), plugin)
 

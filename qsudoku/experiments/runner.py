@@ -1,10 +1,17 @@
 """The one experiment runner behind ``qsudoku bench`` and ``qsudoku sweep``.
 
-Tasks (:mod:`qsudoku.experiments.tasks`: puzzle, configuration point, repeat, with stable keys) are
-measured by :func:`qsudoku.experiments.measure.measure` (exactly :func:`qsudoku.solving.pipeline.solve`, one
-row each).  :func:`run` sends batches of them to :func:`qsudoku.experiments.engine.run_batches`
-(in-process, a local Dask cluster, or a remote one) and writes each row as it arrives
-through one locked :class:`~qsudoku.experiments.table.RowWriter`; :func:`run_to` opens that writer.
+Tasks (:mod:`qsudoku.experiments.tasks`: puzzle, configuration point, repeat, with keys
+that hold every setting) are measured by :func:`qsudoku.experiments.measure.measure`
+(exactly :func:`qsudoku.solving.pipeline.solve`, one row each).  :func:`run` sends batches of
+them to :func:`qsudoku.experiments.engine.run_batches` (in-process, a local Dask cluster,
+or a remote one) and writes each row as it arrives through one locked
+:class:`~qsudoku.experiments.table.RowWriter`; :func:`run_to` opens that writer.
+
+Tasks are consumed as they are needed: a stream of puzzles is read one batch ahead of
+the workers (at most :data:`IN_FLIGHT_PER_WORKER` batches per worker in flight), so
+memory is bounded by the work in flight, not by the input.  The limits of a run
+(:data:`MAX_REPEAT`, :data:`MAX_JOBS_PER_CPU`, :data:`MAX_TASKS`) live in
+:mod:`qsudoku.experiments.limits`, for the command line and the library alike.
 
 >>> from qsudoku.io import parse_puzzle
 >>> p = parse_puzzle("1..." "..2." "...." "...4")
@@ -16,36 +23,54 @@ through one locked :class:`~qsudoku.experiments.table.RowWriter`; :func:`run_to`
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import sys
-from typing import Sequence
+from typing import Callable, Iterable, Sequence
 
 from qsudoku.config import Config
+from qsudoku.experiments.limits import MAX_JOBS_PER_CPU, MAX_REPEAT, MAX_TASKS, check_limits, max_jobs  # noqa: F401
 from qsudoku.experiments.measure import (BROKEN_KINDS, ROW_FIELDS, check_point, columns,  # noqa: F401
                                          measure, run_batch, tts99, warm)
-from qsudoku.experiments.tasks import Point, Source, Task, format_value, make_tasks, read_sources  # noqa: F401
+from qsudoku.experiments.tasks import (Point, Source, Task, format_value, iter_sources,  # noqa: F401
+                                       iter_tasks, make_tasks, read_sources)
 
 __all__ = ["Source", "Point", "Task", "ROW_FIELDS", "BROKEN_KINDS", "measure", "run", "run_to",
-           "run_batch", "warm", "read_sources", "make_tasks", "check_point", "tts99", "columns",
-           "format_value"]
+           "run_batch", "warm", "read_sources", "iter_sources", "make_tasks", "iter_tasks",
+           "check_point", "tts99", "columns", "format_value", "check_limits", "max_jobs",
+           "MAX_REPEAT", "MAX_JOBS_PER_CPU", "MAX_TASKS", "IN_FLIGHT_PER_WORKER"]
+
+#: Batches in flight per worker: the read-ahead of a streamed input.
+IN_FLIGHT_PER_WORKER = 4
+_MAX_BATCH = 16
 
 
-def _batches(tasks: list[Task], workers: int) -> list[list[Task]]:
-    """Consecutive batches: about 8 per worker, at most 16 tasks each (1 in-process)."""
+def _batches(tasks: Iterable[Task], workers: int) -> tuple[Iterable[list[Task]], int | None]:
+    """Consecutive batches, made as they are consumed, and the number of tasks if the
+    input is short enough to have been read ahead whole (else ``None``).
+
+    In-process: one task each.  On workers: about 8 batches per worker of at most 16
+    tasks for a short input, 16 tasks each for a long one.
+    """
+    it = iter(tasks)
     if workers <= 1:
-        size = 1
-    else:
-        size = max(1, min(16, math.ceil(len(tasks) / (8 * workers))))
-    return [tasks[i:i + size] for i in range(0, len(tasks), size)]
+        return ([t] for t in it), None
+    ahead = list(itertools.islice(it, 8 * workers * _MAX_BATCH))
+    if len(ahead) < 8 * workers * _MAX_BATCH:
+        size = max(1, min(_MAX_BATCH, math.ceil(len(ahead) / (8 * workers))))
+        return [ahead[i:i + size] for i in range(0, len(ahead), size)], len(ahead)
+    rest = itertools.chain(ahead, it)
+    return iter(lambda: list(itertools.islice(rest, _MAX_BATCH)), []), None
 
 
-def run(tasks: Sequence[Task], writer=None, *, jobs: int = 1, scheduler: str | None = None,
-        progress: bool = False, on_start=None) -> list[dict]:
+def run(tasks: Iterable[Task], writer=None, *, jobs: int = 1, scheduler: str | None = None,
+        progress: bool = False, on_start=None, points: Sequence[Point] | None = None,
+        keep: bool = True, on_row: Callable[[dict], None] | None = None) -> list[dict]:
     """Run every task whose key ``writer`` does not have yet; returns the new rows.
 
     Args:
-        tasks: The tasks.
+        tasks: The tasks, consumed as they are needed (a generator streams its input).
         writer: A :class:`~qsudoku.experiments.table.RowWriter` (rows are written as batches finish;
             its ``done`` keys are skipped), or ``None`` to keep rows in memory only.
         jobs: ``1`` = in this process, without Dask; ``N > 1`` = a local Dask cluster of N
@@ -54,41 +79,68 @@ def run(tasks: Sequence[Task], writer=None, *, jobs: int = 1, scheduler: str | N
             from ``QSUDOKU_SCHEDULER``).
         progress: Show a progress bar on stderr.
         on_start: Called with a one-line description of where the tasks run.
+        points: The points of the tasks (their samplers are warmed on every worker);
+            default: those of the first tasks.
+        keep: Return the new rows (``False``: return ``[]`` and keep nothing, for long
+            streamed runs with a ``writer``).
+        on_row: Called with each new row as it is written.
 
     Raises:
+        TypeError, ConfigError: ``jobs`` is not an int from 0 to
+            :func:`~qsudoku.experiments.limits.max_jobs`.
         BackendUnavailableError: The scheduler cannot be reached.
+        MachineError: The machine refused to write a row; every earlier row is kept.
         KeyboardInterrupt: Ctrl-C or SIGTERM; every row written so far is kept.
     """
     from qsudoku.experiments.engine import resolve_scheduler, run_batches
 
-    done = writer.done if writer is not None else set()
-    todo = [t for t in tasks if (t.key(),) not in done]
-    if not todo:
-        return []
     address = resolve_scheduler(scheduler)
-    workers = os.cpu_count() or 1 if jobs == 0 else jobs
-    batches = _batches(todo, 2 if address else workers)
-    configs = list({(t.point.config.sampler.name, repr(sorted(
-        t.point.config.sampler.options.items()))): t.point.config for t in todo}.values())
-    bar = _bar(len(todo), progress)
+    check_limits(jobs=jobs, remote=address is not None)
+    done = writer.done if writer is not None else set()
+    todo = (t for t in tasks if (t.key(),) not in done)
+    workers = (os.cpu_count() or 1) if jobs == 0 else jobs
+    batches, total = _batches(todo, 2 if address else workers)
+    if total == 0:
+        return []
+    batches = iter(batches)
+    first = next(batches, None)
+    if first is None:
+        return []
+    batches = itertools.chain([first], batches)
+    pts = list(points) if points is not None else [t.point for t in first]
+    configs = list({(p.config.sampler.name, repr(sorted(
+        p.config.sampler.options.items()))): p.config for p in pts}.values())
+    bar = _bar(total, progress)
     rows: list[dict] = []
+    order: dict[str, int] = {}
+
+    def numbered(bs):
+        for b in bs:
+            if keep:
+                for t in b:
+                    order.setdefault(t.key(), len(order))
+            yield b
+
+    window = None if address else IN_FLIGHT_PER_WORKER * max(1, workers)  # remote: its threads
     try:
-        for _, batch_rows in run_batches(run_batch, batches, jobs=jobs, scheduler=address,
-                                         setup=warm, setup_args=(configs,),
-                                         on_start=on_start):
+        for _, batch_rows in run_batches(run_batch, numbered(batches), jobs=jobs,
+                                         scheduler=address, setup=warm, setup_args=(configs,),
+                                         on_start=on_start, window=window):
             for row in batch_rows:
                 if writer is None or writer.write(row) is not False:
-                    rows.append(row)
+                    if keep:
+                        rows.append(row)
+                    if on_row is not None:
+                        on_row(row)
             if bar is not None:
                 bar.update(len(batch_rows))
     finally:
         if bar is not None:
             bar.close()
-    order = {t.key(): k for k, t in enumerate(todo)}
     return sorted(rows, key=lambda r: order.get(r["key"], len(order)))
 
 
-def _bar(total: int, show: bool):
+def _bar(total: int | None, show: bool):
     if not show:
         return None
     from tqdm import tqdm
@@ -96,28 +148,29 @@ def _bar(total: int, show: bool):
     return tqdm(total=total, file=sys.stderr, unit="task", dynamic_ncols=True)
 
 
-def run_to(out: str | None, tasks: Sequence[Task], axis_keys: Sequence[str] = (), *,
-           resume: bool = False, overwrite: bool = False, **kwargs) -> list[dict]:
+def run_to(out: str | None, tasks: Iterable[Task], axis_keys: Sequence[str] = (), *,
+           resume: bool = False, overwrite: bool = False,
+           on_open: Callable[[], None] | None = None, **kwargs) -> list[dict]:
     """:func:`run` the tasks writing to the results file ``out`` (``None``: in memory).
 
     The file is held by one locked :class:`~qsudoku.experiments.table.RowWriter` keyed by the
-    ``key`` column; ``resume`` runs only what it lacks.  ``kwargs`` go to :func:`run`.
+    ``key`` column; ``resume`` runs only what it lacks.  ``on_open()`` runs once the
+    file is held (a refused run calls nothing); ``kwargs`` go to :func:`run`.
 
     Raises:
         ConfigError: ``out`` exists without ``resume``/``overwrite``, is locked by another
-            run, or was written with other columns (other swept keys).
+            run, was written with other columns (other swept keys), or has rows that do
+            not parse or repeat a key; nothing is changed then.
+        MachineError: The machine refused a write; finished rows are kept.
     """
-    from qsudoku.errors import ConfigError
     from qsudoku.experiments.table import RowWriter
 
     if out is None:
+        if on_open is not None:
+            on_open()
         return run(tasks, None, **kwargs)
-    cols = columns(axis_keys)
-    with RowWriter(out, ("key",), resume=resume, overwrite=overwrite) as writer:
-        if writer.fields is not None and list(writer.fields) != cols:
-            gone = [c for c in writer.fields if c not in cols]
-            new = [c for c in cols if c not in writer.fields]
-            raise ConfigError(f"{out} was written with other columns (only there: "
-                              f"{', '.join(gone) or '-'}; only here: {', '.join(new) or '-'}); "
-                              "resume it with the same swept keys, or write another file")
+    with RowWriter(out, ("key",), resume=resume, overwrite=overwrite,
+                   fields=columns(axis_keys)) as writer:
+        if on_open is not None:
+            on_open()
         return run(tasks, writer, **kwargs)

@@ -27,8 +27,9 @@ from __future__ import annotations
 import ast
 import itertools
 import math
+import os
 import re
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from qsudoku.config import Config, SamplerConfig
 from qsudoku.errors import ConfigError
@@ -200,7 +201,8 @@ def run_sweep(puzzles: Sequence, axes: Mapping[str, Sequence], config: Config = 
     """Run every puzzle x setting x repeat and return the rows of this call.
 
     Args:
-        puzzles: The puzzles (each keyed by its name, text and position).
+        puzzles: The puzzles (each keyed by its name, text and position), read as the
+            run needs them (a generator streams).
         axes: ``{key: [values]}``; weight keys (:data:`WEIGHT_KEYS`) set penalty
             weights, ``sampler`` the sampler, others are sampling parameters.  Values
             not swept come from ``config`` (or the sampler's registered defaults).
@@ -219,31 +221,72 @@ def run_sweep(puzzles: Sequence, axes: Mapping[str, Sequence], config: Config = 
         progress: Show a progress bar on stderr.
 
     Raises:
-        ConfigError: Bad axis, weight, parameter or sampler (before any run);
-            ``out`` exists without ``resume``/``overwrite``, is being written by another
-            run, or has other columns.
+        TypeError: An argument of the wrong type (named).
+        ValueError: An empty axis, or ``resume`` with ``overwrite``.
+        ConfigError: Bad axis, weight, parameter or sampler, ``repeat`` or ``jobs`` out of
+            the limits of :mod:`qsudoku.experiments.limits` (the command line's; before
+            any run); ``out`` exists without ``resume``/``overwrite``, is being written by
+            another run, or has other columns.
+        MachineError: The machine refused to write ``out``; finished rows are kept.
         KeyboardInterrupt: Ctrl-C or SIGTERM; the rows finished so far are kept.
     """
     from qsudoku.experiments import runner
+    from qsudoku.experiments.engine import resolve_scheduler
+    from qsudoku.experiments.limits import check_limits
+    from qsudoku.model.puzzle import Puzzle
 
-    if repeat < 1:
-        raise ConfigError(f"repeat = {repeat} must be >= 1")
-    if jobs < 0:
-        raise ConfigError(f"jobs = {jobs} must be >= 0 (0 = one per CPU)")
+    if isinstance(puzzles, (str, bytes, Puzzle)) or not isinstance(puzzles, Iterable):
+        raise TypeError("puzzles must be an iterable of Puzzle (e.g. a list), not "
+                        f"{type(puzzles).__name__}")
+    if not isinstance(axes, Mapping):
+        raise TypeError(f"axes must be a mapping {{key: [values]}}, not {type(axes).__name__}")
+    for key, values in axes.items():
+        if not isinstance(key, str) or not key:
+            raise TypeError(f"axes keys must be non-empty strings, not {key!r}")
+        if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Sequence):
+            raise TypeError(f"axes[{key!r}] must be a list of values, not "
+                            f"{type(values).__name__}")
+        if not values:
+            raise ValueError(f"axes[{key!r}] has no values")
+    if not isinstance(config, Config):
+        raise TypeError(f"config must be a qsudoku Config, not {type(config).__name__}")
+    for name, flag in (("resume", resume), ("overwrite", overwrite), ("progress", progress)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
+    if out is not None and not isinstance(out, (str, os.PathLike)):
+        raise TypeError(f"out must be a path (str) or None, not {type(out).__name__}")
+    if scheduler is not None and not isinstance(scheduler, str):
+        raise TypeError(f"scheduler must be an address (str) or None, not "
+                        f"{type(scheduler).__name__}")
+    if resume and overwrite:
+        raise ValueError("resume and overwrite exclude each other")
     pts = points(config, axes)
+    check_limits(repeat=repeat, jobs=jobs, remote=resolve_scheduler(scheduler) is not None,
+                 points=len(pts))
     for pt in pts:
         runner.check_point(pt)
-    sources = [(runner.Source.argument(f"{p.name}|{p.kind}|{p.format()}", i, "puzzles"), p)
-               for i, p in enumerate(puzzles)]
-    tasks = runner.make_tasks(sources, pts, repeat)
-    return runner.run_to(out, tasks, list(axes), jobs=jobs, scheduler=scheduler,
-                         resume=resume, overwrite=overwrite, progress=progress)
+
+    def sources():
+        for i, p in enumerate(puzzles):
+            if not isinstance(p, Puzzle):
+                raise TypeError(f"puzzles[{i}] must be a Puzzle, not {type(p).__name__}")
+            yield runner.Source.argument(f"{p.name}|{p.kind}|{p.format()}", i, "puzzles"), p
+
+    tasks = runner.iter_tasks(sources(), pts, repeat)
+    return runner.run_to(None if out is None else os.fspath(out), tasks, list(axes), jobs=jobs,
+                         scheduler=scheduler, resume=resume, overwrite=overwrite,
+                         progress=progress, points=pts)
 
 
 # -- reading and summarising -------------------------------------------------------------
 def load(rows_or_path) -> Any:
     """A :class:`pandas.DataFrame` of sweep (or bench) rows: a list of rows or a results
-    file, with numeric columns converted (``"inf"`` -> ``inf``)."""
+    file, with numeric columns converted (``"inf"`` -> ``inf``).
+
+    Raises:
+        ConfigError: A path that is neither a results file nor its journal.
+        TypeError: Neither a path, a list of rows nor a DataFrame.
+    """
     from qsudoku.experiments.table import load_frame
 
     return load_frame(rows_or_path)

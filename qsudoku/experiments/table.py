@@ -6,10 +6,16 @@ every finished row and at worst leaves a torn last line, which a resumed run
 drops.  A ``.parquet`` output is journaled to ``<out>.partial.csv`` and converted
 atomically when the run closes.
 
-One :class:`RowWriter` holds an output at a time: it takes an exclusive lock on
-``<out>.lock`` before it reads or rewrites anything, and a second writer (another
-run, or another writer in this process) is refused with a
-:class:`~qsudoku.errors.ConfigError`.  A row whose key the table already has is not
+One :class:`RowWriter` holds an output at a time, under every name that reaches it:
+it takes an exclusive lock on ``<out>.lock`` (named after the output's real path, the
+same for a ``.parquet`` output and its journal) before it reads or rewrites anything,
+and an exclusive ``flock`` on the files themselves (so a hard link is held too); a
+second writer (another run, or another writer in this process) is refused with a
+:class:`~qsudoku.errors.ConfigError` before it touches anything.  A resumed file
+whose rows do not parse, or that repeats a key, is refused with the file and line.
+The machine refusing a write (a full disk, a file-size limit) is a
+:class:`~qsudoku.errors.MachineError`: every row written before it stays, readable
+and resumable.  A row whose key the table already has is not
 written again, so a batch that Dask re-runs after losing a worker, or a key that a
 resumed run already holds, never becomes a duplicate row.  Nothing is written
 through a symbolic link.
@@ -39,126 +45,39 @@ import signal
 from contextlib import contextmanager, suppress
 from typing import Iterable, Mapping, Sequence
 
-from qsudoku.errors import ConfigError
+from qsudoku.errors import ConfigError, MachineError
+from qsudoku.experiments import locks
+from qsudoku.experiments.locks import lock_path
+from qsudoku.experiments.results import journal_path, load_frame, parse_table, read_rows
 from qsudoku.io.output import atomic_write as _atomic_write
 from qsudoku.io.output import check_target as _check_target
 from qsudoku.io.output import open_nofollow, write_text
 
-__all__ = ["RowWriter", "read_rows", "load_frame", "write_text", "terminate_as_interrupt"]
+__all__ = ["RowWriter", "read_rows", "load_frame", "write_text", "terminate_as_interrupt",
+           "journal_path", "lock_path", "machine_error", "write_all"]
 
-_LOCK_SUFFIX = ".lock"
-
-
-def _journal_path(path: str) -> str:
-    return path + ".partial.csv" if path.lower().endswith(".parquet") else path
-
-
-def read_rows(path: str) -> list[dict]:
-    """Rows of a CSV (or Parquet) results file; a torn last CSV line is dropped."""
-    return _read_table(path)[1]
+_WHY = {errno.ENOSPC: "no space left on the device (ENOSPC)",
+        errno.EFBIG: "file too large: a file-size limit was reached (EFBIG)",
+        errno.EDQUOT: "disk quota exceeded (EDQUOT)",
+        errno.EIO: "input/output error of the device (EIO)",
+        errno.EROFS: "the file system is read-only (EROFS)"}
 
 
-def _read_table(path: str) -> tuple[list[str] | None, list[dict]]:
-    """``(header, rows)`` of a results file (``(None, [])`` if there is none)."""
-    if path.lower().endswith(".parquet") and os.path.exists(path):
-        import pandas as pd
-
-        df = pd.read_parquet(path)
-        return list(df.columns), df.to_dict("records")
-    path = _journal_path(path)
-    if not os.path.exists(path):
-        return None, []
-    with open(path, encoding="utf-8", newline="") as f:
-        text = f.read()
-    if text and not text.endswith("\n"):
-        text = text[: text.rfind("\n") + 1]
-    reader = csv.DictReader(io.StringIO(text))
-    rows = list(reader)
-    return reader.fieldnames, rows
+def machine_error(path: str, e: OSError, kept: str = "") -> MachineError:
+    """The one-line :class:`~qsudoku.errors.MachineError` for the machine refusing a write
+    to ``path``; ``kept`` says where the finished rows are."""
+    why = _WHY.get(e.errno) or (e.strerror or str(e) or type(e).__name__).splitlines()[0]
+    tail = f"; finished rows are kept in {kept} (--resume continues)" if kept else ""
+    return MachineError(f"cannot write {path}: {why}{tail}")
 
 
-def load_frame(path_or_rows):
-    """A :class:`pandas.DataFrame` of a results file (CSV or Parquet), a list of row
-    dicts or a DataFrame, with types restored.
-
-    Empty cells become NaN; a column of numbers (``"inf"`` included) becomes numeric;
-    a column of only ``"True"``/``"False"`` becomes boolean; other text stays text.
-
-    >>> df = load_frame([{"p": "0.5", "t": "inf", "ok": "True", "n": ""},
-    ...                  {"p": "1", "t": "2", "ok": "False", "n": "3"}])
-    >>> df["p"].tolist(), df["t"].tolist(), df["ok"].tolist(), df["n"].tolist()
-    ([0.5, 1.0], [inf, 2.0], [True, False], [nan, 3.0])
-    """
-    import pandas as pd
-
-    if isinstance(path_or_rows, pd.DataFrame):
-        df = path_or_rows.copy()
-    elif isinstance(path_or_rows, (str, os.PathLike)):
-        df = pd.DataFrame(read_rows(os.fspath(path_or_rows)))
-    else:
-        df = pd.DataFrame(list(path_or_rows))
-    for col in df.columns:
-        s = df[col]
-        if pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s):
-            continue
-        empty = s.isna() | s.map(lambda v: isinstance(v, str) and not v.strip())
-        filled = s[~empty]
-        if filled.empty:
-            df[col] = math.nan
-            continue
-        if filled.map(lambda v: v in ("True", "False") or isinstance(v, bool)).all():
-            values = s.map(lambda v: v if isinstance(v, bool) else v == "True")
-            df[col] = values.astype(bool) if not empty.any() else values.where(~empty, math.nan)
-            continue
-        conv = pd.to_numeric(s.where(~empty), errors="coerce")
-        if conv[~empty].notna().all():
-            df[col] = conv
-        elif empty.any():
-            df[col] = s.where(~empty, math.nan)
-    return df
-
-
-def _lock(path: str) -> int:
-    """An open descriptor of ``<path>.lock`` holding an exclusive ``flock``.
-
-    The lock file is removed on release while still locked, so after locking we check
-    that the name still refers to the locked file (else another writer removed it
-    meanwhile and we retry on the new one).
-    """
-    lock = path + _LOCK_SUFFIX
-    for _ in range(100):
-        fd = open_nofollow(lock, os.O_CREAT | os.O_RDWR)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as e:
-            try:
-                holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
-            finally:
-                os.close(fd)
-            if e.errno not in (errno.EAGAIN, errno.EACCES):
-                raise ConfigError(f"cannot lock {lock}: {e.strerror or e}") from None
-            who = f" (pid {holder})" if holder.isdigit() else ""
-            raise ConfigError(f"{path} is being written by another qsudoku run{who}; "
-                              "wait for it to finish or write another file") from None
-        try:
-            now = os.stat(lock, follow_symlinks=False)
-        except FileNotFoundError:
-            now = None
-        held = os.fstat(fd)
-        if now is not None and (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino):
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
-            return fd
-        os.close(fd)  # removed by the writer that just finished: lock the new file
-    raise ConfigError(f"cannot lock {lock}: it keeps being replaced")
-
-
-def _unlock(path: str, fd: int) -> None:
-    try:
-        os.unlink(path + _LOCK_SUFFIX)  # still locked: nobody can have locked this file
-    except OSError:
-        pass
-    os.close(fd)
+def write_all(fd: int, data: bytes) -> None:
+    """Write every byte of ``data`` to ``fd`` and ``fsync`` it (``OSError`` as the system
+    raises it: a torn line is possible, and dropped by a resume)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+    os.fsync(fd)
 
 
 class RowWriter:
@@ -173,64 +92,99 @@ class RowWriter:
         resume: Keep existing rows and continue; otherwise an existing file is an error
             unless ``overwrite``.
         overwrite: Replace an existing file.
+        fields: The columns of this run's rows, in order; a resumed file written with
+            other columns is refused before anything is rewritten.
 
     Raises:
-        ConfigError: Bad suffix; missing directory; ``path`` is a directory or a
-            symbolic link; another writer holds it; it exists without ``resume`` or
-            ``overwrite``; a resumed file lacks the key columns.
+        ConfigError: Bad suffix; missing directory; ``path`` is a directory, a symbolic
+            link or not a regular file; another writer holds it (under any name); it
+            exists without ``resume`` or ``overwrite``; a resumed file lacks the key
+            columns, has other ``fields``, has a row that does not parse or repeats a key
+            (the message names the file and line).  Nothing is changed then.
     """
 
     def __init__(self, path: str, key: Sequence[str] = (), *, resume: bool = False,
-                 overwrite: bool = False):
+                 overwrite: bool = False, fields: Sequence[str] | None = None):
         path = os.fspath(path)
         if not path.lower().endswith((".csv", ".parquet")):
             raise ConfigError(f"results file {path!r} must end in .csv or .parquet")
         self.path = path
-        self.journal = _journal_path(path)
+        self.journal = journal_path(path)
         self.key = tuple(key)
+        self.expected = None if fields is None else list(fields)
         self.fields: list[str] | None = None
         self.done: set[tuple] = set()
         self.rows_written = 0
         self.rows_skipped = 0
-        self._f = None
+        self._fd: int | None = None
+        self._held: list[int] = []
         for p in {path, self.journal}:
             _check_target(p)
-        self._lock_fd = _lock(path)  # before anything is read or rewritten
+        self._lock_fd = locks.lock(path)  # before anything is read or rewritten
         try:
             self._open(resume, overwrite)
         except BaseException:
-            _unlock(self.path, self._lock_fd)
+            self._release()
             raise
 
     def _open(self, resume: bool, overwrite: bool) -> None:
         path, journal = self.path, self.journal
-        for p in {path, journal}:
+        for p in dict.fromkeys((path, journal)):
             if os.path.islink(p):
                 raise ConfigError(f"cannot write {p}: it is a symbolic link "
                                   "(qsudoku does not write through links)")
+            fd = locks.hold(p)  # the file itself, under whatever other name it is written
+            if fd is not None:
+                self._held.append(fd)
         exists = os.path.exists(journal) or os.path.exists(path)
         if exists and not (resume or overwrite):
             raise ConfigError(f"{path} exists; pass --resume to continue it or remove it")
         if resume and exists:
             # an interrupted resumed Parquet run: the journal holds every row
-            header, previous = _read_table(journal if os.path.exists(journal) else path)
-            missing = [k for k in self.key if k not in (header or self.key)]
-            if missing:
-                raise ConfigError(f"cannot resume {path}: it has no column "
-                                  f"{', '.join(missing)} (is it a results file of this command?)")
+            source = journal if os.path.exists(journal) else path
+            header, previous, lines = parse_table(source, strict=True)
+            self._check_previous(source, header, previous, lines)
             self._rewrite(header, previous)  # drops a torn last line
-            for row in previous:
-                self.done.add(self._key_of(row))
         elif os.path.exists(journal):
             os.remove(journal)
-        fd = open_nofollow(journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
-        self._f = os.fdopen(fd, "a", encoding="utf-8", newline="")
+        if self.fields is None and self.expected is not None:
+            self.fields = list(self.expected)
+        self._fd = open_nofollow(journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise ConfigError(f"{journal} is being written by another qsudoku run (under "
+                              "another name); wait for it to finish or write another "
+                              "file") from None
+
+    def _check_previous(self, source: str, header, rows: list[dict], lines: list[str]) -> None:
+        missing = [k for k in self.key if k not in (header or self.key)]
+        if missing:
+            raise ConfigError(f"cannot resume {self.path}: it has no column "
+                              f"{', '.join(missing)} (is it a results file of this command?)")
+        if header is not None and self.expected is not None and list(header) != self.expected:
+            gone = [c for c in header if c not in self.expected]
+            new = [c for c in self.expected if c not in header]
+            raise ConfigError(f"{self.path} was written with other columns (only there: "
+                              f"{', '.join(map(str, gone)) or '-'}; only here: "
+                              f"{', '.join(new) or '-'}); resume it with the same swept keys, "
+                              "or write another file")
+        first: dict[tuple, str] = {}
+        for row, line in zip(rows, lines):
+            k = self._key_of(row)
+            if self.key and not any(k):
+                raise ConfigError(f"cannot resume {source}, {line}: the row has no key")
+            if self.key and k in first:
+                raise ConfigError(f"cannot resume {source}, {line}: it repeats the key of "
+                                  f"{first[k]} (was the file edited?)")
+            first[k] = line
+        self.done.update(first)
 
     def _key_of(self, row: Mapping) -> tuple:
         return tuple(_key_str(row.get(k)) for k in self.key)
 
     def _rewrite(self, header: list[str] | None, rows: list[dict]) -> None:
-        if rows:
+        if rows or header:
             self.fields = list(header or rows[0].keys())
         buf = io.StringIO()
         if self.fields:
@@ -247,7 +201,14 @@ class RowWriter:
         Returns:
             ``True`` if written; ``False`` if a row with the same key is already in the
             table (then nothing is written).
+
+        Raises:
+            MachineError: The machine refused the write (disk full, file too large): the
+                rows before it are kept; this writer writes no more.
+            ValueError: The row has columns the table does not have.
         """
+        if self._fd is None:
+            raise ValueError(f"the writer of {self.path} is closed")
         row = {k: _cell(v) for k, v in row.items()}
         k = self._key_of(row)
         if self.key and k in self.done:
@@ -256,18 +217,32 @@ class RowWriter:
         buf = io.StringIO()
         if self.fields is None:
             self.fields = list(row.keys())
-            if self._f.tell() == 0:
-                csv.DictWriter(buf, self.fields).writeheader()
+        try:
+            empty = os.fstat(self._fd).st_size == 0
+        except OSError as e:
+            raise self._failed(e) from None
+        if empty:
+            csv.DictWriter(buf, self.fields).writeheader()
         extra = set(row) - set(self.fields)
         if extra:
             raise ValueError(f"row has columns not in the table: {sorted(extra)}")
         csv.DictWriter(buf, self.fields).writerow(row)
-        self._f.write(buf.getvalue())
-        self._f.flush()
-        os.fsync(self._f.fileno())
+        try:
+            write_all(self._fd, buf.getvalue().encode("utf-8"))
+        except OSError as e:
+            raise self._failed(e) from None
         self.done.add(k)
         self.rows_written += 1
         return True
+
+    def _failed(self, e: OSError) -> MachineError:
+        """Stop writing (a torn line is dropped on resume) and name the failure."""
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            with suppress(OSError):
+                os.close(fd)
+        self._broken = True
+        return machine_error(self.journal, e, kept=self.journal)
 
     def write_many(self, rows: Iterable[Mapping]) -> int:
         """Write each row; returns how many were written (not already present)."""
@@ -275,31 +250,63 @@ class RowWriter:
 
     def close(self) -> None:
         """Close and release the lock; a Parquet output is written (atomically) from the
-        journal."""
-        if self._f is None or self._f.closed:
+        journal.
+
+        Raises:
+            MachineError: The Parquet file could not be written (its rows stay in the
+                journal, which ``--resume`` reads); the lock is released all the same.
+        """
+        if self._lock_fd is None:
             return
         try:
-            self._f.close()
-            if self.journal != self.path:
-                rows = read_rows(self.journal)
-                if rows:
-                    import pandas as pd
-
-                    df = pd.DataFrame(rows)
-                    for col in df.columns:
-                        try:
-                            df[col] = pd.to_numeric(df[col])
-                        except (ValueError, TypeError):
-                            pass
-                    _atomic_write(self.path, lambda f: df.to_parquet(f, index=False))
-                    os.remove(self.journal)
+            fd, self._fd = self._fd, None
+            if fd is not None:
+                os.close(fd)
+            if self.journal != self.path and not getattr(self, "_broken", False):
+                self._convert()
         finally:
-            _unlock(self.path, self._lock_fd)
+            self._release()
+
+    def _convert(self) -> None:
+        rows = read_rows(self.journal)
+        if not rows:
+            return
+        import pandas as pd
+
+        df = pd.DataFrame(rows)
+        for col in df.columns:
+            try:
+                df[col] = pd.to_numeric(df[col])
+            except (ValueError, TypeError):
+                pass
+        try:
+            _atomic_write(self.path, lambda f: df.to_parquet(f, index=False))
+        except OSError as e:
+            raise machine_error(self.path, e, kept=self.journal) from None
+        except ConfigError as e:  # atomic_write's one line for the system's refusal
+            raise MachineError(f"{e}; finished rows are kept in {self.journal} "
+                               "(--resume continues)") from None
+        os.remove(self.journal)
+
+    def _release(self) -> None:
+        for fd in self._held:
+            with suppress(OSError):
+                os.close(fd)
+        self._held = []
+        if self._fd is not None:
+            with suppress(OSError):
+                os.close(self._fd)
+            self._fd = None
+        if self._lock_fd is not None:
+            locks.unlock(self.path, self._lock_fd)
+            self._lock_fd = None
 
     def __enter__(self):
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is not None and issubclass(exc_type, MachineError):
+            self._broken = True  # the journal keeps every row; do not write more
         self.close()
         return False
 

@@ -1,36 +1,54 @@
 """Experiment tasks: where a puzzle comes from, a configuration point, and their keys.
 
-A :class:`Task` is (puzzle, :class:`Point`, repeat).  Its :meth:`Task.key` is stable and
-content-derived: where the puzzle comes from (a file's real path and the puzzle's
-position in it, or a hash of an argument's text), the point's key (backend, swept
-setting, budget) and the repeat; so ``--resume`` never confuses two puzzles of two
-files with the same name, or two arguments.
+A :class:`Task` is (puzzle, :class:`Point`, repeat).  Its :meth:`Task.key` is the identity
+of its row, the key ``--resume`` matches: it holds everything that decides the row's
+figures, so a resume with other settings computes new rows beside the old ones instead
+of keeping figures measured with the old settings:
+
+- where the puzzle comes from (a file's real path and the puzzle's position in it, or a
+  hash of an argument's text), *and* a hash of the puzzle's content (givens, units,
+  known solution), so an edited input file is measured again;
+- the point: backend label, swept values written exactly (``repr``: ``1.0000001`` and
+  ``1.0000002`` are two keys), the budget, and a hash of the whole configuration the
+  task runs with (sampler, its options and parameters, seed, weights, propagation
+  rules, the route settings, the QUBO encoding);
+- the repeat.
 
 >>> from qsudoku.io import parse_puzzle
 >>> t = Task(parse_puzzle("1..." "..2." "...." "...4"), Source.argument("1...", 0),
 ...          Point("sa", Config(), (("cell", 2.0),)), repeat=1)
->>> t.key().split("|")[1:]
-['sa', 'cell=2', '', '1']
+>>> t.key().split("|")[1:5]
+['sa', 'cell=2.0', '', '1']
+>>> Point("sa", Config(), (("cell", 1.0000001),)).setting_text
+'cell=1'
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+import math
 import os
-from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from dataclasses import dataclass, field, fields, is_dataclass
+from functools import cached_property
+from typing import Iterable, Iterator, Mapping, Sequence
 
 from qsudoku.config import Config
 from qsudoku.errors import ContradictionError
 from qsudoku.model.puzzle import Puzzle
 
-__all__ = ["Source", "Point", "Task", "format_value", "read_sources", "make_tasks"]
+__all__ = ["Source", "Point", "Task", "ENCODING", "format_value", "exact_value", "fingerprint",
+           "puzzle_digest", "read_sources", "iter_sources", "make_tasks", "iter_tasks"]
+
+#: The QUBO encoding every task uses (one binary variable per cell and digit); part of
+#: every key, so rows of another encoding never pass for these.
+ENCODING = "one-hot"
 
 
 @dataclass(frozen=True)
 class Source:
     """Where a puzzle comes from: the ``set`` label of its rows, its ``index`` in its input,
-    and ``ref``, the stable part of its task keys."""
+    and ``ref``, the place part of its task keys."""
 
     set: str
     index: int
@@ -60,13 +78,21 @@ class Point:
 
     @property
     def setting_text(self) -> str:
-        """``"cell=1 num_sweeps=10"`` (``"default"`` when nothing is swept)."""
+        """``"cell=1 num_sweeps=10"`` (``"default"`` when nothing is swept): readable,
+        floats to 6 digits; the key uses :func:`exact_value`."""
         return " ".join(f"{k}={format_value(v)}" for k, v in self.setting) or "default"
 
-    def key(self) -> str:
-        """The point's part of a task key."""
+    @cached_property
+    def key_parts(self) -> tuple[str, str, str, str]:
+        """``(label, exact setting, budget, configuration hash)`` (see :func:`fingerprint`)."""
         budget = "" if self.budget is None else repr(float(self.budget))
-        return f"{self.label}|{self.setting_text}|{budget}"
+        exact = " ".join(f"{k}={exact_value(v)}" for k, v in self.setting) or "default"
+        return self.label, exact, budget, fingerprint(self.config)
+
+    def key(self) -> str:
+        """The point's part of a task key: label, exact setting, budget and a hash of the
+        configuration."""
+        return "|".join(self.key_parts)
 
 
 @dataclass(frozen=True)
@@ -78,13 +104,21 @@ class Task:
     point: Point
     repeat: int = 0
 
+    @cached_property
+    def _key(self) -> str:
+        label, setting, budget, config = self.point.key_parts
+        return (f"{self.source.ref}|{label}|{setting}|{budget}|{self.repeat}|"
+                f"p{puzzle_digest(self.puzzle)}|c{config}")
+
     def key(self) -> str:
-        """Stable, content-derived identity of the task's row (the resume key)."""
-        return f"{self.source.ref}|{self.point.key()}|{self.repeat}"
+        """The identity of the task's row (the resume key):
+        ``source|label|setting|budget|repeat|p<puzzle hash>|c<config hash>``."""
+        return self._key
 
 
 def format_value(v) -> str:
-    """A swept value as text: ``0.5``, ``(1,9)``, ``default`` for ``None``."""
+    """A swept value as readable text: ``0.5``, ``(1,9)``, ``default`` for ``None``
+    (floats to 6 significant digits: the ``setting`` column)."""
     if isinstance(v, float):
         return f"{v:.6g}"
     if isinstance(v, (tuple, list)):
@@ -92,49 +126,130 @@ def format_value(v) -> str:
     return "default" if v is None else str(v)
 
 
-def read_sources(specs: Sequence[str], rules, *, limit: int | None = None, on_error=None,
-                 label=None) -> list[tuple[Source, Puzzle]]:
-    """The puzzles of every input with their :class:`Source` (``limit``: first N of each).
+def exact_value(v) -> str:
+    """A swept value as exact text (floats by ``repr``, so no two values share it).
+
+    >>> exact_value(1.0000001), exact_value((0.1, 5)), exact_value(None), exact_value("a b")
+    ('1.0000001', '(0.1,5)', 'default', "'a b'")
+    """
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, (tuple, list)):
+        return "(" + ",".join(exact_value(x) for x in v) + ")"
+    if v is None:
+        return "default"
+    return repr(v) if isinstance(v, str) else str(v)
+
+
+def _canon(x):
+    """A JSON-able, order-independent and exact form of a configuration value."""
+    if is_dataclass(x) and not isinstance(x, type):
+        return {"": type(x).__name__, **{f.name: _canon(getattr(x, f.name)) for f in fields(x)
+                                        if f.compare and f.name != "cluster"}}
+    if isinstance(x, Mapping):
+        return [[str(k), _canon(v)] for k, v in sorted(x.items(), key=lambda kv: str(kv[0]))]
+    if isinstance(x, (list, tuple)):
+        return [_canon(v) for v in x]
+    if isinstance(x, bool) or x is None or isinstance(x, str):
+        return x
+    if isinstance(x, int):
+        return str(x)
+    if isinstance(x, float):
+        return repr(x) if math.isfinite(x) else str(x)
+    return f"{type(x).__name__}:{x!r}"
+
+
+def _digest(obj) -> str:
+    text = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha1(text.encode("ascii")).hexdigest()[:16]
+
+
+def fingerprint(config: Config) -> str:
+    """A hash of everything in ``config`` that decides a row's figures (all but where it
+    runs, ``[cluster]``), and of the QUBO encoding.
+
+    >>> fingerprint(Config()) == fingerprint(Config())
+    True
+    >>> fingerprint(Config()) == fingerprint(Config().with_overrides(weights={"cell": 1.0000001}))
+    False
+    """
+    return _digest([ENCODING, _canon(config)])
+
+
+def puzzle_digest(puzzle: Puzzle) -> str:
+    """A hash of a puzzle's content: size, givens, units and known solution (not its
+    name or how it is written).
+
+    >>> from qsudoku.io import parse_puzzle
+    >>> puzzle_digest(parse_puzzle("1..." "..2." "...." "...4")) == puzzle_digest(
+    ...     parse_puzzle("1..." "..2." "...." "...3"))
+    False
+    """
+    units = sorted((u.kind, u.index, list(u.cells)) for u in puzzle.units)
+    return _digest([puzzle.size, list(puzzle.givens), units,
+                    None if puzzle.solution is None else list(puzzle.solution)])
+
+
+def iter_sources(specs: Sequence[str], rules, *, limit: int | None = None, on_error=None,
+                 label=None) -> Iterator[tuple[Source, Puzzle]]:
+    """Yield the puzzles of every input with their :class:`Source`, read as they are
+    needed (``limit``: first N of each).
 
     ``label(spec)`` names the ``set`` of a file's rows; unreadable puzzles go to
     ``on_error`` (or are raised when it is ``None``).
     """
     from qsudoku.io.files import iter_puzzles
 
-    out = []
     for spec in specs:
         is_file = spec != "-" and os.path.isfile(spec)
         name = label(spec) if label else ("args" if not is_file else spec)
         count = 0
-        for index, item in enumerate(iter_puzzles(spec, rules)):
-            if limit is not None and count >= limit:
-                break
-            if not isinstance(item, Exception):
-                try:
-                    item.check_givens()
-                except ContradictionError as e:
-                    item = e
-            if isinstance(item, Exception):
-                if on_error is None:
-                    raise item
-                on_error(item)
-                continue
-            count += 1
-            src = (Source.file(spec, index, name) if is_file
-                   else Source.argument(spec if spec != "-" else item.format(), index, name))
-            out.append((src, item))
-    return out
+        items = iter_puzzles(spec, rules)
+        try:
+            for index, item in enumerate(items):
+                if limit is not None and count >= limit:
+                    break
+                if not isinstance(item, Exception):
+                    try:
+                        item.check_givens()
+                    except ContradictionError as e:
+                        item = e
+                if isinstance(item, Exception):
+                    if on_error is None:
+                        raise item
+                    on_error(item)
+                    continue
+                count += 1
+                src = (Source.file(spec, index, name) if is_file
+                       else Source.argument(spec if spec != "-" else item.format(), index, name))
+                yield src, item
+        finally:
+            close = getattr(items, "close", None)
+            if close is not None:
+                close()
 
 
-def make_tasks(sources: Iterable[tuple[Source, Puzzle]], points: Sequence[Point],
-               repeat: int = 1) -> list[Task]:
-    """Every source x point x repeat, in that order, without duplicate keys."""
-    tasks, seen = [], set()
+def read_sources(specs: Sequence[str], rules, **kwargs) -> list[tuple[Source, Puzzle]]:
+    """The list of :func:`iter_sources` (for small inputs; large ones should stream)."""
+    return list(iter_sources(specs, rules, **kwargs))
+
+
+def iter_tasks(sources: Iterable[tuple[Source, Puzzle]], points: Sequence[Point],
+               repeat: int = 1) -> Iterator[Task]:
+    """Every source x repeat x point, in that order, without duplicate keys, made as
+    they are consumed (``sources`` is read one puzzle at a time)."""
+    seen: set[str] = set()
+    points = list(points)
     for src, puzzle in sources:
         for r in range(repeat):
             for point in points:
                 t = Task(puzzle, src, point, r)
                 if t.key() not in seen:
                     seen.add(t.key())
-                    tasks.append(t)
-    return tasks
+                    yield t
+
+
+def make_tasks(sources: Iterable[tuple[Source, Puzzle]], points: Sequence[Point],
+               repeat: int = 1) -> list[Task]:
+    """The list of :func:`iter_tasks`."""
+    return list(iter_tasks(sources, points, repeat))

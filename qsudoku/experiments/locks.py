@@ -1,0 +1,107 @@
+"""One writer per results file: a lock named after the file's real path, and locks on
+the file itself (whatever name, hard link included, reaches it).
+
+The lock file of ``x.csv`` is ``x.csv.lock`` in the real directory of ``x.csv``; a
+Parquet output and its journal share ``x.parquet.lock``.  The lock file is removed on
+release while still locked; a writer that locked a removed file retries on the new one.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import stat
+
+from qsudoku.errors import ConfigError
+from qsudoku.experiments.results import JOURNAL_SUFFIX
+from qsudoku.io.output import open_nofollow
+
+__all__ = ["lock_path", "lock", "unlock", "hold"]
+
+_LOCK_SUFFIX = ".lock"
+
+
+def lock_path(path: str) -> str:
+    """The lock file of an output, the same for every name of it: its real directory,
+    and a Parquet output's journal (``x.parquet.partial.csv``) locks as ``x.parquet``.
+
+    >>> lock_path("/tmp/x.parquet.partial.csv") == lock_path("/tmp/./x.parquet")
+    True
+    """
+    p = os.path.abspath(path)
+    if p.lower().endswith(".parquet" + JOURNAL_SUFFIX):
+        p = p[: -len(JOURNAL_SUFFIX)]
+    return os.path.join(os.path.realpath(os.path.dirname(p)), os.path.basename(p)) + _LOCK_SUFFIX
+
+
+def lock(path: str) -> int:
+    """An open descriptor of :func:`lock_path` holding an exclusive ``flock``.
+
+    The lock file is removed on release while still locked, so after locking we check
+    that the name still refers to the locked file (else another writer removed it
+    meanwhile and we retry on the new one).
+    """
+    lock = lock_path(path)
+    for _ in range(100):
+        fd = open_nofollow(lock, os.O_CREAT | os.O_RDWR)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as e:
+            try:
+                holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+            finally:
+                os.close(fd)
+            if e.errno not in (errno.EAGAIN, errno.EACCES):
+                raise ConfigError(f"cannot lock {lock}: {e.strerror or e}") from None
+            who = f" (pid {holder})" if holder.isdigit() else ""
+            raise ConfigError(f"{path} is being written by another qsudoku run{who}; "
+                              "wait for it to finish or write another file") from None
+        try:
+            now = os.stat(lock, follow_symlinks=False)
+        except FileNotFoundError:
+            now = None
+        held = os.fstat(fd)
+        if now is not None and (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino):
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+            return fd
+        os.close(fd)  # removed by the writer that just finished: lock the new file
+    raise ConfigError(f"cannot lock {lock}: it keeps being replaced")
+
+
+def unlock(path: str, fd: int) -> None:
+    try:
+        os.unlink(lock_path(path))  # still locked: nobody can have locked this file
+    except OSError:
+        pass
+    os.close(fd)
+
+
+def hold(path: str) -> int | None:
+    """A descriptor of the existing file ``path`` holding an exclusive ``flock`` on it
+    (the file, whatever name reaches it); ``None`` if there is no such file.
+
+    Raises:
+        ConfigError: Another writer holds it, or it is not a regular file.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise ConfigError(f"cannot write {path}: it is a symbolic link "
+                              "(qsudoku does not write through links)") from None
+        raise ConfigError(f"cannot open {path}: {e.strerror or e}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise ConfigError(f"cannot write {path}: it is not a regular file "
+                          "(a results file must be one)")
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise ConfigError(f"{path} is being written by another qsudoku run (under another "
+                          "name); wait for it to finish or write another file") from None
+    return fd

@@ -1,0 +1,148 @@
+r"""Reading results files of ``bench`` and ``sweep``: rows as a CSV holds them
+(:func:`read_rows`, also of a Parquet file) and typed frames (:func:`load_frame`).
+
+A ``.parquet`` output is written at the end of its run; until then its rows are in its
+journal ``<out>.partial.csv`` (:func:`journal_path`), which these functions read.
+
+>>> import os, tempfile
+>>> path = os.path.join(tempfile.mkdtemp(), "rows.csv")
+>>> with open(path, "w") as f:
+...     _ = f.write("key,valid\na,True\nb,Fa")  # a torn last line
+>>> read_rows(path), load_frame(path)["valid"].tolist()
+([{'key': 'a', 'valid': 'True'}], [True])
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import os
+from typing import Iterable, Mapping
+
+from qsudoku.errors import ConfigError
+
+__all__ = ["journal_path", "read_rows", "parse_table", "load_frame", "JOURNAL_SUFFIX"]
+
+#: The suffix of a Parquet output's journal.
+JOURNAL_SUFFIX = ".partial.csv"
+
+
+def journal_path(path: str) -> str:
+    """Where the rows of ``path`` are appended: ``<out>.partial.csv`` for a Parquet output,
+    the file itself for a CSV one."""
+    return path + JOURNAL_SUFFIX if path.lower().endswith(".parquet") else path
+
+
+
+def read_rows(path: str) -> list[dict]:
+    """Rows of a CSV (or Parquet) results file; a torn last CSV line is dropped."""
+    return _read_table(path)[1]
+
+
+def _read_table(path: str) -> tuple[list[str] | None, list[dict]]:
+    """``(header, rows)`` of a results file (``(None, [])`` if there is none)."""
+    return parse_table(path)[:2]
+
+
+def parse_table(path: str, strict: bool = False):
+    """``(header, rows, line numbers)`` of a results file; ``strict``: a row that does not
+    parse (other field count, bad text) is a :class:`ConfigError` naming the line.
+
+    Values read from Parquet are given as a CSV holds them (a missing value: ``""``).
+    """
+    path = os.fspath(path)
+    if path.lower().endswith(".parquet") and os.path.exists(path):
+        import pandas as pd
+
+        try:
+            df = pd.read_parquet(path)
+        except Exception as e:  # noqa: BLE001 - pyarrow's errors have no common base
+            raise ConfigError(f"cannot read {path}: not a readable Parquet file "
+                              f"({type(e).__name__})") from None
+        rows = [{k: _from_parquet(v) for k, v in r.items()} for r in df.to_dict("records")]
+        return list(df.columns), rows, [f"row {i + 1}" for i in range(len(rows))]
+    path = journal_path(path)
+    if not os.path.exists(path):
+        return None, [], []
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            text = f.read()
+    except UnicodeDecodeError:
+        raise ConfigError(f"cannot read {path}: it is not UTF-8 text "
+                          "(is it a results file of qsudoku?)") from None
+    if text and not text.endswith("\n"):
+        text = text[: text.rfind("\n") + 1]
+    reader = csv.reader(io.StringIO(text))
+    header: list[str] | None = None
+    rows, lines = [], []
+    try:
+        for record in reader:
+            if header is None:
+                header = record
+                continue
+            if not record:
+                continue
+            if strict and len(record) != len(header):
+                raise ConfigError(f"{path}, line {reader.line_num}: {len(record)} fields where "
+                                  f"the header has {len(header)}; the file is not a results "
+                                  "file of this run (or was edited)")
+            rows.append(dict(zip(header, record)))
+            lines.append(f"line {reader.line_num}")
+    except csv.Error as e:
+        raise ConfigError(f"{path}, line {reader.line_num}: cannot parse the row ({e})") from None
+    return header, rows, lines
+
+
+def _from_parquet(v):
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return ""
+    item = getattr(v, "item", None)  # numpy scalars -> Python
+    return item() if callable(item) and not isinstance(v, (str, bytes)) else v
+
+
+def load_frame(path_or_rows):
+    """A :class:`pandas.DataFrame` of a results file (CSV or Parquet), a list of row
+    dicts or a DataFrame, with types restored.
+
+    Empty cells become NaN; a column of numbers (``"inf"`` included) becomes numeric;
+    a column of only ``"True"``/``"False"`` becomes boolean; other text stays text.
+
+    >>> df = load_frame([{"p": "0.5", "t": "inf", "ok": "True", "n": ""},
+    ...                  {"p": "1", "t": "2", "ok": "False", "n": "3"}])
+    >>> df["p"].tolist(), df["t"].tolist(), df["ok"].tolist(), df["n"].tolist()
+    ([0.5, 1.0], [inf, 2.0], [True, False], [nan, 3.0])
+    """
+    import pandas as pd
+
+    if isinstance(path_or_rows, pd.DataFrame):
+        df = path_or_rows.copy()
+    elif isinstance(path_or_rows, (str, os.PathLike)):
+        path = os.fspath(path_or_rows)
+        if not (os.path.exists(path) or os.path.exists(journal_path(path))):
+            raise ConfigError(f"results file not found: {path}")
+        df = pd.DataFrame(read_rows(path))
+    elif isinstance(path_or_rows, (bytes, Mapping)) or not isinstance(path_or_rows, Iterable):
+        raise TypeError("expected a results file path, a list of row dicts or a DataFrame, "
+                        f"not {type(path_or_rows).__name__}")
+    else:
+        df = pd.DataFrame(list(path_or_rows))
+    for col in df.columns:
+        s = df[col]
+        if pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s):
+            continue
+        empty = s.isna() | s.map(lambda v: isinstance(v, str) and not v.strip())
+        filled = s[~empty]
+        if filled.empty:
+            df[col] = math.nan
+            continue
+        if filled.map(lambda v: v in ("True", "False") or isinstance(v, bool)).all():
+            values = s.map(lambda v: v if isinstance(v, bool) else v == "True")
+            df[col] = values.astype(bool) if not empty.any() else values.where(~empty, math.nan)
+            continue
+        conv = pd.to_numeric(s.where(~empty), errors="coerce")
+        if conv[~empty].notna().all():
+            df[col] = conv
+        elif empty.any():
+            df[col] = s.where(~empty, math.nan)
+    return df

@@ -1,0 +1,240 @@
+"""bench and sweep on a hostile machine: a full disk or a file-size limit is one line with
+exit 4 and loses no finished row; the input streams; the scheduler has a real deadline;
+the library applies the command line's limits."""
+
+from __future__ import annotations
+
+import errno
+import itertools
+import os
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from qsudoku import Config, parse_puzzle
+from qsudoku.errors import BackendUnavailableError, ConfigError, MachineError
+from qsudoku.experiments import bench, sweep, table
+from qsudoku.experiments.runner import Point, Source, Task, run
+from qsudoku.experiments.table import RowWriter, read_rows
+
+from _cli import one_error, run as cli
+
+FOUR = "12.." "34.." "...." "...."
+PUZZLES = ["12.." "34.." "...." "....", "1..." "..2." "...." "...4", ".2.." "...1" "3..." "..4.",
+           "...4" "4..." ".1.." "..3.", "1..." "...." "..4." "...2", "..3." "4..." "...1" ".3..",
+           "2..." "...." "...1" ".3..", "...." "1..." "..2." "...3"]
+BENCH = ("bench", "--sampler", "sa", "--reads", "2", "--param", "num_sweeps=10", "--rules",
+         "none", "--quiet")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _keys(path) -> list[str]:
+    keys = [r["key"] for r in read_rows(str(path))]
+    assert len(keys) == len(set(keys))
+    return keys
+
+
+def test_file_size_limit_is_exit_4_and_every_finished_row_is_kept(tmp_path):
+    src = tmp_path / "p.txt"
+    src.write_text("\n".join(PUZZLES) + "\n")
+    out = tmp_path / "r.csv"
+    code = ("import resource, signal, sys\n"
+            "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+            "resource.setrlimit(resource.RLIMIT_FSIZE, (4000, 4000))\n"
+            "from qsudoku.cli import main\n"
+            "sys.exit(main(sys.argv[1:]))\n")
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}",
+           "PYTHONDONTWRITEBYTECODE": "1"}
+    proc = subprocess.run([sys.executable, "-c", code, *BENCH, str(src), "--out", str(out)],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 4, proc.stderr
+    assert proc.stderr.strip() == (
+        f"qsudoku: error: cannot write {out}: file too large: a file-size limit was reached "
+        f"(EFBIG); finished rows are kept in {out} (--resume continues)")
+    kept = _keys(out)
+    assert 0 < len(kept) < len(PUZZLES) and not os.path.exists(f"{out}.lock")
+    # without the limit, --resume completes the table
+    assert subprocess.run([sys.executable, "-m", "qsudoku", *BENCH, str(src), "--out", str(out),
+                           "--resume"], env=env, timeout=120).returncode == 0
+    keys = _keys(out)
+    assert len(keys) == len(PUZZLES) and keys[:len(kept)] == kept
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_a_full_disk_is_exit_4_and_resume_completes(tmp_path, capsys, monkeypatch, suffix):
+    out = tmp_path / f"r{suffix}"
+    calls = itertools.count()
+    real = table.write_all
+
+    def full_after_three(fd, data):
+        if next(calls) >= 3:
+            os.write(fd, data[:10])  # a torn line, as a full device leaves it
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real(fd, data)
+
+    monkeypatch.setattr(table, "write_all", full_after_three)
+    code, _, err = cli(capsys, *BENCH, *PUZZLES[:5], "--out", out)
+    journal = table.journal_path(str(out))
+    assert code == 4
+    assert one_error(err) == (f"qsudoku: error: cannot write {journal}: no space left on the "
+                              f"device (ENOSPC); finished rows are kept in {journal} "
+                              "(--resume continues)")
+    assert len(_keys(out)) == 3 and not os.path.exists(table.lock_path(str(out)))
+    monkeypatch.setattr(table, "write_all", real)
+    assert cli(capsys, *BENCH, *PUZZLES[:5], "--out", out, "--resume")[0] == 0
+    assert len(_keys(out)) == 5 and not os.path.exists(journal if suffix == ".parquet" else "-")
+
+
+def test_parquet_that_cannot_be_written_keeps_its_journal(tmp_path, monkeypatch):
+    out = str(tmp_path / "r.parquet")
+
+    def refuse(path, write):
+        raise OSError(errno.EFBIG, os.strerror(errno.EFBIG))
+
+    monkeypatch.setattr(table, "_atomic_write", refuse)
+    w = RowWriter(out, ("key",))
+    w.write({"key": "a", "v": 1})
+    with pytest.raises(MachineError, match=r"r.parquet: file too large.*kept in .*partial.csv"):
+        w.close()
+    assert not os.path.exists(table.lock_path(out))
+    assert [r["key"] for r in read_rows(out)] == ["a"]
+
+
+def test_tasks_are_consumed_as_the_run_needs_them():
+    p = parse_puzzle(FOUR)
+    pt = Point("sa", Config().with_overrides(sampler="sa", route={"enabled": False},
+                                             params={"num_reads": 1, "num_sweeps": 5}))
+    made = []
+
+    def endless():
+        for i in itertools.count():
+            made.append(i)
+            yield Task(p, Source.argument(FOUR, i), pt)
+
+    class Enough(Exception):
+        pass
+
+    rows = []
+
+    def on_row(row):
+        rows.append(row)
+        if len(rows) == 3:
+            raise Enough
+
+    with pytest.raises(Enough):
+        run(endless(), on_row=on_row)
+    assert len(made) <= 4  # an endless input, three rows: a bounded read-ahead
+
+
+def test_bench_and_sweep_inputs_are_iterators(tmp_path):
+    from qsudoku.cli import build_parser
+    from qsudoku.commands.common import read_experiment_inputs
+
+    src = tmp_path / "p.txt"
+    src.write_text("\n".join(PUZZLES) + "\n" + "x" * 20 + "\n")  # a bad last line
+    args = build_parser().parse_args(["bench", str(src)])
+    sources = read_experiment_inputs(args)
+    assert not isinstance(sources, list)
+    assert [s.index for s, _ in itertools.islice(sources, 3)] == [0, 1, 2]  # not read to the end
+
+
+def test_library_calls_check_their_arguments_and_limits(tmp_path):
+    p = parse_puzzle(FOUR)
+    for kwargs, error, text in [
+            ({"puzzles": FOUR}, TypeError, "puzzles must be an iterable of Puzzle"),
+            ({"puzzles": [FOUR]}, TypeError, "puzzles[0] must be a Puzzle"),
+            ({"axes": [("cell", [1])]}, TypeError, "axes must be a mapping"),
+            ({"axes": {"cell": 1}}, TypeError, "axes['cell'] must be a list"),
+            ({"axes": {"cell": []}}, ValueError, "axes['cell'] has no values"),
+            ({"config": {"sampler": "sa"}}, TypeError, "config must be a qsudoku Config"),
+            ({"repeat": 1.5}, TypeError, "repeat must be an int"),
+            ({"repeat": 0}, ConfigError, "repeat 0 must be >= 1"),
+            ({"jobs": 10**6}, ConfigError, "jobs 1000000 is too many; at most"),
+            ({"jobs": "2"}, TypeError, "jobs must be an int"),
+            ({"out": 3}, TypeError, "out must be a path"),
+            ({"resume": "yes"}, TypeError, "resume must be a bool")]:
+        call = {"puzzles": [p], "axes": {"cell": [1.0]}, **kwargs}
+        with pytest.raises(error) as e:
+            sweep.run_sweep(call.pop("puzzles"), call.pop("axes"), **call)
+        assert text in str(e.value)
+    rows = sweep.run_sweep((q for q in [p]), {"num_sweeps": [5]}, out=tmp_path / "s.csv")
+    assert len(rows) == 1 and len(read_rows(str(tmp_path / "s.csv"))) == 1
+    for load in (bench.load, sweep.load):
+        with pytest.raises(ConfigError, match="results file not found: missing.csv"):
+            load("missing.csv")
+        with pytest.raises(TypeError, match="not int"):
+            load(3)
+
+
+# -- the scheduler ---------------------------------------------------------------------------
+
+@pytest.fixture
+def silent_listener():
+    """A TCP listener that accepts connections and never answers."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    held: list = []
+    stop = threading.Event()
+
+    def accept():
+        server.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(server.accept()[0])
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    stop.set()
+    thread.join(5)
+    for c in held:
+        c.close()
+    server.close()
+
+
+def test_a_scheduler_that_never_answers_fails_within_its_timeout(silent_listener, capsys,
+                                                                 monkeypatch):
+    monkeypatch.setenv("QSUDOKU_SCHEDULER_TIMEOUT", "1")
+    code, _, err = cli(capsys, *BENCH, FOUR, "--scheduler", silent_listener)
+    assert code == 3
+    assert one_error(err) == (f"qsudoku: error: cannot reach the Dask scheduler at "
+                              f"{silent_listener}: no answer within 1 s (is `dask scheduler` "
+                              "running there? QSUDOKU_SCHEDULER_TIMEOUT sets the wait)")
+
+
+@pytest.mark.parametrize("value", ["nan", "-1", "abc", "1e308", "0", "inf"])
+@pytest.mark.parametrize("variable", ["QSUDOKU_SCHEDULER_TIMEOUT", "QSUDOKU_WORKER_TIMEOUT"])
+def test_bad_scheduler_waits_are_one_line_before_any_file(tmp_path, capsys, monkeypatch,
+                                                          variable, value):
+    monkeypatch.setenv(variable, value)
+    code, _, err = cli(capsys, *BENCH, FOUR, "--scheduler", "tcp://127.0.0.1:1",
+                       "--out", tmp_path / "r.csv")
+    assert code == 2
+    assert one_error(err) == (f"qsudoku: error: {variable}={value!r} must be a number of "
+                              "seconds > 0 and <= 86400")
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_scheduler_without_workers_is_reported_after_a_bounded_wait(capsys, monkeypatch,
+                                                                      tmp_path):
+    from distributed import LocalCluster
+
+    monkeypatch.setenv("QSUDOKU_WORKER_TIMEOUT", "1")
+    with LocalCluster(n_workers=0, processes=False, protocol="tcp", host="127.0.0.1",
+                      dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        code, _, err = cli(capsys, "bench", "--sampler", "sa", "--rules", "none", FOUR,
+                           "--scheduler", address, "--out", tmp_path / "r.csv")
+    assert code == 3
+    assert err.strip().splitlines() == [
+        f"qsudoku: the Dask scheduler at {address} has no workers; waiting up to 1 s for one",
+        f"qsudoku: error: the Dask scheduler at {address} has no workers after 1 s (start "
+        f"some with `dask worker {address}`; QSUDOKU_WORKER_TIMEOUT sets the wait)"]
+    assert read_rows(str(tmp_path / "r.csv")) == []
