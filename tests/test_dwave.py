@@ -442,7 +442,7 @@ def test_cli_exit_3_with_one_line_and_fallback(cloud, capsys):
     assert main(["solve", FOUR, "--sampler", "hybrid", "--fallback", "sa", "--seed", "1",
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["solved_by"] == "sa" and "unavailable" in out["notes"][0]
+    assert out["solved_by"] == "sa (1 round)" and "unavailable" in out["notes"][0]
 
 
 @pytest.mark.parametrize("token", [TOKEN, PLAIN_TOKEN])

@@ -6,7 +6,8 @@ import sys
 
 from qsudoku.errors import ConfigError, ContradictionError, exit_code_for
 from qsudoku.io.output import check_target
-from qsudoku.commands.common import add_config_args, add_input_args, config_from_args, iter_inputs
+from qsudoku.commands.common import (add_config_args, add_input_args, add_route_args,
+                                     config_from_args, iter_inputs)
 
 _FORMATS = (".png", ".svg", ".pdf")
 #: Resolution limits of ``--dpi`` (the picture's pixel count is bounded too, see
@@ -23,6 +24,7 @@ def register(sub) -> None:
                     "no valid grid.")
     add_input_args(p, many=False)
     add_config_args(p)
+    add_route_args(p)
     g = p.add_argument_group("picture")
     g.add_argument("--index", type=int, default=1, metavar="K",
                    help="which puzzle of a file (1-based, default 1)")

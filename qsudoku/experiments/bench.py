@@ -43,13 +43,14 @@ _INTS = ("index", "size", "repeat", "num_reads", "num_valid", "num_variables", "
 def points(config: Config, backends: Sequence[str | None], budgets: Sequence[float | None]
            ) -> list[Point]:
     """The points of a bench: each backend (``None`` or ``"solve"``: ``config`` as
-    :func:`qsudoku.solving.pipeline.solve` runs it; a registry name: that sampler on the reduced
-    QUBO, with ``config``'s rules, weights and the parameters it was given) at each budget.
+    :func:`qsudoku.solving.solve` runs it; a registry name: ``config`` with that sampler,
+    under the same round policy, so that a row is what ``qsudoku solve --sampler NAME``
+    gives) at each budget.
 
     >>> [p.label for p in points(Config(), [None, "sa"], [None])]
     ['solve', 'sa']
-    >>> points(Config(), ["sa"], [None])[0].config.route.enabled
-    False
+    >>> points(Config(), ["sa"], [None])[0].config.route == Config().route
+    True
     """
     out = []
     for name in backends:
@@ -58,7 +59,6 @@ def points(config: Config, backends: Sequence[str | None], budgets: Sequence[flo
         else:
             label = name
             cfg = config if config.sampler.name == name else config.with_overrides(sampler=name)
-            cfg = cfg.with_overrides(route={"enabled": False})
         out.extend(Point(label, cfg, budget=b) for b in budgets)
     return out
 
