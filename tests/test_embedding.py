@@ -9,7 +9,7 @@ import dimod
 import pytest
 
 from qsudoku.cli import main
-from qsudoku.samplers.embedding import (EmbeddingCache, chain_stats, check_embedding_parameters,
+from qsudoku.samplers.dwave.embedding import (EmbeddingCache, chain_stats, check_embedding_parameters,
                                default_cache_dir, embed_bqm, estimate_qpu_access_time, graph_key,
                                is_valid_embedding, target_id)
 from qsudoku.errors import ConfigError

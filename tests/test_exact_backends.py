@@ -110,8 +110,13 @@ def test_sampler_api_and_parameters(name):
     assert len(sampler.sample(m.bqm, groups=m.groups(), num_reads=5)) == 1  # one exact answer
     with pytest.raises(ConfigError, match="time_limit"):
         sampler.sample(m.bqm, groups=m.groups(), time_limit=-1)
-    with pytest.raises(ConfigError, match="one-hot groups"):
-        sampler.sample(m.bqm)
+    assert float(sampler.sample(m.bqm).first.energy) == 0.0  # groups recognised
+    foreign = dimod.BQM({"a": 1.0, "b": -1.0}, {"ab": 0.5}, 0.0, "BINARY")
+    if sampler.properties["any_bqm"]:  # the ground state of any BQM
+        assert float(sampler.sample(foreign).first.energy) == -1.0
+    else:
+        with pytest.raises(ConfigError, match="no one-hot structure"):
+            sampler.sample(foreign)
     with pytest.raises(ConfigError, match="has no option"):
         get_sampler(name, colour="blue")
 
@@ -155,7 +160,9 @@ def test_isolated_child_process_gives_the_same_answer(backend):
     problem = Problem.from_candidates(propagate(p, rules=()))
     params = {"time_limit": 60, "threads": 1} if backend == "ilp" else \
         {"time_limit": 60, "num_workers": 1, "seed": 0}
-    out = solve_isolated(backend, problem, params)
+    from qsudoku.exact.backends import BACKENDS as TABLE
+
+    out = solve_isolated(TABLE[backend].solve.target, problem, params)
     assert out.status == "solved" and out.info["isolated"]
     assert problem.grid(out.chosen) == list(p.solution)
 
@@ -185,13 +192,14 @@ def test_backends_write_nothing_to_stdout(name, capfd):
 
 def test_one_table_drives_samplers_counting_and_exports():
     from qsudoku.commands.export import FORMATS
-    from qsudoku.exact.backends import BACKENDS as TABLE, COUNT_METHODS, EXPORTS
+    from qsudoku.exact.backends import BACKENDS as TABLE, COUNT_METHODS
+    from qsudoku.exact.exports import EXPORTS
 
     assert sorted(TABLE) == sorted(BACKENDS)
     for b in TABLE.values():
         spec = get_spec(b.name)
         assert (spec.summary, spec.extra) == (b.summary, b.extra)
-        assert set(get_sampler(b.name).parameters) == {"groups", "num_reads", *b.params}
+        assert set(get_sampler(b.name).parameters) == {"groups", "num_reads", "seed", *b.params}
         assert all(EXPORTS[f].backend == b.name for f in b.exports)
     assert list(FORMATS)[:len(EXPORTS)] == list(EXPORTS)
     assert all(TABLE[name].count is not None for name in COUNT_METHODS.values())

@@ -85,7 +85,7 @@ def solve_cpsat(problem: Problem, time_limit: float | None = None, num_workers: 
         from ortools.sat.python import cp_model
     except ImportError as e:
         if may_isolate(e):
-            return solve_isolated("cpsat", problem, {"time_limit": time_limit,
+            return solve_isolated("qsudoku.exact.cp:solve_cpsat", problem, {"time_limit": time_limit,
                                                      "num_workers": num_workers, "seed": seed})
         raise
     t0 = time.perf_counter()

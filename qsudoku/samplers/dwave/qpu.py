@@ -1,7 +1,7 @@
 """D-Wave QPU backends: ``qpu`` and ``mock-qpu`` (the Leap hybrid ones are in :mod:`.hybrid`).
 
 ``qpu`` is :class:`dwave.system.DWaveSampler` behind :class:`QPUSampler`, a composite
-that embeds each model with minorminer (cached on disk, see :mod:`qsudoku.samplers.embedding`),
+that embeds each model with minorminer (cached on disk, see :mod:`qsudoku.samplers.dwave.embedding`),
 samples through :class:`dwave.system.FixedEmbeddingComposite` and puts QPU timing,
 chain breaks and chain lengths into ``sampleset.info``.  ``mock-qpu`` is the same
 composite over :class:`dwave.system.testing.MockDWaveSampler` on a real topology
@@ -29,14 +29,14 @@ import numbers
 import dimod
 import numpy as np
 
-from qsudoku.samplers.embedding import (EmbeddingCache, check_embedding_parameters, clique_embedding, embed_bqm,
+from qsudoku.samplers.dwave.embedding import (EmbeddingCache, check_embedding_parameters, clique_embedding, embed_bqm,
                          estimate_qpu_access_time, target_id)
 from qsudoku.errors import BackendUnavailableError, ConfigError
 from qsudoku.samplers.redact import install_log_redaction, scrub
-from qsudoku.samplers.registry import register
 
-__all__ = ["QPUSampler", "mock_child", "resolve_chain_strength", "cloud_errors", "scrub",
-           "TOPOLOGIES", "CHAIN_BREAK_METHODS", "CLIENT_OPTIONS", "DEFAULT_LABEL"]
+__all__ = ["QPUSampler", "qpu_sampler", "mock_qpu_sampler", "mock_child", "resolve_chain_strength",
+           "cloud_errors", "scrub", "plain", "split_options", "TOPOLOGIES", "CHAIN_BREAK_METHODS",
+           "CLIENT_OPTIONS", "DEFAULT_LABEL"]
 
 #: Mock topologies and their default shapes: Advantage (P16), Advantage2 (Z12), 2000Q (C16).
 TOPOLOGIES = {"pegasus": (16,), "zephyr": (12, 4), "chimera": (16, 16, 4)}
@@ -116,7 +116,7 @@ def cloud_errors(what: str, constructing: bool = False, config_file: str | None 
         raise err from None
 
 
-def _split_options(name: str, options: dict, client_keys=CLIENT_OPTIONS, local_keys=_LOCAL_OPTIONS):
+def split_options(name: str, options: dict, client_keys=CLIENT_OPTIONS, local_keys=_LOCAL_OPTIONS):
     """Split sampler options into ours and dwave-cloud-client's; refuse tokens and unknown keys."""
     local, client = {}, {}
     for key, value in options.items():
@@ -139,18 +139,18 @@ def _cache_from(options: dict) -> EmbeddingCache | None:
     return EmbeddingCache(options["cache_dir"]) if options.get("cache_dir") else EmbeddingCache()
 
 
-def _plain(x):
+def plain(x):
     """JSON-friendly copy of an ``info`` value (numpy scalars, tuples, classes, ...)."""
     if isinstance(x, dict):
-        return {str(k): _plain(v) for k, v in x.items()}
+        return {str(k): plain(v) for k, v in x.items()}
     if isinstance(x, (list, tuple, set)):
-        return [_plain(v) for v in x]
+        return [plain(v) for v in x]
     if isinstance(x, (str, bool, int)) or x is None:
         return x
     if isinstance(x, float):
         return x if math.isfinite(x) else None
     if isinstance(x, np.generic):
-        return _plain(x.item())
+        return plain(x.item())
     return getattr(x, "__name__", None) or str(x)
 
 
@@ -242,11 +242,11 @@ class QPUSampler(dimod.ComposedSampler):
 
     @property
     def target(self) -> str:
-        """:func:`~qsudoku.samplers.embedding.target_id` of the child's working graph."""
+        """:func:`~qsudoku.samplers.dwave.embedding.target_id` of the child's working graph."""
         return target_id(self.child)
 
     def embed(self, bqm):
-        """The (cached) :class:`~qsudoku.samplers.embedding.Embedded` of ``bqm``; raises if it does not fit."""
+        """The (cached) :class:`~qsudoku.samplers.dwave.embedding.Embedded` of ``bqm``; raises if it does not fit."""
         if self.clique:
             emb = clique_embedding(bqm.num_variables, self.child, self.target)
             if emb.found:
@@ -301,7 +301,7 @@ class QPUSampler(dimod.ComposedSampler):
         rec = ss.record
         cbf = float(np.average(rec.chain_break_fraction, weights=rec.num_occurrences)) \
             if len(rec) and "chain_break_fraction" in rec.dtype.names else 0.0
-        info = _plain(dict(ss.info))
+        info = plain(dict(ss.info))
         info.update(stats, chain_strength=round(strength, 6), chain_break_fraction=round(cbf, 6),
                     solver=str(child.properties.get("chip_id", "")))
         if estimate is not None:
@@ -368,10 +368,9 @@ def mock_child(topology: str = "pegasus", shape=None):
                           f"valid {topology} shape (e.g. {list(TOPOLOGIES[topology])}): {e}") from None
 
 
-@register("qpu", summary="D-Wave QPU (DWaveSampler) behind a cached minorminer embedding",
-          defaults={"num_reads": 100}, extra="qpu", offline=False)
-def _qpu(**options):
-    local, client = _split_options("qpu", options, CLIENT_OPTIONS + ("failover", "retry_interval"))
+def qpu_sampler(**options):
+    """``qpu``: the D-Wave QPU (:class:`~dwave.system.DWaveSampler`) behind a cached embedding."""
+    local, client = split_options("qpu", options, CLIENT_OPTIONS + ("failover", "retry_interval"))
     import minorminer  # noqa: F401 - fail early (with the extra's name) if it is missing
     from dwave.system import DWaveSampler
 
@@ -381,11 +380,9 @@ def _qpu(**options):
     return QPUSampler(child, cache, local.get("embedding_parameters"))
 
 
-@register("mock-qpu", summary="offline QPU emulator: MockDWaveSampler (Pegasus P16) with SA "
-          "physics, same embedding path as qpu", defaults={"num_reads": 20, "num_sweeps": 1000},
-          extra="qpu")
-def _mock_qpu(topology: str = "pegasus", shape=None, **options):
-    local, _ = _split_options("mock-qpu", options, ())
+def mock_qpu_sampler(topology: str = "pegasus", shape=None, **options):
+    """``mock-qpu``: the offline emulator (:func:`mock_child`) behind the same embedding path."""
+    local, _ = split_options("mock-qpu", options, ())
     import minorminer  # noqa: F401
 
     return QPUSampler(mock_child(topology, shape), _cache_from(local),

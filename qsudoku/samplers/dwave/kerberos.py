@@ -18,10 +18,9 @@ from __future__ import annotations
 import dimod
 
 from qsudoku.errors import ConfigError
-from qsudoku.samplers.dwave import _plain
-from qsudoku.samplers.registry import register
+from qsudoku.samplers.dwave.qpu import plain
 
-__all__ = ["KerberosQPUSampler", "CountingSampler"]
+__all__ = ["KerberosQPUSampler", "CountingSampler", "kerberos_sampler", "KERBEROS_PARAMS"]
 
 #: Kerberos parameters (``qpu_sampler`` is the backend's option, not a sampling parameter).
 KERBEROS_PARAMS = ("num_reads", "init_sample", "max_iter", "max_time", "convergence",
@@ -84,15 +83,12 @@ class KerberosQPUSampler(dimod.Sampler):
             np.random.seed(int(seed) % 2 ** 32)
         self.counter.reset()
         ss = self.kerberos.sample(bqm, qpu_sampler=self.counter, **params)
-        ss.info.update(_plain(self.counter.stats))
+        ss.info.update(plain(self.counter.stats))
         return ss
 
 
-@register("kerberos", summary="dwave-hybrid KerberosSampler (tabu | SA | QPU subproblems); "
-          "option qpu_sampler = qpu | mock-qpu", defaults={"max_iter": 100, "convergence": 10,
-                                                            "energy_threshold": 0.0},
-          extra="qpu", offline=False)
-def _kerberos(qpu_sampler: str = "qpu", **options):
+def kerberos_sampler(qpu_sampler: str = "qpu", **options):
+    """``kerberos``: :class:`KerberosQPUSampler` over the registered ``qpu_sampler``."""
     from qsudoku.samplers.registry import get_sampler
 
     if qpu_sampler not in ("qpu", "mock-qpu"):
