@@ -60,6 +60,7 @@ import dimod
 import numpy as np
 
 from qsudoku.errors import ConfigError
+from qsudoku.samplers import options as opt
 from qsudoku.samplers.dwave.construct import construct_run
 from qsudoku.samplers.dwave.subproblems import descend, SubModel, SubStructure, tally
 from qsudoku.samplers.dwave.qpu import plain
@@ -166,6 +167,10 @@ class DecomposeSampler(dimod.Sampler):
         """
         _check(subproblem_size, strategy, max_calls, qpu_reads, num_reads)
         _check_construct(backjump, memory)
+        _check_run(energy_target, time_limit, patience, polish, refute, seed)
+        if not bqm.num_variables:
+            return dimod.SampleSet.from_samples(([], []), bqm.vartype, [],
+                                                info={"qpu_calls": 0, "strategy": strategy})
         model = SubModel(bqm)
         structure = SubStructure(model, groups)
         rng = np.random.default_rng(seed)
@@ -241,26 +246,34 @@ class DecomposeSampler(dimod.Sampler):
 
 
 def _check(size, strategy, max_calls, qpu_reads, num_reads) -> None:
-    for name, value in (("subproblem_size", size), ("max_calls", max_calls),
-                        ("num_reads", num_reads)) + ((("qpu_reads", qpu_reads),) if qpu_reads is not None else ()):
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-            raise ConfigError(f"{name} = {value!r} must be an integer >= 1")
-    if strategy not in STRATEGIES:
-        raise ConfigError(f"strategy = {strategy!r}; choose from {', '.join(STRATEGIES)}")
+    n = "decompose"
+    opt.need_int(n, "subproblem_size", size, low=1, high=10**4)
+    opt.need_int(n, "max_calls", max_calls, low=1, high=10**7)
+    opt.need_int(n, "num_reads", num_reads, low=1, high=10**4)
+    opt.need_int(n, "qpu_reads", qpu_reads, low=1, high=10**4, allow_none=True)
+    opt.need_choice(n, "strategy", strategy, STRATEGIES)
+
+
+def _check_run(energy_target, time_limit, patience, polish, refute, seed) -> None:
+    n = "decompose"
+    opt.need_real(n, "energy_target", energy_target, low=-1e15, high=1e15)
+    opt.need_time_limit(n, time_limit)
+    opt.need_int(n, "patience", patience, low=0, high=10**7)
+    opt.need_bool(n, "polish", polish)
+    opt.need_bool(n, "refute", refute)
+    opt.need_seed(n, seed)
 
 
 def _check_construct(backjump, memory) -> None:
-    if isinstance(backjump, bool) or not isinstance(backjump, numbers.Integral) or backjump < 0:
-        raise ConfigError(f"backjump = {backjump!r} must be an integer >= 0")
-    if isinstance(memory, bool) or not isinstance(memory, numbers.Real) or not memory >= 0:
-        raise ConfigError(f"memory = {memory!r} must be a number >= 0")
+    opt.need_int("decompose", "backjump", backjump, low=0, high=10**6)
+    opt.need_real("decompose", "memory", memory, low=0, high=1e9)
 
 
 def decompose_sampler(qpu_sampler: str = "qpu", **options):
     """``decompose``: :class:`DecomposeSampler` over the registered ``qpu_sampler``."""
     from qsudoku.samplers.registry import get_sampler
 
-    if qpu_sampler not in QPU_SAMPLERS:
+    if not isinstance(qpu_sampler, str) or qpu_sampler not in QPU_SAMPLERS:
         raise ConfigError(f"qpu_sampler = {qpu_sampler!r}; choose from {', '.join(QPU_SAMPLERS)}")
     child = get_sampler(qpu_sampler, **options)
     if qpu_sampler != "hybrid":

@@ -31,7 +31,7 @@ import numpy as np
 
 from qsudoku.samplers.dwave.embedding import (EmbeddingCache, check_embedding_parameters, clique_embedding, embed_bqm,
                          estimate_qpu_access_time, target_id)
-from qsudoku.errors import BackendUnavailableError, ConfigError
+from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
 from qsudoku.samplers.redact import install_log_redaction, scrub
 
 __all__ = ["QPUSampler", "qpu_sampler", "mock_qpu_sampler", "mock_child", "resolve_chain_strength",
@@ -40,6 +40,8 @@ __all__ = ["QPUSampler", "qpu_sampler", "mock_qpu_sampler", "mock_child", "resol
 
 #: Mock topologies and their default shapes: Advantage (P16), Advantage2 (Z12), 2000Q (C16).
 TOPOLOGIES = {"pegasus": (16,), "zephyr": (12, 4), "chimera": (16, 16, 4)}
+#: The largest mock shapes (about twice a real QPU's): building a bigger graph takes minutes.
+MAX_SHAPES = {"pegasus": (32,), "zephyr": (24, 8), "chimera": (32, 32, 8)}
 #: Chain-break resolution methods accepted by name (dwave.embedding.chain_breaks).
 CHAIN_BREAK_METHODS = ("majority_vote", "weighted_random", "minimize_energy")
 #: dwave-cloud-client options accepted as sampler options (``token`` is not one of them).
@@ -133,7 +135,12 @@ def split_options(name: str, options: dict, client_keys=CLIENT_OPTIONS, local_ke
     return local, client
 
 
-def _cache_from(options: dict) -> EmbeddingCache | None:
+def _cache_from(options: dict, sampler: str = "qpu") -> EmbeddingCache | None:
+    if not isinstance(options.get("cache", True), bool):
+        raise ParameterError(f"{sampler}: cache = {options['cache']!r} must be true or false")
+    if options.get("cache_dir") is not None and not isinstance(options["cache_dir"], str):
+        raise ParameterError(f"{sampler}: cache_dir = {options['cache_dir']!r} must be a path "
+                             "(a string)")
     if options.get("cache", True) is False:
         return None
     return EmbeddingCache(options["cache_dir"]) if options.get("cache_dir") else EmbeddingCache()
@@ -232,7 +239,8 @@ class QPUSampler(dimod.ComposedSampler):
         self.children = [child]
         self.cache = cache
         self.clique = bool(clique)
-        self.embedding_parameters = check_embedding_parameters(embedding_parameters)
+        self.embedding_parameters = check_embedding_parameters(
+            embedding_parameters, "mock-qpu" if "Mock" in type(child).__name__ else "qpu")
         self.parameters = dict(child.parameters)
         self.parameters.update(chain_strength=[], chain_strength_factor=[], chain_break_method=[],
                                return_embedding=[])
@@ -353,19 +361,25 @@ def _mock_child(topology: str, shape: tuple):
 
 def mock_child(topology: str = "pegasus", shape=None):
     """The offline QPU emulator on ``topology`` (pegasus, zephyr, chimera); one per process and shape."""
-    if topology not in TOPOLOGIES:
-        raise ConfigError(f"topology = {topology!r}; choose from {', '.join(TOPOLOGIES)}")
+    if not isinstance(topology, str) or topology not in TOPOLOGIES:
+        raise ParameterError(f"mock-qpu: topology = {topology!r}; choose from {', '.join(TOPOLOGIES)}")
     shape = TOPOLOGIES[topology] if shape is None else shape
-    if isinstance(shape, numbers.Integral):
+    if isinstance(shape, numbers.Integral) and not isinstance(shape, bool):
         shape = (shape,) + TOPOLOGIES[topology][1:]
+    given = shape
     try:
-        shape = tuple(int(s) for s in shape)
-        if len(shape) != len(TOPOLOGIES[topology]) or min(shape) < 1:
-            raise ValueError("wrong length or a value < 1")
-        return _mock_child(topology, shape)
+        if isinstance(shape, (str, bytes)) or any(isinstance(x, bool) or not
+                                                  isinstance(x, numbers.Integral) for x in shape):
+            raise ValueError("not a list of integers")
+        shape = tuple(int(x) for x in shape)
+        if len(shape) != len(TOPOLOGIES[topology]):
+            raise ValueError(f"{len(TOPOLOGIES[topology])} values expected")
+        if any(not 1 <= x <= m for x, m in zip(shape, MAX_SHAPES[topology])):
+            raise ValueError(f"each value must be in 1..(at most) {list(MAX_SHAPES[topology])}")
     except (TypeError, ValueError) as e:
-        raise ConfigError(f"shape = {list(shape) if isinstance(shape, tuple) else shape!r} is not a "
-                          f"valid {topology} shape (e.g. {list(TOPOLOGIES[topology])}): {e}") from None
+        raise ParameterError(f"mock-qpu: shape = {given!r} is not a valid {topology} shape "
+                             f"(e.g. {list(TOPOLOGIES[topology])}): {e}") from None
+    return _mock_child(topology, shape)
 
 
 def qpu_sampler(**options):
@@ -385,5 +399,5 @@ def mock_qpu_sampler(topology: str = "pegasus", shape=None, **options):
     local, _ = split_options("mock-qpu", options, ())
     import minorminer  # noqa: F401
 
-    return QPUSampler(mock_child(topology, shape), _cache_from(local),
+    return QPUSampler(mock_child(topology, shape), _cache_from(local, "mock-qpu"),
                       local.get("embedding_parameters"))
