@@ -247,3 +247,23 @@ print(float(ss.first.energy), len(ss))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["0.0", "2"]
+
+
+def test_solves_the_seed004_model_read_back_from_its_bqm_file(tmp_path):
+    """``qsudoku qubo -o m.bqm`` then plain dimod: no groups passed, they are recognised."""
+    from qsudoku.cli import main
+
+    puzzle = ("2.513...4....48........7.2..385...92....9.7........45.86.97....95....."
+              "31..4......")
+    path = tmp_path / "m.bqm"
+    assert main(["qubo", puzzle, "-o", str(path)]) == 0
+    with open(path, "rb") as f:
+        bqm = dimod.BinaryQuadraticModel.from_file(f)
+    assert all(isinstance(v, tuple) and len(v) == 3 for v in bqm.variables)
+    ss = get_sampler("aco").sample(bqm, num_reads=1000, seed=4, stop_at_ground=True,
+                                   time_limit=60)
+    assert float(ss.first.energy) == 0.0
+    solution = ("285139674673248519419657328738564192542391786196782453861973245957426831"
+                "324815967")
+    chosen = [v for v, x in ss.first.sample.items() if x]
+    assert all(int(solution[9 * r + c]) == d for r, c, d in chosen)
