@@ -38,6 +38,7 @@ from __future__ import annotations
 import time
 
 import dimod
+import numpy as np
 
 from qsudoku.errors import ConfigError, ContradictionError, ParameterError
 from qsudoku.exact.backends import BACKENDS
@@ -110,7 +111,7 @@ class ExactSampler(dimod.Sampler):
     def sample(self, bqm, groups=None, num_reads=None, seed=None, **params):
         """One exact answer (``num_reads`` is accepted for the common CLI, and ignored;
         ``seed`` reaches the backends that take one)."""
-        from qsudoku.exact.problem import Problem
+        from qsudoku.exact.problem import Outcome, Problem
 
         unknown = sorted(set(params) - set(self.defaults))
         if unknown:
@@ -136,7 +137,13 @@ class ExactSampler(dimod.Sampler):
                 return self._minimise(bqm, call, t0)
         problem = Problem.from_groups(groups, labels=variables)
         t1 = time.perf_counter()
-        outcome = self.backend.solve(problem, **call)
+        limit = call.get("time_limit")
+        if limit is not None:  # recognising the groups and building the problem count too
+            call["time_limit"] = limit - (t1 - t0)
+        if limit is not None and call["time_limit"] <= 0.01:
+            outcome = Outcome(None, "time_limit", {"solver": self.name})
+        else:
+            outcome = self.backend.solve(problem, **call)
         info = dict(outcome.info)
         info["status"] = outcome.status
         timing = dict(info.get("timing", {}))
@@ -147,9 +154,8 @@ class ExactSampler(dimod.Sampler):
             raise ContradictionError(
                 f"no solution: {info.get('solver', self.name)} proved the reduced model "
                 "infeasible")
-        on = set(outcome.chosen or ())
-        low = -1 if bqm.vartype is dimod.SPIN else 0
-        row = [1 if i in on else low for i in range(len(variables))]
+        row = np.full((1, len(variables)), -1 if bqm.vartype is dimod.SPIN else 0, np.int8)
+        row[0, list(outcome.chosen or ())] = 1
         return dimod.SampleSet.from_samples_bqm((row, variables), bqm, info=info)
 
     def _minimise(self, bqm, call: dict, t0: float):
