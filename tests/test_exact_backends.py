@@ -14,6 +14,7 @@ from qsudoku.exact.problem import Problem
 from qsudoku.io import load_puzzles, parse_puzzle
 from qsudoku.solving.pipeline import sample_model, solve
 from qsudoku.model.propagate import propagate
+from qsudoku.model.puzzle import Puzzle
 from qsudoku.model.qubo import build_model
 from qsudoku.samplers import get_sampler, get_spec
 
@@ -216,3 +217,27 @@ def test_exact_modules_import_alone_without_a_cycle(module):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split("\n")[0]
     assert out == str(sorted({module} & {"qsudoku.exact.cp", "qsudoku.exact.lp"}))
+
+
+def test_a_64x64_grid_builds_and_solves():
+    """Candidate masks of 64 digits do not fit in an int64 (an OverflowError once)."""
+    n, b = 64, 8
+    solution = [(b * (r % b) + r // b + c) % n + 1 for r in range(n) for c in range(n)]
+    givens = list(solution)
+    for cell in (0, 65, 4095):
+        givens[cell] = 0
+    p = Puzzle.standard(givens, alphabet="".join(chr(0x100 + i) for i in range(n)))
+    m = build_model(propagate(p, rules=()))
+    ss = get_sampler("sat").sample(m.bqm, groups=m.groups(), time_limit=60)
+    assert float(ss.first.energy) == 0.0
+    assert sorted(v for v, x in ss.first.sample.items() if x) == \
+        sorted((c // n, c % n, solution[c]) for c in (0, 65, 4095))
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_time_limit_counts_building_the_problem(name):
+    """A limit too short to build the problem ends with status time_limit, not a late answer."""
+    m = build_model(propagate(Puzzle.standard([0] * 256), rules=()))
+    ss = get_sampler(name).sample(m.bqm, groups=m.groups(), time_limit=1e-6)
+    assert ss.info["status"] == "time_limit"
+    assert float(ss.first.energy) > 0
