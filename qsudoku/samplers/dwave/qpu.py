@@ -32,6 +32,7 @@ import numpy as np
 from qsudoku.samplers.dwave.embedding import (EmbeddingCache, check_embedding_parameters, clique_embedding, embed_bqm,
                          estimate_qpu_access_time, target_id)
 from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
+from qsudoku.samplers import options as opt
 from qsudoku.samplers.redact import install_log_redaction, scrub
 
 __all__ = ["QPUSampler", "qpu_sampler", "mock_qpu_sampler", "mock_child", "resolve_chain_strength",
@@ -239,8 +240,8 @@ class QPUSampler(dimod.ComposedSampler):
         self.children = [child]
         self.cache = cache
         self.clique = bool(clique)
-        self.embedding_parameters = check_embedding_parameters(
-            embedding_parameters, "mock-qpu" if "Mock" in type(child).__name__ else "qpu")
+        self.name = "mock-qpu" if "Mock" in type(child).__name__ else "qpu"
+        self.embedding_parameters = check_embedding_parameters(embedding_parameters, self.name)
         self.parameters = dict(child.parameters)
         self.parameters.update(chain_strength=[], chain_strength_factor=[], chain_break_method=[],
                                return_embedding=[])
@@ -281,6 +282,12 @@ class QPUSampler(dimod.ComposedSampler):
         from dwave.system import FixedEmbeddingComposite
 
         child = self.child
+        opt.need_bool(self.name, "return_embedding", return_embedding)
+        if "num_sweeps" in params:  # the mock's simulated-annealing physics
+            opt.need_int(self.name, "num_sweeps", params["num_sweeps"], low=1, high=10**7)
+        if "seed" in params:
+            opt.need_int(self.name, "seed", params["seed"], low=0, high=2**32 - 1,
+                         allow_none=True)
         check_qpu_params(params, child.parameters, child.properties)
         if chain_break_method is not None and chain_break_method not in CHAIN_BREAK_METHODS:
             raise ConfigError(f"chain_break_method = {chain_break_method!r}; choose from "
