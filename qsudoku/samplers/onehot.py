@@ -9,9 +9,10 @@ only if the BQM is exactly the sum of one-hot penalties over it (weights fitted 
 by :func:`~qsudoku.samplers.penalty_fit.infer_weights`).  A BQM of any other shape is one
 :class:`~qsudoku.errors.ParameterError`.
 
-Singleton groups of the label-defined kinds (cell, row, column, box) are found; a region
-or extra unit is found from its couplers, so a region or diagonal in which a digit has a
-single candidate left is not (the fit then fails and the error asks for ``groups=``).
+Singleton groups of the label-defined kinds (cell, row, column, box) are found, and those
+of jigsaw regions whose cells the couplers link; an extra unit (a diagonal) is found from
+its couplers, so one in which a digit has a single candidate left is not (the fit then
+fails and the error asks for ``groups=``).
 
 >>> import dimod
 >>> bqm = dimod.BQM("BINARY")
@@ -85,6 +86,23 @@ def _cliques(pairs, kind) -> list | None:
     return out
 
 
+def _cell_components(variables, pairs) -> dict:
+    """Each cell's component id, cells linked by ``pairs`` of their variables."""
+    parent = {(v[0], v[1]): (v[0], v[1]) for v in variables}
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for u, v in pairs:
+        a, b = find((u[0], u[1])), find((v[0], v[1]))
+        if a != b:
+            parent[a] = b
+    return {cell: find(cell) for cell in parent}
+
+
 def find_groups(bqm, sampler: str = "") -> list[tuple[str, list]]:
     """The labelled one-hot groups whose penalties sum to ``bqm`` (BINARY or SPIN).
 
@@ -96,6 +114,8 @@ def find_groups(bqm, sampler: str = "") -> list[tuple[str, list]]:
 
     who = f"{sampler}: " if sampler else ""
     variables = list(bqm.variables)
+    if not variables:
+        return []
     if not all(map(_is_label, variables)):
         raise ParameterError(f"{who}the BQM has no one-hot structure to recognise (variables are "
                              "not (row, col, digit) labels); pass groups=[(kind, [labels...]), ...]")
@@ -118,9 +138,26 @@ def find_groups(bqm, sampler: str = "") -> list[tuple[str, list]]:
         extra = _cliques(inside, "extra")
         if extra:
             tries.append(base + boxes + extra)
-    regions = _cliques(other, "region")
-    if regions:
-        tries.append(base + regions)
+        if inside:  # Sudoku-X: the two diagonals by their labels (singletons included)
+            diagonals = ([("extra", g) for _, g in _by([v for v in variables if v[0] == v[1]],
+                                                       lambda v: v[2], "extra")]
+                         + [("extra", g) for _, g in _by([v for v in variables
+                                                          if v[0] + v[1] == n - 1],
+                                                         lambda v: v[2], "extra")])
+            tries.append(base + boxes + diagonals)
+    if other:  # jigsaw regions: cells linked by unit couplers of any digit, then by digit
+        # a pair in one row (column) and one region is coupled more strongly than a pair
+        # in the row alone: those pairs link the region's cells too
+        for axis in (0, 1):
+            line = [((u, v), b) for (u, v), b in bqm.quadratic.items()
+                    if u[2] == v[2] and u[axis] == v[axis] and u[1 - axis] != v[1 - axis]]
+            low = min((b for _, b in line), default=0.0)
+            other += [pair for pair, b in line if b > low + 1e-9 * max(1.0, abs(low))]
+        cells = _cell_components(variables, other)
+        tries.append(base + _by(variables, lambda v: (cells[v[0], v[1]], v[2]), "region"))
+        regions = _cliques(other, "region")
+        if regions:
+            tries.append(base + regions)
     for groups in tries:
         if _fits(bqm, variables, pos, groups):
             return groups
