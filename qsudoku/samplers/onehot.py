@@ -103,6 +103,52 @@ def _cell_components(variables, pairs) -> dict:
     return {cell: find(cell) for cell in parent}
 
 
+def _guesses(bqm, variables):
+    """Candidate groupings of ``variables``, the likeliest first (made one at a time)."""
+    lab = np.array(variables, dtype=np.int64)
+    _, (qi, qj, qb), _ = bqm.to_numpy_vectors(variable_order=variables)
+    qi, qj, qb = np.asarray(qi, np.int64), np.asarray(qj, np.int64), np.asarray(qb, float)
+    (ri, ci, di), (rj, cj, dj) = lab[qi].T, lab[qj].T
+    other = (di == dj) & (ri != rj) & (ci != cj)  # same digit, no shared row or column
+
+    def pairs(mask):
+        return [(variables[i], variables[j]) for i, j in zip(qi[mask].tolist(), qj[mask].tolist())]
+
+    base = (_by(variables, lambda v: (v[0], v[1]), "cell")
+            + _by(variables, lambda v: (v[0], v[2]), "row")
+            + _by(variables, lambda v: (v[1], v[2]), "column"))
+    yield base
+    n = int(max(lab[:, :2].max() + 1, lab[:, 2].max()))
+    for bh in sorted((h for h in range(2, n) if n % h == 0), key=lambda h: abs(h * h - n)):
+        bw = n // bh
+        boxes = _by(variables, lambda v: (v[0] // bh, v[1] // bw, v[2]), "box")
+        yield base + boxes
+        outside = other & ((ri // bh != rj // bh) | (ci // bw != cj // bw))
+        if outside.any():
+            extra = _cliques(pairs(outside), "extra")
+            if extra:
+                yield base + boxes + extra
+            # Sudoku-X: the two diagonals by their labels (singletons included)
+            yield base + boxes + [("extra", g) for line in (
+                [v for v in variables if v[0] == v[1]],
+                [v for v in variables if v[0] + v[1] == n - 1])
+                for _, g in _by(line, lambda v: v[2], "extra")]
+    if other.any():  # jigsaw regions: cells linked by unit couplers of any digit, then by digit
+        # a pair in one row (column) and one region is coupled more strongly than a pair
+        # in the row alone: those pairs link the region's cells too
+        linked = other.copy()
+        for same, apart in ((ri == rj, ci != cj), (ci == cj, ri != rj)):
+            line = (di == dj) & same & apart
+            if line.any():
+                low = qb[line].min()
+                linked |= line & (qb > low + 1e-9 * max(1.0, abs(low)))
+        cells = _cell_components(variables, pairs(linked))
+        yield base + _by(variables, lambda v: (cells[v[0], v[1]], v[2]), "region")
+        regions = _cliques(pairs(linked), "region")
+        if regions:
+            yield base + regions
+
+
 def find_groups(bqm, sampler: str = "") -> list[tuple[str, list]]:
     """The labelled one-hot groups whose penalties sum to ``bqm`` (BINARY or SPIN).
 
@@ -122,43 +168,7 @@ def find_groups(bqm, sampler: str = "") -> list[tuple[str, list]]:
     if bqm.vartype is not dimod.BINARY:
         bqm = bqm.change_vartype(dimod.BINARY, inplace=False)
     pos = {v: i for i, v in enumerate(variables)}
-    base = (_by(variables, lambda v: (v[0], v[1]), "cell")
-            + _by(variables, lambda v: (v[0], v[2]), "row")
-            + _by(variables, lambda v: (v[1], v[2]), "column"))
-    n = max(max(max(v[0], v[1]) + 1, v[2]) for v in variables)
-    other = [(u, v) if u < v else (v, u) for u, v in bqm.quadratic
-             if u[2] == v[2] and u[0] != v[0] and u[1] != v[1]]
-    tries = [base]
-    for bh in sorted((h for h in range(2, n) if n % h == 0), key=lambda h: abs(h * h - n)):
-        bw = n // bh
-        boxes = _by(variables, lambda v: (v[0] // bh, v[1] // bw, v[2]), "box")
-        inside = [(u, v) for u, v in other
-                  if (u[0] // bh, u[1] // bw) != (v[0] // bh, v[1] // bw)]
-        tries.append(base + boxes)
-        extra = _cliques(inside, "extra")
-        if extra:
-            tries.append(base + boxes + extra)
-        if inside:  # Sudoku-X: the two diagonals by their labels (singletons included)
-            diagonals = ([("extra", g) for _, g in _by([v for v in variables if v[0] == v[1]],
-                                                       lambda v: v[2], "extra")]
-                         + [("extra", g) for _, g in _by([v for v in variables
-                                                          if v[0] + v[1] == n - 1],
-                                                         lambda v: v[2], "extra")])
-            tries.append(base + boxes + diagonals)
-    if other:  # jigsaw regions: cells linked by unit couplers of any digit, then by digit
-        # a pair in one row (column) and one region is coupled more strongly than a pair
-        # in the row alone: those pairs link the region's cells too
-        for axis in (0, 1):
-            line = [((u, v), b) for (u, v), b in bqm.quadratic.items()
-                    if u[2] == v[2] and u[axis] == v[axis] and u[1 - axis] != v[1 - axis]]
-            low = min((b for _, b in line), default=0.0)
-            other += [pair for pair, b in line if b > low + 1e-9 * max(1.0, abs(low))]
-        cells = _cell_components(variables, other)
-        tries.append(base + _by(variables, lambda v: (cells[v[0], v[1]], v[2]), "region"))
-        regions = _cliques(other, "region")
-        if regions:
-            tries.append(base + regions)
-    for groups in tries:
+    for groups in _guesses(bqm, variables):
         if _fits(bqm, variables, pos, groups):
             return groups
     raise ParameterError(f"{who}the BQM is not a sum of one-hot penalties over (row, col, digit) "
