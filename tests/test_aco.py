@@ -7,6 +7,7 @@ import dimod.testing
 import numpy as np
 import pytest
 
+from qsudoku.errors import ParameterError
 from qsudoku.model.decode import decode
 from qsudoku.io import parse_puzzle
 from qsudoku.model.propagate import propagate
@@ -14,7 +15,7 @@ from qsudoku.model.puzzle import Puzzle, column_units, diagonal_units, row_units
 from qsudoku.model.qubo import Weights, build_model
 from _shared import route as anneal_route
 from qsudoku.samplers import get_sampler, names
-from qsudoku.samplers._swap_kernel import HAVE_NUMBA
+from qsudoku.samplers.kernels import HAVE_NUMBA
 from qsudoku.samplers.aco import compile_cover
 
 from test_swap import JIGSAW6_REGIONS, JIGSAW6_SOL, SOL9, SOLX9, blanked
@@ -97,7 +98,7 @@ def test_relative_weights_give_true_energies_and_a_ground_state():
 
 
 def test_seeded_runs_are_reproducible_and_the_python_kernel_matches_numba():
-    from qsudoku.samplers import _aco_kernel as K
+    from qsudoku.samplers.aco import kernel as K
 
     m = model_of(parse_puzzle(HARD), rules=("naked_single", "hidden_single"))
     s = get_sampler("aco")
@@ -185,8 +186,9 @@ def test_a_colony_ends_after_stall_iterations_without_a_new_record():
 def test_rejects_bad_parameters_missing_groups_and_other_bqms():
     m = model_of(parse_puzzle("1..." "..2." "...." "...4"))
     s = get_sampler("aco")
-    with pytest.raises(ValueError, match="needs the model's one-hot groups"):
-        s.sample(m.bqm)
+    assert float(s.sample(m.bqm, seed=1).first.energy) == 0.0  # groups recognised
+    with pytest.raises(ParameterError, match="aco: the BQM has no one-hot structure"):
+        s.sample(dimod.BQM({"a": 1.0}, {}, 0.0, "BINARY"))
     with pytest.raises(ValueError, match="stall"):
         s.sample(m.bqm, groups=m.groups(), stall=0)
     with pytest.raises(ValueError, match="q0"):
@@ -210,9 +212,10 @@ def test_time_limit_stops_long_runs():
                                    q0=1.0, stall=10**9, max_iters=10**9, time_limit=0.3, seed=1)
     assert time.perf_counter() - t < 3.0
     assert len(ss) >= 1 and max(ss.info["iterations"]) < 10**9
-    # a limit that is over before the first colony still answers (with the root state)
+    # a limit that is over before the first colony still answers: read 0 runs one
+    # iteration, and the colonies cut off before they began are not reads
     ss = get_sampler("aco").sample(m.bqm, groups=m.groups(), num_reads=10, time_limit=1e-9)
-    assert len(ss) == 1 and ss.info["iterations"] == [0]
+    assert len(ss) == 1 and ss.info["iterations"] == [1] and ss.info["num_reads"] == 1
     dimod.testing.assert_sampleset_energies(ss, m.bqm)
 
 
@@ -234,7 +237,8 @@ sys.modules["numba"] = None  # import numba -> ImportError
 from qsudoku.io import parse_puzzle
 from qsudoku.model.propagate import propagate
 from qsudoku.model.qubo import build_model
-from qsudoku.samplers import _swap_kernel, get_sampler
+from qsudoku.samplers import get_sampler
+from qsudoku.samplers.swap import kernel as _swap_kernel
 assert not _swap_kernel.HAVE_NUMBA
 m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), ()))
 ss = get_sampler("aco").sample(m.bqm, groups=m.groups(), num_reads=2, max_iters=50, seed=1)
@@ -243,3 +247,23 @@ print(float(ss.first.energy), len(ss))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["0.0", "2"]
+
+
+def test_solves_the_seed004_model_read_back_from_its_bqm_file(tmp_path):
+    """``qsudoku qubo -o m.bqm`` then plain dimod: no groups passed, they are recognised."""
+    from qsudoku.cli import main
+
+    puzzle = ("2.513...4....48........7.2..385...92....9.7........45.86.97....95....."
+              "31..4......")
+    path = tmp_path / "m.bqm"
+    assert main(["qubo", puzzle, "-o", str(path)]) == 0
+    with open(path, "rb") as f:
+        bqm = dimod.BinaryQuadraticModel.from_file(f)
+    assert all(isinstance(v, tuple) and len(v) == 3 for v in bqm.variables)
+    ss = get_sampler("aco").sample(bqm, num_reads=1000, seed=4, stop_at_ground=True,
+                                   time_limit=60)
+    assert float(ss.first.energy) == 0.0
+    solution = ("285139674673248519419657328738564192542391786196782453861973245957426831"
+                "324815967")
+    chosen = [v for v, x in ss.first.sample.items() if x]
+    assert all(int(solution[9 * r + c]) == d for r, c, d in chosen)

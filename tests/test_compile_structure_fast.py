@@ -1,6 +1,6 @@
 """The fast weight inference of ``compile_structure``: the exact method's decisions and weights.
 
-``_infer_weights`` checks a BQM against ``sum_g w_g (sum q - 1)**2`` without sorting pair
+``infer_weights`` checks a BQM against ``sum_g w_g (sum q - 1)**2`` without sorting pair
 tables; ``_infer_weights_exact`` is the reference method (and its fallback).  These tests
 check, on real models of every shape and on random group structures, that both return the
 same weights, and that broken BQMs are rejected by the fast path itself.
@@ -15,7 +15,7 @@ from qsudoku.io import load_puzzles, parse_puzzle
 from qsudoku.model.propagate import propagate
 from qsudoku.model.qubo import Weights, build_model, one_hot
 from qsudoku.samplers import penalty_fit as S
-from qsudoku.samplers.swap_structure import compile_structure
+from qsudoku.samplers.swap.structure import compile_structure
 
 # (file under shared/data, number of puzzles): 4x4, 9x9, Sudoku-X, jigsaw and jigsaw-X.
 FILES = [("sudoku4/vu_kr_4x4.txt", 3), ("sudoku9/forum_hardest_1106.txt", 3),
@@ -27,7 +27,7 @@ NOT_ONE_HOT = "not a sum of one-hot penalties"
 
 
 def _args(bqm, groups):
-    """The arguments ``compile_structure`` passes to ``_infer_weights``."""
+    """The arguments ``compile_structure`` passes to ``infer_weights``."""
     variables = list(bqm.variables)
     pos = {v: i for i, v in enumerate(variables)}
     gidx = [np.array([pos[v] for v in labels], np.int64) for _, labels in groups]
@@ -36,7 +36,7 @@ def _args(bqm, groups):
 
 
 def fast(bqm, groups):
-    return S._infer_weights(bqm, *_args(bqm, groups))
+    return S.infer_weights(bqm, *_args(bqm, groups))
 
 
 def exact(bqm, groups):

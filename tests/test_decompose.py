@@ -10,15 +10,15 @@ import pytest
 pytest.importorskip("dwave.system")
 pytest.importorskip("minorminer")
 
-from qsudoku.samplers.embedding import clique_embedding, is_valid_embedding  # noqa: E402
+from qsudoku.samplers.dwave.embedding import clique_embedding, is_valid_embedding  # noqa: E402
 from qsudoku.errors import ConfigError  # noqa: E402
 from qsudoku.io import parse_puzzle  # noqa: E402
 from qsudoku.solving import build  # noqa: E402
 from qsudoku.solving import sample_round  # noqa: E402
 from qsudoku.samplers import get_sampler  # noqa: E402
-from qsudoku.samplers.decompose import (STRATEGIES, DecomposeSampler, _choose, _Model,  # noqa: E402
-                                        _Structure)
-from qsudoku.samplers.dwave import mock_child  # noqa: E402
+from qsudoku.samplers.dwave.decompose import (STRATEGIES, DecomposeSampler, choose_cells, SubModel,  # noqa: E402
+                                        SubStructure)
+from qsudoku.samplers.dwave.qpu import mock_child  # noqa: E402
 
 FOUR = parse_puzzle("1......2........")        # 32 variables after singles
 SIX = parse_puzzle("1.....2.....3.....4.....5.....6.....")
@@ -42,11 +42,11 @@ def test_clique_embedding_holds_every_pair_and_is_reused():
 
 def test_subproblem_energy_equals_the_full_energy():
     model = _model(SIX)
-    m, s = _Model(model.bqm), _Structure(_Model(model.bqm), model.groups())
+    m, s = SubModel(model.bqm), SubStructure(SubModel(model.bqm), model.groups())
     rng = np.random.default_rng(0)
     for size in (8, 20, 40):
         x = rng.integers(0, 2, m.n).astype(float)
-        free = _choose(s, m, x, "units", size, rng)
+        free = choose_cells(s, m, x, "units", size, rng)
         assert 0 < len(free) <= size
         sub = m.subproblem(free, x)
         assert np.isclose(sub.energy({i: x[f] for i, f in enumerate(free)}), m.energy(x))
@@ -55,15 +55,15 @@ def test_subproblem_energy_equals_the_full_energy():
 
 def test_breakout_penalties_add_weighted_unit_violations():
     model = _model(SIX)
-    m = _Model(model.bqm)
-    s = _Structure(m, model.groups())
+    m = SubModel(model.bqm)
+    s = SubStructure(m, model.groups())
     rng = np.random.default_rng(2)
     weights = rng.integers(0, 3, len(s.units)).astype(float)
     work = m.with_penalties(s.units, weights)
     x = s.initial(m.n, rng)
     expected = m.energy(x) + sum(w * (x[u].sum() - 1) ** 2 for u, w in zip(s.units, weights))
     assert np.isclose(work.energy(x), expected) and expected > m.energy(x)
-    free = _choose(s, work, x, "conflicts", 20, rng)
+    free = choose_cells(s, work, x, "conflicts", 20, rng)
     sub = work.subproblem(free, x)
     assert np.isclose(sub.energy({i: x[f] for i, f in enumerate(free)}), expected)
 
@@ -71,11 +71,11 @@ def test_breakout_penalties_add_weighted_unit_violations():
 @pytest.mark.parametrize("strategy", STRATEGIES)
 def test_frees_whole_cells_with_their_current_values(strategy):
     model = _model(SIX)
-    m = _Model(model.bqm)
-    s = _Structure(m, model.groups())
+    m = SubModel(model.bqm)
+    s = SubStructure(m, model.groups())
     rng = np.random.default_rng(1)
     x = s.initial(m.n, rng)
-    free = _choose(s, m, x, strategy, 16, rng)
+    free = choose_cells(s, m, x, strategy, 16, rng)
     assert 0 < len(free) <= 16
     for k in set(s.cell_of[free].tolist()):
         current = s.cells[k][x[s.cells[k]] > 0.5]
@@ -144,7 +144,7 @@ def test_kerberos_options():
 
 
 def test_propagator_singles_and_contradictions():
-    from qsudoku.samplers.construct import Propagator
+    from qsudoku.samplers.dwave.construct import Propagator
 
     # cell groups {0,1}, {2,3}; column groups {0,2}, {1,3}: choosing 0 forces 3
     prop = Propagator(4, [np.array([0, 1]), np.array([2, 3]), np.array([0, 2]), np.array([1, 3])])
@@ -172,11 +172,11 @@ TOP95 = parse_puzzle("4.....8.5.3..........7......2.....6.....8.4......1.......6
 
 
 def test_a_refuted_digit_is_undone_ruled_out_and_blamed():
-    from qsudoku.samplers.construct import Propagator, _take
+    from qsudoku.samplers.dwave.construct import Propagator, take
 
     model = _model(TOP95)
-    m = _Model(model.bqm)
-    s = _Structure(m, model.groups())
+    m = SubModel(model.bqm)
+    s = SubStructure(m, model.groups())
     root = Propagator(m.n, list(s.cells) + list(s.units))
     failing = []
     for v in range(m.n):  # open digits whose singles propagation contradicts the root
@@ -189,10 +189,10 @@ def test_a_refuted_digit_is_undone_ruled_out_and_blamed():
     y = np.zeros(m.n)
     y[v] = 1.0
     blame = np.zeros(m.n)
-    ok, taken = _take(root, s.cells, [cell], y, np.random.default_rng(0), True, blame)
+    ok, taken = take(root, s.cells, [cell], y, np.random.default_rng(0), True, blame)
     assert ok and taken == [] and not root.alive[v] and blame[v] == 1.0
     again = Propagator(m.n, list(s.cells) + list(s.units))
-    ok, taken = _take(again, s.cells, [cell], y, np.random.default_rng(0), False, np.zeros(m.n))
+    ok, taken = take(again, s.cells, [cell], y, np.random.default_rng(0), False, np.zeros(m.n))
     assert not ok and taken == [v]
 
 

@@ -22,8 +22,8 @@ from qsudoku.solving import build, solve
 from qsudoku.model.propagate import propagate
 from qsudoku.model.qubo import Weights, build_model
 from qsudoku.samplers import get_sampler, get_spec
-from qsudoku.samplers.dwave import resolve_chain_strength, scrub
-from qsudoku.samplers.hybrid import cqm_from_groups
+from qsudoku.samplers.dwave.qpu import resolve_chain_strength, scrub
+from qsudoku.samplers.dwave.hybrid import cqm_from_groups
 
 FOUR = "1......2........"  # 4x4, 42 variables without propagation rules
 TOKEN = "SENTINEL-" + "5eb7" * 12  # token-shaped: 9-letter prefix, 48 hex digits

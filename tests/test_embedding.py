@@ -9,7 +9,7 @@ import dimod
 import pytest
 
 from qsudoku.cli import main
-from qsudoku.samplers.embedding import (EmbeddingCache, chain_stats, check_embedding_parameters,
+from qsudoku.samplers.dwave.embedding import (EmbeddingCache, chain_stats, check_embedding_parameters,
                                default_cache_dir, embed_bqm, estimate_qpu_access_time, graph_key,
                                is_valid_embedding, target_id)
 from qsudoku.errors import ConfigError
@@ -122,7 +122,9 @@ def test_validity_checks():
 
 
 @pytest.mark.parametrize("params, message", [
-    ({"timeout": 0}, "positive"), ({"tries": True}, "tries = True"), ({"random_seed": -1}, "non-negative"),
+    ({"timeout": 0}, "timeout = 0 must be a number > 0"), ({"tries": True}, "tries = True"),
+    ({"random_seed": -1}, "random_seed = -1 must be a number in 0"), ({"tries": 10**9}, "in 1..10000"),
+    ({"timeout": float("nan")}, "timeout = nan"), ("nonsense", "must be a table"),
     ({"verbose": 1}, "unknown embedding parameter 'verbose'"),
 ])
 def test_embedding_parameters_are_checked(params, message):

@@ -14,6 +14,7 @@ from qsudoku.exact.problem import Problem
 from qsudoku.io import load_puzzles, parse_puzzle
 from qsudoku.solving import make_plan, solve
 from qsudoku.model.propagate import propagate
+from qsudoku.model.puzzle import Puzzle
 from qsudoku.model.qubo import build_model
 from qsudoku.samplers import get_sampler, get_spec
 
@@ -110,8 +111,13 @@ def test_sampler_api_and_parameters(name):
     assert len(sampler.sample(m.bqm, groups=m.groups(), num_reads=5)) == 1  # one exact answer
     with pytest.raises(ConfigError, match="time_limit"):
         sampler.sample(m.bqm, groups=m.groups(), time_limit=-1)
-    with pytest.raises(ConfigError, match="one-hot groups"):
-        sampler.sample(m.bqm)
+    assert float(sampler.sample(m.bqm).first.energy) == 0.0  # groups recognised
+    foreign = dimod.BQM({"a": 1.0, "b": -1.0}, {"ab": 0.5}, 0.0, "BINARY")
+    if sampler.properties["any_bqm"]:  # the ground state of any BQM
+        assert float(sampler.sample(foreign).first.energy) == -1.0
+    else:
+        with pytest.raises(ConfigError, match="no one-hot structure"):
+            sampler.sample(foreign)
     with pytest.raises(ConfigError, match="has no option"):
         get_sampler(name, colour="blue")
 
@@ -157,7 +163,9 @@ def test_isolated_child_process_gives_the_same_answer(backend):
     problem = Problem.from_candidates(propagate(p, rules=()))
     params = {"time_limit": 60, "threads": 1} if backend == "ilp" else \
         {"time_limit": 60, "num_workers": 1, "seed": 0}
-    out = solve_isolated(backend, problem, params)
+    from qsudoku.exact.backends import BACKENDS as TABLE
+
+    out = solve_isolated(TABLE[backend].solve.target, problem, params)
     assert out.status == "solved" and out.info["isolated"]
     assert problem.grid(out.chosen) == list(p.solution)
 
@@ -187,13 +195,14 @@ def test_backends_write_nothing_to_stdout(name, capfd):
 
 def test_one_table_drives_samplers_counting_and_exports():
     from qsudoku.commands.export import FORMATS
-    from qsudoku.exact.backends import BACKENDS as TABLE, COUNT_METHODS, EXPORTS
+    from qsudoku.exact.backends import BACKENDS as TABLE, COUNT_METHODS
+    from qsudoku.exact.exports import EXPORTS
 
     assert sorted(TABLE) == sorted(BACKENDS)
     for b in TABLE.values():
         spec = get_spec(b.name)
         assert (spec.summary, spec.extra) == (b.summary, b.extra)
-        assert set(get_sampler(b.name).parameters) == {"groups", "num_reads", *b.params}
+        assert set(get_sampler(b.name).parameters) == {"groups", "num_reads", "seed", *b.params}
         assert all(EXPORTS[f].backend == b.name for f in b.exports)
     assert list(FORMATS)[:len(EXPORTS)] == list(EXPORTS)
     assert all(TABLE[name].count is not None for name in COUNT_METHODS.values())
@@ -210,3 +219,27 @@ def test_exact_modules_import_alone_without_a_cycle(module):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split("\n")[0]
     assert out == str(sorted({module} & {"qsudoku.exact.cp", "qsudoku.exact.lp"}))
+
+
+def test_a_64x64_grid_builds_and_solves():
+    """Candidate masks of 64 digits do not fit in an int64 (an OverflowError once)."""
+    n, b = 64, 8
+    solution = [(b * (r % b) + r // b + c) % n + 1 for r in range(n) for c in range(n)]
+    givens = list(solution)
+    for cell in (0, 65, 4095):
+        givens[cell] = 0
+    p = Puzzle.standard(givens, alphabet="".join(chr(0x100 + i) for i in range(n)))
+    m = build_model(propagate(p, rules=()))
+    ss = get_sampler("sat").sample(m.bqm, groups=m.groups(), time_limit=60)
+    assert float(ss.first.energy) == 0.0
+    assert sorted(v for v, x in ss.first.sample.items() if x) == \
+        sorted((c // n, c % n, solution[c]) for c in (0, 65, 4095))
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_time_limit_counts_building_the_problem(name):
+    """A limit too short to build the problem ends with status time_limit, not a late answer."""
+    m = build_model(propagate(Puzzle.standard([0] * 256), rules=()))
+    ss = get_sampler(name).sample(m.bqm, groups=m.groups(), time_limit=1e-6)
+    assert ss.info["status"] == "time_limit"
+    assert float(ss.first.energy) > 0

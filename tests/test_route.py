@@ -9,7 +9,7 @@ from qsudoku.model.puzzle import Puzzle
 from qsudoku.model.result import Result
 from _shared import route as anneal_route
 from qsudoku.samplers import names
-from qsudoku.samplers._swap_kernel import HAVE_NUMBA
+from qsudoku.samplers.kernels import HAVE_NUMBA
 
 from _shared import DATA, needs_data
 

@@ -14,8 +14,8 @@ from qsudoku.model.propagate import propagate
 from qsudoku.model.puzzle import Puzzle, diagonal_units
 from qsudoku.model.qubo import Weights, build_model
 from qsudoku.samplers import get_sampler, names
-from qsudoku.samplers._swap_kernel import HAVE_NUMBA
-from qsudoku.samplers.swap_structure import compile_structure
+from qsudoku.samplers.kernels import HAVE_NUMBA
+from qsudoku.samplers.swap.structure import compile_structure
 
 # Without numba the kernels run as plain Python: correct, but too slow for the longer runs.
 needs_numba = pytest.mark.skipif(not HAVE_NUMBA, reason="numba not installed (kernels run as Python)")
@@ -93,8 +93,8 @@ def test_replica_exchange_and_relative_weights_give_true_energies():
 
 
 def test_seeded_runs_are_reproducible_and_the_python_kernel_matches_numba():
-    from qsudoku.samplers import _swap_kernel as K
-    from qsudoku.samplers.swap_structure import _kernel_args
+    from qsudoku.samplers.swap import kernel as K
+    from qsudoku.samplers.swap.structure import kernel_args
 
     m = model_of(Puzzle.standard(blanked(SOL9, 0.3, 9)))
     s = get_sampler("swap")
@@ -103,7 +103,7 @@ def test_seeded_runs_are_reproducible_and_the_python_kernel_matches_numba():
     assert (a.record.sample == b.record.sample).all()
     if K.HAVE_NUMBA:
         st = compile_structure(m.bqm, m.groups())
-        args = (2, np.full(5, 3.0), 4, -1.0, 0, *_kernel_args(st), False, 1)
+        args = (2, np.full(5, 3.0), 4, -1.0, 0, *kernel_args(st), False, 1)
         fast = K.anneal_reads(*args[:5], np.zeros(2, np.int64), *args[5:])
         slow = K.anneal_reads.py_func(*args[:5], np.zeros(2, np.int64), *args[5:])
         assert all((x == y).all() for x, y in zip(fast, slow))
@@ -137,8 +137,9 @@ def test_infeasible_box_returns_true_energies_and_says_so():
 def test_rejects_missing_groups_and_foreign_bqms():
     m = model_of(parse_puzzle("1..." "..2." "...." "...4"))
     s = get_sampler("swap")
-    with pytest.raises(ValueError, match="needs the model's one-hot groups"):
-        s.sample(m.bqm)
+    assert float(s.sample(m.bqm, num_reads=4, seed=1).first.energy) == 0.0  # groups recognised
+    with pytest.raises(ValueError, match="swap: the BQM has no one-hot structure"):
+        s.sample(dimod.BQM({"a": 1.0}, {}, 0.0, "BINARY"))
     other = m.bqm.copy()
     other.add_linear(m.variables[0], 0.5)
     with pytest.raises(ValueError, match="not a sum of one-hot penalties"):

@@ -13,8 +13,8 @@ from qsudoku.model.propagate import propagate
 from qsudoku.model.puzzle import Puzzle, column_units, diagonal_units, row_units
 from qsudoku.model.qubo import Weights, build_model
 from qsudoku.samplers import get_sampler, names
-from qsudoku.samplers._swap_kernel import HAVE_NUMBA
-from qsudoku.samplers.swap_structure import compile_structure
+from qsudoku.samplers.kernels import HAVE_NUMBA
+from qsudoku.samplers.swap.structure import compile_structure
 
 from test_swap import JIGSAW6_REGIONS, JIGSAW6_SOL, SOL9, SOLX9, blanked
 
@@ -85,8 +85,8 @@ def test_relative_weights_give_true_energies():
 
 
 def test_seeded_runs_are_reproducible_and_the_python_kernel_matches_numba():
-    from qsudoku.samplers import _tabu_kernel as K
-    from qsudoku.samplers.swap_structure import _kernel_args
+    from qsudoku.samplers.swap import tabu_kernel as K
+    from qsudoku.samplers.swap.structure import kernel_args
 
     m = model_of(Puzzle.standard(blanked(SOL9, 0.3, 9)))
     s = get_sampler("swap-tabu")
@@ -96,7 +96,7 @@ def test_seeded_runs_are_reproducible_and_the_python_kernel_matches_numba():
     if HAVE_NUMBA:
         st = compile_structure(m.bqm, m.groups())
         for pure in (True, False):
-            args = (2, 25, 3, 10, 1.0, 4, -1.0, 0, np.zeros(2, np.int64), *_kernel_args(st),
+            args = (2, 25, 3, 10, 1.0, 4, -1.0, 0, np.zeros(2, np.int64), *kernel_args(st),
                     st.arrays["vgw"], pure, False)
             fast = K.tabu_reads(*args)
             slow = K.tabu_reads.py_func(*args)
@@ -130,9 +130,9 @@ def test_a_read_ends_after_stall_iterations_without_a_new_best():
 def test_rejects_bad_parameters_and_missing_groups():
     m = model_of(parse_puzzle("1..." "..2." "...." "...4"))
     s = get_sampler("swap-tabu")
-    with pytest.raises(ValueError, match="needs the model's one-hot groups"):
-        s.sample(m.bqm)
-    with pytest.raises(ValueError, match="tenure >= 0"):
+    with pytest.raises(ValueError, match="swap-tabu: the BQM has no one-hot structure"):
+        s.sample(dimod.BQM({"a": 1.0}, {}, 0.0, "BINARY"))
+    with pytest.raises(ValueError, match="tenure = -1 must be an integer in 0"):
         s.sample(m.bqm, groups=m.groups(), tenure=-1)
     with pytest.raises(ValueError, match="stall"):
         s.sample(m.bqm, groups=m.groups(), stall=0)
@@ -177,7 +177,8 @@ sys.modules["numba"] = None  # import numba -> ImportError
 from qsudoku.io import parse_puzzle
 from qsudoku.model.propagate import propagate
 from qsudoku.model.qubo import build_model
-from qsudoku.samplers import _swap_kernel, get_sampler
+from qsudoku.samplers import get_sampler
+from qsudoku.samplers.swap import kernel as _swap_kernel
 assert not _swap_kernel.HAVE_NUMBA
 m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), ()))
 a = get_sampler("swap-tabu").sample(m.bqm, groups=m.groups(), num_reads=3, max_iters=50, seed=1)
@@ -191,15 +192,15 @@ print(float(a.first.energy), float(b.first.energy))
 
 @needs_numba
 def test_read_only_swap_deltas_follow_the_same_walk_as_shifting_the_counts():
-    from qsudoku.samplers import _tabu_kernel as K
-    from qsudoku.samplers.swap_structure import _kernel_args
+    from qsudoku.samplers.swap import tabu_kernel as K
+    from qsudoku.samplers.swap.structure import kernel_args
 
     m = model_of(parse_puzzle(HARD), rules=("naked_single", "hidden_single"),
                  weights=Weights(row=2.0, column=3.0))
     st = compile_structure(m.bqm, m.groups())
     assert st.digit_pure
     runs = [K.tabu_reads(4, 3000, 4, 2000, 1.0, 8, 1e-9, 0, np.zeros(2, np.int64),
-                         *_kernel_args(st), st.arrays["vgw"], pure, False)
+                         *kernel_args(st), st.arrays["vgw"], pure, False)
             for pure in (True, False)]
     assert all((np.asarray(x) == np.asarray(y)).all() for x, y in zip(*runs))
     assert runs[0][2].sum() > 1000  # the walks were long enough to mean something
@@ -207,31 +208,31 @@ def test_read_only_swap_deltas_follow_the_same_walk_as_shifting_the_counts():
 
 def _swap_deltas(st, seed):
     """Per possible swap of a random state: (read-only delta, delta by shifting counts)."""
-    from qsudoku.samplers import _swap_kernel as S
-    from qsudoku.samplers import _tabu_kernel as K
+    from qsudoku.samplers.swap import kernel as S
+    from qsudoku.samplers.swap import tabu_kernel as K
 
     a = st.arrays
     ns, ng = len(a["slot_comp"]), len(a["gw"])
-    _, val, holder, cnt, _ = S._start_read(
+    _, val, holder, cnt, _ = S.start_read(
         seed, 0, ns, ng, a["comp_start"], a["comp_size"], a["tab_off"], a["tab"], a["cand_ptr"],
         a["cand_val"], a["slot_comp"], a["vg_ptr"], a["vg_idx"], a["gw"])
-    var = [S._var_of(x, val[x], a["slot_comp"], a["comp_start"], a["comp_size"], a["tab_off"],
+    var = [S.var_of(x, val[x], a["slot_comp"], a["comp_start"], a["comp_size"], a["tab_off"],
                      a["tab"]) for x in range(ns)]
     out = []
     for i in a["movable"]:
         for b in a["cand_val"][a["cand_ptr"][i]:a["cand_ptr"][i + 1]]:
             j = holder[b]
-            vj_on = S._var_of(j, val[i], a["slot_comp"], a["comp_start"], a["comp_size"],
+            vj_on = S.var_of(j, val[i], a["slot_comp"], a["comp_start"], a["comp_size"],
                               a["tab_off"], a["tab"])
-            vi_on = S._var_of(i, b, a["slot_comp"], a["comp_start"], a["comp_size"],
+            vi_on = S.var_of(i, b, a["slot_comp"], a["comp_start"], a["comp_size"],
                               a["tab_off"], a["tab"])
             if b == val[i] or vj_on < 0:
                 continue
             vi_off, vj_off = var[i], var[j]
             half = (K._half(vi_off, vj_on, a["vgw"], a["gw"], cnt)
                     + K._half(vj_off, vi_on, a["vgw"], a["gw"], cnt))
-            moved = S._move(vi_off, vj_off, vi_on, vj_on, a["vg_ptr"], a["vg_idx"], a["gw"], cnt)
-            S._move(vi_on, vj_on, vi_off, vj_off, a["vg_ptr"], a["vg_idx"], a["gw"], cnt)
+            moved = S.move(vi_off, vj_off, vi_on, vj_on, a["vg_ptr"], a["vg_idx"], a["gw"], cnt)
+            S.move(vi_on, vj_on, vi_off, vj_off, a["vg_ptr"], a["vg_idx"], a["gw"], cnt)
             out.append((half, moved))
     return np.array(out)
 

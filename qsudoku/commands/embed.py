@@ -60,7 +60,7 @@ def _config(args):
 
 
 def _embedding_parameters(args) -> dict:
-    from qsudoku.samplers.embedding import check_embedding_parameters
+    from qsudoku.samplers.dwave.embedding import check_embedding_parameters
 
     if args.reads < 1:
         from qsudoku.errors import ConfigError
@@ -86,7 +86,7 @@ def _target(args):
     from qsudoku.errors import BackendUnavailableError
 
     try:
-        from qsudoku.samplers.dwave import mock_child
+        from qsudoku.samplers.dwave.qpu import mock_child
 
         return mock_child(args.topology, _shape(args.shape))
     except ImportError as e:
@@ -96,7 +96,7 @@ def _target(args):
 
 def report_row(puzzle, model, embedded, child, reads: int) -> dict:
     """The JSON row of one puzzle (``model``/``embedded`` are ``None`` if propagation solved it)."""
-    from qsudoku.samplers.embedding import estimate_qpu_access_time
+    from qsudoku.samplers.dwave.embedding import estimate_qpu_access_time
 
     topo = child.properties["topology"]
     row = {"name": puzzle.name, "size": puzzle.size, "kind": puzzle.kind,
@@ -155,7 +155,7 @@ def summary(rows: list[dict]) -> str:
 
 
 def run(args) -> int:
-    from qsudoku.samplers.embedding import EmbeddingCache, embed_bqm
+    from qsudoku.samplers.dwave.embedding import EmbeddingCache, embed_bqm
     from qsudoku.errors import ContradictionError, exit_code_for
     from qsudoku.solving import build
 

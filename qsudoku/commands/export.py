@@ -6,7 +6,7 @@ import os
 import sys
 
 from qsudoku.errors import ConfigError, PuzzleFormatError
-from qsudoku.exact.backends import EXPORTS
+from qsudoku.exact.exports import EXPORTS
 from qsudoku.io.output import check_target, write_text
 from qsudoku.commands.common import add_config_args, add_input_args, config_from_args, iter_inputs
 

@@ -27,7 +27,11 @@ import time
 from qsudoku.errors import ConfigError
 from qsudoku.exact.problem import Outcome, Problem
 
-__all__ = ["RULES", "facts", "program", "solve_asp", "parse_values"]
+#: Facts clingo grounds per second, at least (measured: about 70,000 on a 2-core machine):
+#: a programme with more facts than this times the time limit is not started.
+GROUND_RATE = 40_000
+
+__all__ = ["GROUND_RATE", "RULES", "facts", "program", "solve_asp", "parse_values"]
 
 #: The rules shared by the sampler and the export.
 RULES = """\
@@ -77,6 +81,13 @@ def solve_asp(problem: Problem, time_limit: float | None = None, seed: int = 0) 
     import clingo
 
     t0 = time.perf_counter()
+    facts_count = len(problem.labels) + sum(1 + len(g.members) for g in problem.groups)
+    if time_limit is not None and facts_count > GROUND_RATE * time_limit:
+        # grounding cannot be interrupted: a programme it could not ground in time is not
+        # started (at 49x49, 117,649 candidates took 8 s to ground)
+        return Outcome(None, "time_limit", {"solver": "asp:clingo", "facts": facts_count,
+                                            "reason": "grounding would exceed the time limit",
+                                            "timing": {"model": time.perf_counter() - t0}})
     ctl = clingo.Control(["1", f"--seed={int(seed)}", "--warn=none"])
     ctl.add("base", [], program(problem))
     ctl.ground([("base", [])])

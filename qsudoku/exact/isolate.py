@@ -9,10 +9,9 @@ and the outcome as JSON on stdin and stdout.  The timings it reports are taken
 inside the child; ``info["isolated"]`` says it happened.  Installing a highspy
 that matches the HiGHS inside ortools (1.12.0 for ortools 9.15) avoids it.
 
-The child knows no backend: it is told a function as ``"module:function"``
-(:func:`solve_isolated` looks the backend's up in
-:data:`~qsudoku.exact.backends.BACKENDS`), so this module imports none of the
-solver modules that call it.
+The child knows no backend: it is told a function as ``"module:function"`` (the
+solver module that calls :func:`solve_isolated` names itself), so this module
+imports no solver module and no table of them.
 
 >>> is_library_clash(ImportError("libx.so: undefined symbol: _ZN5Highs13releaseMemoryEv"))
 True
@@ -28,7 +27,7 @@ import time
 from typing import Callable
 
 from qsudoku.errors import BackendUnavailableError
-from qsudoku.exact.backends import BACKENDS, Lazy
+from qsudoku.exact.lazy import Lazy
 from qsudoku.exact.problem import Group, Outcome, Problem
 
 __all__ = ["is_library_clash", "may_isolate", "solve_isolated", "call_isolated", "problem_to_json",
@@ -83,9 +82,9 @@ def _run_child(request: dict, timeout: float | None) -> dict:
     return out
 
 
-def solve_isolated(backend: str, problem: Problem, params: dict) -> Outcome:
-    """Solve with the backend named ``backend`` (``"ilp"``, ``"cpsat"``, ...) in a child process."""
-    target = BACKENDS[backend].solve.target
+def solve_isolated(target: str, problem: Problem, params: dict) -> Outcome:
+    """``target(problem, **params)`` in a child process, ``target`` a solve function named
+    ``"module:function"`` (``"qsudoku.exact.lp:solve_ilp"``)."""
     out = _run_child({"target": target, "args": [], "kwargs": params,
                       "problem": problem_to_json(problem)}, params.get("time_limit"))
     info = dict(out["info"], isolated=True, isolated_wall=out["wall"])

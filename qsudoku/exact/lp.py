@@ -27,7 +27,7 @@ from qsudoku.errors import ConfigError
 from qsudoku.exact.isolate import call_isolated, may_isolate, solve_isolated
 from qsudoku.exact.problem import Outcome, Problem
 
-__all__ = ["col_name", "row_names", "to_lp", "to_mps", "solve_ilp", "read_solution",
+__all__ = ["new_highs", "col_name", "row_names", "to_lp", "to_mps", "solve_ilp", "read_solution",
            "solve_file"]
 
 
@@ -113,7 +113,7 @@ def _stdout_silenced():
         os.close(saved)
 
 
-def _highs(threads: int, time_limit: float | None):
+def new_highs(threads: int, time_limit: float | None):
     import highspy
 
     with _stdout_silenced():
@@ -150,10 +150,10 @@ def solve_ilp(problem: Problem, time_limit: float | None = None, threads: int = 
         import highspy
     except ImportError as e:
         if may_isolate(e):
-            return solve_isolated("ilp", problem, {"time_limit": time_limit, "threads": threads})
+            return solve_isolated("qsudoku.exact.lp:solve_ilp", problem, {"time_limit": time_limit, "threads": threads})
         raise
     t0 = time.perf_counter()
-    h = _highs(threads, time_limit)
+    h = new_highs(threads, time_limit)
     _load(h, problem)
     t1 = time.perf_counter()
     if time_limit is not None:  # loading the rows counts against the limit
@@ -184,7 +184,7 @@ def read_solution(path: str, time_limit: float | None = None) -> tuple[str, dict
             status, values = call_isolated(read_solution, path, time_limit, timeout=time_limit)
             return status, values
         raise
-    h = _highs(1, time_limit)
+    h = new_highs(1, time_limit)
     h.readModel(path)
     h.run()
     status = h.modelStatusToString(h.getModelStatus())

@@ -145,15 +145,19 @@ class Problem:
                 for v in members:
                     seen.setdefault(_as_label(v), None)
             labels = list(seen)
-        labels = [_as_label(v) for v in labels]
+        labels = [v if type(v) is tuple and len(v) == 3 and all(type(x) is int for x in v)
+                  else _as_label(v) for v in labels]
         index = {v: i for i, v in enumerate(labels)}
         out = []
         for kind, members in groups:
-            try:
-                out.append(Group(kind, tuple(index[_as_label(v)] for v in members)))
-            except KeyError as e:
-                raise ConfigError(f"group of kind {kind!r} names variable {e.args[0]!r}, "
-                                  "which is not a variable of the model") from None
+            try:  # labels equal to int tuples (the common case) need no conversion
+                out.append(Group(kind, tuple(map(index.__getitem__, members))))
+            except (KeyError, TypeError):
+                try:
+                    out.append(Group(kind, tuple(index[_as_label(v)] for v in members)))
+                except KeyError as e:
+                    raise ConfigError(f"group of kind {kind!r} names variable {e.args[0]!r}, "
+                                      "which is not a variable of the model") from None
         out.sort(key=lambda g: g.kind != "cell")  # stable: cell groups first
         problem = cls(tuple(labels), tuple(out))
         return cls(problem.labels, problem.groups, _recover_units(problem))

@@ -357,7 +357,8 @@ def solve_csp(problem: Problem, time_limit: float | None = None, hall: bool = Fa
     """One solution as an :class:`~qsudoku.exact.problem.Outcome`: the ``csp`` backend."""
     res = solve_cover(problem, limit=1, time_limit=time_limit, hall=hall, restarts=restarts)
     status = "solved" if res.status == "limit" else res.status
-    info = {"solver": "csp:exact-cover", "stats": res.stats,
+    stats = {k: v for k, v in res.stats.items() if k != "seconds"}  # (a time: in timing)
+    info = {"solver": "csp:exact-cover", "stats": stats,
             "timing": {"solve": res.stats["seconds"]}}
     return Outcome(res.solutions[0] if res.solutions else None, status, info)
 

@@ -300,9 +300,12 @@ def build_model(candidates: Candidates, weights: Weights = Weights(), *,
     need_type("weights", weights, Weights)
     puzzle = candidates.puzzle
     n = puzzle.size
-    masks = np.asarray(candidates.masks, dtype=np.int64)
     grid = np.asarray(candidates.grid)
-    bits = (masks[:, None] >> np.arange(n)[None, :]) & 1
+    if n < 63:
+        masks = np.asarray(candidates.masks, dtype=np.int64)
+        bits = (masks[:, None] >> np.arange(n)[None, :]) & 1
+    else:  # a mask of 63 digits or more does not fit in an int64
+        bits = np.array([[(m >> d) & 1 for d in range(n)] for m in candidates.masks], np.int64)
     bits[grid != 0] = 0
     var_cell, d0 = np.nonzero(bits)  # by cell, then digit: a cell's variables are consecutive
     var_digit = d0 + 1

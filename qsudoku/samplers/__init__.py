@@ -1,4 +1,11 @@
-"""Samplers: a registry of name -> factory; every backend is a ``dimod.Sampler``.
+"""Samplers: a static registry of name -> ``"module:Class"``; every backend is a ``dimod.Sampler``.
+
+One subpackage or module per family: :mod:`.aco`, :mod:`.swap` (``swap``, ``swap-tabu``),
+:mod:`.exact` (``sat``, ``cpsat``, ``ilp``, ``asp``, ``csp``, ``exact``), :mod:`.classical`
+(dwave-samplers), :mod:`.dwave` (``qpu``, ``mock-qpu``, ``hybrid``, ``hybrid-cqm``,
+``decompose``, ``kerberos``); shared pieces: :mod:`.registry`, :mod:`.options` (parameter
+checks), :mod:`.onehot` (groups recognised from a BQM), :mod:`.penalty_fit`,
+:mod:`.reads` (threads of reads, warm-up), :mod:`.kernels` and :mod:`.jit` (numba).
 
 >>> from qsudoku.samplers import get_sampler, names
 >>> "sa" in names() and "exact" in names()
@@ -7,7 +14,8 @@ True
 'SimulatedAnnealingSampler'
 """
 
-from qsudoku.samplers.registry import SamplerSpec, check_params, default_params, get_sampler, get_spec, names, register
+from qsudoku.samplers.registry import (SPECS, SamplerSpec, check_params, check_values,
+                                       default_params, get_sampler, get_spec, names, register)
 
-__all__ = ["SamplerSpec", "register", "get_sampler", "get_spec", "names", "check_params",
-           "default_params"]
+__all__ = ["SamplerSpec", "SPECS", "register", "get_sampler", "get_spec", "names", "check_params",
+           "check_values", "default_params"]

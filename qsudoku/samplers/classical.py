@@ -1,29 +1,28 @@
-"""Offline heuristic samplers from dwave-samplers: ``sa``, ``neal``, ``tabu``,
-``steepest`` and ``random`` (the exact ones are in :mod:`qsudoku.samplers.exact`).
+"""Offline heuristic samplers from dwave-samplers: ``sa``, ``neal``, ``tabu``, ``steepest``
+and ``random`` (the exact ones are in :mod:`qsudoku.samplers.exact`).
 
->>> from qsudoku.samplers import get_sampler
->>> type(get_sampler("tabu")).__name__
-'TabuSampler'
+Each is a factory of the library's own :class:`dimod.Sampler` (their classes live in
+dwave-samplers; the registry names these factories), importing the library when called.
+
+>>> type(simulated_annealing()).__name__
+'SimulatedAnnealingSampler'
 """
 
 from __future__ import annotations
 
-from qsudoku.samplers.registry import register
+__all__ = ["simulated_annealing", "neal_annealing", "tabu_search", "steepest_descent",
+           "random_states"]
 
-__all__: list[str] = []
 
-
-@register("sa", summary="simulated annealing (dwave-samplers) on the reduced QUBO",
-          defaults={"num_reads": 50, "num_sweeps": 1000})
-def _sa(**options):
+def simulated_annealing(**options):
+    """``sa``: :class:`dwave.samplers.SimulatedAnnealingSampler`."""
     from dwave.samplers import SimulatedAnnealingSampler
 
     return SimulatedAnnealingSampler(**options)
 
 
-@register("neal", summary="simulated annealing through the legacy dwave-neal package",
-          defaults={"num_reads": 50, "num_sweeps": 1000}, extra="neal")
-def _neal(**options):
+def neal_annealing(**options):
+    """``neal``: the legacy ``neal.SimulatedAnnealingSampler`` (extra ``neal``)."""
     import warnings
 
     with warnings.catch_warnings():
@@ -33,25 +32,22 @@ def _neal(**options):
     return neal.SimulatedAnnealingSampler(**options)
 
 
-@register("tabu", summary="tabu search (dwave-samplers)", defaults={"num_reads": 10, "timeout": 100})
-def _tabu(**options):
+def tabu_search(**options):
+    """``tabu``: :class:`dwave.samplers.TabuSampler`."""
     from dwave.samplers import TabuSampler
 
     return TabuSampler(**options)
 
 
-@register("steepest", summary="steepest descent from random states (dwave-samplers)",
-          defaults={"num_reads": 100})
-def _steepest(**options):
+def steepest_descent(**options):
+    """``steepest``: :class:`dwave.samplers.SteepestDescentSolver`."""
     from dwave.samplers import SteepestDescentSolver
 
     return SteepestDescentSolver(**options)
 
 
-@register("random", summary="uniform random states: the floor any sampler must beat",
-          defaults={"num_reads": 100})
-def _random(**options):
+def random_states(**options):
+    """``random``: :class:`dwave.samplers.RandomSampler`."""
     from dwave.samplers import RandomSampler
 
     return RandomSampler(**options)
-

@@ -1,162 +1,233 @@
 """The exact samplers: ``sat``, ``cpsat``, ``ilp``, ``asp``, ``csp`` and brute-force ``exact``.
 
-The first five are the exact backends of :data:`qsudoku.exact.backends.BACKENDS`,
-each wrapped by :class:`ExactSampler`.  Each reads the model's exactly-one groups
-(it lists ``groups`` in its ``parameters``, so the pipeline passes them), solves the
-classical formulation with its library, and answers with one sample over
-``bqm.variables`` carrying the BQM's energy (0 for the solution) and ``info`` with
-the solver, its status and ``info["timing"]`` (``model`` = building the
-formulation, ``solve`` = the solver).  A proof of infeasibility raises
-:class:`~qsudoku.errors.ContradictionError` naming the solver; a time limit
-reached without a solution gives the all-zero sample (invalid, so ``solve``
-reports it) with ``info["status"] == "time_limit"``.  ``num_reads`` is accepted,
-so ``--reads`` works with every sampler, but an exact backend always answers with
-one sample.
+The first five are the exact backends of :data:`qsudoku.exact.backends.BACKENDS`, one
+:class:`ExactSampler` subclass each (:class:`SATSampler`, :class:`CPSATSampler`, ...),
+constructible with no arguments (constructor keywords override the backend's default
+parameters).  Each reads the model's exactly-one groups (given as ``groups=``, or
+recognised from the BQM's penalties by :func:`~qsudoku.samplers.onehot.find_groups`),
+solves the classical formulation with its library, and answers with one sample over
+``bqm.variables`` carrying the BQM's energy (0 for the solution) and ``info`` with the
+solver, its status and ``info["timing"]`` (``model`` = building the formulation,
+``solve`` = the solver).  A proof of infeasibility raises
+:class:`~qsudoku.errors.ContradictionError` naming the solver; a time limit reached
+without a solution gives the all-zero sample (invalid, so ``solve`` reports it) with
+``info["status"] == "time_limit"``.  ``num_reads`` is accepted, so ``--reads`` works with
+every sampler, but an exact backend always answers with one sample; ``seed`` is accepted
+by every one (the backends without a seed of their own ignore it).
 
-``exact`` is :class:`dimod.ExactSolver` (every state of the BQM, so tiny models
-only), limited by :func:`LimitedExactSolver`.
+``cpsat`` and ``ilp`` minimise any BQM exactly when it has no one-hot structure (see
+:mod:`qsudoku.exact.qubo_min`); the others refuse such a BQM with one
+:class:`~qsudoku.errors.ParameterError`.  ``exact`` is :class:`dimod.ExactSolver` (every
+state of the BQM, so tiny models only), limited by :class:`LimitedExactSolver`.
 
 >>> from qsudoku.io import parse_puzzle
 >>> from qsudoku.model.propagate import propagate
 >>> from qsudoku.model.qubo import build_model
 >>> m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
->>> ss = ExactSampler("csp").sample(m.bqm, groups=m.groups())
->>> float(ss.first.energy), ss.info["status"], sorted(ExactSampler("csp").parameters)
-(0.0, 'solved', ['groups', 'hall', 'num_reads', 'restarts', 'time_limit'])
->>> from qsudoku.samplers import get_sampler
->>> get_sampler("exact", max_variables=3).parameters
+>>> ss = CSPSampler().sample(m.bqm, groups=m.groups())
+>>> float(ss.first.energy), ss.info["status"], sorted(CSPSampler().parameters)
+(0.0, 'solved', ['groups', 'hall', 'num_reads', 'restarts', 'seed', 'time_limit'])
+>>> float(CSPSampler().sample(m.bqm).first.energy)  # groups recognised from the BQM
+0.0
+>>> LimitedExactSolver(max_variables=3).parameters
 {'max_variables': []}
 """
 
 from __future__ import annotations
 
-import functools
 import time
 
-from qsudoku.errors import ConfigError, ContradictionError
-from qsudoku.exact.backends import BACKENDS, ExactBackend
-from qsudoku.samplers.registry import register
+import dimod
+import numpy as np
 
-__all__ = ["ExactSampler", "LimitedExactSolver", "BACKENDS"]
+from qsudoku.errors import ConfigError, ContradictionError, ParameterError
+from qsudoku.exact.backends import BACKENDS
+from qsudoku.samplers import options as opt
+from qsudoku.samplers.onehot import find_groups
+
+__all__ = ["ExactSampler", "SATSampler", "CPSATSampler", "ILPSampler", "ASPSampler",
+           "CSPSampler", "LimitedExactSolver", "BACKENDS"]
+
+#: Backends that minimise a BQM without one-hot structure: name -> "module:function".
+_ANY_BQM = {"cpsat": "qsudoku.exact.qubo_min:minimize_cpsat",
+            "ilp": "qsudoku.exact.qubo_min:minimize_ilp"}
+#: Sizes and counts a solver option may take.
+_INT_PARAMS = {"num_workers": (1, 1024), "threads": (1, 1024), "seed": (0, 2**31 - 1)}
+_BOOL_PARAMS = ("hall", "restarts")
 
 
-@functools.cache
-def _sampler_class():
-    import dimod
+def _check(name: str, params: dict) -> dict:
+    """The backend's parameters checked (type, range) before any work."""
+    out = dict(params)
+    for key, value in params.items():
+        if key == "time_limit":
+            out[key] = opt.need_time_limit(name, value)
+        elif key in _INT_PARAMS:
+            low, high = _INT_PARAMS[key]
+            out[key] = opt.need_int(name, key, value, low=low, high=high)
+        elif key in _BOOL_PARAMS:
+            out[key] = opt.need_bool(name, key, value)
+        elif key == "solver" and not isinstance(value, str):
+            raise ParameterError(f"{name}: solver = {value!r} must be a solver's name (a string)")
+    return out
 
-    class _ExactSampler(dimod.Sampler):
-        """One exact backend (see the module docstring); ``name`` is a key of :data:`BACKENDS`.
 
-        Constructor keywords override the backend's default parameters.
-        """
+class ExactSampler(dimod.Sampler):
+    """One exact backend as a :class:`dimod.Sampler` (see the module docstring).
 
-        def __init__(self, name: str, **defaults):
-            if name not in BACKENDS:
-                raise ConfigError(f"unknown exact backend {name!r}; choose from {', '.join(BACKENDS)}")
-            self.name = name
-            self.backend = BACKENDS[name]
-            params = self.backend.params
-            unknown = sorted(set(defaults) - set(params))
-            if unknown:
-                raise ConfigError(f"sampler {name!r} has no option(s) {', '.join(unknown)}; "
-                                  f"it accepts: {', '.join(sorted(params))}")
-            self.defaults = {**params, **defaults}
-            self._parameters = {"groups": [], "num_reads": [], **{k: [] for k in params}}
-            self._properties = {"exact": True, "backend": name, "summary": self.backend.summary}
+    Args:
+        backend: A key of :data:`BACKENDS` (fixed by the subclasses).
+        **defaults: Override the backend's default parameters.
 
-        @property
-        def parameters(self) -> dict:
-            return self._parameters
+    Raises:
+        ImportError: The backend's library is not installed (only looked up, not
+            loaded: loading it here could clash with another solver's bundled libraries,
+            see :mod:`qsudoku.exact.isolate`).
+        ParameterError: An unknown or bad option.
+    """
 
-        @property
-        def properties(self) -> dict:
-            return self._properties
+    backend_name: str = ""
+    parameters = None
+    properties = None
 
-        def sample(self, bqm, groups=None, num_reads=None, **params):
-            """One exact answer (``num_reads`` is accepted for the common CLI, and ignored)."""
-            from qsudoku.exact.problem import Problem
+    def __init__(self, backend: str | None = None, **defaults):
+        name = backend or self.backend_name
+        if name not in BACKENDS:
+            raise ConfigError(f"unknown exact backend {name!r}; choose from {', '.join(BACKENDS)}")
+        self.name = name
+        self.backend = BACKENDS[name]
+        if not self.backend.available():
+            raise ImportError(f"No module named {self.backend.module!r}", name=self.backend.module)
+        params = self.backend.params
+        unknown = sorted(set(defaults) - set(params))
+        if unknown:
+            raise ParameterError(f"sampler {name!r} has no option(s) {', '.join(unknown)}; "
+                                 f"it accepts: {', '.join(sorted(params))}")
+        self.defaults = {**params, **_check(name, defaults)}
+        self.parameters = {"groups": [], "num_reads": [], "seed": [], **{k: [] for k in params}}
+        self.properties = {"exact": True, "backend": name, "summary": self.backend.summary,
+                           "any_bqm": name in _ANY_BQM}
 
-            unknown = sorted(set(params) - set(self.defaults))
-            if unknown:
-                raise ConfigError(f"sampler {self.name!r} does not accept parameter(s) "
-                                  f"{', '.join(unknown)}")
-            call = {**self.defaults, **params}
-            tl = call.get("time_limit")
-            if tl is not None and (isinstance(tl, bool) or not isinstance(tl, (int, float))
-                                   or not tl > 0):
-                raise ConfigError(f"time_limit = {tl!r} must be a positive number of seconds")
-            t0 = time.perf_counter()
-            variables = list(bqm.variables)
-            problem = Problem.from_groups(groups, labels=variables)
-            t1 = time.perf_counter()
+    def sample(self, bqm, groups=None, num_reads=None, seed=None, **params):
+        """One exact answer (``num_reads`` is accepted for the common CLI, and ignored;
+        ``seed`` reaches the backends that take one)."""
+        from qsudoku.exact.problem import Outcome, Problem
+
+        unknown = sorted(set(params) - set(self.defaults))
+        if unknown:
+            raise ParameterError(f"sampler {self.name!r} does not accept parameter(s) "
+                                 f"{', '.join(unknown)}")
+        opt.need_int(self.name, "num_reads", num_reads, low=1, high=opt.MAX_READS,
+                     allow_none=True)
+        seed = opt.need_seed(self.name, seed)
+        call = {**self.defaults, **_check(self.name, params)}
+        if seed is not None and "seed" in call:
+            call["seed"] = seed % 2**31
+        t0 = time.perf_counter()
+        if not bqm.num_variables:
+            return dimod.SampleSet.from_samples(([], []), bqm.vartype, [],
+                                                info={"status": "solved", "num_reads": 0})
+        variables = list(bqm.variables)
+        if not groups:
+            try:
+                groups = find_groups(bqm, self.name)
+            except ParameterError:
+                if self.name not in _ANY_BQM:
+                    raise
+                return self._minimise(bqm, call, t0)
+        problem = Problem.from_groups(groups, labels=variables)
+        t1 = time.perf_counter()
+        limit = call.get("time_limit")
+        if limit is not None:  # recognising the groups and building the problem count too
+            call["time_limit"] = limit - (t1 - t0)
+        if limit is not None and call["time_limit"] <= 0.01:
+            outcome = Outcome(None, "time_limit", {"solver": self.name})
+        else:
             outcome = self.backend.solve(problem, **call)
-            info = dict(outcome.info)
-            info["status"] = outcome.status
-            timing = dict(info.get("timing", {}))
-            timing["groups"] = t1 - t0
-            timing["total"] = time.perf_counter() - t0
-            info["timing"] = timing
-            if outcome.status == "infeasible":
-                raise ContradictionError(
-                    f"no solution: {info.get('solver', self.name)} proved the reduced model "
-                    "infeasible")
-            on = set(outcome.chosen or ())
-            low = -1 if bqm.vartype is dimod.SPIN else 0
-            row = [1 if i in on else low for i in range(len(variables))]
-            return dimod.SampleSet.from_samples_bqm((row, variables), bqm, info=info)
+        info = dict(outcome.info)
+        info["status"] = outcome.status
+        timing = dict(info.get("timing", {}))
+        timing["groups"] = t1 - t0
+        timing["total"] = time.perf_counter() - t0
+        info["timing"] = timing
+        if outcome.status == "infeasible":
+            raise ContradictionError(
+                f"no solution: {info.get('solver', self.name)} proved the reduced model "
+                "infeasible")
+        row = np.full((1, len(variables)), -1 if bqm.vartype is dimod.SPIN else 0, np.int8)
+        row[0, list(outcome.chosen or ())] = 1
+        return dimod.SampleSet.from_samples_bqm((row, variables), bqm, info=info)
 
-    return _ExactSampler
+    def _minimise(self, bqm, call: dict, t0: float):
+        """The ground state of a BQM without one-hot structure (``cpsat``, ``ilp``)."""
+        from qsudoku.exact.lazy import Lazy
 
-
-def ExactSampler(name: str, **defaults):  # noqa: N802 - factory of a lazily defined class
-    """The exact backend ``name`` as a :class:`dimod.Sampler` (dimod imported on first use)."""
-    return _sampler_class()(name, **defaults)
-
-
-def _factory(backend: ExactBackend):
-    def factory(**options):
-        # Only check that the package is installed: loading it here could clash with
-        # another solver's bundled libraries (see qsudoku.exact.isolate).
-        if not backend.available():
-            raise ImportError(f"No module named {backend.module!r}", name=backend.module)
-        return ExactSampler(backend.name, **options)
-    factory.__name__ = f"_{backend.name}"
-    return factory
+        keys = {"cpsat": ("time_limit", "num_workers", "seed"), "ilp": ("time_limit", "threads")}
+        sample, status, info = Lazy(_ANY_BQM[self.name])(
+            bqm, **{k: call[k] for k in keys[self.name] if k in call})
+        info = dict(info, status="solved" if status == "solved" else status)
+        info["timing"] = dict(info.get("timing", {}), total=time.perf_counter() - t0)
+        variables = list(bqm.variables)
+        low = -1 if bqm.vartype is dimod.SPIN else 0
+        row = [low] * len(variables) if sample is None else [sample[v] for v in variables]
+        return dimod.SampleSet.from_samples_bqm((row, variables), bqm, info=info)
 
 
-for _backend in BACKENDS.values():
-    register(_backend.name, summary=_backend.summary, extra=_backend.extra)(_factory(_backend))
+class SATSampler(ExactSampler):
+    """``sat``: exactly-one clauses over the candidates (python-sat)."""
+
+    backend_name = "sat"
 
 
-@functools.cache
-def _limited_class():
-    import dimod
+class CPSATSampler(ExactSampler):
+    """``cpsat``: CP-SAT with AllDifferent per unit; any BQM without one-hot structure is
+    minimised exactly (OR-Tools)."""
 
-    class LimitedExactSolver(dimod.ExactSolver):
-        """:class:`dimod.ExactSolver` that refuses models too large to enumerate."""
-
-        def __init__(self, max_variables: int = 20):
-            super().__init__()
-            self.max_variables = int(max_variables)
-            self.parameters = {"max_variables": []}
-
-        def sample(self, bqm, max_variables=None, **kwargs):
-            limit = self.max_variables if max_variables is None else int(max_variables)
-            if len(bqm.variables) > limit:
-                raise ConfigError(
-                    f"the exact solver enumerates all 2^N states; this model has N = "
-                    f"{len(bqm.variables)} variables, above its limit of {limit}. "
-                    "Use --sampler sa, or more propagation rules to shrink the model")
-            return super().sample(bqm, **kwargs)
-
-    return LimitedExactSolver
+    backend_name = "cpsat"
 
 
-def LimitedExactSolver(max_variables: int = 20):  # noqa: N802 - factory of a lazily defined class
-    """An exact solver (brute force) for models of at most ``max_variables`` variables."""
-    return _limited_class()(max_variables)
+class ILPSampler(ExactSampler):
+    """``ilp``: a 0-1 integer programme, one row per group; any BQM without one-hot
+    structure is minimised exactly (HiGHS)."""
+
+    backend_name = "ilp"
 
 
-@register("exact", summary="brute-force enumeration (dimod.ExactSolver), at most 20 variables")
-def _exact(**options):
-    return LimitedExactSolver(**options)
+class ASPSampler(ExactSampler):
+    """``asp``: an answer-set programme with one cardinality rule per group (clingo)."""
+
+    backend_name = "asp"
+
+
+class CSPSampler(ExactSampler):
+    """``csp``: qsudoku's own exact-cover search (no dependencies)."""
+
+    backend_name = "csp"
+
+
+class LimitedExactSolver(dimod.ExactSolver):
+    """:class:`dimod.ExactSolver` that refuses models too large to enumerate.
+
+    Args:
+        max_variables: The most variables it enumerates (``2**N`` states), at most 30.
+    """
+
+    parameters = None
+
+    def __init__(self, max_variables: int = 20):
+        super().__init__()
+        self.max_variables = opt.need_int("exact", "max_variables", max_variables, low=0,
+                                          high=30)
+        self.parameters = {"max_variables": []}
+
+    def sample(self, bqm, max_variables=None, **kwargs):
+        limit = opt.need_int("exact", "max_variables", max_variables, low=0, high=30,
+                             allow_none=True)
+        limit = self.max_variables if limit is None else limit
+        opt.no_unknown("exact", kwargs)
+        if len(bqm.variables) > limit:
+            raise ConfigError(
+                f"the exact solver enumerates all 2^N states; this model has N = "
+                f"{len(bqm.variables)} variables, above its limit of {limit}. "
+                "Use --sampler sa, or more propagation rules to shrink the model")
+        return super().sample(bqm)

@@ -1,7 +1,7 @@
 """Reading one-hot penalty weights off a BQM, and checking the BQM is made of them.
 
 The structured samplers (``swap``, ``swap-tabu``) accept a BQM with its labelled one-hot
-groups.  Before they trust the groups, :func:`_infer_weights` fits one weight per group
+groups.  Before they trust the groups, :func:`infer_weights` fits one weight per group
 kind so that the BQM is ``sum_g w_g (sum_{v in g} q_v - 1)**2`` and checks every linear
 bias, coupler and the offset against that fit; a BQM that is anything else is refused.
 
@@ -12,7 +12,7 @@ bias, coupler and the offset against that fit; a BQM that is anything else is re
 >>> groups = m.groups()
 >>> pos = {v: i for i, v in enumerate(m.bqm.variables)}
 >>> gidx = [np.array([pos[v] for v in g]) for _, g in groups]
->>> w = _infer_weights(m.bqm, list(m.bqm.variables), gidx, [k for k, _ in groups],
+>>> w = infer_weights(m.bqm, list(m.bqm.variables), gidx, [k for k, _ in groups],
 ...                    np.concatenate(gidx), [len(g) for g in gidx])
 >>> sorted({(k, round(float(x), 9)) for (k, _), x in zip(groups, w)})
 [('box', 1.0), ('cell', 1.0), ('column', 1.0), ('row', 2.0)]
@@ -35,7 +35,7 @@ def _pair_table(rows, cols, biases, V):
 
 
 def _infer_weights_exact(V, lin, quad, off, groups_idx, kid, K):
-    """Per-kind weights by the reference method, or ``None`` (see :func:`_infer_weights`).
+    """Per-kind weights by the reference method, or ``None`` (see :func:`infer_weights`).
 
     Rebuilds each kind's unit-weight penalty with :func:`qsudoku.model.qubo.one_hot` and matches
     its pairs with the BQM's through sorted pair tables.  Right for any groups (a variable
@@ -96,7 +96,7 @@ def _group_layers(members, sizes, kid, K, V, max_layers=4):
     return np.stack(layers) if layers else np.full((1, V, K), -1, np.int64)
 
 
-def _infer_weights(bqm, variables, groups_idx, kinds, members, sizes):
+def infer_weights(bqm, variables, groups_idx, kinds, members, sizes):
     """Per-group weights such that the BQM is ``sum_g w_g (sum q - 1)**2``, or ``None``.
 
     One weight per kind is fitted (least squares) to the linear biases, the couplers and the

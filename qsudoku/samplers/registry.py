@@ -1,40 +1,36 @@
-"""Name -> factory registry of samplers.
+"""The samplers' registry: one static table of name -> ``"module:Class"`` and its defaults.
 
-A backend module registers its factories with :func:`register`; the factory
-imports its library only when called, so ``import qsudoku`` stays light and a
-missing optional extra surfaces as :class:`~qsudoku.errors.BackendUnavailableError`
-only when that sampler is asked for.
+:data:`SPECS` names every sampler's class (or factory) as a ``"module:attribute"`` string,
+so :func:`names` and :func:`get_spec` import no backend module, and :func:`get_sampler`
+imports only the module of the sampler it builds; a missing optional extra surfaces as
+:class:`~qsudoku.errors.BackendUnavailableError` then, not at ``import qsudoku``.
 
-Structure-aware samplers (classical exact solvers, move-preserving annealers)
-list ``groups`` in their ``parameters``; the pipeline then passes the model's
-labelled one-hot groups as ``groups=[(kind, [labels...]), ...]``.
+``defaults`` is the one home of a sampler's parameters: the parameters every solve round
+passes to ``sample()`` (a configuration's ``[sampler.params]`` override them).  Every
+registered sampler is constructible with no arguments.
+
+Structure-aware samplers (exact backends, ``aco``, ``swap``, ``swap-tabu``) list
+``groups`` in their ``parameters``; a caller may pass the model's labelled one-hot groups
+as ``groups=[(kind, [labels...]), ...]``, or leave them to be recognised from the BQM.
+
+>>> spec = get_spec("aco")
+>>> spec.target, spec.offline, spec.defaults["num_ants"]
+('qsudoku.samplers.aco.sampler:AntColonySampler', True, 10)
+>>> check_values({"num_reads": 10, "seed": 0})
 """
 
 from __future__ import annotations
 
 import importlib
+import math
 import numbers
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
-from qsudoku.errors import BackendUnavailableError, ConfigError
+from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
 
-__all__ = ["SamplerSpec", "register", "get_spec", "get_sampler", "names", "check_params",
-           "check_values", "default_params", "BACKEND_MODULES"]
-
-#: Modules that register samplers when imported (missing ones are skipped); the default
-#: sampler's first, so that a default run imports no other backend module.
-BACKEND_MODULES = (
-    "qsudoku.samplers.aco",
-    "qsudoku.samplers.classical",
-    "qsudoku.samplers.swap",
-    "qsudoku.samplers.swap_tabu",
-    "qsudoku.samplers.dwave",
-    "qsudoku.samplers.hybrid",
-    "qsudoku.samplers.decompose",
-    "qsudoku.samplers.kerberos",
-    "qsudoku.samplers.exact",
-)
+__all__ = ["SamplerSpec", "SPECS", "register", "get_spec", "get_sampler", "names",
+           "check_params", "check_values", "default_params"]
 
 
 @dataclass(frozen=True)
@@ -43,68 +39,135 @@ class SamplerSpec:
 
     Attributes:
         name: Registry key (``--sampler NAME``).
-        factory: ``factory(**options) -> dimod.Sampler``.
+        target: ``"module:Class"`` (or ``"module:factory"``): called with the options,
+            it returns the :class:`dimod.Sampler`; a callable is called directly.
         summary: One line for ``qsudoku samplers``.
-        defaults: Sampling parameters used when the config gives none for this sampler.
+        defaults: The parameters every solve round passes to ``sample()``.
         extra: The pip extra that provides it (``None`` = core dependency).
         offline: False for backends that need a network and a token.
     """
 
     name: str
-    factory: Callable
+    target: str | Callable
     summary: str = ""
     defaults: Mapping = field(default_factory=dict)
     extra: str | None = None
     offline: bool = True
 
+    @property
+    def module(self) -> str | None:
+        """The module :func:`get_sampler` imports (``None`` for a callable target)."""
+        return self.target.partition(":")[0] if isinstance(self.target, str) else None
 
-_REGISTRY: dict[str, SamplerSpec] = {}
-_loaded = False
+    def factory(self, **options):
+        """Import the target and call it with ``options``."""
+        if callable(self.target):
+            return self.target(**options)
+        module, _, attr = self.target.partition(":")
+        return getattr(importlib.import_module(module), attr)(**options)
+
+
+_S = "qsudoku.samplers."
+_ROUND = {"num_reads": 1_000_000}  # the solve path stops them at its time limit or a ground state
+
+#: Every sampler qsudoku ships, in the order ``qsudoku samplers`` lists them.
+SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
+    SamplerSpec("aco", _S + "aco.sampler:AntColonySampler",
+                "the default: an ant colony that builds consistent partial assignments cell by "
+                "cell, propagating over the one-hot groups (numba)",
+                {**_ROUND, "num_ants": 10, "stall": 150, "max_iters": 1_000_000_000}),
+    SamplerSpec("swap-tabu", _S + "swap.tabu:SwapTabuSampler",
+                "tabu search over digit swaps inside boxes/regions (keeps one-hot groups; numba)",
+                {**_ROUND, "tenure": 4, "stall": 500, "bump": 1.0}),
+    SamplerSpec("swap", _S + "swap.anneal:SwapAnnealingSampler",
+                "annealing with digit swaps inside boxes/regions (keeps one-hot groups; numba)",
+                {**_ROUND, "num_sweeps": 300, "num_replicas": 16, "beta_range": (0.5, 4.0),
+                 "focus": 3}),
+    SamplerSpec("sa", _S + "classical:simulated_annealing",
+                "simulated annealing (dwave-samplers) on the reduced QUBO",
+                {"num_reads": 50, "num_sweeps": 1000}),
+    SamplerSpec("neal", _S + "classical:neal_annealing",
+                "simulated annealing through the legacy dwave-neal package",
+                {"num_reads": 50, "num_sweeps": 1000}, extra="neal"),
+    SamplerSpec("tabu", _S + "classical:tabu_search", "tabu search (dwave-samplers)",
+                {"num_reads": 10, "timeout": 100}),
+    SamplerSpec("steepest", _S + "classical:steepest_descent",
+                "steepest descent from random states (dwave-samplers)", {"num_reads": 100}),
+    SamplerSpec("random", _S + "classical:random_states",
+                "uniform random states: the floor any sampler must beat", {"num_reads": 100}),
+    SamplerSpec("sat", _S + "exact:SATSampler",
+                "exact: SAT over the candidates (python-sat, exactly-one clauses)"),
+    SamplerSpec("cpsat", _S + "exact:CPSATSampler",
+                "exact: CP with AllDifferent per unit (OR-Tools CP-SAT); minimises any BQM "
+                "without one-hot structure", extra="classical"),
+    SamplerSpec("ilp", _S + "exact:ILPSampler",
+                "exact: 0-1 integer programme, one row per group (HiGHS); minimises any BQM "
+                "without one-hot structure", extra="classical"),
+    SamplerSpec("asp", _S + "exact:ASPSampler",
+                "exact: answer-set programme, one cardinality rule (clingo)", extra="classical"),
+    SamplerSpec("csp", _S + "exact:CSPSampler",
+                "exact: qsudoku's own exact-cover search (no dependencies)"),
+    SamplerSpec("exact", _S + "exact:LimitedExactSolver",
+                "brute-force enumeration (dimod.ExactSolver), at most 20 variables"),
+    SamplerSpec("qpu", _S + "dwave.qpu:qpu_sampler",
+                "D-Wave QPU (DWaveSampler) behind a cached minorminer embedding",
+                {"num_reads": 100}, extra="qpu", offline=False),
+    SamplerSpec("mock-qpu", _S + "dwave.qpu:mock_qpu_sampler",
+                "offline QPU emulator: MockDWaveSampler (Pegasus P16) with SA physics, same "
+                "embedding path as qpu", {"num_reads": 20, "num_sweeps": 1000}, extra="qpu"),
+    SamplerSpec("hybrid", _S + "dwave.hybrid:hybrid_sampler",
+                "Leap hybrid BQM solver (LeapHybridSampler); time_limit defaults to the "
+                "solver's minimum", extra="qpu", offline=False),
+    SamplerSpec("hybrid-cqm", _S + "dwave.hybrid:hybrid_cqm_sampler",
+                "Leap hybrid CQM solver: one-hot groups as constraints, not penalties",
+                extra="qpu", offline=False),
+    SamplerSpec("decompose", _S + "dwave.decompose:decompose_sampler",
+                "QPU-sized subproblems (<= subproblem_size variables, clique-embedded) of the "
+                "reduced QUBO, composed classically (default: a consistent partial grid grown "
+                "by the calls with singles propagation); option qpu_sampler = qpu | mock-qpu | "
+                "hybrid", {"qpu_reads": 10}, extra="qpu", offline=False),
+    SamplerSpec("kerberos", _S + "dwave.kerberos:kerberos_sampler",
+                "dwave-hybrid KerberosSampler (tabu | SA | QPU subproblems); option "
+                "qpu_sampler = qpu | mock-qpu",
+                {"max_iter": 100, "convergence": 10, "energy_threshold": 0.0}, extra="qpu",
+                offline=False),
+)}
 
 
 def register(name: str, *, summary: str = "", defaults: Mapping | None = None,
              extra: str | None = None, offline: bool = True):
-    """Decorator registering ``factory`` under ``name``."""
+    """Decorator registering a factory (``factory(**options) -> dimod.Sampler``) under
+    ``name``: for samplers of your own; qsudoku's are in :data:`SPECS`."""
     def deco(factory):
-        _REGISTRY[name] = SamplerSpec(name, factory, summary, dict(defaults or {}), extra, offline)
+        SPECS[name] = SamplerSpec(name, factory, summary, dict(defaults or {}), extra, offline)
         return factory
     return deco
 
 
-def _load(name: str | None = None) -> None:
-    """Import the backend modules in order, stopping once ``name`` is registered (all of
-    them for ``None``), so that running one sampler imports no other backend's module."""
-    global _loaded
-    if _loaded or (name is not None and name in _REGISTRY):
-        return
-    for mod in BACKEND_MODULES:
-        try:
-            importlib.import_module(mod)
-        except ModuleNotFoundError as e:
-            if e.name != mod:
-                raise
-        if name is not None and name in _REGISTRY:
-            return
-    _loaded = True
-
-
 def names() -> list[str]:
-    """Registered sampler names."""
-    _load()
-    return sorted(_REGISTRY)
+    """Registered sampler names (no backend module is imported).
+
+    >>> {"aco", "sa", "exact", "cpsat"} <= set(names())
+    True
+    """
+    return sorted(SPECS)
 
 
 def get_spec(name: str) -> SamplerSpec:
     """The :class:`SamplerSpec` of ``name``; :class:`ConfigError` if unknown."""
-    _load(name)
     try:
-        return _REGISTRY[name]
-    except KeyError:
+        return SPECS[name]
+    except (KeyError, TypeError):
         raise ConfigError(f"unknown sampler {name!r}; choose from {', '.join(names())}") from None
 
 
 def get_sampler(name: str, **options):
-    """Instantiate the sampler registered as ``name``."""
+    """Instantiate the sampler registered as ``name`` (imports only its module).
+
+    Raises:
+        ConfigError: Unknown name or bad option (:class:`ParameterError`).
+        BackendUnavailableError: Its package is not installed.
+    """
     spec = get_spec(name)
     try:
         return spec.factory(**options)
@@ -114,11 +177,15 @@ def get_sampler(name: str, **options):
             f"sampler {name!r} needs a package that is not installed ({e.name or e}); run: {hint}"
         ) from None
     except TypeError as e:
-        raise ConfigError(f"sampler {name!r}: bad option: {e}") from None
+        raise ParameterError(f"sampler {name!r}: bad option: {e}") from None
 
 
 def default_params(name: str) -> dict:
-    """The registered default sampling parameters of ``name``."""
+    """The registered default sampling parameters of ``name``.
+
+    >>> default_params("swap-tabu")["tenure"]
+    4
+    """
     return dict(get_spec(name).defaults)
 
 
@@ -128,8 +195,10 @@ _NON_NEGATIVE_INTS = {"seed", "num_restarts"}  # tabu: num_restarts = 0 is a pla
 #: Names of choices; dwave-samplers calls ``.lower()`` on some (an int gave AttributeError).
 _STRINGS = {"beta_schedule_type", "initial_states_generator", "proposal_acceptance_criteria"}
 _POSITIVE_NUMBERS = {"time_limit", "time_budget", "annealing_time", "chain_strength"}
+_BOOLS = {"stop_at_ground"}
 #: Upper bounds beyond which a value is a typo, not a plan (10^11 reads asked numpy for 45 TiB).
-_MAXIMA = {"num_reads": 10**7}
+_MAXIMA = {"num_reads": 10**7, "time_limit": 10**7, "time_budget": 10**7,
+           "num_sweeps": 10**9, "num_replicas": 10**4, "timeout": 10**9}
 
 
 def check_values(params: Mapping, source: str = "") -> None:
@@ -137,14 +206,17 @@ def check_values(params: Mapping, source: str = "") -> None:
 
     Needs no sampler instance, so a config can be checked before anything runs.
 
-    >>> check_values({"num_reads": 10, "seed": 0})
     >>> check_values({"num_sweeps": 0}, "my.toml")
     Traceback (most recent call last):
     ...
-    qsudoku.errors.ConfigError: parameter num_sweeps = 0 (in my.toml) must be an integer >= 1
+    qsudoku.errors.ParameterError: parameter num_sweeps = 0 (in my.toml) must be an integer >= 1
+    >>> check_values({"stop_at_ground": "false"})
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ParameterError: parameter stop_at_ground = 'false' must be true or false
 
     Raises:
-        ConfigError: Naming the parameter (and the config file, if given) for a
+        ParameterError: Naming the parameter (and the config file, if given) for a
             nonsense value (negative reads, zero sweeps, a non-number, ...).
     """
     where = f" (in {source})" if source else ""
@@ -152,29 +224,33 @@ def check_values(params: Mapping, source: str = "") -> None:
         if key in _POSITIVE_INTS | _NON_NEGATIVE_INTS:
             low = 0 if key in _NON_NEGATIVE_INTS else 1
             if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
-                raise ConfigError(f"parameter {key} = {value!r}{where} must be an integer >= {low}")
+                raise ParameterError(f"parameter {key} = {value!r}{where} must be an integer "
+                                     f">= {low}")
         if key in _POSITIVE_NUMBERS and isinstance(value, numbers.Real) and not isinstance(value, bool):
-            if not 0 < value < float("inf"):  # non-numbers (a chain_strength callable) pass
-                raise ConfigError(f"parameter {key} = {value!r}{where} must be a finite number > 0")
+            if not 0 < value < math.inf:  # non-numbers (a chain_strength callable) pass
+                raise ParameterError(f"parameter {key} = {value!r}{where} must be a finite "
+                                     "number > 0")
         if key in _STRINGS and not isinstance(value, str):
-            raise ConfigError(f"parameter {key} = {value!r}{where} must be a name (a string)")
+            raise ParameterError(f"parameter {key} = {value!r}{where} must be a name (a string)")
+        if key in _BOOLS and not isinstance(value, bool):
+            raise ParameterError(f"parameter {key} = {value!r}{where} must be true or false")
         if key in _MAXIMA and isinstance(value, numbers.Real) and value > _MAXIMA[key]:
-            raise ConfigError(f"parameter {key} = {value!r}{where} is above the limit of "
-                              f"{_MAXIMA[key]}")
+            raise ParameterError(f"parameter {key} = {value!r}{where} is above the limit of "
+                                 f"{_MAXIMA[key]}")
 
 
 def check_params(sampler, params: Mapping, name: str = "", source: str = "") -> dict:
     """Check sampling ``params`` against ``sampler.parameters`` and obvious ranges.
 
     Raises:
-        ConfigError: Naming the parameter (and the config file, if given) for an
+        ParameterError: Naming the parameter (and the config file, if given) for an
             unknown parameter or a nonsense value (negative reads, zero sweeps, ...).
     """
     where = f" (in {source})" if source else ""
     accepted = set(getattr(sampler, "parameters", {}) or {})
     unknown = sorted(set(params) - accepted)
     if unknown:
-        raise ConfigError(
+        raise ParameterError(
             f"sampler {name or type(sampler).__name__!r} does not accept parameter(s) "
             f"{', '.join(unknown)}{where}; it accepts: {', '.join(sorted(accepted)) or 'none'}")
     check_values(params, source)

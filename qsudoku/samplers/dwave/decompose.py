@@ -8,7 +8,7 @@ assignment and repeatedly
    classical part, see below), fixes every other variable at its current value,
 2. sends the subproblem (the model with the fixed variables folded into linear
    biases) to a QPU sampler, which embeds it in a cached clique embedding of its size
-   (:func:`qsudoku.samplers.embedding.clique_embedding`: no embedding search per call),
+   (:func:`qsudoku.samplers.dwave.embedding.clique_embedding`: no embedding search per call),
 3. takes each read downhill with greedy single flips (``polish``; the mock QPU's
    answers on krazydad_5_tough[0] were accepted 23 times in 150 calls without it,
    and it stalled at energy 14; with it the puzzle was solved in 67 calls), then the
@@ -60,12 +60,12 @@ import dimod
 import numpy as np
 
 from qsudoku.errors import ConfigError
-from qsudoku.samplers.construct import construct_run
-from qsudoku.samplers.subproblems import _descend, _Model, _Structure, _tally
-from qsudoku.samplers.dwave import _plain
-from qsudoku.samplers.registry import register
+from qsudoku.samplers import options as opt
+from qsudoku.samplers.dwave.construct import construct_run
+from qsudoku.samplers.dwave.subproblems import descend, SubModel, SubStructure, tally
+from qsudoku.samplers.dwave.qpu import plain
 
-__all__ = ["DecomposeSampler", "STRATEGIES", "QPU_SAMPLERS"]
+__all__ = ["DecomposeSampler", "decompose_sampler", "choose_cells", "STRATEGIES", "QPU_SAMPLERS"]
 
 STRATEGIES = ("construct", "conflicts", "units", "energy")
 #: Registry names usable as ``qpu_sampler`` (the child that samples each subproblem).
@@ -74,7 +74,7 @@ _OWN = ("groups", "num_reads", "subproblem_size", "strategy", "max_calls", "qpu_
         "energy_target", "time_limit", "patience", "polish", "backjump", "memory", "refute")
 
 
-def _choose(structure: _Structure, model: _Model, x, strategy: str, size: int, rng) -> np.ndarray:
+def choose_cells(structure: SubStructure, model: SubModel, x, strategy: str, size: int, rng) -> np.ndarray:
     """The variables to free: cells grown unit by unit; of each freed cell its current value
     and the values no fixed cell rules out; at most ``size`` variables."""
     violated = structure.violated(x) if strategy != "energy" else []
@@ -167,8 +167,12 @@ class DecomposeSampler(dimod.Sampler):
         """
         _check(subproblem_size, strategy, max_calls, qpu_reads, num_reads)
         _check_construct(backjump, memory)
-        model = _Model(bqm)
-        structure = _Structure(model, groups)
+        _check_run(energy_target, time_limit, patience, polish, refute, seed)
+        if not bqm.num_variables:
+            return dimod.SampleSet.from_samples(([], []), bqm.vartype, [],
+                                                info={"qpu_calls": 0, "strategy": strategy})
+        model = SubModel(bqm)
+        structure = SubStructure(model, groups)
         rng = np.random.default_rng(seed)
         if qpu_reads is not None and "num_reads" in getattr(self.child, "parameters", {}):
             child_params["num_reads"] = qpu_reads
@@ -196,7 +200,7 @@ class DecomposeSampler(dimod.Sampler):
                                           qpu_calls=calls)
         if bqm.vartype is dimod.SPIN:
             ss = ss.change_vartype(dimod.SPIN)
-        ss.info.update(_plain(stats), strategy=strategy, subproblem_size=subproblem_size)
+        ss.info.update(plain(stats), strategy=strategy, subproblem_size=subproblem_size)
         return ss
 
     def _run(self, model, structure, rng, size, strategy, max_calls, target, time_limit,
@@ -215,7 +219,7 @@ class DecomposeSampler(dimod.Sampler):
                 work = model.with_penalties(structure.units, weights)
                 low, since = work.energy(x), 0
                 stats["breakouts"] += 1
-            free = _choose(structure, work, x, strategy, size, rng)
+            free = choose_cells(structure, work, x, strategy, size, rng)
             if not len(free):
                 break
             sub = work.subproblem(free, x)
@@ -225,9 +229,9 @@ class DecomposeSampler(dimod.Sampler):
             answer = self.child.sample(sub, **params)
             used += 1
             since += 1
-            _tally(stats, answer.info, len(free))
+            tally(stats, answer.info, len(free))
             if polish and len(answer):
-                answer = _descend(sub, answer)
+                answer = descend(sub, answer)
             best = answer.lowest().first if len(answer) else None
             if best is None:
                 continue
@@ -242,30 +246,34 @@ class DecomposeSampler(dimod.Sampler):
 
 
 def _check(size, strategy, max_calls, qpu_reads, num_reads) -> None:
-    for name, value in (("subproblem_size", size), ("max_calls", max_calls),
-                        ("num_reads", num_reads)) + ((("qpu_reads", qpu_reads),) if qpu_reads is not None else ()):
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-            raise ConfigError(f"{name} = {value!r} must be an integer >= 1")
-    if strategy not in STRATEGIES:
-        raise ConfigError(f"strategy = {strategy!r}; choose from {', '.join(STRATEGIES)}")
+    n = "decompose"
+    opt.need_int(n, "subproblem_size", size, low=1, high=10**4)
+    opt.need_int(n, "max_calls", max_calls, low=1, high=10**7)
+    opt.need_int(n, "num_reads", num_reads, low=1, high=10**4)
+    opt.need_int(n, "qpu_reads", qpu_reads, low=1, high=10**4, allow_none=True)
+    opt.need_choice(n, "strategy", strategy, STRATEGIES)
+
+
+def _check_run(energy_target, time_limit, patience, polish, refute, seed) -> None:
+    n = "decompose"
+    opt.need_real(n, "energy_target", energy_target, low=-1e15, high=1e15)
+    opt.need_time_limit(n, time_limit)
+    opt.need_int(n, "patience", patience, low=0, high=10**7)
+    opt.need_bool(n, "polish", polish)
+    opt.need_bool(n, "refute", refute)
+    opt.need_seed(n, seed)
 
 
 def _check_construct(backjump, memory) -> None:
-    if isinstance(backjump, bool) or not isinstance(backjump, numbers.Integral) or backjump < 0:
-        raise ConfigError(f"backjump = {backjump!r} must be an integer >= 0")
-    if isinstance(memory, bool) or not isinstance(memory, numbers.Real) or not memory >= 0:
-        raise ConfigError(f"memory = {memory!r} must be a number >= 0")
+    opt.need_int("decompose", "backjump", backjump, low=0, high=10**6)
+    opt.need_real("decompose", "memory", memory, low=0, high=1e9)
 
 
-@register("decompose", summary="QPU-sized subproblems (<= subproblem_size variables, clique-"
-          "embedded) of the reduced QUBO, composed classically (default: a consistent partial grid "
-          "grown by the calls with singles propagation); "
-          "option qpu_sampler = qpu | mock-qpu | hybrid", defaults={"qpu_reads": 10}, extra="qpu",
-          offline=False)
-def _decompose(qpu_sampler: str = "qpu", **options):
+def decompose_sampler(qpu_sampler: str = "qpu", **options):
+    """``decompose``: :class:`DecomposeSampler` over the registered ``qpu_sampler``."""
     from qsudoku.samplers.registry import get_sampler
 
-    if qpu_sampler not in QPU_SAMPLERS:
+    if not isinstance(qpu_sampler, str) or qpu_sampler not in QPU_SAMPLERS:
         raise ConfigError(f"qpu_sampler = {qpu_sampler!r}; choose from {', '.join(QPU_SAMPLERS)}")
     child = get_sampler(qpu_sampler, **options)
     if qpu_sampler != "hybrid":

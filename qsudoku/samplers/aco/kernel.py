@@ -29,13 +29,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from qsudoku.samplers._aco_learn import FADE, _fewest, learn_ant
-from qsudoku.samplers._swap_kernel import _copy, _ijit, _njit, _randint, _seed_state, _uniform
+from qsudoku.samplers.aco.learn import FADE, fewest_group, learn_ant
+from qsudoku.samplers.kernels import copy, ijit, njit, randint, seed_state, uniform
 
 __all__ = ["root_state", "colony"]
 
 
-@_ijit
+@ijit
 def _choose(v, alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top):
     """Choose variable ``v``: every group it is in is done and every variable sharing one
     of them dies; groups left with at most one alive member go on ``stack``.  Returns the
@@ -59,7 +59,7 @@ def _choose(v, alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top)
     return top
 
 
-@_ijit
+@ijit
 def _propagate(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top):
     """Unit propagation: every open group with one alive member chooses it."""
     while top > 0:
@@ -76,7 +76,7 @@ def _propagate(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top)
     return top
 
 
-@_njit
+@njit
 def root_state(v_ptr, v_grp, g_ptr, g_var):
     """The propagated state before any choice: ``(alive, cnt, done, chosen)``."""
     nv = v_ptr.shape[0] - 1
@@ -96,7 +96,7 @@ def root_state(v_ptr, v_grp, g_ptr, g_var):
     return alive, cnt, done, chosen
 
 
-@_ijit
+@ijit
 def _pick(rng, c, alive, tau, q0, g_ptr, g_var):
     """The variable an ant sets in cell group ``c`` (``-1`` if none is alive)."""
     total = 0.0
@@ -109,9 +109,9 @@ def _pick(rng, c, alive, tau, q0, g_ptr, g_var):
             if tau[u] > best_t:
                 best_t = tau[u]
                 best = u
-    if best < 0 or _uniform(rng) < q0:
+    if best < 0 or uniform(rng) < q0:
         return best
-    r = _uniform(rng) * total
+    r = uniform(rng) * total
     for y in range(g_ptr[c], g_ptr[c + 1]):
         u = g_var[y]
         if alive[u] != 0:
@@ -121,7 +121,7 @@ def _pick(rng, c, alive, tau, q0, g_ptr, g_var):
     return best
 
 
-@_ijit
+@ijit
 def _kept(record, kept, cell_of):
     """The record's variable of each cell (``-1``: empty)."""
     kept[:] = -1
@@ -130,7 +130,7 @@ def _kept(record, kept, cell_of):
             kept[cell_of[v]] = v
 
 
-@_ijit
+@ijit
 def _free(rng, record, freed, cell_of, cells, v_ptr, v_grp, g_ptr, g_var, spread):
     """Mark the cells to rebuild: up to ``spread`` empty cells of the record (chosen at
     random; all of them if ``spread`` is 0) and every cell holding a candidate that shares
@@ -151,7 +151,7 @@ def _free(rng, record, freed, cell_of, cells, v_ptr, v_grp, g_ptr, g_var, spread
             nh += 1
     take = nh if spread <= 0 or spread >= nh else spread
     for t in range(take):  # a partial Fisher-Yates draw of ``take`` holes
-        j = t + _randint(rng, nh - t)
+        j = t + randint(rng, nh - t)
         k = holes[j]
         holes[j] = holes[t]
         holes[t] = k
@@ -167,7 +167,7 @@ def _free(rng, record, freed, cell_of, cells, v_ptr, v_grp, g_ptr, g_var, spread
                         freed[w] = 1
 
 
-@_njit
+@njit
 def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap, xi, late,
            stop, fewest, refute, backjump, budget, weight, blame, v_ptr, v_grp, g_ptr, g_var,
            cells, alive0, cnt0, done0, chosen0):
@@ -193,9 +193,9 @@ def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap
         stop: One-element array; the colony stops when it is non-zero and sets it to 1 when
             it finds a complete assignment (so that colonies in other threads stop).
         fewest: 0: an ant visits the cells in order from a random start; 1: it next fills
-            an open group (any kind) with the fewest alive members (see :func:`._aco_learn._fewest`).
+            an open group (any kind) with the fewest alive members (see :func:`.learn.fewest_group`).
         refute, backjump, budget, weight, blame: With ``blame`` an array (zeros, one per
-            variable) the ants learn from failures (:func:`._aco_learn.learn_ant`, which
+            variable) the ants learn from failures (:func:`.learn.learn_ant`, which
             always fills the fewest group first, refutes if ``refute`` is non-zero and
             backjumps ``backjump`` choices at most ``budget`` times); ``weight`` scales the
             blame in their choices.  With ``blame=None`` numba prunes the learning branch
@@ -210,7 +210,7 @@ def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap
         colony ended by itself (a complete ant, ``stall`` or ``max_iters``) rather than by
         the deadline or another colony.
     """
-    rng = _seed_state(seed, read)
+    rng = seed_state(seed, read)
     nv = alive0.shape[0]
     nc = cells.shape[0]
     stack = np.empty(v_grp.shape[0] + g_ptr.shape[0], np.int64)
@@ -244,17 +244,17 @@ def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap
         return record, record_fixed, it, ended
     since = 0
     while it < max_iters and since < stall:
-        if stop[0] != 0 or late[0] != 0:
+        if (it > 0 or read > 0) and (stop[0] != 0 or late[0] != 0):  # read 0 runs at least once
             ended = 0
             break
         it += 1
         since += 1
         it_fixed = -1
         for ant in range(num_ants):
-            _copy(alive, alive0)
-            _copy(cnt, cnt0)
-            _copy(done, done0)
-            _copy(chosen, chosen0)
+            copy(alive, alive0)
+            copy(cnt, cnt0)
+            copy(done, done0)
+            copy(chosen, chosen0)
             mending = ant < repair and record_fixed > root_fixed
             if mending:  # rebuild the record, less the cells that could clash with its holes
                 _free(rng, record, freed, cell_of, cells, v_ptr, v_grp, g_ptr, g_var, spread)
@@ -271,12 +271,12 @@ def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap
                           alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, tr_kind,
                           tr_val, dec_mark, dec_var, late)
                 scan = 0
-            start = _randint(rng, nc)
+            start = randint(rng, nc)
             for k in range(scan):
                 if fewest == 0:
                     c = cells[(start + k) % nc]
                 else:
-                    c = _fewest(rng, cnt, done)
+                    c = fewest_group(rng, cnt, done)
                     if c < 0:
                         break
                 if done[c] != 0:
@@ -292,19 +292,19 @@ def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap
                 fixed += done[cells[k]]
             if fixed > it_fixed:
                 it_fixed = fixed
-                _copy(it_best, chosen)
+                copy(it_best, chosen)
             if mending and fixed >= record_fixed:  # the repaired record moves on (ties too)
                 if fixed > record_fixed:
                     since = 0
                 record_fixed = fixed
-                _copy(record, chosen)
+                copy(record, chosen)
                 _kept(record, kept, cell_of)
             if fixed == nc:
                 break
         if it_fixed > record_fixed:
             since = 0
             record_fixed = it_fixed
-            _copy(record, it_best)
+            copy(record, it_best)
             _kept(record, kept, cell_of)
         if it_fixed == nc:
             stop[0] = 1
@@ -312,7 +312,7 @@ def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap
         pher = nc / (nc - it_fixed)
         if pher > best_pher:
             best_pher = pher
-            _copy(best, it_best)
+            copy(best, it_best)
         for v in range(nv):
             if best[v] != 0 and chosen0[v] == 0:
                 tau[v] = (1.0 - rho) * tau[v] + rho * best_pher

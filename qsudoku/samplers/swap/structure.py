@@ -4,7 +4,7 @@
 (a *family* of unit groups that partitions the open cells, kind ``box`` or ``region`` when
 present, else ``row``; cells, candidate digits and the *conflict groups*, every other group,
 with weights read off the BQM and checked against it).  :func:`run_batches` runs a kernel's
-reads batch after batch until a ground state or a time limit, :func:`parallel_reads` spreads
+reads batch after batch until a ground state or a time limit, :func:`~qsudoku.samplers.reads.parallel_reads` spreads
 one batch over threads (the kernels release the GIL), and :func:`finish_sampleset` turns the
 reads into a :class:`dimod.SampleSet` with the BQM's own energies.
 
@@ -19,20 +19,16 @@ reads into a :class:`dimod.SampleSet` with the BQM's own energies.
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import sys
 import time
-from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
 
 import numpy as np
 
 from qsudoku.errors import ParameterError
-from qsudoku.samplers.penalty_fit import _infer_weights
+from qsudoku.samplers.penalty_fit import infer_weights
 
-__all__ = ["SwapStructure", "compile_structure", "FAMILY_KINDS", "run_batches", "parallel_reads",
-           "finish_sampleset", "as_binary", "fresh_seed", "KernelSampler"]
+__all__ = ["SwapStructure", "compile_structure", "FAMILY_KINDS", "run_batches", "finish_sampleset",
+           "kernel_args"]
 
 #: Unit kinds tried, in order, as the family whose units the moves keep as permutations.
 FAMILY_KINDS = ("box", "region", "row")
@@ -40,7 +36,7 @@ FAMILY_KINDS = ("box", "region", "row")
 
 @dataclass
 class SwapStructure:
-    """A BQM compiled for the swap kernels (see :mod:`._swap_kernel` for the layout).
+    """A BQM compiled for the swap kernels (see :mod:`.kernel` for the layout).
 
     Attributes:
         variables: BQM labels in index order.
@@ -83,11 +79,11 @@ def compile_structure(bqm, groups, family: str | None = None) -> SwapStructure:
     """Turn ``bqm`` and its labelled one-hot groups into the kernels' arrays.
 
     Raises:
-        ValueError: If ``groups`` is missing, has no cell groups, or the BQM is not the
+        ParameterError: If ``groups`` is missing, has no cell groups, or the BQM is not the
             sum of one-hot penalties over them.
     """
     if not groups:
-        raise ValueError("the swap sampler needs the model's one-hot groups: "
+        raise ParameterError("the swap sampler needs the model's one-hot groups: "
                          "sample(bqm, groups=[(kind, [labels...]), ...])")
     variables = list(bqm.variables)
     pos = {v: i for i, v in enumerate(variables)}
@@ -101,20 +97,20 @@ def compile_structure(bqm, groups, family: str | None = None) -> SwapStructure:
     except KeyError as e:
         i = next(i for i, v in enumerate(labels) if v not in pos)
         kind = kinds[int(np.searchsorted(np.cumsum(sizes), i, side="right"))]
-        raise ValueError(f"group of kind {kind!r} names variable {e.args[0]!r}, "
+        raise ParameterError(f"group of kind {kind!r} names variable {e.args[0]!r}, "
                          "which is not in the BQM") from None
     ends = np.cumsum(sizes).tolist()
     gidx = [members[e - n:e] for e, n in zip(ends, sizes)]
     V = len(variables)
-    gw = _infer_weights(bqm, variables, gidx, kinds, members, sizes) if V else np.ones(len(kinds))
+    gw = infer_weights(bqm, variables, gidx, kinds, members, sizes) if V else np.ones(len(kinds))
     if gw is None:
-        raise ValueError("the BQM is not a sum of one-hot penalties over the given groups")
+        raise ParameterError("the BQM is not a sum of one-hot penalties over the given groups")
     if family is None:
         family = next((k for k in FAMILY_KINDS if k in kinds), None)
     elif family not in kinds:
         raise ParameterError(f"family = {family!r}: the model has no groups of that kind")
     if "cell" not in kinds or family is None:
-        raise ValueError("the swap sampler needs 'cell' groups and 'box', 'region' or 'row' groups")
+        raise ParameterError("the swap sampler needs 'cell' groups and 'box', 'region' or 'row' groups")
     cell_of = np.full(V, -1, np.int64)
     cells = []
     for g, k in zip(gidx, kinds):
@@ -128,7 +124,7 @@ def compile_structure(bqm, groups, family: str | None = None) -> SwapStructure:
             value_of[g] = len(fam_groups)
             fam_groups.append(g)
     if (cell_of < 0).any() or (value_of < 0).any():
-        raise ValueError(f"every variable must lie in one 'cell' group and one {family!r} group")
+        raise ParameterError(f"every variable must lie in one 'cell' group and one {family!r} group")
     # Components: cells linked by shared family groups (a unit, or an independent part of it).
     parent = list(range(len(cells)))
 
@@ -223,13 +219,13 @@ def _digit_pure(group, cell, comp, value, ns: int) -> bool:
     return bool(one_per_cell and one_value)
 
 
-def _kernel_args(st: SwapStructure):
+def kernel_args(st: SwapStructure):
     a = st.arrays
     return (a["movable"], a["slot_comp"], a["comp_start"], a["comp_size"], a["tab_off"], a["tab"],
             a["cand_ptr"], a["cand_val"], a["vg_ptr"], a["vg_idx"], a["gw"])
 
 
-def _greedy_samples(st: SwapStructure, num_reads: int) -> np.ndarray:
+def greedy_samples(st: SwapStructure, num_reads: int) -> np.ndarray:
     """Samples for an infeasible structure: each cell takes its first candidate."""
     a = st.arrays
     val = np.empty(len(a["slot_comp"]), np.int64)
@@ -237,65 +233,6 @@ def _greedy_samples(st: SwapStructure, num_reads: int) -> np.ndarray:
         lo, hi = a["cand_ptr"][s], a["cand_ptr"][s + 1]
         val[s] = a["cand_val"][lo] if hi > lo else a["comp_start"][a["slot_comp"][s]]
     return st.to_samples(np.repeat(val[None, :], num_reads, axis=0))
-
-
-def _have_numba() -> bool:
-    """True if the kernels run compiled; asked without importing numba (0.1 s) when no
-    kernel module is loaded yet, so that building a sampler stays cheap."""
-    jit = sys.modules.get(f"{__package__}.jit")
-    if jit is not None:
-        return jit.HAVE_NUMBA
-    return importlib.util.find_spec("numba") is not None
-
-
-class KernelSampler:
-    """Mixin of the structured samplers: ``properties["numba"]`` and a one-time warm-up.
-
-    A subclass lists in ``_WARM_CALLS`` the keyword sets of :meth:`sample` that together
-    run every kernel it uses, and in ``_KERNEL_PARAMS`` the parameters of :meth:`sample`
-    that choose which kernels those are.
-    """
-
-    _WARM_CALLS: tuple = ()
-    _KERNEL_PARAMS: tuple = ()
-
-    def __init__(self):
-        self.properties = dict(self.properties, numba=_have_numba())
-
-    def warm_up(self, params: dict | None = None) -> float:
-        """Compile (or load from numba's cache) the kernels that :meth:`sample` runs with
-        ``params``, on a 4x4 model, once per process, so that no time limit pays for
-        them; returns the seconds it took."""
-        chosen = {k: v for k, v in (params or {}).items() if k in self._KERNEL_PARAMS}
-        key = (type(self), repr(sorted(chosen.items())))
-        if key in _WARMED:
-            return 0.0
-        from qsudoku.io import parse_puzzle
-        from qsudoku.model.propagate import propagate
-        from qsudoku.model.qubo import build_model
-
-        t = time.perf_counter()
-        model = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), ()))
-        for kwargs in self._WARM_CALLS:
-            self.sample(model.bqm, groups=model.groups(), num_reads=1, seed=0,
-                        **{**chosen, **kwargs})
-        _WARMED.add(key)
-        return time.perf_counter() - t
-
-
-#: (sampler class, kernel parameters) pairs whose kernels this process has loaded.
-_WARMED: set = set()
-
-
-def as_binary(bqm):
-    """``bqm`` with BINARY variables (a copy if it was SPIN)."""
-    import dimod
-
-    return bqm if bqm.vartype is dimod.BINARY else bqm.change_vartype(dimod.BINARY, inplace=False)
-
-
-def fresh_seed() -> int:
-    return int(np.random.SeedSequence().generate_state(1)[0])
 
 
 def run_batches(st: SwapStructure, run, num_reads: int, batch: int, time_limit, t0: float,
@@ -343,7 +280,7 @@ def finish_sampleset(bqm, st: SwapStructure, vals, interrupted: int, t0: float, 
     ``num_reads`` greedy samples), with energies computed by ``bqm`` and timing info."""
     import dimod
 
-    samples = _greedy_samples(st, max(1, num_reads)) if vals is None else st.to_samples(vals)
+    samples = greedy_samples(st, max(1, num_reads)) if vals is None else st.to_samples(vals)
     t2 = time.perf_counter()
     ss = dimod.SampleSet.from_samples_bqm((samples, st.variables), bqm)
     ss.info.update(interrupted=interrupted, family=st.family, feasible=st.feasible,
@@ -352,58 +289,3 @@ def finish_sampleset(bqm, st: SwapStructure, vals, interrupted: int, t0: float, 
                            "total": time.perf_counter() - t0})
     return ss
 
-
-def _threads() -> int:
-    """Threads for a batch of reads: numba's thread count (``NUMBA_NUM_THREADS``, or
-    :func:`numba.set_num_threads` once numba's thread pool runs), else the CPU count."""
-    try:
-        import numba
-        from numba.np.ufunc import parallel
-    except ImportError:  # pragma: no cover
-        return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-                   else os.cpu_count() or 1)
-    if parallel._is_initialized:  # do not start numba's pool (0.1 s) just to ask
-        return int(numba.get_num_threads())
-    return int(numba.config.NUMBA_NUM_THREADS)
-
-
-_POOL: tuple[ThreadPoolExecutor, int, int] | None = None  # (pool, its size, owning process)
-
-
-def _pool(k: int) -> ThreadPoolExecutor:
-    """The shared thread pool, with at least ``k`` threads (a forked child gets its own:
-    the parent's threads do not exist there)."""
-    global _POOL
-    if _POOL is None or _POOL[1] < k or _POOL[2] != os.getpid():
-        size = max(k, _threads())
-        _POOL = (ThreadPoolExecutor(max_workers=size, thread_name_prefix="qsudoku-reads"), size,
-                 os.getpid())
-    return _POOL[0]
-
-
-def parallel_reads(call, num_reads: int, first_read: int, deadline: float):
-    """Run ``num_reads`` reads of a kernel, split into contiguous ranges over threads.
-
-    ``call(n, first, flags)`` runs reads ``first .. first + n - 1`` (a ``nogil`` kernel)
-    and returns a tuple of per-read arrays; the ranges' arrays are concatenated in read
-    order.  Every range shares one ``flags`` array (see :mod:`._swap_kernel`): at
-    ``deadline`` (a ``perf_counter`` time; ``inf`` for none), or if the caller is
-    interrupted, ``flags[1]`` is set and the kernels stop at their next check.
-
-    >>> import numpy as np
-    >>> parallel_reads(lambda n, first, flags: (np.arange(first, first + n),), 5, 10, np.inf)
-    (array([10, 11, 12, 13, 14]),)
-    """
-    flags = np.zeros(2, np.int64)
-    k = max(1, min(_threads(), num_reads))
-    pool = _pool(k)
-    cut = [num_reads * i // k for i in range(k + 1)]
-    futures = [pool.submit(call, cut[i + 1] - cut[i], first_read + cut[i], flags)
-               for i in range(k)]
-    try:
-        wait(futures, timeout=None if deadline == np.inf
-             else max(0.0, deadline - time.perf_counter()))
-    finally:
-        flags[1] = 1  # time is up (or an interrupt): the kernels stop at their next check
-    parts = [f.result() for f in futures]
-    return tuple(np.concatenate(p) for p in zip(*parts))

@@ -1,6 +1,6 @@
 """An ant that learns from its failures: refutation, bounded backjumps and blame.
 
-The plain ant of :mod:`._aco_kernel` never undoes a choice: a cell whose candidates run
+The plain ant of :mod:`.kernel` never undoes a choice: a cell whose candidates run
 out stays empty.  This ant keeps a *trail* of what each choice changed (variables ruled
 out, groups hit, variables chosen), so that it can undo the last choices, and answers a
 contradiction (an open group left with no alive member) three ways:
@@ -33,7 +33,7 @@ propagation over the one-hot groups (naked and hidden singles).
 
 from __future__ import annotations
 
-from qsudoku.samplers._swap_kernel import _ijit, _njit, _randint, _uniform
+from qsudoku.samplers.kernels import ijit, njit, randint, uniform
 
 __all__ = ["learn_ant", "FADE"]
 
@@ -43,7 +43,7 @@ FADE = 0.02
 _KILL, _DONE, _CHOSEN = 0, 1, 2
 
 
-@_ijit
+@ijit
 def _kill(u, alive, cnt, done, v_ptr, v_grp, stack, top, tr_kind, tr_val, tr):
     """Rule ``u`` out; groups left with at most one alive member go on ``stack``."""
     alive[u] = 0
@@ -59,7 +59,7 @@ def _kill(u, alive, cnt, done, v_ptr, v_grp, stack, top, tr_kind, tr_val, tr):
     return top, tr
 
 
-@_ijit
+@ijit
 def _take(v, alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top, tr_kind,
           tr_val, tr):
     """Choose ``v`` (on the trail): its groups are hit, their other members ruled out."""
@@ -84,7 +84,7 @@ def _take(v, alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top, t
     return top, tr
 
 
-@_ijit
+@ijit
 def _settle(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top, tr_kind, tr_val,
             tr, strict):
     """Unit propagation on the trail.  Returns ``(trail top, contradiction)``; a
@@ -107,7 +107,7 @@ def _settle(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top, tr
     return tr, False
 
 
-@_ijit
+@ijit
 def _undo(mark, alive, cnt, done, chosen, v_ptr, v_grp, tr_kind, tr_val, tr):
     """Undo the trail back to ``mark``; returns ``mark``."""
     while tr > mark:
@@ -125,8 +125,8 @@ def _undo(mark, alive, cnt, done, chosen, v_ptr, v_grp, tr_kind, tr_val, tr):
     return mark
 
 
-@_ijit
-def _fewest(rng, cnt, done):
+@ijit
+def fewest_group(rng, cnt, done):
     """An open group with the fewest alive members (at least one), ``-1`` if none.
 
     The scan starts at a random group and stops at the first one with two members or fewer
@@ -135,7 +135,7 @@ def _fewest(rng, cnt, done):
     ng = cnt.shape[0]
     best = -1
     best_n = 1 << 62
-    start = _randint(rng, ng)
+    start = randint(rng, ng)
     for i in range(ng):
         g = start + i
         if g >= ng:
@@ -148,7 +148,7 @@ def _fewest(rng, cnt, done):
     return best
 
 
-@_ijit
+@ijit
 def _weighed(rng, c, alive, tau, blame, weight, q0, g_ptr, g_var):
     """The variable an ant sets in group ``c``: pheromone over ``1 + weight * blame``."""
     total = 0.0
@@ -162,9 +162,9 @@ def _weighed(rng, c, alive, tau, blame, weight, q0, g_ptr, g_var):
             if t > best_t:
                 best_t = t
                 best = u
-    if best < 0 or _uniform(rng) < q0:
+    if best < 0 or uniform(rng) < q0:
         return best
-    r = _uniform(rng) * total
+    r = uniform(rng) * total
     for y in range(g_ptr[c], g_ptr[c + 1]):
         u = g_var[y]
         if alive[u] != 0:
@@ -174,7 +174,7 @@ def _weighed(rng, c, alive, tau, blame, weight, q0, g_ptr, g_var):
     return best
 
 
-@_njit
+@njit
 def learn_ant(rng, tau, tau0, q0, xi, blame, weight, refute, backjump, budget, alive, cnt, done,
               chosen, v_ptr, v_grp, g_ptr, g_var, stack, tr_kind, tr_val, dec_mark, dec_var, late):
     """Build one ant's assignment in place from the state given (see the module).
@@ -188,7 +188,7 @@ def learn_ant(rng, tau, tau0, q0, xi, blame, weight, refute, backjump, budget, a
         backjump: Choices undone by a contradiction that refutation does not clear.
         budget: Backjumps at most for this ant; then it leaves dead cells empty.
         alive, cnt, done, chosen: The state, updated in place.
-        v_ptr, v_grp, g_ptr, g_var: The cover (CSR, as in :mod:`._aco_kernel`).
+        v_ptr, v_grp, g_ptr, g_var: The cover (CSR, as in :mod:`.kernel`).
         stack, tr_kind, tr_val, dec_mark, dec_var: Work arrays (propagation stack, trail of
             ``2 * variables + groups`` entries, and per choice its trail mark and variable).
         late: One-element array, non-zero when time is up: the ant then stops undoing.
@@ -201,7 +201,7 @@ def learn_ant(rng, tau, tau0, q0, xi, blame, weight, refute, backjump, budget, a
     jumps = 0
     strict = 1
     while True:
-        c = _fewest(rng, cnt, done)
+        c = fewest_group(rng, cnt, done)
         if c < 0:
             break
         u = _weighed(rng, c, alive, tau, blame, weight, q0, g_ptr, g_var)

@@ -1,13 +1,13 @@
 """The reduced QUBO as index arrays for ``decompose``: induced subproblems, cells and units.
 
-:class:`_Model` holds the BQM as numpy vectors, so that the energy of an assignment, the
+:class:`SubModel` holds the BQM as numpy vectors, so that the energy of an assignment, the
 local fields and the subproblem over a set of free variables (every other variable fixed
 and folded into linear biases) cost a few vector operations per QPU call.
-:class:`_Structure` splits the one-hot groups into *cells* (disjoint, freed whole) and
+:class:`SubStructure` splits the one-hot groups into *cells* (disjoint, freed whole) and
 *units* (the other groups, through which freed regions grow).
 
 >>> import dimod
->>> m = _Model(dimod.BQM({"a": -1.0, "b": -1.0}, {"ab": 2.0}, 1.0, "BINARY"))
+>>> m = SubModel(dimod.BQM({"a": -1.0, "b": -1.0}, {"ab": 2.0}, 1.0, "BINARY"))
 >>> sub = m.subproblem(np.array([1]), np.array([1.0, 0.0]))
 >>> float(sub.linear[0]), float(sub.offset)  # b alone: its field from a = 1, and E(a=1)
 (1.0, 0.0)
@@ -18,10 +18,10 @@ from __future__ import annotations
 import dimod
 import numpy as np
 
-__all__ = ["_Model", "_Structure", "_descend", "_tally"]
+__all__ = ["SubModel", "SubStructure", "descend", "tally"]
 
 
-class _Model:
+class SubModel:
     """The BQM as index arrays: energies, local fields and induced subproblems in numpy."""
 
     def __init__(self, bqm):
@@ -34,9 +34,9 @@ class _Model:
         self.offset = float(offset)
         self.n = len(self.labels)
 
-    def with_penalties(self, groups, weights) -> "_Model":
+    def with_penalties(self, groups, weights) -> "SubModel":
         """This model plus ``weights[g] * (sum(x[g]) - 1)**2`` for each group ``g``."""
-        extra = _Model.__new__(_Model)
+        extra = SubModel.__new__(SubModel)
         extra.labels, extra.index, extra.n = self.labels, self.index, self.n
         lin, us, vs, bs, offset = self.lin.copy(), [self.u], [self.v], [self.b], self.offset
         for g, w in zip(groups, weights):
@@ -73,10 +73,10 @@ class _Model:
             h, (pos[self.u[inner]], pos[self.v[inner]], self.b[inner]), rest, dimod.BINARY)
 
 
-class _Structure:
+class SubStructure:
     """Cells (disjoint one-hot groups) and units (the other groups) as index lists."""
 
-    def __init__(self, model: _Model, groups):
+    def __init__(self, model: SubModel, groups):
         cells, units = [], []
         for kind, labels in groups or ():
             ids = [model.index[v] for v in labels if v in model.index]
@@ -101,7 +101,7 @@ class _Structure:
         if not units:  # no unit groups: grow through the model's interactions instead
             self._grow_units_from_edges(model)
 
-    def _grow_units_from_edges(self, model: _Model) -> None:
+    def _grow_units_from_edges(self, model: SubModel) -> None:
         nbrs: list[set] = [set() for _ in self.cells]
         for a, b in zip(self.cell_of[model.u], self.cell_of[model.v]):
             if a != b:
@@ -133,14 +133,14 @@ class _Structure:
         return ~blocked | (x > 0.5)
 
 
-def _descend(sub, answer):
+def descend(sub, answer):
     """Each read of ``answer`` taken downhill to a local minimum of ``sub`` (greedy single flips)."""
     from dwave.samplers import SteepestDescentSolver
 
     return SteepestDescentSolver().sample(sub, initial_states=answer)
 
 
-def _tally(stats: dict, info, num_free: int) -> None:
+def tally(stats: dict, info, num_free: int) -> None:
     stats["qpu_calls"] += 1
     stats["max_subproblem_variables"] = max(stats["max_subproblem_variables"], num_free)
     stats["longest_chain"] = max(stats["longest_chain"], int(info.get("longest_chain", 0) or 0))

@@ -47,9 +47,9 @@ import time
 
 import numpy as np
 
-from qsudoku.samplers.subproblems import _descend, _tally
+from qsudoku.samplers.dwave.subproblems import descend, tally
 
-__all__ = ["Propagator", "construct_run", "EVAPORATION"]
+__all__ = ["Propagator", "construct_run", "take", "EVAPORATION"]
 
 #: Share of each digit's blame that evaporates per QPU call.
 EVAPORATION = 0.02
@@ -84,10 +84,10 @@ class Propagator:
         """Choose ``v`` (it must be open) and propagate.  False on a contradiction."""
         if not self.alive[v]:
             return False
-        self._take(v)
+        self.take(v)
         return self.propagate()
 
-    def _take(self, v: int) -> None:
+    def take(self, v: int) -> None:
         self.chosen[v] = True
         for j in self.groups_of[v]:
             self.alive[self.groups[j]] = False
@@ -109,7 +109,7 @@ class Propagator:
                 if len(open_) != 1:
                     return False
                 if not self.chosen[open_[0]]:
-                    self._take(int(open_[0]))
+                    self.take(int(open_[0]))
 
     def assignment(self) -> np.ndarray:
         return self.chosen.astype(float)
@@ -139,7 +139,7 @@ def _pick_cells(prop: Propagator, cells, units_of_cell, cells_of_unit, size: int
     return picked
 
 
-def _take(prop: Propagator, cells, picked, y, rng, refute: bool, blame) -> tuple[bool, list]:
+def take(prop: Propagator, cells, picked, y, rng, refute: bool, blame) -> tuple[bool, list]:
     """Choose the one-hot digit of ``y`` in each picked open cell; ``(consistent, taken)``."""
     taken = []
     for k in rng.permutation(picked):
@@ -163,7 +163,7 @@ def _take(prop: Propagator, cells, picked, y, rng, refute: bool, blame) -> tuple
 
 def construct_run(sampler, model, structure, rng, size, max_calls, target, time_limit,
                   child_params, stats, polish, backjump=3, memory=1.0, refute=True):
-    """One construction run of :class:`~qsudoku.samplers.decompose.DecomposeSampler`.
+    """One construction run of :class:`~qsudoku.samplers.dwave.decompose.DecomposeSampler`.
 
     Returns ``(x, calls)``: the best complete assignment seen (or the last partial one, its
     open cells set to their first open candidate) and the QPU calls used.
@@ -217,15 +217,15 @@ def construct_run(sampler, model, structure, rng, size, max_calls, target, time_
         answer = sampler.child.sample(sub, **params)
         used += 1
         blame *= 1.0 - EVAPORATION
-        _tally(stats, answer.info, len(free))
+        tally(stats, answer.info, len(free))
         if polish and len(answer):
-            answer = _descend(sub, answer)
+            answer = descend(sub, answer)
         if not len(answer):
             continue
         y = np.zeros(model.n)
         first = answer.lowest().first.sample
         y[free] = [first[i] for i in range(len(free))]
-        ok, last = _take(prop, cells, picked, y, rng, refute, blame)
+        ok, last = take(prop, cells, picked, y, rng, refute, blame)
         stats["accepted"] += 1
     if best is None or best_energy > target + 1e-9:
         x = prop.assignment()

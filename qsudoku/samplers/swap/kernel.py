@@ -12,7 +12,7 @@ one-hot groups) change.  Their energy ``sum_g w_g (count_g - 1)**2`` is updated
 exactly, one count at a time.
 
 The kernels are plain ``nogil`` functions run over a range of reads; the caller spreads
-reads over threads (:func:`qsudoku.samplers.swap_structure.parallel_reads`).  A serial
+reads over threads (:func:`qsudoku.samplers.swap.structure.parallel_reads`).  A serial
 kernel compiles several times faster than a ``parallel=True`` one (the first solve on a
 machine pays for it), and threads that never wait for each other at a barrier lose less
 on a busy machine.  Reads watch a shared ``flags`` array:
@@ -29,18 +29,7 @@ import math
 
 import numpy as np
 
-from qsudoku.samplers.jit import HAVE_NUMBA, njit
-
-if HAVE_NUMBA:
-    _njit = njit(nogil=True)
-    # Small hot helpers: inlined by LLVM (forceinline), which costs far less compile time
-    # than numba's own ``inline="always"`` and runs as fast; not inlining them halves speed.
-    _ijit = njit(nogil=True, forceinline=True)
-else:  # pragma: no cover - exercised only where numba is missing
-    def _njit(f):
-        return f
-
-    _ijit = _njit
+from qsudoku.samplers.kernels import HAVE_NUMBA, copy, ijit, njit, rand, randint, seed_state, uniform
 
 __all__ = ["HAVE_NUMBA", "anneal_reads", "temper_reads", "STOP_TARGET", "STOP_DEADLINE"]
 
@@ -48,48 +37,7 @@ __all__ = ["HAVE_NUMBA", "anneal_reads", "temper_reads", "STOP_TARGET", "STOP_DE
 STOP_TARGET, STOP_DEADLINE = 0, 1
 
 
-@_ijit
-def _copy(dst, src):
-    """``dst[:] = src`` as a loop: a slice assignment compiles in numba's shape-mismatch
-    message, whose string formatting loads numba's unicode modules in every process."""
-    for i in range(dst.shape[0]):
-        dst[i] = src[i]
-
-
-@_ijit
-def _rand(state):
-    """xorshift64*: advance ``state[0]`` and return a uint64."""
-    x = state[0]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    state[0] = x
-    return x * np.uint64(2685821657736338717)
-
-
-@_ijit
-def _uniform(state):
-    return float(_rand(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
-@_ijit
-def _randint(state, n):
-    return int(_rand(state) % np.uint64(n))
-
-
-@_njit
-def _seed_state(seed, read):
-    s = np.empty(1, np.uint64)
-    s[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(read + 1) * np.uint64(
-        0xBF58476D1CE4E5B9) + np.uint64(0x94D049BB133111EB)
-    if s[0] == np.uint64(0):
-        s[0] = np.uint64(0x2545F4914F6CDD1D)
-    for _ in range(4):
-        _rand(s)
-    return s
-
-
-@_njit
+@njit
 def _match(rng, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val, val, holder):
     """A random perfect matching per component (augmenting paths in random order).
 
@@ -109,7 +57,7 @@ def _match(rng, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val, val, ho
         m = comp_size[k]
         order = np.arange(m)
         for a in range(m - 1, 0, -1):  # Fisher-Yates
-            b = _randint(rng, a + 1)
+            b = randint(rng, a + 1)
             t = order[a]
             order[a] = order[b]
             order[b] = t
@@ -128,7 +76,7 @@ def _match(rng, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val, val, ho
                 L = cand_ptr[x + 1] - lo
                 if L == 0:
                     continue
-                off = _randint(rng, L)
+                off = randint(rng, L)
                 for t in range(L):
                     v = cand_val[lo + (off + t) % L]
                     if seen[v] == stamp:
@@ -155,19 +103,19 @@ def _match(rng, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val, val, ho
     return unmatched
 
 
-@_ijit
-def _var_of(s, v, slot_comp, comp_start, comp_size, tab_off, tab):
+@ijit
+def var_of(s, v, slot_comp, comp_start, comp_size, tab_off, tab):
     k = slot_comp[s]
     m = comp_size[k]
     return tab[tab_off[k] + (s - comp_start[k]) * m + (v - comp_start[k])]
 
 
-@_njit
+@njit
 def _counts(val, slot_comp, comp_start, comp_size, tab_off, tab, vg_ptr, vg_idx, gw, cnt):
     for g in range(cnt.shape[0]):
         cnt[g] = 0
     for s in range(val.shape[0]):
-        var = _var_of(s, val[s], slot_comp, comp_start, comp_size, tab_off, tab)
+        var = var_of(s, val[s], slot_comp, comp_start, comp_size, tab_off, tab)
         for t in range(vg_ptr[var], vg_ptr[var + 1]):
             cnt[vg_idx[t]] += 1
     e = 0.0
@@ -176,7 +124,7 @@ def _counts(val, slot_comp, comp_start, comp_size, tab_off, tab, vg_ptr, vg_idx,
     return e
 
 
-@_ijit
+@ijit
 def _shift(var, step, vg_ptr, vg_idx, gw, cnt):
     """Add ``step`` (+1/-1) to the counts of ``var``'s groups; return the energy change."""
     d = 0.0
@@ -191,8 +139,8 @@ def _shift(var, step, vg_ptr, vg_idx, gw, cnt):
     return d
 
 
-@_ijit
-def _move(off1, off2, on1, on2, vg_ptr, vg_idx, gw, cnt):
+@ijit
+def move(off1, off2, on1, on2, vg_ptr, vg_idx, gw, cnt):
     """Unset ``off1``, ``off2`` and set ``on1``, ``on2`` in the group counts (a swap: undo
     it with the arguments exchanged); returns the energy change."""
     d = _shift(off1, -1, vg_ptr, vg_idx, gw, cnt)
@@ -202,11 +150,11 @@ def _move(off1, off2, on1, on2, vg_ptr, vg_idx, gw, cnt):
     return d
 
 
-@_njit
-def _start_read(seed, read, ns, ng, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val,
+@njit
+def start_read(seed, read, ns, ng, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val,
                 slot_comp, vg_ptr, vg_idx, gw):
     """A read's generator and fresh state: a random matching, its counts and energy."""
-    rng = _seed_state(seed, read)
+    rng = seed_state(seed, read)
     val = np.empty(ns, np.int64)
     holder = np.empty(ns, np.int64)
     cnt = np.zeros(ng, np.int64)
@@ -215,16 +163,16 @@ def _start_read(seed, read, ns, ng, comp_start, comp_size, tab_off, tab, cand_pt
     return rng, val, holder, cnt, e
 
 
-@_ijit
+@ijit
 def _conflicted(s, val, slot_comp, comp_start, comp_size, tab_off, tab, vg_ptr, vg_idx, cnt):
-    var = _var_of(s, val[s], slot_comp, comp_start, comp_size, tab_off, tab)
+    var = var_of(s, val[s], slot_comp, comp_start, comp_size, tab_off, tab)
     for t in range(vg_ptr[var], vg_ptr[var + 1]):
         if cnt[vg_idx[t]] > 1:
             return True
     return False
 
 
-@_ijit
+@ijit
 def _propose(rng, beta, e, val, holder, movable, slot_comp, comp_start, comp_size, tab_off, tab,
              cand_ptr, cand_val, vg_ptr, vg_idx, gw, cnt, focus):
     """One swap proposal at inverse temperature ``beta``; returns the new energy.
@@ -232,16 +180,16 @@ def _propose(rng, beta, e, val, holder, movable, slot_comp, comp_start, comp_siz
     With ``focus > 0`` the first cell is redrawn up to ``focus`` times until it is in a
     conflict (min-conflicts bias; the proposal is then no longer symmetric).
     """
-    i = movable[_randint(rng, movable.shape[0])]
+    i = movable[randint(rng, movable.shape[0])]
     for _ in range(focus):
         if e <= 0.0 or _conflicted(i, val, slot_comp, comp_start, comp_size, tab_off, tab, vg_ptr,
                                    vg_idx, cnt):
             break
-        i = movable[_randint(rng, movable.shape[0])]
+        i = movable[randint(rng, movable.shape[0])]
     lo = cand_ptr[i]
     L = cand_ptr[i + 1] - lo
     a = val[i]
-    pick = _randint(rng, L - 1)
+    pick = randint(rng, L - 1)
     b = cand_val[lo + pick]
     if b == a:
         b = cand_val[lo + L - 1]
@@ -256,18 +204,18 @@ def _propose(rng, beta, e, val, holder, movable, slot_comp, comp_start, comp_siz
     vi_off = tab[base + (i - c0) * m + (a - c0)]
     vi_on = tab[base + (i - c0) * m + (b - c0)]
     vj_off = tab[base + (j - c0) * m + (b - c0)]
-    d = _move(vi_off, vj_off, vi_on, vj_on, vg_ptr, vg_idx, gw, cnt)
-    if d <= 0.0 or _uniform(rng) < math.exp(-beta * d):
+    d = move(vi_off, vj_off, vi_on, vj_on, vg_ptr, vg_idx, gw, cnt)
+    if d <= 0.0 or uniform(rng) < math.exp(-beta * d):
         val[i] = b
         val[j] = a
         holder[a] = j
         holder[b] = i
         return e + d
-    _move(vi_on, vj_on, vi_off, vj_off, vg_ptr, vg_idx, gw, cnt)
+    move(vi_on, vj_on, vi_off, vj_off, vg_ptr, vg_idx, gw, cnt)
     return e
 
 
-@_njit
+@njit
 def anneal_reads(num_reads, betas, seed, target, first_read, flags,
                  movable, slot_comp, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val,
                  vg_ptr, vg_idx, gw, stop_all, focus):
@@ -294,11 +242,11 @@ def anneal_reads(num_reads, betas, seed, target, first_read, flags,
     sweeps = np.zeros(num_reads, np.int64)
     nmov = movable.shape[0]
     for r in range(num_reads):
-        rng, val, holder, cnt, e = _start_read(seed, first_read + r, ns, ng, comp_start, comp_size,
+        rng, val, holder, cnt, e = start_read(seed, first_read + r, ns, ng, comp_start, comp_size,
                                                tab_off, tab, cand_ptr, cand_val, slot_comp,
                                                vg_ptr, vg_idx, gw)
         best = e
-        _copy(best_val[r], val)
+        copy(best_val[r], val)
         s = 0
         while s < betas.shape[0] and best > target and nmov > 0:
             if (stop_all and flags[0] > 0) or flags[1] > 0:
@@ -309,7 +257,7 @@ def anneal_reads(num_reads, betas, seed, target, first_read, flags,
                              tab_off, tab, cand_ptr, cand_val, vg_ptr, vg_idx, gw, cnt, focus)
                 if e < best - 1e-9:
                     best = e
-                    _copy(best_val[r], val)
+                    copy(best_val[r], val)
                     if best <= target:
                         break
             s += 1
@@ -320,7 +268,7 @@ def anneal_reads(num_reads, betas, seed, target, first_read, flags,
     return best_val, best_e, sweeps
 
 
-@_njit
+@njit
 def temper_reads(num_reads, betas, num_sweeps, seed, target, first_read, flags,
                  movable, slot_comp, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val,
                  vg_ptr, vg_idx, gw, stop_all, focus):
@@ -340,7 +288,7 @@ def temper_reads(num_reads, betas, num_sweeps, seed, target, first_read, flags,
     sweeps = np.zeros(num_reads, np.int64)
     nmov = movable.shape[0]
     for r in range(num_reads):
-        rng = _seed_state(seed, first_read + r)
+        rng = seed_state(seed, first_read + r)
         vals = np.empty((nrep, ns), np.int64)
         holders = np.empty((nrep, ns), np.int64)
         cnts = np.zeros((nrep, ng), np.int64)
@@ -353,7 +301,7 @@ def temper_reads(num_reads, betas, num_sweeps, seed, target, first_read, flags,
                             vg_idx, gw, cnts[q])
             if es[q] < best:
                 best = es[q]
-                _copy(best_val[r], vals[q])
+                copy(best_val[r], vals[q])
         s = 0
         while s < num_sweeps and best > target and nmov > 0:
             if (stop_all and flags[0] > 0) or flags[1] > 0:
@@ -368,7 +316,7 @@ def temper_reads(num_reads, betas, num_sweeps, seed, target, first_read, flags,
                                  cnts[q], focus)
                     if e < best - 1e-9:
                         best = e
-                        _copy(best_val[r], vals[q])
+                        copy(best_val[r], vals[q])
                         if best <= target:
                             break
                 es[q] = e
@@ -378,7 +326,7 @@ def temper_reads(num_reads, betas, num_sweeps, seed, target, first_read, flags,
                 qa = slot[t]
                 qb = slot[t + 1]
                 x = (betas[t] - betas[t + 1]) * (es[qa] - es[qb])
-                if x >= 0.0 or _uniform(rng) < math.exp(x):
+                if x >= 0.0 or uniform(rng) < math.exp(x):
                     slot[t] = qb
                     slot[t + 1] = qa
             s += 1

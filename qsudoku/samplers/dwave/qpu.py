@@ -1,7 +1,7 @@
 """D-Wave QPU backends: ``qpu`` and ``mock-qpu`` (the Leap hybrid ones are in :mod:`.hybrid`).
 
 ``qpu`` is :class:`dwave.system.DWaveSampler` behind :class:`QPUSampler`, a composite
-that embeds each model with minorminer (cached on disk, see :mod:`qsudoku.samplers.embedding`),
+that embeds each model with minorminer (cached on disk, see :mod:`qsudoku.samplers.dwave.embedding`),
 samples through :class:`dwave.system.FixedEmbeddingComposite` and puts QPU timing,
 chain breaks and chain lengths into ``sampleset.info``.  ``mock-qpu`` is the same
 composite over :class:`dwave.system.testing.MockDWaveSampler` on a real topology
@@ -29,17 +29,20 @@ import numbers
 import dimod
 import numpy as np
 
-from qsudoku.samplers.embedding import (EmbeddingCache, check_embedding_parameters, clique_embedding, embed_bqm,
+from qsudoku.samplers.dwave.embedding import (EmbeddingCache, check_embedding_parameters, clique_embedding, embed_bqm,
                          estimate_qpu_access_time, target_id)
-from qsudoku.errors import BackendUnavailableError, ConfigError
+from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
+from qsudoku.samplers import options as opt
 from qsudoku.samplers.redact import install_log_redaction, scrub
-from qsudoku.samplers.registry import register
 
-__all__ = ["QPUSampler", "mock_child", "resolve_chain_strength", "cloud_errors", "scrub",
-           "TOPOLOGIES", "CHAIN_BREAK_METHODS", "CLIENT_OPTIONS", "DEFAULT_LABEL"]
+__all__ = ["QPUSampler", "qpu_sampler", "mock_qpu_sampler", "mock_child", "resolve_chain_strength",
+           "cloud_errors", "scrub", "plain", "split_options", "TOPOLOGIES", "CHAIN_BREAK_METHODS",
+           "CLIENT_OPTIONS", "DEFAULT_LABEL"]
 
 #: Mock topologies and their default shapes: Advantage (P16), Advantage2 (Z12), 2000Q (C16).
 TOPOLOGIES = {"pegasus": (16,), "zephyr": (12, 4), "chimera": (16, 16, 4)}
+#: The largest mock shapes (about twice a real QPU's): building a bigger graph takes minutes.
+MAX_SHAPES = {"pegasus": (32,), "zephyr": (24, 8), "chimera": (32, 32, 8)}
 #: Chain-break resolution methods accepted by name (dwave.embedding.chain_breaks).
 CHAIN_BREAK_METHODS = ("majority_vote", "weighted_random", "minimize_energy")
 #: dwave-cloud-client options accepted as sampler options (``token`` is not one of them).
@@ -116,7 +119,7 @@ def cloud_errors(what: str, constructing: bool = False, config_file: str | None 
         raise err from None
 
 
-def _split_options(name: str, options: dict, client_keys=CLIENT_OPTIONS, local_keys=_LOCAL_OPTIONS):
+def split_options(name: str, options: dict, client_keys=CLIENT_OPTIONS, local_keys=_LOCAL_OPTIONS):
     """Split sampler options into ours and dwave-cloud-client's; refuse tokens and unknown keys."""
     local, client = {}, {}
     for key, value in options.items():
@@ -133,24 +136,29 @@ def _split_options(name: str, options: dict, client_keys=CLIENT_OPTIONS, local_k
     return local, client
 
 
-def _cache_from(options: dict) -> EmbeddingCache | None:
+def _cache_from(options: dict, sampler: str = "qpu") -> EmbeddingCache | None:
+    if not isinstance(options.get("cache", True), bool):
+        raise ParameterError(f"{sampler}: cache = {options['cache']!r} must be true or false")
+    if options.get("cache_dir") is not None and not isinstance(options["cache_dir"], str):
+        raise ParameterError(f"{sampler}: cache_dir = {options['cache_dir']!r} must be a path "
+                             "(a string)")
     if options.get("cache", True) is False:
         return None
     return EmbeddingCache(options["cache_dir"]) if options.get("cache_dir") else EmbeddingCache()
 
 
-def _plain(x):
+def plain(x):
     """JSON-friendly copy of an ``info`` value (numpy scalars, tuples, classes, ...)."""
     if isinstance(x, dict):
-        return {str(k): _plain(v) for k, v in x.items()}
+        return {str(k): plain(v) for k, v in x.items()}
     if isinstance(x, (list, tuple, set)):
-        return [_plain(v) for v in x]
+        return [plain(v) for v in x]
     if isinstance(x, (str, bool, int)) or x is None:
         return x
     if isinstance(x, float):
         return x if math.isfinite(x) else None
     if isinstance(x, np.generic):
-        return _plain(x.item())
+        return plain(x.item())
     return getattr(x, "__name__", None) or str(x)
 
 
@@ -232,7 +240,8 @@ class QPUSampler(dimod.ComposedSampler):
         self.children = [child]
         self.cache = cache
         self.clique = bool(clique)
-        self.embedding_parameters = check_embedding_parameters(embedding_parameters)
+        self.name = "mock-qpu" if "Mock" in type(child).__name__ else "qpu"
+        self.embedding_parameters = check_embedding_parameters(embedding_parameters, self.name)
         self.parameters = dict(child.parameters)
         self.parameters.update(chain_strength=[], chain_strength_factor=[], chain_break_method=[],
                                return_embedding=[])
@@ -242,11 +251,11 @@ class QPUSampler(dimod.ComposedSampler):
 
     @property
     def target(self) -> str:
-        """:func:`~qsudoku.samplers.embedding.target_id` of the child's working graph."""
+        """:func:`~qsudoku.samplers.dwave.embedding.target_id` of the child's working graph."""
         return target_id(self.child)
 
     def embed(self, bqm):
-        """The (cached) :class:`~qsudoku.samplers.embedding.Embedded` of ``bqm``; raises if it does not fit."""
+        """The (cached) :class:`~qsudoku.samplers.dwave.embedding.Embedded` of ``bqm``; raises if it does not fit."""
         if self.clique:
             emb = clique_embedding(bqm.num_variables, self.child, self.target)
             if emb.found:
@@ -273,6 +282,12 @@ class QPUSampler(dimod.ComposedSampler):
         from dwave.system import FixedEmbeddingComposite
 
         child = self.child
+        opt.need_bool(self.name, "return_embedding", return_embedding)
+        if "num_sweeps" in params:  # the mock's simulated-annealing physics
+            opt.need_int(self.name, "num_sweeps", params["num_sweeps"], low=1, high=10**7)
+        if "seed" in params:
+            opt.need_int(self.name, "seed", params["seed"], low=0, high=2**32 - 1,
+                         allow_none=True)
         check_qpu_params(params, child.parameters, child.properties)
         if chain_break_method is not None and chain_break_method not in CHAIN_BREAK_METHODS:
             raise ConfigError(f"chain_break_method = {chain_break_method!r}; choose from "
@@ -301,7 +316,7 @@ class QPUSampler(dimod.ComposedSampler):
         rec = ss.record
         cbf = float(np.average(rec.chain_break_fraction, weights=rec.num_occurrences)) \
             if len(rec) and "chain_break_fraction" in rec.dtype.names else 0.0
-        info = _plain(dict(ss.info))
+        info = plain(dict(ss.info))
         info.update(stats, chain_strength=round(strength, 6), chain_break_fraction=round(cbf, 6),
                     solver=str(child.properties.get("chip_id", "")))
         if estimate is not None:
@@ -353,25 +368,30 @@ def _mock_child(topology: str, shape: tuple):
 
 def mock_child(topology: str = "pegasus", shape=None):
     """The offline QPU emulator on ``topology`` (pegasus, zephyr, chimera); one per process and shape."""
-    if topology not in TOPOLOGIES:
-        raise ConfigError(f"topology = {topology!r}; choose from {', '.join(TOPOLOGIES)}")
+    if not isinstance(topology, str) or topology not in TOPOLOGIES:
+        raise ParameterError(f"mock-qpu: topology = {topology!r}; choose from {', '.join(TOPOLOGIES)}")
     shape = TOPOLOGIES[topology] if shape is None else shape
-    if isinstance(shape, numbers.Integral):
+    if isinstance(shape, numbers.Integral) and not isinstance(shape, bool):
         shape = (shape,) + TOPOLOGIES[topology][1:]
+    given = shape
     try:
-        shape = tuple(int(s) for s in shape)
-        if len(shape) != len(TOPOLOGIES[topology]) or min(shape) < 1:
-            raise ValueError("wrong length or a value < 1")
-        return _mock_child(topology, shape)
+        if isinstance(shape, (str, bytes)) or any(isinstance(x, bool) or not
+                                                  isinstance(x, numbers.Integral) for x in shape):
+            raise ValueError("not a list of integers")
+        shape = tuple(int(x) for x in shape)
+        if len(shape) != len(TOPOLOGIES[topology]):
+            raise ValueError(f"{len(TOPOLOGIES[topology])} values expected")
+        if any(not 1 <= x <= m for x, m in zip(shape, MAX_SHAPES[topology])):
+            raise ValueError(f"each value must be in 1..(at most) {list(MAX_SHAPES[topology])}")
     except (TypeError, ValueError) as e:
-        raise ConfigError(f"shape = {list(shape) if isinstance(shape, tuple) else shape!r} is not a "
-                          f"valid {topology} shape (e.g. {list(TOPOLOGIES[topology])}): {e}") from None
+        raise ParameterError(f"mock-qpu: shape = {given!r} is not a valid {topology} shape "
+                             f"(e.g. {list(TOPOLOGIES[topology])}): {e}") from None
+    return _mock_child(topology, shape)
 
 
-@register("qpu", summary="D-Wave QPU (DWaveSampler) behind a cached minorminer embedding",
-          defaults={"num_reads": 100}, extra="qpu", offline=False)
-def _qpu(**options):
-    local, client = _split_options("qpu", options, CLIENT_OPTIONS + ("failover", "retry_interval"))
+def qpu_sampler(**options):
+    """``qpu``: the D-Wave QPU (:class:`~dwave.system.DWaveSampler`) behind a cached embedding."""
+    local, client = split_options("qpu", options, CLIENT_OPTIONS + ("failover", "retry_interval"))
     import minorminer  # noqa: F401 - fail early (with the extra's name) if it is missing
     from dwave.system import DWaveSampler
 
@@ -381,12 +401,10 @@ def _qpu(**options):
     return QPUSampler(child, cache, local.get("embedding_parameters"))
 
 
-@register("mock-qpu", summary="offline QPU emulator: MockDWaveSampler (Pegasus P16) with SA "
-          "physics, same embedding path as qpu", defaults={"num_reads": 20, "num_sweeps": 1000},
-          extra="qpu")
-def _mock_qpu(topology: str = "pegasus", shape=None, **options):
-    local, _ = _split_options("mock-qpu", options, ())
+def mock_qpu_sampler(topology: str = "pegasus", shape=None, **options):
+    """``mock-qpu``: the offline emulator (:func:`mock_child`) behind the same embedding path."""
+    local, _ = split_options("mock-qpu", options, ())
     import minorminer  # noqa: F401
 
-    return QPUSampler(mock_child(topology, shape), _cache_from(local),
+    return QPUSampler(mock_child(topology, shape), _cache_from(local, "mock-qpu"),
                       local.get("embedding_parameters"))

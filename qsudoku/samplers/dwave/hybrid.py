@@ -22,10 +22,10 @@ import dimod
 import numpy as np
 
 from qsudoku.errors import ConfigError
-from qsudoku.samplers.dwave import CLIENT_OPTIONS, DEFAULT_LABEL, _plain, _split_options, cloud_errors
-from qsudoku.samplers.registry import register
+from qsudoku.samplers.dwave.qpu import CLIENT_OPTIONS, DEFAULT_LABEL, plain, split_options, cloud_errors
 
-__all__ = ["HybridSampler", "HybridCQMSampler", "cqm_from_groups"]
+__all__ = ["HybridSampler", "HybridCQMSampler", "cqm_from_groups", "hybrid_sampler",
+           "hybrid_cqm_sampler"]
 
 
 def _time_limit(time_limit, minimum: float, properties) -> float:
@@ -55,7 +55,7 @@ class _Hybrid(dimod.Sampler):
         self.properties = dict(child.properties)
 
     def _finish(self, ss, time_limit, minimum, **extra):
-        info = _plain(dict(ss.info))
+        info = plain(dict(ss.info))
         info.update(time_limit=time_limit, min_time_limit=round(minimum, 4), **extra,
                     solver=str(getattr(getattr(self.child, "solver", None), "name", "") or ""))
         ss.info.clear()
@@ -186,7 +186,7 @@ class HybridCQMSampler(_Hybrid):
 
 def _hybrid_factory(name: str, cls_name: str, wrapper):
     def factory(**options):
-        _, client = _split_options(name, options, CLIENT_OPTIONS, ())
+        _, client = split_options(name, options, CLIENT_OPTIONS, ())
         import dwave.system
 
         with cloud_errors(wrapper.what, constructing=True, config_file=client.get("config_file")):
@@ -196,9 +196,11 @@ def _hybrid_factory(name: str, cls_name: str, wrapper):
     return factory
 
 
-register("hybrid", summary="Leap hybrid BQM solver (LeapHybridSampler); time_limit defaults to "
-         "the solver's minimum", extra="qpu", offline=False)(
-    _hybrid_factory("hybrid", "LeapHybridSampler", HybridSampler))
-register("hybrid-cqm", summary="Leap hybrid CQM solver: one-hot groups as constraints, not "
-         "penalties", extra="qpu", offline=False)(
-    _hybrid_factory("hybrid-cqm", "LeapHybridCQMSampler", HybridCQMSampler))
+def hybrid_sampler(**options):
+    """``hybrid``: Leap's hybrid BQM solver (needs a token)."""
+    return _hybrid_factory("hybrid", "LeapHybridSampler", HybridSampler)(**options)
+
+
+def hybrid_cqm_sampler(**options):
+    """``hybrid-cqm``: Leap's hybrid CQM solver on the one-hot groups (needs a token)."""
+    return _hybrid_factory("hybrid-cqm", "LeapHybridCQMSampler", HybridCQMSampler)(**options)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import math
 import os
 import tempfile
 import time
@@ -30,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Hashable, Iterable, Mapping
 
-from qsudoku.errors import ConfigError
+from qsudoku.errors import ConfigError, ParameterError
 
 __all__ = ["Embedded", "EmbeddingCache", "default_cache_dir", "graph_key", "target_id",
            "chain_stats", "is_valid_embedding", "embed_bqm", "check_embedding_parameters",
@@ -46,26 +47,46 @@ _FORMAT = "qsudoku-embedding"
 _VERSION = 1
 
 
-def check_embedding_parameters(params: Mapping | None) -> dict:
-    """Validate minorminer keywords; returns a plain dict.
+#: Largest value of each minorminer keyword: beyond it a search would not end in a session.
+MINORMINER_MAXIMA = {"timeout": 86400, "tries": 10**4, "random_seed": 2**32 - 1,
+                     "chainlength_patience": 10**6, "max_no_improvement": 10**6, "threads": 1024,
+                     "inner_rounds": 10**6, "max_fill": 10**6, "max_beta": 1e6}
+
+
+def check_embedding_parameters(params: Mapping | None, sampler: str = "qpu") -> dict:
+    """Validate minorminer keywords (known, numbers, finite, within :data:`MINORMINER_MAXIMA`);
+    returns a plain dict.
 
     >>> check_embedding_parameters({"timeout": 60, "random_seed": 3})
     {'timeout': 60, 'random_seed': 3}
     >>> check_embedding_parameters({"timout": 60})
     Traceback (most recent call last):
     ...
-    qsudoku.errors.ConfigError: unknown embedding parameter 'timout'; known: chainlength_patience, inner_rounds, max_beta, max_fill, max_no_improvement, random_seed, threads, timeout, tries
+    qsudoku.errors.ParameterError: qpu: unknown embedding parameter 'timout'; known: chainlength_patience, inner_rounds, max_beta, max_fill, max_no_improvement, random_seed, threads, timeout, tries
+    >>> check_embedding_parameters({"tries": 10**9}, "mock-qpu")
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ParameterError: mock-qpu: embedding parameter tries = 1000000000 must be a number in 1..10000
     """
-    out = dict(params or {})
+    if params is None:
+        return {}
+    if not isinstance(params, Mapping):
+        raise ParameterError(f"{sampler}: embedding_parameters = {params!r} must be a table of "
+                             "minorminer keywords")
+    out = dict(params)
     for key, value in out.items():
         if key not in MINORMINER_PARAMETERS:
-            raise ConfigError(f"unknown embedding parameter {key!r}; known: "
-                              f"{', '.join(sorted(MINORMINER_PARAMETERS))}")
+            raise ParameterError(f"{sampler}: unknown embedding parameter {key!r}; known: "
+                                 f"{', '.join(sorted(MINORMINER_PARAMETERS))}")
         ok = MINORMINER_PARAMETERS[key]
-        if isinstance(value, bool) or not isinstance(value, ok) or value < 0 or \
-                (key in ("timeout", "tries", "threads") and not value > 0):
-            raise ConfigError(f"embedding parameter {key} = {value!r} must be a "
-                              f"{'positive' if key in ('timeout', 'tries', 'threads') else 'non-negative'} number")
+        low = 1 if key in ("tries", "threads") else 0
+        high = MINORMINER_MAXIMA[key]
+        if (isinstance(value, bool) or not isinstance(value, ok)
+                or not math.isfinite(value) or not low <= value <= high
+                or (key == "timeout" and not value > 0)):
+            bound = f"> 0 and <= {high}" if key == "timeout" else f"in {low}..{high}"
+            raise ParameterError(f"{sampler}: embedding parameter {key} = {value!r} must be a "
+                                 f"number {bound}")
     return out
 
 

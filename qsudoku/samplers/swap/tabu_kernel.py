@@ -1,6 +1,6 @@
 """Compiled kernel of the swap tabu search (numba when installed, plain Python otherwise).
 
-The state, moves and energy bookkeeping are those of :mod:`._swap_kernel`: a read keeps
+The state, moves and energy bookkeeping are those of :mod:`.kernel`: a read keeps
 every cell group and every family group at exactly one, and a move swaps the digits of
 two cells of one family unit.  Instead of Metropolis proposals, each iteration looks at
 every swap that moves a cell in conflict, takes the best one whose new digits are not
@@ -27,13 +27,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from qsudoku.samplers._swap_kernel import _copy, _ijit, _move, _njit, _randint, _start_read, _var_of
+from qsudoku.samplers.kernels import copy, ijit, njit, randint
+from qsudoku.samplers.swap.kernel import move, start_read, var_of
 
 
 __all__ = ["tabu_reads"]
 
 
-@_ijit
+@ijit
 def _holds(vgw, v, g):
     """True if group ``g`` is one of variable ``v``'s conflict groups."""
     for y in range(vgw.shape[1]):
@@ -42,7 +43,7 @@ def _holds(vgw, v, g):
     return False
 
 
-@_ijit
+@ijit
 def _half(off, on, vgw, sw, cnt):
     """Energy change (weights ``sw``) of unsetting variable ``off`` and setting ``on``, two
     variables of one value: a group holding both keeps its count; read-only."""
@@ -61,7 +62,7 @@ def _half(off, on, vgw, sw, cnt):
             d += sw[g] * (2 * cnt[g] - 1)  # c**2 - (c - 1)**2
     return d
 
-@_njit
+@njit
 def _tabu_walk(read, out, max_iters, tenure, stall, bump, seed, target, flags, movable, slot_comp,
                comp_start, comp_size, tab_off, tab, cand_ptr, cand_val, vg_ptr, vg_idx, gw, vgw,
                pure, stop_all):
@@ -72,7 +73,7 @@ def _tabu_walk(read, out, max_iters, tenure, stall, bump, seed, target, flags, m
     ng = gw.shape[0]
     nv = vg_ptr.shape[0] - 1
     nmov = movable.shape[0]
-    rng, val, holder, cnt, e = _start_read(seed, read, ns, ng, comp_start, comp_size,
+    rng, val, holder, cnt, e = start_read(seed, read, ns, ng, comp_start, comp_size,
                                            tab_off, tab, cand_ptr, cand_val, slot_comp,
                                            vg_ptr, vg_idx, gw)
     sw = gw.copy()  # search weights
@@ -80,10 +81,10 @@ def _tabu_walk(read, out, max_iters, tenure, stall, bump, seed, target, flags, m
     until = np.zeros(nv, np.int64)  # iteration until which setting this variable is tabu
     cur = np.empty(ns, np.int64)  # the variable each cell slot sets now
     for x in range(ns):
-        cur[x] = _var_of(x, val[x], slot_comp, comp_start, comp_size, tab_off, tab)
+        cur[x] = var_of(x, val[x], slot_comp, comp_start, comp_size, tab_off, tab)
     best = e
     best_w = ew  # aspiration level: the best weighted energy since the last bump
-    _copy(out, val)
+    copy(out, val)
     it = 0
     since = 0
     ended = True
@@ -127,8 +128,8 @@ def _tabu_walk(read, out, max_iters, tenure, stall, bump, seed, target, flags, m
                 if pure:
                     d = _half(v, vj_on, vgw, sw, cnt) + _half(vj_off, vi_on, vgw, sw, cnt)
                 else:
-                    d = _move(v, vj_off, vi_on, vj_on, vg_ptr, vg_idx, sw, cnt)
-                    _move(vi_on, vj_on, v, vj_off, vg_ptr, vg_idx, sw, cnt)
+                    d = move(v, vj_off, vi_on, vj_on, vg_ptr, vg_idx, sw, cnt)
+                    move(vi_on, vj_on, v, vj_off, vg_ptr, vg_idx, sw, cnt)
                 if (until[vi_on] > it or until[vj_on] > it) and ew + d >= best_w - 1e-9:
                     continue  # tabu, and no new best
                 if d < bd - 1e-9:
@@ -139,7 +140,7 @@ def _tabu_walk(read, out, max_iters, tenure, stall, bump, seed, target, flags, m
                     ties = 1
                 elif d < bd + 1e-9:
                     ties += 1
-                    if _randint(rng, ties) == 0:
+                    if randint(rng, ties) == 0:
                         move_d = d
                         bi = i
                         bj = j
@@ -159,16 +160,16 @@ def _tabu_walk(read, out, max_iters, tenure, stall, bump, seed, target, flags, m
         b = val[bj]
         vi_off = cur[bi]
         vj_off = cur[bj]
-        vi_on = _var_of(bi, b, slot_comp, comp_start, comp_size, tab_off, tab)
-        vj_on = _var_of(bj, a, slot_comp, comp_start, comp_size, tab_off, tab)
+        vi_on = var_of(bi, b, slot_comp, comp_start, comp_size, tab_off, tab)
+        vj_on = var_of(bj, a, slot_comp, comp_start, comp_size, tab_off, tab)
         if bumped:  # the move was ranked before the weights grew: its change under the new
             if pure:
                 move_d = (_half(vi_off, vj_on, vgw, sw, cnt)
                           + _half(vj_off, vi_on, vgw, sw, cnt))
             else:
-                move_d = _move(vi_off, vj_off, vi_on, vj_on, vg_ptr, vg_idx, sw, cnt)
-                _move(vi_on, vj_on, vi_off, vj_off, vg_ptr, vg_idx, sw, cnt)
-        e += _move(vi_off, vj_off, vi_on, vj_on, vg_ptr, vg_idx, gw, cnt)
+                move_d = move(vi_off, vj_off, vi_on, vj_on, vg_ptr, vg_idx, sw, cnt)
+                move(vi_on, vj_on, vi_off, vj_off, vg_ptr, vg_idx, sw, cnt)
+        e += move(vi_off, vj_off, vi_on, vj_on, vg_ptr, vg_idx, gw, cnt)
         ew += move_d  # so ew stays sum(sw * (cnt - 1)**2)
         val[bi] = b
         val[bj] = a
@@ -176,18 +177,18 @@ def _tabu_walk(read, out, max_iters, tenure, stall, bump, seed, target, flags, m
         holder[b] = bi
         cur[bi] = vi_on
         cur[bj] = vj_on
-        until[vi_off] = it + tenure + _randint(rng, tenure + 1)
-        until[vj_off] = it + tenure + _randint(rng, tenure + 1)
+        until[vi_off] = it + tenure + randint(rng, tenure + 1)
+        until[vj_off] = it + tenure + randint(rng, tenure + 1)
         if ew < best_w - 1e-9:
             best_w = ew
         if e < best - 1e-9:
             best = e
-            _copy(out, val)
+            copy(out, val)
             since = 0
     return best, it, ended
 
 
-@_njit
+@njit
 def tabu_reads(num_reads, max_iters, tenure, stall, bump, seed, target, first_read, flags,
                movable, slot_comp, comp_start, comp_size, tab_off, tab, cand_ptr,
                cand_val, vg_ptr, vg_idx, gw, vgw, pure, stop_all):
@@ -204,7 +205,7 @@ def tabu_reads(num_reads, max_iters, tenure, stall, bump, seed, target, first_re
         seed: Base seed; read ``r`` uses generator ``(seed, first_read + r)``.
         target: A read stops once its energy is ``<= target`` (its ground state).
         first_read: Offset of these reads' generators (for batched or threaded calls).
-        flags: Shared stop flags (see :mod:`._swap_kernel`), read before every iteration.
+        flags: Shared stop flags (see :mod:`.kernel`), read before every iteration.
         vgw: Each variable's conflict groups as a row padded with ``-1``.
         pure: True if no conflict group holds two variables of one cell or two values of
             one component (:attr:`SwapStructure.digit_pure`): a swap's energy change is

@@ -1,0 +1,221 @@
+"""``aco``: an ant colony that builds consistent partial assignments over the one-hot groups.
+
+The sampler reads only the BQM and its labelled one-hot groups (``groups=[(kind,
+[labels...]), ...]``, as :meth:`qsudoku.model.qubo.QuboModel.groups` gives them, or
+recognised from the BQM by :func:`~qsudoku.samplers.onehot.find_groups`), checks that the
+BQM is the sum of their one-hot penalties, and treats them as an exact cover: each group
+must hold exactly one chosen variable.  Ants fill the ``cell`` groups one by one (or,
+with ``order="fewest"``, the groups with the fewest candidates left first), choosing by
+pheromone and propagating units over every group after each choice (see
+:mod:`.kernel`); a cell whose candidates run out stays empty.  A read is one colony;
+its sample is the partial assignment that fixed the most cells, as a 0/1 sample of the
+BQM's variables (empty cells all 0), with the energy the BQM gives it: 0 exactly when
+every cell is fixed, that is, at a ground state.
+
+Where propagation leaves few candidates per cell (25x25 grids near half filled), this
+search over consistent partial assignments connects what swaps within boxes do not (see
+``docs/performance.md``).
+
+>>> from qsudoku.io import parse_puzzle
+>>> from qsudoku.model.propagate import propagate
+>>> from qsudoku.model.qubo import build_model
+>>> m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
+>>> ss = AntColonySampler().sample(m.bqm, groups=m.groups(), num_reads=2, seed=1)
+>>> float(ss.first.energy), ss.info["cells"]
+(0.0, 13)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import dimod
+import numpy as np
+
+from qsudoku.errors import ParameterError
+from qsudoku.samplers import options as opt
+from qsudoku.samplers.onehot import groups_of
+from qsudoku.samplers.penalty_fit import infer_weights
+from qsudoku.samplers.reads import (KernelSampler, as_binary, empty_sampleset, fresh_seed,
+                                    parallel_reads)
+
+__all__ = ["AntColonySampler", "ExactCover", "compile_cover", "ORDERS"]
+
+#: The orders in which an ant fills groups (``order=``), as the kernel's codes.
+ORDERS = {"scan": 0, "fewest": 1}
+
+
+@dataclass
+class ExactCover:
+    """A BQM's one-hot groups as index arrays for :mod:`.kernel`.
+
+    Attributes:
+        variables: BQM labels in index order.
+        v_ptr, v_grp: Each variable's groups (CSR).
+        g_ptr, g_var: Each group's variables (CSR).
+        cells: Indices of the ``cell`` groups, in the order the ants visit them.
+    """
+
+    variables: list
+    v_ptr: np.ndarray
+    v_grp: np.ndarray
+    g_ptr: np.ndarray
+    g_var: np.ndarray
+    cells: np.ndarray
+
+
+def compile_cover(bqm, groups) -> ExactCover:
+    """Index arrays of ``groups`` over ``bqm``'s variables, after checking the BQM.
+
+    Raises:
+        ParameterError: If ``groups`` is missing or has no ``cell`` group, names a variable
+            not in the BQM, or the BQM is not the sum of one-hot penalties over them.
+    """
+    if not groups:
+        raise ParameterError("aco: the sampler needs the model's one-hot groups: "
+                         "sample(bqm, groups=[(kind, [labels...]), ...])")
+    variables = list(bqm.variables)
+    pos = {v: i for i, v in enumerate(variables)}
+    kinds = [k for k, _ in groups]
+    sizes = np.array([len(g) for _, g in groups], np.int64)
+    try:
+        members = np.fromiter((pos[v] for _, g in groups for v in g), np.int64, int(sizes.sum()))
+    except KeyError as e:
+        raise ParameterError(f"aco: a group names variable {e.args[0]!r}, which is not in the BQM") \
+            from None
+    if "cell" not in kinds:
+        raise ParameterError("aco: the sampler needs 'cell' groups")
+    g_ptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    V = len(variables)
+    if V:
+        gidx = [members[i:j] for i, j in zip(g_ptr[:-1], g_ptr[1:])]
+        if infer_weights(bqm, variables, gidx, kinds, members, sizes.tolist()) is None:
+            raise ParameterError("aco: the BQM is not a sum of one-hot penalties over the given groups")
+    gid = np.repeat(np.arange(len(sizes)), sizes)
+    order = np.argsort(members, kind="stable")
+    v_ptr = np.searchsorted(members[order], np.arange(V + 1)).astype(np.int64)
+    cells = np.array([i for i, k in enumerate(kinds) if k == "cell"], np.int64)
+    return ExactCover(variables, v_ptr, gid[order].astype(np.int64), g_ptr, members, cells)
+
+
+class AntColonySampler(KernelSampler, dimod.Sampler):
+    """Ant colony construction over the one-hot groups; a :class:`dimod.Sampler`.
+
+    Args (of :meth:`sample`):
+        groups: The model's labelled one-hot groups (default: recognised from the BQM).
+        num_reads: Colonies, each from fresh pheromone (spread over threads).
+        num_ants: Ants per iteration.
+        repair: Ants per iteration that rebuild the best assignment so far around its
+            empty cells instead of starting afresh (0 = the plain ant colony).
+        q0: Probability that an ant takes the highest-pheromone candidate.
+        rho: Weight of the best-so-far ant's pheromone in the global update.
+        evap: Best-value evaporation rate of the pheromone laid.
+        xi: Local pheromone update rate (a choice pulls its pheromone back to the start).
+        max_iters: Iterations at most per colony.
+        stall: A colony ends after this many iterations without fixing more cells
+            than before, and the next read starts a fresh one.
+        spread: A repairing ant rebuilds around this many empty cells, drawn at random
+            (0 = all of them).
+        order: ``"scan"``: an ant visits the cells in grid order from a random start;
+            ``"fewest"``: it next fills an open group (a cell, or a unit's digit) with
+            the fewest candidates left, the most constrained choice first (faster on
+            25x25 grids near 45% filled, slower on the hardest 9x9 puzzles; see
+            ``docs/performance.md``).
+        refute: An ant undoes a choice whose propagation empties a group and rules its
+            digit out (see :mod:`.learn`; ants that learn fill the fewest group
+            first whatever ``order`` says).
+        backjump: A contradiction that refutation does not clear undoes this many of the
+            ant's last choices (0 = the ant never undoes choices).
+        jumps: Backjumps at most per ant; then it leaves dead cells empty.
+        blame: Weight of the fading blame of refuted and undone digits in a choice.
+        seed: Seed of the colonies' generators (``None`` = fresh).
+        time_limit: Seconds after which colonies stop (``None`` = none).
+        stop_at_ground: Stop every colony once any colony fixes every cell.
+    """
+
+    parameters = {"groups": [], "num_reads": [], "num_ants": [], "repair": [], "q0": [],
+                  "rho": [], "evap": [], "xi": [], "max_iters": [], "stall": [], "spread": [],
+                  "order": [], "refute": [], "backjump": [], "jumps": [],
+                  "blame": [], "seed": [], "time_limit": [], "stop_at_ground": []}
+    properties = {"numba": None}
+
+    _WARM_CALLS = ({"max_iters": 2},)
+    _KERNEL_PARAMS = ("refute", "backjump")  # (either one compiles the learning ant)
+
+    def sample(self, bqm, groups=None, num_reads: int = 1, num_ants: int = 10,
+               repair: int = 0, q0: float = 0.9, rho: float = 0.9, evap: float = 0.005,
+               xi: float = 0.1, max_iters: int = 1000, stall: int = 150, spread: int = 0,
+               order: str = "scan", refute: bool = False, backjump: int = 0,
+               jumps: int = 20, blame: float = 1.0, seed=None, time_limit=None,
+               stop_at_ground: bool = False, **kwargs):
+        t0 = time.perf_counter()
+        name = "aco"
+        opt.no_unknown(name, kwargs)
+        num_reads = opt.need_int(name, "num_reads", num_reads, low=1, high=opt.MAX_READS)
+        num_ants = opt.need_int(name, "num_ants", num_ants, low=1, high=10**4)
+        repair = opt.need_int(name, "repair", repair, low=0, high=10**4)
+        max_iters = opt.need_int(name, "max_iters", max_iters, low=1, high=10**12)
+        stall = opt.need_int(name, "stall", stall, low=1, high=10**12)
+        spread = opt.need_int(name, "spread", spread, low=0, high=10**7)
+        backjump = opt.need_int(name, "backjump", backjump, low=0, high=10**7)
+        jumps = opt.need_int(name, "jumps", jumps, low=0, high=10**9)
+        blame = opt.need_real(name, "blame", blame, low=0, high=1e12)
+        q0, rho, evap, xi = (opt.need_real(name, k, x, low=0, high=1) for k, x in
+                             (("q0", q0), ("rho", rho), ("evap", evap), ("xi", xi)))
+        order = opt.need_choice(name, "order", order, ORDERS)
+        refute = opt.need_bool(name, "refute", refute)
+        stop_at_ground = opt.need_bool(name, "stop_at_ground", stop_at_ground)
+        seed = opt.need_seed(name, seed)
+        time_limit = opt.need_time_limit(name, time_limit)
+        if not bqm.num_variables:
+            return empty_sampleset(bqm, cells=0)
+        from qsudoku.samplers.aco import kernel as K
+
+        groups = groups_of(bqm, groups, name)
+        bqm = as_binary(bqm)
+        cv = compile_cover(bqm, groups)
+        t1 = time.perf_counter()
+        seed = fresh_seed() if seed is None else seed
+        deadline = np.inf if time_limit is None else t0 + time_limit
+        arrays = (cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var, cv.cells)
+        root = K.root_state(cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var)
+        learn = refute or backjump > 0  # (else the learning ant is not compiled)
+
+        def colonies(n, first, flags):
+            """Reads ``first .. first + n - 1``, one colony each, until a ground state
+            (``flags[0]``, if asked) or the deadline (``flags[1]``); read 0 always runs
+            at least one iteration."""
+            runs = []
+            for r in range(first, first + n):
+                if r and ((stop_at_ground and flags[0]) or flags[1]
+                          or time.perf_counter() > deadline):
+                    break
+                runs.append(K.colony(seed, r, num_ants, repair, spread, max_iters, stall,
+                                     q0, rho, evap, xi,
+                                     flags[1:], flags[:1] if stop_at_ground
+                                     else np.zeros(1, np.int64), ORDERS[order],
+                                     int(refute), backjump, jumps, blame,
+                                     np.zeros(root[0].shape[0]) if learn else None,
+                                     *arrays, *root))
+            return (np.array([o[0] for o in runs], np.int8).reshape(len(runs), nvar),
+                    np.array([o[1] for o in runs], np.int64),
+                    np.array([o[2] for o in runs], np.int64),
+                    np.array([o[3] for o in runs], np.bool_))
+
+        nvar = len(cv.variables)
+        samples, fixed, iterations, complete = parallel_reads(colonies, num_reads, 0,
+                                                              deadline)
+        # A colony stopped before its first iteration never ran: it is not a read.
+        ran = (iterations > 0) | complete
+        ran[0] = True  # (read 0 always runs its first iteration)
+        samples, fixed, iterations, complete = (x[ran] for x in (samples, fixed, iterations,
+                                                                 complete))
+        t2 = time.perf_counter()
+        ss = dimod.SampleSet.from_samples_bqm((samples, cv.variables), bqm)
+        ss.info.update(cells=len(cv.cells), fixed=fixed.tolist(),
+                       iterations=iterations.tolist(),
+                       interrupted=int((~complete).sum()), num_reads=len(samples),
+                       timing={"compile_structure": t1 - t0, "search": t2 - t1,
+                               "total": time.perf_counter() - t0})
+        return ss

@@ -1,0 +1,139 @@
+"""``swap``: an annealer whose moves keep the one-hot groups a sample already satisfies.
+
+The sampler reads only the BQM and its labelled one-hot groups (``groups=[(kind,
+[labels...]), ...]``, as :meth:`qsudoku.model.qubo.QuboModel.groups` gives them).  It picks a
+*family* of unit groups that partitions the open cells (kind ``box`` or ``region`` when
+present, else ``row``), starts every read from a random perfect matching of each family
+unit (each cell one candidate digit, each unit a permutation of its missing digits) and
+anneals with moves that swap the digits of two cells of the same unit, both digits being
+candidates of both cells.  Cell groups and family groups thus stay satisfied, and the
+energy, ``sum_g w_g (sum q - 1)**2`` over the other groups (rows, columns, extra units),
+is exactly the BQM energy: the group weights are read off the BQM and checked against it.
+
+Samples are returned in the BQM's variables with energies computed by the BQM itself.
+
+>>> import dimod
+>>> from qsudoku.io import parse_puzzle
+>>> from qsudoku.model.propagate import propagate
+>>> from qsudoku.model.qubo import build_model
+>>> m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
+>>> ss = SwapAnnealingSampler().sample(m.bqm, groups=m.groups(), num_reads=3, seed=1)
+>>> isinstance(ss, dimod.SampleSet), float(ss.first.energy)
+(True, 0.0)
+"""
+
+from __future__ import annotations
+
+import time
+
+import dimod
+import numpy as np
+
+from qsudoku.samplers import options as opt
+from qsudoku.samplers.onehot import groups_of
+from qsudoku.samplers.reads import (KernelSampler, as_binary, empty_sampleset, fresh_seed,
+                                    num_threads, parallel_reads)
+from qsudoku.samplers.swap.structure import (FAMILY_KINDS, compile_structure, finish_sampleset,
+                                             kernel_args, run_batches)
+
+__all__ = ["SwapAnnealingSampler"]
+
+
+class SwapAnnealingSampler(KernelSampler, dimod.Sampler):
+    """Annealing with unit-preserving swap moves; a :class:`dimod.Sampler`.
+
+    Args (of :meth:`sample`):
+        groups: The model's labelled one-hot groups (default: recognised from the BQM).
+        num_reads: Independent reads, each from a fresh random matching.
+        num_sweeps: Sweeps per read (a sweep = one proposal per movable cell).
+        beta_range: ``(hot, cold)`` inverse temperatures, in units of the lightest
+            group weight; default ``(2.5, 5.0)`` (temperature 0.4 -> 0.2).
+        beta_schedule_type: ``"geometric"`` (in temperature) or ``"linear"`` (in beta).
+        num_replicas: ``1`` = plain annealing; ``> 1`` = replica exchange with that many
+            temperatures spread geometrically over ``beta_range`` for ``num_sweeps`` sweeps.
+        seed: Seed of the reads' generators (``None`` = fresh).
+        time_limit: Seconds after which no new batch of reads starts (``None`` = none).
+        stop_at_ground: Stop every read once any read reaches energy 0.
+        focus: Redraw the first cell of a swap up to this many times until it lies in a
+            conflict (min-conflicts bias); 0 = uniform proposals.
+        family: Unit kind whose units the moves keep as permutations (any kind that
+            partitions the open cells: ``box``, ``region``, ``row``, ``column``);
+            default the first of :data:`FAMILY_KINDS` present.
+    """
+
+    parameters = {"groups": [], "num_reads": [], "num_sweeps": [], "beta_range": [],
+                  "beta_schedule_type": [], "num_replicas": [], "seed": [],
+                  "time_limit": [], "stop_at_ground": [], "focus": [], "family": []}
+    properties = {"family_kinds": FAMILY_KINDS, "numba": None}
+
+    _WARM_CALLS = ({"num_sweeps": 2, "num_replicas": 1}, {"num_sweeps": 2, "num_replicas": 2})
+
+    def sample(self, bqm, groups=None, num_reads: int = 10, num_sweeps: int = 20000,
+               beta_range=(2.5, 5.0), beta_schedule_type: str = "geometric",
+               num_replicas: int = 1, seed=None, time_limit=None,
+               stop_at_ground: bool = False, focus: int = 0, family: str | None = None,
+               **kwargs):
+        t0 = time.perf_counter()
+        name = "swap"
+        opt.no_unknown(name, kwargs)
+        num_reads = opt.need_int(name, "num_reads", num_reads, low=1, high=opt.MAX_READS)
+        num_sweeps = opt.need_int(name, "num_sweeps", num_sweeps, low=1, high=10**10)
+        num_replicas = opt.need_int(name, "num_replicas", num_replicas, low=1, high=10**4)
+        if beta_range is None:
+            beta_range = (2.5, 5.0)
+        if isinstance(beta_range, (str, bytes)) or not hasattr(beta_range, "__len__") \
+                or len(beta_range) != 2:
+            raise opt.ParameterError(f"swap: beta_range = {beta_range!r} must be two numbers "
+                                     "(hot, cold)")
+        hot, cold = (opt.need_real(name, "beta_range", x, low=0, high=1e12, low_open=True)
+                     for x in beta_range)
+        if hot > cold:
+            raise opt.ParameterError(f"swap: beta_range = {beta_range!r} must be 0 < hot <= cold")
+        beta_schedule_type = opt.need_choice(name, "beta_schedule_type", beta_schedule_type,
+                                             ("geometric", "linear"))
+        stop_at_ground = opt.need_bool(name, "stop_at_ground", stop_at_ground)
+        focus = opt.need_int(name, "focus", focus, low=0, high=10**6)
+        seed = opt.need_seed(name, seed)
+        time_limit = opt.need_time_limit(name, time_limit)
+        if family is not None and not isinstance(family, str):
+            raise opt.ParameterError(f"swap: family = {family!r} must be a unit kind (a string)")
+        if not bqm.num_variables:
+            return empty_sampleset(bqm)
+        from qsudoku.samplers.swap import kernel as K
+
+        groups = groups_of(bqm, groups, name)
+        bqm = as_binary(bqm)
+        st = compile_structure(bqm, groups, family)
+        t1 = time.perf_counter()
+        if seed is None:
+            seed = fresh_seed()
+        scale = st.weight_scale
+        n_b = num_replicas if num_replicas > 1 else num_sweeps
+        if beta_schedule_type == "geometric":  # geometric in temperature
+            temps = np.geomspace(1 / hot, 1 / cold, n_b)
+            betas = 1.0 / temps
+        else:
+            betas = np.linspace(hot, cold, n_b)
+        betas = betas / scale
+        args = kernel_args(st)
+
+        def reads(n, first, flags):
+            return _run(K, num_replicas, n, betas, num_sweeps, seed, first, flags, args,
+                        stop_at_ground, focus)
+
+        def run(n, first, deadline):
+            bv, be, sw = parallel_reads(reads, n, first, deadline)
+            return bv, be, sw, (sw >= num_sweeps) | (be <= 1e-9)
+
+        vals, work, interrupted = run_batches(st, run, num_reads, num_reads if time_limit is None
+                                              else num_threads(), time_limit, t0, stop_at_ground)
+        return finish_sampleset(bqm, st, vals, interrupted, t0, t1, num_reads, sweeps=work.tolist(),
+                                num_sweeps=num_sweeps, num_replicas=num_replicas)
+
+
+def _run(K, num_replicas, n, betas, num_sweeps, seed, first, flags, args, stop_at_ground, focus):
+    if num_replicas > 1:
+        return K.temper_reads(n, betas, num_sweeps, int(seed), 1e-9, first, flags, *args,
+                              bool(stop_at_ground), int(focus))
+    return K.anneal_reads(n, betas, int(seed), 1e-9, first, flags, *args, bool(stop_at_ground),
+                          int(focus))
