@@ -53,7 +53,6 @@ chain, and the estimated QPU access time (D-Wave's timing model, summed over cal
 
 from __future__ import annotations
 
-import numbers
 import time
 
 import dimod

@@ -29,7 +29,7 @@ import math
 
 import numpy as np
 
-from qsudoku.samplers.kernels import HAVE_NUMBA, copy, ijit, njit, rand, randint, seed_state, uniform
+from qsudoku.samplers.kernels import HAVE_NUMBA, copy, ijit, njit, randint, seed_state, uniform
 
 __all__ = ["HAVE_NUMBA", "anneal_reads", "temper_reads", "STOP_TARGET", "STOP_DEADLINE"]
 
