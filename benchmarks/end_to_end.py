@@ -1,4 +1,4 @@
-"""End to end: the default ``solve`` (``qsudoku.solving.pipeline.solve`` with the default config,
+"""End to end: the default ``solve`` (``qsudoku.solve`` with the default config,
 whatever route it takes) over every shared set.
 
 Large sets are subsampled: at most ``--per-set`` puzzles per file, evenly spaced (all of a
@@ -90,7 +90,7 @@ def main() -> None:
     args = ap.parse_args()
     print_machine(args.jobs)
     cfg = Config()
-    print(f"measured: qsudoku.solving.pipeline.solve(puzzle, Config()); config rules "
+    print(f"measured: qsudoku.solve(puzzle, Config()); config rules "
           f"{list(cfg.propagate.rules)}, sampler {cfg.sampler.name} (registered defaults)")
     (point,) = points(cfg, ["solve"], [None])
     tasks, counts = [], {}

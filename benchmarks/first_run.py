@@ -37,17 +37,19 @@ HARD = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "sudoku9
 
 _LIMITS = """
 import resource, string, sys, time
-from qsudoku.model.puzzle import Puzzle
-from qsudoku.solving.route import anneal_route
-from qsudoku.samplers import get_sampler
+from qsudoku import Config, Puzzle
+from qsudoku.solving import make_plan, run_plan
 n, budget, flim = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
-from qsudoku.config import ROUTE_SAMPLER
-get_sampler(ROUTE_SAMPLER).warm_up()
+config = Config().with_overrides(seed=1, route={"time_budget": budget, "exact_fallback": "sat,csp",
+                                                "fallback_time_limit": flim})
+plan = make_plan(config)
+plan.warm_up()
 p = Puzzle.standard([0] * (n * n), alphabet=(string.digits[1:] + string.ascii_letters)[:n])
-r = anneal_route(p, time_budget=budget, fallback=("sat", "csp"), fallback_time_limit=flim, seed=1)
+r = run_plan(plan, p)
 t = r.timings
-route = t["total"] - t["fallback"]
-print(f"{n}x{n}: route {route:.2f} s of {budget:g} s, fallback {t['fallback']:.2f} s of {flim:g} s,"
+fallback = t.get("fallback", 0.0)  # absent when no fallback ran
+route = t["total"] - fallback
+print(f"{n}x{n}: route {route:.2f} s of {budget:g} s, fallback {fallback:.2f} s of {flim:g} s,"
       f" {'VALID' if r.valid else 'not decided'} ({r.solved_by}), {r.rounds} rounds, peak RSS "
       f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB")
 """

@@ -1,14 +1,15 @@
-"""The annealing route alone on hard 25x25 puzzles, with chosen ``aco`` settings side by side.
+"""The sampling rounds alone on hard 25x25 puzzles, with chosen ``aco`` settings side by side.
 
-Per puzzle (seed = index): solved or not, wall time, and the lowest energy of the route's
+Per puzzle (seed = index): solved or not, wall time, and the lowest energy of the rounds'
 reads (4 per empty cell: the cell's group and its three units' digit groups), so that a
 setting that gets closer shows even when none solves.  ``--set KEY=VALUE`` overrides the
-route's ``aco`` parameters (:data:`qsudoku.solving.route.ROUTE_PARAMS`); ``--alt KEY=VALUE`` adds a
+``aco`` sampler's registered defaults (``qsudoku.samplers.get_spec("aco").defaults``);
+``--alt KEY=VALUE`` adds a
 second setting (the first one plus these), run on each puzzle right after the first, so
 that both see the same load.  The default file is ``data/sudoku25/gecode.txt`` of the shared
 directory (12 unique puzzles); ``--file`` takes another one relative to it.
 
-    python benchmarks/gecode25.py                               # the route's defaults
+    python benchmarks/gecode25.py                               # aco's defaults
     python benchmarks/gecode25.py --set order=fewest --set repair=5 --set spread=1
     python benchmarks/gecode25.py --file lewis/sudoku25/lewis_p45.txt --first 20 \\
         --budget 10 --alt order=fewest
@@ -23,8 +24,9 @@ import statistics
 import time
 from pathlib import Path
 
+from qsudoku import Config, solve
 from qsudoku.io import load_puzzles
-from qsudoku.solving.route import ROUTE_PARAMS, anneal_route
+from qsudoku.samplers import get_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -62,18 +64,18 @@ def main() -> None:
     ap.add_argument("--first", type=int, default=12, help="puzzles (from the first)")
     ap.add_argument("--budget", type=float, default=20.0, help="seconds per puzzle")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                    help="an aco parameter of the route")
+                    help="an aco parameter (default: its registered defaults)")
     ap.add_argument("--alt", action="append", default=[], metavar="KEY=VALUE",
                     help="a second setting: the first plus this parameter")
     ap.add_argument("--seeds", type=int, default=1,
                     help="runs per puzzle, seeds index, index + 1000, index + 2000, ...")
     args = ap.parse_args()
-    runs = [settings(args.set, ROUTE_PARAMS["aco"])]
+    runs = [settings(args.set, get_spec("aco").defaults)]
     if args.alt:
         runs.append(settings(args.alt, runs[0]))
     puzzles = load_puzzles(str(args.shared / args.file))[: args.first]
-    print(f"{args.file}, route alone, budget {args.budget} s, seed = index (+ 1000 per further "
-          f"run: {args.seeds} per puzzle); {load()}")
+    print(f"{args.file}, sampling rounds alone (no fallback), budget {args.budget} s, "
+          f"seed = index (+ 1000 per further run: {args.seeds} per puzzle); {load()}")
     for k, params in enumerate(runs):
         print(f"  setting {k}: aco {params}")
     times = [[] for _ in runs]
@@ -82,7 +84,10 @@ def main() -> None:
         row = []
         for k, params in enumerate(runs):
             t = time.perf_counter()
-            r = anneal_route(p, time_budget=args.budget, seed=seed, sample_params=params)
+            config = Config().with_overrides(
+                sampler="aco", seed=seed, params=params,
+                route={"time_budget": args.budget, "exact_fallback": ""})
+            r = solve(p, config)
             dt = time.perf_counter() - t
             ok = r.valid and p.is_solution(r.grid)
             times[k].append(dt if ok else float("inf"))

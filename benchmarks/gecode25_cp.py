@@ -89,11 +89,11 @@ def solve_exact(puzzle, name: str, budget: float) -> tuple[bool, float, str]:
     from qsudoku.exact.backends import BACKENDS
     from qsudoku.exact.problem import Problem
     from qsudoku.model.propagate import propagate
-    from qsudoku.solving.route import ROUTE_RULES
+    from qsudoku.config import DEFAULTS
 
     backend = BACKENDS[name]
     t = time.perf_counter()
-    problem = Problem.from_candidates(propagate(puzzle, ROUTE_RULES))
+    problem = Problem.from_candidates(propagate(puzzle, DEFAULTS["propagate"]["rules"]))
     out = backend.solve(problem, **{**backend.params, "time_limit": budget})
     took = time.perf_counter() - t
     ok = out.chosen is not None and puzzle.is_solution(problem.grid(out.chosen))

@@ -1,14 +1,15 @@
-"""The annealing route on the hardest shared 9x9 sets, and its samplers vs dwave-samplers SA.
+"""The default solve on the hardest shared 9x9 sets, and the structured samplers vs SA.
 
 Three parts (each can be skipped):
 
 1. ``route``: every puzzle of each set (or the first ``--limit``) through
-   :func:`qsudoku.solving.route.anneal_route` with ``--budget`` seconds and no fallback: solved %,
+   :func:`qsudoku.solve` (default config) with ``--budget`` seconds and no exact fallback: solved %,
    how many propagation alone solved, median / p95 wall time, mean rounds, and the share
    solved within ``--within`` seconds.
 2. ``compare``: on the reduced QUBO (singles) of the first ``--compare`` puzzles per set that
    propagation does not solve, dwave-samplers SA (``--sa-reads`` x ``--sa-sweeps``) and then each
-   route sampler (``swap-tabu``, ``swap``; route parameters, no early stop) for the same wall
+   structured sampler (``swap-tabu``, ``swap``, ``aco``; their registered defaults,
+   ``get_spec(name).defaults``, no early stop) for the same wall
    time.  Per-read success (valid reads / reads, pooled; a ``swap-tabu`` read is one tabu walk,
    ending at a ground state or after ``stall`` iterations without a new best), its ratio to
    SA's, and successes per second.
@@ -32,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -40,12 +42,17 @@ from qsudoku.model.decode import decode
 from qsudoku.io import load_puzzles
 from qsudoku.model.propagate import propagate
 from qsudoku.model.qubo import build_model
-from qsudoku.solving.route import ROUTE_PARAMS, ROUTE_RULES, anneal_route
-from qsudoku.samplers import get_sampler
+from qsudoku.config import DEFAULTS, Config
+from qsudoku.samplers import get_sampler, get_spec
+from qsudoku.solving import make_plan, run_plan
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 SETS = ["norvig_top95", "norvig_hardest", "inkala_named", "forum_hardest_1106",
         "magictour_top1465", "royle_17clue"]
+#: The structured samplers compared with SA (each with its registered defaults).
+STRUCTURED = ("swap-tabu", "swap", "aco")
+#: The propagation rules of the QUBO that is sampled (singles).
+RULES = tuple(DEFAULTS["propagate"]["rules"])
 
 
 def files(args) -> list[Path]:
@@ -67,14 +74,15 @@ def run_route(args, out) -> None:
           f"load average {os.getloadavg()[0]:.1f}", file=out)
     print(f"{'set':28s} {'n':>5s} {'solved':>8s} {'by prop':>8s} {'median s':>9s} {'p95 s':>8s} "
           f"{'max s':>7s} {'rounds':>7s} {f'<= {args.within:g} s':>9s}", file=out, flush=True)
-    warm = load_puzzles(str(DATA / "sudoku9" / "norvig_top95.txt"))[3]
-    anneal_route(warm, time_budget=0.2)  # load the compiled kernels once
+    plan = make_plan(Config().with_overrides(
+        route={"time_budget": args.budget, "exact_fallback": ""}))
+    plan.warm_up()  # load the compiled kernels once
     for f in files(args):
         puzzles = load_puzzles(str(f))[: args.limit or None]
         times, ok, prop, rounds, within = [], 0, 0, [], 0
         for i, p in enumerate(puzzles):
             t = time.perf_counter()
-            r = anneal_route(p, time_budget=args.budget, seed=i)
+            r = run_plan(replace(plan, seed=i), p)  # one plan, seed = puzzle index
             dt = time.perf_counter() - t
             ok += r.valid and (p.solution is None or list(r.grid) == list(p.solution))
             prop += r.solved_by == "propagation"
@@ -93,11 +101,11 @@ def run_compare(args, out) -> None:
     from dwave.samplers import SimulatedAnnealingSampler
 
     sa = SimulatedAnnealingSampler()
-    ours = {name: (get_sampler(name), {k: v for k, v in ROUTE_PARAMS[name].items()
-                                       if k != "num_reads"}) for name in ROUTE_PARAMS}
+    ours = {name: (get_sampler(name), {k: v for k, v in get_spec(name).defaults.items()
+                                       if k != "num_reads"}) for name in STRUCTURED}
     for sampler, _ in ours.values():
         sampler.warm_up()  # load the compiled kernels before any time limit runs
-    print(f"\ncompare on the reduced QUBO (rules {', '.join(ROUTE_RULES)}): SA {args.sa_reads} x "
+    print(f"\ncompare on the reduced QUBO (rules {', '.join(RULES)}): SA {args.sa_reads} x "
           f"{args.sa_sweeps} sweeps vs, for the same wall time, "
           + "; ".join(f"{n} {p}" for n, (_, p) in ours.items())
           + f" (no early stop); p = valid reads / reads; load average {os.getloadavg()[0]:.1f}",
@@ -111,7 +119,7 @@ def run_compare(args, out) -> None:
     for f in files(args):
         chosen = []
         for p in load_puzzles(str(f)):
-            c = propagate(p, ROUTE_RULES)
+            c = propagate(p, RULES)
             if not c.solved:
                 chosen.append(build_model(c))
             if len(chosen) == args.compare:

@@ -1,13 +1,14 @@
-"""The annealing route across the phase transition of random-fraction 16x16 and 25x25 grids.
+"""The sampling rounds across the phase transition of random-fraction 16x16 and 25x25 grids.
 
 Four parts (each can be skipped with ``--parts``):
 
 1. ``lewis``: per size and fixed fraction of ``../shared/lewis`` (the first ``--limit``
    instances of each file; they are not unique, any valid grid counts), the route alone
-   (:func:`qsudoku.solving.route.anneal_route`, default sampler, no fallback, ``--budget16`` /
+   (:func:`qsudoku.solve`, default config and sampler, no exact fallback, ``--budget16`` /
    ``--budget25`` seconds, seed = instance index): solved %, median and p95 wall time.  Beside
-   it, dwave-samplers SA on the same reduced QUBO for the same wall time as the route took on
-   that instance (:func:`qsudoku.solving.pipeline.sample_rounds`, SA's registered defaults): solved %.
+   it, dwave-samplers SA on the same reduced QUBO (singles) for the same wall time as the route
+   took on that instance (:func:`qsudoku.solve` with ``sampler="sa"``, SA's registered
+   defaults, no exact fallback, that time as ``budget``): solved %.
 2. ``sets``: the route alone on ``sudoku25/gecode`` (``--gecode-budget``) and on
    ``sudoku16/krazydad_4_super_tough`` (the default budget, 0.8 s).
 3. ``nine``: the route with ``aco`` and with ``swap-tabu`` side by side (interleaved, the
@@ -35,12 +36,11 @@ from pathlib import Path
 
 import numpy as np
 
+from qsudoku import Config, solve
+from qsudoku.config import DEFAULTS
 from qsudoku.io import load_puzzles
-from qsudoku.solving.pipeline import sample_rounds
-from qsudoku.model.propagate import propagate
-from qsudoku.model.qubo import build_model
-from qsudoku.solving.route import ROUTE_RULES, anneal_route
-from qsudoku.samplers import default_params, get_sampler
+from qsudoku.samplers import get_spec
+from qsudoku.solving import make_plan
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"  # --shared DIR overrides it (a worktree elsewhere)
@@ -60,23 +60,28 @@ def fraction_files(size: int) -> list[tuple[int, Path]]:
     return sorted((int(f.stem.split("_p")[1]), f) for f in files)
 
 
+def route_alone(puzzle, budget: float, seed: int, sampler: str | None = None):
+    """The default solve's sampling rounds for ``budget`` seconds, no exact fallback."""
+    config = Config().with_overrides(sampler=sampler, seed=seed,
+                                     route={"time_budget": budget, "exact_fallback": ""})
+    return solve(puzzle, config)
+
+
 def sa_for(puzzle, wall: float, seed: int) -> bool:
-    """dwave-samplers SA on the route's reduced QUBO for ``wall`` seconds: a valid read?"""
-    cands = propagate(puzzle, ROUTE_RULES)
-    if cands.solved:
-        return puzzle.is_solution(cands.grid)
-    model = build_model(cands)
-    tally = sample_rounds(model, get_sampler("sa"), {**default_params("sa"), "seed": seed},
-                          budget=max(wall, 0.05))
-    return bool(tally.num_valid)
+    """dwave-samplers SA on the route's reduced QUBO (singles) for ``wall`` seconds: valid?"""
+    config = Config().with_overrides(sampler="sa", seed=seed,
+                                     rules=DEFAULTS["propagate"]["rules"],
+                                     route={"exact_fallback": ""})
+    r = solve(puzzle, config, budget=max(wall, 0.05))
+    return bool(r.valid and puzzle.is_solution(r.grid))
 
 
 def run_lewis(args, out) -> dict:
     """Per size and fraction: the route alone, and SA at the same wall time."""
     curves = {}
     print(f"lewis: route alone (no fallback), first {args.limit} instances per file, seed = "
-          f"index; SA = dwave-samplers SA ({default_params('sa')}) on the same reduced QUBO "
-          f"for the route's wall time on each instance; {load()}", file=out, flush=True)
+          f"index; SA = dwave-samplers SA ({dict(get_spec('sa').defaults)}) on the same reduced "
+          f"QUBO for the route's wall time on each instance; {load()}", file=out, flush=True)
     print(f"{'size':>4s} {'fixed':>5s} {'n':>3s} {'solved':>7s} {'median s':>9s} {'p95 s':>7s} "
           f"{'max s':>7s} {'SA solved':>9s}", file=out, flush=True)
     for size in args.sizes:
@@ -89,7 +94,7 @@ def run_lewis(args, out) -> dict:
             times, ok, sa_ok = [], 0, 0
             for i, p in enumerate(puzzles):
                 t = time.perf_counter()
-                r = anneal_route(p, time_budget=budget, seed=i)
+                r = route_alone(p, budget, i)
                 dt = time.perf_counter() - t
                 good = r.valid and p.is_solution(r.grid)
                 ok += good
@@ -115,7 +120,7 @@ def run_sets(args, out) -> None:
         times, ok = [], 0
         for i, p in enumerate(puzzles):
             t = time.perf_counter()
-            r = anneal_route(p, time_budget=budget, seed=i)
+            r = route_alone(p, budget, i)
             dt = time.perf_counter() - t
             good = r.valid and list(r.grid) == list(p.solution or r.grid)
             ok += good
@@ -128,7 +133,6 @@ def run_sets(args, out) -> None:
 def run_nine(args, out) -> None:
     """aco and swap-tabu routes side by side on the hardest 9x9 sets."""
     names = ("aco", "swap-tabu")
-    samplers = {n: get_sampler(n) for n in names}
     print(f"\nnine: the route (2 s, no fallback) with aco vs swap-tabu, interleaved, first "
           f"{args.nine} puzzles per set; {load()}", file=out, flush=True)
     print(f"{'set':20s} {'n':>4s} " + " ".join(f"{n + ' ok':>13s} {'med ms':>7s} {'p95 ms':>7s} "
@@ -142,7 +146,7 @@ def run_nine(args, out) -> None:
         for i, p in enumerate(puzzles):
             for n in names if i % 2 == 0 else names[::-1]:
                 t, c = time.perf_counter(), time.process_time()
-                r = anneal_route(p, time_budget=2.0, seed=i, sampler=samplers[n])
+                r = route_alone(p, 2.0, i, sampler=n)
                 wall[n].append(time.perf_counter() - t)
                 cpu[n].append(time.process_time() - c)
                 ok[n] += r.valid
@@ -214,9 +218,8 @@ def main(argv=None) -> None:
     args.sizes = [int(x) for x in args.sizes.split(",") if x]
     args.fractions = {int(x) for x in args.fractions.split(",") if x}
     parts = set(args.parts.split(","))
-    anneal_route(load_puzzles(str(SHARED / "data" / "sudoku9" / "norvig_top95.txt"))[3],
-                 time_budget=0.2)  # load the compiled kernels once
-    get_sampler("swap-tabu").warm_up()
+    for name in (Config().sampler.name, "swap-tabu"):
+        make_plan(Config().with_overrides(sampler=name)).warm_up()  # load the kernels once
     with open(args.out, "w") as f:
         out = Tee(sys.stdout, f)
         print(f"command: python benchmarks/phase_transition.py {' '.join(argv or sys.argv[1:])}",

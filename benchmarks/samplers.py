@@ -3,8 +3,9 @@
 Reference: dwave-samplers' SimulatedAnnealingSampler with its own defaults (1 read of
 1,000 sweeps per call), called again and again within the same budget on the same BQM.
 Every other backend uses its registered defaults as batch size (see ``qsudoku samplers``)
-and the same budget (qsudoku.solving.pipeline.sample_rounds: a one-read probe, then batches sized to
-what is left; samplers with ``time_limit`` get the remaining time).
+and the same budget under solve's one round policy (``qsudoku.solving.run_plan`` with that
+budget: rounds until a valid read, batches of at most ``num_reads`` sized to what is left;
+samplers with ``time_limit`` get the remaining time).
 
 Puzzles: from each file under shared/data/sudoku9, the ones that still need sampling
 after the default propagation (naked + hidden singles), ``--per-set`` of them, evenly

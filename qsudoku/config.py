@@ -370,7 +370,7 @@ MAX_CONFIG_BYTES = 1 << 20
 
 
 def load_config(path: str | None = None) -> Config:
-    """Load a TOML config (``None`` = built-in defaults, same as ``configs/default.toml``).
+    """Load a TOML config (``None`` = built-in defaults, the shipped ``qsudoku/defaults.toml``).
 
     Raises:
         ConfigError: The file is missing, not a regular file (a FIFO would block, a

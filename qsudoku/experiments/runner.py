@@ -2,7 +2,7 @@
 
 Tasks (:mod:`qsudoku.experiments.tasks`: puzzle, configuration point, repeat, with keys
 that hold every setting) are measured by :func:`qsudoku.experiments.measure.measure`
-(exactly :func:`qsudoku.solving.pipeline.solve`, one row each).  :func:`run` sends batches of
+(exactly :func:`qsudoku.solving.solve`, one row each).  :func:`run` sends batches of
 them to :func:`qsudoku.experiments.engine.run_batches` (in-process, a local Dask cluster,
 or a remote one) and writes each row as it arrives through one locked
 :class:`~qsudoku.experiments.table.RowWriter`; :func:`run_to` opens that writer.

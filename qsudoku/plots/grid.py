@@ -236,7 +236,7 @@ def _best(decoded):
 
 
 def draw_result(result, *, ax=None, title: str | None = None, legend: bool = True):
-    """Draw a :class:`~qsudoku.solving.pipeline.Result`: its best grid, what propagation fixed,
+    """Draw a :class:`~qsudoku.model.result.Result`: its best grid, what propagation fixed,
     and the constraints its best sample breaks."""
     fixed = result.model.fixed if result.model is not None else result.grid
     best = _best(result.decoded)
@@ -311,7 +311,7 @@ def energy_histogram(data, *, ax=None, label: str | None = None, bins=None,
     """Histogram of the energies of a sample set, valid and invalid reads stacked.
 
     Args:
-        data: A :class:`~qsudoku.solving.pipeline.Result`, a list of
+        data: A :class:`~qsudoku.model.result.Result`, a list of
             :class:`~qsudoku.model.decode.Decoded`, or a :class:`dimod.SampleSet`
             (then energy 0 is taken as valid).
         ax: Axes to draw on (default: a new figure).

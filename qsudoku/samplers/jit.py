@@ -207,21 +207,33 @@ def cache_mode() -> str:
     return _MODE
 
 
-@functools.cache
-def sources_stamp(directory: str) -> tuple:
-    """Name, modification time and size of every private module (``_*.py``) in
-    ``directory``: the kernel modules whose code a kernel there may compile in, and so
-    what its cached machine code is valid for.
+#: The modules whose code the numba kernels compile in, relative to this package.
+KERNEL_MODULES = ("kernels.py", "aco/kernel.py", "aco/learn.py", "swap/kernel.py",
+                  "swap/tabu_kernel.py")
 
-    >>> here = os.path.dirname(os.path.abspath(__file__))
-    >>> [name for name, _, _ in sources_stamp(here)][:2]
-    ['_aco_kernel.py', '_aco_learn.py']
+
+@functools.cache
+def sources_stamp(directory: str | None = None) -> tuple:
+    """Name, modification time and size of every kernel module (:data:`KERNEL_MODULES`),
+    and of the private modules (``_*.py``) of ``directory`` if given (kernels of another
+    package): a kernel compiles in helpers of the others, so its cached machine code is
+    valid only for all of them as they are.
+
+    >>> [name for name, _, _ in sources_stamp()][:2]
+    ['kernels.py', 'aco/kernel.py']
     """
+    here = os.path.dirname(os.path.abspath(__file__))
+    names = [os.path.join(here, n) for n in KERNEL_MODULES]
+    if directory is not None:
+        names += [os.path.join(directory, n) for n in sorted(os.listdir(directory))
+                  if n.startswith("_") and not n.startswith("__") and n.endswith(".py")]
     stamp = []
-    for name in sorted(os.listdir(directory)):
-        if name.startswith("_") and not name.startswith("__") and name.endswith(".py"):
-            st = os.stat(os.path.join(directory, name))
-            stamp.append((name, st.st_mtime, st.st_size))
+    for path in names:
+        try:
+            st = os.stat(path)
+        except OSError:  # a module missing from a partial install: nothing to stamp
+            continue
+        stamp.append((os.path.relpath(path, here), st.st_mtime, st.st_size))
     return tuple(stamp)
 
 

@@ -1,6 +1,6 @@
 """The one sampling path: a model and a sampler in, one decoded round out.
 
-Every place that samples a QUBO (:func:`qsudoku.solving.pipeline.solve`, each round of the
+Every place that samples a QUBO (:func:`qsudoku.solving.solve`, each round of the
 annealing route, the route's exact fallback, ``bench`` and ``sweep``) calls
 :func:`sample_round`, and every place that picks "the best read" calls
 :func:`best_read`; a :class:`Tally` adds rounds up.  A new metric, or a parameter that
