@@ -24,7 +24,7 @@ from typing import Sequence
 
 import numpy as np
 
-from qsudoku.errors import BackendUnavailableError
+from qsudoku.plots.base import figure, need_matplotlib
 
 __all__ = ["draw_grid", "draw_result", "region_ids", "broken_cells", "energy_histogram",
            "qubo_matrix", "heatmap", "curves", "save_figure", "STYLES", "MAX_PIXELS"]
@@ -39,31 +39,6 @@ STYLES = {
     "extra": "#ffe37a",
     "candidates": "#808080",
 }
-
-
-def need_matplotlib() -> None:
-    """Nothing if matplotlib can be imported.
-
-    Raises:
-        BackendUnavailableError: It cannot: one line naming the extra that installs it.
-    """
-    try:
-        import matplotlib.collections  # noqa: F401 - the modules the drawings use
-        import matplotlib.figure  # noqa: F401
-        import matplotlib.patches  # noqa: F401
-    except ImportError:
-        raise BackendUnavailableError(
-            "pictures need matplotlib: pip install 'qsudoku[bench]'") from None
-
-
-def _figure(ax, figsize):
-    """``(fig, ax)``: the given axes, or a new pyplot-free figure with one axes."""
-    if ax is not None:
-        return ax.figure, ax
-    need_matplotlib()
-    from matplotlib.figure import Figure
-    fig = Figure(figsize=figsize, layout="constrained")
-    return fig, fig.add_subplot()
 
 
 def region_ids(puzzle) -> list[int]:
@@ -138,7 +113,7 @@ def draw_grid(puzzle, grid: Sequence[int] | None = None, *, fixed: Sequence[int]
     from matplotlib.patches import Patch, Rectangle
 
     n = puzzle.size
-    fig, ax = _figure(ax, (0.42 * n + 1.2, 0.42 * n + 1.6))
+    fig, ax = figure(ax, (0.42 * n + 1.2, 0.42 * n + 1.6))
     givens = list(puzzle.givens)
     fixed = list(fixed) if fixed is not None else (list(candidates.grid) if candidates else givens)
     grid = list(grid) if grid is not None else fixed
@@ -274,7 +249,7 @@ def qubo_matrix(model, *, ax=None, title: str | None = None, annotate: bool | No
     for (u, v), b in model.bqm.quadratic.items():
         i, j = sorted((index[u], index[v]))
         q[i, j] += b
-    fig, ax = _figure(ax, (0.22 * n + 2.5, 0.22 * n + 2.0))
+    fig, ax = figure(ax, (0.22 * n + 2.5, 0.22 * n + 2.0))
     top = float(np.abs(q).max()) or 1.0
     shown = np.ma.masked_where(np.tril(np.ones_like(q, bool), -1) | (q == 0), q)
     im = ax.imshow(shown, cmap="RdBu_r", vmin=-top, vmax=top)
@@ -329,7 +304,7 @@ def energy_histogram(data, *, ax=None, label: str | None = None, bins=None,
     e, w, valid = _decoded_of(data)
     if valid is None:
         valid = np.isclose(e, 0.0)
-    fig, ax = _figure(ax, (5.0, 3.2))
+    fig, ax = figure(ax, (5.0, 3.2))
     if bins is None:
         lo, hi = (float(e.min()), float(e.max())) if len(e) else (0.0, 1.0)
         if len(e) and np.allclose(e, np.round(e)) and hi - lo <= 200:

@@ -50,12 +50,12 @@ def heatmap(df, x: str, y: str, value: str = "success_prob", *, agg: str = "mean
     """
     from matplotlib.colors import LogNorm
 
-    from qsudoku.plots.grid import _figure
+    from qsudoku.plots.base import figure
 
     table = _aggregate(df, [y, x], value, agg).unstack(x)
     data = table.to_numpy(dtype=float)
     masked = np.ma.masked_invalid(data)
-    fig, ax = _figure(ax, (0.7 * data.shape[1] + 2.5, 0.45 * data.shape[0] + 1.5))
+    fig, ax = figure(ax, (0.7 * data.shape[1] + 2.5, 0.45 * data.shape[0] + 1.5))
     import matplotlib
 
     cm = matplotlib.colormaps[cmap].with_extremes(bad="#d9d9d9")
@@ -107,9 +107,9 @@ def curves(df, x: str, value: str = "success_prob", *, hue: str | None = None,
     """
     import pandas as pd
 
-    from qsudoku.plots.grid import _figure
+    from qsudoku.plots.base import figure
 
-    fig, ax = _figure(ax, (5.0, 3.4))
+    fig, ax = figure(ax, (5.0, 3.4))
     d = df.copy()
     d[value] = pd.to_numeric(d[value], errors="coerce")
     groups = [(None, d)] if hue is None else list(d.groupby(hue, sort=True))

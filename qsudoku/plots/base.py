@@ -1,0 +1,35 @@
+"""What every figure of :mod:`qsudoku.plots` starts from: matplotlib, checked, and one axes.
+
+Figures are made without pyplot (no global state, no display needed).
+"""
+
+from __future__ import annotations
+
+from qsudoku.errors import BackendUnavailableError
+
+__all__ = ["need_matplotlib", "figure"]
+
+
+def need_matplotlib() -> None:
+    """Nothing if matplotlib can be imported.
+
+    Raises:
+        BackendUnavailableError: It cannot: one line naming the extra that installs it.
+    """
+    try:
+        import matplotlib.collections  # noqa: F401 - the modules the drawings use
+        import matplotlib.figure  # noqa: F401
+        import matplotlib.patches  # noqa: F401
+    except ImportError:
+        raise BackendUnavailableError(
+            "pictures need matplotlib: pip install 'qsudoku[bench]'") from None
+
+
+def figure(ax, figsize):
+    """``(fig, ax)``: the given axes, or a new pyplot-free figure with one axes."""
+    if ax is not None:
+        return ax.figure, ax
+    need_matplotlib()
+    from matplotlib.figure import Figure
+    fig = Figure(figsize=figsize, layout="constrained")
+    return fig, fig.add_subplot()
