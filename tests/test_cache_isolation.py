@@ -29,7 +29,7 @@ def test_every_cache_variable_points_into_the_temporary_directory():
 
 
 def test_the_default_embedding_cache_is_not_under_home():
-    from qsudoku.samplers.embedding import default_cache_dir
+    from qsudoku.samplers.dwave.embedding import default_cache_dir
 
     home = Path(os.path.expanduser("~")).resolve()
     assert not default_cache_dir().resolve().is_relative_to(home / ".cache")
@@ -39,7 +39,7 @@ def test_a_cli_embed_leaves_nothing_under_the_home_cache(tmp_path):
     """A subprocess inherits the test environment: the embedding it caches lands in the
     session's temporary cache, and ``~/.cache/qsudoku`` stays as it was."""
     before = _snapshot(_home_cache())
-    code = ("from qsudoku.samplers.embedding import EmbeddingCache; "
+    code = ("from qsudoku.samplers.dwave.embedding import EmbeddingCache; "
             "print(EmbeddingCache().directory)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=120, cwd=tmp_path)
