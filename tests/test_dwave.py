@@ -128,7 +128,7 @@ def test_shipped_configs(seed004, cache_root, monkeypatch, capsys):
 def test_mock_qpu_topologies_are_selectable(topology, prefix, tmp_path):
     cfg = Config.from_dict({"propagate": {"rules": []}, "sampler": {
         "name": "mock-qpu", "options": {"topology": topology, "cache_dir": str(tmp_path)},
-        "params": {"num_reads": 10, "seed": 2}}})
+        "params": {"num_reads": 10, "seed": 2}}, "route": {"enabled": False}})
     r = solve(parse_puzzle(FOUR), cfg)
     assert r.info["target"].startswith(prefix) and r.num_reads == 10
     assert r.sampler["name"] == "mock-qpu" and r.info["num_qubits"] >= 42
