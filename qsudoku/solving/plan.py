@@ -14,9 +14,9 @@ Every sampler gets the same treatment:
   (:meth:`Plan.round_params`); a sampler that takes no seed gets none, with a note.
 
 >>> from qsudoku import Config
->>> plan = make_plan(Config().with_overrides(sampler="csp", seed=1))
+>>> plan = make_plan(Config().with_overrides(sampler="exact", seed=1))
 >>> plan.label, plan.seed, plan.notes
-('csp', 1, ("sampler 'csp' takes no seed; seed 1 has no effect on it",))
+('exact', 1, ("sampler 'exact' takes no seed; seed 1 has no effect on it",))
 >>> import dimod
 >>> plan = make_plan(Config().with_overrides(reads=5, seed=3), dimod.RandomSampler())
 >>> plan.label, plan.params

@@ -203,6 +203,8 @@ class _Rounds:
         self.max_reads = max(1, int(plan.params.get("num_reads", 1) or 1))
         self.asked = plan.config.sampler.params.get("num_reads")
         self.root_model: QuboModel | None = None
+        self.root_built = 0.0  # seconds the root model took to build
+        self.noted_reads = False  # the fewer-reads note is given once
 
     def run(self) -> Tally:
         cands, depth, built = self.root, 0, 0.0
@@ -260,7 +262,7 @@ class _Rounds:
     def _model(self, cands: Candidates) -> tuple[QuboModel | None, float]:
         """The model of ``cands`` (the root's is built once) and the seconds it took."""
         if cands is self.root and self.root_model is not None:
-            return self.root_model, self._root_built
+            return self.root_model, self.root_built
         t = time.perf_counter()
         try:
             model = build_model(cands, self.plan.config.qubo.weights,
@@ -275,7 +277,7 @@ class _Rounds:
         built = time.perf_counter() - t
         self.timings["build"] += built
         if cands is self.root:
-            self.root_model, self._root_built = model, built
+            self.root_model, self.root_built = model, built
             self.result.model = model
             self.result.num_variables = model.num_variables
             self.result.num_interactions = model.num_interactions
@@ -284,15 +286,14 @@ class _Rounds:
     def _note_reads(self, rnd, call: dict) -> None:
         """Say once when the sampler returned fewer reads than the user asked for."""
         asked = call.get("num_reads")
-        if self.asked is None or asked is None or rnd.num_reads >= asked or \
-                getattr(self, "_noted", False):
+        if self.asked is None or asked is None or rnd.num_reads >= asked or self.noted_reads:
             return
         why = [k for k in ("stop_at_ground", "time_limit") if call.get(k)]
         self.result.notes.append(
             f"{self.plan.label} returned {rnd.num_reads} of the {asked} reads asked in a round"
             + (f" (it stops at {' or '.join(w.replace('_', ' ') for w in why)})"
                if why else ""))
-        self._noted = True
+        self.noted_reads = True
 
     def _decimate(self, cands: Candidates, depth: int, model, rnd):
         """The candidates of the next round: fewer cells after a decimation step, or the
@@ -315,9 +316,8 @@ class _Rounds:
         if nxt is None or (nxt.solved and not self.puzzle.is_solution(nxt.grid)):
             self.result.restarts += 1
             return self.root, 0
-        if nxt.solved:
+        if nxt.solved:  # run() names the sampler that got it here
             self.result.grid, self.result.valid = list(nxt.grid), True
-            self.result.solved_by = f"{self.plan.label} ({rounds_text(self.tally.rounds)})"
             return None, 0
         return nxt, depth + 1
 
