@@ -434,7 +434,6 @@ def test_parameter_values_are_toml_values():
                    "order": "fewest", "sa.num_sweeps": 50, "n": "10**9", "x": "1\nk=2"}
 
 
-@pytest.mark.xfail(reason="needs the samplers' own type checks (issue 25 item 5)", strict=False)
 def test_parameter_a_bad_boolean_names_the_parameter(capsys):
     code, out, err = run(capsys, "solve", EASY4[0], "--sampler", "swap", "--no-route",
                          "--param", "stop_at_ground=nonsense")
