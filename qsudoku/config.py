@@ -28,7 +28,7 @@ from qsudoku.model.propagate import check_rules
 from qsudoku.model.qubo import Weights
 
 __all__ = ["Config", "PropagateConfig", "QuboConfig", "SamplerConfig", "RouteConfig", "ClusterConfig",
-           "load_config", "DEFAULT_CONFIG_PATH", "DEFAULTS"]
+           "load_config", "toml_value", "DEFAULT_CONFIG_PATH", "DEFAULTS"]
 
 #: The one home of every configuration default, shipped inside the package.
 DEFAULT_CONFIG_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "defaults.toml")
@@ -278,6 +278,29 @@ class Config:
             except TypeError as e:
                 raise ConfigError(f"unknown weight: {e}") from None
         return cfg
+
+
+def toml_value(text: str):
+    """``text`` read as one TOML value (``false``, ``1e-3``, ``"a"``, ``[1, 2]``,
+    ``{x = 1}``); ``text`` itself if it is not one (a bare word, ``10**9``).
+
+    The one reading of a value given on the command line (``--param``, ``--option``,
+    sweep axes), so it means what it would in a config file.
+
+    >>> toml_value("true"), toml_value("True"), toml_value("'q'"), toml_value("1\\nx = 2")
+    (True, 'True', 'q', '1\\nx = 2')
+    """
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python < 3.11
+        import tomli as tomllib
+    if "\n" in text or "\r" in text:  # one value, never a second key
+        return text
+    try:
+        parsed = tomllib.loads(f"v = {text}")
+    except (tomllib.TOMLDecodeError, RecursionError, MemoryError, ValueError):
+        return text
+    return parsed["v"] if list(parsed) == ["v"] else text
 
 
 def _finite(key: str, value: Any) -> None:

@@ -41,8 +41,16 @@ def test_ranges_are_geometric_and_lists_keep_types():
     assert parse_values("10:1000:5") == [10, 32, 100, 316, 1000]
     assert parse_values("1:2:10") == [1, 2]  # integer rounding drops duplicates
     assert parse_values("3") == [3] and parse_values("1.5,2") == [1.5, 2]
-    assert parse_values("(0.1, 5), (1, 10)") == [(0.1, 5), (1, 10)]
+    assert parse_values("[0.1, 5], [1, 10]") == [[0.1, 5], [1, 10]]
     assert parse_values("geometric,linear") == ["geometric", "linear"]
+
+
+def test_axis_values_are_toml_like_the_config_file():
+    assert parse_values("false,true") == [False, True]  # not the (true) strings 'false', 'true'
+    assert parse_values("1e-3,2") == [0.001, 2]
+    assert parse_values('"a,b",c') == ["a,b", "c"]
+    with pytest.raises(ConfigError, match=r"not TOML.*\[0.1,5\],\[1,10\]"):
+        parse_values("(0.1, 5), (1, 10)")  # Python tuples are not a second syntax
 
 
 @pytest.mark.parametrize("spec", ["cell", "cell=", "=1", "cell=0:1:3", "cell=1:2:0", "cell=1,,2"])
@@ -123,7 +131,7 @@ def test_sampler_axis_uses_each_samplers_defaults_and_carries_reads_and_seed():
     assert steep["min_energy"] > 0 and sa["min_energy"] == 0.0
 
 
-def test_none_means_the_samplers_default_and_tuples_are_swept():
+def test_none_means_the_samplers_default_and_arrays_are_swept():
     rows = run_sweep([parse_puzzle(FOUR)], {"beta_range": [None, (0.5, 5)]}, _cfg(reads=3))
     assert [r["beta_range"] for r in rows] == ["default", "(0.5,5)"]
     assert [r["setting"] for r in rows] == ["beta_range=default", "beta_range=(0.5,5)"]

@@ -6,7 +6,7 @@ import argparse
 import os
 from dataclasses import replace
 
-from qsudoku.config import Config, load_config
+from qsudoku.config import Config, load_config, toml_value
 from qsudoku.errors import ConfigError, ContradictionError, PuzzleFormatError
 from qsudoku.io import Rules, parse_digits, parse_regions
 from qsudoku.io.files import iter_puzzles
@@ -15,7 +15,7 @@ from qsudoku.io.stream import MAX_LINE_BYTES
 from qsudoku.io.rules import parse_box
 
 __all__ = ["add_input_args", "add_config_args", "add_route_args", "rules_from_args", "config_from_args",
-           "iter_inputs", "parse_key_values", "toml_value", "add_experiment_args", "check_experiment_args",
+           "iter_inputs", "parse_key_values", "add_experiment_args", "check_experiment_args",
            "run_experiment", "read_experiment_inputs", "set_label", "experiment_tasks",
            "MAX_REPEAT", "MAX_JOBS_PER_CPU", "MAX_TASKS"]
 
@@ -46,14 +46,16 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--reads", type=int, metavar="N", help="num_reads")
     g.add_argument("--seed", type=int, metavar="S", help="random seed")
     g.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
-                   help="a sampling parameter, e.g. num_sweeps=5000 (repeatable)")
+                   help="a sampling parameter as a TOML value, e.g. num_sweeps=5000, "
+                        "stop_at_ground=false, beta_range=[0.1,4] (repeatable)")
     g.add_argument("--rules", metavar="R1,R2",
                    help="propagation rules, e.g. naked_single,hidden_single,locked_candidates "
                         "(none = only the givens eliminate)")
     g.add_argument("--weight", action="append", default=[], metavar="KIND=W",
                    help="penalty weight of cell, row, column, box or extra (repeatable)")
     g.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="a sampler constructor option, e.g. topology=zephyr (repeatable)")
+                   help="a sampler constructor option as a TOML value, e.g. "
+                        "topology=zephyr (repeatable)")
     g.add_argument("--profile", metavar="NAME",
                    help="D-Wave config-file profile for the qpu/hybrid samplers "
                         "(credentials stay in D-Wave's own config)")
@@ -97,26 +99,6 @@ def parse_key_values(items, what: str) -> dict:
             raise ConfigError(f"{what} {item!r} is not of the form KEY=VALUE")
         out[key.strip()] = toml_value(value.strip())
     return out
-
-
-def toml_value(text: str):
-    """``text`` read as one TOML value (``false``, ``1e-3``, ``"a"``, ``[1, 2]``,
-    ``{x = 1}``); ``text`` itself if it is not one (a bare word, ``10**9``).
-
-    >>> toml_value("true"), toml_value("True"), toml_value("'q'"), toml_value("1\\nx = 2")
-    (True, 'True', 'q', '1\\nx = 2')
-    """
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python < 3.11
-        import tomli as tomllib
-    if "\n" in text or "\r" in text:  # one value, never a second key
-        return text
-    try:
-        parsed = tomllib.loads(f"v = {text}")
-    except (tomllib.TOMLDecodeError, RecursionError, MemoryError, ValueError):
-        return text
-    return parsed["v"] if list(parsed) == ["v"] else text
 
 
 def rules_from_args(args) -> Rules:

@@ -10,12 +10,12 @@ from qsudoku.commands.common import (add_config_args, add_experiment_args, add_i
 
 EPILOG = """\
 axes: one flag per swept key, KEY=start:stop:count (count values spaced geometrically)
-or KEY=a,b,c (Python literals: "beta_range=(0.03,3),(1,9)").  Weight keys: cell, row,
-column, box, extra, and unit (= row, column, box and extra together); sampler=sa,tabu
-compares samplers (each with its registered defaults, plus --reads and --seed); every
-other key is a sampling parameter.  Repeat r runs with seed (--seed or 0) + r.  Each run
-is what 'qsudoku solve' does with the configuration: with sa (the default here) the
-reduced QUBO is sampled once; with aco, swap-tabu or swap, the annealing route runs.
+or KEY=a,b,c (TOML values, as in a config file: "beta_range=[0.03,3],[1,9]").  Weight
+keys: cell, row, column, box, extra, and unit (= row, column, box and extra together);
+sampler=sa,tabu compares samplers (each with its registered defaults, plus --reads and
+--seed); every other key is a sampling parameter.  Repeat r runs with seed (--seed or 0)
++ r.  Each run is what 'qsudoku solve' does with the configuration: the same rounds
+within --time-budget and the same exact fallback (--no-route: one round).
 
 examples:
   qsudoku sweep PUZZLE --grid cell=0.5:4:8 --grid unit=1 --param num_sweeps=100,1000,10000

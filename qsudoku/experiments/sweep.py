@@ -13,8 +13,8 @@ and ``seed``); every other key is a sampling parameter passed to the sampler.
 
 >>> parse_values("0.5:4:4")
 [0.5, 1.0, 2.0, 4.0]
->>> parse_values("100:10000:3"), parse_values("10,30"), parse_values("(0.1,5),(1,10)")
-([100, 1000, 10000], [10, 30], [(0.1, 5), (1, 10)])
+>>> parse_values("100:10000:3"), parse_values("10,30"), parse_values("[0.1,5],[1,10]")
+([100, 1000, 10000], [10, 30], [[0.1, 5], [1, 10]])
 >>> settings = expand({"cell": [1, 2], "num_sweeps": [10]})
 >>> [setting_key(s) for s in settings]
 ['cell=1 num_sweeps=10', 'cell=2 num_sweeps=10']
@@ -24,14 +24,13 @@ and ``seed``); every other key is a sampling parameter passed to the sampler.
 
 from __future__ import annotations
 
-import ast
 import itertools
 import math
 import os
 import re
 from typing import Any, Iterable, Mapping, Sequence
 
-from qsudoku.config import Config, SamplerConfig
+from qsudoku.config import Config, SamplerConfig, toml_value
 from qsudoku.errors import ConfigError
 from qsudoku.experiments.measure import BROKEN_KINDS
 from qsudoku.experiments.tasks import Point
@@ -62,12 +61,18 @@ def parse_values(text: str) -> list:
 
     ``start:stop:count`` spaces ``count`` values geometrically from ``start`` to
     ``stop`` (4 significant digits; integers if both ends are integers,
-    duplicates dropped); ``a,b,c`` lists them (Python literals, so tuples work:
-    ``(0.1,5),(1,10)``; anything else is a string); a single value is a
-    one-value axis.
+    duplicates dropped); ``a,b,c`` lists them, each read as a TOML value like a
+    config file's (``true``, ``1e-3``, ``"text"``, arrays ``[0.1,5],[1,10]``; a bare
+    word is a string); a single value is a one-value axis.
 
     >>> parse_values("1:1000:4"), parse_values("2"), parse_values("linear,geometric")
     ([1, 10, 100, 1000], [2], ['linear', 'geometric'])
+    >>> parse_values("linear,1e-3,false")
+    ['linear', 0.001, False]
+    >>> parse_values("(0.1,5),(1,10)")
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ConfigError: values '(0.1,5),(1,10)' are not TOML: write lists as arrays, e.g. [0.1,5],[1,10]
     >>> parse_values("0:1:3")
     Traceback (most recent call last):
     ...
@@ -88,15 +93,35 @@ def parse_values(text: str) -> list:
         ints = _INT.fullmatch(m.group(1)) and _INT.fullmatch(m.group(2))
         vals = [int(round(x)) if ints else float(f"{x:.4g}") for x in raw]
         return list(dict.fromkeys(vals))
-    try:
-        vals = ast.literal_eval("[" + text + "]")
-    except (ValueError, SyntaxError):
-        vals = [v.strip() for v in text.split(",")]
+    vals = toml_value("[" + text + "]")
+    if not isinstance(vals, list):  # bare words: each comma-separated value on its own
+        if "(" in text or "[" in text:
+            raise ConfigError(f"values {text!r} are not TOML: write lists as arrays, "
+                              "e.g. [0.1,5],[1,10]")
+        vals = [toml_value(v.strip()) for v in _split_commas(text)]
     if not vals or any(v == "" for v in vals):
         raise ConfigError(f"no values in {text!r}")
     if len(vals) > MAX_AXIS_VALUES:
         raise ConfigError(f"{len(vals)} values in one axis; at most {MAX_AXIS_VALUES}")
     return vals
+
+
+def _split_commas(text: str) -> list[str]:
+    """``text`` split at the commas outside quotes and brackets."""
+    parts, depth, quote, start = [], 0, "", 0
+    for i, ch in enumerate(text):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    return parts + [text[start:]]
 
 
 def parse_axis(spec: str) -> tuple[str, list]:
