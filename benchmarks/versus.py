@@ -9,6 +9,7 @@ and CPU time of each and their ratio (this tree / the other), and the solved cou
     git worktree add /tmp/ref 9ebe0c5
     python benchmarks/versus.py --ref /tmp/ref                    # six hardest 9x9 sets
     python benchmarks/versus.py --ref /tmp/ref --dirs sudoku16 --limit 20 --budget 5
+    python benchmarks/versus.py --ref /tmp/ref --lewis 25 --budget 10      # every fraction
 
 The other tree may predate :func:`qsudoku.solving.run_plan`; its workers then call
 ``qsudoku.route.anneal_route`` (the default solve of that time), with the same budget,
@@ -81,6 +82,9 @@ def ask(proc: subprocess.Popen, path: Path, i: int) -> dict:
 
 
 def files(args) -> list[Path]:
+    if args.lewis:  # ../shared/lewis/sudokuN/lewis_pXX.txt, by fraction
+        return sorted((HERE.parent / "shared" / "lewis" / f"sudoku{args.lewis}").glob("lewis_p*.txt"),
+                      key=lambda f: int(f.stem.removeprefix("lewis_p")))
     if args.dirs:
         return [f for d in args.dirs.split(",") for f in sorted((DATA / d).glob("*.txt"))
                 if not f.name.endswith((".ids.txt", ".solutions.txt"))]
@@ -98,6 +102,8 @@ def main() -> None:
     ap.add_argument("--ref", required=True, help="the other source tree (a git worktree)")
     ap.add_argument("--sets", default=",".join(SETS))
     ap.add_argument("--dirs", default="", help="whole data dirs instead, e.g. sudoku16")
+    ap.add_argument("--lewis", type=int, default=0, metavar="N",
+                    help="the lewis N x N fraction files instead (any valid grid counts)")
     ap.add_argument("--limit", type=int, default=0, help="first N puzzles per file (0 = all)")
     ap.add_argument("--budget", type=float, default=2.0)
     args = ap.parse_args()
