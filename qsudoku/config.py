@@ -246,12 +246,17 @@ class Config:
         ``rules`` replace the propagation rules and turn ``finish_rules`` off.
 
         Choosing a different sampler drops the config's sampling parameters (they
-        belonged to the other sampler) in favour of the new sampler's defaults.
+        belonged to the other sampler) in favour of the new sampler's defaults; the seed
+        is the run's, not the sampler's, so it is kept.
+
+        >>> dict(Config().with_overrides(seed=7).with_overrides(sampler="sa").sampler.params)
+        {'seed': 7}
         """
         _check_overrides(sampler, reads, seed, params, rules, weights, fallback, options, route)
         s = self.sampler
         if sampler is not None and sampler != s.name:
-            s = SamplerConfig(sampler, fallback=s.fallback)
+            kept = {"seed": s.params["seed"]} if "seed" in s.params else {}
+            s = SamplerConfig(sampler, params=kept, fallback=s.fallback)
         if fallback is not None:
             s = replace(s, fallback=fallback or None)
         p = dict(s.params)
