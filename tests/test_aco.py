@@ -267,3 +267,15 @@ def test_solves_the_seed004_model_read_back_from_its_bqm_file(tmp_path):
                 "324815967")
     chosen = [v for v, x in ss.first.sample.items() if x]
     assert all(int(solution[9 * r + c]) == d for r, c, d in chosen)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_colonies_cut_short_by_a_ground_state_are_not_reads(seed):
+    """With ``stop_at_ground``, the colonies another thread's complete ant stopped are
+    counted in ``info["cancelled"]``, never returned: every read returned ended by itself."""
+    m = model_of(parse_puzzle(
+        "........2..8.1.9..5....3.4....1.93...6..3..8...37......4......53.1.7.8..2........"))
+    ss = get_sampler("aco").sample(m.bqm, groups=m.groups(), num_reads=8, seed=seed,
+                                   stop_at_ground=True)
+    assert (ss.record.energy == 0).any()
+    assert ss.info["interrupted"] == 0 and len(ss) + ss.info["cancelled"] <= 8

@@ -132,6 +132,12 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
         seed: Seed of the colonies' generators (``None`` = fresh).
         time_limit: Seconds after which colonies stop (``None`` = none).
         stop_at_ground: Stop every colony once any colony fixes every cell.
+
+    The reads returned are the colonies that ended by themselves (a complete ant,
+    ``stall`` or ``max_iters``); colonies cut short by another's complete ant are
+    counted in ``info["cancelled"]``, not returned, so the valid fraction of a call
+    does not depend on how far the other threads got.  When the deadline stops every
+    colony, the colonies that ran are returned.
     """
 
     parameters = {"groups": [], "num_reads": [], "num_ants": [], "repair": [], "q0": [],
@@ -206,16 +212,21 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
         nvar = len(cv.variables)
         samples, fixed, iterations, complete = parallel_reads(colonies, num_reads, 0,
                                                               deadline)
-        # A colony stopped before its first iteration never ran: it is not a read.
+        # A colony that ended by itself is a read; one cut short by another's ground state
+        # (stop_at_ground) or never started is not, as in the swap samplers.  Without a
+        # finished colony (the deadline stopped them all), those that ran are the reads.
         ran = (iterations > 0) | complete
         ran[0] = True  # (read 0 always runs its first iteration)
-        samples, fixed, iterations, complete = (x[ran] for x in (samples, fixed, iterations,
-                                                                 complete))
+        keep = complete if complete.any() else ran
+        cancelled = int((ran & ~keep).sum())
+        samples, fixed, iterations, complete = (x[keep] for x in (samples, fixed, iterations,
+                                                                  complete))
         t2 = time.perf_counter()
         ss = dimod.SampleSet.from_samples_bqm((samples, cv.variables), bqm)
         ss.info.update(cells=len(cv.cells), fixed=fixed.tolist(),
                        iterations=iterations.tolist(),
-                       interrupted=int((~complete).sum()), num_reads=len(samples),
+                       interrupted=int((~complete).sum()), cancelled=cancelled,
+                       num_reads=len(samples),
                        timing={"compile_structure": t1 - t0, "search": t2 - t1,
                                "total": time.perf_counter() - t0})
         return ss
