@@ -186,6 +186,22 @@ def test_weak_chains_break_more_and_the_strength_used_is_reported(tmp_path):
     assert ss.info["chain_strength"] == pytest.approx(resolve_chain_strength(m.bqm, "max_j", 2.0))
 
 
+def test_the_seed_decides_the_chains_and_the_samples_whatever_the_cache(tmp_path):
+    """``seed`` seeds minorminer too: two fresh caches give the same chains and samples;
+    a second call on the same model keeps the embedding of the first."""
+    m = build_model(propagate(parse_puzzle(FOUR), rules=[]))
+    runs = []
+    for name in ("a", "b"):
+        sampler = get_sampler("mock-qpu", cache_dir=str(tmp_path / name), topology="chimera")
+        runs.append(sampler.sample(m.bqm, num_reads=5, seed=11, num_sweeps=100,
+                                   return_embedding=True))
+    chains = [r.info["embedding_context"]["embedding"] for r in runs]
+    assert chains[0] == chains[1]
+    assert (runs[0].record.sample == runs[1].record.sample).all()
+    again = sampler.sample(m.bqm, num_reads=5, seed=12, num_sweeps=100, return_embedding=True)
+    assert again.info["embedding_context"]["embedding"] == chains[1]
+
+
 @pytest.mark.parametrize("params, message", [
     ({"annealing_time": 5000}, r"annealing_time = 5000 is outside the solver's range \[0.5, 2000\]"),
     ({"num_reads": 20000}, "num_reads = 20000 is outside"),

@@ -64,7 +64,7 @@ def test_embed_then_hit_the_cache_with_the_same_chains(tmp_path):
     assert [f.name for f in files] == [f"{first.key}.json"]  # no temporary files left behind
     record = json.loads(files[0].read_text())
     assert record["format"] == "qsudoku-embedding" and record["num_qubits"] == first.stats()["num_qubits"]
-    second = embed_bqm(bqm, target, cache)
+    second = embed_bqm(bqm, target, cache, parameters={"random_seed": 1})
     assert second.cache_hit and second.embedding == first.embedding
     assert second.seconds == pytest.approx(first.seconds, abs=1e-3)
     stats = second.stats()
@@ -90,7 +90,22 @@ def test_corrupt_or_stale_cache_file_is_ignored_and_rewritten(content, tmp_path)
     again = embed_bqm(bqm, target, cache, parameters={"random_seed": 2})
     assert again.found and not again.cache_hit
     assert cache.load(key) is not None  # rewritten, readable
+    assert embed_bqm(bqm, target, cache, parameters={"random_seed": 2}).cache_hit
+
+
+def test_a_seeded_embedding_is_its_own_cache_entry(tmp_path):
+    """The same seed finds the same chains whatever the cache holds; another seed or
+    none is another entry (so a warm cache does not change a seeded run)."""
+    target, bqm = chimera_target(), k5()
+    cache = EmbeddingCache(tmp_path)
+    unseeded = embed_bqm(bqm, target, cache)
+    seeded = embed_bqm(bqm, target, cache, parameters={"random_seed": 3})
+    assert not seeded.cache_hit and seeded.key != unseeded.key
+    fresh = embed_bqm(bqm, target, EmbeddingCache(tmp_path / "other"),
+                      parameters={"random_seed": 3})
+    assert fresh.embedding == seeded.embedding
     assert embed_bqm(bqm, target, cache).cache_hit
+    assert len(list(tmp_path.glob("*.json"))) == 2
 
 
 def test_unwritable_cache_does_not_stop_embedding(tmp_path):

@@ -327,6 +327,8 @@ def embed_bqm(bqm, sampler, cache: EmbeddingCache | None = None, *, parameters: 
     variables = list(bqm.variables)
     edges = list(bqm.quadratic)
     key = graph_key(edges, target, variables)
+    if "random_seed" in params:  # a seeded search is its own entry: one seed, one embedding
+        key = _sha([key, "random_seed", str(params["random_seed"])])
     if adjacency is None:
         adjacency = _adjacency(sampler.edgelist, sampler.nodelist)
     if not variables:

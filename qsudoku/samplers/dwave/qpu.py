@@ -30,7 +30,7 @@ import dimod
 import numpy as np
 
 from qsudoku.samplers.dwave.embedding import (EmbeddingCache, check_embedding_parameters, clique_embedding, embed_bqm,
-                         estimate_qpu_access_time, target_id)
+                         estimate_qpu_access_time, graph_key, target_id)
 from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
 from qsudoku.samplers import options as opt
 from qsudoku.samplers.redact import install_log_redaction, scrub
@@ -228,7 +228,12 @@ class QPUSampler(dimod.ComposedSampler):
 
     Sampling parameters are the child's (``num_reads``, ``annealing_time``,
     ``auto_scale``, ``label``, ...) plus ``chain_strength``, ``chain_strength_factor``,
-    ``chain_break_method`` and ``return_embedding``.
+    ``chain_break_method``, ``return_embedding`` and ``seed``.  ``seed`` seeds the
+    embedding search (minorminer's ``random_seed``, unless ``embedding_parameters``
+    sets one; a seeded embedding is cached under its seed; later rounds of the same
+    model keep the first round's) and, if the child takes a seed (the mock's simulated
+    annealing), the child too: the same seed gives the same chains and, offline, the
+    same samples.
     """
 
     children = None
@@ -240,11 +245,12 @@ class QPUSampler(dimod.ComposedSampler):
         self.children = [child]
         self.cache = cache
         self.clique = bool(clique)
+        self._recent = ("", None)  # (graph key, Embedded) of the last model embedded
         self.name = "mock-qpu" if "Mock" in type(child).__name__ else "qpu"
         self.embedding_parameters = check_embedding_parameters(embedding_parameters, self.name)
         self.parameters = dict(child.parameters)
         self.parameters.update(chain_strength=[], chain_strength_factor=[], chain_break_method=[],
-                               return_embedding=[])
+                               return_embedding=[], seed=[])
         self.properties = {"child_properties": child.properties,
                            "embedding_parameters": dict(self.embedding_parameters),
                            "cache_dir": str(cache.directory) if cache else None}
@@ -254,8 +260,11 @@ class QPUSampler(dimod.ComposedSampler):
         """:func:`~qsudoku.samplers.dwave.embedding.target_id` of the child's working graph."""
         return target_id(self.child)
 
-    def embed(self, bqm):
-        """The (cached) :class:`~qsudoku.samplers.dwave.embedding.Embedded` of ``bqm``; raises if it does not fit."""
+    def embed(self, bqm, seed: int | None = None):
+        """The (cached) :class:`~qsudoku.samplers.dwave.embedding.Embedded` of ``bqm``; raises if it does not fit.
+
+        ``seed`` is minorminer's ``random_seed`` unless ``embedding_parameters`` has one;
+        the same model again (the next round of a solve) keeps the embedding it got."""
         if self.clique:
             emb = clique_embedding(bqm.num_variables, self.child, self.target)
             if emb.found:
@@ -265,7 +274,13 @@ class QPUSampler(dimod.ComposedSampler):
             raise BackendUnavailableError(
                 f"a clique of {bqm.num_variables} variables does not fit on "
                 f"{self.target.split(':')[0]}; lower subproblem_size")
-        emb = embed_bqm(bqm, self.child, self.cache, parameters=self.embedding_parameters,
+        graph = graph_key(list(bqm.quadratic), self.target, list(bqm.variables))
+        if self._recent[0] == graph:  # the rounds of one solve keep their first embedding
+            return self._recent[1]
+        parameters = dict(self.embedding_parameters)
+        if seed is not None:
+            parameters.setdefault("random_seed", seed)
+        emb = embed_bqm(bqm, self.child, self.cache, parameters=parameters,
                         target=self.target, adjacency=self.child.adjacency)
         if not emb.found:
             raise BackendUnavailableError(
@@ -273,6 +288,7 @@ class QPUSampler(dimod.ComposedSampler):
                 f"not fit on {self.target.split(':')[0]}: minorminer found no embedding in "
                 f"{emb.seconds:.0f} s; shrink it with more --rules, raise embedding_parameters."
                 "timeout, or use --sampler hybrid")
+        self._recent = (graph, emb)
         return emb
 
     def sample(self, bqm, chain_strength=None, chain_strength_factor=None, chain_break_method=None,
@@ -285,9 +301,11 @@ class QPUSampler(dimod.ComposedSampler):
         opt.need_bool(self.name, "return_embedding", return_embedding)
         if "num_sweeps" in params:  # the mock's simulated-annealing physics
             opt.need_int(self.name, "num_sweeps", params["num_sweeps"], low=1, high=10**7)
+        seed = params.get("seed")
         if "seed" in params:
-            opt.need_int(self.name, "seed", params["seed"], low=0, high=2**32 - 1,
-                         allow_none=True)
+            opt.need_int(self.name, "seed", seed, low=0, high=2**32 - 1, allow_none=True)
+            if "seed" not in child.parameters:  # a real QPU: the seed is the embedding's
+                del params["seed"]
         check_qpu_params(params, child.parameters, child.properties)
         if chain_break_method is not None and chain_break_method not in CHAIN_BREAK_METHODS:
             raise ConfigError(f"chain_break_method = {chain_break_method!r}; choose from "
@@ -297,7 +315,7 @@ class QPUSampler(dimod.ComposedSampler):
         strength = resolve_chain_strength(bqm, chain_strength, chain_strength_factor)
         if not bqm.num_variables:
             return dimod.ExactSolver().sample(bqm)
-        emb = self.embed(bqm)
+        emb = self.embed(bqm, seed)
         stats = emb.stats()
         estimate = estimate_qpu_access_time(child.properties, stats["num_qubits"], **params)
         limit = (child.properties.get("problem_run_duration_range") or [0, math.inf])[1]
