@@ -66,8 +66,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="qsudoku",
         description="Solve Sudoku and its relatives as a QUBO: propagate, build the reduced "
-                    "model, sample it (by default the annealing route: the aco sampler, "
-                    "then an exact fallback; or simulated annealing, a D-Wave QPU, ...), "
+                    "model, sample it in rounds (by default with the aco sampler, then an exact "
+                    "fallback; or simulated annealing, a D-Wave QPU, ...), "
                     "validate.",
         epilog=EXIT_CODES_HELP)
     parser.add_argument("--version", action="version", version=f"qsudoku {__version__}")

@@ -109,8 +109,8 @@ class TimeLimitError(QSudokuError, TimeoutError):
     """A stage stopped at its deadline before it had a result.
 
     The work is not finished, so nothing about the puzzle is decided: exit 1, as for
-    a puzzle left unsolved.  The annealing route catches it and reports the puzzle
-    unsolved within its time budget.
+    a puzzle left unsolved.  The sampling rounds catch it and report the puzzle
+    unsolved within their time budget.
 
     Args:
         message: What stopped, and where.

@@ -6,7 +6,7 @@ import argparse
 import os
 from dataclasses import replace
 
-from qsudoku.config import Config, load_config, toml_value
+from qsudoku.config import DEFAULTS, Config, load_config, toml_value
 from qsudoku.errors import ConfigError, ContradictionError, PuzzleFormatError
 from qsudoku.io import Rules, parse_digits, parse_regions
 from qsudoku.io.files import iter_puzzles
@@ -62,17 +62,17 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
 
 
 def add_route_args(p: argparse.ArgumentParser, budget: bool = True) -> None:
-    """Flags of the annealing route (``[route]`` in the config); ``budget=False`` leaves
+    """Flags of the sampling rounds (``[route]`` in the config); ``budget=False`` leaves
     ``--time-budget`` to the command (``bench`` takes a list of budgets)."""
-    r = p.add_argument_group("annealing route (samplers aco, the default, swap-tabu and swap; "
-                             "see [route] in the config)")
+    r = p.add_argument_group("sampling rounds (every sampler; see [route] in the config)")
     if budget:
         r.add_argument("--time-budget", type=float, metavar="S", dest="route_budget",
-                       help="seconds the annealing route may spend per puzzle (default 0.8)")
+                       help="seconds of sampling rounds per puzzle (default "
+                            f"{DEFAULTS['route']['time_budget']:g})")
     r.add_argument("--no-fallback", action="store_true",
-                   help="no exact fallback: report what the route alone reached")
+                   help="no exact fallback: report what the sampler alone reached")
     r.add_argument("--no-route", action="store_true",
-                   help="sample the reduced QUBO once instead of annealing in rounds")
+                   help="sample the reduced QUBO once instead of in rounds")
 
 
 def parse_key_values(items, what: str) -> dict:

@@ -300,6 +300,9 @@ def energy_histogram(data, *, ax=None, label: str | None = None, bins=None,
     >>> fig = energy_histogram(ss)
     >>> [round(p.get_height()) for p in fig.axes[0].patches if p.get_height()]
     [1, 2]
+    >>> fig = energy_histogram(dimod.SampleSet.from_samples([[0]], "BINARY", energy=[0.0]))
+    >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    ['valid']
     """
     e, w, valid = _decoded_of(data)
     if valid is None:
@@ -314,11 +317,14 @@ def energy_histogram(data, *, ax=None, label: str | None = None, bins=None,
     if density and w.sum():
         w = w / w.sum()
     pre = f"{label}: " if label else ""
-    ax.hist([e[valid], e[~valid]], bins=bins, weights=[w[valid], w[~valid]], stacked=True,
-            color=["#2e8b57", "#c0504d"], label=[f"{pre}valid", f"{pre}invalid"])
+    parts = [(m, colour, f"{pre}{name}") for m, colour, name in
+             ((valid, "#2e8b57", "valid"), (~valid, "#c0504d", "invalid")) if m.any()]
+    if parts:  # (a legend entry only for a kind of read that occurs)
+        ax.hist([e[m] for m, _, _ in parts], bins=bins, weights=[w[m] for m, _, _ in parts],
+                stacked=True, color=[c for _, c, _ in parts], label=[t for _, _, t in parts])
+        ax.legend(fontsize=8, frameon=False)
     ax.set_xlabel("energy")
     ax.set_ylabel("fraction of reads" if density else "reads")
-    ax.legend(fontsize=8, frameon=False)
     if title:
         ax.set_title(title)
     return fig

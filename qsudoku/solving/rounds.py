@@ -1,7 +1,7 @@
 """The one sampling path: a model and a sampler in, one decoded round out.
 
-Every place that samples a QUBO (:func:`qsudoku.solving.solve`, each round of the
-annealing route, the route's exact fallback, ``bench`` and ``sweep``) calls
+Every place that samples a QUBO (each round of :func:`qsudoku.solving.solve`, its
+exact fallback, ``bench`` and ``sweep``) calls
 :func:`sample_round`, and every place that picks "the best read" calls
 :func:`best_read`; a :class:`Tally` adds rounds up.  A new metric, or a parameter that
 every sampler call needs (such as the labelled one-hot ``groups`` that structured

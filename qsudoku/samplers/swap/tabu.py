@@ -14,7 +14,7 @@ after ``stall`` iterations without a new best, and the next read starts afresh.
 
 On the hardest shared 9x9 sets it reaches a valid grid 2-4x sooner than replica-exchange
 annealing with the same moves, and it solves 16x16 puzzles the annealer does not (see
-``docs/performance.md``); the annealing route uses it by default.
+``docs/performance.md``, which also compares it with ``aco``, the default).
 
 >>> from qsudoku.io import parse_puzzle
 >>> from qsudoku.model.propagate import propagate
