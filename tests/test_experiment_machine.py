@@ -238,3 +238,55 @@ def test_a_scheduler_without_workers_is_reported_after_a_bounded_wait(capsys, mo
         f"qsudoku: error: the Dask scheduler at {address} has no workers after 1 s (start "
         f"some with `dask worker {address}`; QSUDOKU_WORKER_TIMEOUT sets the wait)"]
     assert read_rows(str(tmp_path / "r.csv")) == []
+
+
+def _without_pyarrow(tmp_path) -> dict:
+    """The environment of a subprocess in which ``import pyarrow`` fails, as it does when
+    the ``bench`` extra is not installed: a ``pyarrow`` package first on the path raises
+    ImportError."""
+    shadow = tmp_path / "shadow" / "pyarrow"
+    shadow.mkdir(parents=True)
+    (shadow / "__init__.py").write_text("raise ImportError('pyarrow is not installed here')\n")
+    return {**os.environ, "PYTHONDONTWRITEBYTECODE": "1",
+            "PYTHONPATH": os.pathsep.join([str(shadow.parent), str(ROOT),
+                                           os.environ.get("PYTHONPATH", "")])}
+
+
+@pytest.mark.parametrize("command", [BENCH, ("sweep", "--grid", "cell=1", "--reads", "2",
+                                             "--rules", "none", "--quiet")])
+def test_parquet_without_pyarrow_is_exit_3_before_any_work(tmp_path, command):
+    env = _without_pyarrow(tmp_path)
+    work = tmp_path / "work"
+    work.mkdir()
+    src = work / "p.txt"
+    src.write_text("\n".join(PUZZLES) + "\n")
+    out = work / "r.parquet"
+    proc = subprocess.run([sys.executable, "-m", "qsudoku", *command, str(src), "--out",
+                           str(out)], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 3, proc.stderr
+    assert proc.stderr.strip() == (
+        f"qsudoku: error: cannot write {out}: .parquet files need pyarrow, which is not "
+        "installed: pip install 'qsudoku[bench]' (or write a .csv)")
+    assert sorted(os.listdir(work)) == ["p.txt"]  # no rows, journal, lock or machine.json
+
+
+def test_the_library_checks_the_parquet_engine_before_any_work(tmp_path):
+    env = _without_pyarrow(tmp_path)
+    code = ("import sys\n"
+            "from qsudoku import parse_puzzle\n"
+            "from qsudoku.errors import BackendUnavailableError\n"
+            "from qsudoku.experiments import sweep\n"
+            "from qsudoku.experiments.table import RowWriter\n"
+            "out = sys.argv[1]\n"
+            "for call in (lambda: RowWriter(out, ('key',)),\n"
+            "             lambda: sweep.run_sweep([parse_puzzle(sys.argv[2])], {'cell': [1]}, out=out)):\n"
+            "    try:\n"
+            "        call()\n"
+            "    except BackendUnavailableError as e:\n"
+            "        print(e)\n")
+    out = tmp_path / "r.parquet"
+    proc = subprocess.run([sys.executable, "-c", code, str(out), FOUR], capture_output=True,
+                          text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.count("need pyarrow, which is not installed") == 2, proc.stdout
+    assert not any(p.name.startswith("r.parquet") for p in tmp_path.iterdir())

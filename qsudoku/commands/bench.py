@@ -113,9 +113,12 @@ def _params_for(items: list[str], name: str) -> list[str]:
 
 
 def run(args) -> int:
+    from qsudoku.experiments.results import check_format
     from qsudoku.experiments.table import read_rows
 
     check_experiment_args(args)
+    if args.out and args.puzzles:
+        check_format(args.out)  # a .parquet output without pyarrow: before any work
     if not args.puzzles:
         if not (args.plot and args.out):
             raise ConfigError("give puzzle files to run, or --out FILE --plot DIR to draw "

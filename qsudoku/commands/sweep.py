@@ -63,8 +63,11 @@ def _axes(args) -> dict:
 
 def run(args) -> int:
     from qsudoku.experiments import runner
+    from qsudoku.experiments.results import check_format
 
     check_experiment_args(args)
+    if args.out:
+        check_format(args.out)  # a .parquet output without pyarrow: before any work
     axes = _axes(args)
     params, args.param = args.param, []  # swept here, not by config_from_args
     try:

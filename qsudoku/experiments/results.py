@@ -20,9 +20,10 @@ import math
 import os
 from typing import Iterable, Mapping
 
-from qsudoku.errors import ConfigError
+from qsudoku.errors import BackendUnavailableError, ConfigError
 
-__all__ = ["journal_path", "read_rows", "parse_table", "load_frame", "JOURNAL_SUFFIX"]
+__all__ = ["journal_path", "read_rows", "parse_table", "load_frame", "JOURNAL_SUFFIX",
+           "check_format"]
 
 #: The suffix of a Parquet output's journal.
 JOURNAL_SUFFIX = ".partial.csv"
@@ -33,6 +34,25 @@ def journal_path(path: str) -> str:
     the file itself for a CSV one."""
     return path + JOURNAL_SUFFIX if path.lower().endswith(".parquet") else path
 
+
+def check_format(path: str) -> None:
+    """Fail before any work if this installation cannot write the results file ``path``:
+    a ``.parquet`` output is written by pyarrow, an optional package.
+
+    >>> check_format("rows.csv")  # a CSV needs nothing optional
+
+    Raises:
+        BackendUnavailableError: ``path`` ends in ``.parquet`` and pyarrow cannot be
+            imported (one line naming the extra that installs it; exit 3).
+    """
+    if not os.fspath(path).lower().endswith(".parquet"):
+        return
+    try:
+        import pyarrow.parquet  # noqa: F401 - the engine that writes the file at the end
+    except ImportError:
+        raise BackendUnavailableError(
+            f"cannot write {path}: .parquet files need pyarrow, which is not installed: "
+            "pip install 'qsudoku[bench]' (or write a .csv)") from None
 
 
 def read_rows(path: str) -> list[dict]:

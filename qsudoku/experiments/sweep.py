@@ -227,6 +227,8 @@ def run_sweep(puzzles: Sequence, axes: Mapping[str, Sequence], config: Config = 
             the limits of :mod:`qsudoku.experiments.limits` (the command line's; before
             any run); ``out`` exists without ``resume``/``overwrite``, is being written by
             another run, or has other columns.
+        BackendUnavailableError: ``out`` is a ``.parquet`` file and pyarrow is not
+            installed (before any run).
         MachineError: The machine refused to write ``out``; finished rows are kept.
         KeyboardInterrupt: Ctrl-C or SIGTERM; the rows finished so far are kept.
     """
@@ -260,6 +262,10 @@ def run_sweep(puzzles: Sequence, axes: Mapping[str, Sequence], config: Config = 
                         f"{type(scheduler).__name__}")
     if resume and overwrite:
         raise ValueError("resume and overwrite exclude each other")
+    if out is not None:
+        from qsudoku.experiments.results import check_format
+
+        check_format(out)
     pts = points(config, axes)
     check_limits(repeat=repeat, jobs=jobs, remote=resolve_scheduler(scheduler) is not None,
                  points=len(pts))

@@ -48,7 +48,8 @@ from typing import Iterable, Mapping, Sequence
 from qsudoku.errors import ConfigError, MachineError
 from qsudoku.experiments import locks
 from qsudoku.experiments.locks import lock_path
-from qsudoku.experiments.results import journal_path, load_frame, parse_table, read_rows
+from qsudoku.experiments.results import (check_format, journal_path, load_frame, parse_table,
+                                         read_rows)
 from qsudoku.io.output import atomic_write as _atomic_write
 from qsudoku.io.output import check_target as _check_target
 from qsudoku.io.output import open_nofollow, write_text
@@ -96,6 +97,8 @@ class RowWriter:
             other columns is refused before anything is rewritten.
 
     Raises:
+        BackendUnavailableError: A ``.parquet`` output without pyarrow installed (before
+            anything is locked or written).
         ConfigError: Bad suffix; missing directory; ``path`` is a directory, a symbolic
             link or not a regular file; another writer holds it (under any name); it
             exists without ``resume`` or ``overwrite``; a resumed file lacks the key
@@ -118,6 +121,7 @@ class RowWriter:
         self.rows_skipped = 0
         self._fd: int | None = None
         self._held: list[int] = []
+        check_format(path)  # a Parquet output needs pyarrow: said before anything is held
         for p in {path, self.journal}:
             _check_target(p)
         self._lock_fd = locks.lock(path)  # before anything is read or rewritten
@@ -280,7 +284,7 @@ class RowWriter:
             except (ValueError, TypeError):
                 pass
         try:
-            _atomic_write(self.path, lambda f: df.to_parquet(f, index=False))
+            _atomic_write(self.path, lambda f: df.to_parquet(f, index=False, engine="pyarrow"))
         except OSError as e:
             raise machine_error(self.path, e, kept=self.journal) from None
         except ConfigError as e:  # atomic_write's one line for the system's refusal
