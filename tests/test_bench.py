@@ -227,3 +227,49 @@ def test_each_point_gets_the_sampler_it_names_whatever_the_order(first):
     assert type(got["default"]) is type(get_sampler(Config().sampler.name))
     assert type(got["default"]) is not type(got["sa"])
     assert all(isinstance(s, dimod.Sampler) for s in got.values())
+
+
+def _as_parquet(csv_path: str, parquet_path: str) -> None:
+    """The rows of a results CSV written, as a run writes them, to a Parquet output."""
+    with RowWriter(parquet_path, ("key",)) as w:
+        w.write_many(read_rows(csv_path))
+
+
+def test_the_summary_is_the_same_for_csv_and_parquet_and_streams_the_file(tmp_path, capsys,
+                                                                          monkeypatch):
+    from qsudoku.experiments import results, table
+
+    csv_out, pq_out = str(tmp_path / "a.csv"), str(tmp_path / "b.parquet")
+    argv = ["bench", *SMALL, "1..." "...." "..4." "...2", "--sampler", "solve,sa", "--reads",
+            "2", "--param", "sa.num_sweeps=10", "--rules", "none", "--seed", "3"]
+    code, first = main([*argv, "--out", csv_out]), capsys.readouterr().out
+    assert code == 0 and "solve" in first and "sa " in first and "nan" not in first
+    _as_parquet(csv_out, pq_out)
+
+    def whole(*args, **kwargs):
+        raise AssertionError("the summary read the whole results file")
+
+    summaries = {}
+    for out in (pq_out, csv_out):  # a resume with nothing new prints the whole file's summary
+        if out == csv_out:  # the summary and the count stream the rows, never hold them all
+            for module in (results, table):
+                monkeypatch.setattr(module, "read_rows", whole)
+        assert main([*argv, "--out", out, "--resume"]) == 0
+        summaries[out] = capsys.readouterr().out
+    assert summaries[csv_out] == summaries[pq_out] == first
+    assert len(first.splitlines()) == 4  # header, rule, solve, sa
+
+
+def test_summarize_consumes_rows_one_at_a_time():
+    given = []
+
+    def rows():
+        for i in range(5):
+            given.append(i)
+            yield {"set": "a", "sampler": "sa", "valid": str(i % 2 == 0), "wall": str(i),
+                   "tts99": "inf" if i == 4 else "1", "success_prob": "0.5", "status": "ok"}
+
+    (s,) = summarize(rows())
+    assert given == list(range(5))
+    assert (s["n"], s["solved"], s["wall_median"], s["tts99_median"], s["p_mean"]) == \
+        (5, 3, 2.0, 1.0, 0.5)

@@ -80,7 +80,7 @@ def test_a_full_disk_is_exit_4_and_resume_completes(tmp_path, capsys, monkeypatc
     code, _, err = cli(capsys, *BENCH, *PUZZLES[:5], "--out", out)
     journal = table.journal_path(str(out))
     assert code == 4
-    assert one_error(err) == (f"qsudoku: error: cannot write {journal}: no space left on the "
+    assert one_error(err) == (f"qsudoku: error: cannot write {journal}: no space left on "
                               f"device (ENOSPC); finished rows are kept in {journal} "
                               "(--resume continues)")
     assert len(_keys(out)) == 3 and not os.path.exists(table.lock_path(str(out)))
@@ -238,3 +238,158 @@ def test_a_scheduler_without_workers_is_reported_after_a_bounded_wait(capsys, mo
         f"qsudoku: error: the Dask scheduler at {address} has no workers after 1 s (start "
         f"some with `dask worker {address}`; QSUDOKU_WORKER_TIMEOUT sets the wait)"]
     assert read_rows(str(tmp_path / "r.csv")) == []
+
+
+def _without_pyarrow(tmp_path) -> dict:
+    """The environment of a subprocess in which ``import pyarrow`` fails, as it does when
+    the ``bench`` extra is not installed: a ``pyarrow`` package first on the path raises
+    ImportError."""
+    shadow = tmp_path / "shadow" / "pyarrow"
+    shadow.mkdir(parents=True)
+    (shadow / "__init__.py").write_text("raise ImportError('pyarrow is not installed here')\n")
+    return {**os.environ, "PYTHONDONTWRITEBYTECODE": "1",
+            "PYTHONPATH": os.pathsep.join([str(shadow.parent), str(ROOT),
+                                           os.environ.get("PYTHONPATH", "")])}
+
+
+@pytest.mark.parametrize("command", [BENCH, ("sweep", "--grid", "cell=1", "--reads", "2",
+                                             "--rules", "none", "--quiet")])
+def test_parquet_without_pyarrow_is_exit_3_before_any_work(tmp_path, command):
+    env = _without_pyarrow(tmp_path)
+    work = tmp_path / "work"
+    work.mkdir()
+    src = work / "p.txt"
+    src.write_text("\n".join(PUZZLES) + "\n")
+    out = work / "r.parquet"
+    proc = subprocess.run([sys.executable, "-m", "qsudoku", *command, str(src), "--out",
+                           str(out)], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 3, proc.stderr
+    assert proc.stderr.strip() == (
+        f"qsudoku: error: cannot write {out}: .parquet files need pyarrow, which is not "
+        "installed: pip install 'qsudoku[bench]' (or write a .csv)")
+    assert sorted(os.listdir(work)) == ["p.txt"]  # no rows, journal, lock or machine.json
+
+
+def test_the_library_checks_the_parquet_engine_before_any_work(tmp_path):
+    env = _without_pyarrow(tmp_path)
+    code = ("import sys\n"
+            "from qsudoku import parse_puzzle\n"
+            "from qsudoku.errors import BackendUnavailableError\n"
+            "from qsudoku.experiments import sweep\n"
+            "from qsudoku.experiments.table import RowWriter\n"
+            "out = sys.argv[1]\n"
+            "for call in (lambda: RowWriter(out, ('key',)),\n"
+            "             lambda: sweep.run_sweep([parse_puzzle(sys.argv[2])], {'cell': [1]}, out=out)):\n"
+            "    try:\n"
+            "        call()\n"
+            "    except BackendUnavailableError as e:\n"
+            "        print(e)\n")
+    out = tmp_path / "r.parquet"
+    proc = subprocess.run([sys.executable, "-c", code, str(out), FOUR], capture_output=True,
+                          text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.count("need pyarrow, which is not installed") == 2, proc.stdout
+    assert not any(p.name.startswith("r.parquet") for p in tmp_path.iterdir())
+
+
+_FSIZE = ("import resource, signal, sys\n"
+          "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+          "resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit}))\n"
+          "from qsudoku.cli import main\n"
+          "sys.exit(main(sys.argv[1:]))\n")
+
+
+def test_a_file_size_limit_while_resume_rewrites_its_file_is_exit_4(tmp_path):
+    src = tmp_path / "p.txt"
+    src.write_text("\n".join(PUZZLES) + "\n")
+    out = tmp_path / "r.csv"
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}",
+           "PYTHONDONTWRITEBYTECODE": "1"}
+    first = subprocess.run([sys.executable, "-m", "qsudoku", *BENCH, str(src), "--limit", "5",
+                            "--out", str(out)], env=env, timeout=120)
+    assert first.returncode == 0
+    before = out.read_bytes()
+    limit = len(before) // 2  # the rewritten file cannot be written whole
+    proc = subprocess.run([sys.executable, "-c", _FSIZE.format(limit=limit), *BENCH, str(src),
+                           "--out", str(out), "--resume"], capture_output=True, text=True,
+                          env=env, timeout=120)
+    assert proc.returncode == 4, proc.stderr
+    assert proc.stderr.strip() == (
+        f"qsudoku: error: cannot write {out}: file too large: a file-size limit was reached "
+        f"(EFBIG); finished rows are kept in {out} (--resume continues)")
+    assert out.read_bytes() == before and len(_keys(out)) == 5
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.txt", "r.csv", "r.csv.machine.json"]
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_a_full_disk_while_resume_rewrites_its_journal_is_exit_4(tmp_path, capsys, monkeypatch,
+                                                                 suffix):
+    out = tmp_path / f"r{suffix}"
+    assert cli(capsys, *BENCH, *PUZZLES[:3], "--out", out)[0] == 0
+    keys = _keys(out)
+
+    def full(src, dst, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "replace", full)
+    code, _, err = cli(capsys, *BENCH, *PUZZLES[:5], "--out", out, "--resume")
+    assert code == 4
+    assert one_error(err) == (f"qsudoku: error: cannot write {table.journal_path(str(out))}: no "
+                              f"space left on device (ENOSPC); finished rows are kept in {out} "
+                              "(--resume continues)")
+    assert _keys(out) == keys and not os.path.exists(table.lock_path(str(out)))
+    assert not [p for p in os.listdir(tmp_path) if p.endswith((".tmp", ".partial.csv"))]
+
+
+@pytest.mark.parametrize("call", ["ftruncate", "pwrite"])
+def test_a_full_disk_when_the_lock_is_taken_is_exit_4_and_leaves_no_lock(tmp_path, capsys,
+                                                                         monkeypatch, call):
+    out = tmp_path / "r.csv"
+
+    def full(*args):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, call, full)
+    code, _, err = cli(capsys, *BENCH, *PUZZLES[:2], "--out", out)
+    assert code == 4
+    assert one_error(err) == (f"qsudoku: error: cannot write {table.lock_path(str(out))}: no "
+                              "space left on device (ENOSPC)")
+    assert os.listdir(tmp_path) == []
+
+
+def test_the_machine_failing_a_read_or_a_directory_is_exit_4_not_bad_input(tmp_path,
+                                                                          monkeypatch):
+    from qsudoku.experiments.tasks import iter_sources
+    from qsudoku.io import output
+    from qsudoku.io.rules import Rules
+    from qsudoku.io.stream import read_lines
+
+    class Failing:
+        def readline(self, size):
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    (_, error), = read_lines(Failing(), "p.txt")
+    assert isinstance(error, MachineError)
+    assert str(error) == "cannot read p.txt: input/output error of the device (EIO)"
+    src = tmp_path / "p.txt"
+    src.write_text(FOUR + "\n")
+    real_open = open
+
+    def failing_open(path, *args, **kwargs):
+        if os.fspath(path) == str(src):
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", failing_open)
+    skipped = []  # --keep-going skips bad puzzles, not a failing machine
+    with pytest.raises(MachineError, match=r"cannot read .*p.txt: input/output error"):
+        list(iter_sources([str(src)], Rules(), on_error=skipped.append))
+    assert skipped == []
+    monkeypatch.undo()
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "makedirs", full)
+    with pytest.raises(MachineError, match=r"^cannot create the directory --plot figs: no space"):
+        output.make_directory("figs", "--plot")

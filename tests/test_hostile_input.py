@@ -258,7 +258,8 @@ def _only(tmp_path, *names):
 def test_env_file_size_limit_on_an_output_is_exit_4_and_leaves_nothing(tmp_path):
     out = _cli(["qubo", SEED004, "-o", "m.bqm"], tmp_path, _file_size_limit)
     assert out.returncode == 4, out.stderr
-    assert one_error(out.stderr) == "qsudoku: error: cannot write m.bqm: file too large (EFBIG)"
+    assert one_error(out.stderr) == ("qsudoku: error: cannot write m.bqm: file too large: "
+                                     "a file-size limit was reached (EFBIG)")
     _only(tmp_path)  # no m.bqm, no temporary file
 
 
@@ -266,7 +267,8 @@ def test_env_file_size_limit_on_stdout_is_exit_4(tmp_path):
     with open(tmp_path / "out.txt", "wb") as sink:
         out = _cli(["solve", SEED004, "--json"], tmp_path, _file_size_limit, stdout=sink)
     assert out.returncode == 4, out.stderr
-    assert one_error(out.stderr).endswith("cannot write standard output: file too large (EFBIG)")
+    assert one_error(out.stderr).endswith("cannot write standard output: file too large: "
+                                          "a file-size limit was reached (EFBIG)")
 
 
 def test_env_closed_stdout_is_exit_4(tmp_path):

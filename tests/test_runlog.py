@@ -177,3 +177,21 @@ def test_load_frame_restores_types_from_files_and_rows(tmp_path):
     assert typed["valid"].dtype == bool and typed["tts99"].tolist() == [math.inf, 2.0]
     assert load_frame(typed) is not typed and load_frame([]).empty
     assert load_frame([{"flag": "True"}, {"flag": "False"}])["flag"].dtype == bool
+
+
+def test_rows_stream_from_csv_and_parquet_alike(tmp_path):
+    from qsudoku.experiments.results import count_rows, iter_rows
+
+    header_only = tmp_path / "h.csv"
+    header_only.write_text("key,v\r\n")
+    assert list(iter_rows(str(header_only))) == [] and count_rows(str(header_only)) == 0
+    torn = tmp_path / "t.csv"
+    torn.write_bytes(b'key,v\r\na,"x\r\ny"\r\nb,2\r\nc,3')  # a quoted line break; a torn end
+    rows = iter_rows(str(torn))
+    assert next(rows) == {"key": "a", "v": "x\r\ny"}
+    assert list(rows) == [{"key": "b", "v": "2"}]
+    pq = str(tmp_path / "r.parquet")
+    with RowWriter(pq, ("key",)) as w:
+        w.write_many([{"key": "a", "v": 1.5}, {"key": "b", "v": ""}])
+    assert list(iter_rows(pq)) == [{"key": "a", "v": 1.5}, {"key": "b", "v": ""}]
+    assert count_rows(pq) == 2

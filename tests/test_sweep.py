@@ -238,3 +238,20 @@ def test_chain_strength_sweep_on_the_mock_qpu_reports_chain_breaks():
     weak, strong = rows
     assert weak["chain_strength"] == 0.2 and 0 <= weak["chain_break_fraction"] <= 1
     assert weak["chain_break_fraction"] >= strong["chain_break_fraction"]
+
+
+def test_sweep_summary_is_the_same_for_csv_and_parquet(tmp_path, capsys):
+    from qsudoku.experiments.table import RowWriter
+
+    csv_out, pq_out = str(tmp_path / "s.csv"), str(tmp_path / "s.parquet")
+    argv = ["sweep", FOUR, "1..." "..2." "...." "...4", "--grid", "cell=1,2", "--param",
+            "num_sweeps=10", "--reads", "3", "--seed", "1", "--rules", "none"]
+    assert main([*argv, "--out", csv_out]) == 0
+    first = capsys.readouterr().out
+    with RowWriter(pq_out, ("key",)) as w:
+        w.write_many(read_rows(csv_out))
+    assert main([*argv, "--out", pq_out, "--resume"]) == 0
+    assert capsys.readouterr().out == first
+    assert "cell=1 num_sweeps=10" in first and "cell=2 num_sweeps=10" in first
+    assert summarize(csv_out).equals(summarize(pq_out))
+    assert summarize(pq_out)["runs"].tolist() == [2, 2]

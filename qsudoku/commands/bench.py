@@ -113,25 +113,36 @@ def _params_for(items: list[str], name: str) -> list[str]:
 
 
 def run(args) -> int:
-    from qsudoku.experiments.table import read_rows
+    from qsudoku.experiments.results import check_format
 
     check_experiment_args(args)
+    if args.out and args.puzzles:
+        check_format(args.out)  # a .parquet output without pyarrow: before any work
     if not args.puzzles:
         if not (args.plot and args.out):
             raise ConfigError("give puzzle files to run, or --out FILE --plot DIR to draw "
                               "an existing results file")
         if not (os.path.exists(args.out) or os.path.exists(args.out + ".partial.csv")):
             raise ConfigError(f"results file not found: {args.out}")
-        return _report(args, read_rows(args.out))
+        return _report(args, [])
     pts = _points(args, _budgets(args.time_budget))
     tasks = experiment_tasks(args, read_experiment_inputs(args), pts)
     rows = run_experiment(args, tasks, points=pts)
-    return _report(args, read_rows(args.out) if args.out else rows)
+    return _report(args, rows)
 
 
 def _report(args, rows) -> int:
+    """Print the summary of the run (with ``--out``: of the whole file, its rows streamed,
+    so the same for every format and never held whole) and draw ``--plot``."""
+    from qsudoku.experiments.results import iter_rows
+
+    if args.plot:  # the figures need every row
+        from qsudoku.experiments.table import read_rows
+
+        rows = read_rows(args.out) if args.out else rows
     if not args.quiet:
-        print(format_summary(summarize(rows)))
+        print(format_summary(summarize(iter_rows(args.out) if args.out and not args.plot
+                                       else rows)))
     if args.plot:
         from qsudoku.plots.bench import plot_all
 

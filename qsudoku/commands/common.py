@@ -288,9 +288,9 @@ def run_experiment(args, tasks, axis_keys=(), points=None) -> list[dict]:
             args.interrupt_said = True
         raise
     if args.out:
-        from qsudoku.experiments.table import read_rows
+        from qsudoku.experiments.results import count_rows
 
-        note(f"{count[0]} new rows, {len(read_rows(args.out))} in {args.out}")
+        note(f"{count[0]} new rows, {count_rows(args.out)} in {args.out}")
     if count[1]:
         bad = count[2]
         print(f"qsudoku: warning: {count[1]} of {count[0]} runs ended in an error, e.g. "

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from qsudoku.errors import ConfigError
-from qsudoku.experiments.sweep import SWEEP_SAMPLER, load, parse_axis, points, summarize
+from qsudoku.experiments.sweep import SWEEP_SAMPLER, parse_axis, points, summarize
 from qsudoku.commands.common import (add_config_args, add_experiment_args, add_input_args, add_route_args,
                      check_experiment_args, config_from_args, experiment_tasks,
                      read_experiment_inputs, run_experiment)
@@ -63,8 +63,11 @@ def _axes(args) -> dict:
 
 def run(args) -> int:
     from qsudoku.experiments import runner
+    from qsudoku.experiments.results import check_format
 
     check_experiment_args(args)
+    if args.out:
+        check_format(args.out)  # a .parquet output without pyarrow: before any work
     axes = _axes(args)
     params, args.param = args.param, []  # swept here, not by config_from_args
     try:
@@ -77,7 +80,8 @@ def run(args) -> int:
         runner.check_point(pt)  # a bad weight, parameter or sampler fails before any run
     sources = read_experiment_inputs(args)
     rows = run_experiment(args, experiment_tasks(args, sources, pts), list(axes), points=pts)
-    df = load(args.out) if args.out else load(rows)
-    if len(df) and not args.quiet:
-        print(summarize(df).to_string(index=False, float_format=lambda x: f"{x:.4g}"))
+    if not args.quiet:  # with --out: the whole file, streamed (the same for every format)
+        summary = summarize(args.out if args.out else rows)
+        if len(summary):
+            print(summary.to_string(index=False, float_format=lambda x: f"{x:.4g}"))
     return 0

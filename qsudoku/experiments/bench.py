@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import os
 import platform
-import statistics
+from array import array
 from typing import Iterable, Mapping, Sequence
 
 from qsudoku.config import Config
@@ -30,7 +30,7 @@ from qsudoku.experiments.measure import tts99
 from qsudoku.experiments.tasks import Point
 
 __all__ = ["tts99", "points", "SOLVE", "summarize", "format_summary", "typed_row", "load",
-           "machine_info"]
+           "machine_info", "percentile"]
 
 #: The backend name of "what ``qsudoku solve`` does with the configuration".
 SOLVE = "solve"
@@ -103,7 +103,13 @@ def typed_row(row: Mapping) -> dict:
     return out
 
 
-def _pct(xs: list[float], q: float) -> float:
+def percentile(xs: Iterable[float], q: float) -> float:
+    """The ``q``-th percentile of the numbers ``xs`` (NaN left out; linear between ranks,
+    as :meth:`pandas.Series.quantile`; ``inf`` counted as the largest value).
+
+    >>> percentile([1.0, 3.0, float("nan")], 50), percentile([2.0, math.inf], 50)
+    (2.0, inf)
+    """
     xs = sorted(x for x in xs if x == x)
     if not xs:
         return math.nan
@@ -114,31 +120,58 @@ def _pct(xs: list[float], q: float) -> float:
     return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
 
 
+class _Group:
+    """What the summary keeps of a group's rows: counts, sums and two numbers per row (the
+    percentiles need them all), never the rows."""
+
+    __slots__ = ("n", "solved", "errors", "p_sum", "p_n", "walls", "tts")
+
+    def __init__(self):
+        self.n = self.solved = self.errors = self.p_n = 0
+        self.p_sum = 0.0
+        self.walls, self.tts = array("d"), array("d")
+
+    def add(self, r: Mapping) -> None:
+        self.n += 1
+        self.solved += bool(r.get("valid"))
+        self.errors += r.get("status") not in ("ok", None)
+        self.walls.append(r.get("wall", math.nan))
+        self.tts.append(r.get("tts99", math.nan))
+        p = r.get("success_prob", math.nan)
+        if p == p:
+            self.p_sum += p
+            self.p_n += 1
+
+
 def summarize(rows: Iterable[Mapping]) -> list[dict]:
-    """Per set, backend and budget: count, solved %, median and 95th percentile wall, median TTS99.
+    """Per set, backend and budget: count, solved %, median and 95th percentile wall, median
+    TTS99, mean success probability per read, errors.
+
+    ``rows`` are consumed one at a time (e.g. :func:`~qsudoku.experiments.results.iter_rows`
+    of a results file): the summary keeps two numbers per row, not the rows, and is the
+    same whatever the file's format (a row read back from CSV or Parquet is typed by
+    :func:`typed_row`).
 
     >>> s = summarize([{"set": "a", "sampler": "sa", "valid": "True", "wall": "1", "tts99": "2"},
     ...                {"set": "a", "sampler": "sa", "valid": "False", "wall": "3", "tts99": "inf"}])
     >>> s[0]["solved_pct"], s[0]["wall_median"], s[0]["tts99_median"]
     (50.0, 2.0, inf)
     """
-    groups: dict[tuple, list[dict]] = {}
+    groups: dict[tuple, _Group] = {}
     for r in map(typed_row, rows):
-        groups.setdefault((r.get("set", ""), r.get("sampler", ""), r.get("budget")), []).append(r)
+        key = (str(r.get("set", "")), str(r.get("sampler", "")), r.get("budget"))
+        group = groups.get(key)
+        if group is None:
+            group = groups[key] = _Group()
+        group.add(r)
     out = []
-    for (set_, sampler, budget), rs in sorted(groups.items(), key=lambda kv: tuple(
+    for (set_, sampler, budget), g in sorted(groups.items(), key=lambda kv: tuple(
             str(x) for x in kv[0])):
-        walls = [r.get("wall", math.nan) for r in rs]
-        tts = [r.get("tts99", math.nan) for r in rs]
-        probs = [r.get("success_prob", math.nan) for r in rs]
-        solved = sum(1 for r in rs if r.get("valid"))
         out.append({
-            "set": set_, "sampler": sampler, "budget": budget, "n": len(rs), "solved": solved,
-            "solved_pct": 100.0 * solved / len(rs), "wall_median": _pct(walls, 50),
-            "wall_p95": _pct(walls, 95), "tts99_median": _pct(tts, 50),
-            "p_mean": statistics.fmean([p for p in probs if p == p]) if any(p == p for p in probs)
-            else math.nan,
-            "errors": sum(1 for r in rs if r.get("status") not in ("ok", None)),
+            "set": set_, "sampler": sampler, "budget": budget, "n": g.n, "solved": g.solved,
+            "solved_pct": 100.0 * g.solved / g.n, "wall_median": percentile(g.walls, 50),
+            "wall_p95": percentile(g.walls, 95), "tts99_median": percentile(g.tts, 50),
+            "p_mean": g.p_sum / g.p_n if g.p_n else math.nan, "errors": g.errors,
         })
     return out
 

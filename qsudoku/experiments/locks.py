@@ -15,7 +15,7 @@ import stat
 
 from qsudoku.errors import ConfigError
 from qsudoku.experiments.results import JOURNAL_SUFFIX
-from qsudoku.io.output import open_nofollow
+from qsudoku.io.output import is_machine, machine_error, open_nofollow, output_error
 
 __all__ = ["lock_path", "lock", "unlock", "hold"]
 
@@ -41,6 +41,11 @@ def lock(path: str) -> int:
     The lock file is removed on release while still locked, so after locking we check
     that the name still refers to the locked file (else another writer removed it
     meanwhile and we retry on the new one).
+
+    Raises:
+        ConfigError: Another writer holds the lock, or the system refused it.
+        MachineError: The machine refused to create or write the lock file (a full
+            disk); no lock file is left then.
     """
     lock = lock_path(path)
     for _ in range(100):
@@ -52,6 +57,8 @@ def lock(path: str) -> int:
                 holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
             finally:
                 os.close(fd)
+            if is_machine(e):
+                raise machine_error(lock, e, action="lock") from None
             if e.errno not in (errno.EAGAIN, errno.EACCES):
                 raise ConfigError(f"cannot lock {lock}: {e.strerror or e}") from None
             who = f" (pid {holder})" if holder.isdigit() else ""
@@ -63,8 +70,12 @@ def lock(path: str) -> int:
             now = None
         held = os.fstat(fd)
         if now is not None and (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino):
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+            try:  # the holder's pid, for the message of a refused second writer
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+            except OSError as e:  # a full disk: no lock file is left behind
+                unlock(path, fd)
+                raise output_error(lock, e) from None
             return fd
         os.close(fd)  # removed by the writer that just finished: lock the new file
     raise ConfigError(f"cannot lock {lock}: it keeps being replaced")
@@ -84,12 +95,15 @@ def hold(path: str) -> int | None:
 
     Raises:
         ConfigError: Another writer holds it, or it is not a regular file.
+        MachineError: The machine refused to open it (an I/O error).
     """
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
         return None
     except OSError as e:
+        if is_machine(e):
+            raise machine_error(path, e, action="open") from None
         if e.errno == errno.ELOOP:
             raise ConfigError(f"cannot write {path}: it is a symbolic link "
                               "(qsudoku does not write through links)") from None

@@ -15,14 +15,14 @@ journal ``<out>.partial.csv`` (:func:`journal_path`), which these functions read
 from __future__ import annotations
 
 import csv
-import io
 import math
 import os
-from typing import Iterable, Mapping
+from typing import Iterable, Iterator, Mapping
 
-from qsudoku.errors import ConfigError
+from qsudoku.errors import BackendUnavailableError, ConfigError
 
-__all__ = ["journal_path", "read_rows", "parse_table", "load_frame", "JOURNAL_SUFFIX"]
+__all__ = ["journal_path", "read_rows", "iter_rows", "count_rows", "parse_table", "load_frame",
+           "JOURNAL_SUFFIX", "check_format"]
 
 #: The suffix of a Parquet output's journal.
 JOURNAL_SUFFIX = ".partial.csv"
@@ -34,15 +34,52 @@ def journal_path(path: str) -> str:
     return path + JOURNAL_SUFFIX if path.lower().endswith(".parquet") else path
 
 
+def check_format(path: str) -> None:
+    """Fail before any work if this installation cannot write the results file ``path``:
+    a ``.parquet`` output is written by pyarrow, an optional package.
+
+    >>> check_format("rows.csv")  # a CSV needs nothing optional
+
+    Raises:
+        BackendUnavailableError: ``path`` ends in ``.parquet`` and pyarrow cannot be
+            imported (one line naming the extra that installs it; exit 3).
+    """
+    if not os.fspath(path).lower().endswith(".parquet"):
+        return
+    try:
+        import pyarrow.parquet  # noqa: F401 - the engine that writes the file at the end
+    except ImportError:
+        raise BackendUnavailableError(
+            f"cannot write {path}: .parquet files need pyarrow, which is not installed: "
+            "pip install 'qsudoku[bench]' (or write a .csv)") from None
+
 
 def read_rows(path: str) -> list[dict]:
     """Rows of a CSV (or Parquet) results file; a torn last CSV line is dropped."""
-    return _read_table(path)[1]
+    return list(iter_rows(path))
 
 
-def _read_table(path: str) -> tuple[list[str] | None, list[dict]]:
-    """``(header, rows)`` of a results file (``(None, [])`` if there is none)."""
-    return parse_table(path)[:2]
+def iter_rows(path: str) -> Iterator[dict]:
+    r"""The rows of a results file (CSV, or Parquet by record batches), read as they are
+    used: memory is bounded by a row (a batch), not by the file.  Rows are given as a
+    CSV holds them (a Parquet value as text, a missing one as ``""``); a torn last CSV
+    line is dropped; no file (nor journal) gives no rows.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "rows.csv")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write('key,note\na,"two\nlines"\nb,x\n')
+    >>> [r["note"] for r in iter_rows(path)]
+    ['two\nlines', 'x']
+    """
+    for _, row, _ in _records(os.fspath(path), strict=False):
+        if row is not None:  # a header without rows
+            yield row
+
+
+def count_rows(path: str) -> int:
+    """How many rows a results file holds, counted as they stream by (see :func:`iter_rows`)."""
+    return sum(1 for _ in iter_rows(path))
 
 
 def parse_table(path: str, strict: bool = False):
@@ -51,31 +88,27 @@ def parse_table(path: str, strict: bool = False):
 
     Values read from Parquet are given as a CSV holds them (a missing value: ``""``).
     """
-    path = os.fspath(path)
-    if path.lower().endswith(".parquet") and os.path.exists(path):
-        import pandas as pd
+    header, rows, lines = None, [], []
+    for head, row, line in _records(os.fspath(path), strict):
+        header = head
+        if row is not None:
+            rows.append(row)
+            lines.append(line)
+    return header, rows, lines
 
-        try:
-            df = pd.read_parquet(path)
-        except Exception as e:  # noqa: BLE001 - pyarrow's errors have no common base
-            raise ConfigError(f"cannot read {path}: not a readable Parquet file "
-                              f"({type(e).__name__})") from None
-        rows = [{k: _from_parquet(v) for k, v in r.items()} for r in df.to_dict("records")]
-        return list(df.columns), rows, [f"row {i + 1}" for i in range(len(rows))]
+
+def _records(path: str, strict: bool) -> Iterator[tuple[list[str], dict | None, str]]:
+    """``(header, row, where)`` of each row, streamed; a file with a header and no rows
+    gives one ``(header, None, "")``."""
+    if path.lower().endswith(".parquet") and os.path.exists(path):
+        yield from _parquet_records(path)
+        return
     path = journal_path(path)
     if not os.path.exists(path):
-        return None, [], []
-    try:
-        with open(path, encoding="utf-8", newline="") as f:
-            text = f.read()
-    except UnicodeDecodeError:
-        raise ConfigError(f"cannot read {path}: it is not UTF-8 text "
-                          "(is it a results file of qsudoku?)") from None
-    if text and not text.endswith("\n"):
-        text = text[: text.rfind("\n") + 1]
-    reader = csv.reader(io.StringIO(text))
+        return
     header: list[str] | None = None
-    rows, lines = [], []
+    n = 0
+    reader = csv.reader(_whole_lines(path))
     try:
         for record in reader:
             if header is None:
@@ -87,11 +120,70 @@ def parse_table(path: str, strict: bool = False):
                 raise ConfigError(f"{path}, line {reader.line_num}: {len(record)} fields where "
                                   f"the header has {len(header)}; the file is not a results "
                                   "file of this run (or was edited)")
-            rows.append(dict(zip(header, record)))
-            lines.append(f"line {reader.line_num}")
+            n += 1
+            yield header, dict(zip(header, record)), f"line {reader.line_num}"
     except csv.Error as e:
         raise ConfigError(f"{path}, line {reader.line_num}: cannot parse the row ({e})") from None
-    return header, rows, lines
+    if header is not None and n == 0:
+        yield header, None, ""
+
+
+def _whole_lines(path: str) -> Iterator[str]:
+    """The lines of ``path`` up to its last newline (a torn last line is left out), decoded
+    one at a time."""
+    with open(path, "rb") as f:
+        end = _last_newline(f)
+        pos = 0
+        for raw in f:
+            pos += len(raw)
+            if pos > end:
+                return
+            try:
+                yield raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise ConfigError(f"cannot read {path}: it is not UTF-8 text "
+                                  "(is it a results file of qsudoku?)") from None
+
+
+def _last_newline(f, chunk: int = 1 << 16) -> int:
+    """The offset just past the last newline of the binary file ``f`` (0 if none); ``f`` is
+    left at its start."""
+    end = f.seek(0, os.SEEK_END)
+    while end > 0:
+        start = max(0, end - chunk)
+        f.seek(start)
+        at = f.read(end - start).rfind(b"\n")
+        if at >= 0:
+            f.seek(0)
+            return start + at + 1
+        end = start
+    f.seek(0)
+    return 0
+
+
+def _parquet_records(path: str) -> Iterator[tuple[list[str], dict | None, str]]:
+    try:
+        import pyarrow.parquet as pq
+
+        pf = pq.ParquetFile(path)
+        header = list(pf.schema_arrow.names)
+        batches = pf.iter_batches(batch_size=4096)
+    except ImportError:
+        raise
+    except Exception as e:  # noqa: BLE001 - pyarrow's errors have no common base
+        raise ConfigError(f"cannot read {path}: not a readable Parquet file "
+                          f"({type(e).__name__})") from None
+    n = 0
+    try:
+        for batch in batches:
+            for r in batch.to_pylist():
+                n += 1
+                yield header, {k: _from_parquet(v) for k, v in r.items()}, f"row {n}"
+    except Exception as e:  # noqa: BLE001 - a damaged row group
+        raise ConfigError(f"cannot read {path}: not a readable Parquet file "
+                          f"({type(e).__name__})") from None
+    if n == 0:
+        yield header, None, ""
 
 
 def _from_parquet(v):

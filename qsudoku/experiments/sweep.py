@@ -28,6 +28,7 @@ import itertools
 import math
 import os
 import re
+from array import array
 from typing import Any, Iterable, Mapping, Sequence
 
 from qsudoku.config import Config, SamplerConfig, toml_value
@@ -252,6 +253,8 @@ def run_sweep(puzzles: Sequence, axes: Mapping[str, Sequence], config: Config = 
             the limits of :mod:`qsudoku.experiments.limits` (the command line's; before
             any run); ``out`` exists without ``resume``/``overwrite``, is being written by
             another run, or has other columns.
+        BackendUnavailableError: ``out`` is a ``.parquet`` file and pyarrow is not
+            installed (before any run).
         MachineError: The machine refused to write ``out``; finished rows are kept.
         KeyboardInterrupt: Ctrl-C or SIGTERM; the rows finished so far are kept.
     """
@@ -285,6 +288,10 @@ def run_sweep(puzzles: Sequence, axes: Mapping[str, Sequence], config: Config = 
                         f"{type(scheduler).__name__}")
     if resume and overwrite:
         raise ValueError("resume and overwrite exclude each other")
+    if out is not None:
+        from qsudoku.experiments.results import check_format
+
+        check_format(out)
     pts = points(config, axes)
     check_limits(repeat=repeat, jobs=jobs, remote=resolve_scheduler(scheduler) is not None,
                  points=len(pts))
@@ -320,6 +327,12 @@ def load(rows_or_path) -> Any:
 def summarize(rows_or_df, by: Sequence[str] = ("setting",)):
     """Per setting (or ``by``): runs, mean success probability, median TTS99, mean min energy.
 
+    ``rows_or_df`` is a results file (its rows streamed: see
+    :func:`~qsudoku.experiments.results.iter_rows`), an iterable of rows consumed one at
+    a time, or a DataFrame.  The summary keeps a few numbers per row, never the rows, and
+    is the same whatever the file's format: a group's values are read as numbers (``""``
+    is missing) and a key that is a number in text (``"2"``) is that number.
+
     >>> rows = [{"setting": "a", "success_prob": 0.5, "tts99": 2.0, "min_energy": 0.0},
     ...         {"setting": "a", "success_prob": 0.0, "tts99": float("inf"), "min_energy": 2.0}]
     >>> summarize(rows).to_dict("records")
@@ -327,12 +340,70 @@ def summarize(rows_or_df, by: Sequence[str] = ("setting",)):
     """
     import pandas as pd
 
-    df = rows_or_df if isinstance(rows_or_df, pd.DataFrame) else load(rows_or_df)
-    g = df.groupby(list(by), sort=False)
-    out = pd.DataFrame({
-        "runs": g.size(),
-        "success_prob": g["success_prob"].mean(),
-        "tts99_median": g["tts99"].median(),
-        "min_energy": g["min_energy"].mean(),
-    }).reset_index()
-    return out
+    from qsudoku.experiments.bench import percentile
+    from qsudoku.experiments.results import iter_rows
+
+    by = list(by)
+    if isinstance(rows_or_df, pd.DataFrame):
+        rows = rows_or_df.to_dict("records")
+    elif isinstance(rows_or_df, (str, os.PathLike)):
+        from qsudoku.experiments.results import journal_path
+
+        path = os.fspath(rows_or_df)
+        if not (os.path.exists(path) or os.path.exists(journal_path(path))):
+            raise ConfigError(f"results file not found: {path}")
+        rows = iter_rows(path)
+    else:
+        rows = rows_or_df
+    groups: dict[tuple, list] = {}  # key -> [runs, p sum, p count, e sum, e count, tts]
+    for r in rows:
+        key = tuple(_key_value(r.get(k)) for k in by)
+        g = groups.get(key)
+        if g is None:
+            g = groups[key] = [0, 0.0, 0, 0.0, 0, array("d")]
+        g[0] += 1
+        p, e = _number(r.get("success_prob")), _number(r.get("min_energy"))
+        if p == p:
+            g[1] += p
+            g[2] += 1
+        if e == e:
+            g[3] += e
+            g[4] += 1
+        g[5].append(_number(r.get("tts99")))
+    records = [{**dict(zip(by, key)), "runs": g[0],
+                "success_prob": g[1] / g[2] if g[2] else math.nan,
+                "tts99_median": percentile(g[5], 50),
+                "min_energy": g[3] / g[4] if g[4] else math.nan} for key, g in groups.items()]
+    return pd.DataFrame(records, columns=[*by, "runs", "success_prob", "tts99_median",
+                                          "min_energy"])
+
+
+def _number(v) -> float:
+    """A value of a results row as a float (missing or not a number: NaN)."""
+    if v is None or v == "" or isinstance(v, bool):
+        return math.nan
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def _key_value(v):
+    """A group key as the same value from any format: a number in text is that number, a
+    whole float an int, a missing value ``""``.
+
+    >>> [_key_value(v) for v in ("2", 2.0, "0.5", "cell=1", None, float("nan"))]
+    [2, 2, 0.5, 'cell=1', '', '']
+    """
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return ""
+    if isinstance(v, str):
+        for kind in (int, float):
+            try:
+                return _key_value(kind(v))
+            except ValueError:
+                continue
+        return v
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    return v

@@ -35,7 +35,6 @@ True
 from __future__ import annotations
 
 import csv
-import errno
 import fcntl
 import io
 import json
@@ -48,28 +47,14 @@ from typing import Iterable, Mapping, Sequence
 from qsudoku.errors import ConfigError, MachineError
 from qsudoku.experiments import locks
 from qsudoku.experiments.locks import lock_path
-from qsudoku.experiments.results import journal_path, load_frame, parse_table, read_rows
+from qsudoku.experiments.results import (check_format, journal_path, load_frame, parse_table,
+                                         read_rows)
 from qsudoku.io.output import atomic_write as _atomic_write
 from qsudoku.io.output import check_target as _check_target
-from qsudoku.io.output import open_nofollow, write_text
+from qsudoku.io.output import machine_error, open_nofollow, output_error, write_text
 
 __all__ = ["RowWriter", "read_rows", "load_frame", "write_text", "terminate_as_interrupt",
            "journal_path", "lock_path", "machine_error", "write_all"]
-
-_WHY = {errno.ENOSPC: "no space left on the device (ENOSPC)",
-        errno.EFBIG: "file too large: a file-size limit was reached (EFBIG)",
-        errno.EDQUOT: "disk quota exceeded (EDQUOT)",
-        errno.EIO: "input/output error of the device (EIO)",
-        errno.EROFS: "the file system is read-only (EROFS)"}
-
-
-def machine_error(path: str, e: OSError, kept: str = "") -> MachineError:
-    """The one-line :class:`~qsudoku.errors.MachineError` for the machine refusing a write
-    to ``path``; ``kept`` says where the finished rows are."""
-    why = _WHY.get(e.errno) or (e.strerror or str(e) or type(e).__name__).splitlines()[0]
-    tail = f"; finished rows are kept in {kept} (--resume continues)" if kept else ""
-    return MachineError(f"cannot write {path}: {why}{tail}")
-
 
 def write_all(fd: int, data: bytes) -> None:
     """Write every byte of ``data`` to ``fd`` and ``fsync`` it (``OSError`` as the system
@@ -96,6 +81,8 @@ class RowWriter:
             other columns is refused before anything is rewritten.
 
     Raises:
+        BackendUnavailableError: A ``.parquet`` output without pyarrow installed (before
+            anything is locked or written).
         ConfigError: Bad suffix; missing directory; ``path`` is a directory, a symbolic
             link or not a regular file; another writer holds it (under any name); it
             exists without ``resume`` or ``overwrite``; a resumed file lacks the key
@@ -118,6 +105,7 @@ class RowWriter:
         self.rows_skipped = 0
         self._fd: int | None = None
         self._held: list[int] = []
+        check_format(path)  # a Parquet output needs pyarrow: said before anything is held
         for p in {path, self.journal}:
             _check_target(p)
         self._lock_fd = locks.lock(path)  # before anything is read or rewritten
@@ -144,9 +132,12 @@ class RowWriter:
             source = journal if os.path.exists(journal) else path
             header, previous, lines = parse_table(source, strict=True)
             self._check_previous(source, header, previous, lines)
-            self._rewrite(header, previous)  # drops a torn last line
+            self._rewrite(header, previous, source)  # drops a torn last line
         elif os.path.exists(journal):
-            os.remove(journal)
+            try:
+                os.remove(journal)
+            except OSError as e:
+                raise output_error(journal, e) from None
         if self.fields is None and self.expected is not None:
             self.fields = list(self.expected)
         self._fd = open_nofollow(journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
@@ -183,7 +174,7 @@ class RowWriter:
     def _key_of(self, row: Mapping) -> tuple:
         return tuple(_key_str(row.get(k)) for k in self.key)
 
-    def _rewrite(self, header: list[str] | None, rows: list[dict]) -> None:
+    def _rewrite(self, header: list[str] | None, rows: list[dict], source: str) -> None:
         if rows or header:
             self.fields = list(header or rows[0].keys())
         buf = io.StringIO()
@@ -193,7 +184,10 @@ class RowWriter:
             w.writerows({k: _key_str(v) if isinstance(v, float) and math.isnan(v) else _cell(v)
                          for k, v in r.items()} for r in rows)  # NaN (Parquet) -> empty cell
         data = buf.getvalue().encode("utf-8")
-        _atomic_write(self.journal, lambda f: f.write(data))
+        try:  # atomic: if the machine refuses, the resumed file is as it was
+            _atomic_write(self.journal, lambda f: f.write(data))
+        except MachineError as e:
+            raise machine_error(self.journal, e, kept=source) from None
 
     def write(self, row: Mapping) -> bool:
         """Append one finished row durably.
@@ -280,13 +274,16 @@ class RowWriter:
             except (ValueError, TypeError):
                 pass
         try:
-            _atomic_write(self.path, lambda f: df.to_parquet(f, index=False))
-        except OSError as e:
+            _atomic_write(self.path, lambda f: df.to_parquet(f, index=False, engine="pyarrow"))
+        except OSError as e:  # a MachineError said by atomic_write included
             raise machine_error(self.path, e, kept=self.journal) from None
         except ConfigError as e:  # atomic_write's one line for the system's refusal
             raise MachineError(f"{e}; finished rows are kept in {self.journal} "
                                "(--resume continues)") from None
-        os.remove(self.journal)
+        try:
+            os.remove(self.journal)
+        except OSError as e:
+            raise output_error(self.journal, e) from None
 
     def _release(self) -> None:
         for fd in self._held:

@@ -34,7 +34,7 @@ from functools import cached_property
 from typing import Iterable, Iterator, Mapping, Sequence
 
 from qsudoku.config import Config
-from qsudoku.errors import ContradictionError
+from qsudoku.errors import ContradictionError, MachineError
 from qsudoku.model.puzzle import Puzzle
 
 __all__ = ["Source", "Point", "Task", "ENCODING", "format_value", "exact_value", "fingerprint",
@@ -196,7 +196,8 @@ def iter_sources(specs: Sequence[str], rules, *, limit: int | None = None, on_er
     needed (``limit``: first N of each).
 
     ``label(spec)`` names the ``set`` of a file's rows; unreadable puzzles go to
-    ``on_error`` (or are raised when it is ``None``).
+    ``on_error`` (or are raised when it is ``None``); a failure of the machine (a
+    :class:`~qsudoku.errors.MachineError`, an I/O error of the device) is always raised.
     """
     from qsudoku.io.files import iter_puzzles
 
@@ -215,8 +216,8 @@ def iter_sources(specs: Sequence[str], rules, *, limit: int | None = None, on_er
                     except ContradictionError as e:
                         item = e
                 if isinstance(item, Exception):
-                    if on_error is None:
-                        raise item
+                    if on_error is None or isinstance(item, MachineError):
+                        raise item  # the machine's failure ends the run, --keep-going or not
                     on_error(item)
                     continue
                 count += 1

@@ -48,12 +48,23 @@ import stat
 from qsudoku.errors import ConfigError, MachineError, QSudokuError
 
 __all__ = ["check_target", "atomic_write", "atomic_open", "write_text", "write_bytes",
-           "open_nofollow", "output_error", "make_directory", "machine_error", "MACHINE_ERRNOS"]
+           "open_nofollow", "output_error", "make_directory", "machine_error", "is_machine",
+           "MACHINE_ERRNOS"]
 
 #: ``errno`` values that are failures of the machine, not of the input or of qsudoku:
-#: no space, file too large (``RLIMIT_FSIZE`` or the file system's limit), quota, I/O error.
-MACHINE_ERRNOS = frozenset(getattr(errno, name) for name in ("ENOSPC", "EFBIG", "EDQUOT", "EIO")
-                           if hasattr(errno, name))
+#: no space, file too large (``RLIMIT_FSIZE`` or the file system's limit), quota, I/O
+#: error, a pipe whose reader left.
+MACHINE_ERRNOS = frozenset(getattr(errno, name) for name in
+                           ("ENOSPC", "EFBIG", "EDQUOT", "EIO", "EPIPE") if hasattr(errno, name))
+
+#: What each failure of the machine means, in the words of one line.
+_WHY = {errno.ENOSPC: "no space left on device",
+        errno.EFBIG: "file too large: a file-size limit was reached",
+        errno.EIO: "input/output error of the device",
+        errno.EPIPE: "broken pipe: its reader has gone",
+        errno.EROFS: "the file system is read-only"}
+if hasattr(errno, "EDQUOT"):
+    _WHY[errno.EDQUOT] = "disk quota exceeded"
 
 _KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
@@ -64,17 +75,45 @@ def _kind(mode: int) -> str:
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
-def machine_error(where: str, e: OSError) -> MachineError:
-    """The one-line :class:`MachineError` for ``e`` met while writing ``where``.
+def machine_error(where: str, e: OSError, kept: str = "", action: str = "write"
+                  ) -> MachineError:
+    """The one-line :class:`MachineError` for ``e`` met while writing ``where`` (the one
+    home of that message: every writer of qsudoku, the CLI's last resort included).
+
+    Args:
+        where: The file (or ``"standard output"``).
+        e: The error; a :class:`MachineError` already said is returned as it is (with
+            ``kept`` added if it lacks it).
+        kept: Where the finished rows are, when a run keeps them.
+        action: What failed, for ``"cannot {action} {where}"``.
 
     >>> import errno
     >>> str(machine_error("out.csv", OSError(errno.ENOSPC, "No space left on device")))
     'cannot write out.csv: no space left on device (ENOSPC)'
+    >>> str(machine_error("r.csv", OSError(errno.EFBIG, "File too large"), kept="r.csv"))
+    'cannot write r.csv: file too large: a file-size limit was reached (EFBIG); finished rows are kept in r.csv (--resume continues)'
     """
+    tail = f"; finished rows are kept in {kept} (--resume continues)" if kept else ""
+    if isinstance(e, MachineError):
+        text = str(e)
+        return e if not tail or "finished rows are kept" in text else MachineError(text + tail)
     code = errno.errorcode.get(e.errno or 0, "")
-    text = (e.strerror or str(e)).strip()
-    text = text[:1].lower() + text[1:]
-    return MachineError(f"cannot write {where}: {text}" + (f" ({code})" if code else ""))
+    why = _WHY.get(e.errno or 0)
+    if why is None:
+        why = (e.strerror or str(e) or type(e).__name__).strip().splitlines()[0]
+        why = why[:1].lower() + why[1:]
+    return MachineError(f"cannot {action} {where}: {why}" + (f" ({code})" if code else "") + tail)
+
+
+def is_machine(e: BaseException) -> bool:
+    """True for a failure of the machine: a :class:`MachineError`, or an ``OSError`` of
+    :data:`MACHINE_ERRNOS`.
+
+    >>> import errno
+    >>> is_machine(OSError(errno.EFBIG, "File too large")), is_machine(OSError(errno.EACCES, "x"))
+    (True, False)
+    """
+    return isinstance(e, MachineError) or (isinstance(e, OSError) and e.errno in MACHINE_ERRNOS)
 
 
 def check_target(path: str, what: str = "") -> None:
@@ -129,8 +168,10 @@ def _special(path: str, name: str) -> bool:
 def output_error(path: str, e: OSError) -> QSudokuError:
     """The one-line error for an ``OSError`` met while writing ``path``: a
     :class:`MachineError` for the errors of :data:`MACHINE_ERRNOS`, else a
-    :class:`ConfigError`."""
-    if e.errno in MACHINE_ERRNOS:
+    :class:`ConfigError` (an error qsudoku already said is returned unchanged)."""
+    if isinstance(e, QSudokuError):
+        return e
+    if is_machine(e):
         return machine_error(path, e)
     if e.errno == errno.ELOOP:
         return ConfigError(f"cannot write {path}: it is a symbolic link "
@@ -262,6 +303,7 @@ def make_directory(path: str, what: str = "") -> None:
 
     Raises:
         ConfigError: ``path`` exists and is not a directory, or cannot be created.
+        MachineError: The machine refused to create it (a full disk, a quota).
     """
     name = f"{what} {path}".strip()
     if os.path.lexists(path) and not os.path.isdir(path):
@@ -269,6 +311,8 @@ def make_directory(path: str, what: str = "") -> None:
     try:
         os.makedirs(path, exist_ok=True)
     except OSError as e:
+        if is_machine(e):
+            raise machine_error(name, e, action="create the directory") from None
         raise ConfigError(f"cannot create the directory {name}: {e.strerror or e}") from None
 
 

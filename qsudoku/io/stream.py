@@ -9,7 +9,9 @@ error names its line and the lines before it were already used.  Lines are split
 as :meth:`str.splitlines` splits them, so line numbers are those of an editor.
 
 A read error ends the lines: it is yielded as a
-:class:`~qsudoku.errors.PuzzleFormatError` in place of the line (errors as data).
+:class:`~qsudoku.errors.PuzzleFormatError` in place of the line (errors as data),
+or as a :class:`~qsudoku.errors.MachineError` when the machine failed (an I/O error
+of the device: exit 4, not the input's fault).
 
 >>> import io
 >>> list(read_lines(io.BytesIO(b"\\xef\\xbb\\xbfab\\r\\ncd\\n"), "x.txt"))
@@ -23,7 +25,8 @@ from __future__ import annotations
 import os
 from typing import IO, Iterator
 
-from qsudoku.errors import PuzzleFormatError
+from qsudoku.errors import MachineError, PuzzleFormatError
+from qsudoku.io.output import is_machine, machine_error
 
 __all__ = ["MAX_LINE_BYTES", "read_lines", "file_lines", "NumberedLines"]
 
@@ -31,7 +34,14 @@ __all__ = ["MAX_LINE_BYTES", "read_lines", "file_lines", "NumberedLines"]
 MAX_LINE_BYTES = 4 * 1024 * 1024
 
 #: A line read, or the error that ended the text.
-NumberedLines = Iterator[tuple[int, "str | PuzzleFormatError"]]
+NumberedLines = Iterator[tuple[int, "str | PuzzleFormatError | MachineError"]]
+
+
+def _read_error(source: str, e: OSError, line: int | None = None):
+    """The error of a failed read: the machine's (:class:`MachineError`) or the input's."""
+    if is_machine(e):
+        return machine_error(source, e, action="read")
+    return PuzzleFormatError(f"cannot read: {e.strerror or e}", source=source, line=line)
 
 
 def read_lines(stream: IO, source: str) -> NumberedLines:
@@ -45,7 +55,7 @@ def read_lines(stream: IO, source: str) -> NumberedLines:
         try:
             chunk = stream.readline(MAX_LINE_BYTES + 1)
         except OSError as e:
-            yield lineno + 1, PuzzleFormatError(f"cannot read: {e.strerror or e}", source=source)
+            yield lineno + 1, _read_error(source, e)
             return
         except UnicodeDecodeError:  # a text stream that decodes for us
             yield lineno + 1, PuzzleFormatError("not UTF-8 text", source=source, line=lineno + 1)
@@ -81,8 +91,10 @@ def file_lines(path: str) -> NumberedLines:
     try:
         f = open(path, "rb")
     except OSError as e:
-        what = "it is a directory" if os.path.isdir(path) else (e.strerror or str(e))
-        yield 1, PuzzleFormatError(f"cannot read: {what}", source=path)
+        if os.path.isdir(path):
+            yield 1, PuzzleFormatError("cannot read: it is a directory", source=path)
+        else:
+            yield 1, _read_error(path, e)
         return
     with f:
         yield from read_lines(f, path)
