@@ -1,8 +1,8 @@
 """Benchmarks the way annealing users compare solvers: one row per puzzle, backend and budget.
 
 A *backend* is ``solve`` (exactly what ``qsudoku solve`` does with the configuration:
-propagation, the annealing route, its exact fallback) or a registry name (that sampler
-on the reduced QUBO, sampled again until the ``budget`` is used).  :func:`points` makes
+propagation, the sampling rounds, the exact fallback) or a registry name (what
+``qsudoku solve --sampler NAME`` does: the same rounds within the ``budget``).  :func:`points` makes
 the :class:`~qsudoku.experiments.tasks.Point` of each (backend, budget); the rows themselves come
 from the one experiment runner, :mod:`qsudoku.experiments.runner`, shared with ``sweep``.  This
 module condenses rows (:func:`summarize`, :func:`format_summary`), reads any results

@@ -233,7 +233,7 @@ def run_sweep(puzzles: Sequence, axes: Mapping[str, Sequence], config: Config = 
             weights, ``sampler`` the sampler, others are sampling parameters.  Values
             not swept come from ``config`` (or the sampler's registered defaults).
         config: The base configuration; each run is :func:`qsudoku.solving.solve` with
-            it (so a route sampler runs the annealing route, ``sa`` samples once).
+            it (the same rounds and exact fallback for every sampler).
         repeat: Runs per puzzle and setting; repeat ``r`` uses seed
             ``config seed (or 0) + r`` when the sampler takes a seed, so every
             setting sees the same seeds.
