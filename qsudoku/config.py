@@ -95,12 +95,13 @@ class SamplerConfig:
             need_type(key, getattr(self, key), Mapping, "a mapping (dict)")
         object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
         object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
+        # nonsense values fail now, even if nothing gets sampled: first as this sampler
+        # takes them (its checks name it), then any non-finite number left
+        check_sampler_values(self.name, self.params)
         for key, value in self.params.items():
             _finite(f"sampler.params.{key}", value)
         for key, value in self.options.items():
             _finite(f"sampler.options.{key}", value)
-        # nonsense values fail now, even if nothing gets sampled (as this sampler takes them)
-        check_sampler_values(self.name, self.params)
 
     def __reduce__(self):  # read-only mappings do not pickle; experiment tasks travel pickled
         return (SamplerConfig, (self.name, dict(self.options), dict(self.params), self.fallback))

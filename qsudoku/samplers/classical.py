@@ -152,7 +152,7 @@ def check_sa(sampler: str, params: Mapping) -> None:
                   f"numbers >= 0, of at most {MAX_SWEEPS // per_beta} betas")
         if sweeps is not None and sweeps != len(betas) * per_beta:
             _fail(sampler, "num_sweeps", sweeps, "must equal len(beta_schedule) * "
-                  f"num_sweeps_per_beta = {len(betas) * per_beta} (or be left out) for "
+                  f"num_sweeps_per_beta = {len(betas) * per_beta} for "
                   "beta_schedule_type = 'custom'")
     else:
         if schedule is not None:
