@@ -213,3 +213,15 @@ def test_a_tabu_instance_passed_in_solves_the_seed_puzzle_under_its_registry_nam
               sampler=TabuSampler())
     assert r.sampler["name"] == "tabu" and r.solved_by.startswith("tabu (")
     assert r.sampler["params"]["timeout"] == get_spec("tabu").defaults["timeout"]
+
+
+def test_a_registered_factory_can_name_checks(monkeypatch):
+    """``register(..., checks=...)``: a sampler of one's own gets the same checks."""
+    from qsudoku.samplers.registry import SPECS, register
+
+    monkeypatch.setattr("qsudoku.samplers.registry.SPECS", dict(SPECS))
+    register("my-tabu", checks="qsudoku.samplers.classical:check_tabu")(
+        lambda **options: TabuSampler())
+    with pytest.raises(ParameterError, match="my-tabu: timeout = -1"):
+        check_params(get_sampler("my-tabu"), {"timeout": -1}, "my-tabu")
+    assert check_params(get_sampler("my-tabu"), {"timeout": 5}, "my-tabu") == {"timeout": 5}

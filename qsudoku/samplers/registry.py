@@ -149,11 +149,14 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
 
 
 def register(name: str, *, summary: str = "", defaults: Mapping | None = None,
-             extra: str | None = None, offline: bool = True):
+             extra: str | None = None, offline: bool = True, checks: str | None = None):
     """Decorator registering a factory (``factory(**options) -> dimod.Sampler``) under
-    ``name``: for samplers of your own; qsudoku's are in :data:`SPECS`."""
+    ``name``: for samplers of your own; qsudoku's are in :data:`SPECS`.  ``checks`` is
+    :attr:`SamplerSpec.checks`.  A factory's product passed to ``solve(..., sampler=obj)``
+    is not recognised as ``name`` (a :class:`SamplerSpec` whose target is the class is)."""
     def deco(factory):
-        SPECS[name] = SamplerSpec(name, factory, summary, dict(defaults or {}), extra, offline)
+        SPECS[name] = SamplerSpec(name, factory, summary, dict(defaults or {}), extra, offline,
+                                  checks)
         return factory
     return deco
 
