@@ -87,7 +87,7 @@ class SamplerConfig:
     fallback: str | None = None
 
     def __post_init__(self):
-        from qsudoku.samplers.registry import check_values
+        from qsudoku.samplers.registry import check_sampler_values
 
         need_type("sampler", self.name, str, "a sampler name (str)")
         need_type("fallback", self.fallback, (str, type(None)), "a sampler name or None")
@@ -95,11 +95,13 @@ class SamplerConfig:
             need_type(key, getattr(self, key), Mapping, "a mapping (dict)")
         object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
         object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
+        # nonsense values fail now, even if nothing gets sampled: first as this sampler
+        # takes them (its checks name it), then any non-finite number left
+        check_sampler_values(self.name, self.params)
         for key, value in self.params.items():
             _finite(f"sampler.params.{key}", value)
         for key, value in self.options.items():
             _finite(f"sampler.options.{key}", value)
-        check_values(self.params)  # nonsense values fail now, even if nothing gets sampled
 
     def __reduce__(self):  # read-only mappings do not pickle; experiment tasks travel pickled
         return (SamplerConfig, (self.name, dict(self.options), dict(self.params), self.fallback))

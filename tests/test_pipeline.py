@@ -132,9 +132,13 @@ def test_qsudokus_samplers_report_bad_parameters_as_config_errors():
     for cfg in (Config().with_overrides(params={"q0": 2.0}),  # the route's default, aco
                 Config().with_overrides(sampler="swap-tabu", params={"tenure": -1}),
                 Config().with_overrides(sampler="swap", params={"beta_range": (2.0, 1.0)}),
-                Config().with_overrides(sampler="sa", params={"beta_schedule_type": "bogus"})):
+                # a value only the BQM shows wrong: the library's own refusal
+                Config().with_overrides(sampler="tabu", params={"tenure": 10**6})):
         with pytest.raises(ConfigError, match="rejected its parameters"):
             solve(parse_puzzle(OPEN4), cfg)
+    # dwave-samplers' parameters are checked already when configured, naming the sampler
+    with pytest.raises(ConfigError, match="sa: beta_schedule_type = 'bogus'; choose from"):
+        Config().with_overrides(sampler="sa", params={"beta_schedule_type": "bogus"})
 
 
 @pytest.mark.parametrize("where", ["qsudoku.solving.rounds.decode", "qsudoku.solving.policy.build_model"])
@@ -179,7 +183,7 @@ def test_debug_keeps_the_exit_code_of_an_unavailable_backend(monkeypatch, capsys
 def test_huge_or_non_finite_config_numbers_are_config_errors(tmp_path, capsys):
     for text, piece in (("[qubo.weights]\ncell = 1e308\n", "weight cell = 1e+308"),
                         ("[sampler]\nname = 'sa'\n[sampler.params]\nbeta_range = [nan, 1.0]\n",
-                         "beta_range = [nan, 1.0] must hold finite numbers")):
+                         "sa: beta_range = [nan, 1.0] must be two finite numbers")):
         path = tmp_path / "c.toml"
         path.write_text(text)
         assert main(["solve", OPEN4, "--config", str(path)]) == 2

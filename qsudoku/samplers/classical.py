@@ -1,27 +1,60 @@
 """Offline heuristic samplers from dwave-samplers: ``sa``, ``neal``, ``tabu``, ``steepest``
-and ``random`` (the exact ones are in :mod:`qsudoku.samplers.exact`).
+and ``random`` (the exact ones are in :mod:`qsudoku.samplers.exact`), and the checks of
+their ``sample()`` parameters.
 
-Each is a factory of the library's own :class:`dimod.Sampler` (their classes live in
-dwave-samplers; the registry names these factories), importing the library when called.
+The registry names dwave-samplers' own classes (``dwave.samplers:TabuSampler``, ...), so
+an instance passed to :func:`qsudoku.solve` is recognised as the registered sampler;
+``neal`` is built by :func:`neal_sampler`, which silences the legacy package's
+deprecation warning (its class is dwave-samplers' ``SimulatedAnnealingSampler``, so an
+instance of it is recognised as ``sa``).
 
->>> type(simulated_annealing()).__name__
-'SimulatedAnnealingSampler'
+Their ``sample`` methods are not qsudoku's, so the checks of every parameter they take
+live here (:attr:`qsudoku.samplers.SamplerSpec.checks` names them) and run before any
+work: type, range, finite, and the combinations the library refuses only halfway through
+(a custom schedule without ``beta_schedule``, ``num_sweeps`` not a multiple of
+``num_sweeps_per_beta``).  Each raises :class:`~qsudoku.errors.ParameterError` naming the
+sampler and the parameter; a parameter a check does not know is left to
+:func:`qsudoku.samplers.check_params` (an unknown parameter is refused there).
+This module imports no backend: the checks run without dwave-samplers loaded.
+
+>>> check_sa("sa", {"beta_schedule_type": "cubic"})
+Traceback (most recent call last):
+...
+qsudoku.errors.ParameterError: sa: beta_schedule_type = 'cubic'; choose from linear, geometric, custom
+>>> check_tabu("tabu", {"timeout": -1})
+Traceback (most recent call last):
+...
+qsudoku.errors.ParameterError: tabu: timeout = -1 must be an integer in 1..1000000000
+>>> check_random("random", {"num_reads": 10, "time_limit": 0.5, "max_num_samples": 10})
 """
 
 from __future__ import annotations
 
-__all__ = ["simulated_annealing", "neal_annealing", "tabu_search", "steepest_descent",
-           "random_states"]
+import math
+import numbers
+from datetime import timedelta
+from typing import Any, Mapping
+
+from qsudoku.errors import ParameterError
+from qsudoku.samplers.options import (MAX_READS, MAX_SECONDS, need_bool, need_choice,
+                                      need_int, need_real, need_time_limit)
+
+__all__ = ["neal_sampler", "check_sa", "check_tabu", "check_steepest", "check_random",
+           "BETA_SCHEDULE_TYPES", "INITIAL_STATES_GENERATORS", "PROPOSAL_ACCEPTANCE_CRITERIA"]
+
+#: ``beta_schedule_type`` values of dwave-samplers' simulated annealing.
+BETA_SCHEDULE_TYPES = ("linear", "geometric", "custom")
+#: ``initial_states_generator`` values of dimod's ``Initialized`` samplers.
+INITIAL_STATES_GENERATORS = ("none", "tile", "random")
+#: ``proposal_acceptance_criteria`` values (the library compares them case-insensitively).
+PROPOSAL_ACCEPTANCE_CRITERIA = ("Metropolis", "Gibbs")
+#: Largest value of a C ``int`` argument (tenure, restarts, sweeps per beta, z bounds).
+C_INT = 2**31 - 1
+#: Most sweeps of one read, and most milliseconds of a tabu read (about 11.6 days).
+MAX_SWEEPS = 10**9
 
 
-def simulated_annealing(**options):
-    """``sa``: :class:`dwave.samplers.SimulatedAnnealingSampler`."""
-    from dwave.samplers import SimulatedAnnealingSampler
-
-    return SimulatedAnnealingSampler(**options)
-
-
-def neal_annealing(**options):
+def neal_sampler(**options):
     """``neal``: the legacy ``neal.SimulatedAnnealingSampler`` (extra ``neal``)."""
     import warnings
 
@@ -32,22 +65,174 @@ def neal_annealing(**options):
     return neal.SimulatedAnnealingSampler(**options)
 
 
-def tabu_search(**options):
-    """``tabu``: :class:`dwave.samplers.TabuSampler`."""
-    from dwave.samplers import TabuSampler
-
-    return TabuSampler(**options)
+def _fail(sampler: str, name: str, value: Any, what: str):
+    raise ParameterError(f"{sampler}: {name} = {value!r} {what}")
 
 
-def steepest_descent(**options):
-    """``steepest``: :class:`dwave.samplers.SteepestDescentSolver`."""
-    from dwave.samplers import SteepestDescentSolver
-
-    return SteepestDescentSolver(**options)
+def _is_real(x: Any) -> bool:
+    return isinstance(x, numbers.Real) and not isinstance(x, bool)
 
 
-def random_states(**options):
-    """``random``: :class:`dwave.samplers.RandomSampler`."""
-    from dwave.samplers import RandomSampler
+def _numbers(sampler: str, name: str, value: Any, what: str) -> list[float]:
+    """``value`` as a list of finite numbers (a list, tuple or 1-D array of them)."""
+    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
+        _fail(sampler, name, value, what)
+    items = list(value)
+    if not all(_is_real(x) and math.isfinite(float(x)) for x in items):
+        _fail(sampler, name, value, what)
+    return [float(x) for x in items]
 
-    return RandomSampler(**options)
+
+def _initial_states(sampler: str, params: Mapping) -> None:
+    """``initial_states`` (samples-like, values 0/1 or -1/+1, at most MAX_READS states)
+    and ``initial_states_generator``; the states' variables are checked by dimod against
+    the BQM when sampled."""
+    need_choice(sampler, "initial_states_generator",
+                params.get("initial_states_generator", "random"), INITIAL_STATES_GENERATORS)
+    states = params.get("initial_states")
+    if states is None:
+        if params.get("initial_states_generator") in ("none", "tile"):
+            _fail(sampler, "initial_states_generator", params["initial_states_generator"],
+                  "needs initial_states")
+        return
+    what = "must be samples-like: a list of states of 0/1 or -1/+1 values, or a SampleSet"
+    if isinstance(states, (str, bytes, bool, numbers.Number)):
+        _fail(sampler, "initial_states", states, what)
+    import dimod
+    import numpy as np
+
+    try:
+        array, _ = dimod.as_samples(states)
+    except (ValueError, TypeError):
+        _fail(sampler, "initial_states", states, what)
+    if len(array) > MAX_READS or not np.isin(array, (-1, 0, 1)).all():
+        _fail(sampler, "initial_states", states, what)
+
+
+def _common(sampler: str, params: Mapping, seed_high: int) -> None:
+    """``num_reads``, ``seed`` and the initial states, as every dwave-samplers class takes them."""
+    if "num_reads" in params:
+        need_int(sampler, "num_reads", params["num_reads"], low=1, high=MAX_READS)
+    if "seed" in params:
+        need_int(sampler, "seed", params["seed"], low=0, high=seed_high, allow_none=True)
+    _initial_states(sampler, params)
+
+
+def check_sa(sampler: str, params: Mapping) -> None:
+    """``sa`` and ``neal``: dwave-samplers' ``SimulatedAnnealingSampler.sample`` parameters.
+
+    ``beta_range`` is two finite numbers ``low <= high`` (``low > 0`` for the geometric
+    schedule, the default); ``beta_schedule`` (a finite, non-negative sequence) goes with
+    ``beta_schedule_type = "custom"`` only, and ``num_sweeps`` must then match it; the
+    seed is below ``2**31`` (the library's bound).
+
+    >>> check_sa("neal", {"num_sweeps": 1000, "num_sweeps_per_beta": 3})
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ParameterError: neal: num_sweeps = 1000 must be a multiple of num_sweeps_per_beta = 3
+    """
+    _common(sampler, params, 2**31 - 1)
+    kind = need_choice(sampler, "beta_schedule_type",
+                       params.get("beta_schedule_type", "geometric"), BETA_SCHEDULE_TYPES)
+    per_beta = need_int(sampler, "num_sweeps_per_beta", params.get("num_sweeps_per_beta", 1),
+                        low=1, high=C_INT)
+    sweeps = params.get("num_sweeps")
+    if sweeps is not None or kind != "custom":
+        sweeps = need_int(sampler, "num_sweeps", 1000 if sweeps is None else sweeps,
+                          low=1, high=MAX_SWEEPS)
+    schedule = params.get("beta_schedule")
+    if kind == "custom":
+        if schedule is None:
+            _fail(sampler, "beta_schedule", None,
+                  "must be given for beta_schedule_type = 'custom'")
+        betas = _numbers(sampler, "beta_schedule", schedule,
+                         "must be a non-empty sequence of finite numbers >= 0")
+        if not betas or min(betas) < 0 or len(betas) * per_beta > MAX_SWEEPS:
+            _fail(sampler, "beta_schedule", schedule, "must be a non-empty sequence of finite "
+                  f"numbers >= 0, of at most {MAX_SWEEPS // per_beta} betas")
+        if sweeps is not None and sweeps != len(betas) * per_beta:
+            _fail(sampler, "num_sweeps", sweeps, "must equal len(beta_schedule) * "
+                  f"num_sweeps_per_beta = {len(betas) * per_beta} for "
+                  "beta_schedule_type = 'custom'")
+    else:
+        if schedule is not None:
+            _fail(sampler, "beta_schedule", schedule,
+                  f"needs beta_schedule_type = 'custom' (not {kind!r})")
+        if sweeps % per_beta:
+            _fail(sampler, "num_sweeps", sweeps,
+                  f"must be a multiple of num_sweeps_per_beta = {per_beta}")
+    beta_range = params.get("beta_range")
+    if beta_range is not None:
+        low = 0 if kind == "linear" else None
+        bound = "0 <= low <= high" if low == 0 else "0 < low <= high"
+        what = f"must be two finite numbers {bound}"
+        pair = _numbers(sampler, "beta_range", beta_range, what)
+        if (len(pair) != 2 or pair[0] > pair[1] or pair[0] < 0
+                or (low is None and pair[0] == 0)):
+            _fail(sampler, "beta_range", beta_range, what)
+        if kind == "custom" and schedule is not None and (pair[0] != betas[0]
+                                                          or pair[1] != betas[-1]):
+            _fail(sampler, "beta_range", beta_range, "must be left out or equal the first and "
+                  "last values of beta_schedule for beta_schedule_type = 'custom'")
+    if "randomize_order" in params:
+        need_bool(sampler, "randomize_order", params["randomize_order"])
+    criteria = params.get("proposal_acceptance_criteria", "Metropolis")
+    if not (isinstance(criteria, str)
+            and criteria.lower() in [c.lower() for c in PROPOSAL_ACCEPTANCE_CRITERIA]):
+        need_choice(sampler, "proposal_acceptance_criteria", criteria,
+                    PROPOSAL_ACCEPTANCE_CRITERIA)
+    stop = params.get("interrupt_function")
+    if stop is not None and not callable(stop):
+        _fail(sampler, "interrupt_function", stop, "must be a function (or None)")
+
+
+def check_tabu(sampler: str, params: Mapping) -> None:
+    """``tabu``: ``TabuSampler.sample`` parameters.
+
+    ``timeout`` (milliseconds per read) is a positive integer, never ``None``: without
+    it a read runs up to ``num_restarts`` restarts, unbounded in time.  The C ``int`` arguments
+    (``tenure``, ``num_restarts``, ``coefficient_z_*``, ``lower_bound_z``) are at most
+    ``2**31 - 1``; ``tenure`` below the number of variables is checked by the library.
+    """
+    _common(sampler, params, 2**32 - 1)
+    if "timeout" in params:
+        need_int(sampler, "timeout", params["timeout"], low=1, high=MAX_SWEEPS)
+    if "tenure" in params:
+        value = params["tenure"]
+        if value is not None and type(value) is not int:  # the library takes a Python int only
+            _fail(sampler, "tenure", value, "must be an integer >= 0")
+        need_int(sampler, "tenure", value, low=0, high=C_INT, allow_none=True)
+    if "num_restarts" in params:
+        need_int(sampler, "num_restarts", params["num_restarts"], low=0, high=C_INT)
+    if "energy_threshold" in params:
+        need_real(sampler, "energy_threshold", params["energy_threshold"], allow_none=True)
+    for name in ("coefficient_z_first", "coefficient_z_restart", "lower_bound_z"):
+        if name in params:
+            need_int(sampler, name, params[name], low=0, high=C_INT, allow_none=True)
+
+
+def check_steepest(sampler: str, params: Mapping) -> None:
+    """``steepest``: ``SteepestDescentSolver.sample`` parameters (seed below ``2**32``)."""
+    _common(sampler, params, 2**32 - 1)
+    if "large_sparse_opt" in params:
+        need_bool(sampler, "large_sparse_opt", params["large_sparse_opt"])
+
+
+def check_random(sampler: str, params: Mapping) -> None:
+    """``random``: ``RandomSampler.sample`` parameters.
+
+    ``time_limit`` is seconds in ``(0, MAX_SECONDS]`` (a :class:`~datetime.timedelta`
+    too); ``max_num_samples`` caps the samples kept, at most ``MAX_READS``.
+    """
+    if "num_reads" in params:
+        need_int(sampler, "num_reads", params["num_reads"], low=1, high=MAX_READS)
+    if "seed" in params:
+        need_int(sampler, "seed", params["seed"], low=0, high=2**63 - 1, allow_none=True)
+    limit = params.get("time_limit")
+    if isinstance(limit, timedelta):
+        if not 0 < limit.total_seconds() <= MAX_SECONDS:
+            _fail(sampler, "time_limit", limit, f"must be in (0, {MAX_SECONDS:g}] seconds")
+    else:
+        need_time_limit(sampler, limit)
+    if "max_num_samples" in params:
+        need_int(sampler, "max_num_samples", params["max_num_samples"], low=1, high=MAX_READS)

@@ -4,6 +4,9 @@
 so :func:`names` and :func:`get_spec` import no backend module, and :func:`get_sampler`
 imports only the module of the sampler it builds; a missing optional extra surfaces as
 :class:`~qsudoku.errors.BackendUnavailableError` then, not at ``import qsudoku``.
+A target that is a class (the dwave-samplers entries name the library's classes
+directly) also lets a sampler object passed in be recognised as the registered one
+(:func:`qsudoku.solving.plan.spec_of`); a factory target is recognised by name only.
 
 ``defaults`` is the one home of a sampler's parameters: the parameters every solve round
 passes to ``sample()`` (a configuration's ``[sampler.params]`` override them).  Every
@@ -30,7 +33,7 @@ from typing import Callable, Mapping
 from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
 
 __all__ = ["SamplerSpec", "SPECS", "register", "get_spec", "get_sampler", "names",
-           "check_params", "check_values", "default_params"]
+           "check_params", "check_values", "check_sampler_values", "default_params"]
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,11 @@ class SamplerSpec:
         defaults: The parameters every solve round passes to ``sample()``.
         extra: The pip extra that provides it (``None`` = core dependency).
         offline: False for backends that need a network and a token.
+        checks: ``"module:function"`` of the checks of its ``sample()`` parameters, for a
+            sampler whose class is not qsudoku's (its ``sample`` checks nothing of ours):
+            ``function(name, params)`` raises
+            :class:`~qsudoku.errors.ParameterError` naming the sampler and the parameter.
+            :func:`check_params` runs it; ``None`` = the sampler checks its own.
     """
 
     name: str
@@ -53,6 +61,7 @@ class SamplerSpec:
     defaults: Mapping = field(default_factory=dict)
     extra: str | None = None
     offline: bool = True
+    checks: str | None = None
 
     @property
     def module(self) -> str | None:
@@ -68,6 +77,8 @@ class SamplerSpec:
 
 
 _S = "qsudoku.samplers."
+_DS = "dwave.samplers:"  # dwave-samplers' own classes, registered as they are
+_CHECKS = _S + "classical:"
 _ROUND = {"num_reads": 1_000_000}  # the solve path stops them at its time limit or a ground state
 
 #: Every sampler qsudoku ships, in the order ``qsudoku samplers`` lists them.
@@ -83,18 +94,21 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
                 "annealing with digit swaps inside boxes/regions (keeps one-hot groups; numba)",
                 {**_ROUND, "num_sweeps": 300, "num_replicas": 16, "beta_range": (0.5, 4.0),
                  "focus": 3}),
-    SamplerSpec("sa", _S + "classical:simulated_annealing",
+    SamplerSpec("sa", _DS + "SimulatedAnnealingSampler",
                 "simulated annealing (dwave-samplers) on the reduced QUBO",
-                {"num_reads": 50, "num_sweeps": 1000}),
-    SamplerSpec("neal", _S + "classical:neal_annealing",
+                {"num_reads": 50, "num_sweeps": 1000}, checks=_CHECKS + "check_sa"),
+    SamplerSpec("neal", _S + "classical:neal_sampler",
                 "simulated annealing through the legacy dwave-neal package",
-                {"num_reads": 50, "num_sweeps": 1000}, extra="neal"),
-    SamplerSpec("tabu", _S + "classical:tabu_search", "tabu search (dwave-samplers)",
-                {"num_reads": 10, "timeout": 100}),
-    SamplerSpec("steepest", _S + "classical:steepest_descent",
-                "steepest descent from random states (dwave-samplers)", {"num_reads": 100}),
-    SamplerSpec("random", _S + "classical:random_states",
-                "uniform random states: the floor any sampler must beat", {"num_reads": 100}),
+                {"num_reads": 50, "num_sweeps": 1000}, extra="neal",
+                checks=_CHECKS + "check_sa"),
+    SamplerSpec("tabu", _DS + "TabuSampler", "tabu search (dwave-samplers)",
+                {"num_reads": 10, "timeout": 100}, checks=_CHECKS + "check_tabu"),
+    SamplerSpec("steepest", _DS + "SteepestDescentSolver",
+                "steepest descent from random states (dwave-samplers)", {"num_reads": 100},
+                checks=_CHECKS + "check_steepest"),
+    SamplerSpec("random", _DS + "RandomSampler",
+                "uniform random states: the floor any sampler must beat", {"num_reads": 100},
+                checks=_CHECKS + "check_random"),
     SamplerSpec("sat", _S + "exact:SATSampler",
                 "exact: SAT over the candidates (python-sat, exactly-one clauses)"),
     SamplerSpec("cpsat", _S + "exact:CPSATSampler",
@@ -135,11 +149,14 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
 
 
 def register(name: str, *, summary: str = "", defaults: Mapping | None = None,
-             extra: str | None = None, offline: bool = True):
+             extra: str | None = None, offline: bool = True, checks: str | None = None):
     """Decorator registering a factory (``factory(**options) -> dimod.Sampler``) under
-    ``name``: for samplers of your own; qsudoku's are in :data:`SPECS`."""
+    ``name``: for samplers of your own; qsudoku's are in :data:`SPECS`.  ``checks`` is
+    :attr:`SamplerSpec.checks`.  A factory's product passed to ``solve(..., sampler=obj)``
+    is not recognised as ``name`` (a :class:`SamplerSpec` whose target is the class is)."""
     def deco(factory):
-        SPECS[name] = SamplerSpec(name, factory, summary, dict(defaults or {}), extra, offline)
+        SPECS[name] = SamplerSpec(name, factory, summary, dict(defaults or {}), extra, offline,
+                                  checks)
         return factory
     return deco
 
@@ -253,5 +270,31 @@ def check_params(sampler, params: Mapping, name: str = "", source: str = "") -> 
         raise ParameterError(
             f"sampler {name or type(sampler).__name__!r} does not accept parameter(s) "
             f"{', '.join(unknown)}{where}; it accepts: {', '.join(sorted(accepted)) or 'none'}")
-    check_values(params, source)
+    check_sampler_values(name, params, source)
     return dict(params)
+
+
+def check_sampler_values(name: str, params: Mapping, source: str = "") -> None:
+    """Check the values of ``params`` as the sampler registered as ``name`` takes them:
+    its own checks (:attr:`SamplerSpec.checks`, importing no backend), then
+    :func:`check_values`.  Unknown parameters are :func:`check_params`' business.
+
+    >>> check_sampler_values("sa", {"beta_range": [2, 1]}, "my.toml")
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ParameterError: sa: beta_range = [2, 1] must be two finite numbers 0 < low <= high (in my.toml)
+
+    Raises:
+        ParameterError: Naming the sampler (if it has checks of its own), the parameter
+            and the config file (if given).
+    """
+    spec = SPECS.get(name) if isinstance(name, str) else None
+    if spec is not None and spec.checks:
+        module, _, attr = spec.checks.partition(":")
+        try:
+            getattr(importlib.import_module(module), attr)(name, params)
+        except ParameterError as e:
+            if not source:
+                raise
+            raise ParameterError(f"{e} (in {source})") from None
+    check_values(params, source)

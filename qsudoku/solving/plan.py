@@ -34,7 +34,7 @@ from qsudoku.checks import describe
 from qsudoku.config import Config
 from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
 from qsudoku.samplers import check_params, get_sampler, get_spec, names
-from qsudoku.samplers.registry import check_values
+from qsudoku.samplers.registry import check_sampler_values, check_values
 from qsudoku.solving.rounds import Round, sample_round
 
 __all__ = ["Plan", "make_plan", "TIME_PARAMS", "spec_of"]
@@ -152,12 +152,16 @@ class Plan:
 def spec_of(sampler):
     """The registry entry whose class ``sampler`` is an instance of (``None`` if none).
 
-    Only classes whose modules are already imported are looked at: a sampler object
-    passed in has its class imported, and nothing else is imported to find it.
+    Only targets that are classes count (a factory's product is not recognised), and
+    only those whose modules are already imported: a sampler object passed in has its
+    class imported, and nothing else is imported to find it.  dwave-samplers' classes are
+    registered as themselves, so their instances are found (``neal``'s class is the same
+    as ``sa``'s, and ``neal`` is a factory: such an instance is ``sa``).
 
     >>> import dimod
-    >>> spec_of(dimod.RandomSampler()) is None
-    True
+    >>> from dwave.samplers import TabuSampler
+    >>> spec_of(dimod.RandomSampler()) is None, spec_of(TabuSampler()).name
+    (True, 'tabu')
     """
     for name in names():
         spec = get_spec(name)
@@ -208,15 +212,20 @@ def make_plan(config: Config = Config(), sampler=None) -> Plan:
     accepted = frozenset(getattr(sampler, "parameters", None) or ())
     given = dict(config.sampler.params)
     seed = given.pop("seed", None)
+    with_seed = {"seed": seed} if seed is not None and "seed" in accepted else {}
     if spec is not None and spec.name == config.sampler.name:
         label = spec.name
-        params = check_params(sampler, {**spec.defaults, **given}, label, config.source)
+        params = check_params(sampler, {**spec.defaults, **given, **with_seed}, label,
+                              config.source)
     else:  # a sampler of its own: its registered defaults, and what it accepts of the config's
         label = spec.name if spec is not None else type(sampler).__name__
         dropped = sorted(set(given) - accepted)
         given = {k: v for k, v in given.items() if k in accepted}
-        check_values(given, config.source)
         params = {**(dict(spec.defaults) if spec is not None else {}), **given}
+        if spec is not None:  # a registered class is checked as strictly as when configured
+            check_sampler_values(label, {**params, **with_seed}, config.source)
+        else:
+            check_values(given, config.source)
         if dropped:
             notes.append(f"{label} does not accept parameter(s) {', '.join(dropped)} of the "
                          f"configured sampler {config.sampler.name}; left out")
