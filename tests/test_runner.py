@@ -93,8 +93,9 @@ def test_unreachable_scheduler_is_exit_3_with_one_line(tmp_path, capsys):
 
 def test_sweep_keeps_reads_and_seed_without_a_config(tmp_path):
     out = str(tmp_path / "s.csv")
+    # (a generous budget: on a loaded machine 0.8 s can pass before the first round)
     assert main(["sweep", SEED004, "--grid", "cell=1,2", "--reads", "7", "--seed", "5",
-                 "--repeat", "2", "--out", out, "--quiet"]) == 0
+                 "--repeat", "2", "--time-budget", "60", "--out", out, "--quiet"]) == 0
     rows = read_rows(out)
     assert {r["num_reads"] for r in rows} == {"7"} and {r["sampler"] for r in rows} == {"sa"}
     assert sorted(int(r["seed"]) for r in rows) == [5, 5, 6, 6]
