@@ -35,10 +35,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
+import numpy as np
+
 from qsudoku.errors import ConfigError
 from qsudoku.model.propagate import Candidates
 
-__all__ = ["Group", "Problem", "Outcome"]
+__all__ = ["Group", "Problem", "Outcome", "candidate_bits"]
 
 Label = tuple[int, int, int]
 
@@ -92,34 +94,42 @@ class Problem:
     # -- construction -------------------------------------------------------------------
     @classmethod
     def from_candidates(cls, cands: Candidates) -> "Problem":
-        """The reduced problem of a propagated puzzle (the QUBO's groups, same order)."""
+        """The reduced problem of a propagated puzzle (the QUBO's groups, same order).
+
+        Made with numpy, all cells and units at once (a blank 64x64 has 262,144
+        variables in 16,384 groups): variables by cell, then digit; each unit's groups by
+        digit, their members in the unit's cell order.
+        """
         puzzle = cands.puzzle
         n = puzzle.size
-        labels: list[Label] = []
-        index: dict[tuple[int, int], int] = {}
-        open_cells = cands.open_cells
-        for c in open_cells:
-            r, col = divmod(c, n)
-            for d in cands.digits(c):
-                index[c, d] = len(labels)
-                labels.append((r, col, d))
-        groups = []
-        for c in open_cells:
-            r, col = divmod(c, n)
-            groups.append(Group("cell", tuple(index[c, d] for d in cands.digits(c)),
-                                f"cell r{r + 1}c{col + 1}"))
+        grid = np.asarray(cands.grid, dtype=np.int64)
+        bits = candidate_bits(cands.masks, n)
+        bits[grid != 0] = False
+        var_cell, d0 = np.nonzero(bits)  # by cell, then digit
+        nv = len(var_cell)
+        labels = tuple(zip((var_cell // n).tolist(), (var_cell % n).tolist(),
+                           (d0 + 1).tolist()))
+        index = np.full((n * n, n), -1, dtype=np.int64)
+        index[var_cell, d0] = np.arange(nv)
+        bounds = np.searchsorted(var_cell, np.arange(n * n + 1)).tolist()
+        groups = [Group("cell", tuple(range(bounds[c], bounds[c + 1])),
+                        f"cell r{c // n + 1}c{c % n + 1}")
+                  for c in np.flatnonzero(grid == 0).tolist()]
         units = []
         for unit in puzzle.units:
-            ids = []
-            for d in range(1, n + 1):
-                members = tuple(index[c, d] for c in unit.cells if (c, d) in index)
-                if members:
+            sub = index[np.asarray(unit.cells, dtype=np.int64)].T  # (digit, cell)
+            sizes = (sub >= 0).sum(axis=1)
+            flat = sub[sub >= 0].tolist()
+            ids, start, label = [], 0, unit.label
+            for d0_, size in enumerate(sizes.tolist()):
+                if size:
                     ids.append(len(groups))
-                    groups.append(Group(unit.kind, members,
-                                        f"{unit.label} needs {puzzle.alphabet[d - 1]}"))
+                    groups.append(Group(unit.kind, tuple(flat[start:start + size]),
+                                        f"{label} needs {puzzle.alphabet[d0_]}"))
+                    start += size
             if ids:
                 units.append(tuple(ids))
-        return cls(tuple(labels), tuple(groups), tuple(units), cands)
+        return cls(labels, tuple(groups), tuple(units), cands)
 
     @classmethod
     def from_groups(cls, groups: Iterable[tuple[str, Sequence]], labels: Sequence | None = None
@@ -198,6 +208,23 @@ class Problem:
         """True iff ``chosen`` puts exactly one variable in every group."""
         on = set(chosen)
         return all(sum(1 for v in g.members if v in on) == 1 for g in self.groups)
+
+
+def candidate_bits(masks: Sequence[int], n: int) -> np.ndarray:
+    """``(len(masks), n)`` booleans: bit ``d`` of each candidate mask (digit ``d + 1``).
+
+    Any ``n`` (a mask of 64 digits does not fit an int64): the masks go through their
+    little-endian bytes.
+
+    >>> candidate_bits([0b101, 0b010], 3).astype(int).tolist()
+    [[1, 0, 1], [0, 1, 0]]
+    >>> int(candidate_bits([(1 << 64) - 1], 64).sum())
+    64
+    """
+    width = max(1, (n + 7) // 8)
+    raw = b"".join(m.to_bytes(width, "little") for m in masks)
+    bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")
+    return bits.reshape(len(masks), width * 8)[:, :n].astype(bool)
 
 
 def _as_label(v) -> Label:
