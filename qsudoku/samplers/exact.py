@@ -11,7 +11,10 @@ solver, its status and ``info["timing"]`` (``model`` = building the formulation,
 ``solve`` = the solver).  A proof of infeasibility raises
 :class:`~qsudoku.errors.ContradictionError` naming the solver; a time limit reached
 without a solution gives the all-zero sample (invalid, so ``solve`` reports it) with
-``info["status"] == "time_limit"``.  ``num_reads`` is accepted, so ``--reads`` works with
+``info["status"] == "time_limit"``.  The limit counts from the call: recognising the
+groups and reading them into a :class:`~qsudoku.exact.problem.Problem` stop at it too
+(``info["note"]`` then says which), so a blank 49x49 with ``time_limit=0.5`` answers
+within about a second.  ``num_reads`` is accepted, so ``--reads`` works with
 every sampler, but an exact backend always answers with one sample; ``seed`` is accepted
 by every one (the backends without a seed of their own ignore it).
 
@@ -130,22 +133,24 @@ class ExactSampler(dimod.Sampler):
         variables = list(bqm.variables)
         limit = call.get("time_limit")
         deadline = None if limit is None else t0 + limit
-        if not groups:
-            try:
-                groups = find_groups(bqm, self.name)
-            except ParameterError:
-                if self.name not in _ANY_BQM:
-                    raise
-                return self._minimise(bqm, call, t0)
+        problem, note = None, None
         try:
+            if not groups:
+                try:
+                    groups = find_groups(bqm, self.name, deadline=deadline)
+                except ParameterError:
+                    if self.name not in _ANY_BQM:
+                        raise
+                    return self._minimise(bqm, call, t0)
             problem = Problem.from_groups(groups, labels=variables, deadline=deadline)
-        except TimeLimitError:
-            problem = None
+        except TimeLimitError as err:  # the limit ended before the solver could start
+            note = str(err)
         t1 = time.perf_counter()
         if limit is not None:  # recognising the groups and building the problem count too
             call["time_limit"] = limit - (t1 - t0)
         if problem is None or (limit is not None and call["time_limit"] <= 0.01):
-            outcome = Outcome(None, "time_limit", {"solver": self.name})
+            outcome = Outcome(None, "time_limit", {"solver": self.name,
+                                                   **({"note": note} if note else {})})
         else:
             outcome = self.backend.solve(problem, **call)
         info = dict(outcome.info)
