@@ -5,14 +5,14 @@ qsudoku's models label a variable ``(row, col, digit)`` and are sums of one-hot 
 column, in a box (or jigsaw region), in an extra unit (a diagonal).  A model read back
 from its ``.bqm`` file (``qsudoku qubo -o m.bqm``) keeps those labels but not the groups:
 :func:`find_groups` derives them from the labels and the couplers, and accepts a guess
-only if the BQM is exactly the sum of one-hot penalties over it (weights fitted per kind
-by :func:`~qsudoku.samplers.penalty_fit.infer_weights`).  A BQM of any other shape is one
+only if the BQM is exactly the sum of one-hot penalties over it (one weight fitted per
+kind).  A BQM of any other shape is one
 :class:`~qsudoku.errors.ParameterError`.
 
 The label-defined groupings (cell, row, column, with or without boxes of each shape)
-partition the variables, and are checked in one pass over the couplers
-(:func:`_partition_fit`, linear in the BQM's size: a blank 49x49's 10.6 million couplers
-take about a second); the others (diagonals, jigsaw regions) go through
+partition the variables, and are checked by a few passes over the couplers
+(:func:`_partition_fit`, linear in the BQM's size; a blank 49x49 has 10.6 million
+couplers); the others (diagonals, jigsaw regions) go through
 :func:`~qsudoku.samplers.penalty_fit.infer_weights`.  A ``deadline`` is checked between
 the stages, so a sampler's time limit bounds the recognition too.
 
@@ -54,7 +54,8 @@ def _all_labels(variables) -> bool:
 
     Type sets, not a Python test per variable: a blank 64x64 has 262,144 of them.
     """
-    if set(map(type, variables)) != {tuple} or set(map(len, variables)) != {3}:
+    if not all(issubclass(t, tuple) for t in set(map(type, variables))) or \
+            set(map(len, variables)) != {3}:
         return False
     return all(issubclass(t, numbers.Integral) and t is not bool
                for t in set(map(type, chain.from_iterable(variables))))
