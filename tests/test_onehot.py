@@ -81,3 +81,16 @@ def test_recognising_groups_stops_at_a_deadline_with_a_clear_note():
     ss = get_sampler("csp").sample(m.bqm, time_limit=1e-6)  # no groups given
     assert ss.info["status"] == "time_limit" and "pass groups=" in ss.info["note"]
     assert float(ss.first.energy) == m.bqm.offset > 0
+
+
+def test_a_bqm_too_large_for_the_time_left_is_not_started(monkeypatch):
+    import time
+
+    import qsudoku.samplers.onehot as onehot
+    from qsudoku.errors import TimeLimitError
+
+    m = build_model(propagate(Puzzle.standard([0] * 81), rules=()))
+    monkeypatch.setattr(onehot, "COUPLERS_PER_SECOND", 1.0)  # seconds per coupler
+    with pytest.raises(TimeLimitError, match="too large to read in the time left"):
+        find_groups(m.bqm, "sat", deadline=time.perf_counter() + 60)
+    assert as_set(find_groups(m.bqm, "sat")) == as_set(m.groups())  # no deadline: read
