@@ -243,3 +243,50 @@ def test_time_limit_counts_building_the_problem(name):
     ss = get_sampler(name).sample(m.bqm, groups=m.groups(), time_limit=1e-6)
     assert ss.info["status"] == "time_limit"
     assert float(ss.first.energy) > 0
+
+
+def _units_by_hand(problem):
+    """The units of bare groups, as the module docstring defines them (plain Python)."""
+    out = []
+    kinds = list(dict.fromkeys(g.kind for g in problem.groups if g.kind != "cell"))
+    for kind in kinds:
+        ids = [i for i, g in enumerate(problem.groups) if g.kind == kind and g.members]
+        comp = {i: {i} for i in ids}
+        for i in ids:
+            for j in ids:
+                cells_i = {problem.labels[v][:2] for v in problem.groups[i].members}
+                if j > i and cells_i & {problem.labels[v][:2] for v in problem.groups[j].members}:
+                    merged = comp[i] | comp[j]
+                    for k in merged:
+                        comp[k] = merged
+        for c in sorted({min(c): sorted(c) for c in comp.values()}.values()):
+            digits = [{problem.labels[v][2] for v in problem.groups[g].members} for g in c]
+            if all(len(d) == 1 for d in digits) and len({min(d) for d in digits}) == len(c):
+                out.append(tuple(c))
+    return tuple(out)
+
+
+@pytest.mark.parametrize("text,variant", [("1..." "..2." "...." "...4", "standard"),
+                                          ("." * 36, "standard"), ("1" + "." * 80, "x")])
+def test_units_recovered_from_bare_groups_are_the_linked_distinct_digit_ones(text, variant):
+    rng = random.Random(5)
+    from qsudoku.io import Rules
+
+    m = build_model(propagate(parse_puzzle(text, Rules(variant=variant)), rules=()))
+    groups = m.groups()
+    for keep in (groups, [g for g in groups if rng.random() < 0.7], groups[::-1]):
+        problem = Problem.from_groups(keep, labels=list(m.bqm.variables))
+        assert problem.units == _units_by_hand(problem)
+        assert [(g.kind, [problem.labels[v] for v in g.members]) for g in problem.groups] == \
+            sorted(keep, key=lambda g: g[0] != "cell")
+
+
+def test_reading_groups_stops_at_its_deadline():
+    import time
+
+    from qsudoku.errors import TimeLimitError
+
+    m = build_model(propagate(Puzzle.standard([0] * 256), rules=()))
+    with pytest.raises(TimeLimitError, match="deadline"):
+        Problem.from_groups(m.groups(), deadline=time.perf_counter() - 1)
+    assert Problem.from_groups(m.groups(), deadline=time.perf_counter() + 600).units

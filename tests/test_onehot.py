@@ -54,3 +54,43 @@ def test_a_bqm_that_is_not_a_sum_of_penalties_is_refused():
     bqm.add_linear(next(iter(bqm.variables)), 0.25)
     with pytest.raises(ParameterError, match="aco: the BQM is not a sum of one-hot penalties"):
         find_groups(bqm, "aco")
+
+
+def test_groups_of_a_blank_25x25_read_back_without_groups_are_the_models():
+    """The partition check (one pass over the couplers) finds the model's own groups."""
+    m = build_model(propagate(Puzzle.standard([0] * 625), rules=()), Weights(box=3.0))
+    bqm = dimod.BQM.from_serializable(m.bqm.to_serializable())  # as read back: no groups
+    bqm.relabel_variables({v: tuple(v) for v in bqm.variables})  # lists -> tuples
+    assert as_set(find_groups(bqm, "test")) == as_set(m.groups())
+    spin = bqm.change_vartype(dimod.SPIN, inplace=False)
+    assert as_set(find_groups(spin, "test")) == as_set(m.groups())
+    broken = bqm.copy()  # one row pair weighted as the others' box pairs: no fit
+    broken.set_quadratic((0, 0, 1), (0, 24, 1), broken.get_quadratic((0, 0, 1), (0, 1, 1)))
+    with pytest.raises(ParameterError, match="not a sum of one-hot penalties"):
+        find_groups(broken, "test")
+
+
+def test_recognising_groups_stops_at_a_deadline_with_a_clear_note():
+    import time
+
+    from qsudoku.errors import TimeLimitError
+
+    m = build_model(propagate(Puzzle.standard([0] * 256), rules=()))
+    with pytest.raises(TimeLimitError, match="recognising the BQM's one-hot groups stopped"):
+        find_groups(m.bqm, "csp", deadline=time.perf_counter() - 1)
+    ss = get_sampler("csp").sample(m.bqm, time_limit=1e-6)  # no groups given
+    assert ss.info["status"] == "time_limit" and "pass groups=" in ss.info["note"]
+    assert float(ss.first.energy) == m.bqm.offset > 0
+
+
+def test_a_bqm_too_large_for_the_time_left_is_not_started(monkeypatch):
+    import time
+
+    import qsudoku.samplers.onehot as onehot
+    from qsudoku.errors import TimeLimitError
+
+    m = build_model(propagate(Puzzle.standard([0] * 81), rules=()))
+    monkeypatch.setattr(onehot, "COUPLERS_PER_SECOND", 1.0)  # seconds per coupler
+    with pytest.raises(TimeLimitError, match="too large to read in the time left"):
+        find_groups(m.bqm, "sat", deadline=time.perf_counter() + 60)
+    assert as_set(find_groups(m.bqm, "sat")) == as_set(m.groups())  # no deadline: read

@@ -32,15 +32,22 @@ only their exactly-one groups, which are complete on their own).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from qsudoku.errors import ConfigError
+import numpy as np
+
+from qsudoku.errors import ConfigError, TimeLimitError
 from qsudoku.model.propagate import Candidates
 
-__all__ = ["Group", "Problem", "Outcome"]
+__all__ = ["Group", "Problem", "Outcome", "candidate_bits"]
 
 Label = tuple[int, int, int]
+
+#: Group members :meth:`Problem.from_groups` reads between two deadline checks (about
+#: 20 ms of work).
+CHECK_EVERY = 50_000
 
 
 @dataclass(frozen=True)
@@ -92,47 +99,59 @@ class Problem:
     # -- construction -------------------------------------------------------------------
     @classmethod
     def from_candidates(cls, cands: Candidates) -> "Problem":
-        """The reduced problem of a propagated puzzle (the QUBO's groups, same order)."""
+        """The reduced problem of a propagated puzzle (the QUBO's groups, same order).
+
+        Made with numpy, all cells and units at once (a blank 64x64 has 262,144
+        variables in 16,384 groups): variables by cell, then digit; each unit's groups by
+        digit, their members in the unit's cell order.
+        """
         puzzle = cands.puzzle
         n = puzzle.size
-        labels: list[Label] = []
-        index: dict[tuple[int, int], int] = {}
-        open_cells = cands.open_cells
-        for c in open_cells:
-            r, col = divmod(c, n)
-            for d in cands.digits(c):
-                index[c, d] = len(labels)
-                labels.append((r, col, d))
-        groups = []
-        for c in open_cells:
-            r, col = divmod(c, n)
-            groups.append(Group("cell", tuple(index[c, d] for d in cands.digits(c)),
-                                f"cell r{r + 1}c{col + 1}"))
+        grid = np.asarray(cands.grid, dtype=np.int64)
+        bits = candidate_bits(cands.masks, n)
+        bits[grid != 0] = False
+        var_cell, d0 = np.nonzero(bits)  # by cell, then digit
+        nv = len(var_cell)
+        labels = tuple(zip((var_cell // n).tolist(), (var_cell % n).tolist(),
+                           (d0 + 1).tolist()))
+        index = np.full((n * n, n), -1, dtype=np.int64)
+        index[var_cell, d0] = np.arange(nv)
+        bounds = np.searchsorted(var_cell, np.arange(n * n + 1)).tolist()
+        groups = [Group("cell", tuple(range(bounds[c], bounds[c + 1])),
+                        f"cell r{c // n + 1}c{c % n + 1}")
+                  for c in np.flatnonzero(grid == 0).tolist()]
         units = []
         for unit in puzzle.units:
-            ids = []
-            for d in range(1, n + 1):
-                members = tuple(index[c, d] for c in unit.cells if (c, d) in index)
-                if members:
+            sub = index[np.asarray(unit.cells, dtype=np.int64)].T  # (digit, cell)
+            sizes = (sub >= 0).sum(axis=1)
+            flat = sub[sub >= 0].tolist()
+            ids, start, label = [], 0, unit.label
+            for d0_, size in enumerate(sizes.tolist()):
+                if size:
                     ids.append(len(groups))
-                    groups.append(Group(unit.kind, members,
-                                        f"{unit.label} needs {puzzle.alphabet[d - 1]}"))
+                    groups.append(Group(unit.kind, tuple(flat[start:start + size]),
+                                        f"{label} needs {puzzle.alphabet[d0_]}"))
+                    start += size
             if ids:
                 units.append(tuple(ids))
-        return cls(tuple(labels), tuple(groups), tuple(units), cands)
+        return cls(labels, tuple(groups), tuple(units), cands)
 
     @classmethod
-    def from_groups(cls, groups: Iterable[tuple[str, Sequence]], labels: Sequence | None = None
-                    ) -> "Problem":
+    def from_groups(cls, groups: Iterable[tuple[str, Sequence]], labels: Sequence | None = None,
+                    *, deadline: float | None = None) -> "Problem":
         """The problem behind a sampler's ``groups=[(kind, [labels...]), ...]``.
 
         Args:
             groups: ``(kind, labels)`` pairs, as :meth:`qsudoku.model.qubo.QuboModel.groups` gives.
             labels: Variable order to use (e.g. ``bqm.variables``); default: order of
                 first appearance in ``groups``.
+            deadline: A :func:`time.perf_counter` value, checked every
+                :data:`CHECK_EVERY` group members (a blank 64x64 has a million, about a
+                second of work), so that a sampler's time limit holds. ``None`` = none.
 
         Raises:
             ConfigError: If ``groups`` is empty or names a variable outside ``labels``.
+            TimeLimitError: If the deadline passed before the problem was complete.
         """
         groups = [(str(kind), list(members)) for kind, members in (groups or [])]
         if not groups:
@@ -145,11 +164,14 @@ class Problem:
                 for v in members:
                     seen.setdefault(_as_label(v), None)
             labels = list(seen)
-        labels = [v if type(v) is tuple and len(v) == 3 and all(type(x) is int for x in v)
-                  else _as_label(v) for v in labels]
-        index = {v: i for i, v in enumerate(labels)}
-        out = []
+        labels = _int_labels(labels)
+        index = dict(zip(labels, range(len(labels))))
+        out, done = [], 0
         for kind, members in groups:
+            done += len(members)
+            if done > CHECK_EVERY:
+                _check_deadline(deadline)
+                done = 0
             try:  # labels equal to int tuples (the common case) need no conversion
                 out.append(Group(kind, tuple(map(index.__getitem__, members))))
             except (KeyError, TypeError):
@@ -159,8 +181,11 @@ class Problem:
                     raise ConfigError(f"group of kind {kind!r} names variable {e.args[0]!r}, "
                                       "which is not a variable of the model") from None
         out.sort(key=lambda g: g.kind != "cell")  # stable: cell groups first
+        _check_deadline(deadline)
         problem = cls(tuple(labels), tuple(out))
-        return cls(problem.labels, problem.groups, _recover_units(problem))
+        units = _recover_units(problem)
+        _check_deadline(deadline)
+        return cls(problem.labels, problem.groups, units)
 
     # -- derived ------------------------------------------------------------------------
     @property
@@ -200,6 +225,23 @@ class Problem:
         return all(sum(1 for v in g.members if v in on) == 1 for g in self.groups)
 
 
+def candidate_bits(masks: Sequence[int], n: int) -> np.ndarray:
+    """``(len(masks), n)`` booleans: bit ``d`` of each candidate mask (digit ``d + 1``).
+
+    Any ``n`` (a mask of 64 digits does not fit an int64): the masks go through their
+    little-endian bytes.
+
+    >>> candidate_bits([0b101, 0b010], 3).astype(int).tolist()
+    [[1, 0, 1], [0, 1, 0]]
+    >>> int(candidate_bits([(1 << 64) - 1], 64).sum())
+    64
+    """
+    width = max(1, (n + 7) // 8)
+    raw = b"".join(m.to_bytes(width, "little") for m in masks)
+    bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")
+    return bits.reshape(len(masks), width * 8)[:, :n].astype(bool)
+
+
 def _as_label(v) -> Label:
     try:
         r, c, d = v
@@ -209,44 +251,89 @@ def _as_label(v) -> Label:
                           ) from None
 
 
+def _check_deadline(deadline: float | None) -> None:
+    if deadline is not None and time.perf_counter() > deadline:
+        raise TimeLimitError("reading the one-hot groups stopped at the deadline")
+
+
+def _int_labels(labels: Sequence) -> list[Label]:
+    """``labels`` as ``(int, int, int)`` tuples (through numpy when they are integers).
+
+    Raises:
+        ConfigError: A label that is not three integers.
+    """
+    try:
+        arr = np.array(labels, dtype=np.int64)
+    except (TypeError, ValueError, OverflowError):
+        arr = None
+    if arr is None or arr.shape != (len(labels), 3):
+        return [v if type(v) is tuple and len(v) == 3 and all(type(x) is int for x in v)
+                else _as_label(v) for v in labels]
+    return list(zip(*arr.T.tolist())) if len(labels) else []
+
+
+def _components(num: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The smallest node of each node's connected component (edges ``a[i] -- b[i]``).
+
+    Hooks each root to the smallest root it is linked to, then jumps pointers to the
+    roots, until every edge joins one component: each pass removes a root, so it ends.
+
+    >>> _components(5, np.array([3, 1]), np.array([4, 3])).tolist()
+    [0, 1, 2, 1, 1]
+    """
+    parent = np.arange(num)
+    while True:
+        pa, pb = parent[a], parent[b]
+        if (pa == pb).all():
+            return parent
+        low = np.minimum(pa, pb)
+        np.minimum.at(parent, pa, low)
+        np.minimum.at(parent, pb, low)
+        while True:
+            up = parent[parent]
+            if (up == parent).all():
+                break
+            parent = up
+
+
 def _recover_units(problem: Problem) -> tuple[tuple[int, ...], ...]:
     """AllDifferent units from bare groups: per kind, groups linked by shared cells.
 
     A component is kept only if its digits are distinct (see the module docstring).
+    Kinds come in order of their first group, a kind's components in order of their
+    first group, each component's groups ascending.  Made with numpy (a blank 64x64 has
+    a million group members).
     """
-    labels = problem.labels
-    by_kind: dict[str, list[int]] = {}
-    for g, group in enumerate(problem.groups):
-        if group.kind != "cell" and group.members:
-            by_kind.setdefault(group.kind, []).append(g)
-    units = []
-    for kind, ids in by_kind.items():
-        parent = {g: g for g in ids}
-
-        def find(g):
-            while parent[g] != g:
-                parent[g] = parent[parent[g]]
-                g = parent[g]
-            return g
-
-        owner: dict[tuple[int, int], int] = {}
-        for g in ids:
-            for v in problem.groups[g].members:
-                cell = labels[v][:2]
-                if cell in owner:
-                    parent[find(g)] = find(owner[cell])
-                else:
-                    owner[cell] = g
-        comps: dict[int, list[int]] = {}
-        for g in ids:
-            comps.setdefault(find(g), []).append(g)
-        for comp in comps.values():
-            digits = [_digit(problem, g) for g in comp]
-            if None not in digits and len(set(digits)) == len(digits):
-                units.append(tuple(comp))
-    return tuple(units)
-
-
-def _digit(problem: Problem, g: int) -> int | None:
-    digits = {problem.labels[v][2] for v in problem.groups[g].members}
-    return digits.pop() if len(digits) == 1 else None
+    if not problem.labels:
+        return ()
+    lab = np.array(problem.labels, dtype=np.int64).reshape(-1, 3)
+    ids = [g for g, group in enumerate(problem.groups) if group.kind != "cell" and group.members]
+    if not ids:
+        return ()
+    sizes = np.array([len(problem.groups[g].members) for g in ids], np.int64)
+    members = np.fromiter((v for g in ids for v in problem.groups[g].members), np.int64,
+                          int(sizes.sum()))
+    kinds = [problem.groups[g].kind for g in ids]
+    kind_of = {k: i for i, k in enumerate(dict.fromkeys(kinds))}
+    gkind = np.array([kind_of[k] for k in kinds], np.int64)
+    owner_g = np.repeat(np.arange(len(ids)), sizes)  # position in ids of each member's group
+    starts = np.cumsum(sizes) - sizes
+    digits = lab[members, 2]
+    d_low, d_high = np.minimum.reduceat(digits, starts), np.maximum.reduceat(digits, starts)
+    # a cell's first group of each kind: every other group of that kind holding it links to it
+    rc = lab[:, :2] - lab[:, :2].min(axis=0)
+    width = int(rc.max()) + 1
+    key = (gkind[owner_g] * width + rc[members, 0]) * width + rc[members, 1]
+    order = np.lexsort((owner_g, key))
+    first = np.ones(len(order), bool)
+    first[1:] = key[order][1:] != key[order][:-1]
+    head = owner_g[order][np.maximum.accumulate(np.where(first, np.arange(len(order)), 0))]
+    root = _components(len(ids), owner_g[order], head)  # each component's least group
+    by_root = np.argsort(root, kind="stable")  # components in order of their least group
+    cuts = np.flatnonzero(np.diff(root[by_root])) + 1
+    single = d_low == d_high
+    out = []
+    for comp in np.split(by_root, cuts):
+        if single[comp].all() and len(np.unique(d_low[comp])) == len(comp):
+            out.append((int(gkind[comp[0]]), int(comp[0]), tuple(ids[i] for i in comp.tolist())))
+    return tuple(u for _, _, u in sorted(out))

@@ -11,7 +11,10 @@ solver, its status and ``info["timing"]`` (``model`` = building the formulation,
 ``solve`` = the solver).  A proof of infeasibility raises
 :class:`~qsudoku.errors.ContradictionError` naming the solver; a time limit reached
 without a solution gives the all-zero sample (invalid, so ``solve`` reports it) with
-``info["status"] == "time_limit"``.  ``num_reads`` is accepted, so ``--reads`` works with
+``info["status"] == "time_limit"``.  The limit counts from the call: recognising the
+groups and reading them into a :class:`~qsudoku.exact.problem.Problem` stop at it too
+(``info["note"]`` then says which), so a blank 49x49 with ``time_limit=0.5`` answers
+within about a second.  ``num_reads`` is accepted, so ``--reads`` works with
 every sampler, but an exact backend always answers with one sample; ``seed`` is accepted
 by every one (the backends without a seed of their own ignore it).
 
@@ -40,7 +43,7 @@ import time
 import dimod
 import numpy as np
 
-from qsudoku.errors import ConfigError, ContradictionError, ParameterError
+from qsudoku.errors import ConfigError, ContradictionError, ParameterError, TimeLimitError
 from qsudoku.exact.backends import BACKENDS
 from qsudoku.samplers import options as opt
 from qsudoku.samplers.onehot import find_groups
@@ -128,20 +131,26 @@ class ExactSampler(dimod.Sampler):
             return dimod.SampleSet.from_samples(([], []), bqm.vartype, [],
                                                 info={"status": "solved", "num_reads": 0})
         variables = list(bqm.variables)
-        if not groups:
-            try:
-                groups = find_groups(bqm, self.name)
-            except ParameterError:
-                if self.name not in _ANY_BQM:
-                    raise
-                return self._minimise(bqm, call, t0)
-        problem = Problem.from_groups(groups, labels=variables)
-        t1 = time.perf_counter()
         limit = call.get("time_limit")
+        deadline = None if limit is None else t0 + limit
+        problem, note = None, None
+        try:
+            if not groups:
+                try:
+                    groups = find_groups(bqm, self.name, deadline=deadline)
+                except ParameterError:
+                    if self.name not in _ANY_BQM:
+                        raise
+                    return self._minimise(bqm, call, t0)
+            problem = Problem.from_groups(groups, labels=variables, deadline=deadline)
+        except TimeLimitError as err:  # the limit ended before the solver could start
+            note = str(err)
+        t1 = time.perf_counter()
         if limit is not None:  # recognising the groups and building the problem count too
             call["time_limit"] = limit - (t1 - t0)
-        if limit is not None and call["time_limit"] <= 0.01:
-            outcome = Outcome(None, "time_limit", {"solver": self.name})
+        if problem is None or (limit is not None and call["time_limit"] <= 0.01):
+            outcome = Outcome(None, "time_limit", {"solver": self.name,
+                                                   **({"note": note} if note else {})})
         else:
             outcome = self.backend.solve(problem, **call)
         info = dict(outcome.info)
@@ -154,9 +163,7 @@ class ExactSampler(dimod.Sampler):
             raise ContradictionError(
                 f"no solution: {info.get('solver', self.name)} proved the reduced model "
                 "infeasible")
-        row = np.full((1, len(variables)), -1 if bqm.vartype is dimod.SPIN else 0, np.int8)
-        row[0, list(outcome.chosen or ())] = 1
-        return dimod.SampleSet.from_samples_bqm((row, variables), bqm, info=info)
+        return _answer(bqm, outcome.chosen, info)
 
     def _minimise(self, bqm, call: dict, t0: float):
         """The ground state of a BQM without one-hot structure (``cpsat``, ``ilp``)."""
@@ -171,6 +178,23 @@ class ExactSampler(dimod.Sampler):
         low = -1 if bqm.vartype is dimod.SPIN else 0
         row = [low] * len(variables) if sample is None else [sample[v] for v in variables]
         return dimod.SampleSet.from_samples_bqm((row, variables), bqm, info=info)
+
+
+def _answer(bqm, chosen, info: dict) -> dimod.SampleSet:
+    """The one sample: the ``chosen`` variables on, every other off (all off if ``None``).
+
+    The variables keep the BQM's order (no sorting: a blank 64x64 has 262,144), and the
+    all-zero BINARY sample's energy is the offset, with no pass over the couplers.
+    """
+    variables = bqm.variables
+    row = np.full((1, len(variables)), -1 if bqm.vartype is dimod.SPIN else 0, np.int8)
+    row[0, list(chosen or ())] = 1
+    if not chosen and bqm.vartype is dimod.BINARY:
+        energy = [bqm.offset]  # every linear and quadratic term has a variable at 0
+    else:
+        energy = bqm.energies((row, variables))
+    return dimod.SampleSet.from_samples((row, variables), bqm.vartype, energy, info=info,
+                                        sort_labels=False)
 
 
 class SATSampler(ExactSampler):
