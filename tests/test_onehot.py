@@ -94,3 +94,19 @@ def test_a_bqm_too_large_for_the_time_left_is_not_started(monkeypatch):
     with pytest.raises(TimeLimitError, match="too large to read in the time left"):
         find_groups(m.bqm, "sat", deadline=time.perf_counter() + 60)
     assert as_set(find_groups(m.bqm, "sat")) == as_set(m.groups())  # no deadline: read
+
+
+@pytest.mark.parametrize("name", ["aco", "swap", "swap-tabu"])
+def test_structured_samplers_recognise_groups_within_their_time_limit(name, monkeypatch):
+    """Without groups, the heuristic samplers' recognition runs under their own
+    ``time_limit``: a model too large for it stops with the clear error, not later."""
+    import qsudoku.samplers.onehot as onehot
+    from qsudoku.errors import TimeLimitError
+
+    m = build_model(propagate(Puzzle.standard([0] * 81), rules=()))
+    monkeypatch.setattr(onehot, "COUPLERS_PER_SECOND", 1.0)  # seconds per coupler
+    with pytest.raises(TimeLimitError, match="too large to read in the time left"):
+        get_sampler(name).sample(m.bqm, num_reads=1, time_limit=5.0)
+    monkeypatch.undo()
+    ss = get_sampler(name).sample(m.bqm, num_reads=1, time_limit=5.0, seed=1)
+    assert len(ss) == 1  # with time enough, the same call recognises them and samples

@@ -321,11 +321,17 @@ def _check_deadline(deadline: float | None, who: str, need: float = 0.0) -> None
                              + "; pass groups=[(kind, [labels...]), ...] to skip it")
 
 
-def groups_of(bqm, groups, sampler: str = "") -> list:
-    """``groups`` as given, or :func:`find_groups` of ``bqm`` when none were (``None``/empty)."""
+def groups_of(bqm, groups, sampler: str = "", time_limit: float | None = None,
+              t0: float | None = None) -> list:
+    """``groups`` as given, or :func:`find_groups` of ``bqm`` when none were (``None``/empty),
+    within the sampler's ``time_limit`` counted from ``t0`` (a :func:`time.perf_counter`
+    value; ``None`` = now)."""
     if groups:
         try:
             return [(str(kind), list(labels)) for kind, labels in groups]
         except (TypeError, ValueError):
             raise ParameterError(f"{sampler}: groups must be [(kind, [labels...]), ...]") from None
-    return find_groups(bqm, sampler)
+    deadline = None
+    if time_limit is not None:
+        deadline = (time.perf_counter() if t0 is None else t0) + time_limit
+    return find_groups(bqm, sampler, deadline=deadline)

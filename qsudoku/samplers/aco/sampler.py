@@ -178,7 +178,7 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
             return empty_sampleset(bqm, cells=0)
         from qsudoku.samplers.aco import kernel as K
 
-        groups = groups_of(bqm, groups, name)
+        groups = groups_of(bqm, groups, name, time_limit, t0)
         bqm = as_binary(bqm)
         cv = compile_cover(bqm, groups)
         t1 = time.perf_counter()

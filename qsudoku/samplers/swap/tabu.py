@@ -89,7 +89,7 @@ class SwapTabuSampler(KernelSampler, dimod.Sampler):
             return empty_sampleset(bqm)
         from qsudoku.samplers.swap import tabu_kernel as K
 
-        groups = groups_of(bqm, groups, name)
+        groups = groups_of(bqm, groups, name, time_limit, t0)
         bqm = as_binary(bqm)
         st = compile_structure(bqm, groups, family)
         t1 = time.perf_counter()
