@@ -266,7 +266,7 @@ class _Rounds:
         t = time.perf_counter()
         try:
             model = build_model(cands, self.plan.config.qubo.weights,
-                                deadline=None if self.one else self.deadline)
+                                deadline=self.deadline)
         except TimeLimitError as err:  # the budget ended while building: not decided
             self.timings["build"] += time.perf_counter() - t
             if not self.tally.rounds:
