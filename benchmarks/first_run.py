@@ -1,4 +1,4 @@
-"""First and later `qsudoku solve` runs, and time limits on blank big grids (issue 16).
+"""First and later `qsudoku solve` runs, and time limits on blank big grids.
 
 1. ``solve``: ``qsudoku solve <hard 9x9>`` in a fresh process with an empty numba cache
    (``NUMBA_CACHE_DIR`` a new temporary directory: the kernels compile), then ``--repeat``
