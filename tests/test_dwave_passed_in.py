@@ -204,3 +204,17 @@ def test_an_initial_state_must_cover_the_model(tmp_path):
 def test_good_qpu_values_pass_the_checks(params):
     check_qpu("qpu", params)
     check_kerberos("kerberos", {"qpu_params": params, "qpu_reads": 10, "seed": 1})
+
+
+def test_a_factory_naming_a_registered_class_does_not_take_its_objects(monkeypatch):
+    """A user's factory whose product is ``sa``'s class: ``sa``'s objects stay ``sa``."""
+    from dwave.samplers import SimulatedAnnealingSampler
+
+    from qsudoku.samplers.registry import SPECS, register
+
+    monkeypatch.setattr("qsudoku.samplers.registry.SPECS", dict(SPECS))
+    register("my-sa", defaults={"num_reads": 3},
+             product="dwave.samplers:SimulatedAnnealingSampler")(
+        lambda **options: SimulatedAnnealingSampler())
+    assert get_spec("my-sa").matches(SimulatedAnnealingSampler())
+    assert spec_of(get_sampler("my-sa")).name == "sa"

@@ -155,10 +155,12 @@ def spec_of(sampler):
     :meth:`qsudoku.samplers.SamplerSpec.matches` decides: the entry's class (its target,
     or the :attr:`~qsudoku.samplers.SamplerSpec.product` of its factory) is exactly
     ``type(sampler)``, and the object's ``name`` attribute, if it has one, is the entry's
-    (``qpu`` and ``mock-qpu`` build the same class).  Only classes whose modules are
-    already imported count: a sampler object passed in has its class imported, and
-    nothing else is imported to find it.  ``neal``'s factory returns ``sa``'s class and
-    names no product, so such an instance is ``sa``.
+    (``qpu`` and ``mock-qpu`` build the same class).  If entries are still tied, the one
+    whose target is the class itself wins over factories naming it as their product
+    (``sa`` over a user's factory returning its class); a tie beyond that is no match.
+    Only classes whose modules are already imported count: a sampler object passed in
+    has its class imported, and nothing else is imported to find it.  ``neal``'s factory
+    returns ``sa``'s class and names no product, so such an instance is ``sa``.
 
     >>> import dimod
     >>> from dwave.samplers import TabuSampler
@@ -166,6 +168,8 @@ def spec_of(sampler):
     (True, 'tabu')
     """
     found = [get_spec(name) for name in names() if get_spec(name).matches(sampler)]
+    if len(found) > 1:
+        found = [spec for spec in found if spec.product is None]
     return found[0] if len(found) == 1 else None
 
 
