@@ -36,7 +36,8 @@ from qsudoku.samplers.options import (MAX_SECONDS, need_bool, need_choice, need_
                                       need_seed, need_time_limit)
 
 __all__ = ["check_qpu", "check_decompose", "check_kerberos", "CHAIN_BREAK_METHODS",
-           "CHAIN_STRENGTHS", "WARNING_ACTIONS", "KERBEROS_PARAMS", "DECOMPOSE_PARAMS", "DECOMPOSE_STRATEGIES",
+           "CHAIN_STRENGTHS", "WARNING_ACTIONS", "KERBEROS_PARAMS", "DECOMPOSE_PARAMS",
+           "DECOMPOSE_STRATEGIES",
            "MAX_QPU_READS"]
 
 #: Chain-break resolution methods accepted by name (dwave.embedding.chain_breaks).

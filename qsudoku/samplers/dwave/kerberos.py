@@ -70,6 +70,9 @@ class KerberosQPUSampler(dimod.Sampler):
 
     ``seed`` seeds numpy's global generator, which dwave-hybrid's random initial
     states and decomposers use (the race between branches still depends on timing).
+    Every parameter, ``qpu_params`` included, is checked before any work
+    (:func:`~qsudoku.samplers.dwave.checks.check_kerberos`; the ``qpu_params`` names
+    against the QPU sampler's parameters, since dwave-system would drop unknown ones).
     """
 
     parameters = None
@@ -90,9 +93,10 @@ class KerberosQPUSampler(dimod.Sampler):
         check_kerberos_params({**params, "seed": seed})
         unknown = sorted(set(params.get("qpu_params") or ()) - set(self.counter.parameters))
         if unknown:  # dwave-system's AutoEmbeddingComposite would drop them silently
+            takes = sorted(set(self.counter.parameters) - {"num_reads"})
             raise opt.ParameterError(
                 f"kerberos: qpu_params has unknown parameter(s) {', '.join(unknown)}; the QPU "
-                f"sampler accepts: {', '.join(sorted(set(self.counter.parameters) - {'num_reads'}))}")
+                f"sampler accepts: {', '.join(takes)}")
         if not bqm.num_variables:
             return dimod.SampleSet.from_samples(([], []), bqm.vartype, [], info={"qpu_calls": 0})
         if seed is not None:
