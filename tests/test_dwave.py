@@ -204,7 +204,7 @@ def test_the_seed_decides_the_chains_and_the_samples_whatever_the_cache(tmp_path
 
 @pytest.mark.parametrize("params, message", [
     ({"annealing_time": 5000}, r"annealing_time = 5000 is outside the solver's range \[0.5, 2000\]"),
-    ({"num_reads": 20000}, "num_reads = 20000 is outside"),
+    ({"num_reads": 20000}, "mock-qpu: num_reads = 20000 must be an integer in 1..10000"),
     ({"auto_scale": "yes"}, "auto_scale = 'yes' must be true or false"),
     ({"label": 7}, "label = 7 must be a string"),
     ({"chain_break_method": "discard"}, "chain_break_method = 'discard'"),
@@ -432,7 +432,7 @@ def test_real_dwave_sampler_failures_during_sample(cloud, monkeypatch, tmp_path)
     sampler = get_sampler("qpu", cache_dir=str(tmp_path))
     assert type(sampler.child).__name__ == "DWaveSampler"
     m = build_model(propagate(parse_puzzle(FOUR), rules=[]))
-    with pytest.raises(ConfigError, match=r"num_reads = 20000 is outside the solver's range \[1, 10000\]"):
+    with pytest.raises(ConfigError, match=r"qpu: num_reads = 20000 must be an integer in 1..10000"):
         sampler.sample(m.bqm, num_reads=20000)
     with pytest.raises(ConfigError, match="does not accept parameter 'annealing_time'"):
         sampler.sample(m.bqm, annealing_time=20)

@@ -6,7 +6,9 @@ imports only the module of the sampler it builds; a missing optional extra surfa
 :class:`~qsudoku.errors.BackendUnavailableError` then, not at ``import qsudoku``.
 A target that is a class (the dwave-samplers entries name the library's classes
 directly) also lets a sampler object passed in be recognised as the registered one
-(:func:`qsudoku.solving.plan.spec_of`); a factory target is recognised by name only.
+(:func:`qsudoku.solving.plan.spec_of`); an entry built by a factory names the class the
+factory returns as its ``product``, and when several entries share a class (``qpu`` and
+``mock-qpu``) the object's ``name`` attribute tells them apart.
 
 ``defaults`` is the one home of a sampler's parameters: the parameters every solve round
 passes to ``sample()`` (a configuration's ``[sampler.params]`` override them).  Every
@@ -27,6 +29,7 @@ from __future__ import annotations
 import importlib
 import math
 import numbers
+import sys
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
@@ -49,10 +52,15 @@ class SamplerSpec:
         extra: The pip extra that provides it (``None`` = core dependency).
         offline: False for backends that need a network and a token.
         checks: ``"module:function"`` of the checks of its ``sample()`` parameters, for a
-            sampler whose class is not qsudoku's (its ``sample`` checks nothing of ours):
-            ``function(name, params)`` raises
+            sampler whose class is not qsudoku's (its ``sample`` checks nothing of ours)
+            or that passes parameters on to another library (they are checked before any
+            model is built): ``function(name, params)`` raises
             :class:`~qsudoku.errors.ParameterError` naming the sampler and the parameter.
             :func:`check_params` runs it; ``None`` = the sampler checks its own.
+        product: ``"module:Class"`` of the objects a factory ``target`` returns (``None``
+            for a class target, which is its own product): how an object passed to
+            :func:`qsudoku.solve` is recognised as this entry.  Entries sharing a class
+            are told apart by the object's ``name`` attribute (:meth:`matches`).
     """
 
     name: str
@@ -62,6 +70,28 @@ class SamplerSpec:
     extra: str | None = None
     offline: bool = True
     checks: str | None = None
+    product: str | None = None
+
+    @property
+    def made(self) -> str:
+        """``"module:Class"`` of the objects this entry builds (:attr:`product`, else the
+        target; a callable target names nothing)."""
+        return self.product or (self.target if isinstance(self.target, str) else "")
+
+    def matches(self, sampler) -> bool:
+        """True if ``sampler`` is an instance of exactly the class this entry builds, that
+        class's module is already imported (nothing is imported to find out), and the
+        object's ``name`` attribute, if it has one, is this entry's name.
+
+        >>> get_spec("tabu").matches(object()), get_spec("qpu").matches(object())
+        (False, False)
+        """
+        module, _, attr = self.made.partition(":")
+        cls = getattr(sys.modules.get(module), attr, None)
+        if not (isinstance(cls, type) and type(sampler) is cls):
+            return False
+        name = getattr(sampler, "name", None)
+        return not isinstance(name, str) or name == self.name
 
     @property
     def module(self) -> str | None:
@@ -79,6 +109,9 @@ class SamplerSpec:
 _S = "qsudoku.samplers."
 _DS = "dwave.samplers:"  # dwave-samplers' own classes, registered as they are
 _CHECKS = _S + "classical:"
+_DW = _S + "dwave."
+_DWC = _DW + "checks:"  # the checks of what is passed on to dwave-system and dwave-hybrid
+_QPU = _DW + "qpu:QPUSampler"  # qpu and mock-qpu: the object's name tells them apart
 _ROUND = {"num_reads": 1_000_000}  # the solve path stops them at its time limit or a ground state
 
 #: Every sampler qsudoku ships, in the order ``qsudoku samplers`` lists them.
@@ -100,7 +133,7 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
     SamplerSpec("neal", _S + "classical:neal_sampler",
                 "simulated annealing through the legacy dwave-neal package",
                 {"num_reads": 50, "num_sweeps": 1000}, extra="neal",
-                checks=_CHECKS + "check_sa"),
+                checks=_CHECKS + "check_sa"),  # its product is sa's class: such an object is sa
     SamplerSpec("tabu", _DS + "TabuSampler", "tabu search (dwave-samplers)",
                 {"num_reads": 10, "timeout": 100}, checks=_CHECKS + "check_tabu"),
     SamplerSpec("steepest", _DS + "SteepestDescentSolver",
@@ -125,38 +158,45 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
                 "brute-force enumeration (dimod.ExactSolver), at most 20 variables"),
     SamplerSpec("qpu", _S + "dwave.qpu:qpu_sampler",
                 "D-Wave QPU (DWaveSampler) behind a cached minorminer embedding",
-                {"num_reads": 100}, extra="qpu", offline=False),
+                {"num_reads": 100}, extra="qpu", offline=False, checks=_DWC + "check_qpu",
+                product=_QPU),
     SamplerSpec("mock-qpu", _S + "dwave.qpu:mock_qpu_sampler",
                 "offline QPU emulator: MockDWaveSampler (Pegasus P16) with SA physics, same "
-                "embedding path as qpu", {"num_reads": 20, "num_sweeps": 1000}, extra="qpu"),
+                "embedding path as qpu", {"num_reads": 20, "num_sweeps": 1000}, extra="qpu",
+                checks=_DWC + "check_qpu", product=_QPU),
     SamplerSpec("hybrid", _S + "dwave.hybrid:hybrid_sampler",
                 "Leap hybrid BQM solver (LeapHybridSampler); time_limit defaults to the "
-                "solver's minimum", extra="qpu", offline=False),
+                "solver's minimum", extra="qpu", offline=False,
+                product=_DW + "hybrid:HybridSampler"),
     SamplerSpec("hybrid-cqm", _S + "dwave.hybrid:hybrid_cqm_sampler",
                 "Leap hybrid CQM solver: one-hot groups as constraints, not penalties",
-                extra="qpu", offline=False),
+                extra="qpu", offline=False, product=_DW + "hybrid:HybridCQMSampler"),
     SamplerSpec("decompose", _S + "dwave.decompose:decompose_sampler",
                 "QPU-sized subproblems (<= subproblem_size variables, clique-embedded) of the "
                 "reduced QUBO, composed classically (default: a consistent partial grid grown "
                 "by the calls with singles propagation); option qpu_sampler = qpu | mock-qpu | "
-                "hybrid", {"qpu_reads": 10}, extra="qpu", offline=False),
+                "hybrid", {"qpu_reads": 10}, extra="qpu", offline=False,
+                checks=_DWC + "check_decompose", product=_DW + "decompose:DecomposeSampler"),
     SamplerSpec("kerberos", _S + "dwave.kerberos:kerberos_sampler",
                 "dwave-hybrid KerberosSampler (tabu | SA | QPU subproblems); option "
                 "qpu_sampler = qpu | mock-qpu",
                 {"max_iter": 100, "convergence": 10, "energy_threshold": 0.0}, extra="qpu",
-                offline=False),
+                offline=False, checks=_DWC + "check_kerberos",
+                product=_DW + "kerberos:KerberosQPUSampler"),
 )}
 
 
 def register(name: str, *, summary: str = "", defaults: Mapping | None = None,
-             extra: str | None = None, offline: bool = True, checks: str | None = None):
+             extra: str | None = None, offline: bool = True, checks: str | None = None,
+             product: str | None = None):
     """Decorator registering a factory (``factory(**options) -> dimod.Sampler``) under
-    ``name``: for samplers of your own; qsudoku's are in :data:`SPECS`.  ``checks`` is
-    :attr:`SamplerSpec.checks`.  A factory's product passed to ``solve(..., sampler=obj)``
-    is not recognised as ``name`` (a :class:`SamplerSpec` whose target is the class is)."""
+    ``name``: for samplers of your own; qsudoku's are in :data:`SPECS`.  ``checks`` and
+    ``product`` are :attr:`SamplerSpec.checks` and :attr:`SamplerSpec.product`: with a
+    ``product``, the factory's objects passed to ``solve(..., sampler=obj)`` are
+    recognised as ``name``."""
     def deco(factory):
         SPECS[name] = SamplerSpec(name, factory, summary, dict(defaults or {}), extra, offline,
-                                  checks)
+                                  checks, product)
         return factory
     return deco
 

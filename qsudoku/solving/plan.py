@@ -25,7 +25,6 @@ Every sampler gets the same treatment:
 
 from __future__ import annotations
 
-import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Mapping
@@ -145,31 +144,33 @@ class Plan:
 
     def _error(self, e: Exception) -> ConfigError:
         where = f"{self.config.source}: " if self.config.source else ""
-        return ConfigError(f"{where}sampler {self.label!r} rejected its parameters "
+        kind = ParameterError if isinstance(e, ParameterError) else ConfigError
+        return kind(f"{where}sampler {self.label!r} rejected its parameters "
                            f"{dict(self.params)}: {e}")
 
 
 def spec_of(sampler):
-    """The registry entry whose class ``sampler`` is an instance of (``None`` if none).
+    """The registry entry that builds objects like ``sampler`` (``None`` if none).
 
-    Only targets that are classes count (a factory's product is not recognised), and
-    only those whose modules are already imported: a sampler object passed in has its
-    class imported, and nothing else is imported to find it.  dwave-samplers' classes are
-    registered as themselves, so their instances are found (``neal``'s class is the same
-    as ``sa``'s, and ``neal`` is a factory: such an instance is ``sa``).
+    :meth:`qsudoku.samplers.SamplerSpec.matches` decides: the entry's class (its target,
+    or the :attr:`~qsudoku.samplers.SamplerSpec.product` of its factory) is exactly
+    ``type(sampler)``, and the object's ``name`` attribute, if it has one, is the entry's
+    (``qpu`` and ``mock-qpu`` build the same class).  If entries are still tied, the one
+    whose target is the class itself wins over factories naming it as their product
+    (``sa`` over a user's factory returning its class); a tie beyond that is no match.
+    Only classes whose modules are already imported count: a sampler object passed in
+    has its class imported, and nothing else is imported to find it.  ``neal``'s factory
+    returns ``sa``'s class and names no product, so such an instance is ``sa``.
 
     >>> import dimod
     >>> from dwave.samplers import TabuSampler
     >>> spec_of(dimod.RandomSampler()) is None, spec_of(TabuSampler()).name
     (True, 'tabu')
     """
-    for name in names():
-        spec = get_spec(name)
-        module, _, attr = str(getattr(spec, "target", "")).partition(":")
-        cls = getattr(sys.modules.get(module), attr, None)
-        if isinstance(cls, type) and type(sampler) is cls:
-            return spec
-    return None
+    found = [get_spec(name) for name in names() if get_spec(name).matches(sampler)]
+    if len(found) > 1:
+        found = [spec for spec in found if spec.product is None]
+    return found[0] if len(found) == 1 else None
 
 
 def _offline(config: Config, error: BackendUnavailableError) -> tuple[Config, str]:

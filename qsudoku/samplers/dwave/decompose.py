@@ -40,7 +40,8 @@ cells are chosen (``strategy``):
 
 Sampling parameters the QPU sampler accepts (``num_sweeps`` and ``seed`` of the mock,
 ``annealing_time``, ``chain_strength`` ...) are passed to every call; ``qpu_reads`` is its
-``num_reads``.  ``info`` reports the QPU calls, the largest subproblem, the longest
+``num_reads``.  All of them are checked before any work
+(:func:`~qsudoku.samplers.dwave.checks.check_decompose`).  ``info`` reports the QPU calls, the largest subproblem, the longest
 chain, and the estimated QPU access time (D-Wave's timing model, summed over calls).
 
 >>> import dimod
@@ -58,19 +59,18 @@ import time
 import dimod
 import numpy as np
 
-from qsudoku.errors import ConfigError
-from qsudoku.samplers import options as opt
+from qsudoku.errors import ConfigError, ParameterError
+from qsudoku.samplers.dwave.checks import DECOMPOSE_PARAMS, DECOMPOSE_STRATEGIES, check_decompose
 from qsudoku.samplers.dwave.construct import construct_run
 from qsudoku.samplers.dwave.subproblems import descend, SubModel, SubStructure, tally
 from qsudoku.samplers.dwave.qpu import plain
 
 __all__ = ["DecomposeSampler", "decompose_sampler", "choose_cells", "STRATEGIES", "QPU_SAMPLERS"]
 
-STRATEGIES = ("construct", "conflicts", "units", "energy")
+STRATEGIES = DECOMPOSE_STRATEGIES
 #: Registry names usable as ``qpu_sampler`` (the child that samples each subproblem).
 QPU_SAMPLERS = ("qpu", "mock-qpu", "hybrid")
-_OWN = ("groups", "num_reads", "subproblem_size", "strategy", "max_calls", "qpu_reads", "seed",
-        "energy_target", "time_limit", "patience", "polish", "backjump", "memory", "refute")
+_OWN = DECOMPOSE_PARAMS
 
 
 def choose_cells(structure: SubStructure, model: SubModel, x, strategy: str, size: int, rng) -> np.ndarray:
@@ -164,9 +164,15 @@ class DecomposeSampler(dimod.Sampler):
             refute: ``construct``: undo and rule out a digit whose propagation contradicts.
             **child_params: Passed to every child call.
         """
-        _check(subproblem_size, strategy, max_calls, qpu_reads, num_reads)
-        _check_construct(backjump, memory)
-        _check_run(energy_target, time_limit, patience, polish, refute, seed)
+        check_decompose("decompose", dict(
+            child_params, num_reads=num_reads, subproblem_size=subproblem_size,
+            strategy=strategy, max_calls=max_calls, qpu_reads=qpu_reads, seed=seed,
+            energy_target=energy_target, time_limit=time_limit, patience=patience,
+            polish=polish, backjump=backjump, memory=memory, refute=refute))
+        unknown = sorted(set(child_params) - set(getattr(self.child, "parameters", {})))
+        if unknown:
+            raise ParameterError(f"decompose: unknown parameter(s) {', '.join(unknown)}; it "
+                                 f"accepts: {', '.join(sorted(self.parameters))}")
         if not bqm.num_variables:
             return dimod.SampleSet.from_samples(([], []), bqm.vartype, [],
                                                 info={"qpu_calls": 0, "strategy": strategy})
@@ -242,30 +248,6 @@ class DecomposeSampler(dimod.Sampler):
                 if work.energy(x) < low - 1e-9:
                     low, since = work.energy(x), 0
         return x, used
-
-
-def _check(size, strategy, max_calls, qpu_reads, num_reads) -> None:
-    n = "decompose"
-    opt.need_int(n, "subproblem_size", size, low=1, high=10**4)
-    opt.need_int(n, "max_calls", max_calls, low=1, high=10**7)
-    opt.need_int(n, "num_reads", num_reads, low=1, high=10**4)
-    opt.need_int(n, "qpu_reads", qpu_reads, low=1, high=10**4, allow_none=True)
-    opt.need_choice(n, "strategy", strategy, STRATEGIES)
-
-
-def _check_run(energy_target, time_limit, patience, polish, refute, seed) -> None:
-    n = "decompose"
-    opt.need_real(n, "energy_target", energy_target, low=-1e15, high=1e15)
-    opt.need_time_limit(n, time_limit)
-    opt.need_int(n, "patience", patience, low=0, high=10**7)
-    opt.need_bool(n, "polish", polish)
-    opt.need_bool(n, "refute", refute)
-    opt.need_seed(n, seed)
-
-
-def _check_construct(backjump, memory) -> None:
-    opt.need_int("decompose", "backjump", backjump, low=0, high=10**6)
-    opt.need_real("decompose", "memory", memory, low=0, high=1e9)
 
 
 def decompose_sampler(qpu_sampler: str = "qpu", **options):

@@ -19,50 +19,23 @@ import dimod
 
 from qsudoku.errors import ConfigError
 from qsudoku.samplers import options as opt
+from qsudoku.samplers.dwave.checks import KERBEROS_PARAMS, check_kerberos
 from qsudoku.samplers.dwave.qpu import plain
 
 __all__ = ["KerberosQPUSampler", "CountingSampler", "kerberos_sampler", "KERBEROS_PARAMS",
            "check_kerberos_params"]
 
-#: Kerberos parameters (``qpu_sampler`` is the backend's option, not a sampling parameter).
-KERBEROS_PARAMS = ("num_reads", "init_sample", "max_iter", "max_time", "convergence",
-                   "energy_threshold", "sa_reads", "sa_sweeps", "tabu_timeout", "qpu_reads",
-                   "qpu_params", "max_subproblem_size", "seed")
-
-
-#: Integer Kerberos parameters and their ranges (``tabu_timeout`` in milliseconds).
-_KERBEROS_INTS = {"num_reads": (1, 10**4), "max_iter": (1, 10**6), "convergence": (1, 10**6),
-                  "sa_reads": (1, 10**5), "sa_sweeps": (1, 10**7), "tabu_timeout": (1, 10**7),
-                  "qpu_reads": (1, 10**4), "max_subproblem_size": (1, 10**4)}
-
-
 def check_kerberos_params(params: dict) -> None:
     """Check Kerberos's sampling parameters before dwave-hybrid sees them (a negative
-    ``tabu_timeout`` made it loop forever, ``sa_reads = 0`` failed inside it).
+    ``tabu_timeout`` made it loop forever, ``sa_reads = 0`` failed inside it); see
+    :func:`~qsudoku.samplers.dwave.checks.check_kerberos`.
 
-    >>> check_kerberos_params({"max_iter": 10, "energy_threshold": 0.0})
     >>> check_kerberos_params({"tabu_timeout": -1})
     Traceback (most recent call last):
     ...
     qsudoku.errors.ParameterError: kerberos: tabu_timeout = -1 must be an integer in 1..10000000
     """
-    n = "kerberos"
-    unknown = sorted(set(params) - set(KERBEROS_PARAMS))
-    if unknown:
-        raise opt.ParameterError(f"{n}: unknown parameter(s) {', '.join(unknown)}")
-    for key, (low, high) in _KERBEROS_INTS.items():
-        if key in params:
-            opt.need_int(n, key, params[key], low=low, high=high)
-    if "max_time" in params:
-        opt.need_time_limit(n, params["max_time"], "max_time")
-    if "energy_threshold" in params:
-        opt.need_real(n, "energy_threshold", params["energy_threshold"], low=-1e15, high=1e15,
-                      allow_none=True)
-    if params.get("qpu_params") is not None and not isinstance(params["qpu_params"], dict):
-        raise opt.ParameterError(f"{n}: qpu_params = {params['qpu_params']!r} must be a table")
-    if params.get("init_sample") is not None and not isinstance(params["init_sample"],
-                                                                dimod.SampleSet):
-        raise opt.ParameterError(f"{n}: init_sample must be a dimod.SampleSet")
+    check_kerberos("kerberos", params)
 
 
 class CountingSampler(dimod.Sampler):
@@ -97,6 +70,9 @@ class KerberosQPUSampler(dimod.Sampler):
 
     ``seed`` seeds numpy's global generator, which dwave-hybrid's random initial
     states and decomposers use (the race between branches still depends on timing).
+    Every parameter, ``qpu_params`` included, is checked before any work
+    (:func:`~qsudoku.samplers.dwave.checks.check_kerberos`; the ``qpu_params`` names
+    against the QPU sampler's parameters, since dwave-system would drop unknown ones).
     """
 
     parameters = None
@@ -114,8 +90,13 @@ class KerberosQPUSampler(dimod.Sampler):
         if "qpu_sampler" in params:
             raise ConfigError("qpu_sampler is an option of the kerberos backend "
                               "(--option qpu_sampler=NAME), not a sampling parameter")
-        seed = opt.need_seed("kerberos", seed)
-        check_kerberos_params(params)
+        check_kerberos_params({**params, "seed": seed})
+        unknown = sorted(set(params.get("qpu_params") or ()) - set(self.counter.parameters))
+        if unknown:  # dwave-system's AutoEmbeddingComposite would drop them silently
+            takes = sorted(set(self.counter.parameters) - {"num_reads"})
+            raise opt.ParameterError(
+                f"kerberos: qpu_params has unknown parameter(s) {', '.join(unknown)}; the QPU "
+                f"sampler accepts: {', '.join(takes)}")
         if not bqm.num_variables:
             return dimod.SampleSet.from_samples(([], []), bqm.vartype, [], info={"qpu_calls": 0})
         if seed is not None:

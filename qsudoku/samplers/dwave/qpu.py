@@ -33,6 +33,7 @@ from qsudoku.samplers.dwave.embedding import (EmbeddingCache, check_embedding_pa
                          estimate_qpu_access_time, graph_key, target_id)
 from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
 from qsudoku.samplers import options as opt
+from qsudoku.samplers.dwave.checks import CHAIN_BREAK_METHODS, check_qpu
 from qsudoku.samplers.redact import install_log_redaction, scrub
 
 __all__ = ["QPUSampler", "qpu_sampler", "mock_qpu_sampler", "mock_child", "resolve_chain_strength",
@@ -43,8 +44,6 @@ __all__ = ["QPUSampler", "qpu_sampler", "mock_qpu_sampler", "mock_child", "resol
 TOPOLOGIES = {"pegasus": (16,), "zephyr": (12, 4), "chimera": (16, 16, 4)}
 #: The largest mock shapes (about twice a real QPU's): building a bigger graph takes minutes.
 MAX_SHAPES = {"pegasus": (32,), "zephyr": (24, 8), "chimera": (32, 32, 8)}
-#: Chain-break resolution methods accepted by name (dwave.embedding.chain_breaks).
-CHAIN_BREAK_METHODS = ("majority_vote", "weighted_random", "minimize_energy")
 #: dwave-cloud-client options accepted as sampler options (``token`` is not one of them).
 CLIENT_OPTIONS = ("profile", "config_file", "solver", "region", "endpoint", "proxy",
                   "request_timeout", "polling_timeout", "permissive_ssl", "headers")
@@ -196,23 +195,20 @@ def resolve_chain_strength(bqm, chain_strength=None, factor=None) -> float:
                       "'uniform_torque_compensation' or 'max_j'")
 
 
-def check_qpu_params(params: dict, parameters, properties) -> None:
-    """Check QPU sampling parameters against the solver's ``parameters`` and ``*_range`` properties."""
+def check_qpu_params(params: dict, parameters, properties, sampler: str = "qpu") -> None:
+    """Check QPU sampling parameters against the solver's ``parameters`` and ``*_range``
+    properties (what :func:`~qsudoku.samplers.dwave.checks.check_qpu` cannot know)."""
     for key, value in params.items():
         if key not in parameters:
-            raise ConfigError(f"the QPU does not accept parameter {key!r}; it accepts: "
-                              f"{', '.join(sorted(parameters))}")
+            raise ParameterError(f"{sampler}: the QPU does not accept parameter {key!r}; it "
+                                 f"accepts: {', '.join(sorted(parameters))}")
         lo_hi = properties.get(f"{key}_range")
         if lo_hi and isinstance(value, numbers.Real) and not isinstance(value, bool):
             lo, hi = lo_hi
             if not lo <= value <= hi:
-                raise ConfigError(f"{key} = {value!r} is outside the solver's range [{lo:g}, {hi:g}]")
-    if "auto_scale" in params and not isinstance(params["auto_scale"], bool):
-        raise ConfigError(f"auto_scale = {params['auto_scale']!r} must be true or false")
-    if "label" in params and not isinstance(params["label"], str):
-        raise ConfigError(f"label = {params['label']!r} must be a string")
-    if params.get("annealing_time") is not None and params.get("anneal_schedule") is not None:
-        raise ConfigError("give annealing_time or anneal_schedule, not both")
+                raise ParameterError(f"{sampler}: {key} = {value!r} is outside the solver's "
+                                     f"range [{lo:g}, {hi:g}]")
+    check_qpu(sampler, params)
 
 
 class QPUSampler(dimod.ComposedSampler):
@@ -298,21 +294,21 @@ class QPUSampler(dimod.ComposedSampler):
         from dwave.system import FixedEmbeddingComposite
 
         child = self.child
-        opt.need_bool(self.name, "return_embedding", return_embedding)
-        if "num_sweeps" in params:  # the mock's simulated-annealing physics
-            opt.need_int(self.name, "num_sweeps", params["num_sweeps"], low=1, high=10**7)
+        check_qpu(self.name, dict(params, chain_strength=chain_strength,
+                                  chain_strength_factor=chain_strength_factor,
+                                  chain_break_method=chain_break_method,
+                                  return_embedding=return_embedding))
         seed = params.get("seed")
-        if "seed" in params:
-            opt.need_int(self.name, "seed", seed, low=0, high=2**32 - 1, allow_none=True)
-            if "seed" not in child.parameters:  # a real QPU: the seed is the embedding's
-                del params["seed"]
-        check_qpu_params(params, child.parameters, child.properties)
-        if chain_break_method is not None and chain_break_method not in CHAIN_BREAK_METHODS:
-            raise ConfigError(f"chain_break_method = {chain_break_method!r}; choose from "
-                              f"{', '.join(CHAIN_BREAK_METHODS)}")
+        if "seed" in params and "seed" not in child.parameters:  # a real QPU: the embedding's
+            del params["seed"]
+        check_qpu_params(params, child.parameters, child.properties, self.name)
         if "label" in child.parameters:
             params.setdefault("label", DEFAULT_LABEL)
         strength = resolve_chain_strength(bqm, chain_strength, chain_strength_factor)
+        missing = set(bqm.variables) - set(params.get("initial_state") or bqm.variables)
+        if missing:
+            raise ParameterError(f"{self.name}: initial_state has no value for {len(missing)} "
+                                 f"of the model's variables (e.g. {sorted(map(repr, missing))[0]})")
         if not bqm.num_variables:
             return dimod.ExactSolver().sample(bqm)
         emb = self.embed(bqm, seed)

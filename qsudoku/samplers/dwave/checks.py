@@ -1,0 +1,225 @@
+"""Checks of the parameters qsudoku passes on to dwave-system and dwave-hybrid.
+
+``qpu``, ``mock-qpu``, ``decompose`` and ``kerberos`` hand most of their parameters to
+D-Wave's libraries: the QPU sampling parameters to :class:`dwave.system.DWaveSampler`
+(through :class:`~qsudoku.samplers.dwave.QPUSampler`), ``decompose``'s extra
+parameters to every subproblem call, ``kerberos``'s to
+:class:`hybrid.reference.KerberosSampler` and its ``qpu_params`` to every call of its
+QPU branch.  Those libraries check little: a negative ``tabu_timeout`` loops forever,
+``sa_reads = 0`` fails deep inside a worker thread, and dwave-system's
+``AutoEmbeddingComposite`` silently drops a ``qpu_params`` key its child does not take.
+
+So every such parameter is checked here, before any work: type, range, finite, with
+the sampler's name and the parameter in the one-line
+:class:`~qsudoku.errors.ParameterError` (exit 2).  The registry names these functions
+as the entries' :attr:`~qsudoku.samplers.SamplerSpec.checks`, so a plan checks them
+before it builds the model; the samplers call them again at the top of ``sample``.
+What depends on the solver (its ``*_range`` properties, the parameters it accepts) is
+checked by the sampler against the solver it has.  This module imports no D-Wave library
+(dimod only to check a ``init_sample``).
+
+>>> check_qpu("mock-qpu", {"num_reads": 10, "chain_strength": "max_j", "seed": 3})
+>>> check_kerberos("kerberos", {"qpu_params": {"chain_strength": float("nan")}})
+Traceback (most recent call last):
+...
+qsudoku.errors.ParameterError: kerberos: qpu_params.chain_strength = nan must be a finite number > 0, 'uniform_torque_compensation' or 'max_j'
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any, Mapping
+
+from qsudoku.errors import ParameterError
+from qsudoku.samplers.options import (MAX_SECONDS, need_bool, need_choice, need_int, need_real,
+                                      need_seed, need_time_limit)
+
+__all__ = ["check_qpu", "check_decompose", "check_kerberos", "CHAIN_BREAK_METHODS",
+           "CHAIN_STRENGTHS", "WARNING_ACTIONS", "KERBEROS_PARAMS", "DECOMPOSE_PARAMS",
+           "DECOMPOSE_STRATEGIES",
+           "MAX_QPU_READS"]
+
+#: Chain-break resolution methods accepted by name (dwave.embedding.chain_breaks).
+CHAIN_BREAK_METHODS = ("majority_vote", "weighted_random", "minimize_energy")
+#: Chain strengths accepted by name (besides a positive number).
+CHAIN_STRENGTHS = ("uniform_torque_compensation", "max_j")
+#: dwave-system's ``warnings`` actions (case-insensitive, as it reads them).
+WARNING_ACTIONS = ("ignore", "save")
+#: The most reads of one QPU call (every D-Wave QPU's ``num_reads_range`` ends there).
+MAX_QPU_READS = 10**4
+#: Kerberos parameters (``qpu_sampler`` is the backend's option, not a sampling parameter).
+KERBEROS_PARAMS = ("num_reads", "init_sample", "max_iter", "max_time", "convergence",
+                   "energy_threshold", "sa_reads", "sa_sweeps", "tabu_timeout", "qpu_reads",
+                   "qpu_params", "max_subproblem_size", "seed")
+#: ``decompose``'s own parameters (any other is passed on to each subproblem call).
+DECOMPOSE_PARAMS = ("groups", "num_reads", "subproblem_size", "strategy", "max_calls",
+                    "qpu_reads", "seed", "energy_target", "time_limit", "patience", "polish",
+                    "backjump", "memory", "refute")
+#: ``decompose``'s ways of choosing the cells to free.
+DECOMPOSE_STRATEGIES = ("construct", "conflicts", "units", "energy")
+
+#: Integer Kerberos parameters and their ranges (``tabu_timeout`` in milliseconds).
+_KERBEROS_INTS = {"num_reads": (1, 10**4), "max_iter": (1, 10**6), "convergence": (1, 10**6),
+                  "sa_reads": (1, 10**5), "sa_sweeps": (1, 10**7), "tabu_timeout": (1, 10**7),
+                  "qpu_reads": (1, MAX_QPU_READS), "max_subproblem_size": (1, 10**4)}
+#: QPU timing parameters (microseconds): finite and >= 0; the solver's range is checked later.
+_QPU_TIMES = ("annealing_time", "programming_thermalization", "readout_thermalization")
+_QPU_BOOLS = ("auto_scale", "return_embedding", "reduce_intersample_correlation",
+              "reinitialize_state", "fast_anneal", "flux_drift_compensation")
+#: Sampling-parameter names that are a sampler's own, never a QPU's, inside ``qpu_params``.
+_NOT_QPU = ("qpu_reads", "qpu_sampler", "qpu_params")
+
+
+def _fail(sampler: str, name: str, value: Any, what: str):
+    raise ParameterError(f"{sampler}: {name} = {value!r} {what}")
+
+
+def _schedule(sampler: str, name: str, value: Any) -> None:
+    """A list of ``[time, value]`` pairs of finite numbers (an anneal or gain schedule)."""
+    what = "must be a list of [time, value] pairs of finite numbers"
+    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
+        _fail(sampler, name, value, what)
+    for point in value:
+        if (isinstance(point, (str, bytes, Mapping)) or not hasattr(point, "__len__")
+                or len(point) != 2 or not all(_finite(x) for x in point)):
+            _fail(sampler, name, value, what)
+
+
+def _finite(x: Any) -> bool:
+    return (isinstance(x, numbers.Real) and not isinstance(x, bool)
+            and math.isfinite(float(x)))
+
+
+def check_qpu(sampler: str, params: Mapping, prefix: str = "") -> None:
+    """The QPU sampling parameters of :class:`~qsudoku.samplers.dwave.QPUSampler` (``qpu``,
+    ``mock-qpu``; ``prefix`` names where they were given, e.g. ``"qpu_params."``).
+
+    Unknown names are the caller's business (they depend on the solver).
+
+    >>> check_qpu("qpu", {"chain_break_method": "vote"})
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ParameterError: qpu: chain_break_method = 'vote'; choose from majority_vote, weighted_random, minimize_energy
+    """
+    p = prefix
+    if "num_reads" in params:
+        need_int(sampler, p + "num_reads", params["num_reads"], low=1, high=MAX_QPU_READS)
+    if "num_sweeps" in params:  # the mock's simulated-annealing physics
+        need_int(sampler, p + "num_sweeps", params["num_sweeps"], low=1, high=10**7)
+    if "seed" in params:
+        need_int(sampler, p + "seed", params["seed"], low=0, high=2**32 - 1, allow_none=True)
+    strength = params.get("chain_strength")
+    if strength is not None and not (isinstance(strength, str) and strength in CHAIN_STRENGTHS):
+        if not _finite(strength) or not strength > 0:
+            _fail(sampler, p + "chain_strength", strength, "must be a finite number > 0, "
+                  f"{' or '.join(repr(s) for s in CHAIN_STRENGTHS)}")
+    factor = params.get("chain_strength_factor")
+    if factor is not None:
+        need_real(sampler, p + "chain_strength_factor", factor, low=0, low_open=True, high=1e6)
+        if _finite(strength):
+            _fail(sampler, p + "chain_strength_factor", factor, "applies to "
+                  f"{' or '.join(repr(s) for s in CHAIN_STRENGTHS)}, not to a fixed "
+                  f"chain_strength = {strength!r}")
+    need_choice(sampler, p + "chain_break_method", params.get("chain_break_method"),
+                CHAIN_BREAK_METHODS, allow_none=True)
+    for key in _QPU_BOOLS:
+        if key in params:
+            need_bool(sampler, p + key, params[key])
+    for key in _QPU_TIMES:
+        if params.get(key) is not None:
+            need_real(sampler, p + key, params[key], low=0, high=MAX_SECONDS * 1e6,
+                      low_open=key == "annealing_time")
+    if params.get("label") is not None and not isinstance(params["label"], str):
+        _fail(sampler, p + "label", params["label"], "must be a string")
+    if "answer_mode" in params:
+        need_choice(sampler, p + "answer_mode", params["answer_mode"], ("raw", "histogram"))
+    for key in ("anneal_schedule", "h_gain_schedule"):
+        if params.get(key) is not None:
+            _schedule(sampler, p + key, params[key])
+    for key in ("flux_biases", "anneal_offsets"):  # per qubit; the solver checks the length
+        if params.get(key) is not None:
+            value = params[key]
+            if (isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__")
+                    or not all(_finite(x) for x in value)):
+                _fail(sampler, p + key, value, "must be a list of finite numbers (one per qubit)")
+    state = params.get("initial_state")
+    if state is not None and (not isinstance(state, Mapping) or not all(
+            not isinstance(x, bool) and x in (-1, 0, 1) for x in state.values())):
+        _fail(sampler, p + "initial_state", state, "must map each variable to -1, 0 or 1")
+    action = params.get("warnings")
+    if action is not None and type(action).__name__ != "WarningAction" and not (
+            isinstance(action, str) and action.lower() in WARNING_ACTIONS):
+        need_choice(sampler, p + "warnings", action, WARNING_ACTIONS)
+    if params.get("annealing_time") is not None and params.get("anneal_schedule") is not None:
+        _fail(sampler, p + "anneal_schedule", params["anneal_schedule"],
+              "goes without annealing_time: give one of them, not both")
+
+
+def check_decompose(sampler: str, params: Mapping) -> None:
+    """``decompose``'s own parameters, and the QPU ones it passes on to every call.
+
+    >>> check_decompose("decompose", {"patience": -1})
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ParameterError: decompose: patience = -1 must be an integer in 0..10000000
+    """
+    n, get = sampler, params.get
+    need_int(n, "subproblem_size", get("subproblem_size", 64), low=1, high=10**4)
+    need_int(n, "max_calls", get("max_calls", 2000), low=1, high=10**7)
+    need_int(n, "num_reads", get("num_reads", 1), low=1, high=10**4)
+    need_int(n, "qpu_reads", get("qpu_reads"), low=1, high=MAX_QPU_READS, allow_none=True)
+    need_choice(n, "strategy", get("strategy", "construct"), DECOMPOSE_STRATEGIES)
+    need_real(n, "energy_target", get("energy_target", 0.0), low=-1e15, high=1e15)
+    need_time_limit(n, get("time_limit"))
+    need_int(n, "patience", get("patience", 15), low=0, high=10**7)
+    need_bool(n, "polish", get("polish", True))
+    need_bool(n, "refute", get("refute", True))
+    need_seed(n, get("seed"))
+    need_int(n, "backjump", get("backjump", 3), low=0, high=10**6)
+    need_real(n, "memory", get("memory", 1.0), low=0, high=1e9)
+    check_qpu(n, {k: v for k, v in params.items() if k not in DECOMPOSE_PARAMS})
+
+
+def check_kerberos(sampler: str, params: Mapping) -> None:
+    """Kerberos's parameters, before dwave-hybrid sees them, and its ``qpu_params``
+    (checked as QPU parameters; the QPU branch's reads are ``qpu_reads``).
+
+    >>> check_kerberos("kerberos", {"max_iter": 10, "energy_threshold": 0.0})
+    >>> check_kerberos("kerberos", {"tabu_timeout": -1})
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ParameterError: kerberos: tabu_timeout = -1 must be an integer in 1..10000000
+    """
+    n = sampler
+    unknown = sorted(set(params) - set(KERBEROS_PARAMS))
+    if unknown:
+        raise ParameterError(f"{n}: unknown parameter(s) {', '.join(unknown)}; it accepts: "
+                             f"{', '.join(sorted(KERBEROS_PARAMS))}")
+    for key, (low, high) in _KERBEROS_INTS.items():
+        if key in params:
+            need_int(n, key, params[key], low=low, high=high)
+    if "seed" in params:
+        need_seed(n, params["seed"])
+    if "max_time" in params:
+        need_time_limit(n, params["max_time"], "max_time")
+    if "energy_threshold" in params:
+        need_real(n, "energy_threshold", params["energy_threshold"], low=-1e15, high=1e15,
+                  allow_none=True)
+    if params.get("init_sample") is not None:
+        import dimod
+
+        if not isinstance(params["init_sample"], dimod.SampleSet):
+            _fail(n, "init_sample", params["init_sample"], "must be a dimod.SampleSet")
+    qpu = params.get("qpu_params")
+    if qpu is None:
+        return
+    if not isinstance(qpu, Mapping) or not all(isinstance(k, str) for k in qpu):
+        _fail(n, "qpu_params", qpu, "must be a table of QPU sampling parameters")
+    if "num_reads" in qpu:
+        _fail(n, "qpu_params.num_reads", qpu["num_reads"],
+              "is replaced by Kerberos's qpu_reads: give qpu_reads")
+    mixed = sorted(set(qpu) & set(_NOT_QPU))
+    if mixed:
+        _fail(n, f"qpu_params.{mixed[0]}", qpu[mixed[0]], "is not a QPU sampling parameter")
+    check_qpu(n, qpu, "qpu_params.")
