@@ -4,7 +4,9 @@ Rows are written as they finish: each row is one ``write`` of a complete CSV lin
 flushed and ``fsync``-ed, so an interrupted run (Ctrl-C, SIGTERM, a crash) keeps
 every finished row and at worst leaves a torn last line, which a resumed run
 drops.  A ``.parquet`` output is journaled to ``<out>.partial.csv`` and converted
-atomically when the run closes.
+atomically when the run closes, by chunks of rows (:mod:`qsudoku.experiments.convert`);
+a resumed file is copied into its new journal a row at a time: neither holds the
+whole file in memory.
 
 One :class:`RowWriter` holds an output at a time, under every name that reaches it:
 it takes an exclusive lock on ``<out>.lock`` (named after the output's real path, the
@@ -47,7 +49,9 @@ from typing import Iterable, Mapping, Sequence
 from qsudoku.errors import ConfigError, MachineError
 from qsudoku.experiments import locks
 from qsudoku.experiments.locks import lock_path
-from qsudoku.experiments.results import check_format, journal_path, load_frame, read_rows, records
+from qsudoku.experiments.convert import write_parquet
+from qsudoku.experiments.results import (check_format, iter_rows, journal_path, load_frame,
+                                         read_rows, records)
 from qsudoku.io.output import atomic_open
 from qsudoku.io.output import atomic_write as _atomic_write
 from qsudoku.io.output import check_target as _check_target
@@ -274,19 +278,10 @@ class RowWriter:
             self._release()
 
     def _convert(self) -> None:
-        rows = read_rows(self.journal)
-        if not rows:
-            return
-        import pandas as pd
-
-        df = pd.DataFrame(rows)
-        for col in df.columns:
-            try:
-                df[col] = pd.to_numeric(df[col])
-            except (ValueError, TypeError):
-                pass
-        try:
-            _atomic_write(self.path, lambda f: df.to_parquet(f, index=False, engine="pyarrow"))
+        if next(iter_rows(self.journal), None) is None:
+            return  # no row: no Parquet file (the journal stays, resumable)
+        try:  # by chunks of rows: memory bounded by a chunk, not by the journal
+            _atomic_write(self.path, lambda f: write_parquet(self.journal, f))
         except OSError as e:  # a MachineError said by atomic_write included
             raise machine_error(self.path, e, kept=self.journal) from None
         except ConfigError as e:  # atomic_write's one line for the system's refusal
