@@ -18,7 +18,12 @@ unique) and runs, each in its own process, whose peak RSS (``ru_maxrss``) it pri
 
 * ``resume``: ``RowWriter(rows.csv, ("key",), resume=True).close()``;
 * ``parquet``: ``RowWriter(rows.parquet, ("key",), resume=True).close()`` over the
-  journal ``rows.parquet.partial.csv`` (the resume rewrite, then the conversion).
+  journal ``rows.parquet.partial.csv`` (the resume rewrite, then the conversion);
+* ``convert``: the conversion alone (``experiments.convert.write_parquet``, or where
+  that module is missing, the whole-frame conversion ``RowWriter`` did before it).
+
+The resume keeps the set of keys it read (the rows the run skips): that set, about
+0.2 KB a row of ``bench``, is what grows with the file.
 
 ``--package DIR`` imports qsudoku from DIR (e.g. an export of an older commit), to
 compare before and after.
@@ -58,6 +63,24 @@ _MEASURE = ("import resource, sys\n"
             "from qsudoku.experiments.table import RowWriter\n"
             "RowWriter(sys.argv[1], ('key',), resume=True).close()\n"
             "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
+_CONVERT = ("import resource, sys\n"
+            "journal, target = sys.argv[1] + '.partial.csv', sys.argv[1]\n"
+            "try:\n"
+            "    from qsudoku.experiments.convert import write_parquet\n"
+            "except ImportError:  # before: one DataFrame of every row\n"
+            "    import pandas as pd\n"
+            "    from qsudoku.experiments.table import read_rows\n"
+            "    df = pd.DataFrame(read_rows(journal))\n"
+            "    for col in df.columns:\n"
+            "        try:\n"
+            "            df[col] = pd.to_numeric(df[col])\n"
+            "        except (ValueError, TypeError):\n"
+            "            pass\n"
+            "    df.to_parquet(target, index=False, engine='pyarrow')\n"
+            "else:\n"
+            "    with open(target, 'wb') as f:\n"
+            "        write_parquet(journal, f)\n"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
 
 
 def write_journal(path: str, source: str, rows: int) -> int:
@@ -85,11 +108,15 @@ def measure_results(args) -> None:
     package = os.path.abspath(args.package)
     env = {**os.environ, "PYTHONPATH": package}
     with tempfile.TemporaryDirectory(prefix="qsudoku-results-", dir=args.tmp) as tmp:
-        for name, target, journal in (("resume", "rows.csv", "rows.csv"),
-                                      ("parquet", "rows.parquet", "rows.parquet.partial.csv")):
+        for name, target, journal, code in (
+                ("resume", "rows.csv", "rows.csv", _MEASURE),
+                ("parquet", "rows.parquet", "rows.parquet.partial.csv", _MEASURE),
+                ("convert", "rows.parquet", "rows.parquet.partial.csv", _CONVERT)):
+            if name not in args.only:
+                continue
             size = write_journal(os.path.join(tmp, journal), args.rows_from, args.results)
             start = time.monotonic()
-            proc = subprocess.run([sys.executable, "-c", _MEASURE, os.path.join(tmp, target)],
+            proc = subprocess.run([sys.executable, "-c", code, os.path.join(tmp, target)],
                                   env=env, capture_output=True, text=True)
             took = time.monotonic() - start
             if proc.returncode != 0:
@@ -116,6 +143,8 @@ def main() -> None:
     ap.add_argument("--rows-from", help="a small real results CSV whose rows are repeated")
     ap.add_argument("--package", default=str(ROOT), help="directory qsudoku is imported from")
     ap.add_argument("--tmp", default=None, help="directory for the temporary files")
+    ap.add_argument("--only", default="resume,parquet,convert",
+                    help="which of resume,parquet,convert to measure")
     args = ap.parse_args()
     if args.results:
         if not args.rows_from:
