@@ -250,14 +250,94 @@ def test_the_summary_is_the_same_for_csv_and_parquet_and_streams_the_file(tmp_pa
         raise AssertionError("the summary read the whole results file")
 
     summaries = {}
+    for module in (results, table):  # the summary, the count, the resume and the Parquet
+        monkeypatch.setattr(module, "read_rows", whole)  # stream the rows, never hold them all
     for out in (pq_out, csv_out):  # a resume with nothing new prints the whole file's summary
-        if out == csv_out:  # the summary and the count stream the rows, never hold them all
-            for module in (results, table):
-                monkeypatch.setattr(module, "read_rows", whole)
         assert main([*argv, "--out", out, "--resume"]) == 0
         summaries[out] = capsys.readouterr().out
     assert summaries[csv_out] == summaries[pq_out] == first
     assert len(first.splitlines()) == 4  # header, rule, solve, sa
+
+
+def _whole_parquet(journal: str, path: str):
+    """The Parquet table a journal gave when it was converted as one DataFrame."""
+    import pandas as pd
+    import pyarrow.parquet as pq
+
+    df = pd.DataFrame(read_rows(journal))
+    for col in df.columns:
+        try:
+            df[col] = pd.to_numeric(df[col])
+        except (ValueError, TypeError):
+            pass
+    df.to_parquet(path, index=False, engine="pyarrow")
+    return pq.read_table(path)
+
+
+def _chunked_parquet(journal: str, path: str, chunk: int):
+    import pyarrow.parquet as pq
+
+    from qsudoku.experiments.convert import write_parquet
+
+    with open(path, "wb") as f:
+        write_parquet(journal, f, chunk=chunk)
+    return pq.read_table(path)
+
+
+def test_parquet_by_chunks_is_the_table_of_the_whole_journal(tmp_path, capsys):
+    import pandas as pd
+    import pyarrow.parquet as pq
+
+    from qsudoku.experiments.bench import load
+
+    journal = str(tmp_path / "b.parquet.partial.csv")
+    assert main(["bench", *SMALL, "--sampler", "solve,sa", "--reads", "2", "--param",
+                 "sa.num_sweeps=10", "--rules", "none", "--out", journal, "--quiet"]) == 0
+    capsys.readouterr()
+    whole = _whole_parquet(journal, str(tmp_path / "whole.parquet"))
+    for chunk in (1, 2, 4):
+        got = _chunked_parquet(journal, str(tmp_path / f"c{chunk}.parquet"), chunk)
+        assert got.equals(whole, check_metadata=True), chunk
+    with RowWriter(str(tmp_path / "b.parquet"), ("key",), resume=True):  # as a run closes it
+        pass
+    assert not os.path.exists(journal)
+    assert pq.read_table(tmp_path / "b.parquet").equals(whole, check_metadata=True)
+    pd.testing.assert_frame_equal(load(str(tmp_path / "b.parquet")),
+                                  load(str(tmp_path / "whole.parquet")))
+
+
+def test_parquet_by_chunks_types_each_column_as_the_whole_file_does(tmp_path):
+    import random
+
+    # numbers a column of pandas treats irregularly: integers beyond int64 with an empty
+    # cell or a float, floats past 2**53, text after numbers, short rows
+    values = ["1", "-3", "2.5", "", "inf", "-inf", "1e400", " 7 ", "9007199254740993",
+              "123456789012345678", "18446744073709551615", "9223372036854775808", "True",
+              "x", "-1", "1e19", "-9223372036854775808", "9223372036854775807", "0.1"]
+    rng = random.Random(11)
+    compared = 0
+    for i in range(62):
+        journal = tmp_path / f"j{i}.csv"
+        lines = ["key,c0,c1,c2,c3"]
+        if i < 2:  # each chunk of 3 is float64; the whole is text (uint64 and an empty cell)
+            big = "9223372036854775808" if i else "1e19"
+            lines += [f"a,1,inf,{big},x", f"b,2,{big},2,y", f"c,3,{big},1,z", "d,4", "e,5,inf,,"]
+        pool = [rng.sample(values, rng.randint(1, 3)) for _ in range(4)]
+        for r in range(rng.randint(1, 12) if i >= 2 else 0):
+            cells = [rng.choice(column) for column in pool]
+            if rng.random() < 0.15:
+                cells = cells[:rng.randint(0, 3)]
+            lines.append(",".join([f"k{r}", *cells]))
+        journal.write_text("\r\n".join(lines) + "\r\n")
+        try:
+            whole = _whole_parquet(str(journal), str(tmp_path / "whole.parquet"))
+        except OverflowError:  # pyarrow cannot hold an int64 and a uint64 in one column
+            continue
+        for chunk in (1, 3, 100):
+            got = _chunked_parquet(str(journal), str(tmp_path / "chunked.parquet"), chunk)
+            assert got.equals(whole, check_metadata=True), (journal.read_text(), chunk)
+        compared += 1
+    assert compared >= 50
 
 
 def test_summarize_consumes_rows_one_at_a_time():

@@ -357,6 +357,30 @@ def test_a_full_disk_when_the_lock_is_taken_is_exit_4_and_leaves_no_lock(tmp_pat
     assert os.listdir(tmp_path) == []
 
 
+@pytest.mark.parametrize("code, exit_code, why", [
+    (errno.EIO, 4, "input/output error of the device (EIO)"),
+    (errno.ENOLCK, 2, os.strerror(errno.ENOLCK))])
+def test_flock_failing_removes_the_lock_file_it_created_only(tmp_path, capsys, monkeypatch,
+                                                             code, exit_code, why):
+    import fcntl
+
+    out = tmp_path / "r.csv"
+    lock = table.lock_path(str(out))
+
+    def failing(fd, op):
+        raise OSError(code, os.strerror(code))
+
+    monkeypatch.setattr(fcntl, "flock", failing)
+    got, _, err = cli(capsys, *BENCH, *PUZZLES[:2], "--out", out)
+    assert got == exit_code
+    assert one_error(err) == f"qsudoku: error: cannot lock {lock}: {why}"
+    assert os.listdir(tmp_path) == []  # the lock file this run created is gone
+    with open(lock, "w") as f:  # one it did not create (another writer's) is left alone
+        f.write("12345\n")
+    assert cli(capsys, *BENCH, *PUZZLES[:2], "--out", out)[0] == exit_code
+    assert os.listdir(tmp_path) == ["r.csv.lock"] and open(lock).read() == "12345\n"
+
+
 def test_the_machine_failing_a_read_or_a_directory_is_exit_4_not_bad_input(tmp_path,
                                                                           monkeypatch):
     from qsudoku.experiments.tasks import iter_sources

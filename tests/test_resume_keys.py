@@ -164,3 +164,40 @@ def test_an_output_that_is_a_fifo_is_refused_and_stays_a_fifo(tmp_path, capsys, 
     assert one_error(err) == (f"qsudoku: error: cannot write {fifo}: it is not a regular file "
                               "(a results file must be one)")
     assert stat.S_ISFIFO(os.stat(fifo).st_mode) and sorted(os.listdir(tmp_path)) == ["r.csv"]
+
+
+def _rewritten_whole(source: str) -> bytes:
+    """The journal a resume wrote before it streamed: every row read, then written at once."""
+    import csv
+    import io
+
+    from qsudoku.experiments.results import parse_table
+
+    header, rows, _ = parse_table(source, strict=True)
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, header)
+    w.writeheader()
+    w.writerows({k: "" if v == "" else ("inf" if v == float("inf") else
+                                        "-inf" if v == float("-inf") else v)
+                 for k, v in r.items()} for r in rows)
+    return buf.getvalue().encode("utf-8")
+
+
+def test_resume_streams_the_old_rows_into_the_same_journal(tmp_path):
+    import pandas as pd
+
+    out = tmp_path / "r.csv"
+    out.write_bytes(b'key,note,x\r\na,"two\r\nlines",1.5\r\nb,"q""uote",\r\nc,x,inf\r\nd,torn')
+    expected = _rewritten_whole(str(out))
+    with RowWriter(out, ("key",), resume=True) as w:
+        assert w.done == {("a",), ("b",), ("c",)}
+        assert out.read_bytes() == expected  # the torn last line dropped, the rest as it was
+        assert w.write({"key": "e", "note": "n", "x": 2}) is True
+    assert [r["key"] for r in read_rows(out)] == ["a", "b", "c", "e"]
+    pq = tmp_path / "r.parquet"  # a Parquet output resumed from its file (no journal)
+    pd.DataFrame({"key": ["a", "b"], "x": [1.5, float("nan")], "y": [float("-inf"), 2.0],
+                  "s": ["t", None]}).to_parquet(pq, index=False)
+    expected = _rewritten_whole(str(pq))
+    with RowWriter(pq, ("key",), resume=True) as w:
+        assert (tmp_path / "r.parquet.partial.csv").read_bytes() == expected
+        assert expected.splitlines()[1:] == [b"a,1.5,-inf,t", b"b,,2.0,"]

@@ -44,22 +44,27 @@ def lock(path: str) -> int:
 
     Raises:
         ConfigError: Another writer holds the lock, or the system refused it.
-        MachineError: The machine refused to create or write the lock file (a full
-            disk); no lock file is left then.
+        MachineError: The machine refused to create, lock or write the lock file (a full
+            disk, an I/O error); a lock file this call created is not left then.
     """
     lock = lock_path(path)
     for _ in range(100):
-        fd = open_nofollow(lock, os.O_CREAT | os.O_RDWR)
+        fd, created = _open(lock)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as e:
+            busy = e.errno in (errno.EAGAIN, errno.EACCES)
             try:
                 holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+            except OSError:
+                holder = ""
             finally:
+                if created and not busy:  # the file this call made: not left behind
+                    _remove(lock, fd)
                 os.close(fd)
             if is_machine(e):
                 raise machine_error(lock, e, action="lock") from None
-            if e.errno not in (errno.EAGAIN, errno.EACCES):
+            if not busy:
                 raise ConfigError(f"cannot lock {lock}: {e.strerror or e}") from None
             who = f" (pid {holder})" if holder.isdigit() else ""
             raise ConfigError(f"{path} is being written by another qsudoku run{who}; "
@@ -79,6 +84,36 @@ def lock(path: str) -> int:
             return fd
         os.close(fd)  # removed by the writer that just finished: lock the new file
     raise ConfigError(f"cannot lock {lock}: it keeps being replaced")
+
+
+def _open(lock: str) -> tuple[int, bool]:
+    """A read-write descriptor of the file ``lock`` (never through a link), and whether
+    this call created it."""
+    flags = os.O_RDWR | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(100):
+        try:
+            return os.open(lock, flags | os.O_CREAT | os.O_EXCL, 0o666), True
+        except FileExistsError:
+            pass
+        except OSError as e:
+            raise output_error(lock, e) from None
+        try:
+            return open_nofollow(lock, flags), False
+        except ConfigError:
+            if os.path.lexists(lock):
+                raise
+            # removed by the writer that just finished: create it again
+    raise ConfigError(f"cannot lock {lock}: it keeps being replaced")
+
+
+def _remove(lock: str, fd: int) -> None:
+    """Remove the name ``lock`` if it still names the file open as ``fd``."""
+    try:
+        now, held = os.stat(lock, follow_symlinks=False), os.fstat(fd)
+        if (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino):
+            os.unlink(lock)
+    except OSError:
+        pass
 
 
 def unlock(path: str, fd: int) -> None:

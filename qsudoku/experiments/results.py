@@ -21,8 +21,8 @@ from typing import Iterable, Iterator, Mapping
 
 from qsudoku.errors import BackendUnavailableError, ConfigError
 
-__all__ = ["journal_path", "read_rows", "iter_rows", "count_rows", "parse_table", "load_frame",
-           "JOURNAL_SUFFIX", "check_format"]
+__all__ = ["journal_path", "read_rows", "iter_rows", "count_rows", "parse_table", "records",
+           "load_frame", "JOURNAL_SUFFIX", "check_format"]
 
 #: The suffix of a Parquet output's journal.
 JOURNAL_SUFFIX = ".partial.csv"
@@ -72,7 +72,7 @@ def iter_rows(path: str) -> Iterator[dict]:
     >>> [r["note"] for r in iter_rows(path)]
     ['two\nlines', 'x']
     """
-    for _, row, _ in _records(os.fspath(path), strict=False):
+    for _, row, _ in records(path):
         if row is not None:  # a header without rows
             yield row
 
@@ -89,7 +89,7 @@ def parse_table(path: str, strict: bool = False):
     Values read from Parquet are given as a CSV holds them (a missing value: ``""``).
     """
     header, rows, lines = None, [], []
-    for head, row, line in _records(os.fspath(path), strict):
+    for head, row, line in records(path, strict):
         header = head
         if row is not None:
             rows.append(row)
@@ -97,9 +97,21 @@ def parse_table(path: str, strict: bool = False):
     return header, rows, lines
 
 
-def _records(path: str, strict: bool) -> Iterator[tuple[list[str], dict | None, str]]:
-    """``(header, row, where)`` of each row, streamed; a file with a header and no rows
-    gives one ``(header, None, "")``."""
+def records(path: str, strict: bool = False
+            ) -> Iterator[tuple[list[str], dict | None, str]]:
+    r"""``(header, row, where)`` of each row of a results file, streamed (memory bounded
+    by a row, a Parquet batch); a file with a header and no rows gives one
+    ``(header, None, "")``; ``where`` is ``"line N"`` of a CSV (the line the row ends
+    on), ``"row N"`` of a Parquet file.  ``strict``: as :func:`parse_table`.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "rows.csv")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write('key,v\na,1\nb,2\n')
+    >>> [(row["key"], where) for _, row, where in records(path)]
+    [('a', 'line 2'), ('b', 'line 3')]
+    """
+    path = os.fspath(path)
     if path.lower().endswith(".parquet") and os.path.exists(path):
         yield from _parquet_records(path)
         return

@@ -4,7 +4,9 @@ Rows are written as they finish: each row is one ``write`` of a complete CSV lin
 flushed and ``fsync``-ed, so an interrupted run (Ctrl-C, SIGTERM, a crash) keeps
 every finished row and at worst leaves a torn last line, which a resumed run
 drops.  A ``.parquet`` output is journaled to ``<out>.partial.csv`` and converted
-atomically when the run closes.
+atomically when the run closes, by chunks of rows (:mod:`qsudoku.experiments.convert`);
+a resumed file is copied into its new journal a row at a time: neither holds the
+whole file in memory.
 
 One :class:`RowWriter` holds an output at a time, under every name that reaches it:
 it takes an exclusive lock on ``<out>.lock`` (named after the output's real path, the
@@ -47,11 +49,14 @@ from typing import Iterable, Mapping, Sequence
 from qsudoku.errors import ConfigError, MachineError
 from qsudoku.experiments import locks
 from qsudoku.experiments.locks import lock_path
-from qsudoku.experiments.results import (check_format, journal_path, load_frame, parse_table,
-                                         read_rows)
+from qsudoku.experiments.convert import write_parquet
+from qsudoku.experiments.results import (check_format, iter_rows, journal_path, load_frame,
+                                         read_rows, records)
+from qsudoku.io.output import atomic_open
 from qsudoku.io.output import atomic_write as _atomic_write
 from qsudoku.io.output import check_target as _check_target
-from qsudoku.io.output import machine_error, open_nofollow, output_error, write_text
+from qsudoku.io.output import (is_machine, machine_error, open_nofollow, output_error,
+                               write_text)
 
 __all__ = ["RowWriter", "read_rows", "load_frame", "write_text", "terminate_as_interrupt",
            "journal_path", "lock_path", "machine_error", "write_all"]
@@ -130,9 +135,7 @@ class RowWriter:
         if resume and exists:
             # an interrupted resumed Parquet run: the journal holds every row
             source = journal if os.path.exists(journal) else path
-            header, previous, lines = parse_table(source, strict=True)
-            self._check_previous(source, header, previous, lines)
-            self._rewrite(header, previous, source)  # drops a torn last line
+            self._resume_from(source)  # drops a torn last line
         elif os.path.exists(journal):
             try:
                 os.remove(journal)
@@ -148,7 +151,7 @@ class RowWriter:
                               "another name); wait for it to finish or write another "
                               "file") from None
 
-    def _check_previous(self, source: str, header, rows: list[dict], lines: list[str]) -> None:
+    def _check_header(self, header: list[str] | None) -> None:
         missing = [k for k in self.key if k not in (header or self.key)]
         if missing:
             raise ConfigError(f"cannot resume {self.path}: it has no column "
@@ -160,34 +163,47 @@ class RowWriter:
                               f"{', '.join(map(str, gone)) or '-'}; only here: "
                               f"{', '.join(new) or '-'}); resume it with the same swept keys, "
                               "or write another file")
-        first: dict[tuple, str] = {}
-        for row, line in zip(rows, lines):
-            k = self._key_of(row)
-            if self.key and not any(k):
-                raise ConfigError(f"cannot resume {source}, {line}: the row has no key")
-            if self.key and k in first:
-                raise ConfigError(f"cannot resume {source}, {line}: it repeats the key of "
-                                  f"{first[k]} (was the file edited?)")
-            first[k] = line
-        self.done.update(first)
 
     def _key_of(self, row: Mapping) -> tuple:
         return tuple(_key_str(row.get(k)) for k in self.key)
 
-    def _rewrite(self, header: list[str] | None, rows: list[dict], source: str) -> None:
-        if rows or header:
-            self.fields = list(header or rows[0].keys())
-        buf = io.StringIO()
-        if self.fields:
-            w = csv.DictWriter(buf, self.fields)
-            w.writeheader()
-            w.writerows({k: _key_str(v) if isinstance(v, float) and math.isnan(v) else _cell(v)
-                         for k, v in r.items()} for r in rows)  # NaN (Parquet) -> empty cell
-        data = buf.getvalue().encode("utf-8")
-        try:  # atomic: if the machine refuses, the resumed file is as it was
-            _atomic_write(self.journal, lambda f: f.write(data))
+    def _resume_from(self, source: str) -> None:
+        """Check the rows of ``source`` and copy them into a new journal, a row at a time
+        (memory bounded by a row and the set of keys, not by the file): the new journal
+        replaces the old one atomically once every row has been read and checked, so a
+        refused file (a row that does not parse, a repeated key) or a full disk leaves it
+        as it was."""
+        def copy(f) -> None:
+            out = None
+            for header, row, where in _read(source):
+                if out is None:
+                    self._check_header(header)
+                    self.fields = list(header)
+                    out = csv.DictWriter(f, self.fields)
+                    out.writeheader()
+                if row is None:  # a header without rows
+                    continue
+                k = self._key_of(row)
+                if self.key and not any(k):
+                    raise ConfigError(f"cannot resume {source}, {where}: the row has no key")
+                if self.key and k in self.done:
+                    raise ConfigError(f"cannot resume {source}, {where}: it repeats the key "
+                                      f"of {self._first_with(source, k)} (was the file "
+                                      "edited?)")
+                self.done.add(k)
+                out.writerow({c: _key_str(v) if isinstance(v, float) and math.isnan(v)
+                              else _cell(v) for c, v in row.items()})  # NaN -> empty cell
+
+        try:  # atomic: if anything fails, the resumed file is as it was
+            with atomic_open(self.journal, "w") as f:
+                copy(f)
         except MachineError as e:
             raise machine_error(self.journal, e, kept=source) from None
+
+    def _first_with(self, source: str, key: tuple) -> str:
+        """Where the first row of ``source`` with ``key`` is (read again, for the message)."""
+        return next(where for _, row, where in records(source)
+                    if row is not None and self._key_of(row) == key)
 
     def write(self, row: Mapping) -> bool:
         """Append one finished row durably.
@@ -262,19 +278,10 @@ class RowWriter:
             self._release()
 
     def _convert(self) -> None:
-        rows = read_rows(self.journal)
-        if not rows:
-            return
-        import pandas as pd
-
-        df = pd.DataFrame(rows)
-        for col in df.columns:
-            try:
-                df[col] = pd.to_numeric(df[col])
-            except (ValueError, TypeError):
-                pass
-        try:
-            _atomic_write(self.path, lambda f: df.to_parquet(f, index=False, engine="pyarrow"))
+        if next(iter_rows(self.journal), None) is None:
+            return  # no row: no Parquet file (the journal stays, resumable)
+        try:  # by chunks of rows: memory bounded by a chunk, not by the journal
+            _atomic_write(self.path, lambda f: write_parquet(self.journal, f))
         except OSError as e:  # a MachineError said by atomic_write included
             raise machine_error(self.path, e, kept=self.journal) from None
         except ConfigError as e:  # atomic_write's one line for the system's refusal
@@ -306,6 +313,17 @@ class RowWriter:
             self._broken = True  # the journal keeps every row; do not write more
         self.close()
         return False
+
+
+def _read(source: str):
+    """:func:`records` of ``source`` (strict), a failure to read it named as such (not as
+    a failure to write the journal the rows are copied to)."""
+    try:
+        yield from records(source, strict=True)
+    except OSError as e:
+        if is_machine(e):
+            raise machine_error(source, e, action="read") from None
+        raise ConfigError(f"cannot read {source}: {e.strerror or e}") from None
 
 
 def _key_str(v) -> str:
