@@ -172,9 +172,9 @@ def test_flag_overrides_a_good_config(tmp_path, capsys):
 def test_a_huge_or_endless_config_is_refused_after_its_cap_exit_2(tmp_path, capsys, monkeypatch):
     import os
 
-    import qsudoku.config as config
+    import qsudoku.config.files as config_files
 
-    monkeypatch.setattr(config, "MAX_CONFIG_BYTES", 64)
+    monkeypatch.setattr(config_files, "MAX_CONFIG_BYTES", 64)
     path = tmp_path / "big.toml"
     path.write_text("# " + "x" * 70 + "\n")  # valid TOML, one byte per character
     code, out, err = run(capsys, "solve", EASY4, "--config", path)

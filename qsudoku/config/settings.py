@@ -1,4 +1,4 @@
-"""Configuration: TOML files mapped onto frozen dataclasses.
+"""The configuration's tables: frozen dataclasses, their defaults and their checks.
 
 Keys match Python keyword names; an unknown key or a value of the wrong type is
 a :class:`~qsudoku.errors.ConfigError` naming the key and the file.  API tokens
@@ -28,10 +28,11 @@ from qsudoku.model.propagate import check_rules
 from qsudoku.model.qubo import Weights
 
 __all__ = ["Config", "PropagateConfig", "QuboConfig", "SamplerConfig", "RouteConfig", "ClusterConfig",
-           "load_config", "toml_value", "DEFAULT_CONFIG_PATH", "DEFAULTS"]
+           "DEFAULT_CONFIG_PATH", "DEFAULTS"]
 
 #: The one home of every configuration default, shipped inside the package.
-DEFAULT_CONFIG_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "defaults.toml")
+DEFAULT_CONFIG_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                   "defaults.toml")
 
 
 def _read_defaults() -> dict:
@@ -287,29 +288,6 @@ class Config:
         return cfg
 
 
-def toml_value(text: str):
-    """``text`` read as one TOML value (``false``, ``1e-3``, ``"a"``, ``[1, 2]``,
-    ``{x = 1}``); ``text`` itself if it is not one (a bare word, ``10**9``).
-
-    The one reading of a value given on the command line (``--param``, ``--option``,
-    sweep axes), so it means what it would in a config file.
-
-    >>> toml_value("true"), toml_value("True"), toml_value("'q'"), toml_value("1\\nx = 2")
-    (True, 'True', 'q', '1\\nx = 2')
-    """
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python < 3.11
-        import tomli as tomllib
-    if "\n" in text or "\r" in text:  # one value, never a second key
-        return text
-    try:
-        parsed = tomllib.loads(f"v = {text}")
-    except (tomllib.TOMLDecodeError, RecursionError, MemoryError, ValueError):
-        return text
-    return parsed["v"] if list(parsed) == ["v"] else text
-
-
 def _finite(key: str, value: Any) -> None:
     """ConfigError if ``value`` is or holds (in a list or tuple) a non-finite float.
 
@@ -393,76 +371,3 @@ def _no_secrets(data, pre, path=""):
                                   "go in qsudoku configs: set DWAVE_API_TOKEN or run "
                                   "'dwave config create'")
             _no_secrets(v, pre, f"{path}{k}.")
-
-
-#: The largest config file read, in bytes (a config is a few hundred).
-MAX_CONFIG_BYTES = 1 << 20
-
-
-def load_config(path: str | None = None) -> Config:
-    """Load a TOML config (``None`` = built-in defaults, the shipped ``qsudoku/defaults.toml``).
-
-    Raises:
-        ConfigError: The file is missing, not a regular file (a FIFO would block, a
-            device never end), larger than :data:`MAX_CONFIG_BYTES`, not UTF-8, not
-            TOML, nested deeper than TOML's parser can follow, or holds a bad value.
-
-    >>> import os, tempfile
-    >>> folder = tempfile.mkdtemp()
-    >>> os.mkfifo(os.path.join(folder, "pipe.toml"))
-    >>> load_config(os.path.join(folder, "pipe.toml"))  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    qsudoku.errors.ConfigError: .../pipe.toml: a FIFO, not a regular file: a config must be a file
-    """
-    if path is None:
-        return Config()
-    path = os.fspath(need_type("path", path, (str, os.PathLike), "a str or a path (or None)"))
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python < 3.11: the same parser, packaged as tomli
-        import tomli as tomllib
-
-    try:
-        raw = _read_config_bytes(path)
-        data = tomllib.loads(raw.decode("utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"config file not found: {path}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise ConfigError(f"{path}: not valid TOML: {e}") from None
-    except (RecursionError, MemoryError):
-        raise ConfigError(f"{path}: nested too deeply to read (a config is a few tables "
-                          "deep)") from None
-    except OSError as e:
-        raise ConfigError(f"{path}: cannot read: {e.strerror}") from None
-    try:
-        return Config.from_dict(data, source=path)
-    except RecursionError:
-        raise ConfigError(f"{path}: nested too deeply to read (a config is a few tables "
-                          "deep)") from None
-
-
-def _read_config_bytes(path: str) -> bytes:
-    """The bytes of the config file ``path``, opened without blocking and checked to be
-    a regular file before any read (a FIFO would block until a writer came, a device
-    would never end).
-
-    Raises:
-        ConfigError: Not a regular file, or larger than :data:`MAX_CONFIG_BYTES`.
-        OSError: The system refused to open or read it.
-    """
-    import stat  # here, not at the top: this helper is the only user
-
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    with os.fdopen(fd, "rb") as f:
-        mode = os.fstat(f.fileno()).st_mode
-        if not stat.S_ISREG(mode):
-            kind = ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
-                    else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
-                    else "a socket" if stat.S_ISSOCK(mode) else "not a file")
-            raise ConfigError(f"{path}: {kind}, not a regular file: a config must be a file")
-        raw = f.read(MAX_CONFIG_BYTES + 1)
-    if len(raw) > MAX_CONFIG_BYTES:
-        raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES:,} bytes, too large "
-                          "for a config file")
-    return raw

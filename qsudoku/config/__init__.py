@@ -1,0 +1,13 @@
+"""Configuration: TOML files mapped onto frozen dataclasses.
+
+:mod:`~qsudoku.config.settings` holds the tables (:class:`Config` and its parts) and
+:data:`DEFAULTS`, read from the shipped ``qsudoku/defaults.toml``, the one home of every
+default; :mod:`~qsudoku.config.files` reads config files and command-line values.
+"""
+
+from qsudoku.config.files import MAX_CONFIG_BYTES, load_config, toml_value
+from qsudoku.config.settings import (DEFAULT_CONFIG_PATH, DEFAULTS, ClusterConfig, Config,
+                                     PropagateConfig, QuboConfig, RouteConfig, SamplerConfig)
+
+__all__ = ["Config", "PropagateConfig", "QuboConfig", "SamplerConfig", "RouteConfig", "ClusterConfig",
+           "load_config", "toml_value", "DEFAULT_CONFIG_PATH", "DEFAULTS", "MAX_CONFIG_BYTES"]
