@@ -18,7 +18,7 @@ ENV_TOKEN = "plainEnvSecret4711"  # not of the DEV-<hex> shape D-Wave masks itse
 FILE_TOKEN = "plainFileSecret0815"
 
 _CREATE_CLIENT = """
-from qsudoku.samplers.dwave.qpu import cloud_errors
+from qsudoku.samplers.dwave.cloud import cloud_errors
 from dwave.cloud import Client
 with cloud_errors("QPU", constructing=True):
     client = Client.from_config()

@@ -63,7 +63,7 @@ from qsudoku.errors import ConfigError, ParameterError
 from qsudoku.samplers.dwave.checks import DECOMPOSE_PARAMS, DECOMPOSE_STRATEGIES, check_decompose
 from qsudoku.samplers.dwave.construct import construct_run
 from qsudoku.samplers.dwave.subproblems import descend, SubModel, SubStructure, tally
-from qsudoku.samplers.dwave.qpu import plain
+from qsudoku.samplers.dwave.cloud import plain
 
 __all__ = ["DecomposeSampler", "decompose_sampler", "choose_cells", "STRATEGIES", "QPU_SAMPLERS"]
 

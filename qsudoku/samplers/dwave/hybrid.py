@@ -22,7 +22,7 @@ import dimod
 import numpy as np
 
 from qsudoku.errors import ConfigError
-from qsudoku.samplers.dwave.qpu import CLIENT_OPTIONS, DEFAULT_LABEL, plain, split_options, cloud_errors
+from qsudoku.samplers.dwave.cloud import CLIENT_OPTIONS, DEFAULT_LABEL, cloud_errors, plain, split_options
 
 __all__ = ["HybridSampler", "HybridCQMSampler", "cqm_from_groups", "hybrid_sampler",
            "hybrid_cqm_sampler"]

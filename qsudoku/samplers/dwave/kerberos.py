@@ -20,7 +20,7 @@ import dimod
 from qsudoku.errors import ConfigError
 from qsudoku.samplers import options as opt
 from qsudoku.samplers.dwave.checks import KERBEROS_PARAMS, check_kerberos
-from qsudoku.samplers.dwave.qpu import plain
+from qsudoku.samplers.dwave.cloud import plain
 
 __all__ = ["KerberosQPUSampler", "CountingSampler", "kerberos_sampler", "KERBEROS_PARAMS",
            "check_kerberos_params"]

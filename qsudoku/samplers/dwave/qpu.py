@@ -8,12 +8,10 @@ composite over :class:`dwave.system.testing.MockDWaveSampler` on a real topology
 (Pegasus P16 by default) with simulated annealing as its physics, so embedding,
 chain strength, unembedding and chain-break statistics all run offline.
 
-Credentials are read only by D-Wave's own configuration (``DWAVE_API_TOKEN``, the
-file written by ``dwave config create``, ``profile`` as a sampler option).  Every
-failure to reach a usable solver (no token, bad token, no such solver, network) is a
-:class:`~qsudoku.errors.BackendUnavailableError` with one line saying what to do,
-never containing the token.  D-Wave packages are imported only inside factories and
-methods, so a missing ``[qpu]`` extra surfaces as that error too.
+Credentials and cloud failures go through :mod:`.cloud` (D-Wave's own configuration
+only; one line, never the token).  D-Wave packages are imported only inside factories
+and methods, so a missing ``[qpu]`` extra surfaces as a
+:class:`~qsudoku.errors.BackendUnavailableError` too.
 
 >>> scrub("token DEV-" + "0123456789abcdef" * 3 + " was rejected")
 'token <token> was rejected'
@@ -21,7 +19,6 @@ methods, so a missing ``[qpu]`` extra surfaces as that error too.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import math
 import numbers
@@ -34,106 +31,18 @@ from qsudoku.samplers.dwave.embedding import (EmbeddingCache, check_embedding_pa
 from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
 from qsudoku.samplers import options as opt
 from qsudoku.samplers.dwave.checks import CHAIN_BREAK_METHODS, check_qpu
-from qsudoku.samplers.redact import install_log_redaction, scrub
+from qsudoku.samplers.dwave.cloud import (CLIENT_OPTIONS, DEFAULT_LABEL, cloud_errors, plain,
+                                          split_options)
+from qsudoku.samplers.redact import scrub
 
 __all__ = ["QPUSampler", "qpu_sampler", "mock_qpu_sampler", "mock_child", "resolve_chain_strength",
-           "cloud_errors", "scrub", "plain", "split_options", "TOPOLOGIES", "CHAIN_BREAK_METHODS",
-           "CLIENT_OPTIONS", "DEFAULT_LABEL"]
+           "scrub", "TOPOLOGIES", "CHAIN_BREAK_METHODS"]
 
 #: Mock topologies and their default shapes: Advantage (P16), Advantage2 (Z12), 2000Q (C16).
 TOPOLOGIES = {"pegasus": (16,), "zephyr": (12, 4), "chimera": (16, 16, 4)}
 #: The largest mock shapes (about twice a real QPU's): building a bigger graph takes minutes.
 MAX_SHAPES = {"pegasus": (32,), "zephyr": (24, 8), "chimera": (32, 32, 8)}
-#: dwave-cloud-client options accepted as sampler options (``token`` is not one of them).
-CLIENT_OPTIONS = ("profile", "config_file", "solver", "region", "endpoint", "proxy",
-                  "request_timeout", "polling_timeout", "permissive_ssl", "headers")
 _LOCAL_OPTIONS = ("cache", "cache_dir", "embedding_parameters")
-_SECRET_WORDS = ("token", "password", "secret")
-DEFAULT_LABEL = "qsudoku"
-
-# -- errors -------------------------------------------------------------------------------------
-
-_OFFLINE_HINT = "or run offline with --fallback sa"
-
-
-def _translate(exc: BaseException, what: str, constructing: bool):
-    """The :class:`BackendUnavailableError` for a D-Wave cloud failure (``None`` if not one)."""
-    import requests
-    from dwave.cloud.api import exceptions as api
-    from dwave.cloud import exceptions as cloud
-    from dwave.cloud.config.exceptions import ConfigFileError
-
-    name, msg = type(exc).__name__, scrub(str(exc))
-    detail = f"{name}: {msg}" if msg else name
-    if isinstance(exc, api.ResourceAuthenticationError):
-        text = (f"D-Wave rejected the API token ({detail}); check DWAVE_API_TOKEN or the profile "
-                "written by 'dwave config create' ('dwave ping' tests it)")
-    elif isinstance(exc, api.ResourceAccessForbiddenError):
-        text = (f"D-Wave denied access to the {what} solver ({detail}); 'dwave solvers' lists the "
-                "solvers your token's project can use")
-    elif isinstance(exc, (cloud.SolverNotFoundError, api.ResourceNotFoundError)):
-        text = (f"no {what} solver available to your token matches the request ({detail}); "
-                "'dwave solvers' lists them; pick one with [sampler.options] solver = \"NAME\"")
-    elif isinstance(exc, api.ResourceLimitsExceededError):
-        text = f"D-Wave quota or rate limit exceeded ({detail}); check your Leap account or retry later"
-    elif isinstance(exc, (cloud.SolverOfflineError, api.InternalServerError)):
-        text = f"the D-Wave {what} solver is offline or failing ({detail}); retry later {_OFFLINE_HINT}"
-    elif isinstance(exc, cloud.SolverFailureError):
-        text = (f"the D-Wave {what} solver rejected or failed the problem ({detail}); check the "
-                "sampling parameters")
-    elif isinstance(exc, (requests.exceptions.RequestException, ConnectionError, TimeoutError,
-                          cloud.PollingTimeout, cloud.ProblemUploadError)):
-        text = (f"cannot reach the D-Wave cloud ({detail}); check the network, proxy or region, "
-                f"{_OFFLINE_HINT}")
-    elif isinstance(exc, ConfigFileError):
-        text = f"cannot read the D-Wave configuration ({detail}); fix it or run 'dwave config create'"
-    elif constructing and isinstance(exc, ValueError) and "token" in msg.lower():
-        text = ("no D-Wave API token: set DWAVE_API_TOKEN or run 'dwave config create' (choose a "
-                f"profile with [sampler.options] profile = \"NAME\"), {_OFFLINE_HINT}")
-    elif constructing and isinstance(exc, ValueError) and "profile" in msg.lower():
-        text = f"{msg}; 'dwave config ls' lists the config files, 'dwave config create --profile NAME' adds one"
-    elif constructing and isinstance(exc, ValueError):
-        text = f"D-Wave configuration problem ({detail}); check 'dwave config' and [sampler.options]"
-    else:
-        return None
-    return BackendUnavailableError(text)
-
-
-@contextlib.contextmanager
-def cloud_errors(what: str, constructing: bool = False, config_file: str | None = None):
-    """Re-raise D-Wave cloud failures as one-line :class:`BackendUnavailableError` (no traceback chain,
-    so the original message, which might quote a token, is never shown).  ``constructing``:
-    a client is being created, so D-Wave's logging is made to redact the token first
-    (:func:`~qsudoku.samplers.redact.install_log_redaction`, reading ``config_file`` too)."""
-    if constructing:
-        install_log_redaction(config_file)
-    try:
-        yield
-    except (BackendUnavailableError, ConfigError):
-        raise
-    except Exception as e:  # noqa: BLE001 - filtered by _translate
-        err = _translate(e, what, constructing)
-        if err is None:
-            raise
-        raise err from None
-
-
-def split_options(name: str, options: dict, client_keys=CLIENT_OPTIONS, local_keys=_LOCAL_OPTIONS):
-    """Split sampler options into ours and dwave-cloud-client's; refuse tokens and unknown keys."""
-    local, client = {}, {}
-    for key, value in options.items():
-        if any(w in key.lower() for w in _SECRET_WORDS):
-            raise ConfigError(f"sampler option {key!r} looks like a credential; tokens never go in "
-                              "qsudoku options: set DWAVE_API_TOKEN or run 'dwave config create'")
-        if key in local_keys:
-            local[key] = value
-        elif key in client_keys:
-            client[key] = value
-        else:
-            raise ConfigError(f"sampler {name!r} has no option {key!r}; options: "
-                              f"{', '.join(sorted((*local_keys, *client_keys)))}")
-    return local, client
-
 
 def _cache_from(options: dict, sampler: str = "qpu") -> EmbeddingCache | None:
     if not isinstance(options.get("cache", True), bool):
@@ -144,21 +53,6 @@ def _cache_from(options: dict, sampler: str = "qpu") -> EmbeddingCache | None:
     if options.get("cache", True) is False:
         return None
     return EmbeddingCache(options["cache_dir"]) if options.get("cache_dir") else EmbeddingCache()
-
-
-def plain(x):
-    """JSON-friendly copy of an ``info`` value (numpy scalars, tuples, classes, ...)."""
-    if isinstance(x, dict):
-        return {str(k): plain(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple, set)):
-        return [plain(v) for v in x]
-    if isinstance(x, (str, bool, int)) or x is None:
-        return x
-    if isinstance(x, float):
-        return x if math.isfinite(x) else None
-    if isinstance(x, np.generic):
-        return plain(x.item())
-    return getattr(x, "__name__", None) or str(x)
 
 
 # -- QPU ----------------------------------------------------------------------------------------
@@ -405,7 +299,8 @@ def mock_child(topology: str = "pegasus", shape=None):
 
 def qpu_sampler(**options):
     """``qpu``: the D-Wave QPU (:class:`~dwave.system.DWaveSampler`) behind a cached embedding."""
-    local, client = split_options("qpu", options, CLIENT_OPTIONS + ("failover", "retry_interval"))
+    local, client = split_options("qpu", options, CLIENT_OPTIONS + ("failover", "retry_interval"),
+                                  _LOCAL_OPTIONS)
     import minorminer  # noqa: F401 - fail early (with the extra's name) if it is missing
     from dwave.system import DWaveSampler
 
@@ -417,7 +312,7 @@ def qpu_sampler(**options):
 
 def mock_qpu_sampler(topology: str = "pegasus", shape=None, **options):
     """``mock-qpu``: the offline emulator (:func:`mock_child`) behind the same embedding path."""
-    local, _ = split_options("mock-qpu", options, ())
+    local, _ = split_options("mock-qpu", options, (), _LOCAL_OPTIONS)
     import minorminer  # noqa: F401
 
     return QPUSampler(mock_child(topology, shape), _cache_from(local, "mock-qpu"),
