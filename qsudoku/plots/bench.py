@@ -43,6 +43,14 @@ def _finite(xs) -> list[float]:
     return [x for x in xs if isinstance(x, float) and math.isfinite(x)]
 
 
+def _finish(plt, fig, path: str) -> str:
+    """Lay ``fig`` out, save it to ``path`` and close it; ``path``."""
+    fig.tight_layout()
+    save_figure(fig, path, dpi=110)
+    plt.close(fig)
+    return path
+
+
 def plot_success_vs_budget(rows: list[dict], path: str) -> str:
     """Success against the time budget (see module doc)."""
     plt = _pyplot()
@@ -79,10 +87,7 @@ def plot_success_vs_budget(rows: list[dict], path: str) -> str:
     ax.set_ylim(-0.02, 1.02)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
-    fig.tight_layout()
-    save_figure(fig, path, dpi=110)
-    plt.close(fig)
-    return path
+    return _finish(plt, fig, path)
 
 
 def plot_tts99(rows: list[dict], path: str) -> str:
@@ -105,10 +110,7 @@ def plot_tts99(rows: list[dict], path: str) -> str:
     ax.set_ylabel("TTS99 (s)")
     ax.set_title("time to solution (99%) per backend")
     ax.grid(alpha=0.3, axis="y")
-    fig.tight_layout()
-    save_figure(fig, path, dpi=110)
-    plt.close(fig)
-    return path
+    return _finish(plt, fig, path)
 
 
 def plot_size_vs_time(rows: list[dict], path: str) -> str:
@@ -128,10 +130,7 @@ def plot_size_vs_time(rows: list[dict], path: str) -> str:
     ax.set_title("model size vs. time")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    save_figure(fig, path, dpi=110)
-    plt.close(fig)
-    return path
+    return _finish(plt, fig, path)
 
 
 def plot_all(rows: Iterable[Mapping], out_dir: str) -> list[str]:
