@@ -167,7 +167,7 @@ def spec_of(sampler):
     >>> spec_of(dimod.RandomSampler()) is None, spec_of(TabuSampler()).name
     (True, 'tabu')
     """
-    found = [get_spec(name) for name in names() if get_spec(name).matches(sampler)]
+    found = [spec for spec in map(get_spec, names()) if spec.matches(sampler)]
     if len(found) > 1:
         found = [spec for spec in found if spec.product is None]
     return found[0] if len(found) == 1 else None
