@@ -13,10 +13,12 @@ from qsudoku.io.files import iter_puzzles
 from qsudoku.io.output import check_target
 from qsudoku.io.stream import MAX_LINE_BYTES
 from qsudoku.io.rules import parse_box
+from qsudoku.model.result import count_noun
 
 __all__ = ["add_input_args", "add_config_args", "add_route_args", "rules_from_args", "config_from_args",
            "iter_inputs", "parse_key_values", "add_experiment_args", "check_experiment_args",
            "run_experiment", "read_experiment_inputs", "set_label", "experiment_tasks",
+           "add_index_arg", "pick_puzzle",
            "MAX_REPEAT", "MAX_JOBS_PER_CPU", "MAX_TASKS"]
 
 
@@ -362,3 +364,29 @@ def read_experiment_inputs(args):
     if first is None:
         raise PuzzleFormatError("no puzzles to run")
     return itertools.chain([first], sources)
+
+
+def add_index_arg(p, default: int | None = 1) -> None:
+    """``--index K``: which puzzle of the input a command takes (see :func:`pick_puzzle`);
+    ``default=None``: every puzzle unless it is given."""
+    every = "" if default else "; default: every puzzle"
+    p.add_argument("--index", type=int, default=default, metavar="K",
+                   help=f"which puzzle of the input (1-based, counted over every PUZZLE "
+                        f"argument{', default 1' if default else every})")
+
+
+def pick_puzzle(args, on_error=None):
+    """The ``args.index``-th puzzle (1-based) of the input; the input is read no further.
+
+    Raises:
+        ConfigError: ``--index`` is below 1, or the input has fewer puzzles.
+    """
+    k = args.index
+    if k < 1:
+        raise ConfigError(f"--index {k} must be >= 1")
+    count = 0
+    for puzzle in iter_inputs(args, on_error):
+        count += 1
+        if count == k:
+            return puzzle
+    raise ConfigError(f"--index {k}: the input has only {count_noun(count, 'puzzle')}")
