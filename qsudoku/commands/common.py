@@ -10,7 +10,7 @@ from qsudoku.config import DEFAULTS, Config, load_config, toml_value
 from qsudoku.errors import ConfigError, ContradictionError, PuzzleFormatError
 from qsudoku.io import Rules, parse_digits, parse_regions
 from qsudoku.io.files import iter_puzzles
-from qsudoku.io.output import check_target
+from qsudoku.io.output import check_target, is_stdout
 from qsudoku.io.stream import MAX_LINE_BYTES
 from qsudoku.io.rules import parse_box
 from qsudoku.model.result import count_noun
@@ -137,6 +137,7 @@ def config_from_args(args, default_sampler: str | None = None) -> Config:
     """The config file (or the defaults, with ``default_sampler`` if given) with every
     flag applied on top."""
     cfg = load_config(args.config)
+    _note_dropped(cfg, args.sampler)
     if args.config is None and default_sampler is not None:
         from qsudoku.config import SamplerConfig
 
@@ -159,6 +160,21 @@ def config_from_args(args, default_sampler: str | None = None) -> Config:
     return cfg.with_overrides(sampler=args.sampler, reads=args.reads, seed=args.seed,
                               params=parse_key_values(args.param, "--param"), rules=rules,
                               weights=weights, options=options, route=route)
+
+
+def _note_dropped(cfg: Config, sampler: str | None) -> None:
+    """One note on stderr naming the config's sampler parameters and options that
+    ``--sampler`` drops (they belong to the config's sampler; the seed is kept)."""
+    if not sampler or sampler == cfg.sampler.name:
+        return
+    dropped = [f"sampler.params.{k}" for k in cfg.sampler.params if k != "seed"]
+    dropped += [f"sampler.options.{k}" for k in cfg.sampler.options]
+    if dropped:
+        import sys
+
+        print(f"qsudoku: note: --sampler {sampler} replaces the config's sampler "
+              f"{cfg.sampler.name}; its {', '.join(dropped)} "
+              f"{'is' if len(dropped) == 1 else 'are'} not used", file=sys.stderr)
 
 
 def iter_inputs(args, on_error=None, check_givens: bool = True):
@@ -203,7 +219,8 @@ def add_experiment_args(p: argparse.ArgumentParser, what: str) -> argparse._Argu
     g.add_argument("--scheduler", metavar="ADDRESS",
                    help="send the tasks to an existing Dask cluster, e.g. tcp://host:8786 "
                         "(default: $QSUDOKU_SCHEDULER; see docs/cluster.md)")
-    g.add_argument("--out", metavar="FILE", help="results .csv or .parquet, written row by row")
+    g.add_argument("--out", metavar="FILE", help="results .csv or .parquet, written row by "
+                   "row; - streams CSV rows to standard output (the summary goes to stderr)")
     g.add_argument("--resume", action="store_true", help="keep the rows --out has, run the rest")
     g.add_argument("--overwrite", action="store_true", help="replace an existing --out")
     g.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -233,6 +250,9 @@ def check_experiment_args(args) -> None:
         raise ConfigError("--resume needs --out FILE")
     if args.out:
         check_target(args.out, "--out")
+    if args.resume and is_stdout(args.out):
+        raise ConfigError("--resume needs --out FILE: standard output (--out -) has no rows "
+                          "to continue")
     if args.resume and args.overwrite:
         raise ConfigError("--resume and --overwrite exclude each other")
 
@@ -249,8 +269,8 @@ def experiment_tasks(args, sources, points):
 
 
 def run_experiment(args, tasks, axis_keys=(), points=None) -> list[dict]:
-    """Run ``tasks`` as the flags say; returns the new rows (none are kept with ``--out``:
-    the file has them).
+    """Run ``tasks`` as the flags say; returns the new rows (none are kept with ``--out
+    FILE``: the file has them; ``--out -`` streams them as CSV to standard output).
 
     Notes on stderr say where the tasks run and, after Ctrl-C, how many rows were kept.
     ``<out>.machine.json`` is written only once the output is held (a refused run
@@ -277,19 +297,20 @@ def run_experiment(args, tasks, axis_keys=(), points=None) -> list[dict]:
             count[1] += 1
             count[2] = count[2] or row
 
+    file = None if is_stdout(args.out) else args.out  # standard output keeps no file
     try:
         rows = runner.run_to(args.out, tasks, axis_keys, resume=args.resume,
                              overwrite=args.overwrite, jobs=args.jobs, scheduler=scheduler or None,
                              progress=progress, on_start=note, points=points,
-                             keep=not args.out, on_row=seen,
-                             on_open=(lambda: _write_machine(args.out)) if args.out else None)
+                             keep=not file, on_row=seen,
+                             on_open=(lambda: _write_machine(file)) if file else None)
     except KeyboardInterrupt:
-        if args.out:
+        if file:
             print(f"qsudoku: interrupted; finished rows kept in {args.out} "
                   "(--resume continues)", file=sys.stderr)
             args.interrupt_said = True
         raise
-    if args.out:
+    if file:
         from qsudoku.experiments.results import count_rows
 
         note(f"{count[0]} new rows, {count_rows(args.out)} in {args.out}")
