@@ -117,6 +117,9 @@ def run(args) -> int:
     from qsudoku.experiments.results import check_format
 
     check_experiment_args(args)
+    if is_stdout(args.plot):
+        raise ConfigError("--plot needs a directory (it writes several figures), not - "
+                          "(standard output)")
     if args.out and args.puzzles:
         check_format(args.out)  # a .parquet output without pyarrow: before any work
     if not args.puzzles:

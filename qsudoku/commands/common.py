@@ -163,13 +163,10 @@ def config_from_args(args, default_sampler: str | None = None) -> Config:
 
 
 def _note_dropped(cfg: Config, sampler: str | None) -> None:
-    """One note on stderr naming the config's sampler parameters and options that
-    ``--sampler`` drops (they belong to the config's sampler; the seed is kept)."""
-    if not sampler or sampler == cfg.sampler.name:
-        return
-    dropped = [f"sampler.params.{k}" for k in cfg.sampler.params if k != "seed"]
-    dropped += [f"sampler.options.{k}" for k in cfg.sampler.options]
-    if dropped:
+    """Name on stderr the config's sampler parameters and options that ``--sampler`` drops."""
+    dropped = [f"sampler.params.{k}" for k in cfg.sampler.params if k != "seed"] + \
+        [f"sampler.options.{k}" for k in cfg.sampler.options]
+    if sampler and sampler != cfg.sampler.name and dropped:
         import sys
 
         print(f"qsudoku: note: --sampler {sampler} replaces the config's sampler "
@@ -250,9 +247,6 @@ def check_experiment_args(args) -> None:
         raise ConfigError("--resume needs --out FILE")
     if args.out:
         check_target(args.out, "--out")
-    if args.resume and is_stdout(args.out):
-        raise ConfigError("--resume needs --out FILE: standard output (--out -) has no rows "
-                          "to continue")
     if args.resume and args.overwrite:
         raise ConfigError("--resume and --overwrite exclude each other")
 
@@ -269,8 +263,8 @@ def experiment_tasks(args, sources, points):
 
 
 def run_experiment(args, tasks, axis_keys=(), points=None) -> list[dict]:
-    """Run ``tasks`` as the flags say; returns the new rows (none are kept with ``--out
-    FILE``: the file has them; ``--out -`` streams them as CSV to standard output).
+    """Run ``tasks`` as the flags say; returns the new rows (none with ``--out FILE``: the
+    file has them; ``--out -`` streams them as CSV to standard output).
 
     Notes on stderr say where the tasks run and, after Ctrl-C, how many rows were kept.
     ``<out>.machine.json`` is written only once the output is held (a refused run
@@ -388,26 +382,22 @@ def read_experiment_inputs(args):
 
 
 def add_index_arg(p, default: int | None = 1) -> None:
-    """``--index K``: which puzzle of the input a command takes (see :func:`pick_puzzle`);
-    ``default=None``: every puzzle unless it is given."""
-    every = "" if default else "; default: every puzzle"
+    """``--index K`` (see :func:`pick_puzzle`); ``default=None``: every puzzle unless given."""
     p.add_argument("--index", type=int, default=default, metavar="K",
-                   help=f"which puzzle of the input (1-based, counted over every PUZZLE "
-                        f"argument{', default 1' if default else every})")
+                   help="which puzzle of the input (1-based, over every PUZZLE argument; "
+                        + (f"default {default})" if default else "default: every puzzle)"))
 
 
 def pick_puzzle(args, on_error=None):
-    """The ``args.index``-th puzzle (1-based) of the input; the input is read no further.
+    """The ``args.index``-th puzzle (1-based) of the input, read no further.
 
     Raises:
         ConfigError: ``--index`` is below 1, or the input has fewer puzzles.
     """
-    k = args.index
-    if k < 1:
-        raise ConfigError(f"--index {k} must be >= 1")
+    if args.index < 1:
+        raise ConfigError(f"--index {args.index} must be >= 1")
     count = 0
-    for puzzle in iter_inputs(args, on_error):
-        count += 1
-        if count == k:
+    for count, puzzle in enumerate(iter_inputs(args, on_error), start=1):
+        if count == args.index:
             return puzzle
-    raise ConfigError(f"--index {k}: the input has only {count_noun(count, 'puzzle')}")
+    raise ConfigError(f"--index {args.index}: the input has only {count_noun(count, 'puzzle')}")

@@ -243,8 +243,7 @@ class RowWriter:
         self.rows_written += 1
         return True
 
-    def _empty(self) -> bool:
-        """True while the table has no line (its header is written first)."""
+    def _empty(self) -> bool:  # no line yet: the header goes first
         try:
             return os.fstat(self._fd).st_size == 0
         except OSError as e:
@@ -327,9 +326,8 @@ class RowWriter:
 
 
 class StdoutRows(RowWriter):
-    """The rows of a run as CSV on standard output (``--out -``): the header, then one
-    line per finished row, flushed as it is written, for a reader at the other end of a
-    pipe.  There is no file to lock, resume or convert: a Parquet table needs a file.
+    """The rows of a run as CSV on standard output (``--out -``), a line per finished row,
+    flushed for the reader of a pipe; no file to lock, resume or convert (nor Parquet).
 
     >>> with StdoutRows(("k",)) as w:
     ...     w.write({"k": 1, "v": 0.5}), w.write({"k": 1, "v": 0.7})
@@ -342,11 +340,8 @@ class StdoutRows(RowWriter):
 
     def __init__(self, key: Sequence[str] = (), *, fields: Sequence[str] | None = None):
         self.path = self.journal = STDOUT
-        self.key = tuple(key)
-        self.expected = None if fields is None else list(fields)
-        self.fields = None if fields is None else list(fields)
-        self.done: set[tuple] = set()
-        self.rows_written = self.rows_skipped = 0
+        self.key, self.done, self.rows_written, self.rows_skipped = tuple(key), set(), 0, 0
+        self.expected = self.fields = None if fields is None else list(fields)
         self._fd, self._lock_fd, self._held, self._started = -1, None, [], False
 
     def _empty(self) -> bool:

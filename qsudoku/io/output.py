@@ -55,8 +55,8 @@ import sys
 
 from qsudoku.errors import ConfigError, MachineError, QSudokuError
 
-__all__ = ["STDOUT", "is_stdout", "output_name", "check_target", "atomic_write", "atomic_open", "write_text", "write_bytes",
-           "open_nofollow", "output_error", "make_directory", "machine_error", "is_machine",
+__all__ = ["STDOUT", "is_stdout", "check_target", "atomic_write", "atomic_open", "write_text",
+           "write_bytes", "open_nofollow", "output_error", "make_directory", "machine_error", "is_machine",
            "MACHINE_ERRNOS"]
 
 #: The output name that means standard output.
@@ -134,15 +134,6 @@ def is_stdout(path) -> bool:
     (True, False, False)
     """
     return path == STDOUT
-
-
-def output_name(path: str) -> str:
-    """How messages name the output ``path``.
-
-    >>> output_name("-"), output_name("a.json")
-    ('standard output', 'a.json')
-    """
-    return "standard output" if is_stdout(path) else path
 
 
 def check_target(path: str, what: str = "", binary: bool = False) -> None:
