@@ -8,9 +8,11 @@ import sys
 from qsudoku.errors import (BackendUnavailableError, ContradictionError, QSudokuError,
                       exit_code_for)
 from qsudoku.io.text import format_grid
-from qsudoku.model.result import format_seconds
+from qsudoku.model.result import count_noun, format_seconds
 from qsudoku.solving import make_plan, rounds_text, run_plan
-from qsudoku.commands.common import add_config_args, add_input_args, add_route_args, config_from_args, iter_inputs
+from qsudoku.commands.common import (add_config_args, add_index_arg, add_input_args,
+                                     add_route_args, config_from_args, iter_inputs,
+                                     pick_puzzle)
 
 
 def register(sub) -> None:
@@ -20,6 +22,7 @@ def register(sub) -> None:
                                    "grid, 1 if some did not, 2 on bad input or config, 3 if the "
                                    "backend is unavailable.")
     add_input_args(p)
+    add_index_arg(p, default=None)
     add_config_args(p)
     add_route_args(p)
     p.add_argument("--fallback", metavar="NAME",
@@ -49,7 +52,9 @@ def _solve_all(args, cfg) -> None:
         args.exit_so_far = max(args.exit_so_far, 2)
 
     plan = None
-    for puzzle in iter_inputs(args, on_error):
+    puzzles = (iter_inputs(args, on_error) if args.index is None
+               else [pick_puzzle(args, on_error)])
+    for puzzle in puzzles:
         try:
             if plan is None:  # bad parameters fail before any puzzle is solved
                 plan = make_plan(cfg)
@@ -145,8 +150,7 @@ def render(result) -> str:
     lines.append(f"propagation: {fired} -> {result.num_variables} variables, {size}")
     if result.success_rate is not None:
         where = f" over {rounds_text(result.rounds)}" if result.rounds else ""
-        reads = f"{result.num_reads} read" + ("" if result.num_reads == 1 else "s")
-        lines.append(f"sampling: {reads}{where}, {result.success_rate:.1%} "
+        lines.append(f"sampling: {count_noun(result.num_reads, 'read')}{where}, {result.success_rate:.1%} "
                      f"valid, best energy {result.energy:g}")
     qpu = _qpu_line(result.info)
     if qpu:
