@@ -6,6 +6,7 @@ import argparse
 import os
 from dataclasses import replace
 
+from qsudoku.model.encodings import ENCODINGS
 from qsudoku.config import DEFAULTS, Config, load_config, toml_value
 from qsudoku.errors import ConfigError, ContradictionError, PuzzleFormatError
 from qsudoku.io import Rules, parse_digits, parse_regions
@@ -55,6 +56,9 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
                         "(none = only the givens eliminate)")
     g.add_argument("--weight", action="append", default=[], metavar="KIND=W",
                    help="penalty weight of cell, row, column, box or extra (repeatable)")
+    g.add_argument("--encoding", choices=sorted(ENCODINGS),
+                   help="how a cell's candidates become binary variables (default: the "
+                        "config's [qubo] encoding, one-hot)")
     g.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="a sampler constructor option as a TOML value, e.g. "
                         "topology=zephyr (repeatable)")
@@ -159,7 +163,8 @@ def config_from_args(args, default_sampler: str | None = None) -> Config:
         route["enabled"] = False
     return cfg.with_overrides(sampler=args.sampler, reads=args.reads, seed=args.seed,
                               params=parse_key_values(args.param, "--param"), rules=rules,
-                              weights=weights, options=options, route=route)
+                              weights=weights, options=options, route=route,
+                              encoding=getattr(args, "encoding", None))
 
 
 def _note_dropped(cfg: Config, sampler: str | None) -> None:

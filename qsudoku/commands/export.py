@@ -51,14 +51,14 @@ def pick_format(output: str, to: str | None) -> str:
     return fmt
 
 
-def render(puzzle, cands, fmt: str, weights=None):
+def render(puzzle, cands, fmt: str, weights=None, encoding: str = "one-hot"):
     """The export as text (or, for ``bqm``, the model to write); returns ``(payload, summary)``."""
     if fmt in EXPORTS:
         from qsudoku.exact.problem import Problem
 
         return EXPORTS[fmt].write(Problem.from_candidates(cands))
     from qsudoku.model.qubo import Weights, build_model
-    model = build_model(cands, weights or Weights())
+    model = build_model(cands, weights or Weights(), encoding=encoding)
     return model, (f"{model.num_variables} variables, {model.num_interactions} interactions, "
                    f"{len(model.constraints)} constraints")
 
@@ -80,7 +80,7 @@ def run(args) -> int:
     check_target(args.output, "-o", binary=fmt == "bqm")
     puzzle = pick_puzzle(args)
     cands = propagate(puzzle, cfg.propagate.rules)
-    payload, summary = render(puzzle, cands, fmt, cfg.qubo.weights)
+    payload, summary = render(puzzle, cands, fmt, cfg.qubo.weights, cfg.qubo.encoding)
     write_export(payload, args.output, fmt)
     if not is_stdout(args.output):  # standard output holds the export
         note = " (propagation solves it: nothing left to choose)" if cands.solved else ""

@@ -11,6 +11,7 @@ import sys
 from qsudoku.errors import ConfigError
 from qsudoku.io.output import atomic_open, atomic_write, check_target, is_stdout
 from qsudoku.solving import build
+from qsudoku.model.encodings import variable_name
 from qsudoku.commands.common import (add_config_args, add_index_arg, add_input_args,
                                      config_from_args, pick_puzzle)
 
@@ -47,7 +48,7 @@ def run(args) -> int:
     if model is None:
         print(f"{puzzle.name}: propagation solves it; the model has no variables", file=said)
         from qsudoku.model.qubo import build_model
-        model = build_model(cands, cfg.qubo.weights)
+        model = build_model(cands, cfg.qubo.weights, encoding=cfg.qubo.encoding)
     write_model(model, args.output, fmt)
     if not is_stdout(args.output):
         print(f"wrote {args.output} ({fmt}): {model.num_variables} variables, "
@@ -64,6 +65,7 @@ def model_to_json(model) -> dict:
         "vartype": "BINARY",
         "puzzle": model.puzzle.format(),
         "size": model.puzzle.size,
+        "encoding": model.encoding,
         "variables": [list(v) for v in model.variables],
         "linear": [float(bqm.get_linear(v)) for v in model.variables],
         "quadratic": [[pos[u], pos[v], float(b)] for (u, v), b in bqm.quadratic.items()],
@@ -102,7 +104,7 @@ def write_model(model, path: str, fmt: str) -> None:
         with atomic_open(path) as f:
             f.write(f"# qsudoku QUBO (BINARY), offset {data['offset']!r}\n")
             for i, v in enumerate(data["variables"]):
-                f.write(f"# {i} = r{v[0] + 1}c{v[1] + 1}#{v[2]}\n")
+                f.write(f"# {i} = {variable_name(tuple(v))}\n")
             for i, b in enumerate(data["linear"]):
                 f.write(f"{i} {i} {b!r}\n")
             for i, j, b in data["quadratic"]:

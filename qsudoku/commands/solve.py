@@ -147,7 +147,8 @@ def render(result) -> str:
     fired = ", ".join(f"{k} {v}" for k, v in result.fired.items()) or "givens only"
     size = (f"{result.num_interactions} interactions" if result.model is not None
             or not result.num_variables else "the QUBO not built within the time budget")
-    lines.append(f"propagation: {fired} -> {result.num_variables} variables, {size}")
+    enc = "" if result.encoding == "one-hot" else f" ({result.encoding})"
+    lines.append(f"propagation: {fired} -> {result.num_variables} variables{enc}, {size}")
     if result.success_rate is not None:
         where = f" over {rounds_text(result.rounds)}" if result.rounds else ""
         lines.append(f"sampling: {count_noun(result.num_reads, 'read')}{where}, {result.success_rate:.1%} "

@@ -48,6 +48,7 @@ class Result:
         rounds: Sampler calls.
         restarts: Times decimation went back to the root candidates.
         num_variables: Variables of the reduced QUBO.
+        encoding: How its cells' candidates became variables (``one-hot``, ``domain-wall``).
         num_interactions: Its quadratic terms.
         fired: How often each propagation rule acted.
         timings: Seconds per stage (``propagate``, ``build``, ``sample``, ``decode``,
@@ -78,6 +79,7 @@ class Result:
     rounds: int = 0
     restarts: int = 0
     num_variables: int = 0
+    encoding: str = "one-hot"
     num_interactions: int = 0
     fired: dict[str, int] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
@@ -112,6 +114,7 @@ class Result:
             "solution": self.solution,
             "energy": self.energy,
             "num_variables": self.num_variables,
+            "encoding": self.encoding,
             "num_interactions": self.num_interactions,
             "solved_by": self.solved_by,
             "success_rate": self.success_rate,

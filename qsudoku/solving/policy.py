@@ -101,7 +101,7 @@ def build(puzzle: Puzzle, config: Config = Config()) -> tuple[Candidates, QuboMo
     if cands.solved:
         return cands, None, timings
     t = time.perf_counter()
-    model = build_model(cands, config.qubo.weights)
+    model = build_model(cands, config.qubo.weights, encoding=config.qubo.encoding)
     timings["build"] = time.perf_counter() - t
     return cands, model, timings
 
@@ -156,6 +156,7 @@ def run_plan(plan: Plan, puzzle: Puzzle, *, budget: float | None = None,
     root = root_candidates(puzzle, cfg)
     timings["propagate"] += time.perf_counter() - t
     result = Result(puzzle=puzzle, grid=list(root.grid), valid=False, solved_by="none",
+                    encoding=cfg.qubo.encoding,
                     energy=None, fired=dict(root.fired), timings=timings, notes=list(plan.notes),
                     sampler={"name": plan.label, "seed": plan.seed,
                              "params": plan.round_params(plan.seed, time_budget),
@@ -269,7 +270,8 @@ class _Rounds:
         t = time.perf_counter()
         try:
             model = build_model(cands, self.plan.config.qubo.weights,
-                                deadline=self.deadline)
+                                deadline=self.deadline,
+                                encoding=self.plan.config.qubo.encoding)
         except TimeLimitError as err:  # the budget ended while building: not decided
             self.timings["build"] += time.perf_counter() - t
             if not self.tally.rounds:
