@@ -105,6 +105,7 @@ def report_row(puzzle, model, embedded, child, reads: int) -> dict:
     topo = child.properties["topology"]
     row = {"name": puzzle.name, "size": puzzle.size, "kind": puzzle.kind,
            "topology": topo["type"], "shape": list(topo["shape"]),
+           "encoding": model.encoding if model else None,
            "num_variables": model.num_variables if model else 0,
            "num_interactions": model.num_interactions if model else 0}
     if model is None:

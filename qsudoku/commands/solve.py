@@ -116,9 +116,15 @@ def _report_no_solution(args, puzzle, err: QSudokuError) -> None:
 
 
 def _qpu_line(info: dict) -> str:
-    """Embedding and QPU figures of a ``qpu``/``mock-qpu`` result ("" for other samplers)."""
+    """The QPU cost of a QPU-backed result ("" for other samplers): QPU calls, qubits,
+    longest chain, embedding, and the QPU access time, estimated with D-Wave's timing
+    model; a time the QPU reported is shown as measured, the mock's canned one is not."""
     emb = info.get("embedding_context") or {}
-    parts = []
+    timing = info.get("timing") or {}
+    if not any(k in info or k in emb for k in ("num_qubits", "qpu_calls", "longest_chain")):
+        return ""
+    calls = info.get("qpu_calls", info.get("rounds"))
+    parts = [count_noun(int(calls), "QPU call")] if calls is not None else []
     for key, label in (("num_qubits", "qubits"), ("longest_chain", "longest chain"),
                        ("chain_break_fraction", "chain breaks"), ("chain_strength", "chain strength"),
                        ("embedding_time", "embedding"), ("embedding_cache_hit", "cache hit")):
@@ -132,10 +138,14 @@ def _qpu_line(info: dict) -> str:
         elif isinstance(value, float):
             value = f"{value:.3g}"
         parts.append(f"{label} {value}")
-    timing = info.get("timing") or {}
-    if "qpu_access_time" in timing:
-        parts.append(f"qpu access {float(timing['qpu_access_time']) / 1000:.1f} ms")
-    return ("qpu: " + ", ".join(parts)) if parts else ""
+    estimate = info.get("estimated_qpu_access_time", timing.get("estimated_qpu_access_time"))
+    if estimate is not None:
+        parts.append(f"QPU access ~{float(estimate) / 1000:.1f} ms (estimated, D-Wave's "
+                     "timing model)")
+    measured = timing.get("qpu_access_time", info.get("qpu_access_time"))
+    if measured is not None and not info.get("mock_timing"):
+        parts.append(f"QPU access {float(measured) / 1000:.1f} ms (reported by the QPU)")
+    return "qpu: " + ", ".join(parts)
 
 
 def render(result) -> str:
