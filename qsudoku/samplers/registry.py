@@ -110,6 +110,7 @@ _S = "qsudoku.samplers."
 _DS = "dwave.samplers:"  # dwave-samplers' own classes, registered as they are
 _CHECKS = _S + "classical:"
 _SQA = _S + "sqa.sampler:"
+_TEMPER = _S + "tempering.sampler:"
 _DW = _S + "dwave."
 _DWC = _DW + "checks:"  # the checks of what is passed on to dwave-system and dwave-hybrid
 _QPU = _DW + "qpu:QPUSampler"  # qpu and mock-qpu: the object's name tells them apart
@@ -145,6 +146,12 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
                 "dwave-samplers' rotor-model (spin-vector) annealer, energies of the "
                 "projected reads", {"num_reads": 50, "num_sweeps": 1000,
                                     "beta_range": (1.0, 50.0)}, checks=_SQA + "check_rotor"),
+    SamplerSpec("pt", _TEMPER + "ParallelTemperingSampler",
+                "parallel tempering (dwave-hybrid's workflow), one run per read",
+                {"num_reads": 5, "num_sweeps": 200, "num_replicas": 4, "max_iter": 10}, extra="qpu", checks=_TEMPER + "check_pt"),
+    SamplerSpec("pa", _TEMPER + "PopulationAnnealingSampler",
+                "population annealing (dwave-hybrid's workflow): the reads are one population",
+                {"num_reads": 100, "num_iter": 100, "num_sweeps": 10}, extra="qpu", checks=_TEMPER + "check_pa"),
     SamplerSpec("tabu", _DS + "TabuSampler", "tabu search (dwave-samplers)",
                 {"num_reads": 10, "timeout": 100}, checks=_CHECKS + "check_tabu"),
     SamplerSpec("steepest", _DS + "SteepestDescentSolver",
