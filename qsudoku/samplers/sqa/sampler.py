@@ -20,7 +20,7 @@ not 0 for a valid grid.  Both answer a BQM without variables with no samples.
 
 The defaults (registry entries ``sqa`` and ``rotor``) are in units of the penalty
 weights (all 1 by default); with larger weights scale ``beta_range`` down by the same
-factor.  Measured success per read on seed004 is in ``docs/fairness.md``.
+factor.  Measured success per read on seed004 is in ``docs/annealers.md``.
 
 >>> import dimod
 >>> bqm = dimod.BQM({"a": -1.0, "b": -1.0}, {("a", "b"): 2.0}, 1.0, "BINARY")
