@@ -4,6 +4,9 @@ cluster of processes) and sweep."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -72,3 +75,11 @@ def test_bench_on_a_local_dask_cluster_and_sweep(tmp_path, capsys):
                      "--reads", "2", "--out", sweep, "--quiet"]) == 0
         rows = read_rows(sweep)
         assert len(rows) == 2 and {r["sampler"] for r in rows} == {name}
+
+
+def test_building_pt_and_pa_imports_no_dwave_hybrid():
+    code = ("import sys; from qsudoku.samplers import get_sampler; "
+            "[get_sampler(n) for n in ('pt', 'pa')]; print('hybrid' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, check=True).stdout
+    assert out.strip() == "False"
