@@ -1,10 +1,15 @@
 """Fair sampling of Sudoku solutions: ``sa``, ``sqa``, ``pt``, ``mock-qpu`` and the default
 solve on puzzles with 2 to about 20 solutions (the table in ``docs/fairness.md``).
 
-Puzzles: from each seed puzzle named (``data/seeds/seeds.tsv``), givens are removed one
-at a time in a seeded random order, counting the solutions after each removal (exact
-search); for every target count the first puzzle of the walk with at least that many
-solutions is kept (removing givens never removes a solution, so counts only grow).
+Puzzles: from each seed puzzle named (``data/seeds/seeds.tsv``), a start grid (``--start``:
+its solution, the default, which keeps the reduced QUBOs small enough for the annealers
+to find valid grids; its grid after naked and hidden singles; or its own givens) loses
+givens one at a time, counting the solutions after each
+removal (exact search): each step removes the given that brings the count closest to the
+next target without passing it, leaving the smallest reduced QUBO (further ties broken by
+a seeded shuffle), and for every target
+the first puzzle with at least that many solutions is kept (removing givens never removes
+a solution, so counts only grow).
 
 Each backend then takes one fixed sample of ``--reads`` reads per puzzle
 (:func:`qsudoku.experiments.fairness.fairness`: no rounds, no fallback; ``solve`` is
@@ -14,7 +19,8 @@ against uniform.  The load average at the start and the end is printed with the 
 
     python benchmarks/fairness.py [--seeds data/seeds/seeds.tsv] [--reads 100]
         [--names seed004_quantum_annealing,seed001_paradox_fol] [--targets 2,5,10,20]
-        [--backends sa,sqa,pt,mock-qpu,solve] [--seed 1] [--out benchmarks/results/fairness.jsonl]
+        [--backends sa,sqa,pt,mock-qpu,solve] [--seed 1] [--start solution|singles|givens]
+        [--out benchmarks/results/fairness.jsonl]
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from qsudoku import Config
 from qsudoku.exact.count import count_solutions
 from qsudoku.experiments.fairness import fairness
 from qsudoku.io import load_puzzles
+from qsudoku.model.propagate import DEFAULT_RULES, propagate
 from qsudoku.model.puzzle import Puzzle
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,6 +48,16 @@ def default_seeds() -> Path:
     """``data/seeds/seeds.tsv`` of the repository, else the developers' shared copy."""
     shipped = ROOT / "data" / "seeds" / "seeds.tsv"
     return shipped if shipped.exists() else ROOT.parent / "shared" / "data" / "seeds" / "seeds.tsv"
+
+
+def start_grid(puzzle: Puzzle, start: str) -> tuple[int, ...]:
+    """The grid whose cells are removed: the solution, the grid after singles, or the
+    givens."""
+    if start == "solution":
+        return tuple(puzzle.solution or count_solutions(puzzle, 1, keep=1).solutions[0])
+    if start == "singles":
+        return tuple(propagate(puzzle, DEFAULT_RULES).grid)
+    return puzzle.givens
 
 
 def with_removed(puzzle: Puzzle, targets: list[int], seed: int) -> list[tuple[int, Puzzle]]:
@@ -54,6 +71,8 @@ def with_removed(puzzle: Puzzle, targets: list[int], seed: int) -> list[tuple[in
     for target in sorted(targets):
         while True:
             count = count_solutions(current, limit).count
+            if count >= limit:  # not an exact count: stop here
+                return found
             if count >= target:
                 if not found or found[-1][0] != count:
                     found.append((count, current))
@@ -64,10 +83,11 @@ def with_removed(puzzle: Puzzle, targets: list[int], seed: int) -> list[tuple[in
                 givens = list(current.givens)
                 givens[int(cell)] = 0
                 p = replace(current, givens=tuple(givens), solution=None)
-                options.append((count_solutions(p, limit).count, p))
+                size = propagate(p, DEFAULT_RULES).num_variables
+                options.append((count_solutions(p, limit).count, -size, p))
             below = [o for o in options if o[0] <= target]
-            current = (max(below, key=lambda o: o[0]) if below
-                       else min(options, key=lambda o: o[0]))[1]
+            current = (max(below, key=lambda o: o[:2]) if below
+                       else min(options, key=lambda o: (o[0], -o[1])))[2]
     return found
 
 
@@ -101,6 +121,9 @@ def main() -> None:
     ap.add_argument("--reads", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default="benchmarks/results/fairness.jsonl")
+    ap.add_argument("--start", choices=("solution", "singles", "givens"), default="solution",
+                    help="remove cells from the puzzle's solution (default), from its grid "
+                         "after naked and hidden singles, or from its own givens")
     args = ap.parse_args()
     load0 = os.getloadavg()
     t0 = time.perf_counter()
@@ -111,6 +134,7 @@ def main() -> None:
     with open(args.out, "w") as out:
         for name in wanted:
             base = next(p for key, p in puzzles.items() if name in key)
+            base = replace(base, givens=start_grid(base, args.start))
             for k, puzzle in with_removed(base, [int(t) for t in args.targets.split(",")],
                                           args.seed):
                 label = f"{name.split('_')[0]} k={k}"
