@@ -28,8 +28,10 @@ def test_two_solutions_are_both_counted_and_the_counts_add_up(backend):
     assert again.counts == f.counts  # a seed repeats the run
 
 
-def test_an_unseeded_run_reports_the_seed_that_repeats_it():
+@pytest.mark.parametrize("draw", range(8))  # every drawn seed must suit dwave-samplers (< 2**31)
+def test_an_unseeded_run_reports_the_seed_that_repeats_it(draw):
     f = fairness(parse_puzzle(TWO), Config().with_overrides(sampler="sa"), reads=10)
+    assert 0 <= f.seed < 2**31
     again = fairness(parse_puzzle(TWO), Config().with_overrides(sampler="sa"), reads=10,
                      seed=f.seed)
     assert again.counts == f.counts and again.params["num_reads"] == 10

@@ -106,7 +106,7 @@ def _grids(puzzle: Puzzle, config: Config, backend: str, reads: int, seed: int
     note; one sampler call for a registry name, ``reads`` solves for ``"solve"``."""
     if backend == "solve":
         plan = make_plan(config)
-        seeds = np.random.SeedSequence(seed).generate_state(reads)
+        seeds = np.random.SeedSequence(seed).generate_state(reads) >> 1
         out = []
         for s in seeds:
             result = run_plan(replace(plan, seed=int(s)), puzzle)
@@ -154,7 +154,8 @@ def fairness(puzzle: Puzzle, config: Config = Config(), *, reads: int,
                           f"{max_solutions}): raise the limit or give more cells")
     if count.count == 0:
         raise ConfigError("puzzle has no solution: nothing to sample fairly")
-    seed = int(np.random.SeedSequence().generate_state(1)[0]) if seed is None else seed
+    if seed is None:  # below 2**31: the bound of dwave-samplers' seeds
+        seed = int(np.random.SeedSequence().generate_state(1)[0]) >> 1
     t = time.perf_counter()
     grids, params, note = _grids(puzzle, config, sampler or config.sampler.name, reads, seed)
     seconds = time.perf_counter() - t
