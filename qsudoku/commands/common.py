@@ -322,12 +322,22 @@ def _write_machine(out: str) -> None:
         MachineError: The machine refused the write (disk full, file too large).
     """
     import json
+    import stat
+    import sys
 
     from qsudoku.errors import MachineError
     from qsudoku.experiments.bench import machine_info
-    from qsudoku.io.output import write_text
+    from qsudoku.io.output import file_kind, write_text
 
     path = out + ".machine.json"
+    try:  # an optional companion: a FIFO, device or directory there is left alone
+        mode = os.stat(path).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        print(f"qsudoku: warning: {path} is {file_kind(mode)}, not a regular file; the "
+              "machine record is not written", file=sys.stderr)
+        return
     try:
         write_text(path, json.dumps(machine_info(), indent=1, sort_keys=True))
     except OSError as e:
