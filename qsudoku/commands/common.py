@@ -247,8 +247,34 @@ def check_experiment_args(args) -> None:
         raise ConfigError("--resume needs --out FILE")
     if args.out:
         check_target(args.out, "--out")
+        _check_not_input(args)
     if args.resume and args.overwrite:
         raise ConfigError("--resume and --overwrite exclude each other")
+
+
+def _check_not_input(args) -> None:
+    """Refuse an ``--out`` (or its journal, its machine record) that is also a file the
+    run reads: a puzzle file, its solutions, ``--config`` or ``--regions``, under any
+    name (the same ``(st_dev, st_ino)``, so a link or another path is caught too)."""
+    from qsudoku.experiments.results import journal_path
+
+    def identity(path):
+        try:
+            st = os.stat(path)
+        except (OSError, ValueError):
+            return None
+        return st.st_dev, st.st_ino
+
+    specs = args.puzzles if isinstance(args.puzzles, list) else [args.puzzles or []]
+    inputs = [s for s in specs if isinstance(s, str) and s != "-"]
+    inputs += [os.path.splitext(s)[0] + ".solutions" + os.path.splitext(s)[1] for s in inputs]
+    inputs += [getattr(args, "config", None), getattr(args, "regions", None)]
+    read = {identity(p): p for p in inputs if p and identity(p) is not None}
+    for out in dict.fromkeys((args.out, journal_path(args.out), args.out + ".machine.json")):
+        name = read.get(identity(out))
+        if name is not None:
+            raise ConfigError(f"--out {args.out}: {out} is also an input of this run "
+                              f"({name}); write the results to another file")
 
 
 def experiment_tasks(args, sources, points):

@@ -254,7 +254,11 @@ def results_header(path: str) -> list[str]:
         raise ConfigError(f"results file not found: {path}")
     with f:
         if parquet:
-            return list(_parquet_file(f, path).schema_arrow.names)
+            try:
+                return list(_parquet_file(f, path).schema_arrow.names)
+            except ConfigError:
+                raise ConfigError(f"{path} is not a results file of qsudoku (not a Parquet "
+                                  "file pyarrow reads); it was left as it is") from None
         first = f.readline(MAX_HEADER_BYTES + 1)
     why = "it is empty" if not first else (
         "its first line is not a complete header line qsudoku writes")

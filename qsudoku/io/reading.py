@@ -82,7 +82,7 @@ def open_regular(path: str, what: str, *, follow: bool = True) -> IO[bytes] | No
         flags |= os.O_NOFOLLOW
     try:
         fd = os.open(path, flags)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # no such file (nor directory)
         return None
     except OSError as e:
         raise _error(path, what, e) from None
@@ -112,7 +112,10 @@ def read_regular(path: str, limit: int, what: str, *, follow: bool = True) -> by
         return None
     try:
         with f:
-            data = f.read(limit + 1)
+            if os.fstat(f.fileno()).st_size > limit:  # a huge (or sparse) file: not read
+                data = b"x" * (limit + 1)
+            else:
+                data = f.read(limit + 1)
     except OSError as e:
         raise _error(path, what, e) from None
     if len(data) > limit:
