@@ -267,7 +267,8 @@ def results_header(path: str) -> list[str]:
         names = next(csv.reader([text]), [])
     except (UnicodeDecodeError, csv.Error):
         names = []
-    if names and text in (header_line(names), header_line(names)[:-2] + "\n"):
+    named = names and all(n and n.isprintable() and n == n.strip() for n in names)
+    if named and text in (header_line(names), header_line(names)[:-2] + "\n"):
         return names
     raise ConfigError(f"{path} is not a results file of qsudoku ({why}); it was left as it is")
 
