@@ -97,9 +97,9 @@ def _busy(path: str, holder: str) -> ConfigError:
 
 
 def _create(lock: str, path: str) -> int | None:
-    """A read-write descriptor of a new file ``lock``, created exclusively; ``None`` if
+    """A write-only descriptor of a new file ``lock``, created exclusively; ``None`` if
     an existing stale lock file was removed (or vanished) instead."""
-    flags = (os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+    flags = (os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
              | getattr(os, "O_CLOEXEC", 0))
     try:
         return os.open(lock, flags, 0o666)

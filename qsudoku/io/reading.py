@@ -111,14 +111,12 @@ def read_regular(path: str, limit: int, what: str, *, follow: bool = True) -> by
     if f is None:
         return None
     try:
-        with f:
-            if os.fstat(f.fileno()).st_size > limit:  # a huge (or sparse) file: not read
-                data = b"x" * (limit + 1)
-            else:
-                data = f.read(limit + 1)
+        with f:  # a huge (or sparse) file is not read: its size says so first
+            large = os.fstat(f.fileno()).st_size > limit
+            data = b"" if large else f.read(limit + 1)
     except OSError as e:
         raise _error(path, what, e) from None
-    if len(data) > limit:
+    if large or len(data) > limit:
         raise ConfigError(f"cannot read the {what} {path}: larger than {limit:,} bytes")
     return data
 
