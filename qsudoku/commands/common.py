@@ -258,6 +258,9 @@ def _check_not_input(args) -> None:
     name (the same ``(st_dev, st_ino)``, so a link or another path is caught too)."""
     from qsudoku.experiments.results import journal_path
 
+    if is_stdout(args.out):  # standard output is no file
+        return
+
     def identity(path):
         try:
             st = os.stat(path)
