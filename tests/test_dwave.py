@@ -384,7 +384,7 @@ def _cloud_exceptions():
             (SolverOfflineError("solver offline"), "offline or failing")]
 
 
-@pytest.mark.parametrize("name", ["qpu", "hybrid", "hybrid-cqm"])
+@pytest.mark.parametrize("name", ["qpu", "hybrid", "hybrid-cqm", "hybrid-nl"])
 def test_cloud_failures_at_construction(name, cloud):
     for exc, message in _cloud_exceptions():
         cloud["answer"] = exc
@@ -395,7 +395,7 @@ def test_cloud_failures_at_construction(name, cloud):
         assert err.value.exit_code == 3
 
 
-@pytest.mark.parametrize("name", ["qpu", "hybrid", "hybrid-cqm"])
+@pytest.mark.parametrize("name", ["qpu", "hybrid", "hybrid-cqm", "hybrid-nl"])
 def test_missing_token_and_profile(name, monkeypatch):
     with pytest.raises(BackendUnavailableError, match="no D-Wave API token: set DWAVE_API_TOKEN"):
         get_sampler(name)
@@ -406,7 +406,7 @@ def test_missing_token_and_profile(name, monkeypatch):
         get_sampler(name)
 
 
-@pytest.mark.parametrize("name", ["qpu", "mock-qpu", "hybrid", "hybrid-cqm"])
+@pytest.mark.parametrize("name", ["qpu", "mock-qpu", "hybrid", "hybrid-cqm", "hybrid-nl"])
 def test_without_the_qpu_extra_the_error_names_it(name, monkeypatch):
     for mod in ("dwave.system", "minorminer"):
         monkeypatch.setitem(sys.modules, mod, None)
