@@ -156,9 +156,10 @@ def test_spin_bqms_are_answered_in_spins():
     p = parse_puzzle(FOUR)
     answers, m = _answers(p, [FOUR_SOLUTION])
     spin = m.bqm.change_vartype(dimod.SPIN, inplace=False)
-    ss = HybridNLSampler(FakeNLSolver(answers)).sample(spin, groups=m.groups())
-    assert ss.vartype is dimod.SPIN and set(np.unique(ss.record.sample)) == {-1, 1}
-    assert ss.first.energy == pytest.approx(0.0)
+    for groups in (m.groups(), None):  # None: recognised from the spins
+        ss = HybridNLSampler(FakeNLSolver(answers)).sample(spin, groups=groups)
+        assert ss.vartype is dimod.SPIN and set(np.unique(ss.record.sample)) == {-1, 1}
+        assert ss.first.energy == pytest.approx(0.0)
 
 
 def test_parameters_and_size_are_checked_before_any_call():
@@ -171,13 +172,17 @@ def test_parameters_and_size_are_checked_before_any_call():
         sampler.sample(m.bqm, groups=m.groups(), num_reads=3)
     with pytest.raises(ConfigError, match="time_limit = 2 s is below the solver's minimum of 5 s"):
         sampler.sample(m.bqm, groups=m.groups(), time_limit=2)
-    with pytest.raises(ConfigError, match="time_limit = 'long' must be a number"):
+    with pytest.raises(ParameterError, match="hybrid-nl: time_limit = 'long' must be a finite"):
         sampler.sample(m.bqm, groups=m.groups(), time_limit="long")
     nodes = model_size(build_nl_model(m.groups()).model)["nodes"]
     small = HybridNLSampler(FakeNLSolver(maximum_number_of_nodes=nodes - 1))
-    with pytest.raises(BackendUnavailableError, match=f"the model has {nodes} nodes, over the "
-                                                      "Leap NL solver's maximum_number_of_nodes"):
+    with pytest.raises(BackendUnavailableError, match=f"too large for the Leap NL solver: nodes "
+                                                      f"{nodes} > maximum_number_of_nodes"):
         small.sample(m.bqm, groups=m.groups())
+    state = model_size(build_nl_model(m.groups()).model)["state_size"]
+    with pytest.raises(BackendUnavailableError, match=f"state_size {state} > maximum_state_size "
+                                                      "1000;"):
+        HybridNLSampler(FakeNLSolver(maximum_state_size=1000)).sample(m.bqm, groups=m.groups())
     assert solver.calls == [] and small.child.calls == []
     empty = sampler.sample(dimod.BQM("BINARY"))
     assert len(empty) == 0 and solver.calls == []

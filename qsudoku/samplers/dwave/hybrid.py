@@ -28,7 +28,8 @@ from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
 from qsudoku.samplers.dwave.cloud import CLIENT_OPTIONS, DEFAULT_LABEL, cloud_errors, plain, split_options
 from qsudoku.samplers.dwave.nl_model import LIMITS, build_nl_model, model_size
 from qsudoku.samplers.onehot import groups_of
-from qsudoku.samplers.reads import empty_sampleset
+from qsudoku.samplers.options import need_time_limit
+from qsudoku.samplers.reads import as_binary, empty_sampleset
 
 __all__ = ["HybridSampler", "HybridCQMSampler", "HybridNLSampler", "cqm_from_groups",
            "hybrid_sampler", "hybrid_cqm_sampler", "hybrid_nl_sampler", "check_nl_size"]
@@ -196,14 +197,13 @@ def check_nl_size(size: dict, properties) -> None:
     >>> check_nl_size({"nodes": 70000}, {"maximum_number_of_nodes": 65536})
     Traceback (most recent call last):
     ...
-    qsudoku.errors.BackendUnavailableError: the model has 70000 nodes, over the Leap NL solver's maximum_number_of_nodes of 65536; solve a smaller puzzle or propagate more (--rules)
+    qsudoku.errors.BackendUnavailableError: the model is too large for the Leap NL solver: nodes 70000 > maximum_number_of_nodes 65536; solve a smaller puzzle or propagate more (--rules)
     """
     for limit, key in LIMITS.items():
         most = properties.get(limit)
         if most is not None and size.get(key, 0) > most:
-            what = "nodes" if key == "nodes" else key.replace("_", " ")
             raise BackendUnavailableError(
-                f"the model has {size[key]} {what}, over the Leap NL solver's {limit} of "
+                f"the model is too large for the Leap NL solver: {key} {size[key]} > {limit} "
                 f"{most}; solve a smaller puzzle or propagate more (--rules)")
 
 
@@ -230,13 +230,12 @@ class HybridNLSampler(_Hybrid):
         if unknown:
             raise ParameterError(f"hybrid-nl: unknown parameter(s) {', '.join(unknown)}; it "
                                  f"accepts: {', '.join(sorted(self.parameters))}")
-        if time_limit is not None:
-            _time_limit(time_limit, 0.0, {})
+        need_time_limit("hybrid-nl", time_limit)
         if "label" in self.parameters:
             params.setdefault("label", DEFAULT_LABEL)
         if not len(bqm.variables):
             return empty_sampleset(bqm)
-        nl = build_nl_model(groups_of(bqm, groups, "hybrid-nl"))
+        nl = build_nl_model(groups_of(as_binary(bqm), groups, "hybrid-nl"))
         if set(nl.variables) != set(bqm.variables):
             raise ParameterError("hybrid-nl: the cell groups do not cover exactly the BQM's "
                                  "variables")
@@ -244,15 +243,15 @@ class HybridNLSampler(_Hybrid):
         check_nl_size(size, self.properties)
         minimum = float(self.child.estimated_min_time_limit(nl.model))
         limit = _time_limit(time_limit, minimum, self.properties)
-        with cloud_errors(self.what):
+        with cloud_errors(self.what):  # the states are read from the answer when first used
             result = self.child.sample(nl.model, time_limit=limit, **params).result()
-        rows = nl.samples()
+            rows = nl.samples()
+            states = [i for i in range(nl.model.states.size()) if nl.choice.has_state(i)]
+        feasible = np.array([bool(nl.model.feasible(i)) for i in states], dtype=bool)
         pos = {v: i for i, v in enumerate(nl.variables)}
         rows = rows[:, [pos[v] for v in bqm.variables]]
         if bqm.vartype is dimod.SPIN:
             rows = 2 * rows - 1
-        states = [i for i in range(nl.model.states.size()) if nl.choice.has_state(i)]
-        feasible = np.array([bool(nl.model.feasible(i)) for i in states], dtype=bool)
         ss = dimod.SampleSet.from_samples_bqm((rows, list(bqm.variables)), bqm,
                                               is_feasible=feasible, info=dict(result.info))
         return self._finish(ss, limit, minimum, num_units=nl.num_units, model_size=size,

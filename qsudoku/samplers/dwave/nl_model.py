@@ -23,8 +23,8 @@ BQM's variables.  ``dwave.optimization`` is imported only when a model is built.
 (1, 4, 2)
 >>> nl.set_state(0, {(0, 0, 1): 1, (0, 0, 2): 0, (0, 1, 1): 0, (0, 1, 2): 1})
 >>> nl.set_state(1, {(0, 0, 1): 1, (0, 0, 2): 0, (0, 1, 1): 1, (0, 1, 2): 0})
->>> [bool(nl.model.feasible(i)) for i in range(2)], [float(nl.model.objective.state(i)) for i in range(2)]
-([True, False], [0.0, 2.0])
+>>> [(bool(nl.model.feasible(i)), float(nl.model.objective.state(i))) for i in range(2)]
+[(True, 0.0), (False, 2.0)]
 >>> nl.samples().tolist()
 [[1, 0, 0, 1], [1, 0, 1, 0]]
 """
