@@ -468,8 +468,9 @@ def test_token_never_reaches_output_or_files(token, cloud, monkeypatch, tmp_path
     monkeypatch.setenv("DWAVE_API_TOKEN", token)
     monkeypatch.setenv("QSUDOKU_CACHE_DIR", str(tmp_path / "cache"))
     cloud["answer"] = SolverAuthenticationError(f"token {token} is not valid")
-    codes = [main(["solve", FOUR, "--sampler", name]) for name in ("qpu", "hybrid", "hybrid-cqm")]
-    assert codes == [3, 3, 3]
+    codes = [main(["solve", FOUR, "--sampler", name])
+             for name in ("qpu", "hybrid", "hybrid-cqm", "hybrid-nl")]
+    assert codes == [3, 3, 3, 3]
     cfg = tmp_path / "mock.toml"
     cfg.write_text('[propagate]\nrules = []\n[sampler]\nname = "mock-qpu"\n'
                    '[sampler.params]\nnum_reads = 4\nseed = 1\n')
