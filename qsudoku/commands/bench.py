@@ -19,7 +19,7 @@ from copy import copy
 from qsudoku.experiments.bench import SOLVE, format_summary, points, summarize
 from qsudoku.errors import BackendUnavailableError, ConfigError
 from qsudoku.commands.common import (add_config_args, add_experiment_args, add_input_args, add_route_args,
-                     check_experiment_args, config_from_args, experiment_tasks,
+                     check_experiment_args, check_seconds, config_from_args, experiment_tasks,
                      read_experiment_inputs, run_experiment)
 
 
@@ -57,16 +57,7 @@ def register(sub) -> None:
 def _budgets(text: str | None) -> list[float | None]:
     if not text:
         return [None]
-    out = []
-    for part in text.split(","):
-        try:
-            b = float(part)
-        except ValueError:
-            raise ConfigError(f"--time-budget {part!r} is not a number of seconds") from None
-        if not 0 < b < float("inf"):
-            raise ConfigError(f"--time-budget {part!r} must be a positive number of seconds")
-        out.append(b)
-    return out
+    return [check_seconds("--time-budget", part) for part in text.split(",")]
 
 
 def _points(args, budgets):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from dataclasses import replace
 
@@ -17,7 +18,7 @@ from qsudoku.io.rules import parse_box
 __all__ = ["add_input_args", "add_config_args", "add_route_args", "rules_from_args", "config_from_args",
            "iter_inputs", "parse_key_values", "add_experiment_args", "check_experiment_args",
            "run_experiment", "read_experiment_inputs", "set_label", "experiment_tasks",
-           "MAX_REPEAT", "MAX_JOBS_PER_CPU", "MAX_TASKS"]
+           "MAX_REPEAT", "MAX_JOBS_PER_CPU", "MAX_TASKS", "check_seconds", "SecondsAction"]
 
 
 def add_input_args(p: argparse.ArgumentParser, many: bool = True) -> None:
@@ -61,12 +62,41 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
                         "(credentials stay in D-Wave's own config)")
 
 
+def check_seconds(flag: str, value) -> float:
+    """``value`` (text or a number) as seconds: a finite number > 0, else one line naming
+    ``flag``; the one check of every option that takes seconds (``inf`` and ``nan`` are
+    refused: a limit must end).
+
+    >>> check_seconds("--time-limit", "2.5")
+    2.5
+    >>> check_seconds("--time-limit", "inf")
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ConfigError: --time-limit inf must be a finite number of seconds > 0
+    """
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{flag} {value!r} is not a number of seconds") from None
+    if not 0 < x < math.inf:
+        raise ConfigError(f"{flag} {value} must be a finite number of seconds > 0")
+    return x
+
+
+class SecondsAction(argparse.Action):
+    """An option taking seconds, checked by :func:`check_seconds` as it is parsed (the
+    error is a :class:`~qsudoku.errors.ConfigError`, one line, exit 2)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, check_seconds(option_string, values))
+
+
 def add_route_args(p: argparse.ArgumentParser, budget: bool = True) -> None:
     """Flags of the sampling rounds (``[route]`` in the config); ``budget=False`` leaves
     ``--time-budget`` to the command (``bench`` takes a list of budgets)."""
     r = p.add_argument_group("sampling rounds (every sampler; see [route] in the config)")
     if budget:
-        r.add_argument("--time-budget", type=float, metavar="S", dest="route_budget",
+        r.add_argument("--time-budget", action=SecondsAction, metavar="S", dest="route_budget",
                        help="seconds of sampling rounds per puzzle (default "
                             f"{DEFAULTS['route']['time_budget']:g})")
     r.add_argument("--no-fallback", action="store_true",

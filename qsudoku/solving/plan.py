@@ -115,7 +115,8 @@ class Plan:
             ConfigError: The sampler rejected a parameter value (see :meth:`rejected`).
         """
         with self.rejected():
-            return sample_round(model, self.sampler, self.round_params(seed, left, num_reads))
+            return sample_round(model, self.sampler, self.round_params(seed, left, num_reads),
+                                self.label)
 
     def warm_up(self) -> float:
         """Compile the sampler's kernels for these parameters (seconds it took; 0 if none)."""

@@ -28,10 +28,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+import dimod
+
+from qsudoku.errors import SamplerOutputError
 from qsudoku.model.decode import Decoded, decode
 from qsudoku.model.qubo import QuboModel
 
-__all__ = ["Round", "Tally", "sample_round", "best_read", "call_params", "INFO_KEYS"]
+__all__ = ["Round", "Tally", "sample_round", "checked_sampleset", "best_read", "call_params", "INFO_KEYS"]
 
 #: The ``sampleset.info`` fields kept in results (summed over rounds when numeric).
 INFO_KEYS = ("timing", "status", "problem_id")
@@ -99,7 +102,34 @@ class Round:
                 if c.label in labels]
 
 
-def sample_round(model: QuboModel, sampler, params: Mapping) -> Round:
+def checked_sampleset(name: str, sampleset, model: QuboModel):
+    """``sampleset``, resolved, if it is a usable answer of sampler ``name`` for ``model``:
+    a :class:`dimod.SampleSet` with at least one read and every model variable.
+
+    Raises:
+        SamplerOutputError: Anything else, naming the sampler and what it returned.
+
+    >>> import dimod
+    >>> checked_sampleset("Mine", None, None)
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.SamplerOutputError: sampler 'Mine' returned None, not a dimod.SampleSet
+    """
+    if not isinstance(sampleset, dimod.SampleSet):
+        what = "None" if sampleset is None else f"a {type(sampleset).__name__}"
+        raise SamplerOutputError(f"sampler {name!r} returned {what}, not a dimod.SampleSet")
+    sampleset.resolve()
+    if not len(sampleset):
+        raise SamplerOutputError(f"sampler {name!r} returned an empty SampleSet (no reads)")
+    missing = set(model.variables).difference(sampleset.variables)
+    if missing:
+        raise SamplerOutputError(f"sampler {name!r} returned a SampleSet without {len(missing)} "
+                                 f"of the model's {model.num_variables} variables, e.g. "
+                                 f"{min(missing, key=str)!r}")
+    return sampleset
+
+
+def sample_round(model: QuboModel, sampler, params: Mapping, name: str | None = None) -> Round:
     """Sample ``model.bqm`` once with ``sampler`` and decode every read.
 
     Args:
@@ -107,14 +137,18 @@ def sample_round(model: QuboModel, sampler, params: Mapping) -> Round:
         sampler: Any :class:`dimod.Sampler`; one that lists ``groups`` in its
             ``parameters`` also gets the model's labelled one-hot groups.
         params: Keyword arguments of ``sampler.sample`` (already checked).
+        name: The sampler's name in errors (default: its ``name`` or class name).
 
     Returns:
         The :class:`Round`.
+
+    Raises:
+        SamplerOutputError: The sampler's answer is not usable (:func:`checked_sampleset`).
     """
     call = call_params(sampler, model, params)
+    name = name or getattr(sampler, "name", None) or type(sampler).__name__
     t = time.perf_counter()
-    sampleset = sampler.sample(model.bqm, **call)
-    sampleset.resolve()
+    sampleset = checked_sampleset(str(name), sampler.sample(model.bqm, **call), model)
     t_sample = time.perf_counter() - t
     t = time.perf_counter()
     decoded = decode(model, sampleset)
