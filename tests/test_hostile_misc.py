@@ -204,3 +204,133 @@ def test_a_tampered_integer_column_is_read_as_missing(capsys, tmp_path, value):
         assert main([*argv, "--resume"]) == 0
         err = capsys.readouterr().err
         assert "internal error" not in err and "0 new rows, 2 in" in err
+
+
+# -- 5. the budget bounds the first round ---------------------------------------------------
+
+class _CountingRandom:
+    """A foreign sampler without a time parameter: random reads, the reads asked recorded."""
+
+    parameters = {"num_reads": [], "seed": []}
+    properties: dict = {}
+
+    def __init__(self):
+        self.asked: list[int] = []
+
+    def sample(self, bqm, num_reads=10, seed=None):
+        import dimod
+        import numpy as np
+
+        self.asked.append(num_reads)
+        rng = np.random.default_rng(seed)
+        return dimod.SampleSet.from_samples_bqm(
+            (rng.integers(0, 2, (num_reads, len(bqm.variables)), dtype=np.int8),
+             list(bqm.variables)), bqm)
+
+
+def test_a_huge_first_round_is_measured_then_cut_to_fit():
+    import qsudoku
+    from qsudoku.solving.policy import PROBE_READS
+
+    sampler = _CountingRandom()
+    config = qsudoku.Config().with_overrides(reads=10_000_000, seed=1)
+    result = qsudoku.solve(qsudoku.parse_puzzle(SEED004), config, sampler=sampler, budget=0.3)
+    assert sampler.asked[0] == PROBE_READS and len(sampler.asked) >= 2
+    assert max(sampler.asked) < 10_000_000
+    assert result.num_reads == sum(sampler.asked)
+    assert any("cannot fit the 0.3 s budget" in n and "reads were cut to fit" in n
+               for n in result.notes), result.notes
+
+
+@pytest.mark.parametrize("name", ["sa", "neal", "steepest", "tabu"])
+def test_every_registered_sampler_taking_reads_is_bounded(name):
+    import qsudoku
+    from qsudoku.solving.plan import make_plan
+
+    config = qsudoku.Config().with_overrides(sampler=name, reads=10_000_000, seed=3)
+    plan = make_plan(config)
+    assert "num_reads" in plan.accepted and not plan.timed
+    result = qsudoku.solve(qsudoku.parse_puzzle(SEED004), config, budget=0.3)
+    assert 1 <= result.num_reads < 10_000_000
+    assert any("reads asked" in n or "cannot fit" in n for n in result.notes), result.notes
+
+
+def test_solve_with_ten_million_reads_answers(tmp_path):
+    """The issue's case through the CLI (the timeout fails a regression instead of hanging:
+    before, the first round took every read, past 40 s and gigabytes of states)."""
+    out = qsudoku(tmp_path, "solve", SEED004, "--sampler", "sa", "--reads", "10000000",
+                  "--time-budget", "1", timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "of the 10000000 reads asked" in out.stdout or "reads were cut to fit" in out.stdout
+
+
+# -- 6. plain words and one grammar ---------------------------------------------------------
+
+def _solve_line(capsys, tmp_path, *flags):
+    from qsudoku.cli import main
+
+    (tmp_path / "e.txt").write_text("12.434.2.1.3..21\n")
+    code = main(["solve", str(tmp_path / "e.txt"), *flags])
+    return code, capsys.readouterr()
+
+
+@pytest.mark.parametrize("flag", ["bogus=1", "Cell=1"])
+def test_an_unknown_weight_lists_the_config_keys(capsys, tmp_path, flag):
+    code, out = _solve_line(capsys, tmp_path, "--weight", flag)
+    line = one_line(out.err)
+    assert code == 2 and "unknown weight" in line
+    assert "known keys: cell, unit, row, column, box, extra" in line
+    assert "__init__" not in line
+
+
+def test_weight_unit_means_what_it_means_in_a_config_file(tmp_path):
+    import qsudoku
+    from qsudoku.config import load_config
+
+    (tmp_path / "c.toml").write_text("[qubo.weights]\nunit = 2.0\nbox = 3.0\n")
+    from_file = load_config(str(tmp_path / "c.toml")).qubo.weights
+    from_flag = qsudoku.Config().with_overrides(weights={"unit": 2.0, "box": 3.0}).qubo.weights
+    assert from_file == from_flag and (from_flag.row, from_flag.box, from_flag.cell) == (2.0, 3.0, 1.0)
+
+
+def test_weight_unit_on_the_command_line(capsys, tmp_path):
+    code, out = _solve_line(capsys, tmp_path, "--weight", "unit=2", "--json")
+    assert code == 0 and out.err == ""
+
+
+@pytest.mark.parametrize("spec, said", [
+    ("cell=1:2:101", "round to 2 distinct integers"),
+    ("cell=1,2,1", "repeat 1"),
+    ("cell=0.5,0.50", "repeat 0.5"),
+    ("num_sweeps=10:10:3", "round to 1 distinct integers"),
+    ("cell=1.0:1.0:2", "repeat 1.0"),
+])
+def test_a_sweep_axis_never_collapses_silently(capsys, tmp_path, spec, said):
+    from qsudoku.cli import main
+
+    (tmp_path / "e.txt").write_text("12.434.2.1.3..21\n")
+    code = main(["sweep", str(tmp_path / "e.txt"), "--grid", spec, "--no-progress"])
+    line = one_line(capsys.readouterr().err)
+    assert code == 2 and said in line
+
+
+def test_a_float_range_keeps_its_values():
+    from qsudoku.experiments.sweep import parse_values
+
+    vals = parse_values("1.0:2.0:101")
+    assert len(vals) == 101 and vals[0] == 1.0 and vals[-1] == 2.0
+    assert vals[1] != round(vals[1], 4)  # not rounded to 4 significant digits any more
+    assert all(abs(v - 2 ** (k / 100)) < 1e-14 for k, v in enumerate(vals))
+
+
+def test_a_config_with_a_byte_order_mark_is_read(capsys, tmp_path):
+    (tmp_path / "c.toml").write_bytes(b"\xef\xbb\xbf[sampler]\nname = \"sa\"\n")
+    code, out = _solve_line(capsys, tmp_path, "--config", str(tmp_path / "c.toml"), "--json")
+    assert code == 0 and out.err == ""
+
+
+@pytest.mark.parametrize("digits", ["", " "])
+def test_empty_digits_are_an_error(capsys, tmp_path, digits):
+    code, out = _solve_line(capsys, tmp_path, "--digits", digits)
+    line = one_line(out.err)
+    assert code == 2 and "name no symbol" in line

@@ -53,7 +53,8 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
                    help="propagation rules, e.g. naked_single,hidden_single,locked_candidates "
                         "(none = only the givens eliminate)")
     g.add_argument("--weight", action="append", default=[], metavar="KIND=W",
-                   help="penalty weight of cell, row, column, box or extra (repeatable)")
+                   help="penalty weight, a key of [qubo.weights]: cell, row, column, box, "
+                        "extra, or unit (row, column, box and extra at once) (repeatable)")
     g.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="a sampler constructor option as a TOML value, e.g. "
                         "topology=zephyr (repeatable)")
@@ -139,7 +140,7 @@ def rules_from_args(args) -> Rules:
             text, source = _read_region_file(text), args.regions
         regions = parse_regions(text, source=source)
     return Rules(box=parse_box(args.box) if args.box else None, variant=args.variant or "standard",
-                 regions=regions, digits=parse_digits(args.digits) if args.digits else None,
+                 regions=regions, digits=None if args.digits is None else parse_digits(args.digits),
                  format=args.format, size=args.size)
 
 

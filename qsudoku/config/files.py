@@ -71,7 +71,7 @@ def load_config(path: str | None = None) -> Config:
 
     try:
         raw = _read_config_bytes(path)
-        data = tomllib.loads(raw.decode("utf-8"))
+        data = tomllib.loads(raw.decode("utf-8-sig"))  # a byte-order mark, as in puzzle files
     except FileNotFoundError:
         raise ConfigError(f"config file not found: {path}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:

@@ -61,13 +61,21 @@ def parse_values(text: str) -> list:
     """The values of one axis.
 
     ``start:stop:count`` spaces ``count`` values geometrically from ``start`` to
-    ``stop`` (4 significant digits; integers if both ends are integers,
-    duplicates dropped); ``a,b,c`` lists them, each read as a TOML value like a
-    config file's (``true``, ``1e-3``, ``"text"``, arrays ``[0.1,5],[1,10]``; a bare
-    word is a string); a single value is a one-value axis.
+    ``stop``, the ends exact: floats kept to 15 significant digits (the float noise of
+    the powers dropped, nothing else), rounded to integers if both ends
+    are integers (a range whose integers would repeat is refused, not shortened);
+    ``a,b,c`` lists them, each read as a TOML value like a config file's (``true``,
+    ``1e-3``, ``"text"``, arrays ``[0.1,5],[1,10]``; a bare word is a string); a single
+    value is a one-value axis.  An axis never holds a value twice: a repeat is refused.
 
     >>> parse_values("1:1000:4"), parse_values("2"), parse_values("linear,geometric")
     ([1, 10, 100, 1000], [2], ['linear', 'geometric'])
+    >>> parse_values("1.0:4.0:3")
+    [1.0, 2.0, 4.0]
+    >>> parse_values("1:2:101")
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ConfigError: range '1:2:101' has integer ends, and its 101 values round to 2 distinct integers; give float ends (1.0:2.0:101) or fewer values
     >>> parse_values("linear,1e-3,false")
     ['linear', 0.001, False]
     >>> parse_values("(0.1,5),(1,10)")
@@ -90,10 +98,17 @@ def parse_values(text: str) -> list:
         if count == 1:
             raw = [start]
         else:
-            raw = [start * (stop / start) ** (k / (count - 1)) for k in range(count)]
-        ints = _INT.fullmatch(m.group(1)) and _INT.fullmatch(m.group(2))
-        vals = [int(round(x)) if ints else float(f"{x:.4g}") for x in raw]
-        return list(dict.fromkeys(vals))
+            raw = [start * (stop / start) ** (k / (count - 1)) for k in range(count - 1)] + [stop]
+        if _INT.fullmatch(m.group(1)) and _INT.fullmatch(m.group(2)):
+            vals = [int(round(x)) for x in raw]
+            distinct = len(set(vals))
+            if distinct < len(vals):
+                raise ConfigError(
+                    f"range {text!r} has integer ends, and its {count} values round to "
+                    f"{distinct} distinct integers; give float ends ({start!r}:{stop!r}:"
+                    f"{count}) or fewer values")
+            return vals
+        return _no_repeats(text, [float(f"{x:.15g}") for x in raw])  # no float noise
     vals = toml_value("[" + text + "]")
     if not isinstance(vals, list):  # bare words: each comma-separated value on its own
         if "(" in text or "[" in text:
@@ -104,6 +119,23 @@ def parse_values(text: str) -> list:
         raise ConfigError(f"no values in {text!r}")
     if len(vals) > MAX_AXIS_VALUES:
         raise ConfigError(f"{len(vals)} values in one axis; at most {MAX_AXIS_VALUES}")
+    return _no_repeats(text, vals)
+
+
+def _no_repeats(text: str, vals: list) -> list:
+    """``vals``, if no value is there twice (``1`` and ``1.0`` are the same setting).
+
+    >>> _no_repeats("1,2,1.0", [1, 2, 1.0])
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ConfigError: values '1,2,1.0' repeat 1.0: each setting would run twice
+    """
+    seen: set = set()
+    for v in vals:
+        key = float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else repr(v)
+        if key in seen:
+            raise ConfigError(f"values {text!r} repeat {v!r}: each setting would run twice")
+        seen.add(key)
     return vals
 
 
