@@ -31,11 +31,12 @@
 >>> r.valid, r.solved_by, r.num_reads
 (True, 'sa (1 round)', 50)
 
-Any other :class:`dimod.Sampler` plugs in the same way:
+Any other :class:`dimod.Sampler` plugs in the same way (here with a budget that decodes
+all 32768 states the exact solver returns; a short one keeps those of lowest energy):
 
 >>> import dimod
 >>> r = solve(parse_puzzle("1..." "..2." "...." "...4"), Config().with_overrides(reads=5, seed=3),
-...           sampler=dimod.ExactSolver())
+...           sampler=dimod.ExactSolver(), budget=120)
 >>> r.valid, r.solved_by
 (True, 'ExactSolver (1 round)')
 >>> for note in r.notes: print(note)
@@ -239,7 +240,8 @@ class _Rounds:
                                         "the budget")
                 break
             left = self.deadline - t - built  # a build's worth kept for the reads' scoring
-            rnd = self.plan.sample(model, seed=self._seed(), left=left, num_reads=n_next)
+            rnd = self.plan.sample(model, seed=self._seed(), left=left, num_reads=n_next,
+                                   deadline=self.deadline)
             self.timings["sample"] += rnd.t_sample
             self.timings["decode"] += rnd.t_decode
             tally.add(rnd)
@@ -298,13 +300,19 @@ class _Rounds:
         return model, built
 
     def _note_reads(self, rnd, call: dict) -> None:
-        """Say once when the sampler returned fewer reads than the user asked for."""
-        asked = call.get("num_reads")
-        if self.asked is None or asked is None or rnd.num_reads >= asked or self.noted_reads:
+        """Say once when the sampler returned fewer reads than the user asked for, and
+        each time reads were left undecoded to keep the budget."""
+        if rnd.returned > rnd.num_reads:
+            self.result.notes.append(
+                f"{self.plan.label} returned {rnd.returned} reads in a round, more than the "
+                f"{self.budget:g} s budget can decode: the {rnd.num_reads} of lowest energy "
+                "were kept")
+        asked, got = call.get("num_reads"), max(rnd.returned, rnd.num_reads)
+        if self.asked is None or asked is None or got >= asked or self.noted_reads:
             return
         why = [k for k in ("stop_at_ground", "time_limit") if call.get(k)]
         self.result.notes.append(
-            f"{self.plan.label} returned {rnd.num_reads} of the {asked} reads asked in a round"
+            f"{self.plan.label} returned {got} of the {asked} reads asked in a round"
             + (f" (it stops at {' or '.join(w.replace('_', ' ') for w in why)})"
                if why else ""))
         self.noted_reads = True
