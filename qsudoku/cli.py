@@ -19,9 +19,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
-import io
 import gc
 import importlib
+import io
 import os
 import sys
 import traceback

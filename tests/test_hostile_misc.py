@@ -80,14 +80,14 @@ SECONDS_OPTIONS = [("count", "--time-limit"), ("embed", "--timeout"), ("solve", 
 def test_every_seconds_option_is_listed():
     """The table below covers every option of seconds (a float) of every command."""
     from qsudoku.cli import build_parser
-    from qsudoku.commands.common import SecondsAction
+    from qsudoku.commands.common import SecondsAction, SecondsListAction
 
     parser = build_parser()
     found = set()
     for name, sub in parser._subparsers._group_actions[0].choices.items():
         for action in sub._actions:
             assert action.type is not float, (name, action.dest)  # floats go through SecondsAction
-            if isinstance(action, SecondsAction) or action.metavar == "S[,S2...]":
+            if isinstance(action, (SecondsAction, SecondsListAction)):
                 found.add((name, action.option_strings[0]))
     assert found == set(SECONDS_OPTIONS), found
 

@@ -18,7 +18,8 @@ from qsudoku.io.rules import parse_box
 __all__ = ["add_input_args", "add_config_args", "add_route_args", "rules_from_args", "config_from_args",
            "iter_inputs", "parse_key_values", "add_experiment_args", "check_experiment_args",
            "run_experiment", "read_experiment_inputs", "set_label", "experiment_tasks",
-           "MAX_REPEAT", "MAX_JOBS_PER_CPU", "MAX_TASKS", "check_seconds", "SecondsAction"]
+           "MAX_REPEAT", "MAX_JOBS_PER_CPU", "MAX_TASKS", "check_seconds", "SecondsAction",
+           "SecondsListAction"]
 
 
 def add_input_args(p: argparse.ArgumentParser, many: bool = True) -> None:
@@ -90,6 +91,15 @@ class SecondsAction(argparse.Action):
 
     def __call__(self, parser, namespace, values, option_string=None):
         setattr(namespace, self.dest, check_seconds(option_string, values))
+
+
+class SecondsListAction(argparse.Action):
+    """An option taking comma-separated seconds (``bench --time-budget 0.3,1``): a list,
+    each checked by :func:`check_seconds` as it is parsed."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, [check_seconds(option_string, part)
+                                       for part in str(values).split(",")])
 
 
 def add_route_args(p: argparse.ArgumentParser, budget: bool = True) -> None:

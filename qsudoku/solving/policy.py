@@ -72,9 +72,10 @@ __all__ = ["solve", "run_plan", "build", "root_candidates", "rounds_text", "SAMP
 SAMPLE_OVERHEAD = 2.5
 
 
-#: The most reads a first round takes unmeasured: every registered sampler's default is
-#: at most this, so an ordinary run samples exactly as configured.
-UNMEASURED_READS = 100
+#: The most reads a first round takes unmeasured: every registered sampler's default and
+#: the usual ``--reads`` (a few hundred) are at most this, so such a run samples exactly as
+#: configured.
+UNMEASURED_READS = 1000
 #: Reads of the short first call that measures a sampler asked for more.
 PROBE_READS = 4
 
