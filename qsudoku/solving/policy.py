@@ -13,7 +13,9 @@
    asking more than :data:`UNMEASURED_READS` reads starts with a short call of
    :data:`PROBE_READS` reads instead, whose time per read sets the reads that fit: the
    budget bounds the first round too (``--reads 10000000 --time-budget 1`` answers within
-   seconds), and a note says how many reads ran.  A sampler that takes
+   seconds), and a note says how many reads ran.  A QPU (``annealing_time``, real or mock)
+   is not measured so: its reads are checked against the solver's access-time limit before
+   anything is submitted.  A sampler that takes
    no seed runs one round (its answer would not change), and so does every sampler
    with ``route.enabled = false`` (``--no-route``);
 4. decimate between rounds if ``route.max_depth > 0`` (:mod:`.decimate`);
@@ -222,7 +224,8 @@ class _Rounds:
 
     def run(self) -> Tally:
         cands, depth, built = self.root, 0, 0.0
-        probe = self.batched and self.max_reads > UNMEASURED_READS
+        probe = (self.batched and self.max_reads > UNMEASURED_READS
+                 and "annealing_time" not in self.plan.accepted)
         n_next: int | None = PROBE_READS if probe else None
         tally, result = self.tally, self.result
         while not tally.rounds or not self.one:
