@@ -292,8 +292,37 @@ def check_experiment_args(args) -> None:
         raise ConfigError("--resume needs --out FILE")
     if args.out:
         check_target(args.out, "--out")
+        _check_not_input(args)
     if args.resume and args.overwrite:
         raise ConfigError("--resume and --overwrite exclude each other")
+
+
+def _check_not_input(args) -> None:
+    """Refuse an ``--out`` (or its journal, its machine record) that is also a file the
+    run reads: a puzzle file, its solutions, ``--config`` or ``--regions``, under any
+    name (the same ``(st_dev, st_ino)``, so a link or another path is caught too)."""
+    from qsudoku.experiments.results import journal_path
+
+    if is_stdout(args.out):  # standard output is no file
+        return
+
+    def identity(path):
+        try:
+            st = os.stat(path)
+        except (OSError, ValueError):
+            return None
+        return st.st_dev, st.st_ino
+
+    specs = args.puzzles if isinstance(args.puzzles, list) else [args.puzzles or []]
+    inputs = [s for s in specs if isinstance(s, str) and s != "-"]
+    inputs += [os.path.splitext(s)[0] + ".solutions" + os.path.splitext(s)[1] for s in inputs]
+    inputs += [getattr(args, "config", None), getattr(args, "regions", None)]
+    read = {identity(p): p for p in inputs if p and identity(p) is not None}
+    for out in dict.fromkeys((args.out, journal_path(args.out), args.out + ".machine.json")):
+        name = read.get(identity(out))
+        if name is not None:
+            raise ConfigError(f"--out {args.out}: {out} is also an input of this run "
+                              f"({name}); write the results to another file")
 
 
 def experiment_tasks(args, sources, points):
@@ -367,12 +396,22 @@ def _write_machine(out: str) -> None:
         MachineError: The machine refused the write (disk full, file too large).
     """
     import json
+    import stat
+    import sys
 
     from qsudoku.errors import MachineError
     from qsudoku.experiments.bench import machine_info
-    from qsudoku.io.output import write_text
+    from qsudoku.io.output import file_kind, write_text
 
     path = out + ".machine.json"
+    try:  # an optional companion: a FIFO, device or directory there is left alone
+        mode = os.stat(path).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        print(f"qsudoku: warning: {path} is {file_kind(mode)}, not a regular file; the "
+              "machine record is not written", file=sys.stderr)
+        return
     try:
         write_text(path, json.dumps(machine_info(), indent=1, sort_keys=True))
     except OSError as e:
