@@ -20,6 +20,7 @@ __all__ = [
     "ConfigError",
     "ParameterError",
     "BackendUnavailableError",
+    "SamplerOutputError",
     "TimeLimitError",
     "MachineError",
     "exit_code_for",
@@ -103,6 +104,17 @@ class BackendUnavailableError(QSudokuError, RuntimeError):
     """A sampler cannot run here: missing extra, token, solver or network."""
 
     exit_code = 3
+
+
+class SamplerOutputError(BackendUnavailableError):
+    """A sampler ran but returned no usable answer: nothing, ``None``, an object that is
+    not a :class:`dimod.SampleSet`, an empty one, or one without the model's variables.
+    The message names the sampler and what it returned (exit 3, as a backend that cannot
+    run here).
+
+    >>> exit_code_for(SamplerOutputError("sampler 'Mine' returned None, not a dimod.SampleSet"))
+    3
+    """
 
 
 class TimeLimitError(QSudokuError, TimeoutError):

@@ -86,7 +86,11 @@ def iter_puzzles(spec: str, rules: Rules = Rules(), *, stdin=None) -> Iterator[P
     with the input.
     """
     if spec == "-":
-        stream = stdin or sys.stdin
+        stream = stdin if stdin is not None else sys.stdin
+        if stream is None:  # ``qsudoku solve - <&-``: no standard input at all
+            yield PuzzleFormatError("standard input is closed: nothing to read",
+                                    source="<stdin>")
+            return
         stream = getattr(stream, "buffer", stream)  # bytes: a BOM and bad UTF-8 are ours
         yield from _iter_text(read_lines(stream, "<stdin>"), rules, source="<stdin>")
         return

@@ -263,7 +263,7 @@ def _hybrid_factory(name: str, cls_name: str, wrapper):
         _, client = split_options(name, options, CLIENT_OPTIONS, ())
         import dwave.system
 
-        with cloud_errors(wrapper.what, constructing=True, config_file=client.get("config_file")):
+        with cloud_errors(wrapper.what, constructing=True, client=client):
             child = getattr(dwave.system, cls_name)(**client)
         return wrapper(child)
 
