@@ -1,28 +1,57 @@
-"""Paths to the shared puzzle data (CI clones the repo with ``shared/`` beside it)."""
+"""Paths to the puzzle data: the sets shipped in the repository's ``data/``, found through
+:func:`qsudoku.io.dataset_path` (see ``data/README.md``)."""
 
+import os
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-DATA = REPO.parent / "shared" / "data"
-SEEDS = DATA / "seeds" / "seeds.tsv"
+from qsudoku.errors import DatasetMissingError
+from qsudoku.io import dataset_path
+from qsudoku.io.datasets import REPO_DATA
 
-needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="shared/data not beside the repo")
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO_DATA
+SEEDS = dataset_path("seeds/seeds.tsv")
+
+needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="data/ is not in the repository")
+
+#: The developers' share beside the repository, for text that names sets that do not ship.
+SHARED = REPO.parent / "shared" / "data"
+needs_shared = pytest.mark.skipif(
+    not SHARED.is_dir() or bool(os.environ.get("QSUDOKU_NO_SHARED")),
+    reason="../shared/data (sets that do not ship) is missing; put those sets under a "
+           "directory named in QSUDOKU_DATA")
+
+
+def data_sets() -> list[Path]:
+    """Every puzzle file of ``data/`` (copied sets and ``generated/``), without companions
+    and without the random-fraction sets (their puzzles need not be unique)."""
+    found = sorted(DATA.glob("*/*.txt")) + sorted(DATA.glob("generated/*/*.txt"))
+    return [f for f in found if not f.name.endswith((".solutions.txt", ".ids.txt"))
+            and not f.name.startswith("fraction_")]
 
 
 def puzzle_files(max_size: int = 99) -> list[Path]:
-    """Every puzzle file under shared/data (no solutions/ids companions) up to ``max_size``."""
+    """Every puzzle file of :func:`data_sets` up to grids of ``max_size``."""
     import re
 
     out = []
-    for f in sorted(DATA.glob("*/*.txt")):
-        if f.name.endswith((".solutions.txt", ".ids.txt")):
-            continue
+    for f in data_sets():
         m = re.search(r"(\d+)$", f.parent.name)
         if m and int(m.group(1)) <= max_size:
             out.append(f)
     return out
+
+
+def data_set(name: str) -> Path:
+    """The set ``name`` wherever the resolver finds it; a set that does not ship and is
+    missing skips the test, naming the set and ``QSUDOKU_DATA``."""
+    try:
+        return dataset_path(name)
+    except DatasetMissingError:
+        pytest.skip(f"puzzle set {name} is not shipped and not found: put it under a "
+                    "directory named in QSUDOKU_DATA")
 
 
 def route(puzzle, *, seed=None, time_budget=0.8, sampler=None, max_depth=0, fallback=None,

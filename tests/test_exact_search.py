@@ -16,14 +16,16 @@ from _shared import DATA, SEEDS, needs_data
 
 #: A few puzzles of every kind and size up to 16x16 (the search needs minutes on 25x25).
 SAMPLE = [
-    ("sudoku4/vu_kr_4x4.txt", 3), ("sudoku6/janko_box2x3.txt", 2), ("sudoku6/janko_box3x2.txt", 2),
-    ("sudoku8/janko_box2x4.txt", 2), ("sudoku8/janko_box4x2.txt", 2),
-    ("sudoku9/forum_hardest_1106.txt", 4), ("sudoku9/norvig_top95.txt", 3),
-    ("sudoku9/royle_17clue.txt", 3), ("sudoku12/janko_box3x4.txt", 2), ("sudoku16/gecode.txt", 2),
-    ("sudoku16/krazydad_4_super_tough.txt", 2), ("sudokux9/janko.txt", 3),
-    ("jigsaw4/janko.txt", 2), ("jigsaw5/janko.txt", 2), ("jigsaw6/janko.txt", 2),
-    ("jigsaw7/janko.txt", 2), ("jigsaw8/janko.txt", 2), ("jigsaw9/janko.txt", 3),
-    ("jigsawx6/janko.txt", 3),
+    ("generated/sudoku4/unique.txt", 3), ("generated/sudoku6/unique_box2x3.txt", 2),
+    ("generated/sudoku6/unique_box3x2.txt", 2), ("generated/sudoku8/unique_box2x4.txt", 2),
+    ("generated/sudoku8/unique_box4x2.txt", 2), ("sudoku9/forum_hardest_1106.txt", 4),
+    ("sudoku9/magictour_top1465.txt", 3), ("sudoku9/royle_17clue.txt", 3),
+    ("generated/sudoku12/unique_box3x4.txt", 2), ("sudoku16/gecode.txt", 2),
+    ("sudoku16/smilingwayne.txt", 2), ("generated/sudokux9/unique.txt", 3),
+    ("generated/jigsaw4/unique.txt", 2), ("generated/jigsaw5/unique.txt", 2),
+    ("generated/jigsaw6/unique.txt", 2), ("generated/jigsaw7/unique.txt", 2),
+    ("generated/jigsaw8/unique.txt", 2), ("jigsaw9/smilingwayne.txt", 3),
+    ("jigsawx6/smilingwayne.txt", 3),
 ]
 
 

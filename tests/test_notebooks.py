@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from _shared import DATA, REPO, needs_data
+from _shared import REPO, SHARED, needs_shared
 
 NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
 KERNEL = "qsudoku-tests"
@@ -53,7 +53,7 @@ def kernel_manager_factory(tmp_path_factory):
     return make
 
 
-@needs_data
+@needs_shared
 @pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_runs_top_to_bottom_on_a_small_budget(path, kernel_manager_factory, monkeypatch):
@@ -61,7 +61,7 @@ def test_notebook_runs_top_to_bottom_on_a_small_budget(path, kernel_manager_fact
     from nbclient import NotebookClient
 
     monkeypatch.setenv("QSUDOKU_NB_BUDGET", "small")
-    monkeypatch.setenv("QSUDOKU_DATA", str(DATA))
+    monkeypatch.setenv("QSUDOKU_DATA", str(SHARED))
     nb = nbformat.read(str(path), as_version=4)
     client = NotebookClient(nb, km=kernel_manager_factory(), timeout=300,
                             resources={"metadata": {"path": str(path.parent)}})

@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from _shared import DATA, REPO, needs_data
+from _shared import REPO, SHARED, needs_shared
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 _BLOCKS = re.findall(r"```(\w*)\n(.*?)```", README, re.S)
@@ -46,14 +46,14 @@ def _python_blocks() -> list[str]:
 
 
 def _here(text: str) -> str:
-    return text.replace("../shared/data", str(DATA))
+    return text.replace("../shared/data", str(SHARED))
 
 
 def test_the_readme_has_examples_to_run():
     assert len(_commands()) >= 8 and len(_python_blocks()) >= 3
 
 
-@needs_data
+@needs_shared
 @pytest.mark.slow
 @pytest.mark.parametrize("command", _commands())
 def test_command_example_runs(command, tmp_path):
@@ -65,7 +65,7 @@ def test_command_example_runs(command, tmp_path):
     assert "Traceback" not in proc.stderr
 
 
-@needs_data
+@needs_shared
 @pytest.mark.slow
 @pytest.mark.parametrize("k", range(len(_python_blocks())))
 def test_python_example_runs(k, tmp_path):

@@ -24,7 +24,8 @@ import random
 import sys
 
 from qsudoku.errors import ConfigError, ContradictionError
-from qsudoku.exact.generate import ATTEMPTS, make_puzzle, random_regions, region_letters, symmetries
+from qsudoku.exact.generate import (ATTEMPTS, make_puzzle, random_regions, region_letters,
+                                    symmetries)
 from qsudoku.io.output import check_target, write_text
 from qsudoku.commands.common import rules_from_args
 
@@ -143,18 +144,6 @@ def _random_jigsaw(rules, n: int, args, rng):
                              "tries (rules too tight for this size?)")
 
 
-def _regions(p) -> str | None:
-    """The region map of a jigsaw as letters, ``None`` for a puzzle with boxes."""
-    labels = [0] * len(p.givens)
-    regions = [u for u in p.units if u.kind == "region"]
-    for k, u in enumerate(regions):
-        for c in u.cells:
-            labels[c] = k
-    first: dict[int, int] = {}
-    return region_letters([first.setdefault(x, len(first)) for x in labels]) if regions \
-        else None
-
-
 def render(p, fmt: str, name: str) -> str:
     """One puzzle in output format ``fmt`` (see :data:`FORMATS`), ending in a newline.
 
@@ -165,7 +154,7 @@ def render(p, fmt: str, name: str) -> str:
     """
     from qsudoku.io.text import format_grid
 
-    regions = _regions(p)
+    regions = region_letters(p)
     if fmt == "line":
         return p.format() + (f" {regions}" if regions else "") + "\n"
     if fmt == "grid":

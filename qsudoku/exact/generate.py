@@ -183,8 +183,8 @@ def random_regions(n: int, rng: random.Random, steps: int | None = None) -> tupl
 
     It starts from the boxes (or, for a size with no box shape, the rows) and, ``steps``
     times (default ``10 * n * n`` tries), moves a random cell on the border of regions A
-    and B into B and a cell of B bordering A into A, kept when both stay connected.  Whether a map admits a
-    solution is left to :func:`random_grid`.
+    and B into B and a cell of B bordering A into A, kept when both stay connected.
+    Whether a map admits a solution is left to :func:`random_grid`.
 
     >>> r = random_regions(6, random.Random(1))
     >>> sorted(r.count(k) for k in range(6))
@@ -229,10 +229,21 @@ def _connected(labels: list[int], label: int, n: int) -> bool:
     return len(seen) == len(cells)
 
 
-def region_letters(regions) -> str:
-    """A region map as letters (``a`` for region 0, ...), as jigsaw files write it.
+def region_letters(puzzle: Puzzle) -> str | None:
+    """The region map of a jigsaw as letters (``a`` for the region of the first cell, then
+    in order of first appearance), as jigsaw files write it; ``None`` without regions.
 
-    >>> region_letters((0, 0, 1, 1))
-    'aabb'
+    >>> from qsudoku.io import Rules
+    >>> region_letters(Rules(regions=(1, 1, 0, 0) * 2 + (2, 2, 3, 3) * 2).make([0] * 16))
+    'aabbaabbccddccdd'
+    >>> region_letters(Rules().make([0] * 16)) is None
+    True
     """
-    return "".join(chr(ord("a") + k) for k in regions)
+    labels = [0] * len(puzzle.givens)
+    regions = [u for u in puzzle.units if u.kind == "region"]
+    for k, u in enumerate(regions):
+        for c in u.cells:
+            labels[c] = k
+    first: dict[int, int] = {}
+    return "".join(chr(ord("a") + first.setdefault(x, len(first))) for x in labels) \
+        if regions else None

@@ -17,7 +17,7 @@ this order, and the first one holding the set wins:
 >>> dataset_path("sudoku9/no_such_set.txt")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-qsudoku.errors.DatasetMissingError: puzzle set sudoku9/no_such_set.txt not found in ...; put it under a directory named in QSUDOKU_DATA
+qsudoku.errors.DatasetMissingError: puzzle set sudoku9/no_such_set.txt not found in ...
 """
 
 from __future__ import annotations
