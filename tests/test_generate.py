@@ -85,6 +85,17 @@ def test_every_format_reads_back(capsys, tmp_path, fmt):
     assert all(p.units == q.units for p, q in zip(back, lines))
 
 
+@pytest.mark.parametrize("size", [16, 25])
+@pytest.mark.parametrize("fmt", ["grid", "tuples"])
+def test_large_grids_read_back(capsys, tmp_path, size, fmt):
+    """A 16x16 or 25x25 grid's separator lines are wider than any row of cells."""
+    argv = ("--size", str(size), "--seed", "1", "--fraction", "0.3")
+    line = load_puzzles(str(generate(capsys, tmp_path, *argv, name="line.txt")))
+    back = load_puzzles(str(generate(capsys, tmp_path, *argv, "--format", fmt,
+                                     name=f"out.{fmt}")))
+    assert [p.givens for p in back] == [p.givens for p in line]
+
+
 @pytest.mark.parametrize("fmt", ["line", "tsv"])
 def test_random_jigsaws_read_back_with_their_regions(capsys, tmp_path, fmt):
     f = generate(capsys, tmp_path, "--size", "7", "--regions", "random", "--count", "2",
