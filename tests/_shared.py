@@ -24,6 +24,20 @@ needs_shared = pytest.mark.skipif(
            "directory named in QSUDOKU_DATA")
 
 
+#: One set of every kind and size from 4x4 to 16x16: boxes of every shape, hard and easy
+#: 9x9, Sudoku-X, jigsaws 4-9 and jigsaw-X (names for :func:`qsudoku.io.dataset_path`).
+EVERY_KIND = (
+    "generated/sudoku4/unique.txt", "generated/sudoku6/unique_box2x3.txt",
+    "generated/sudoku6/unique_box3x2.txt", "generated/sudoku8/unique_box2x4.txt",
+    "generated/sudoku8/unique_box4x2.txt", "sudoku9/forum_hardest_1106.txt",
+    "sudoku9/magictour_top1465.txt", "sudoku9/royle_17clue.txt",
+    "generated/sudoku12/unique_box3x4.txt", "sudoku16/gecode.txt", "sudoku16/smilingwayne.txt",
+    "generated/sudokux9/unique.txt", "generated/jigsaw4/unique.txt",
+    "generated/jigsaw5/unique.txt", "generated/jigsaw6/unique.txt",
+    "generated/jigsaw7/unique.txt", "generated/jigsaw8/unique.txt", "jigsaw9/smilingwayne.txt",
+    "jigsawx6/smilingwayne.txt")
+
+
 def data_sets() -> list[Path]:
     """Every puzzle file of ``data/`` (copied sets and ``generated/``), without companions
     and without the random-fraction sets (their puzzles need not be unique)."""

@@ -18,23 +18,13 @@ from qsudoku.model.puzzle import Puzzle
 from qsudoku.model.qubo import build_model
 from qsudoku.samplers import get_sampler, get_spec
 
-from _shared import DATA, SEEDS, needs_data
+from _shared import DATA, EVERY_KIND, SEEDS, needs_data
 
 BACKENDS = ["sat", "cpsat", "ilp", "asp", "csp"]
 
 #: (file, how many puzzles): every kind and size the data has, 4x4 to 16x16.
-SAMPLE = [
-    ("generated/sudoku4/unique.txt", 1), ("generated/sudoku6/unique_box2x3.txt", 1),
-    ("generated/sudoku6/unique_box3x2.txt", 1), ("generated/sudoku8/unique_box2x4.txt", 1),
-    ("generated/sudoku8/unique_box4x2.txt", 1), ("sudoku9/forum_hardest_1106.txt", 2),
-    ("sudoku9/magictour_top1465.txt", 1), ("sudoku9/royle_17clue.txt", 1),
-    ("generated/sudoku12/unique_box3x4.txt", 1), ("sudoku16/smilingwayne.txt", 1),
-    ("sudoku16/gecode.txt", 1), ("generated/sudokux9/unique.txt", 2),
-    ("generated/jigsaw4/unique.txt", 1), ("generated/jigsaw5/unique.txt", 1),
-    ("generated/jigsaw6/unique.txt", 1), ("generated/jigsaw7/unique.txt", 1),
-    ("generated/jigsaw8/unique.txt", 1), ("jigsaw9/smilingwayne.txt", 1),
-    ("jigsawx6/smilingwayne.txt", 1),
-]
+SAMPLE = [(rel, 2 if rel in ("sudoku9/forum_hardest_1106.txt", "generated/sudokux9/unique.txt")
+                else 1) for rel in EVERY_KIND]
 IMPOSSIBLE = ".....5.8....6.1.43..........1.5........1.6...3.......553.....61........4........."
 
 

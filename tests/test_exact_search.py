@@ -12,21 +12,11 @@ from qsudoku.model.propagate import propagate
 from qsudoku.model.puzzle import Puzzle, diagonal_units
 from qsudoku.model.qubo import build_model
 
-from _shared import DATA, SEEDS, needs_data
+from _shared import DATA, EVERY_KIND, SEEDS, needs_data
 
 #: A few puzzles of every kind and size up to 16x16 (the search needs minutes on 25x25).
-SAMPLE = [
-    ("generated/sudoku4/unique.txt", 3), ("generated/sudoku6/unique_box2x3.txt", 2),
-    ("generated/sudoku6/unique_box3x2.txt", 2), ("generated/sudoku8/unique_box2x4.txt", 2),
-    ("generated/sudoku8/unique_box4x2.txt", 2), ("sudoku9/forum_hardest_1106.txt", 4),
-    ("sudoku9/magictour_top1465.txt", 3), ("sudoku9/royle_17clue.txt", 3),
-    ("generated/sudoku12/unique_box3x4.txt", 2), ("sudoku16/gecode.txt", 2),
-    ("sudoku16/smilingwayne.txt", 2), ("generated/sudokux9/unique.txt", 3),
-    ("generated/jigsaw4/unique.txt", 2), ("generated/jigsaw5/unique.txt", 2),
-    ("generated/jigsaw6/unique.txt", 2), ("generated/jigsaw7/unique.txt", 2),
-    ("generated/jigsaw8/unique.txt", 2), ("jigsaw9/smilingwayne.txt", 3),
-    ("jigsawx6/smilingwayne.txt", 3),
-]
+SAMPLE = [(rel, 3 if rel.startswith(("sudoku9/", "jigsaw9/", "jigsawx6/")) else 2)
+          for rel in EVERY_KIND]
 
 
 def sample_puzzles():
