@@ -1,12 +1,10 @@
 """Paths to the puzzle data: the sets shipped in the repository's ``data/``, found through
 :func:`qsudoku.io.dataset_path` (see ``data/README.md``)."""
 
-import os
 from pathlib import Path
 
 import pytest
 
-from qsudoku.errors import DatasetMissingError
 from qsudoku.io import dataset_path
 from qsudoku.io.datasets import REPO_DATA
 
@@ -15,14 +13,6 @@ DATA = REPO_DATA
 SEEDS = dataset_path("seeds/seeds.tsv")
 
 needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="data/ is not in the repository")
-
-#: The developers' share beside the repository, for text that names sets that do not ship.
-SHARED = REPO.parent / "shared" / "data"
-needs_shared = pytest.mark.skipif(
-    not SHARED.is_dir() or bool(os.environ.get("QSUDOKU_NO_SHARED")),
-    reason="../shared/data (sets that do not ship) is missing; put those sets under a "
-           "directory named in QSUDOKU_DATA")
-
 
 #: One set of every kind and size from 4x4 to 16x16: boxes of every shape, hard and easy
 #: 9x9, Sudoku-X, jigsaws 4-9 and jigsaw-X (names for :func:`qsudoku.io.dataset_path`).
@@ -56,32 +46,3 @@ def puzzle_files(max_size: int = 99) -> list[Path]:
         if m and int(m.group(1)) <= max_size:
             out.append(f)
     return out
-
-
-def data_set(name: str) -> Path:
-    """The set ``name`` wherever the resolver finds it; a set that does not ship and is
-    missing skips the test, naming the set and ``QSUDOKU_DATA``."""
-    try:
-        return dataset_path(name)
-    except DatasetMissingError:
-        pytest.skip(f"puzzle set {name} is not shipped and not found: put it under a "
-                    "directory named in QSUDOKU_DATA")
-
-
-def route(puzzle, *, seed=None, time_budget=0.8, sampler=None, max_depth=0, fallback=None,
-          rules=None, sample_params=None, fallback_time_limit=None, weights=None,
-          max_rounds=None, **_ignored):
-    """:func:`qsudoku.solve` with the round policy's settings as keywords (no exact
-    fallback unless ``fallback`` names one): the sampling rounds alone.  ``max_rounds``
-    0 leaves no time for a round; 1 is ``route.enabled = false`` (one round)."""
-    from qsudoku import Config, solve
-
-    chain = "" if fallback is None else (fallback if isinstance(fallback, str)
-                                         else ",".join(fallback))
-    r = {"time_budget": 1e-9 if max_rounds == 0 else time_budget, "max_depth": max_depth,
-         "exact_fallback": chain, "enabled": max_rounds is None or max_rounds > 1}
-    if fallback_time_limit is not None:
-        r["fallback_time_limit"] = fallback_time_limit
-    cfg = Config().with_overrides(sampler=sampler, seed=seed, route=r, rules=rules,
-                                  params=sample_params, weights=weights)
-    return solve(puzzle, cfg)

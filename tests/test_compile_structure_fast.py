@@ -17,7 +17,7 @@ from qsudoku.model.qubo import Weights, build_model, one_hot
 from qsudoku.samplers import penalty_fit as S
 from qsudoku.samplers.swap.structure import compile_structure
 
-# (file under shared/data, number of puzzles): 4x4, 9x9, Sudoku-X, jigsaw and jigsaw-X.
+# (file under data/, number of puzzles): 4x4, 9x9, Sudoku-X, jigsaw and jigsaw-X.
 FILES = [("generated/sudoku4/unique.txt", 3), ("sudoku9/forum_hardest_1106.txt", 3),
          ("sudoku9/magictour_top1465.txt", 2), ("generated/sudokux9/unique.txt", 3),
          ("jigsaw9/smilingwayne.txt", 3), ("jigsawx6/smilingwayne.txt", 2)]

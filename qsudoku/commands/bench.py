@@ -16,6 +16,7 @@ import os
 import sys
 from copy import copy
 
+from qsudoku.io.output import is_stdout
 from qsudoku.experiments.bench import SOLVE, format_summary, points, summarize
 from qsudoku.errors import BackendUnavailableError, ConfigError
 from qsudoku.commands.common import (add_config_args, add_experiment_args, add_input_args, add_route_args,
@@ -116,6 +117,9 @@ def run(args) -> int:
     from qsudoku.experiments.results import check_format
 
     check_experiment_args(args)
+    if is_stdout(args.plot):
+        raise ConfigError("--plot needs a directory (it writes several figures), not - "
+                          "(standard output)")
     if args.out and args.puzzles:
         check_format(args.out)  # a .parquet output without pyarrow: before any work
     if not args.puzzles:
@@ -136,13 +140,14 @@ def _report(args, rows) -> int:
     so the same for every format and never held whole) and draw ``--plot``."""
     from qsudoku.experiments.results import iter_rows
 
+    file = None if is_stdout(args.out) else args.out  # --out -: the rows are in ``rows``
     if args.plot:  # the figures need every row
         from qsudoku.experiments.table import read_rows
 
-        rows = read_rows(args.out) if args.out else rows
+        rows = read_rows(file) if file else rows
     if not args.quiet:
-        print(format_summary(summarize(iter_rows(args.out) if args.out and not args.plot
-                                       else rows)))
+        print(format_summary(summarize(iter_rows(file) if file and not args.plot else rows)),
+              file=sys.stdout if file or not args.out else sys.stderr)
     if args.plot:
         from qsudoku.plots.bench import plot_all
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import sys
+
 from qsudoku.errors import ConfigError
+from qsudoku.io.output import is_stdout
 from qsudoku.experiments.sweep import SWEEP_SAMPLER, parse_axis, points, summarize
 from qsudoku.commands.common import (add_config_args, add_experiment_args, add_input_args, add_route_args,
                      check_experiment_args, config_from_args, experiment_tasks,
@@ -81,7 +84,9 @@ def run(args) -> int:
     sources = read_experiment_inputs(args)
     rows = run_experiment(args, experiment_tasks(args, sources, pts), list(axes), points=pts)
     if not args.quiet:  # with --out: the whole file, streamed (the same for every format)
-        summary = summarize(args.out if args.out else rows)
+        stream = is_stdout(args.out)  # --out -: the rows are in ``rows``, stdout has them
+        summary = summarize(args.out if args.out and not stream else rows)
         if len(summary):
-            print(summary.to_string(index=False, float_format=lambda x: f"{x:.4g}"))
+            print(summary.to_string(index=False, float_format=lambda x: f"{x:.4g}"),
+                  file=sys.stderr if stream else sys.stdout)
     return 0

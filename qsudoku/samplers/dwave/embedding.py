@@ -2,10 +2,14 @@
 
 An embedding maps each logical variable to a *chain* of physical qubits.  Finding
 one is the slow, local part of a QPU run (seconds to minutes for a 9x9 model), so
-it is cached: the key is a hash of the model's graph (sorted variables and edges,
-labels written as JSON) and of the target graph (topology, shape, chip and a hash
-of its working qubits and couplers).  A rerun of the same puzzle on the same QPU
-reuses the file; a QPU whose working graph changed gets a new key.
+it is cached, and the key is what decides which embedding a run uses: a hash of the
+model's graph (sorted variables and edges, labels written as JSON) and of the target
+graph (topology, shape, chip and a hash of its working qubits and couplers).  Search
+settings (``timeout``, ``tries``, ``random_seed``, ...) only decide how a *new* one is
+searched, and are stored in the file: one model on one graph is embedded once, and every
+later run on it, seeded or not, from ``solve``, ``sweep``, ``embed`` or a notebook, uses
+that embedding (so ``qsudoku embed P`` pins it).  A QPU whose working graph changed gets a
+new key; ``--no-cache`` (or deleting the file, named by the key) searches anew.
 
 Cache files are JSON, written atomically (temporary file + ``os.replace``).  A file
 that cannot be read, belongs to another key or does not embed the model in the
@@ -326,9 +330,7 @@ def embed_bqm(bqm, sampler, cache: EmbeddingCache | None = None, *, parameters: 
     target = target or target_id(sampler)
     variables = list(bqm.variables)
     edges = list(bqm.quadratic)
-    key = graph_key(edges, target, variables)
-    if "random_seed" in params:  # a seeded search is its own entry: one seed, one embedding
-        key = _sha([key, "random_seed", str(params["random_seed"])])
+    key = graph_key(edges, target, variables)  # not the search settings: see the module
     if adjacency is None:
         adjacency = _adjacency(sampler.edgelist, sampler.nodelist)
     if not variables:
