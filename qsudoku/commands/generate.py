@@ -41,7 +41,7 @@ FORMATS = {"line": "one puzzle a line (jigsaw: puzzle, space, region map)",
 def register(sub) -> None:
     p = sub.add_parser(
         "generate", help="make random puzzles with a given fraction of givens (Lewis 2007)",
-        description="Make random puzzles: a uniformly shuffled valid grid with cells removed at "
+        description="Make random puzzles: a randomly shuffled valid grid with cells removed at "
                     "random down to --fraction of givens (Lewis, J. Heuristics 13:387, 2007). "
                     "--unique removes a given only while qsudoku's exact search proves the "
                     "solution unique (the puzzle may then keep more givens than asked). The same "
