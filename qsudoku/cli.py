@@ -39,8 +39,8 @@ EXIT_CODES_HELP = ("exit codes: 0 solved (or done), 1 no valid sample or no solu
 
 #: Subcommand modules, in the order ``qsudoku --help`` lists them (missing ones are skipped).
 COMMAND_MODULES = (
-    "solve", "qubo", "samplers_cmd", "embed", "count", "export", "bench", "sweep", "show",
-    "fairness",
+    "solve", "qubo", "samplers_cmd", "embed", "count", "generate", "export", "bench", "sweep",
+    "show", "fairness",
 )
 
 

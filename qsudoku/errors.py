@@ -19,6 +19,7 @@ __all__ = [
     "ContradictionError",
     "ConfigError",
     "ParameterError",
+    "DatasetMissingError",
     "BackendUnavailableError",
     "SamplerOutputError",
     "TimeLimitError",
@@ -97,6 +98,14 @@ class ParameterError(ConfigError):
 
     >>> isinstance(ParameterError("num_reads = 0 must be >= 1"), (ConfigError, ValueError))
     True
+    """
+
+
+class DatasetMissingError(QSudokuError, FileNotFoundError):
+    """A named puzzle set is in none of the data folders (exit 2: bad input).
+
+    >>> exit_code_for(DatasetMissingError("sudoku9/x.txt"))
+    2
     """
 
 

@@ -33,6 +33,7 @@ KERNELS = ["numba", "llvmlite", "scipy", "qsudoku.samplers.kernels", "qsudoku.sa
 #: What only the other subcommands use: ``solve`` registers its own subcommand alone.
 OTHER_COMMANDS = ["qsudoku.commands.count", "qsudoku.commands.export", "qsudoku.commands.bench",
                   "qsudoku.commands.sweep", "qsudoku.commands.show", "qsudoku.commands.embed",
+                  "qsudoku.commands.generate",
                   "qsudoku.exact", "qsudoku.experiments.bench", "qsudoku.experiments.sweep", "qsudoku.experiments.runner",
                   "qsudoku.commands.fairness", "qsudoku.experiments.fairness"]
 
