@@ -2,7 +2,8 @@
 
 For each size and encoding (one-hot, domain wall), a blank grid and a seeded puzzle with
 45% of its cells given (a valid grid, digits relabelled at random, cells removed at random)
-are propagated with the default rules, built into a BQM and 100 reads are decoded.  Each
+are propagated with the default rules, built into a BQM and 100 reads (the solution,
+with their BQM energies, as a sample set carries them) are decoded.  Each
 case runs in a fresh process, which reports its own peak resident memory (``ru_maxrss``:
 the interpreter and imports included, about 0.15 GB), so the cases do not share a heap.
 What should hold: time and memory grow with the number of candidate variables and
@@ -62,7 +63,8 @@ def case(n: int, fraction: float, encoding: str) -> dict:
     t_build = time.perf_counter() - t
     reads = np.repeat(model.sample_of_grid(full)[None, :], 100, axis=0)
     t = time.perf_counter()
-    decoded = decode_array(model, reads)
+    energies = model.bqm.energies((reads, model.variables))  # a sample set carries these
+    decoded = decode_array(model, reads, energies)
     t_decode = time.perf_counter() - t
     assert all(d.valid for d in decoded)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6  # kB -> GB
