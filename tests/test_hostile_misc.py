@@ -77,6 +77,19 @@ SECONDS_OPTIONS = [("count", "--time-limit"), ("embed", "--timeout"), ("solve", 
                    ("show", "--time-budget"), ("sweep", "--time-budget"), ("bench", "--time-budget")]
 
 
+#: Float options that are not seconds, each range-checked by its command (nan and inf too).
+OTHER_FLOATS = {("generate", "fraction")}
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-0.1", "1.5"])
+def test_a_fraction_out_of_range_is_one_line(value, capsys):
+    from qsudoku.cli import main
+
+    assert main(["generate", "--size", "4", "--fraction", value]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--fraction" in err[0] and "between 0 and 1" in err[0]
+
+
 def test_every_seconds_option_is_listed():
     """The table below covers every option of seconds (a float) of every command."""
     from qsudoku.cli import build_parser
@@ -86,7 +99,8 @@ def test_every_seconds_option_is_listed():
     found = set()
     for name, sub in parser._subparsers._group_actions[0].choices.items():
         for action in sub._actions:
-            assert action.type is not float, (name, action.dest)  # floats go through SecondsAction
+            if (name, action.dest) not in OTHER_FLOATS:  # seconds go through SecondsAction
+                assert action.type is not float, (name, action.dest)
             if isinstance(action, (SecondsAction, SecondsListAction)):
                 found.add((name, action.option_strings[0]))
     assert found == set(SECONDS_OPTIONS), found

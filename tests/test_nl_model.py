@@ -73,7 +73,7 @@ def test_a_valid_4x4_grid_satisfies_the_model_and_an_invalid_one_violates_it():
 
 
 @needs_data
-@pytest.mark.parametrize("source", ["seeds/seeds.tsv", "sudokux9/janko.txt", "jigsaw6/janko.txt",
+@pytest.mark.parametrize("source", ["seeds/seeds.tsv", "generated/sudokux9/unique.txt", "generated/jigsaw6/unique.txt",
                                     "sudoku16/gecode.txt"])
 def test_every_variant_and_size(source):
     puzzles = load_puzzles(str(DATA / source))
