@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import sys
+
 from qsudoku.errors import ConfigError
-from qsudoku.experiments.sweep import SWEEP_SAMPLER, parse_axis, points, summarize
+from qsudoku.experiments.sweep import SWEEP_SAMPLER, optimal_tts, parse_axis, points, summarize
 from qsudoku.commands.common import (add_config_args, add_experiment_args, add_input_args, add_route_args,
                      check_experiment_args, config_from_args, experiment_tasks,
                      read_experiment_inputs, run_experiment)
@@ -13,9 +15,12 @@ axes: one flag per swept key, KEY=start:stop:count (count values spaced geometri
 or KEY=a,b,c (TOML values, as in a config file: "beta_range=[0.03,3],[1,9]").  Weight
 keys: cell, row, column, box, extra, and unit (= row, column, box and extra together);
 sampler=sa,tabu compares samplers (each with its registered defaults, plus --reads and
---seed); every other key is a sampling parameter.  Repeat r runs with seed (--seed or 0)
-+ r.  Each run is what 'qsudoku solve' does with the configuration: the same rounds
-within --time-budget and the same exact fallback (--no-route: one round).
+--seed); every other key is a sampling parameter.  Each run is a fixed sample: one
+sampler call of --reads reads, all counted, no fallback (the round policy, --time-budget
+and --no-route do not apply).  Repeat r runs with seed --seed + r; without --seed each
+run draws a seed and its row names it.  The summary (p per read, median TTS99 with 95%
+intervals, and the optimal TTS99 over each swept axis) is printed and written next to
+--out (F.summary.csv, F.summary.json); see docs/measurement.md.
 
 examples:
   qsudoku sweep PUZZLE --grid cell=0.5:4:8 --grid unit=1 --param num_sweeps=100,1000,10000
@@ -31,8 +36,9 @@ def register(sub) -> None:
 
     p = sub.add_parser(
         "sweep", help="sweep penalty weights and sampler parameters; one row per run",
-        description="Run every puzzle x setting x repeat and record success probability, "
-                    "min/mean energy, broken constraints by kind, TTS99 and times, one row per "
+        description="Run every puzzle x setting x repeat as a fixed sample of --reads reads "
+                    "and record success probability per read, min/mean energy, broken "
+                    "constraints by kind, TTS99 (with 95% intervals) and times, one row per "
                     "run, written as each run finishes (--out), on a local or remote Dask "
                     "cluster (--jobs, --scheduler).",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -80,8 +86,24 @@ def run(args) -> int:
         runner.check_point(pt)  # a bad weight, parameter or sampler fails before any run
     sources = read_experiment_inputs(args)
     rows = run_experiment(args, experiment_tasks(args, sources, pts), list(axes), points=pts)
-    if not args.quiet:  # with --out: the whole file, streamed (the same for every format)
-        summary = summarize(args.out if args.out else rows)
-        if len(summary):
-            print(summary.to_string(index=False, float_format=lambda x: f"{x:.4g}"))
+    # with --out: the whole file, streamed (the same for every format)
+    by = list(axes) or ["setting"]
+    summary = summarize(args.out if args.out else rows, by=by)
+    best = optimal_tts(summary, list(axes))
+    if not args.quiet and len(summary):
+        shown = [c for c in [*by, "runs", "propagation", "p_read", "p_read_low", "p_read_high",
+                             "tts99_median", "tts99_median_low", "tts99_median_high",
+                             "residual_energy_median", "min_energy_mean"] if c in summary]
+        print(summary[shown].to_string(index=False, float_format=lambda x: f"{x:.4g}"))
+        for b in best:
+            others = " ".join(f"{k}={b[k]}" for k in axes if k != b["axis"])
+            at = f" at {b['axis']}={b['at']}" if b["at"] != "" else ""
+            print(f"optimal TTS99 over {b['axis']}{' (' + others + ')' if others else ''}: "
+                  f"{b['tts99_optimal']:.4g} s [{b['tts99_optimal_low']:.4g}, "
+                  f"{b['tts99_optimal_high']:.4g}]{at}")
+    if args.out:
+        from qsudoku.experiments.bench import write_summary
+
+        for path in write_summary(summary.to_dict("records"), args.out, best):
+            print(f"wrote {path}", file=sys.stderr)
     return 0

@@ -77,8 +77,8 @@ class Plan:
             return ()
         return tuple(k for k in TIME_PARAMS if k in self.accepted and k not in self.params)
 
-    def round_params(self, seed: int | None, left: float | None, num_reads: int | None = None
-                     ) -> dict:
+    def round_params(self, seed: int | None, left: float | None, num_reads: int | None = None,
+                     *, fixed_sample: bool = False) -> dict:
         """The keyword arguments of one round's ``sample`` call.
 
         Args:
@@ -86,21 +86,32 @@ class Plan:
             left: Seconds left of the budget, passed through each time parameter the
                 sampler takes (``None`` = none passed).
             num_reads: Reads of this round, for samplers without a time parameter.
+            fixed_sample: Every read runs: ``stop_at_ground`` off, no time left passed.
+
+        >>> plan = make_plan(Config().with_overrides(reads=3))
+        >>> plan.round_params(1, 0.5)["stop_at_ground"], "time_limit" in plan.round_params(1, 0.5)
+        (True, True)
+        >>> call = plan.round_params(1, 0.5, fixed_sample=True)
+        >>> call["stop_at_ground"], "time_limit" in call, call["num_reads"]
+        (False, False, 3)
         """
         call = dict(self.params)
         if seed is not None and self.takes_seed:
             call["seed"] = seed
-        if left is not None:
+        if left is not None and not fixed_sample:
             for k in self.timed:
                 call[k] = max(float(left), 1e-3)
         if "stop_at_ground" in self.accepted:
-            call.setdefault("stop_at_ground", True)
+            if fixed_sample:
+                call["stop_at_ground"] = False
+            else:
+                call.setdefault("stop_at_ground", True)
         if num_reads is not None:
             call["num_reads"] = num_reads
         return call
 
     def sample(self, model, *, seed: int | None = None, left: float | None = None,
-               num_reads: int | None = None) -> Round:
+               num_reads: int | None = None, fixed_sample: bool = False) -> Round:
         """One round: sample ``model`` with :meth:`round_params` and decode every read.
 
         >>> from qsudoku import Config, parse_puzzle
@@ -115,7 +126,8 @@ class Plan:
             ConfigError: The sampler rejected a parameter value (see :meth:`rejected`).
         """
         with self.rejected():
-            return sample_round(model, self.sampler, self.round_params(seed, left, num_reads))
+            return sample_round(model, self.sampler, self.round_params(
+                seed, left, num_reads, fixed_sample=fixed_sample))
 
     def warm_up(self) -> float:
         """Compile the sampler's kernels for these parameters (seconds it took; 0 if none)."""
