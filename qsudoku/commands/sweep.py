@@ -6,6 +6,7 @@ import sys
 
 from qsudoku.errors import ConfigError
 from qsudoku.experiments.sweep import SWEEP_SAMPLER, optimal_tts, parse_axis, points, summarize
+from qsudoku.experiments.tasks import format_value
 from qsudoku.commands.common import (add_config_args, add_experiment_args, add_input_args, add_route_args,
                      check_experiment_args, config_from_args, experiment_tasks,
                      read_experiment_inputs, run_experiment)
@@ -96,8 +97,8 @@ def run(args) -> int:
                              "residual_energy_median", "min_energy_mean"] if c in summary]
         print(summary[shown].to_string(index=False, float_format=lambda x: f"{x:.4g}"))
         for b in best:
-            others = " ".join(f"{k}={b[k]}" for k in axes if k != b["axis"])
-            at = f" at {b['axis']}={b['at']}" if b["at"] != "" else ""
+            others = " ".join(f"{k}={format_value(b[k])}" for k in axes if k != b["axis"])
+            at = f" at {b['axis']}={format_value(b['at'])}" if b["at"] != "" else ""
             print(f"optimal TTS99 over {b['axis']}{' (' + others + ')' if others else ''}: "
                   f"{b['tts99_optimal']:.4g} s [{b['tts99_optimal_low']:.4g}, "
                   f"{b['tts99_optimal_high']:.4g}]{at}")

@@ -342,7 +342,7 @@ def summarize(rows_or_df, by: Sequence[str] = ("setting",), **figures):
     ...          "t_read": 0.01, "min_energy": 0.0},
     ...         {"setting": "a", "puzzle": "y", "num_reads": 8, "num_valid": 0,
     ...          "t_read": 0.01, "min_energy": 2.0}]
-    >>> s = summarize(rows).iloc[0]
+    >>> s = summarize(rows).to_dict("records")[0]
     >>> s["runs"], s["p_read"], s["tts99_median_high"], s["min_energy_mean"]
     (2, 0.25, inf, 1.0)
     """
