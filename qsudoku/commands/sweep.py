@@ -5,7 +5,8 @@ from __future__ import annotations
 import sys
 
 from qsudoku.errors import ConfigError
-from qsudoku.experiments.sweep import SWEEP_SAMPLER, optimal_tts, parse_axis, points, summarize
+from qsudoku.experiments.stats import optimal_over_axes
+from qsudoku.experiments.sweep import SWEEP_SAMPLER, parse_axis, points, summarize
 from qsudoku.experiments.tasks import format_value
 from qsudoku.commands.common import (add_config_args, add_experiment_args, add_input_args, add_route_args,
                      check_experiment_args, config_from_args, experiment_tasks,
@@ -90,7 +91,7 @@ def run(args) -> int:
     # with --out: the whole file, streamed (the same for every format)
     by = list(axes) or ["setting"]
     summary = summarize(args.out if args.out else rows, by=by)
-    best = optimal_tts(summary, list(axes))
+    best = optimal_over_axes(summary.to_dict("records"), list(axes))
     if not args.quiet and len(summary):
         shown = [c for c in [*by, "runs", "propagation", "p_read", "p_read_low", "p_read_high",
                              "tts99_median", "tts99_median_low", "tts99_median_high",

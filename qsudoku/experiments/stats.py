@@ -11,7 +11,8 @@ Pure functions of counts and arrays (the method and its references: ``docs/measu
   that also carries each puzzle's own interval;
 - :class:`Pool`: reads pooled per puzzle, and its :meth:`Pool.figures` (p, TTS99
   quantiles, time to target, residual energy) for one set and sampler;
-- :func:`optimal`: the minimum over a swept axis of the median TTS99, with its interval.
+- :func:`optimal`, :func:`optimal_over_axes`: the minimum over a swept axis of the median
+  TTS99, with its interval.
 
 >>> lo, hi = p_interval(0, 10)
 >>> lo, round(hi, 4)
@@ -29,7 +30,7 @@ import numpy as np
 
 __all__ = ["CONFIDENCE", "TARGET", "QUANTILES", "RESAMPLES", "TARGET_ENERGY", "tts99",
            "p_interval", "tts_interval", "quantile", "bootstrap_quantile", "Pool", "optimal",
-           "quantile_name"]
+           "optimal_over_axes", "quantile_name"]
 
 #: Confidence level of every interval.
 CONFIDENCE = 0.95
@@ -284,6 +285,24 @@ def optimal(records: Sequence[Mapping], axis: str, by: Sequence[str] = (),
                     "tts99_optimal": value,
                     "tts99_optimal_low": min(_float(r.get(f"{column}_low")) for r in rs),
                     "tts99_optimal_high": min(_float(r.get(f"{column}_high")) for r in rs)})
+    return out
+
+
+def optimal_over_axes(records: Sequence[Mapping], axes: Sequence[str]) -> list[dict]:
+    """:func:`optimal` over each of ``axes`` that has more than one value, the other axes
+    held fixed (``records``: a summary per combination of the axes).
+
+    >>> recs = [{"a": 1, "b": 1, "tts99_median": 2.0, "tts99_median_low": 1.0,
+    ...          "tts99_median_high": 3.0},
+    ...         {"a": 2, "b": 1, "tts99_median": 1.0, "tts99_median_low": 0.5,
+    ...          "tts99_median_high": 4.0}]
+    >>> [(o["axis"], o["at"], o["b"], o["tts99_optimal_high"]) for o in optimal_over_axes(recs, ["a", "b"])]
+    [('a', 2, 1, 3.0)]
+    """
+    out = []
+    for axis in axes:
+        if len({str(r.get(axis)) for r in records}) > 1:
+            out.extend(optimal(records, axis, [a for a in axes if a != axis]))
     return out
 
 

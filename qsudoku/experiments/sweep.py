@@ -37,7 +37,7 @@ from qsudoku.experiments.measure import BROKEN_KINDS
 from qsudoku.experiments.tasks import Point
 
 __all__ = ["WEIGHT_KEYS", "MAX_AXIS_VALUES", "MAX_SETTINGS", "parse_values", "parse_axis", "expand", "split_setting", "setting_key",
-           "points", "run_sweep", "load", "summarize", "optimal_tts", "BROKEN_KINDS",
+           "points", "run_sweep", "load", "summarize", "BROKEN_KINDS",
            "SWEEP_SAMPLER"]
 
 #: Keys of a setting that are penalty weights (``unit`` sets every unit kind).
@@ -379,27 +379,6 @@ def summarize(rows_or_df, by: Sequence[str] = ("setting",), **figures):
                 "min_energy_mean": g[1] / g[2] if g[2] else math.nan}
                for key, g in groups.items()]
     return pd.DataFrame(records) if records else pd.DataFrame(columns=[*by, "runs"])
-
-
-def optimal_tts(summary, axes: Sequence[str]) -> list[dict]:
-    """The optimal TTS99 over each swept axis of ``axes`` with more than one value (the
-    others held fixed): :func:`qsudoku.experiments.stats.optimal` of a summary made with
-    ``by=axes``.
-
-    >>> import pandas as pd
-    >>> s = pd.DataFrame({"num_sweeps": [10, 100], "tts99_median": [2.0, 1.0],
-    ...                   "tts99_median_low": [1.0, 0.5], "tts99_median_high": [3.0, 4.0]})
-    >>> optimal_tts(s, ["num_sweeps"])[0]["at"], optimal_tts(s, ["num_sweeps"])[0]["tts99_optimal_high"]
-    (100, 3.0)
-    """
-    from qsudoku.experiments.stats import optimal
-
-    records = summary.to_dict("records")
-    out = []
-    for axis in axes:
-        if len({str(r.get(axis)) for r in records}) > 1:
-            out.extend(optimal(records, axis, [a for a in axes if a != axis]))
-    return out
 
 
 def _number(v) -> float:

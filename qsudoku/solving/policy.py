@@ -186,11 +186,12 @@ def run_plan(plan: Plan, puzzle: Puzzle, *, budget: float | None = None,
     tally = _Rounds(plan, puzzle, root, result, t0 + time_budget + compile_time,
                     time_budget, fixed_sample).run()
     _add_tally(result, tally)
-    if not result.valid and tally.rounds:
+    if not result.valid and tally.rounds and fixed_sample:
+        result.notes.append(f"no read of the fixed sample of {tally.num_reads} was valid")
+    elif not result.valid and tally.rounds:
         result.notes.append(f"the sampling rounds found no valid grid in the {time_budget:g} s "
                             f"budget ({rounds_text(tally.rounds)})"
-                            + ("" if rc.fallback_names and not fixed_sample else
-                               "; the exact fallback is off"))
+                            + ("" if rc.fallback_names else "; the exact fallback is off"))
     if not result.valid and rc.fallback_names and not fixed_sample:
         from qsudoku.solving.fallback import run_fallback  # the exact layer, when needed
 
