@@ -146,7 +146,9 @@ def _report(args, rows) -> int:
 
     if args.plot:  # the figures need every row
         from qsudoku.experiments.table import read_rows
+        from qsudoku.io.output import make_directory
 
+        make_directory(args.plot, "--plot")  # a bad --plot fails before anything is written
         rows = read_rows(args.out) if args.out else rows
     summary = summarize(iter_rows(args.out) if args.out and not args.plot else rows)
     if not args.quiet:

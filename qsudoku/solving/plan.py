@@ -36,10 +36,14 @@ from qsudoku.samplers import check_params, get_sampler, get_spec, names
 from qsudoku.samplers.registry import check_sampler_values, check_values
 from qsudoku.solving.rounds import Round, sample_round
 
-__all__ = ["Plan", "make_plan", "TIME_PARAMS", "spec_of"]
+__all__ = ["Plan", "make_plan", "TIME_PARAMS", "FIXED_SAMPLE_READS", "spec_of"]
 
 #: Sampling parameters that take a time limit in seconds: a round passes the time left.
 TIME_PARAMS = ("time_limit", "time_budget")
+#: Most reads of a fixed sample when ``num_reads`` is not configured: ``aco``, ``swap`` and
+#: ``swap-tabu`` register 10**6 reads, meant to be cut short by a time limit or the first
+#: ground state, neither of which a fixed sample has.
+FIXED_SAMPLE_READS = 100
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,23 @@ class Plan:
             return ()
         return tuple(k for k in TIME_PARAMS if k in self.accepted and k not in self.params)
 
+    @property
+    def sample_size(self) -> int | None:
+        """Reads of a fixed sample: the configured ``num_reads``, else the registered one up
+        to :data:`FIXED_SAMPLE_READS` (``None``: the sampler takes no ``num_reads``).
+
+        >>> make_plan(Config().with_overrides(sampler="aco")).sample_size
+        100
+        >>> make_plan(Config().with_overrides(sampler="aco", reads=500)).sample_size
+        500
+        """
+        if "num_reads" not in self.accepted:
+            return None
+        asked = self.config.sampler.params.get("num_reads")
+        if asked is not None:
+            return int(asked)
+        return min(int(self.params.get("num_reads", 1) or 1), FIXED_SAMPLE_READS)
+
     def round_params(self, seed: int | None, left: float | None, num_reads: int | None = None,
                      *, fixed_sample: bool = False) -> dict:
         """The keyword arguments of one round's ``sample`` call.
@@ -86,7 +107,8 @@ class Plan:
             left: Seconds left of the budget, passed through each time parameter the
                 sampler takes (``None`` = none passed).
             num_reads: Reads of this round, for samplers without a time parameter.
-            fixed_sample: Every read runs: ``stop_at_ground`` off, no time left passed.
+            fixed_sample: Every read runs: ``stop_at_ground`` off, no time left passed,
+                :attr:`sample_size` reads unless ``num_reads`` is given.
 
         >>> plan = make_plan(Config().with_overrides(reads=3))
         >>> plan.round_params(1, 0.5)["stop_at_ground"], "time_limit" in plan.round_params(1, 0.5)
@@ -106,6 +128,8 @@ class Plan:
                 call["stop_at_ground"] = False
             else:
                 call.setdefault("stop_at_ground", True)
+        if fixed_sample and num_reads is None:
+            num_reads = self.sample_size
         if num_reads is not None:
             call["num_reads"] = num_reads
         return call

@@ -39,7 +39,8 @@ ExactSolver does not accept parameter(s) num_reads of the configured sampler aco
 sampler 'ExactSolver' takes no seed; seed 3 has no effect on it
 
 A *fixed sample* (``run_plan(..., fixed_sample=True)``, what ``bench`` and ``sweep`` ask
-for) is one round of exactly the configured ``num_reads``, every read counted: no time
+for) is one round of exactly the configured ``num_reads`` (if not configured, the registered
+one up to :data:`~qsudoku.solving.plan.FIXED_SAMPLE_READS`), every read counted: no time
 parameter passed, ``stop_at_ground`` off, no decimation and no fallback, so that
 ``num_valid / num_reads`` is an unbiased estimate of the success probability per read.
 
@@ -305,7 +306,8 @@ class _Rounds:
     def _note_reads(self, rnd, call: dict) -> None:
         """Say once when the sampler returned fewer reads than the user asked for."""
         asked = call.get("num_reads")
-        if self.asked is None or asked is None or rnd.num_reads >= asked or self.noted_reads:
+        if (self.asked is None and not self.fixed) or asked is None or rnd.num_reads >= asked \
+                or self.noted_reads:
             return
         why = [k for k in ("stop_at_ground", "time_limit") if call.get(k)]
         self.result.notes.append(
