@@ -232,6 +232,17 @@ def test_cli_sweep_prints_a_summary(tmp_path, capsys):
     assert (tmp_path / "s.summary.csv").read_text().startswith("cell,unit,num_sweeps,runs")
 
 
+def test_cli_sweep_plots_p_and_tts99_with_intervals_per_axis(tmp_path, capsys):
+    figs = tmp_path / "figs"
+    assert main(["sweep", SEED004, "--grid", "cell=1,2", "--param", "num_sweeps=10,100",
+                 "--reads", "10", "--seed", "1", "--plot", str(figs), "--quiet"]) == 0
+    for axis in ("cell", "num_sweeps"):
+        assert (figs / f"tts99_vs_{axis}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    (figs / "file").write_text("x")
+    assert main(["sweep", FOUR, "--grid", "cell=1,2", "--plot", str(figs / "file")]) == 2
+    assert "not a directory" in capsys.readouterr().err
+
+
 #: The first puzzle of forum_hardest_1106 (tdoku): SA with few sweeps rarely solves it.
 HARD = "........2..8.1.9..5....3.4....1.93...6..3..8...37......4......53.1.7.8..2........"
 

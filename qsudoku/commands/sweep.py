@@ -56,6 +56,9 @@ def register(sub) -> None:
     g = add_experiment_args(p, "sweep")
     g.add_argument("--grid", action="append", default=[], metavar="KEY=VALUES",
                    help="a swept weight or parameter, e.g. cell=0.5:4:8 or unit=1,2 (repeatable)")
+    g.add_argument("--plot", metavar="DIR",
+                   help="write p per read and the median TTS99 with their 95%% intervals "
+                        "against each swept axis (PNG, tts99_vs_AXIS.png) to DIR")
     p.set_defaults(run=run)
 
 
@@ -76,6 +79,12 @@ def run(args) -> int:
     check_experiment_args(args)
     if args.out:
         check_format(args.out)  # a .parquet output without pyarrow: before any work
+    if args.plot:  # no matplotlib, or a --plot that is a file: before any work
+        from qsudoku.io.output import make_directory
+        from qsudoku.plots.base import need_matplotlib
+
+        need_matplotlib()
+        make_directory(args.plot, "--plot")
     axes = _axes(args)
     params, args.param = args.param, []  # swept here, not by config_from_args
     try:
@@ -108,4 +117,36 @@ def run(args) -> int:
 
         for path in write_summary(summary.to_dict("records"), args.out, best):
             print(f"wrote {path}", file=sys.stderr)
+    if args.plot and len(summary):
+        for path in _plot(summary, list(axes), args.plot):
+            print(f"wrote {path}", file=sys.stderr)
     return 0
+
+
+def _plot(summary, axes: list[str], out_dir: str) -> list[str]:
+    """``tts99_vs_AXIS.png`` for each axis with several values (the other axes as hue)."""
+    import os
+
+    import pandas as pd
+
+    from qsudoku.plots.grid import save_figure
+    from qsudoku.plots.sweep import interval_curves
+
+    paths = []
+    for axis in axes:
+        if summary[axis].astype(str).nunique() < 2:
+            continue
+        others = [a for a in axes if a != axis]
+        d = summary.copy()
+        hue = None
+        if others:
+            hue = " ".join(others)
+            d[hue] = d[others].astype(str).agg(" ".join, axis=1)
+        numeric = pd.to_numeric(d[axis], errors="coerce")
+        logx = bool(numeric.notna().all() and (numeric > 0).all())
+        if not numeric.notna().all():
+            d[axis] = d[axis].astype(str)
+        name = "".join(c if c.isalnum() or c in "_-" else "_" for c in axis)
+        fig = interval_curves(d, axis, hue=hue, logx=logx)
+        paths.append(save_figure(fig, os.path.join(out_dir, f"tts99_vs_{name}.png")))
+    return paths
