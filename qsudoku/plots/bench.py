@@ -136,7 +136,7 @@ def plot_tts99_quantiles(summary: list[dict], path: str) -> str:
     top = 10 * max(finite) if finite else 1.0
     for j, q in enumerate(QUANTILES):
         name = f"tts99_{quantile_name(q)}"
-        xs, ys, lo, hi, arrows = [], [], [], [], []
+        xs, ys, lo, hi, open_x, open_y = [], [], [], [], [], []
         for i, s in enumerate(recs):
             y, a, b = s.get(name, math.nan), s.get(f"{name}_low"), s.get(f"{name}_high")
             if y != y:
@@ -148,17 +148,23 @@ def plot_tts99_quantiles(summary: list[dict], path: str) -> str:
             lo.append(max(0.0, y_shown - min(a, top)))
             hi.append(max(0.0, min(b, top) - y_shown))
             if b == math.inf:
-                arrows.append(x)
+                open_x.append(x)
+                open_y.append(top)
         if xs:
-            ax.errorbar(xs, ys, yerr=[lo, hi], fmt="o", capsize=3, label=quantile_name(q))
-            if arrows:
-                ax.plot(arrows, [top] * len(arrows), "^", color="k", ms=5)
+            color = f"C{j}"
+            ax.errorbar(xs, ys, yerr=[lo, hi], fmt="none", capsize=3, color=color,
+                        label=quantile_name(q))
+            fin = [(x, y) for x, y in zip(xs, ys) if y < top]
+            if fin:
+                ax.plot(*zip(*fin), "o", color=color)
+            if open_x:  # an unbounded value or upper end: a caret at the top
+                ax.plot(open_x, open_y, "^", color=color, ms=7)
     ax.set_xticks(range(len(recs)), [f"{s['sampler']}\n{s['set']}"[:40] for s in recs],
                   fontsize=7)
     if finite:
         ax.set_yscale("log")
     ax.set_ylabel("TTS99 over puzzles (s), 95% bootstrap intervals")
-    ax.set_title("TTS99 quantiles (^: interval or value unbounded, drawn at the top)")
+    ax.set_title("TTS99 quantiles over puzzles (^ at the top: unbounded)")
     ax.grid(alpha=0.3, axis="y")
     if ax.has_data():
         ax.legend(fontsize=7)
