@@ -207,7 +207,7 @@ class Pool:
         if n <= 0:
             self.unsampled += 1
             return
-        key = f"{row.get('index', '')}|{row.get('puzzle', '')}"
+        key = f"{row.get('set', '')}|{row.get('index', '')}|{row.get('puzzle', '')}"
         acc = self.puzzles.setdefault(key, [0, 0, 0, 0.0, 0.0])
         acc[0] += n
         acc[1] += _int(row.get("num_valid"))
