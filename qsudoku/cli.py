@@ -26,7 +26,7 @@ import traceback
 
 from qsudoku.errors import MachineError, QSudokuError, exit_code_for
 
-__all__ = ["main", "build_parser", "internal_error_line", "COMMAND_MODULES", "silence_stdout",
+__all__ = ["main", "build_parser", "OneLineParser", "internal_error_line", "COMMAND_MODULES", "silence_stdout",
            "GuardedStdout", "EXIT_CODES_HELP", "optional_import_error", "OPTIONAL_PACKAGES"]
 
 #: The exit codes, as ``qsudoku --help`` lists them.
@@ -38,6 +38,7 @@ EXIT_CODES_HELP = ("exit codes: 0 solved (or done), 1 no valid sample or no solu
 #: Subcommand modules, in the order ``qsudoku --help`` lists them (missing ones are skipped).
 COMMAND_MODULES = (
     "solve", "qubo", "samplers_cmd", "embed", "count", "export", "bench", "sweep", "show",
+    "fairness",
 )
 
 
@@ -47,6 +48,21 @@ def _module_of(command: str) -> str | None:
         if name.removesuffix("_cmd") == command:
             return name
     return None
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` (and, through ``add_subparsers``, every subcommand's) whose
+    usage errors are one line on stderr, exit 2: the option, the bad value and where the
+    usage is, not the usage block (``--help`` still prints it).
+
+    >>> OneLineParser(prog="qsudoku solve").error("argument --seed: invalid int value: 'abc'")
+    Traceback (most recent call last):
+    ...
+    SystemExit: 2
+    """
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} ({self.prog} --help shows the usage)\n")
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -63,7 +79,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """
     from qsudoku import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="qsudoku",
         description="Solve Sudoku and its relatives as a QUBO: propagate, build the reduced "
                     "model, sample it in rounds (by default with the aco sampler, then an exact "

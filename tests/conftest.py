@@ -17,6 +17,14 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+# --- the suite's own home and caches, its write guard and the skip summary (_isolation.py) ---
+# Run before anything imports qsudoku, so that every subprocess and xdist worker inherits them.
+from _isolation import (  # noqa: E402, F401 - the hooks are pytest's
+    isolate, pytest_sessionfinish, pytest_terminal_summary, pytest_unconfigure)
+
+isolate()
+# ---------------------------------------------------------------------------------------------
+
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO.parent / "shared" / "data"
 
@@ -64,51 +72,3 @@ def puzzles_by_size(shared_puzzles) -> dict[str, list]:
         kind = "jigsaw" if folder.startswith("jigsaw") else folder
         groups.setdefault(kind, []).extend(puzzles)
     return groups
-
-
-#: The environment variables that decide where qsudoku and the libraries it runs write
-#: caches: set to a session temporary directory for every test (and every subprocess a
-#: test starts, which inherits them).  ``NUMBA_CACHE_DIR`` is left alone: the kernel
-#: cache is keyed on the sources and its tests set their own.
-CACHE_VARIABLES = ("QSUDOKU_CACHE_DIR", "XDG_CACHE_HOME")
-
-
-def _home_cache() -> Path:
-    return Path(os.path.expanduser("~")) / ".cache" / "qsudoku"
-
-
-def _snapshot(folder: Path) -> set[str]:
-    try:
-        return {str(p.relative_to(folder)) for p in folder.rglob("*")}
-    except OSError:
-        return set()
-
-
-_HOME_CACHE_BEFORE = _snapshot(_home_cache())
-
-
-@pytest.fixture(autouse=True, scope="session")
-def _private_cache_dir(tmp_path_factory):
-    """Tests never write into the user's ``~/.cache`` (embeddings included): every cache
-    variable points into a session temporary directory (tests that check a cache set
-    their own on top of this one)."""
-    root = tmp_path_factory.mktemp("caches")
-    old = {k: os.environ.get(k) for k in CACHE_VARIABLES}
-    os.environ["QSUDOKU_CACHE_DIR"] = str(root / "qsudoku")
-    os.environ["XDG_CACHE_HOME"] = str(root / "xdg")
-    yield root
-    for k, v in old.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
-
-
-def pytest_sessionfinish(session, exitstatus):
-    """The suite fails if it left anything new under the real ``~/.cache/qsudoku``."""
-    if hasattr(session.config, "workerinput"):  # an xdist worker: the controller checks
-        return
-    new = sorted(_snapshot(_home_cache()) - _HOME_CACHE_BEFORE)
-    if new:
-        print(f"\ntests wrote into the user's cache {_home_cache()}: {', '.join(new[:5])}")
-        session.exitstatus = 1

@@ -160,3 +160,83 @@ def test_check_unique_that_ran_out_of_time_is_undecided_not_false():
     assert "not decided" in _count_text(p, stopped)
     two = SolutionCount(2, True, complete=False, solutions=[[0] * 16, [1] * 16])
     assert _count_fields(p, two)["unique"] is False
+
+
+# -- one line per usage error, and the small things a run says -----------------------------
+@pytest.mark.parametrize("argv,piece", [
+    (["solve", SEED004, "--seed", "abc"], "argument --seed: invalid int value: 'abc'"),
+    (["qubo", SEED004, "-o", "x.json", "--index", "two"], "argument --index: invalid int"),
+    (["solve", SEED004, "--variant", "y"], "argument --variant: invalid choice: 'y'"),
+])
+def test_a_bad_option_value_is_one_line(capsys, argv, piece):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and len(err.splitlines()) == 1
+    assert err.startswith(f"qsudoku {argv[0]}: error: ") and piece in err
+
+
+def test_solve_index_picks_one_puzzle_like_qubo(tmp_path, capsys):
+    path = tmp_path / "two.txt"
+    path.write_text("1" + "." * 80 + "\n" + SEED004 + "\n")
+    code, out, err = run(capsys, "solve", path, "--index", "2", "--json")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 1 and json.loads(lines[0])["puzzle"] == SEED004
+    for command in (["solve"], ["qubo", "-o", str(tmp_path / "m.json")]):
+        for k, message in (("3", "--index 3: the input has only 2 puzzles"),
+                           ("0", "--index 0 must be >= 1")):
+            code, out, err = run(capsys, command[0], path, *command[1:], "--index", k)
+            assert code == 2 and err == f"qsudoku: error: {message}\n"
+
+
+def test_unknown_rule_lists_none(capsys):
+    code, out, err = run(capsys, "solve", SEED004, "--rules", "bogus")
+    assert code == 2 and "unknown propagation rule 'bogus'" in err and "or none" in err
+
+
+def test_config_params_dropped_by_sampler_are_named(tmp_path, capsys):
+    cfg = tmp_path / "sa.toml"
+    cfg.write_text('[sampler]\nname = "sa"\n[sampler.params]\nnum_sweeps = 50\nseed = 3\n')
+    code, out, err = run(capsys, "solve", SEED004, "--config", cfg, "--sampler", "random",
+                         "--time-budget", "0.05")
+    notes = [line for line in err.splitlines() if "replaces the config's sampler" in line]
+    assert code == 0 and len(notes) == 1 and "sampler.params.num_sweeps is not used" in notes[0]
+    assert "seed" not in notes[0]
+    run(capsys, "solve", SEED004, "--config", cfg, "--sampler", "sa", "--time-budget", "0.05")
+    assert "replaces" not in capsys.readouterr().err
+
+
+def test_random_info_counts_every_read(capsys):
+    code, out, err = run(capsys, "solve", SEED004, "--sampler", "random", "--seed", "1",
+                         "--time-budget", "0.05", "--json")
+    d = json.loads(out)
+    assert d["rounds"] > 1 and d["info"]["num_reads"] == d["num_reads"] == 100 * d["rounds"]
+
+
+def test_fewer_reads_note_reads_well(capsys):
+    code, out, err = run(capsys, "solve", SEED004, "--sampler", "aco", "--reads", "50",
+                         "--seed", "1", "--param", "stop_at_ground=true", "--json")
+    notes = [n for n in json.loads(out)["notes"] if "reads asked" in n]
+    assert code == 0 and notes and "it stops at its first ground state" in notes[0]
+    assert "stop at stop" not in notes[0]
+
+
+def test_bench_existing_output_names_the_ways_on(tmp_path, capsys):
+    out_csv = tmp_path / "r.csv"
+    out_csv.write_text("key\n")
+    code, out, err = run(capsys, "bench", SEED004, "--sampler", "random", "--out", out_csv)
+    assert code == 2 and "--overwrite" in err and "--resume" in err
+
+
+def test_show_hist_says_where_it_wrote_and_counts_reads(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("matplotlib")
+    from qsudoku.plots import grid
+
+    titles = []
+    real = grid.energy_histogram
+    monkeypatch.setattr(grid, "energy_histogram",
+                        lambda *a, **k: titles.append(k["title"]) or real(*a, **k))
+    hist = tmp_path / "h.svg"
+    code, out, err = run(capsys, "show", SEED004, "--solve", "--sampler", "sa", "--reads", "1",
+                         "--no-route", "--no-fallback", "--seed", "1", "--out",
+                         tmp_path / "g.svg", "--hist", hist)
+    assert code in (0, 1) and f"wrote {hist}" in err and hist.exists()
+    assert titles == ["<argument>:1: 1 read"]

@@ -93,19 +93,21 @@ def test_corrupt_or_stale_cache_file_is_ignored_and_rewritten(content, tmp_path)
     assert embed_bqm(bqm, target, cache, parameters={"random_seed": 2}).cache_hit
 
 
-def test_a_seeded_embedding_is_its_own_cache_entry(tmp_path):
-    """The same seed finds the same chains whatever the cache holds; another seed or
-    none is another entry (so a warm cache does not change a seeded run)."""
+def test_one_model_on_one_graph_is_embedded_once_whatever_the_seed(tmp_path):
+    """The key is the model's graph and the target: a seeded search reuses what an unseeded
+    one stored (and the other way round), so ``embed`` pins the embedding of later runs."""
     target, bqm = chimera_target(), k5()
     cache = EmbeddingCache(tmp_path)
     unseeded = embed_bqm(bqm, target, cache)
     seeded = embed_bqm(bqm, target, cache, parameters={"random_seed": 3})
-    assert not seeded.cache_hit and seeded.key != unseeded.key
+    assert seeded.cache_hit and seeded.key == unseeded.key
+    assert seeded.embedding == unseeded.embedding
+    assert len(list(tmp_path.glob("*.json"))) == 1
     fresh = embed_bqm(bqm, target, EmbeddingCache(tmp_path / "other"),
                       parameters={"random_seed": 3})
-    assert fresh.embedding == seeded.embedding
-    assert embed_bqm(bqm, target, cache).cache_hit
-    assert len(list(tmp_path.glob("*.json"))) == 2
+    again = embed_bqm(bqm, target, EmbeddingCache(tmp_path / "third"),
+                      parameters={"random_seed": 3})
+    assert not fresh.cache_hit and fresh.embedding == again.embedding  # a seeded search
 
 
 def test_unwritable_cache_does_not_stop_embedding(tmp_path):
@@ -188,3 +190,25 @@ def test_embed_command_json_topology_and_failures(tmp_path, capsys):
     assert "--shape 'a,b'" in capsys.readouterr().err
     assert main(["embed", FOUR, "--topology", "zephyr", "--shape", "4"]) == 2
     assert "not a valid zephyr shape" in capsys.readouterr().err
+
+
+def test_embed_pins_the_embedding_of_later_solves_and_their_qpu_line(tmp_path, capsys,
+                                                                       monkeypatch):
+    """``embed P``, then ``solve P`` with the mock-qpu sampler (seeded or not) and with the
+    shipped mock-qpu config: one cache file, a cache hit each time; the QPU cost line
+    gives calls, qubits and the estimated access time, never the mock's canned time."""
+    from pathlib import Path
+
+    monkeypatch.setenv("QSUDOKU_CACHE_DIR", str(tmp_path))
+    config = Path(__file__).resolve().parents[1] / "configs" / "mock-qpu.toml"
+    assert main(["embed", FOUR, "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["embedding_cache_hit"] is False and row["encoding"] == "one-hot"
+    for argv in (["--sampler", "mock-qpu"], ["--sampler", "mock-qpu", "--seed", "5"],
+                 ["--config", str(config), "--seed", "1"]):
+        main(["solve", FOUR, *argv, "--no-fallback"])
+        qpu = [line for line in capsys.readouterr().out.splitlines() if line.startswith("qpu:")]
+        assert len(qpu) == 1 and "cache hit True" in qpu[0], argv
+        assert "QPU call" in qpu[0] and f"qubits {row['num_qubits']}" in qpu[0]
+        assert "(estimated, D-Wave's timing model)" in qpu[0] and "reported" not in qpu[0]
+    assert len(list((tmp_path / "embeddings").glob("*.json"))) == 1

@@ -2,8 +2,10 @@
 syntax and content (MiniZinc, TPTP: the known solution satisfies every axiom, a broken one
 does not)."""
 
+import io
 import json
 import re
+import sys
 
 import dimod
 import numpy as np
@@ -354,9 +356,22 @@ def test_format_from_extension_and_errors(tmp_path, capsys):
         pick_format("x.txt", None)
     assert main(["export", SEED004, "-o", str(tmp_path / "x.txt")]) == 2
     assert main(["export", SEED004, "-o", str(tmp_path / "nodir" / "x.cnf")]) == 2
-    assert main(["export", SEED004, "--to", "bqm", "-o", "-"]) == 2
     assert main(["export", "11.." "...." "...." "....", "-o", str(tmp_path / "x.cnf")]) == 2
     assert set(FORMATS) == {"cnf", "lp", "mps", "mzn", "lp-asp", "tptp", "bqm", "qubo-json"}
+
+
+def test_binary_export_to_stdout_only_when_redirected(capsysbinary, monkeypatch):
+    """bqm goes to a redirected standard output; to a terminal it is refused in one line."""
+    assert main(["export", SEED004, "--to", "bqm", "-o", "-"]) == 0
+    assert capsysbinary.readouterr().out.startswith(b"DIMODBQM")
+    class Terminal(io.TextIOWrapper):
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr("sys.stdout", Terminal(io.BytesIO()))
+    assert main(["export", SEED004, "--to", "bqm", "-o", "-"]) == 2
+    out, err = capsysbinary.readouterr()
+    assert sys.stdout.buffer.getvalue() == b"" and b"standard output is a terminal" in err and err.count(b"\n") == 1
 
 
 def test_export_to_stdout_and_a_solved_puzzle(tmp_path, capsys):

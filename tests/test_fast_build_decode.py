@@ -276,7 +276,7 @@ def _generated_models():
 
 @pytest.mark.parametrize("piece", [1, 7, 1000])
 def test_a_build_in_small_pieces_is_the_reference_bit_for_bit(monkeypatch, piece):
-    import qsudoku.model.qubo as qubo
+    import qsudoku.model.penalty as qubo
 
     monkeypatch.setattr(qubo, "PIECE_PAIRS", piece)
     for c, w in _generated_models():
@@ -285,7 +285,7 @@ def test_a_build_in_small_pieces_is_the_reference_bit_for_bit(monkeypatch, piece
 
 @needs_data
 def test_a_build_in_small_pieces_matches_reference_on_real_puzzles(monkeypatch):
-    import qsudoku.model.qubo as qubo
+    import qsudoku.model.penalty as qubo
 
     monkeypatch.setattr(qubo, "PIECE_PAIRS", 5)
     for path, count in CASES:

@@ -1,5 +1,8 @@
 """Execute every notebook on a small budget (QSUDOKU_NB_BUDGET=small), so they cannot rot.
 
+They read the repository's ``data/`` (``../data`` from ``notebooks/``), so they run on a clone
+with nothing beside it.
+
 The kernel is the running interpreter: a kernelspec pointing at ``sys.executable`` is
 written to a temporary directory and handed to nbclient through its own
 KernelSpecManager, so no user-level ``ipykernel install`` is needed (fresh CI venv).
@@ -10,7 +13,7 @@ import sys
 
 import pytest
 
-from _shared import DATA, REPO, needs_data
+from _shared import REPO
 
 NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
 KERNEL = "qsudoku-tests"
@@ -31,6 +34,8 @@ def test_notebooks_exist_and_carry_small_outputs():
         # the notebooks use the library; they define no pipeline functions of their own
         src = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
         assert "import qsudoku" in src and "\ndef " not in src and not src.startswith("def ")
+        # they read the repository's own data/, nothing beside it
+        assert '"../data"' in src and "shared/" not in src, path.name
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +58,6 @@ def kernel_manager_factory(tmp_path_factory):
     return make
 
 
-@needs_data
 @pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_runs_top_to_bottom_on_a_small_budget(path, kernel_manager_factory, monkeypatch):
@@ -61,12 +65,12 @@ def test_notebook_runs_top_to_bottom_on_a_small_budget(path, kernel_manager_fact
     from nbclient import NotebookClient
 
     monkeypatch.setenv("QSUDOKU_NB_BUDGET", "small")
-    monkeypatch.setenv("QSUDOKU_DATA", str(DATA))
+    monkeypatch.delenv("QSUDOKU_DATA", raising=False)  # the default: ../data
     nb = nbformat.read(str(path), as_version=4)
     client = NotebookClient(nb, km=kernel_manager_factory(), timeout=300,
                             resources={"metadata": {"path": str(path.parent)}})
     client.execute()
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
     text = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream")
-    assert "budget 'small'" in text
+    assert "budget 'small'" in text and f"data in {REPO / 'data'}" in text
     assert any("image/png" in o.get("data", {}) for o in outputs), "no figure was produced"

@@ -8,8 +8,13 @@ kept its content.  Driven through :func:`qsudoku.cli.main`.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
+import re
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -191,3 +196,82 @@ def test_debug_keeps_exit_3(capsys, monkeypatch):
     assert main(["--debug", "solve", OPEN4]) == 3
     err = capsys.readouterr().err
     assert "Traceback" in err and "BackendUnavailableError: no such backend here" in err
+
+
+# -- "-" is standard output; no repr of numpy or Python objects in any output ------------
+#: A 9x9 seed puzzle whose reduced model has 63 variables (offset 108).
+SEED004 = "2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......"
+QUICK = ["--sampler", "sa", "--reads", "2", "--param", "num_sweeps=10", "--seed", "1"]
+#: What a repr of a numpy or Python object looks like in text.
+REPR = re.compile(r"np\.[a-z_]+\d*\(|array\(|dtype=|numpy\.|<[a-z_.]+ object at 0x")
+
+
+def test_qubo_to_stdout_prints_the_model(capsys):
+    code, out, err = run(capsys, "qubo", SEED004, "--to", "json", "-o", "-")
+    data = json.loads(out)
+    assert code == 0 and data["offset"] == 108.0 and len(data["variables"]) == 63
+    assert not os.path.exists("-")
+    code, out, err = run(capsys, "qubo", SEED004, "--to", "coo", "-o", "-")
+    assert out.splitlines()[0] == "# qsudoku QUBO (BINARY), offset 108.0"
+    assert "wrote" not in out + err
+
+
+def test_binary_pictures_to_stdout_only_when_redirected(capsysbinary, monkeypatch):
+    pytest.importorskip("matplotlib")
+    assert main(["show", EASY4, "--out", "-"]) == 0
+    out, err = capsysbinary.readouterr()
+    assert out.startswith(b"\x89PNG") and b"wrote" not in err
+
+    class Terminal(io.TextIOWrapper):
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr("sys.stdout", Terminal(io.BytesIO()))
+    assert main(["show", EASY4, "--out", "-"]) == 2
+    assert b"standard output is a terminal" in capsysbinary.readouterr().err
+    assert sys.stdout.buffer.getvalue() == b""
+
+
+def test_results_stream_to_stdout_as_csv(capsys):
+    code, out, err = run(capsys, "bench", OPEN4, *FAST, "--out", "-")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert code == 0 and len(rows) == 1 and rows[0]["sampler"] == "random"
+    assert "TTS99" in err and not os.path.exists("-.machine.json")
+    code, out, err = run(capsys, "sweep", OPEN4, *FAST, "--out", "-", "--resume")
+    assert code == 2 and "--resume needs a results file" in one_error(err)
+    code, out, err = run(capsys, "bench", OPEN4, *FAST, "--out", "-", "--plot", "-")
+    assert code == 2 and "--plot needs a directory" in one_error(err) and out == ""
+
+
+def _outputs(tmp_path):
+    """Every command with each of its output forms: (argv, files it writes)."""
+    svg, csv_out = tmp_path / "g.svg", tmp_path / "r.csv"
+    yield ["solve", SEED004, *QUICK, "--no-fallback"], []
+    yield ["solve", SEED004, *QUICK, "--json", "--check-unique"], []
+    yield ["solve", SEED004, "--sampler", "random", "--json", "--time-budget", "0.05"], []
+    for fmt in ("json", "coo"):
+        yield ["qubo", SEED004, "--to", fmt, "-o", "-"], []
+    for fmt in ("cnf", "lp", "mps", "mzn", "lp-asp", "tptp", "qubo-json"):
+        yield ["export", SEED004, "--to", fmt, "-o", "-"], []
+    yield ["count", SEED004], []
+    yield ["count", SEED004, "--json"], []
+    yield ["samplers"], []
+    yield ["embed", SEED004, "--no-cache", "--timeout", "5"], []
+    yield ["embed", SEED004, "--no-cache", "--timeout", "5", "--json"], []
+    yield ["bench", SEED004, *QUICK, "--out", csv_out], [csv_out,
+                                                         Path(f"{csv_out}.machine.json")]
+    yield ["sweep", SEED004, *QUICK[:4], "--grid", "num_sweeps=5,10", "--out", "-"], []
+    yield ["show", SEED004, *QUICK, "--solve", "--out", svg], [svg]
+
+
+def test_no_output_shows_a_repr(tmp_path, capsys):
+    """Text, JSON, CSV, exports, notes and pictures hold plain numbers, never
+    ``np.float64(...)``, ``array(...)`` or an object's default repr."""
+    for argv, files in _outputs(tmp_path):
+        if argv[0] in ("show", "embed"):
+            pytest.importorskip("matplotlib" if argv[0] == "show" else "minorminer")
+        code, out, err = run(capsys, *argv)
+        assert code in (0, 1), (argv, err)
+        texts = [out, err] + [Path(f).read_text() for f in files]
+        leaks = [m.group() for t in texts for m in REPR.finditer(t)]
+        assert not leaks, (argv[:3], leaks)

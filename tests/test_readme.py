@@ -1,8 +1,13 @@
-"""Every runnable example of README.md, as written: its ``qsudoku`` command lines and its
-Python blocks (run in a temporary folder; ``../shared/data`` is the shared data folder).
+"""Every runnable example of README.md, as written, from a fresh copy of the repository: its
+``qsudoku`` command lines and its Python blocks, each run in a subprocess whose working
+directory is a copy of the repository's files with nothing beside it (no ``../shared``), so
+they read only what the repository ships (``data/...``) or what an earlier example wrote.
 
 Lines with placeholders (``PUZZLE``, ``FILE...``), installs, Jupyter and D-Wave account
-commands are not run: the first two lines of the README are what CI itself runs.
+commands are not run: the first two lines of the README are what CI itself runs.  The copy
+leaves out the package's own sources: the code under test is this checkout's (through
+``PYTHONPATH``), so its compiled numba kernels are reused rather than compiled again for a
+second copy of the same files.
 """
 
 from __future__ import annotations
@@ -10,19 +15,23 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from _shared import DATA, REPO, needs_data
+from _shared import REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 _BLOCKS = re.findall(r"```(\w*)\n(.*?)```", README, re.S)
 #: Words that mark a synopsis line or one that needs an account, a file of the user's, or
 #: another program.
-_PLACEHOLDERS = ("PUZZLE", "FILE", "puzzles.txt", "seeds.tsv\n", "configs/qpu.toml",
-                 "configs/hybrid.toml", "KEY=", "NAME")
+_PLACEHOLDERS = ("PUZZLE", "FILE", "configs/qpu.toml", "configs/hybrid.toml", "KEY=", "NAME")
+#: What a fresh clone holds that the examples do not read (and the code under test, above).
+_NOT_COPIED = (".git", "qsudoku", "__pycache__", ".pytest_cache", ".hypothesis", "*.egg-info",
+               ".ipynb_checkpoints")
 
 
 def _commands() -> list[str]:
@@ -45,34 +54,75 @@ def _python_blocks() -> list[str]:
     return [body for lang, body in _BLOCKS if lang == "python"]
 
 
-def _here(text: str) -> str:
-    return text.replace("../shared/data", str(DATA))
+def _tracked_files() -> list[str] | None:
+    """The files git tracks in the checkout (what a clone holds), or None outside git."""
+    try:
+        out = subprocess.run(["git", "-C", str(REPO), "ls-files", "-z"], capture_output=True,
+                             check=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return [f for f in out.decode().split("\0") if f] or None
+
+
+@pytest.fixture(scope="module")
+def clone(tmp_path_factory) -> Path:
+    """A copy of the repository's tracked files in a folder of its own (the package sources
+    aside); outside git, a copy of the folder without caches."""
+    root = tmp_path_factory.mktemp("fresh") / "qsudoku"
+    ignore = shutil.ignore_patterns(*_NOT_COPIED)
+    files = _tracked_files()
+    if files is None:
+        shutil.copytree(REPO, root, ignore=ignore)
+    for name in files or ():
+        src, parts = REPO / name, Path(name).parts
+        if parts[0] in _NOT_COPIED or not src.is_file():
+            continue
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, root / name)
+    assert (root / "README.md").is_file() and not (root.parent / "shared").exists()
+    return root
+
+
+def _run(argv: list[str], clone: Path, tmp_path: Path) -> subprocess.CompletedProcess:
+    """``argv`` run in a copy of ``clone`` (so examples do not see each other's files), with
+    this checkout's code and an embedding cache of its own."""
+    cwd = tmp_path / "clone"
+    shutil.copytree(clone, cwd)
+    env = {**os.environ, "PYTHONPATH": str(REPO), "MPLBACKEND": "Agg",
+           "QSUDOKU_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("QSUDOKU_DATA", None)
+    return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=600, env=env)
 
 
 def test_the_readme_has_examples_to_run():
     assert len(_commands()) >= 8 and len(_python_blocks()) >= 3
 
 
-@needs_data
+def test_every_puzzle_file_the_readme_names_ships_with_the_repository():
+    """The examples read ``data/...`` only, never ``../shared`` or the unshipped sets."""
+    named = set(re.findall(r"\bdata/[\w./-]+\.(?:txt|tsv)", README))
+    assert named and all((REPO / f).is_file() for f in named), sorted(named)
+    runnable = "\n".join(_commands() + _python_blocks())
+    assert "shared/" not in runnable and "puzzles.txt" not in runnable
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("command", _commands())
-def test_command_example_runs(command, tmp_path):
-    argv = shlex.split(_here(command))
-    proc = subprocess.run([sys.executable, "-m", "qsudoku", *argv[1:]], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=600,
-                          env={**os.environ, "PYTHONPATH": str(REPO), "MPLBACKEND": "Agg"})
+def test_command_example_runs(command, clone, tmp_path):
+    argv = shlex.split(command)
+    proc = _run([sys.executable, "-m", "qsudoku", *argv[1:]], clone, tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "Traceback" not in proc.stderr
 
 
-@needs_data
 @pytest.mark.slow
 @pytest.mark.parametrize("k", range(len(_python_blocks())))
-def test_python_example_runs(k, tmp_path):
-    code = _here(_python_blocks()[k])
-    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=600,
-                          env={**os.environ, "PYTHONPATH": str(REPO), "MPLBACKEND": "Agg"})
+def test_python_example_runs_as_a_script(k, clone, tmp_path):
+    """Each block saved as a file and run as ``python block.py`` (a block that starts worker
+    processes needs its ``if __name__ == "__main__":`` guard to pass)."""
+    script = tmp_path / f"readme_block_{k}.py"
+    script.write_text(_python_blocks()[k], encoding="utf-8")
+    proc = _run([sys.executable, str(script)], clone, tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
 
 
@@ -130,10 +180,8 @@ def test_transcript_shapes_are_compared():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("command,shown", _transcripts(), ids=[c for c, _ in _transcripts()])
-def test_command_output_has_the_shape_shown(command, shown, tmp_path):
-    argv = shlex.split(_here(command))
-    proc = subprocess.run([sys.executable, "-m", "qsudoku", *argv[1:]], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=600,
-                          env={**os.environ, "PYTHONPATH": str(REPO), "MPLBACKEND": "Agg"})
+def test_command_output_has_the_shape_shown(command, shown, clone, tmp_path):
+    argv = shlex.split(command)
+    proc = _run([sys.executable, "-m", "qsudoku", *argv[1:]], clone, tmp_path)
     printed = [line.strip() for line in proc.stdout.splitlines() if line.strip()]
     assert _matches(shown, printed), "\n".join(["README shows:", *shown, "printed:", *printed])

@@ -25,13 +25,15 @@ OTHER_BACKENDS = ["qsudoku.samplers.classical", "qsudoku.samplers.swap",
                   "qsudoku.samplers.swap.tabu", "qsudoku.samplers.dwave",
                   "qsudoku.samplers.dwave.hybrid", "qsudoku.samplers.dwave.decompose",
                   "qsudoku.samplers.dwave.kerberos", "qsudoku.samplers.exact",
-                  "qsudoku.samplers.swap.tabu_kernel"]
+                  "qsudoku.samplers.swap.tabu_kernel", "qsudoku.samplers.sqa",
+                  "qsudoku.samplers.tempering"]
 #: The kernels' compiler: a puzzle that propagation solves runs no kernel.
 KERNELS = ["numba", "llvmlite", "scipy", "qsudoku.samplers.kernels", "qsudoku.samplers.aco.kernel"]
 #: What only the other subcommands use: ``solve`` registers its own subcommand alone.
 OTHER_COMMANDS = ["qsudoku.commands.count", "qsudoku.commands.export", "qsudoku.commands.bench",
                   "qsudoku.commands.sweep", "qsudoku.commands.show", "qsudoku.commands.embed",
-                  "qsudoku.exact", "qsudoku.experiments.bench", "qsudoku.experiments.sweep", "qsudoku.experiments.runner"]
+                  "qsudoku.exact", "qsudoku.experiments.bench", "qsudoku.experiments.sweep", "qsudoku.experiments.runner",
+                  "qsudoku.commands.fairness", "qsudoku.experiments.fairness"]
 
 
 def _imported(code: str, watch: list[str]) -> dict:

@@ -19,6 +19,7 @@ import os
 import sys
 from copy import copy
 
+from qsudoku.io.output import is_stdout
 from qsudoku.experiments.bench import SOLVE, format_summary, points, summarize
 from qsudoku.errors import BackendUnavailableError, ConfigError
 from qsudoku.commands.common import (add_config_args, add_experiment_args, add_input_args, add_route_args,
@@ -122,6 +123,9 @@ def run(args) -> int:
     from qsudoku.experiments.results import check_format
 
     check_experiment_args(args)
+    if is_stdout(args.plot):
+        raise ConfigError("--plot needs a directory (it writes several figures), not - "
+                          "(standard output)")
     if args.out and args.puzzles:
         check_format(args.out)  # a .parquet output without pyarrow: before any work
     if not args.puzzles:
@@ -144,17 +148,18 @@ def _report(args, rows) -> int:
     from qsudoku.experiments.bench import write_summary
     from qsudoku.experiments.results import iter_rows
 
+    file = None if is_stdout(args.out) else args.out  # --out -: the rows are in ``rows``
     if args.plot:  # the figures need every row
         from qsudoku.experiments.table import read_rows
         from qsudoku.io.output import make_directory
 
         make_directory(args.plot, "--plot")  # a bad --plot fails before anything is written
-        rows = read_rows(args.out) if args.out else rows
-    summary = summarize(iter_rows(args.out) if args.out and not args.plot else rows)
+        rows = read_rows(file) if file else rows
+    summary = summarize(iter_rows(file) if file and not args.plot else rows)
     if not args.quiet:
-        print(format_summary(summary))
-    if args.out:
-        for path in write_summary(summary, args.out):
+        print(format_summary(summary), file=sys.stdout if file or not args.out else sys.stderr)
+    if file:
+        for path in write_summary(summary, file):
             print(f"wrote {path}", file=sys.stderr)
     if args.plot:
         from qsudoku.plots.bench import plot_all

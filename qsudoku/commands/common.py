@@ -6,17 +6,20 @@ import argparse
 import os
 from dataclasses import replace
 
+from qsudoku.model.encodings import ENCODINGS
 from qsudoku.config import DEFAULTS, Config, load_config, toml_value
 from qsudoku.errors import ConfigError, ContradictionError, PuzzleFormatError
 from qsudoku.io import Rules, parse_digits, parse_regions
 from qsudoku.io.files import iter_puzzles
-from qsudoku.io.output import check_target
+from qsudoku.io.output import check_target, is_stdout
 from qsudoku.io.stream import MAX_LINE_BYTES
 from qsudoku.io.rules import parse_box
+from qsudoku.model.result import count_noun
 
 __all__ = ["add_input_args", "add_config_args", "add_route_args", "rules_from_args", "config_from_args",
            "iter_inputs", "parse_key_values", "add_experiment_args", "check_experiment_args",
            "run_experiment", "read_experiment_inputs", "set_label", "experiment_tasks",
+           "add_index_arg", "pick_puzzle",
            "MAX_REPEAT", "MAX_JOBS_PER_CPU", "MAX_TASKS"]
 
 
@@ -53,6 +56,9 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
                         "(none = only the givens eliminate)")
     g.add_argument("--weight", action="append", default=[], metavar="KIND=W",
                    help="penalty weight of cell, row, column, box or extra (repeatable)")
+    g.add_argument("--encoding", choices=sorted(ENCODINGS),
+                   help="how a cell's candidates become binary variables (default: the "
+                        "config's [qubo] encoding, one-hot)")
     g.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="a sampler constructor option as a TOML value, e.g. "
                         "topology=zephyr (repeatable)")
@@ -135,6 +141,7 @@ def config_from_args(args, default_sampler: str | None = None) -> Config:
     """The config file (or the defaults, with ``default_sampler`` if given) with every
     flag applied on top."""
     cfg = load_config(args.config)
+    _note_dropped(cfg, args.sampler)
     if args.config is None and default_sampler is not None:
         from qsudoku.config import SamplerConfig
 
@@ -156,7 +163,20 @@ def config_from_args(args, default_sampler: str | None = None) -> Config:
         route["enabled"] = False
     return cfg.with_overrides(sampler=args.sampler, reads=args.reads, seed=args.seed,
                               params=parse_key_values(args.param, "--param"), rules=rules,
-                              weights=weights, options=options, route=route)
+                              weights=weights, options=options, route=route,
+                              encoding=getattr(args, "encoding", None))
+
+
+def _note_dropped(cfg: Config, sampler: str | None) -> None:
+    """Name on stderr the config's sampler parameters and options that ``--sampler`` drops."""
+    dropped = [f"sampler.params.{k}" for k in cfg.sampler.params if k != "seed"] + \
+        [f"sampler.options.{k}" for k in cfg.sampler.options]
+    if sampler and sampler != cfg.sampler.name and dropped:
+        import sys
+
+        print(f"qsudoku: note: --sampler {sampler} replaces the config's sampler "
+              f"{cfg.sampler.name}; its {', '.join(dropped)} "
+              f"{'is' if len(dropped) == 1 else 'are'} not used", file=sys.stderr)
 
 
 def iter_inputs(args, on_error=None, check_givens: bool = True):
@@ -201,7 +221,8 @@ def add_experiment_args(p: argparse.ArgumentParser, what: str) -> argparse._Argu
     g.add_argument("--scheduler", metavar="ADDRESS",
                    help="send the tasks to an existing Dask cluster, e.g. tcp://host:8786 "
                         "(default: $QSUDOKU_SCHEDULER; see docs/cluster.md)")
-    g.add_argument("--out", metavar="FILE", help="results .csv or .parquet, written row by row")
+    g.add_argument("--out", metavar="FILE", help="results .csv or .parquet, written row by "
+                   "row; - streams CSV rows to standard output (the summary goes to stderr)")
     g.add_argument("--resume", action="store_true", help="keep the rows --out has, run the rest")
     g.add_argument("--overwrite", action="store_true", help="replace an existing --out")
     g.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -231,8 +252,37 @@ def check_experiment_args(args) -> None:
         raise ConfigError("--resume needs --out FILE")
     if args.out:
         check_target(args.out, "--out")
+        _check_not_input(args)
     if args.resume and args.overwrite:
         raise ConfigError("--resume and --overwrite exclude each other")
+
+
+def _check_not_input(args) -> None:
+    """Refuse an ``--out`` (or its journal, its machine record) that is also a file the
+    run reads: a puzzle file, its solutions, ``--config`` or ``--regions``, under any
+    name (the same ``(st_dev, st_ino)``, so a link or another path is caught too)."""
+    from qsudoku.experiments.results import journal_path
+
+    if is_stdout(args.out):  # standard output is no file
+        return
+
+    def identity(path):
+        try:
+            st = os.stat(path)
+        except (OSError, ValueError):
+            return None
+        return st.st_dev, st.st_ino
+
+    specs = args.puzzles if isinstance(args.puzzles, list) else [args.puzzles or []]
+    inputs = [s for s in specs if isinstance(s, str) and s != "-"]
+    inputs += [os.path.splitext(s)[0] + ".solutions" + os.path.splitext(s)[1] for s in inputs]
+    inputs += [getattr(args, "config", None), getattr(args, "regions", None)]
+    read = {identity(p): p for p in inputs if p and identity(p) is not None}
+    for out in dict.fromkeys((args.out, journal_path(args.out), args.out + ".machine.json")):
+        name = read.get(identity(out))
+        if name is not None:
+            raise ConfigError(f"--out {args.out}: {out} is also an input of this run "
+                              f"({name}); write the results to another file")
 
 
 def experiment_tasks(args, sources, points):
@@ -247,8 +297,8 @@ def experiment_tasks(args, sources, points):
 
 
 def run_experiment(args, tasks, axis_keys=(), points=None) -> list[dict]:
-    """Run ``tasks`` as the flags say; returns the new rows (none are kept with ``--out``:
-    the file has them).
+    """Run ``tasks`` as the flags say; returns the new rows (none with ``--out FILE``: the
+    file has them; ``--out -`` streams them as CSV to standard output).
 
     Notes on stderr say where the tasks run and, after Ctrl-C, how many rows were kept.
     ``<out>.machine.json`` is written only once the output is held (a refused run
@@ -275,19 +325,20 @@ def run_experiment(args, tasks, axis_keys=(), points=None) -> list[dict]:
             count[1] += 1
             count[2] = count[2] or row
 
+    file = None if is_stdout(args.out) else args.out  # standard output keeps no file
     try:
         rows = runner.run_to(args.out, tasks, axis_keys, resume=args.resume,
                              overwrite=args.overwrite, jobs=args.jobs, scheduler=scheduler or None,
                              progress=progress, on_start=note, points=points,
-                             keep=not args.out, on_row=seen,
-                             on_open=(lambda: _write_machine(args.out)) if args.out else None)
+                             keep=not file, on_row=seen,
+                             on_open=(lambda: _write_machine(file)) if file else None)
     except KeyboardInterrupt:
-        if args.out:
+        if file:
             print(f"qsudoku: interrupted; finished rows kept in {args.out} "
                   "(--resume continues)", file=sys.stderr)
             args.interrupt_said = True
         raise
-    if args.out:
+    if file:
         from qsudoku.experiments.results import count_rows
 
         note(f"{count[0]} new rows, {count_rows(args.out)} in {args.out}")
@@ -305,12 +356,22 @@ def _write_machine(out: str) -> None:
         MachineError: The machine refused the write (disk full, file too large).
     """
     import json
+    import stat
+    import sys
 
     from qsudoku.errors import MachineError
     from qsudoku.experiments.bench import machine_info
-    from qsudoku.io.output import write_text
+    from qsudoku.io.output import file_kind, write_text
 
     path = out + ".machine.json"
+    try:  # an optional companion: a FIFO, device or directory there is left alone
+        mode = os.stat(path).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        print(f"qsudoku: warning: {path} is {file_kind(mode)}, not a regular file; the "
+              "machine record is not written", file=sys.stderr)
+        return
     try:
         write_text(path, json.dumps(machine_info(), indent=1, sort_keys=True))
     except OSError as e:
@@ -362,3 +423,25 @@ def read_experiment_inputs(args):
     if first is None:
         raise PuzzleFormatError("no puzzles to run")
     return itertools.chain([first], sources)
+
+
+def add_index_arg(p, default: int | None = 1) -> None:
+    """``--index K`` (see :func:`pick_puzzle`); ``default=None``: every puzzle unless given."""
+    p.add_argument("--index", type=int, default=default, metavar="K",
+                   help="which puzzle of the input (1-based, over every PUZZLE argument; "
+                        + (f"default {default})" if default else "default: every puzzle)"))
+
+
+def pick_puzzle(args, on_error=None):
+    """The ``args.index``-th puzzle (1-based) of the input, read no further.
+
+    Raises:
+        ConfigError: ``--index`` is below 1, or the input has fewer puzzles.
+    """
+    if args.index < 1:
+        raise ConfigError(f"--index {args.index} must be >= 1")
+    count = 0
+    for count, puzzle in enumerate(iter_inputs(args, on_error), start=1):
+        if count == args.index:
+            return puzzle
+    raise ConfigError(f"--index {args.index}: the input has only {count_noun(count, 'puzzle')}")

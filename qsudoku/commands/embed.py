@@ -14,6 +14,7 @@ import json
 import statistics
 import sys
 
+from qsudoku.model.encodings import ENCODINGS
 from qsudoku.commands.common import add_input_args, iter_inputs
 
 TOPOLOGY_CHOICES = ("pegasus", "zephyr", "chimera")
@@ -28,6 +29,9 @@ def register(sub) -> None:
     g = p.add_argument_group("model")
     g.add_argument("--config", metavar="FILE", help="TOML config (its [propagate] rules apply)")
     g.add_argument("--rules", metavar="R1,R2", help="propagation rules (default: the config's)")
+    g.add_argument("--encoding", choices=sorted(ENCODINGS),
+                   help="how a cell's candidates become binary variables (default: the "
+                        "config's [qubo] encoding, one-hot)")
     g = p.add_argument_group("target and embedding")
     g.add_argument("--topology", choices=TOPOLOGY_CHOICES, default="pegasus",
                    help="QPU graph: pegasus (Advantage, P16), zephyr (Advantage2, Z12), "
@@ -56,7 +60,7 @@ def _config(args):
         text = args.rules.strip()
         cfg = cfg.with_overrides(rules=[] if text in ("", "none") else
                                  [r.strip() for r in text.split(",")])
-    return cfg
+    return cfg.with_overrides(encoding=args.encoding)
 
 
 def _embedding_parameters(args) -> dict:
@@ -101,6 +105,7 @@ def report_row(puzzle, model, embedded, child, reads: int) -> dict:
     topo = child.properties["topology"]
     row = {"name": puzzle.name, "size": puzzle.size, "kind": puzzle.kind,
            "topology": topo["type"], "shape": list(topo["shape"]),
+           "encoding": model.encoding if model else None,
            "num_variables": model.num_variables if model else 0,
            "num_interactions": model.num_interactions if model else 0}
     if model is None:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import os
-import sys
 
-from qsudoku.errors import ConfigError, PuzzleFormatError
+from qsudoku.errors import ConfigError
 from qsudoku.exact.exports import EXPORTS
-from qsudoku.io.output import check_target, write_text
-from qsudoku.commands.common import add_config_args, add_input_args, config_from_args, iter_inputs
+from qsudoku.io.output import check_target, is_stdout, write_text
+from qsudoku.commands.common import (add_config_args, add_index_arg, add_input_args,
+                                     config_from_args, pick_puzzle)
 
 #: Format -> what it is: the classical formulations of the exact-backend table, then the QUBO.
 FORMATS = {**{name: e.summary for name, e in EXPORTS.items()},
@@ -33,10 +33,10 @@ def register(sub) -> None:
     add_input_args(p, many=False)
     add_config_args(p)
     p.add_argument("-o", "--output", required=True, metavar="FILE",
-                   help="output file (- for stdout, text formats only)")
+                   help="output file (- for standard output; bqm, a binary format, only "
+                        "when it is redirected)")
     p.add_argument("--to", choices=list(FORMATS), help="output format (default: from the extension)")
-    p.add_argument("--index", type=int, default=1, metavar="K",
-                   help="which puzzle of a multi-puzzle file (1-based, default 1)")
+    add_index_arg(p)
     p.set_defaults(run=run)
 
 
@@ -51,14 +51,14 @@ def pick_format(output: str, to: str | None) -> str:
     return fmt
 
 
-def render(puzzle, cands, fmt: str, weights=None):
+def render(puzzle, cands, fmt: str, weights=None, encoding: str = "one-hot"):
     """The export as text (or, for ``bqm``, the model to write); returns ``(payload, summary)``."""
     if fmt in EXPORTS:
         from qsudoku.exact.problem import Problem
 
         return EXPORTS[fmt].write(Problem.from_candidates(cands))
     from qsudoku.model.qubo import Weights, build_model
-    model = build_model(cands, weights or Weights())
+    model = build_model(cands, weights or Weights(), encoding=encoding)
     return model, (f"{model.num_variables} variables, {model.num_interactions} interactions, "
                    f"{len(model.constraints)} constraints")
 
@@ -77,28 +77,12 @@ def run(args) -> int:
 
     cfg = config_from_args(args)
     fmt = pick_format(args.output, args.to)
-    if args.output == "-" and fmt == "bqm":
-        raise ConfigError("the bqm format is binary; give a file with -o")
-    if args.output != "-":
-        check_target(args.output, "-o")
-    if args.index < 1:
-        raise ConfigError(f"--index {args.index} must be >= 1")
-    for k, puzzle in enumerate(iter_inputs(args), start=1):
-        if k == args.index:
-            break
-    else:
-        raise PuzzleFormatError(f"there is no puzzle number {args.index} in the input")
+    check_target(args.output, "-o", binary=fmt == "bqm")
+    puzzle = pick_puzzle(args)
     cands = propagate(puzzle, cfg.propagate.rules)
-    payload, summary = render(puzzle, cands, fmt, cfg.qubo.weights)
-    if args.output == "-":
-        if fmt == "qubo-json":
-            import json
-
-            from qsudoku.commands.qubo import model_to_json
-            payload = json.dumps(model_to_json(payload))
-        sys.stdout.write(payload)
-        return 0
+    payload, summary = render(puzzle, cands, fmt, cfg.qubo.weights, cfg.qubo.encoding)
     write_export(payload, args.output, fmt)
-    note = " (propagation solves it: nothing left to choose)" if cands.solved else ""
-    print(f"wrote {args.output} ({fmt}): {summary}{note}")
+    if not is_stdout(args.output):  # standard output holds the export
+        note = " (propagation solves it: nothing left to choose)" if cands.solved else ""
+        print(f"wrote {args.output} ({fmt}): {summary}{note}")
     return 0

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import numbers
 import os
 import shutil
+import sys
 
-from qsudoku.errors import ConfigError, PuzzleFormatError
-from qsudoku.io.output import atomic_open, atomic_write, check_target
+from qsudoku.errors import ConfigError
+from qsudoku.io.output import atomic_open, atomic_write, check_target, is_stdout
 from qsudoku.solving import build
-from qsudoku.commands.common import add_config_args, add_input_args, config_from_args, iter_inputs
+from qsudoku.model.encodings import variable_name
+from qsudoku.commands.common import (add_config_args, add_index_arg, add_input_args,
+                                     config_from_args, pick_puzzle)
 
 FORMATS = ("bqm", "json", "coo")
 
@@ -21,13 +25,14 @@ def register(sub) -> None:
                     "(dimod.BinaryQuadraticModel.from_file), 'json' a plain QUBO with the "
                     "variable labels and constraint groups, 'coo' lines 'i j bias' with "
                     "the label of every index in the header. The format follows the "
-                    "extension of -o unless --to is given.")
+                    "extension of -o unless --to is given. -o - writes to standard "
+                    "output (bqm, a binary format, only when it is redirected).")
     add_input_args(p, many=False)
     add_config_args(p)
-    p.add_argument("-o", "--output", required=True, metavar="FILE")
+    p.add_argument("-o", "--output", required=True, metavar="FILE",
+                   help="output file (- for standard output)")
     p.add_argument("--to", choices=FORMATS, help="output format (default: from the extension)")
-    p.add_argument("--index", type=int, default=1, metavar="K",
-                   help="which puzzle of a multi-puzzle file (1-based, default 1)")
+    add_index_arg(p)
     p.set_defaults(run=run)
 
 
@@ -36,20 +41,18 @@ def run(args) -> int:
     fmt = args.to or os.path.splitext(args.output)[1].lstrip(".").lower()
     if fmt not in FORMATS:
         raise ConfigError(f"cannot tell the format of {args.output!r}; use --to {'|'.join(FORMATS)}")
-    check_target(args.output, "-o")
-    for k, puzzle in enumerate(iter_inputs(args), start=1):
-        if k == args.index:
-            break
-    else:
-        raise PuzzleFormatError(f"there is no puzzle number {args.index} in the input")
+    check_target(args.output, "-o", binary=fmt == "bqm")
+    puzzle = pick_puzzle(args)
     cands, model, _ = build(puzzle, cfg)
+    said = sys.stderr if is_stdout(args.output) else sys.stdout  # stdout holds the model
     if model is None:
-        print(f"{puzzle.name}: propagation solves it; the model has no variables")
+        print(f"{puzzle.name}: propagation solves it; the model has no variables", file=said)
         from qsudoku.model.qubo import build_model
-        model = build_model(cands, cfg.qubo.weights)
+        model = build_model(cands, cfg.qubo.weights, encoding=cfg.qubo.encoding)
     write_model(model, args.output, fmt)
-    print(f"wrote {args.output} ({fmt}): {model.num_variables} variables, "
-          f"{model.num_interactions} interactions, {len(model.constraints)} constraints")
+    if not is_stdout(args.output):
+        print(f"wrote {args.output} ({fmt}): {model.num_variables} variables, "
+              f"{model.num_interactions} interactions, {len(model.constraints)} constraints")
     return 0
 
 
@@ -62,21 +65,34 @@ def model_to_json(model) -> dict:
         "vartype": "BINARY",
         "puzzle": model.puzzle.format(),
         "size": model.puzzle.size,
+        "encoding": model.encoding,
         "variables": [list(v) for v in model.variables],
-        "linear": [bqm.get_linear(v) for v in model.variables],
-        "quadratic": [[pos[u], pos[v], b] for (u, v), b in bqm.quadratic.items()],
-        "offset": bqm.offset,
-        "constraints": [{"label": _lab(c.label), "kind": c.kind, "weight": c.weight,
+        "linear": [float(bqm.get_linear(v)) for v in model.variables],
+        "quadratic": [[pos[u], pos[v], float(b)] for (u, v), b in bqm.quadratic.items()],
+        "offset": float(bqm.offset),
+        "constraints": [{"label": _lab(c.label), "kind": c.kind, "weight": float(c.weight),
                          "variables": c.variables.tolist()} for c in model.constraints],
     }
 
 
 def _lab(label):
-    return [x if not isinstance(x, tuple) else list(x) for x in label]
+    return [list(map(int, x)) if isinstance(x, tuple) else
+            int(x) if isinstance(x, numbers.Integral) else x for x in label]
 
 
 def write_model(model, path: str, fmt: str) -> None:
-    """Write ``model`` to ``path`` atomically in ``fmt`` (bqm, json or coo)."""
+    """Write ``model`` to ``path`` atomically in ``fmt`` (bqm, json or coo); ``-`` is
+    standard output.  Every number is written as a plain number (``108.0``).
+
+    >>> from qsudoku.io import parse_puzzle
+    >>> from qsudoku.model.propagate import propagate
+    >>> from qsudoku.model.qubo import build_model
+    >>> model = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), ()))
+    >>> write_model(model, "-", "coo")  # doctest: +ELLIPSIS
+    # qsudoku QUBO (BINARY), offset 52.0
+    # 0 = r1c2#2
+    ...
+    """
     if fmt == "bqm":
         with model.bqm.to_file() as src:
             atomic_write(path, lambda dst: shutil.copyfileobj(src, dst))
@@ -88,7 +104,7 @@ def write_model(model, path: str, fmt: str) -> None:
         with atomic_open(path) as f:
             f.write(f"# qsudoku QUBO (BINARY), offset {data['offset']!r}\n")
             for i, v in enumerate(data["variables"]):
-                f.write(f"# {i} = r{v[0] + 1}c{v[1] + 1}#{v[2]}\n")
+                f.write(f"# {i} = {variable_name(tuple(v))}\n")
             for i, b in enumerate(data["linear"]):
                 f.write(f"{i} {i} {b!r}\n")
             for i, j, b in data["quadratic"]:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import sys
 
 from qsudoku.errors import ConfigError, ContradictionError, exit_code_for
-from qsudoku.io.output import check_target
-from qsudoku.commands.common import (add_config_args, add_input_args, add_route_args,
-                                     config_from_args, iter_inputs)
+from qsudoku.io.output import check_target, is_stdout
+from qsudoku.model.result import count_noun
+from qsudoku.commands.common import (add_config_args, add_index_arg, add_input_args,
+                                     add_route_args, config_from_args, pick_puzzle)
 
 _FORMATS = (".png", ".svg", ".pdf")
 #: Resolution limits of ``--dpi`` (the picture's pixel count is bounded too, see
@@ -26,34 +27,31 @@ def register(sub) -> None:
     add_config_args(p)
     add_route_args(p)
     g = p.add_argument_group("picture")
-    g.add_argument("--index", type=int, default=1, metavar="K",
-                   help="which puzzle of a file (1-based, default 1)")
+    add_index_arg(g)
     g.add_argument("--solve", action="store_true", help="solve it and draw the best sample")
     g.add_argument("--candidates", action="store_true",
                    help="pencil-mark the candidates of open cells (without --solve)")
-    g.add_argument("--out", required=True, metavar="FILE", help="grid.png, grid.svg or grid.pdf")
+    g.add_argument("--out", required=True, metavar="FILE",
+                   help="grid.png, grid.svg or grid.pdf; - writes PNG to standard output "
+                        "when it is redirected (not to a terminal)")
     g.add_argument("--hist", metavar="FILE",
-                   help="also an energy histogram of the sample set (with --solve)")
+                   help="also an energy histogram of the sample set (with --solve; "
+                        "a file name as for --out)")
     g.add_argument("--dpi", type=int, default=110,
                    help=f"resolution of PNG output ({MIN_DPI} to {MAX_DPI}, default 110)")
     p.set_defaults(run=run)
 
 
 def _check_out(path: str, flag: str) -> None:
-    if not path.lower().endswith(_FORMATS):
-        raise ConfigError(f"{flag} {path!r} must end in {', '.join(_FORMATS)}")
-    check_target(path, flag)
+    if not is_stdout(path) and not path.lower().endswith(_FORMATS):
+        raise ConfigError(f"{flag} {path!r} must end in {', '.join(_FORMATS)} (or be -)")
+    check_target(path, flag, binary=not path.lower().endswith(".svg"))
 
 
-def _pick(args):
-    if args.index < 1:
-        raise ConfigError(f"--index {args.index} must be >= 1")
-    count = 0
-    for puzzle in iter_inputs(args):
-        count += 1
-        if count == args.index:
-            return puzzle
-    raise ConfigError(f"--index {args.index}: the input has only {count} puzzle(s)")
+def _wrote(path: str) -> None:
+    """Say where a picture went (nothing when standard output holds it)."""
+    if not is_stdout(path):
+        print(f"wrote {path}", file=sys.stderr)
 
 
 def run(args) -> int:
@@ -68,8 +66,10 @@ def run(args) -> int:
         if not args.solve:
             raise ConfigError("--hist needs --solve (it shows the energies of the samples)")
         _check_out(args.hist, "--hist")
+        if is_stdout(args.hist) and is_stdout(args.out):
+            raise ConfigError("--out - and --hist -: standard output takes one picture")
     cfg = config_from_args(args)
-    puzzle = _pick(args)
+    puzzle = pick_puzzle(args)
     code = 0
     if args.solve:
         try:
@@ -78,6 +78,7 @@ def run(args) -> int:
             print(f"qsudoku: {puzzle.name or 'puzzle'} has no solution: {e}", file=sys.stderr)
             fig = plot.draw_grid(puzzle, title=f"{puzzle.name or 'puzzle'}: no solution")
             plot.save_figure(fig, args.out, dpi=args.dpi)
+            _wrote(args.out)
             return exit_code_for(e)
         fig = plot.draw_result(result)
         code = 0 if result.valid else 1
@@ -89,8 +90,9 @@ def run(args) -> int:
             if result.decoded:
                 h = plot.energy_histogram(result, label=result.solved_by,
                                           title=f"{puzzle.name or 'puzzle'}: "
-                                                f"{result.num_reads} reads")
+                                                f"{count_noun(result.num_reads, 'read')}")
                 plot.save_figure(h, args.hist, dpi=args.dpi)
+                _wrote(args.hist)
             else:
                 print("qsudoku: note: propagation solved it; no samples, no histogram",
                       file=sys.stderr)
@@ -109,5 +111,5 @@ def run(args) -> int:
                                  title=f"{puzzle.name or 'puzzle'}: {left} open cells, "
                                        f"{cands.num_variables} variables after propagation")
     plot.save_figure(fig, args.out, dpi=args.dpi)
-    print(f"wrote {args.out}", file=sys.stderr)
+    _wrote(args.out)
     return code

@@ -6,6 +6,7 @@ import sys
 
 from qsudoku.errors import ConfigError
 from qsudoku.experiments.stats import optimal_over_axes
+from qsudoku.io.output import is_stdout
 from qsudoku.experiments.sweep import SWEEP_SAMPLER, parse_axis, points, summarize
 from qsudoku.experiments.tasks import format_value
 from qsudoku.commands.common import (add_config_args, add_experiment_args, add_input_args, add_route_args,
@@ -97,25 +98,28 @@ def run(args) -> int:
         runner.check_point(pt)  # a bad weight, parameter or sampler fails before any run
     sources = read_experiment_inputs(args)
     rows = run_experiment(args, experiment_tasks(args, sources, pts), list(axes), points=pts)
-    # with --out: the whole file, streamed (the same for every format)
+    stream = is_stdout(args.out)  # --out -: the rows are in ``rows``, stdout has them
+    file = None if stream else args.out  # with a file: all of it, streamed (any format)
     by = list(axes) or ["setting"]
-    summary = summarize(args.out if args.out else rows, by=by)
+    summary = summarize(file if file else rows, by=by)
     best = optimal_over_axes(summary.to_dict("records"), list(axes))
     if not args.quiet and len(summary):
         shown = [c for c in [*by, "runs", "propagation", "p_read", "p_read_low", "p_read_high",
                              "tts99_median", "tts99_median_low", "tts99_median_high",
                              "residual_energy_median", "min_energy_mean"] if c in summary]
-        print(summary[shown].to_string(index=False, float_format=lambda x: f"{x:.4g}"))
+        target = sys.stderr if stream else sys.stdout
+        print(summary[shown].to_string(index=False, float_format=lambda x: f"{x:.4g}"),
+              file=target)
         for b in best:
             others = " ".join(f"{k}={format_value(b[k])}" for k in axes if k != b["axis"])
             at = f" at {b['axis']}={format_value(b['at'])}" if b["at"] != "" else ""
             print(f"optimal TTS99 over {b['axis']}{' (' + others + ')' if others else ''}: "
                   f"{b['tts99_optimal']:.4g} s [{b['tts99_optimal_low']:.4g}, "
-                  f"{b['tts99_optimal_high']:.4g}]{at}")
-    if args.out:
+                  f"{b['tts99_optimal_high']:.4g}]{at}", file=target)
+    if file:
         from qsudoku.experiments.bench import write_summary
 
-        for path in write_summary(summary.to_dict("records"), args.out, best):
+        for path in write_summary(summary.to_dict("records"), file, best):
             print(f"wrote {path}", file=sys.stderr)
     if args.plot and len(summary):
         for path in _plot(summary, list(axes), args.plot):

@@ -25,6 +25,7 @@ from typing import Any, Mapping
 from qsudoku.checks import describe, need_type
 from qsudoku.errors import ConfigError
 from qsudoku.model.propagate import check_rules
+from qsudoku.model.encodings import get_encoding
 from qsudoku.model.qubo import Weights
 
 __all__ = ["Config", "PropagateConfig", "QuboConfig", "SamplerConfig", "RouteConfig", "ClusterConfig",
@@ -68,9 +69,14 @@ class PropagateConfig:
 
 @dataclass(frozen=True)
 class QuboConfig:
-    """``[qubo]``: penalty weights per constraint kind (``[qubo.weights]``)."""
+    """``[qubo]``: the encoding and the penalty weights per constraint kind
+    (``[qubo.weights]``)."""
 
     weights: Weights = Weights(**DEFAULTS["qubo"]["weights"])
+    encoding: str = DEFAULTS["qubo"]["encoding"]
+
+    def __post_init__(self):
+        get_encoding(self.encoding)
 
 
 @dataclass(frozen=True)
@@ -195,7 +201,7 @@ class Config:
         prop = _table(data, "propagate", "", pre)
         _known(prop, ("rules", "finish_rules"), "propagate.", pre)
         qubo = _table(data, "qubo", "", pre)
-        _known(qubo, ("weights",), "qubo.", pre)
+        _known(qubo, ("weights", "encoding"), "qubo.", pre)
         w = _table(qubo, "weights", "qubo.", pre)
         _known(w, ("cell", "unit", "row", "column", "box", "extra"), "qubo.weights.", pre)
         unit = w.pop("unit", None)
@@ -230,7 +236,8 @@ class Config:
                 _check_sampler_name("sampler.fallback", fallback)
             _check_fallback_names(route)
             return cls(PropagateConfig(tuple(rules), tuple(finish)),
-                       QuboConfig(replace(QuboConfig().weights, **w)),
+                       QuboConfig(replace(QuboConfig().weights, **w),
+                                  qubo.get("encoding", QuboConfig.encoding)),
                        SamplerConfig(name, samp.get("options", {}), samp.get("params", {}),
                                      fallback),
                        RouteConfig(**route), ClusterConfig(**cluster), source=source)
@@ -241,12 +248,13 @@ class Config:
                        seed: int | None = None, params: Mapping | None = None,
                        rules=None, weights: Mapping | None = None,
                        fallback: str | None = None, options: Mapping | None = None,
-                       route: Mapping | None = None) -> "Config":
+                       route: Mapping | None = None, encoding: str | None = None) -> "Config":
         """A copy with CLI overrides applied.
 
         ``options`` are merged into the sampler's constructor options and ``route`` into
         the ``[route]`` table (e.g. ``{"exact_fallback": ""}`` for ``--no-fallback``).
-        ``rules`` replace the propagation rules and turn ``finish_rules`` off.
+        ``rules`` replace the propagation rules and turn ``finish_rules`` off;
+        ``encoding`` names the QUBO's encoding (``one-hot``, ``domain-wall``).
 
         Choosing a different sampler drops the config's sampling parameters (they
         belonged to the other sampler) in favour of the new sampler's defaults; the seed
@@ -282,9 +290,12 @@ class Config:
                 raise ConfigError(f"unknown route setting: {e}") from None
         if weights:
             try:
-                cfg = replace(cfg, qubo=QuboConfig(replace(cfg.qubo.weights, **weights)))
+                cfg = replace(cfg, qubo=replace(cfg.qubo,
+                                                weights=replace(cfg.qubo.weights, **weights)))
             except TypeError as e:
                 raise ConfigError(f"unknown weight: {e}") from None
+        if encoding is not None:
+            cfg = replace(cfg, qubo=replace(cfg.qubo, encoding=encoding))
         return cfg
 
 

@@ -8,6 +8,8 @@ SolutionCount(count=1, at_least=False, complete=True)
 (2, True, 'at least 2 solutions')
 >>> c.solutions[0] != c.solutions[1]
 True
+>>> len(count_solutions(parse_puzzle("1..." "..2." "...." "...."), 100, keep=100).solutions)
+12
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ class SolutionCount:
         at_least: True if the search stopped before proving there are no more
             (``count`` reached ``limit``, or the time limit ran out).
         complete: False only if the time limit stopped the count.
-        solutions: The first two solutions found, as row-major grids.
+        solutions: The first ``keep`` solutions found (two by default), as row-major grids.
         stats: Search statistics (nodes, failures, seconds).
     """
 
@@ -66,7 +68,7 @@ class SolutionCount:
 
 def count_solutions(puzzle: Puzzle, limit: int = 2, *, rules: Sequence[str] = DEFAULT_RULES,
                     time_limit: float | None = None, hall: bool = False,
-                    method: str = "search") -> SolutionCount:
+                    method: str = "search", keep: int = 2) -> SolutionCount:
     """Count the solutions of ``puzzle`` up to ``limit``.
 
     Propagation (``rules``) never removes a solution, so counting the reduced
@@ -83,6 +85,9 @@ def count_solutions(puzzle: Puzzle, limit: int = 2, *, rules: Sequence[str] = DE
             ``"sat"`` (python-sat, a blocking clause per solution found; the
             choice for hard 25x25 puzzles) or ``"auto"`` (``"sat"`` above 16x16
             when python-sat is installed, else ``"search"``).
+        keep: How many of the solutions found to keep in ``solutions`` (``limit`` keeps
+            every one: ``count_solutions(p, 3, keep=3).solutions`` lists all of a puzzle
+            with up to 3 solutions).
 
     Raises:
         ConfigError: If ``limit`` is not a positive integer.
@@ -95,6 +100,8 @@ def count_solutions(puzzle: Puzzle, limit: int = 2, *, rules: Sequence[str] = DE
     need_real("time_limit", time_limit, low=0, allow_none=True)
     need_type("hall", hall, bool)
     need_type("method", method, str)
+    if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
+        raise ConfigError(f"keep = {keep!r} must be an integer >= 0")
     if method not in (*COUNT_METHODS, "auto"):
         raise ConfigError(f"method = {method!r}: use "
                           + ", ".join(repr(m) for m in COUNT_METHODS) + " or 'auto'")
@@ -111,6 +118,6 @@ def count_solutions(puzzle: Puzzle, limit: int = 2, *, rules: Sequence[str] = DE
     problem = Problem.from_candidates(cands)
     count = BACKENDS[COUNT_METHODS[method]].count
     result = count(problem, limit=limit, time_limit=time_limit, hall=hall)
-    grids = [problem.grid(s) for s in result.solutions[:2]]
+    grids = [problem.grid(s) for s in result.solutions[:keep]]
     return SolutionCount(len(result.solutions), not result.complete,
                          result.status != "time_limit", grids, result.stats)

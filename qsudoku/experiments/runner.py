@@ -30,6 +30,8 @@ import sys
 from typing import Callable, Iterable, Sequence
 
 from qsudoku.config import Config
+from qsudoku.errors import ConfigError
+from qsudoku.io.output import is_stdout
 from qsudoku.experiments.limits import MAX_JOBS_PER_CPU, MAX_REPEAT, MAX_TASKS, check_limits, max_jobs  # noqa: F401
 from qsudoku.experiments.measure import (BROKEN_KINDS, ROW_FIELDS, check_point, columns,  # noqa: F401
                                          measure, run_batch, tts99, warm)
@@ -151,7 +153,8 @@ def _bar(total: int | None, show: bool):
 def run_to(out: str | None, tasks: Iterable[Task], axis_keys: Sequence[str] = (), *,
            resume: bool = False, overwrite: bool = False,
            on_open: Callable[[], None] | None = None, **kwargs) -> list[dict]:
-    """:func:`run` the tasks writing to the results file ``out`` (``None``: in memory).
+    """:func:`run` the tasks writing to the results file ``out`` (``None``: in memory;
+    ``-``: CSV rows on standard output, see :class:`~qsudoku.experiments.table.StdoutRows`).
 
     The file is held by one locked :class:`~qsudoku.experiments.table.RowWriter` keyed by the
     ``key`` column; ``resume`` runs only what it lacks.  ``on_open()`` runs once the
@@ -163,14 +166,21 @@ def run_to(out: str | None, tasks: Iterable[Task], axis_keys: Sequence[str] = ()
             not parse or repeat a key; nothing is changed then.
         MachineError: The machine refused a write; finished rows are kept.
     """
-    from qsudoku.experiments.table import RowWriter
+    from qsudoku.experiments.table import RowWriter, StdoutRows
 
     if out is None:
         if on_open is not None:
             on_open()
         return run(tasks, None, **kwargs)
-    with RowWriter(out, ("key",), resume=resume, overwrite=overwrite,
-                   fields=columns(axis_keys)) as writer:
+    if is_stdout(out):
+        if resume:
+            raise ConfigError("--resume needs a results file: standard output (--out -) "
+                              "has no rows to continue")
+        writer = StdoutRows(("key",), fields=columns(axis_keys))
+    else:
+        writer = RowWriter(out, ("key",), resume=resume, overwrite=overwrite,
+                           fields=columns(axis_keys))
+    with writer:
         if on_open is not None:
             on_open()
         return run(tasks, writer, **kwargs)

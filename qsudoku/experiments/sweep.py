@@ -36,10 +36,11 @@ from qsudoku.errors import ConfigError
 from qsudoku.experiments.measure import BROKEN_KINDS
 from qsudoku.experiments.tasks import Point
 
-__all__ = ["WEIGHT_KEYS", "MAX_AXIS_VALUES", "MAX_SETTINGS", "parse_values", "parse_axis", "expand", "split_setting", "setting_key",
-           "points", "run_sweep", "load", "summarize", "BROKEN_KINDS",
-           "SWEEP_SAMPLER"]
+__all__ = ["ENCODING_KEY", "WEIGHT_KEYS", "MAX_AXIS_VALUES", "MAX_SETTINGS", "parse_values", "parse_axis", "expand", "split_setting", "setting_key",
+           "points", "run_sweep", "load", "summarize", "BROKEN_KINDS", "SWEEP_SAMPLER"]
 
+#: The key of a setting that names the QUBO's encoding (``[qubo] encoding``).
+ENCODING_KEY = "qubo.encoding"
 #: Keys of a setting that are penalty weights (``unit`` sets every unit kind).
 WEIGHT_KEYS = ("cell", "row", "column", "box", "extra", "unit")
 _UNIT_WEIGHTS = ("row", "column", "box", "extra")
@@ -181,13 +182,16 @@ def points(config: Config, axes: Mapping[str, Sequence]) -> list[Point]:
     """One :class:`~qsudoku.experiments.tasks.Point` per setting of ``axes`` on top of ``config``.
 
     A ``sampler`` key switches the sampler (its registered defaults, plus the base
-    parameters it accepts, such as ``num_reads`` and ``seed``); weight keys set penalty
-    weights; every other key is a sampling parameter.
+    parameters it accepts, such as ``num_reads`` and ``seed``); ``qubo.encoding`` the
+    encoding; weight keys set penalty weights; every other key is a sampling parameter.
 
     >>> [p.setting_text for p in points(_SWEEP_CONFIG, {"cell": [1, 2]})]
     ['cell=1', 'cell=2']
     >>> points(_SWEEP_CONFIG, {"cell": [2]})[0].config.qubo.weights.cell
     2.0
+    >>> [p.config.qubo.encoding for p in points(_SWEEP_CONFIG,
+    ...                                          {"qubo.encoding": ["one-hot", "domain-wall"]})]
+    ['one-hot', 'domain-wall']
     """
     out = []
     for setting in expand(axes):
@@ -201,6 +205,9 @@ def _with_setting(config: Config, setting: Mapping) -> Config:
     name = setting.pop("sampler", None)
     if name is not None and str(name) != config.sampler.name:
         config = _switch_sampler(config, str(name))
+    encoding = setting.pop(ENCODING_KEY, None)
+    if encoding is not None:
+        config = config.with_overrides(encoding=str(encoding))
     weights, params = split_setting(setting)
     try:
         weights = {k: float(v) for k, v in weights.items()}

@@ -13,8 +13,12 @@ it takes an exclusive lock on ``<out>.lock`` (named after the output's real path
 same for a ``.parquet`` output and its journal) before it reads or rewrites anything,
 and an exclusive ``flock`` on the files themselves (so a hard link is held too); a
 second writer (another run, or another writer in this process) is refused with a
-:class:`~qsudoku.errors.ConfigError` before it touches anything.  A resumed file
-whose rows do not parse, or that repeats a key, is refused with the file and line.
+:class:`~qsudoku.errors.ConfigError` before it touches anything.  A file is resumed
+only if it provably is a results file qsudoku wrote (its exact header line, or a
+Parquet schema under a ``.parquet`` name: :func:`~qsudoku.experiments.results.results_header`;
+a new table gets its header line at once, so none of ours is empty); anything else is
+refused and left as it is.  A resumed file whose rows do not parse, or that repeats a
+key, is refused with the file and line.
 The machine refusing a write (a full disk, a file-size limit) is a
 :class:`~qsudoku.errors.MachineError`: every row written before it stays, readable
 and resumable.  A row whose key the table already has is not
@@ -43,6 +47,7 @@ import json
 import math
 import os
 import signal
+import sys
 from contextlib import contextmanager, suppress
 from typing import Iterable, Mapping, Sequence
 
@@ -50,15 +55,15 @@ from qsudoku.errors import ConfigError, MachineError
 from qsudoku.experiments import locks
 from qsudoku.experiments.locks import lock_path
 from qsudoku.experiments.convert import write_parquet
-from qsudoku.experiments.results import (check_format, iter_rows, journal_path, load_frame,
-                                         read_rows, records)
+from qsudoku.experiments.results import (check_format, header_line, iter_rows, journal_path,
+                                         load_frame, read_rows, records, results_header)
 from qsudoku.io.output import atomic_open
 from qsudoku.io.output import atomic_write as _atomic_write
 from qsudoku.io.output import check_target as _check_target
-from qsudoku.io.output import (is_machine, machine_error, open_nofollow, output_error,
-                               write_text)
+from qsudoku.io.output import (STDOUT, is_machine, machine_error, open_nofollow,
+                               output_error, write_text)
 
-__all__ = ["RowWriter", "read_rows", "load_frame", "write_text", "terminate_as_interrupt",
+__all__ = ["RowWriter", "StdoutRows", "read_rows", "load_frame", "write_text", "terminate_as_interrupt",
            "journal_path", "lock_path", "machine_error", "write_all"]
 
 def write_all(fd: int, data: bytes) -> None:
@@ -94,6 +99,8 @@ class RowWriter:
             columns, has other ``fields``, has a row that does not parse or repeats a key
             (the message names the file and line).  Nothing is changed then.
     """
+
+    _newline = "\r\n"  # the csv module's, as every table written so far has it
 
     def __init__(self, path: str, key: Sequence[str] = (), *, resume: bool = False,
                  overwrite: bool = False, fields: Sequence[str] | None = None):
@@ -131,7 +138,8 @@ class RowWriter:
                 self._held.append(fd)
         exists = os.path.exists(journal) or os.path.exists(path)
         if exists and not (resume or overwrite):
-            raise ConfigError(f"{path} exists; pass --resume to continue it or remove it")
+            raise ConfigError(f"{path} exists; pass --resume to continue it, --overwrite to "
+                              "replace it, or write another file")
         if resume and exists:
             # an interrupted resumed Parquet run: the journal holds every row
             source = journal if os.path.exists(journal) else path
@@ -143,6 +151,10 @@ class RowWriter:
                 raise output_error(journal, e) from None
         if self.fields is None and self.expected is not None:
             self.fields = list(self.expected)
+        if self.fields is not None and not os.path.lexists(journal):
+            # the header at once: a file of ours is never empty, so --resume can tell it
+            with atomic_open(journal, "w") as f:
+                f.write(header_line(self.fields))
         self._fd = open_nofollow(journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
         try:
             fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -173,11 +185,12 @@ class RowWriter:
         replaces the old one atomically once every row has been read and checked, so a
         refused file (a row that does not parse, a repeated key) or a full disk leaves it
         as it was."""
+        self._check_header(results_header(source))  # ours, or refused before any write
+
         def copy(f) -> None:
             out = None
             for header, row, where in _read(source):
                 if out is None:
-                    self._check_header(header)
                     self.fields = list(header)
                     out = csv.DictWriter(f, self.fields)
                     out.writeheader()
@@ -227,23 +240,29 @@ class RowWriter:
         buf = io.StringIO()
         if self.fields is None:
             self.fields = list(row.keys())
-        try:
-            empty = os.fstat(self._fd).st_size == 0
-        except OSError as e:
-            raise self._failed(e) from None
-        if empty:
-            csv.DictWriter(buf, self.fields).writeheader()
+        out = csv.DictWriter(buf, self.fields, lineterminator=self._newline)
+        if self._empty():
+            out.writeheader()
         extra = set(row) - set(self.fields)
         if extra:
             raise ValueError(f"row has columns not in the table: {sorted(extra)}")
-        csv.DictWriter(buf, self.fields).writerow(row)
-        try:
-            write_all(self._fd, buf.getvalue().encode("utf-8"))
-        except OSError as e:
-            raise self._failed(e) from None
+        out.writerow(row)
+        self._append(buf.getvalue())
         self.done.add(k)
         self.rows_written += 1
         return True
+
+    def _empty(self) -> bool:  # no line yet: the header goes first
+        try:
+            return os.fstat(self._fd).st_size == 0
+        except OSError as e:
+            raise self._failed(e) from None
+
+    def _append(self, text: str) -> None:
+        try:
+            write_all(self._fd, text.encode("utf-8"))
+        except OSError as e:
+            raise self._failed(e) from None
 
     def _failed(self, e: OSError) -> MachineError:
         """Stop writing (a torn line is dropped on resume) and name the failure."""
@@ -313,6 +332,37 @@ class RowWriter:
             self._broken = True  # the journal keeps every row; do not write more
         self.close()
         return False
+
+
+class StdoutRows(RowWriter):
+    """The rows of a run as CSV on standard output (``--out -``), a line per finished row,
+    flushed for the reader of a pipe; no file to lock, resume or convert (nor Parquet).
+
+    >>> with StdoutRows(("k",)) as w:
+    ...     w.write({"k": 1, "v": 0.5}), w.write({"k": 1, "v": 0.7})
+    k,v
+    1,0.5
+    (True, False)
+    """
+
+    _newline = "\n"
+
+    def __init__(self, key: Sequence[str] = (), *, fields: Sequence[str] | None = None):
+        self.path = self.journal = STDOUT
+        self.key, self.done, self.rows_written, self.rows_skipped = tuple(key), set(), 0, 0
+        self.expected = self.fields = None if fields is None else list(fields)
+        self._fd, self._lock_fd, self._held, self._started = -1, None, [], False
+
+    def _empty(self) -> bool:
+        return not self._started
+
+    def _append(self, text: str) -> None:
+        sys.stdout.write(text)  # a reader that left stops the run quietly (the CLI)
+        sys.stdout.flush()
+        self._started = True
+
+    def close(self) -> None:
+        self._fd = None
 
 
 def _read(source: str):

@@ -16,6 +16,13 @@ refused; a symbolic link to a FIFO or a device (``/dev/stdout``) is refused, sin
 qsudoku neither writes through a link nor replaces one that leads somewhere other
 than a regular file.
 
+The name ``-`` (:data:`STDOUT`) is standard output, for every writer: a text format
+is written there as it is made; a binary one (a BQM file, a PNG or PDF picture) is
+written there when standard output is redirected or piped, and refused in one line
+when it is a terminal (bytes on a terminal are noise, and can reprogram it).  A format
+that cannot stream (a Parquet table, written by chunks and rewritten at the end) is
+refused by its writer.
+
 Every failure is one line naming the path: a :class:`~qsudoku.errors.ConfigError`
 (exit 2) for a missing directory, a target that is a directory, a link, or what
 the operating system refused (permissions); a
@@ -44,12 +51,16 @@ from contextlib import contextmanager
 from typing import IO, Callable, Iterator
 
 import stat
+import sys
 
 from qsudoku.errors import ConfigError, MachineError, QSudokuError
 
-__all__ = ["check_target", "atomic_write", "atomic_open", "write_text", "write_bytes",
-           "open_nofollow", "output_error", "make_directory", "machine_error", "is_machine",
-           "MACHINE_ERRNOS"]
+__all__ = ["STDOUT", "is_stdout", "check_target", "atomic_write", "atomic_open", "write_text",
+           "write_bytes", "open_nofollow", "output_error", "file_kind", "make_directory",
+           "machine_error", "is_machine", "MACHINE_ERRNOS"]
+
+#: The output name that means standard output.
+STDOUT = "-"
 
 #: ``errno`` values that are failures of the machine, not of the input or of qsudoku:
 #: no space, file too large (``RLIMIT_FSIZE`` or the file system's limit), quota, I/O
@@ -70,8 +81,13 @@ _KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
 
 
-def _kind(mode: int) -> str:
-    """What a file of ``mode`` is, for a message (``"a FIFO"``, ...)."""
+def file_kind(mode: int) -> str:
+    """What a file of ``mode`` is, for a message (``"a FIFO"``, ...).
+
+    >>> import stat
+    >>> file_kind(stat.S_IFIFO)
+    'a FIFO'
+    """
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
@@ -116,18 +132,36 @@ def is_machine(e: BaseException) -> bool:
     return isinstance(e, MachineError) or (isinstance(e, OSError) and e.errno in MACHINE_ERRNOS)
 
 
-def check_target(path: str, what: str = "") -> None:
+def is_stdout(path) -> bool:
+    """True if the output ``path`` means standard output (``-``).
+
+    >>> is_stdout("-"), is_stdout("./-"), is_stdout("out.json")
+    (True, False, False)
+    """
+    return path == STDOUT
+
+
+def check_target(path: str, what: str = "", binary: bool = False) -> None:
     """Fail early, in one line, if ``path`` cannot be an output file.
 
     Args:
-        path: The output file.
+        path: The output file (``-``: standard output).
         what: How the user named it (e.g. ``"-o"``), put before the path.
+        binary: The format is binary: refused on standard output if that is a terminal.
 
     Raises:
         ConfigError: Its directory does not exist (or is not a directory), or
-            ``path`` itself is a directory.
+            ``path`` itself is a directory, or a binary format would go to a terminal.
+
+    >>> check_target("-", "-o")  # standard output takes text
     """
     name = f"{what} {path}".strip()
+    if is_stdout(path):
+        if binary and _stdout_is_terminal():
+            raise ConfigError(f"cannot write {name}: the format is binary and standard "
+                              "output is a terminal; redirect it (> FILE, | program) or "
+                              "give a file name")
+        return
     parent = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(parent):
         raise ConfigError(f"cannot write {name}: directory {parent} does not exist")
@@ -155,13 +189,13 @@ def _special(path: str, name: str) -> bool:
             return False
         if not stat.S_ISREG(to.st_mode) and not stat.S_ISDIR(to.st_mode):
             raise ConfigError(f"cannot write {name}: it is a symbolic link to "
-                              f"{_kind(to.st_mode)} (qsudoku neither writes through a link "
+                              f"{file_kind(to.st_mode)} (qsudoku neither writes through a link "
                               "nor replaces one that leads to a FIFO or a device)")
         return False
     if stat.S_ISFIFO(st.st_mode) or stat.S_ISCHR(st.st_mode):
         return True
     if not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
-        raise ConfigError(f"cannot write {name}: it is {_kind(st.st_mode)}, not a regular file")
+        raise ConfigError(f"cannot write {name}: it is {file_kind(st.st_mode)}, not a regular file")
     return False
 
 
@@ -210,7 +244,11 @@ def atomic_open(path: str, mode: str = "w") -> Iterator[IO]:
     """
     if mode not in ("w", "wb"):
         raise ValueError(f"mode must be 'w' or 'wb', not {mode!r}")
-    check_target(path)
+    check_target(path, binary=mode == "wb")
+    if is_stdout(path):
+        with _write_stdout(mode) as f:
+            yield f
+        return
     if _special(path, path):
         with _write_through(path, mode) as f:
             yield f
@@ -266,6 +304,28 @@ def _write_through(path: str, mode: str) -> Iterator[IO]:
     finally:
         if fd >= 0:
             os.close(fd)
+
+
+def _stdout_is_terminal() -> bool:
+    try:
+        return bool(sys.stdout.isatty())
+    except (AttributeError, ValueError, OSError):  # closed or not a stream
+        return False
+
+
+@contextmanager
+def _write_stdout(mode: str) -> Iterator[IO]:
+    """Standard output as the file of :func:`atomic_open` (left open, flushed at the end).
+    A reader that left (``BrokenPipeError``) passes through: the CLI stops quietly."""
+    try:
+        sys.stdout.flush()
+        f = sys.stdout if mode == "w" else sys.stdout.buffer
+        yield f
+        f.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as e:
+        raise output_error("standard output", e) from None
 
 
 def write_bytes(path: str, data: bytes) -> None:

@@ -69,19 +69,21 @@ def decode_array(model: QuboModel, samples: np.ndarray, energies=None, occurrenc
     """Decode an ``(S, V)`` 0/1 array whose columns follow ``model.variables``."""
     samples = np.atleast_2d(np.asarray(samples))
     S = samples.shape[0]
-    x = samples.astype(np.int64)
+    x = model.indicators(samples)  # (S, slots): the samples themselves in one-hot
     packed = model._packed
-    if packed.labels:
-        sums = (np.add.reduceat(x[:, packed.members], packed.starts, axis=1)
-                if len(packed.members) else np.zeros((S, len(packed.labels)), np.int64))
+    if packed.labels and len(packed.members):
+        sums = np.add.reduceat(x[:, packed.members], packed.starts, axis=1)
         bad = sums != 1
+        if not model.one_hot:  # a broken chain: an indicator of -1 (or 1s that cancel)
+            odd = ((x < 0) | (x > 1))[:, packed.members].astype(np.int64)
+            bad |= np.add.reduceat(odd, packed.starts, axis=1) > 0
     else:
-        bad = np.zeros((S, 0), bool)
+        bad = np.zeros((S, len(packed.labels)), bool)
     if energies is None:
         energies = [float(model.bqm.energy((row, model.variables))) if model.num_variables
                     else model.bqm.offset for row in samples]
     occurrences = np.ones(S, int) if occurrences is None else occurrences
-    grids = _grids(model, x, (samples * model.var_digit[None, :]).astype(np.int64)).tolist()
+    grids = _grids(model, x, (x == 1) * model.slot_digit[None, :]).tolist()
     energies = np.asarray(energies, dtype=float).tolist()
     # Sample s breaks the constraints columns[ends[s - 1]:ends[s]].
     columns = np.nonzero(bad)[1].tolist()
@@ -101,14 +103,15 @@ def decode_array(model: QuboModel, samples: np.ndarray, energies=None, occurrenc
 
 
 def _grids(model: QuboModel, on: np.ndarray, digits: np.ndarray) -> np.ndarray:
-    """``(S, n*n)`` grids: a cell's digit if exactly one of its variables is on, else 0
-    (fixed cells keep their value); ``digits`` is ``on`` times each variable's digit."""
+    """``(S, n*n)`` grids: a cell's digit if exactly one of its indicators is on, else 0
+    (fixed cells keep their value); ``digits`` is ``on`` times each slot's digit.  (A
+    domain wall's indicators of a cell always sum to one, so one on means none is -1.)"""
     fixed = np.asarray(model.fixed)
     S, cells = len(on), len(fixed)
     # Per-cell sums of all samples at once (bin s * cells + c: sample s, cell c); float
     # sums of small integers are exact.
-    bins = (np.arange(S)[:, None] * cells + model.var_cell[None, :]).ravel()
-    on_count = np.bincount(bins, weights=on.ravel(), minlength=S * cells).reshape(S, cells)
+    bins = (np.arange(S)[:, None] * cells + model.slot_cell[None, :]).ravel()
+    on_count = np.bincount(bins, weights=(on == 1).ravel(), minlength=S * cells).reshape(S, cells)
     digit_sum = np.bincount(bins, weights=digits.ravel(), minlength=S * cells).reshape(S, cells)
     grids = np.where(on_count == 1, digit_sum.astype(np.int64), 0)
     return np.where(fixed[None, :] != 0, fixed[None, :], grids)

@@ -241,6 +241,10 @@ def check_rules(rules: Iterable[str]) -> tuple[str, ...]:
 
     >>> check_rules(["hidden_single", "naked_single"])
     ('naked_single', 'hidden_single')
+    >>> check_rules(["bogus"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ConfigError: unknown propagation rule 'bogus'; choose from naked_single, ..., hidden_triple, or none (only the givens eliminate: --rules none, rules = [])
     """
     if isinstance(rules, (str, bytes)) or not isinstance(rules, Iterable):
         raise TypeError(f"rules must be a sequence of rule names, not {describe(rules)}")
@@ -249,8 +253,9 @@ def check_rules(rules: Iterable[str]) -> tuple[str, ...]:
         need_type(f"rules[{k}]", r, str, "a rule name (str)")
     unknown = [r for r in rules if r not in RULES]
     if unknown:
-        raise ConfigError(f"unknown propagation rule(s) {', '.join(map(repr, unknown))}; "
-                          f"choose from {', '.join(RULES)}")
+        raise ConfigError(f"unknown propagation rule{'s' if len(unknown) > 1 else ''} "
+                          f"{', '.join(map(repr, unknown))}; choose from {', '.join(RULES)}, "
+                          "or none (only the givens eliminate: --rules none, rules = [])")
     return tuple(r for r in RULES if r in rules)
 
 

@@ -1,17 +1,21 @@
 """The reduced QUBO: one ``w * (sum q - 1)**2`` penalty per open constraint.
 
-Variables are the candidates left by propagation: ``q[(r, c, d)] = 1`` means
-cell ``(r, c)`` holds digit ``d``.  There is one one-hot group per open cell
-(``("cell", (r, c))``) and one per unit and digit still missing from it
-(``("unit", unit_index, d)``).  Each group adds ``w * (sum q - 1)**2``, which for
-binary ``q`` is ``-w`` per variable, ``+2w`` per pair and ``+w`` offset, so the
-energy is 0 exactly for a valid completion and at least ``min(w)`` otherwise.
+The model is written over the candidates left by propagation: the *indicator*
+``q[(r, c, d)]`` is 1 when cell ``(r, c)`` holds digit ``d``.  There is one group per
+open cell (``("cell", (r, c))``) and one per unit and digit still missing from it
+(``("unit", unit_index, d)``).  Each unit group adds ``w * (sum q - 1)**2``; each cell
+group adds its encoding's own penalty (:mod:`qsudoku.model.encodings`): with one-hot,
+the default, the indicators are the binary variables and a cell adds
+``w * (sum q - 1)**2`` too (``-w`` per variable, ``+2w`` per pair and ``+w`` offset);
+with the domain wall, a cell of ``k`` candidates takes ``k - 1`` variables and a chain
+penalty.  Either way the energy is 0 exactly for a valid completion and at least
+``min(w)`` otherwise.
 
-Every penalty goes through :func:`one_hot`, which writes all groups of the model
-into numpy arrays at once; dimod takes them as arrays too.  The builder makes
-the groups with numpy, for all units and digits at once, and hands them to
-one_hot's array form ``_one_hot_flat`` already end to end; it takes the pairs in
-pieces, so that a deadline can stop a build that takes seconds (49x49 grids).
+Every squared penalty goes through one builder, :func:`qsudoku.model.penalty.penalty_terms`
+(its one-hot case is :func:`one_hot`), which writes all groups of the model into numpy
+arrays at once; dimod takes them as arrays too.  The builder makes the groups with
+numpy, for all units and digits at once, and takes the pairs in pieces, so that a
+deadline can stop a build that takes seconds (49x49 grids).
 
 >>> from qsudoku.io import parse_puzzle
 >>> from qsudoku.model.propagate import propagate
@@ -21,10 +25,14 @@ pieces, so that a deadline can stop a build that takes seconds (49x49 grids).
 (32, 48)
 >>> m.energy_of_grid([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1])
 0.0
+>>> w = build_model(propagate(p, rules=()), encoding="domain-wall")
+>>> w.num_variables, w.encoding, w.energy_of_grid([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1])
+(20, 'domain-wall', 0.0)
 """
 
 from __future__ import annotations
 
+import itertools
 import time
 from dataclasses import dataclass, field, fields
 from functools import cached_property
@@ -34,10 +42,13 @@ import numpy as np
 
 from qsudoku.checks import need_ints, need_real, need_type
 from qsudoku.errors import ConfigError, TimeLimitError
+from qsudoku.model.encodings import DEFAULT_ENCODING, Encoded, get_encoding, indicator_matrix
+from qsudoku.model.penalty import PIECE_PAIRS, one_hot, penalty_terms, within
 from qsudoku.model.propagate import Candidates
 from qsudoku.model.puzzle import Puzzle
 
-__all__ = ["Weights", "Constraint", "QuboModel", "build_model", "one_hot", "MAX_WEIGHT"]
+__all__ = ["Weights", "Constraint", "QuboModel", "build_model", "one_hot", "MAX_WEIGHT",
+           "PIECE_PAIRS"]
 
 #: The largest penalty weight accepted.  Energies add up thousands of weighted terms in
 #: float64; far larger weights overflow (``1e308`` gave ``inf`` energies and numpy warnings),
@@ -98,89 +109,6 @@ class Constraint:
         return f"{unit.label} needs one {puzzle.alphabet[d - 1]}"
 
 
-def one_hot(groups: Sequence[np.ndarray], weights: Sequence[float], num_variables: int):
-    """Linear, quadratic and offset terms of ``sum_g w_g * (sum_{i in g} q_i - 1)**2``.
-
-    The pairs are made for all groups at once (no Python loop per group or per
-    coupler); they come out smallest groups first (groups of one size in their
-    given order), each group's pairs in ``triu_indices`` order.
-
-    Returns:
-        ``(linear, (rows, cols, biases), offset)`` ready for
-        :meth:`dimod.BinaryQuadraticModel.from_numpy_vectors` (duplicate pairs add up).
-
-    >>> lin, (i, j, b), off = one_hot([np.array([0, 1, 2])], [1.0], 3)
-    >>> lin.tolist(), list(zip(i.tolist(), j.tolist(), b.tolist())), off
-    ([-1.0, -1.0, -1.0], [(0, 1, 2.0), (0, 2, 2.0), (1, 2, 2.0)], 1.0)
-    """
-    sizes = np.fromiter((len(g) for g in groups), dtype=np.int64, count=len(groups))
-    flat = (np.concatenate(groups).astype(np.int64) if len(groups) and sizes.sum()
-            else np.zeros(0, np.int64))
-    linear, pieces, offset = _one_hot_flat(flat, sizes, weights, num_variables)
-    pieces = list(pieces)
-    quad = tuple(np.concatenate([p[k] for p in pieces]) if pieces else np.zeros(0, dtype)
-                 for k, dtype in enumerate((np.int64, np.int64, float)))
-    return linear, quad, offset
-
-
-#: Most pairs in one piece of :func:`_one_hot_flat`: bounds the memory of a piece and
-#: the time between two deadline checks of :func:`build_model` (a piece of 2**20 pairs
-#: takes dimod about 0.1 s on the reference machine).
-PIECE_PAIRS = 1 << 20
-
-
-def _one_hot_flat(flat: np.ndarray, sizes: np.ndarray, weights, num_variables: int,
-                  piece: int | None = None):
-    """:func:`one_hot` of the groups written end to end, its pairs in pieces.
-
-    ``flat`` (int64) holds group ``g``'s ``sizes[g]`` variables right after those of
-    groups ``0..g-1``.  Returns ``(linear, pieces, offset)``: ``pieces`` yields
-    ``(rows, cols, biases)`` arrays of at most ``piece`` (default :data:`PIECE_PAIRS`)
-    pairs, or one group's, which end to end are :func:`one_hot`'s.  Made lazily, so
-    that a caller can stop between two pieces and never holds every pair at once.
-
-    >>> lin, pieces, off = _one_hot_flat(np.array([0, 1, 2, 1, 2]), np.array([3, 2]),
-    ...                                  [1.0, 0.5], 3, piece=2)
-    >>> [(i.tolist(), j.tolist(), b.tolist()) for i, j, b in pieces]
-    [([1], [2], [1.0]), ([0, 0, 1], [1, 2, 2], [2.0, 2.0, 2.0])]
-    """
-    weights = np.asarray(weights, dtype=float)
-    linear = -np.bincount(flat, weights=np.repeat(weights, sizes), minlength=num_variables)
-    piece = PIECE_PAIRS if piece is None else piece
-    return linear, _pairs(flat, sizes, weights, piece), float(weights.sum())
-
-
-def _pairs(flat: np.ndarray, sizes: np.ndarray, weights: np.ndarray, piece: int):
-    """The pieces of :func:`_one_hot_flat`: runs of groups, smallest first."""
-    starts = np.cumsum(sizes) - sizes
-    g = np.argsort(sizes, kind="stable")
-    g = g[sizes[g] > 1]  # the groups with pairs, smallest first
-    ends = np.cumsum(sizes[g] * (sizes[g] - 1) // 2)  # pairs of groups g[:k + 1]
-    i = 0
-    while i < len(g):
-        done = int(ends[i - 1]) if i else 0
-        j = max(i + 1, int(np.searchsorted(ends, done + piece, side="right")))
-        # A group of m members has a row per first member a = 0..m-2, holding the pairs
-        # (a, a+1), ..., (a, m-1): row by row, that is triu_indices(m, 1) order.
-        row_g = np.repeat(g[i:j], sizes[g[i:j]] - 1)
-        a = _within(sizes[g[i:j]] - 1)
-        span = sizes[row_g] - 1 - a  # pairs per row
-        row = np.repeat(np.arange(len(row_g)), span)  # the row of each pair
-        b = a[row] + 1 + _within(span)
-        base = starts[row_g][row]
-        yield flat[base + a[row]], flat[base + b], 2.0 * weights[row_g][row]
-        i = j
-
-
-def _within(counts: np.ndarray) -> np.ndarray:
-    """``0..c-1`` for each count ``c``, end to end.
-
-    >>> _within(np.array([2, 0, 3])).tolist()
-    [0, 1, 0, 1, 2]
-    """
-    return np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
-
-
 class _Packed(NamedTuple):
     """A model's constraints end to end, for the decoder and :meth:`QuboModel.groups`."""
 
@@ -198,11 +126,16 @@ class QuboModel:
     Attributes:
         candidates: The propagation result it was built from.
         weights: The weights used.
-        bqm: The :class:`dimod.BinaryQuadraticModel` (BINARY) over ``(r, c, d)`` labels.
-        variables: Label of each variable index, ``(row, col, digit)``.
+        bqm: The :class:`dimod.BinaryQuadraticModel` (BINARY) over the variable labels.
+        variables: Label of each variable index: ``(row, col, digit)`` (one-hot) or
+            ``(row, col, ">=", digit)`` (domain wall).
         var_cell: Flat cell of each variable.
-        var_digit: Digit of each variable.
-        constraints: The labelled one-hot groups.
+        var_digit: Digit of each variable (the wall's digit for the domain wall).
+        constraints: The labelled groups; their ``variables`` index the candidate slots
+            (:attr:`slot_cell`, :attr:`slot_digit`), which are the variables in one-hot.
+        encoded: What the encoding made of the slots (``None``: one-hot).
+        slot_cell: Flat cell of each candidate slot (``None``: :attr:`var_cell`).
+        slot_digit: Digit of each candidate slot (``None``: :attr:`var_digit`).
 
     A model is not changed after building: :meth:`groups` and the decoder read the
     constraints through arrays made once per model.
@@ -211,10 +144,33 @@ class QuboModel:
     candidates: Candidates
     weights: Weights
     bqm: object
-    variables: list[tuple[int, int, int]]
+    variables: list[tuple]
     var_cell: np.ndarray
     var_digit: np.ndarray
     constraints: list[Constraint] = field(default_factory=list)
+    encoded: Encoded | None = None
+    slot_cell: np.ndarray | None = None
+    slot_digit: np.ndarray | None = None
+
+    def __post_init__(self):
+        if self.slot_cell is None:
+            self.slot_cell, self.slot_digit = self.var_cell, self.var_digit
+
+    @property
+    def encoding(self) -> str:
+        """The encoding's name (``one-hot`` or ``domain-wall``)."""
+        return DEFAULT_ENCODING if self.encoded is None else self.encoded.encoding
+
+    @property
+    def one_hot(self) -> bool:
+        """True when the variables are the indicators, so that :meth:`groups` exist."""
+        return self.encoded is None or self.encoded.one_hot
+
+    def indicators(self, samples: np.ndarray) -> np.ndarray:
+        """``(S, slots)`` indicator values of ``(S, variables)`` samples."""
+        if self.one_hot:
+            return np.asarray(samples).astype(np.int64)
+        return indicator_matrix(self.encoded, samples)
 
     @property
     def puzzle(self):
@@ -238,7 +194,13 @@ class QuboModel:
 
         The labels are looked up once per model (a model is not changed after
         building); each call returns new lists.
+
+        Raises:
+            ConfigError: If the model's encoding has no one-hot groups (domain wall).
         """
+        if not self.one_hot:
+            raise ConfigError(f"the {self.encoding} encoding has no one-hot groups: a "
+                              "sampler that reads them needs encoding = \"one-hot\"")
         labels, b = self._member_labels, self._packed.bounds
         return [(kind, labels[i:j]) for kind, i, j in zip(self._packed.kinds, b, b[1:])]
 
@@ -267,7 +229,9 @@ class QuboModel:
         """The 0/1 vector (in variable-index order) that encodes a full ``grid``."""
         n = self.puzzle.size
         g = np.asarray(need_ints("grid", grid, low=0, high=n, length=n * n))
-        return (g[self.var_cell] == self.var_digit).astype(np.int8)
+        if self.encoded is None:
+            return (g[self.var_cell] == self.var_digit).astype(np.int8)
+        return get_encoding(self.encoding).sample_of_grid(self.encoded, g)
 
     def energy_of_grid(self, grid: Sequence[int]) -> float:
         """BQM energy of the sample encoding ``grid`` (0.0 for a valid completion)."""
@@ -276,19 +240,22 @@ class QuboModel:
 
 
 def build_model(candidates: Candidates, weights: Weights = Weights(), *,
-                deadline: float | None = None) -> QuboModel:
+                deadline: float | None = None, encoding: str = DEFAULT_ENCODING) -> QuboModel:
     """Build the reduced QUBO of a propagated puzzle.
 
     Args:
         candidates: Output of :func:`qsudoku.model.propagate.propagate`.
-        weights: Penalty weight per constraint kind.
+        weights: Penalty weight per constraint kind (``cell`` weighs the encoding's own
+            penalty: the one-hot cell groups, or the domain wall's chains).
         deadline: A :func:`time.perf_counter` value: the build checks it between two
             pieces of :data:`PIECE_PAIRS` couplers (a blank 49x49 has 11 million),
             so that a time limit holds on grids whose model alone takes seconds.
             ``None`` = no limit.
+        encoding: A name of :data:`qsudoku.model.encodings.ENCODINGS`.
 
     Raises:
         TimeLimitError: If the deadline passed before the model was complete.
+        ConfigError: If ``encoding`` is unknown.
     """
     import dimod
 
@@ -298,6 +265,7 @@ def build_model(candidates: Candidates, weights: Weights = Weights(), *,
                         "not a Puzzle")
     need_type("candidates", candidates, Candidates)
     need_type("weights", weights, Weights)
+    enc = get_encoding(encoding)
     puzzle = candidates.puzzle
     n = puzzle.size
     grid = np.asarray(candidates.grid)
@@ -307,18 +275,17 @@ def build_model(candidates: Candidates, weights: Weights = Weights(), *,
     else:  # a mask of 63 digits or more does not fit in an int64
         bits = np.array([[(m >> d) & 1 for d in range(n)] for m in candidates.masks], np.int64)
     bits[grid != 0] = 0
-    var_cell, d0 = np.nonzero(bits)  # by cell, then digit: a cell's variables are consecutive
-    var_digit = d0 + 1
-    nv = len(var_cell)
+    slot_cell, d0 = np.nonzero(bits)  # by cell, then digit: a cell's slots are consecutive
+    slot_digit = d0 + 1
+    ns = len(slot_cell)
     index = np.full((n * n, n), -1, dtype=np.int64)
-    index[var_cell, d0] = np.arange(nv)
-    variables = list(zip((var_cell // n).tolist(), (var_cell % n).tolist(), var_digit.tolist()))
+    index[slot_cell, d0] = np.arange(ns)
 
-    # Cell groups, in cell order: together they are 0..nv-1.
+    # Cell groups, in cell order: together they are 0..ns-1.
     open_cells = np.flatnonzero(grid == 0)
-    cell_start = np.searchsorted(var_cell, np.arange(n * n + 1))
+    cell_start = np.searchsorted(slot_cell, np.arange(n * n + 1))
     cell_sizes = cell_start[open_cells + 1] - cell_start[open_cells]
-    # Unit groups for all units at once: sub[k, d, i] is the variable of digit d + 1 in
+    # Unit groups for all units at once: sub[k, d, i] is the slot of digit d + 1 in
     # unit k's i-th cell (-1: none).  A group per (unit, digit) with any; sub[sub >= 0]
     # lists them unit by unit, digit by digit, each in its unit's cell order.
     units = puzzle.units
@@ -326,7 +293,7 @@ def build_model(candidates: Candidates, weights: Weights = Weights(), *,
     sub = index[unit_cells].transpose(0, 2, 1)
     unit_sizes = (sub >= 0).sum(axis=2)
     uk, ud = np.nonzero(unit_sizes)
-    members = np.concatenate([np.arange(nv), sub[sub >= 0]])
+    members = np.concatenate([np.arange(ns), sub[sub >= 0]])
     sizes = np.concatenate([cell_sizes, unit_sizes[uk, ud]])
 
     unit_kinds = [u.kind for u in units]
@@ -341,9 +308,12 @@ def build_model(candidates: Candidates, weights: Weights = Weights(), *,
     arrays = [members[i:j] for i, j in zip(bounds, bounds[1:])]
     constraints = list(map(Constraint, labels, kinds, arrays, group_w))
 
+    encoded = enc.encode(slot_cell, slot_digit, n)
+    nv = len(encoded.labels)
+    linear, pieces, offset = _penalties(encoded, members, sizes, group_w, len(open_cells),
+                                        weights.cell)
     # What BinaryQuadraticModel.from_numpy_vectors does, a piece at a time: couplers
-    # added in one_hot's order (so duplicates add up in the same order), then labels.
-    linear, pieces, offset = _one_hot_flat(members, sizes, group_w, nv)
+    # added in the builder's order (so duplicates add up in the same order), then labels.
     bqm = dimod.BinaryQuadraticModel(dimod.BINARY)
     bqm.add_linear_from_array(linear)
     bqm.offset = offset
@@ -351,10 +321,39 @@ def build_model(candidates: Candidates, weights: Weights = Weights(), *,
         _check_deadline(deadline, nv)
         bqm.data.add_quadratic_from_arrays(rows, cols, biases)  # as dimod's own from_file
     _check_deadline(deadline, nv)
-    bqm.relabel_variables(dict(enumerate(variables)))
-    model = QuboModel(candidates, weights, bqm, variables, var_cell, var_digit, constraints)
+    bqm.relabel_variables(dict(enumerate(encoded.labels)))
+    model = QuboModel(candidates, weights, bqm, encoded.labels, encoded.var_cell,
+                      encoded.var_digit, constraints,
+                      None if encoded.one_hot else encoded, slot_cell, slot_digit)
     model._packed = _Packed(members, bounds, starts, labels, kinds)
     return model
+
+
+def _penalties(e: Encoded, members, sizes, group_w, num_cells: int, w_cell: float):
+    """``(linear, pieces, offset)`` of the model: squared penalties of the groups over
+    the encoding's indicators, then the encoding's own chain terms.
+
+    One-hot squares every group (cells first), its indicators being its variables; an
+    encoding with indicators of its own squares only the unit groups (its indicators
+    of a cell sum to one by construction) and adds ``w_cell * x2 * (1 - x1)`` per link
+    of its chains.
+    """
+    nv = len(e.labels)
+    if e.one_hot:
+        return penalty_terms(members, sizes, group_w, nv)
+    first = int(sizes[:num_cells].sum())
+    slots, g_sizes = members[first:], sizes[num_cells:]
+    count = np.diff(e.ptr)[slots]  # terms per slot
+    at = np.repeat(e.ptr[:-1][slots], count) + within(count)
+    group = np.repeat(np.arange(len(g_sizes)), g_sizes)
+    consts = np.bincount(group, weights=e.const[slots], minlength=len(g_sizes)) - 1.0
+    term_sizes = np.bincount(group, weights=count, minlength=len(g_sizes)).astype(np.int64)
+    linear, pieces, offset = penalty_terms(e.var[at], term_sizes, group_w[num_cells:], nv,
+                                           coefs=e.coef[at], consts=consts)
+    lo, hi = e.chain
+    linear = linear + w_cell * np.bincount(hi, minlength=nv)
+    chain = (lo, hi, np.full(len(lo), -w_cell))
+    return linear, itertools.chain([chain] if len(lo) else [], pieces), offset
 
 
 def _check_deadline(deadline: float | None, num_variables: int) -> None:

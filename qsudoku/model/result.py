@@ -22,7 +22,7 @@ from typing import Any
 
 from qsudoku.model.puzzle import Puzzle
 
-__all__ = ["Result", "jsonable", "format_seconds"]
+__all__ = ["Result", "jsonable", "format_seconds", "count_noun"]
 
 
 @dataclass
@@ -48,6 +48,7 @@ class Result:
         rounds: Sampler calls.
         restarts: Times decimation went back to the root candidates.
         num_variables: Variables of the reduced QUBO.
+        encoding: How its cells' candidates became variables (``one-hot``, ``domain-wall``).
         num_interactions: Its quadratic terms.
         fired: How often each propagation rule acted.
         timings: Seconds per stage (``propagate``, ``build``, ``sample``, ``decode``,
@@ -78,6 +79,7 @@ class Result:
     rounds: int = 0
     restarts: int = 0
     num_variables: int = 0
+    encoding: str = "one-hot"
     num_interactions: int = 0
     fired: dict[str, int] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
@@ -112,6 +114,7 @@ class Result:
             "solution": self.solution,
             "energy": self.energy,
             "num_variables": self.num_variables,
+            "encoding": self.encoding,
             "num_interactions": self.num_interactions,
             "solved_by": self.solved_by,
             "success_rate": self.success_rate,
@@ -138,22 +141,39 @@ def _is_timing(key) -> bool:
 
 
 def jsonable(x):
-    """``x`` with numpy scalars, tuples and odd keys made JSON-ready (others ``repr``-ed).
+    """``x`` with numpy scalars and arrays, tuples, sets and odd keys made JSON-ready:
+    plain Python numbers and lists, so that no ``np.float64(...)`` reaches an output
+    (other objects become their ``str``).
 
     >>> import numpy as np
-    >>> jsonable({1: (np.int64(2), np.float32(0.5)), "s": {None}})
-    {'1': [2, 0.5], 's': '{None}'}
+    >>> jsonable({1: (np.int64(2), np.float32(0.5)), "s": {None}, "a": np.arange(2)})
+    {'1': [2, 0.5], 's': [None], 'a': [0, 1]}
+    >>> type(jsonable(np.float64(108.0)))
+    <class 'float'>
     """
     if isinstance(x, dict):
         return {str(k): jsonable(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
         return [jsonable(v) for v in x]
-    if isinstance(x, (str, int, float, bool)) or x is None:
+    if isinstance(x, (set, frozenset)):
+        return [jsonable(v) for v in sorted(x, key=str)]
+    if x is None:
         return x
-    try:
-        return x.item()
-    except AttributeError:
-        return repr(x)
+    if hasattr(x, "tolist"):  # numpy scalars and arrays
+        return jsonable(x.tolist())
+    for kind in (bool, int, float, str):  # subclasses (np.float64, enums): the plain value
+        if isinstance(x, kind):
+            return kind(x)
+    return str(x)
+
+
+def count_noun(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1.
+
+    >>> count_noun(1, "read"), count_noun(20, "read")
+    ('1 read', '20 reads')
+    """
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def format_seconds(x: float) -> str:

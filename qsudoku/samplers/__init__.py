@@ -2,7 +2,8 @@
 
 One subpackage or module per family: :mod:`.aco`, :mod:`.swap` (``swap``, ``swap-tabu``),
 :mod:`.exact` (``sat``, ``cpsat``, ``ilp``, ``asp``, ``csp``, ``exact``), :mod:`.classical`
-(dwave-samplers), :mod:`.dwave` (``qpu``, ``mock-qpu``, ``hybrid``, ``hybrid-cqm``,
+(dwave-samplers), :mod:`.sqa` (``sqa``, ``rotor``), :mod:`.tempering` (``pt``, ``pa``;
+dwave-hybrid), :mod:`.dwave` (``qpu``, ``mock-qpu``, ``hybrid``, ``hybrid-cqm``,
 ``decompose``, ``kerberos``); shared pieces: :mod:`.registry`, :mod:`.options` (parameter
 checks), :mod:`.onehot` (groups recognised from a BQM), :mod:`.penalty_fit`,
 :mod:`.reads` (threads of reads, warm-up), :mod:`.kernels` and :mod:`.jit` (numba).

@@ -109,6 +109,8 @@ class SamplerSpec:
 _S = "qsudoku.samplers."
 _DS = "dwave.samplers:"  # dwave-samplers' own classes, registered as they are
 _CHECKS = _S + "classical:"
+_SQA = _S + "sqa.sampler:"
+_TEMPER = _S + "tempering.sampler:"
 _DW = _S + "dwave."
 _DWC = _DW + "checks:"  # the checks of what is passed on to dwave-system and dwave-hybrid
 _QPU = _DW + "qpu:QPUSampler"  # qpu and mock-qpu: the object's name tells them apart
@@ -134,6 +136,22 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
                 "simulated annealing through the legacy dwave-neal package",
                 {"num_reads": 50, "num_sweeps": 1000}, extra="neal",
                 checks=_CHECKS + "check_sa"),  # its product is sa's class: such an object is sa
+    SamplerSpec("sqa", _S + "sqa.sampler:PathIntegralSampler",
+                "simulated quantum annealing: dwave-samplers' path-integral annealer with a "
+                "transverse field falling to 0 while beta rises (units of the penalty weights)",
+                {"num_reads": 20, "num_sweeps": 500, "num_sweeps_per_beta": 5,
+                 "beta_range": (0.25, 5.0), "beta_schedule_type": "linear",
+                 "transverse_field": 0.5}, checks=_SQA + "check_sqa"),
+    SamplerSpec("rotor", _S + "sqa.sampler:RotorSampler",
+                "dwave-samplers' rotor-model (spin-vector) annealer, energies of the "
+                "projected reads", {"num_reads": 50, "num_sweeps": 1000,
+                                    "beta_range": (1.0, 50.0)}, checks=_SQA + "check_rotor"),
+    SamplerSpec("pt", _TEMPER + "ParallelTemperingSampler",
+                "parallel tempering (dwave-hybrid's workflow), one run per read",
+                {"num_reads": 5, "num_sweeps": 200, "num_replicas": 4, "max_iter": 10}, extra="qpu", checks=_TEMPER + "check_pt"),
+    SamplerSpec("pa", _TEMPER + "PopulationAnnealingSampler",
+                "population annealing (dwave-hybrid's workflow): the reads are one population",
+                {"num_reads": 100, "num_iter": 100, "num_sweeps": 10}, extra="qpu", checks=_TEMPER + "check_pa"),
     SamplerSpec("tabu", _DS + "TabuSampler", "tabu search (dwave-samplers)",
                 {"num_reads": 10, "timeout": 100}, checks=_CHECKS + "check_tabu"),
     SamplerSpec("steepest", _DS + "SteepestDescentSolver",

@@ -32,6 +32,7 @@ from typing import Any, Mapping
 from qsudoku.checks import describe
 from qsudoku.config import Config
 from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
+from qsudoku.model.encodings import DEFAULT_ENCODING
 from qsudoku.samplers import check_params, get_sampler, get_spec, names
 from qsudoku.samplers.registry import check_sampler_values, check_values
 from qsudoku.solving.rounds import Round, sample_round
@@ -267,6 +268,12 @@ def make_plan(config: Config = Config(), sampler=None) -> Plan:
             notes.append(f"{label} does not accept parameter(s) {', '.join(dropped)} of the "
                          f"configured sampler {config.sampler.name}; left out")
     params.pop("seed", None)
+    encoding = config.qubo.encoding
+    if "groups" in accepted and encoding != DEFAULT_ENCODING:
+        raise ConfigError(f"sampler {label!r} reads the QUBO's one-hot groups, which the "
+                          f"{encoding} encoding does not have: use encoding = "
+                          f"\"{DEFAULT_ENCODING}\" with it, or a sampler that takes any BQM "
+                          "(sa, tabu, sqa, mock-qpu, ...)")
     if seed is not None and "seed" not in accepted:
         notes.append(f"sampler {label!r} takes no seed; seed {seed} has no effect on it")
     online = spec is not None and not spec.offline

@@ -77,6 +77,9 @@ __all__ = ["solve", "run_plan", "build", "root_candidates", "rounds_text", "SAMP
 #: worth of the budget is kept for the scoring, so that a big grid's budget holds.
 SAMPLE_OVERHEAD = 2.5
 
+#: The sampler parameters that end a round early, and how a note says so.
+_STOPS = {"stop_at_ground": "its first ground state", "time_limit": "its time limit"}
+
 
 def rounds_text(n: int) -> str:
     """``"1 round"``, ``"3 rounds"``."""
@@ -110,7 +113,7 @@ def build(puzzle: Puzzle, config: Config = Config()) -> tuple[Candidates, QuboMo
     if cands.solved:
         return cands, None, timings
     t = time.perf_counter()
-    model = build_model(cands, config.qubo.weights)
+    model = build_model(cands, config.qubo.weights, encoding=config.qubo.encoding)
     timings["build"] = time.perf_counter() - t
     return cands, model, timings
 
@@ -167,6 +170,7 @@ def run_plan(plan: Plan, puzzle: Puzzle, *, budget: float | None = None,
     root = root_candidates(puzzle, cfg)
     timings["propagate"] += time.perf_counter() - t
     result = Result(puzzle=puzzle, grid=list(root.grid), valid=False, solved_by="none",
+                    encoding=cfg.qubo.encoding,
                     energy=None, fired=dict(root.fired), timings=timings, notes=list(plan.notes),
                     sampler={"name": plan.label, "seed": plan.seed,
                              "params": plan.round_params(plan.seed, time_budget,
@@ -286,7 +290,8 @@ class _Rounds:
         t = time.perf_counter()
         try:
             model = build_model(cands, self.plan.config.qubo.weights,
-                                deadline=self.deadline)
+                                deadline=self.deadline,
+                                encoding=self.plan.config.qubo.encoding)
         except TimeLimitError as err:  # the budget ended while building: not decided
             self.timings["build"] += time.perf_counter() - t
             if not self.tally.rounds:
@@ -309,11 +314,10 @@ class _Rounds:
         if (self.asked is None and not self.fixed) or asked is None or rnd.num_reads >= asked \
                 or self.noted_reads:
             return
-        why = [k for k in ("stop_at_ground", "time_limit") if call.get(k)]
+        why = [text for k, text in _STOPS.items() if call.get(k)]
         self.result.notes.append(
             f"{self.plan.label} returned {rnd.num_reads} of the {asked} reads asked in a round"
-            + (f" (it stops at {' or '.join(w.replace('_', ' ') for w in why)})"
-               if why else ""))
+            + (f" (it stops at {' or at '.join(why)})" if why else ""))
         self.noted_reads = True
 
     def _decimate(self, cands: Candidates, depth: int, model, rnd):
@@ -353,6 +357,8 @@ def _add_tally(result: Result, tally: Tally) -> None:
     best_info = dict(tally.best_round.sampleset.info) if tally.rounds else {}
     result.info = {**best_info, **tally.info, "rounds": tally.rounds,
                    "restarts": result.restarts}
+    if "num_reads" in result.info:  # a sampler's count of one round: say what ran
+        result.info["num_reads"] = tally.num_reads
     if tally.rounds:
         result.broken_per_read = tally.broken_per_read(("cell",) + UNIT_KINDS)
         result.energy = 0.0 if result.valid else tally.best.energy

@@ -2,10 +2,14 @@
 
 An embedding maps each logical variable to a *chain* of physical qubits.  Finding
 one is the slow, local part of a QPU run (seconds to minutes for a 9x9 model), so
-it is cached: the key is a hash of the model's graph (sorted variables and edges,
-labels written as JSON) and of the target graph (topology, shape, chip and a hash
-of its working qubits and couplers).  A rerun of the same puzzle on the same QPU
-reuses the file; a QPU whose working graph changed gets a new key.
+it is cached, and the key is what decides which embedding a run uses: a hash of the
+model's graph (sorted variables and edges, labels written as JSON) and of the target
+graph (topology, shape, chip and a hash of its working qubits and couplers).  Search
+settings (``timeout``, ``tries``, ``random_seed``, ...) only decide how a *new* one is
+searched, and are stored in the file: one model on one graph is embedded once, and every
+later run on it, seeded or not, from ``solve``, ``sweep``, ``embed`` or a notebook, uses
+that embedding (so ``qsudoku embed P`` pins it).  A QPU whose working graph changed gets a
+new key; ``--no-cache`` (or deleting the file, named by the key) searches anew.
 
 Cache files are JSON, written atomically (temporary file + ``os.replace``).  A file
 that cannot be read, belongs to another key or does not embed the model in the
@@ -31,7 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Hashable, Iterable, Mapping
 
-from qsudoku.errors import ParameterError
+from qsudoku.errors import ParameterError, QSudokuError
+from qsudoku.io.reading import read_regular, skip
 
 __all__ = ["Embedded", "EmbeddingCache", "default_cache_dir", "graph_key", "target_id",
            "chain_stats", "is_valid_embedding", "embed_bqm", "check_embedding_parameters",
@@ -43,6 +48,8 @@ MINORMINER_PARAMETERS = {
     "max_no_improvement": int, "threads": int, "inner_rounds": int, "max_fill": int,
     "max_beta": (int, float),
 }
+#: Largest embedding-cache entry read (an embedding onto the largest QPU graphs is a few MB).
+MAX_ENTRY_BYTES = 64 * 1024 * 1024
 _FORMAT = "qsudoku-embedding"
 _VERSION = 1
 
@@ -233,11 +240,23 @@ class EmbeddingCache:
         return self.directory / f"{key}.json"
 
     def load(self, key: str) -> dict | None:
-        """The stored record of ``key``, or ``None`` if absent or unreadable (never raises)."""
+        """The stored record of ``key``, or ``None`` if absent or unreadable (never raises).
+
+        The entry is read as qsudoku reads every file it opens on its own
+        (:func:`~qsudoku.io.reading.read_regular`): an entry that is not a regular file
+        (a FIFO, a link to a device) or larger than :data:`MAX_ENTRY_BYTES` is a miss,
+        said in one :class:`~qsudoku.io.reading.SkippedFileWarning`.
+        """
         try:
-            with open(self.path(key), encoding="utf-8") as f:
-                data = json.load(f)
-        except (OSError, ValueError):
+            raw = read_regular(self.path(key), MAX_ENTRY_BYTES, "embedding cache entry")
+        except QSudokuError as e:
+            skip(e, "the embedding is found anew")
+            return None
+        if raw is None:
+            return None
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except (ValueError, RecursionError):
             return None
         if not (isinstance(data, dict) and data.get("format") == _FORMAT
                 and data.get("version") == _VERSION and data.get("key") == key
@@ -326,9 +345,7 @@ def embed_bqm(bqm, sampler, cache: EmbeddingCache | None = None, *, parameters: 
     target = target or target_id(sampler)
     variables = list(bqm.variables)
     edges = list(bqm.quadratic)
-    key = graph_key(edges, target, variables)
-    if "random_seed" in params:  # a seeded search is its own entry: one seed, one embedding
-        key = _sha([key, "random_seed", str(params["random_seed"])])
+    key = graph_key(edges, target, variables)  # not the search settings: see the module
     if adjacency is None:
         adjacency = _adjacency(sampler.edgelist, sampler.nodelist)
     if not variables:

@@ -229,6 +229,8 @@ class QPUSampler(dimod.ComposedSampler):
                     solver=str(child.properties.get("chip_id", "")))
         if estimate is not None:
             info["estimated_qpu_access_time"] = round(estimate, 2)
+        if getattr(child, "canned_timing", False):  # the emulator's timing is not measured
+            info["mock_timing"] = True
         ss.info.clear()
         ss.info.update(info)
         return ss
@@ -255,7 +257,10 @@ def _mock_class():
 
     class MockQPU(MockDWaveSampler):
         """MockDWaveSampler whose physics is simulated annealing (``seed``, ``num_sweeps`` reach it)
-        and whose properties carry D-Wave's published Advantage timing model."""
+        and whose properties carry D-Wave's published Advantage timing model.  Its
+        ``timing`` is canned (the same figures whatever the problem): ``canned_timing``."""
+
+        canned_timing = True
 
         def __init__(self, topology: str, shape):
             from dwave.cloud.testing.mocks import qpu_problem_timing_data

@@ -148,3 +148,5 @@ def tally(stats: dict, info, num_free: int) -> None:
     stats["chain_break_fraction"] += float(info.get("chain_break_fraction", 0) or 0)
     timing = info.get("timing") or {}
     stats["qpu_access_time"] += float(timing.get("qpu_access_time", 0) or 0)
+    if info.get("mock_timing"):
+        stats["mock_timing"] = True

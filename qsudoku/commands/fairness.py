@@ -1,0 +1,71 @@
+"""``qsudoku fairness``: how evenly a sampler's valid reads hit a puzzle's solutions."""
+
+from __future__ import annotations
+
+import json
+
+from qsudoku.errors import ConfigError
+from qsudoku.experiments.fairness import MAX_SOLUTIONS, fairness
+from qsudoku.commands.common import add_config_args, add_input_args, config_from_args, iter_inputs
+
+#: Reads when ``--reads`` is not given.
+DEFAULT_READS = 100
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "fairness", help="how evenly a sampler's valid reads hit a puzzle's solutions",
+        description="Enumerate each puzzle's solutions (exact search, up to --max-solutions), "
+                    "take one fixed sample of --reads reads of the reduced QUBO with --sampler "
+                    "(no rounds, no fallback; --sampler solve runs the default solve --reads "
+                    "times instead), and report how many valid reads hit each solution, with "
+                    "a chi-square test against uniform and its p-value. Exit 0 when every "
+                    "puzzle got a valid read, 1 if some got none, 2 on bad input (also a "
+                    "puzzle with more solutions than --max-solutions).")
+    add_input_args(p)
+    add_config_args(p)
+    p.add_argument("--max-solutions", type=int, default=MAX_SOLUTIONS, metavar="K",
+                   help=f"most solutions enumerated (default {MAX_SOLUTIONS}); a puzzle with "
+                        "more is refused")
+    p.add_argument("--json", action="store_true", help="one JSON object per puzzle (JSON lines)")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    backend = args.sampler
+    if backend == "solve":
+        args.sampler = None
+    reads = DEFAULT_READS if args.reads is None else args.reads
+    if reads < 1:
+        raise ConfigError(f"--reads {reads} must be >= 1")
+    cfg = config_from_args(args)
+    code = 0
+    for puzzle in iter_inputs(args):
+        f = fairness(puzzle, cfg, reads=reads, max_solutions=args.max_solutions,
+                     seed=args.seed, sampler=backend)
+        code = max(code, 0 if f.num_valid else 1)
+        if args.json:
+            print(json.dumps({"name": puzzle.name, "puzzle": puzzle.format(),
+                              **f.to_dict(puzzle)}), flush=True)
+        else:
+            print(render(puzzle, f), flush=True)
+    return code
+
+
+def render(puzzle, f) -> str:
+    """The report of one measurement, one line per solution."""
+    s = "s" if f.num_solutions != 1 else ""
+    lines = [f"{puzzle.name or 'puzzle'}  {puzzle.kind}  {f.num_solutions} solution{s}; "
+             f"{f.sampler}: {f.num_reads} reads, {f.num_valid} valid (seed {f.seed})"]
+    for k, (grid, n) in enumerate(zip(f.solutions, f.counts), 1):
+        share = f"{n / f.num_valid:6.1%}" if f.num_valid else "     -"
+        lines.append(f"  solution {k:>3}  {puzzle.format(grid)}  {n:>6}  {share}")
+    if f.p_value is None:
+        why = "one solution" if f.num_solutions < 2 else "no valid read"
+        lines.append(f"  chi-square against uniform: not defined ({why})")
+    else:
+        lines.append(f"  chi-square against uniform: {f.chi2:.3f} ({f.num_solutions - 1} "
+                     f"degrees of freedom), p = {f.p_value:.4g}")
+    if f.note:
+        lines.append(f"  note: {f.note}")
+    return "\n".join(lines)

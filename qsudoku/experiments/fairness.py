@@ -1,0 +1,169 @@
+"""Fair sampling: how evenly a sampler's valid reads cover a puzzle's solutions.
+
+A puzzle with several solutions has several ground states of energy 0.  A fair sampler
+hits each equally often; transverse-field annealers are known not to (Mandrà, Zhu and
+Katzgraber, PRL 118:070502, 2017).  :func:`fairness` enumerates the solutions with the
+exact search (:func:`~qsudoku.exact.count.count_solutions`, all of them up to
+``max_solutions``), takes ONE fixed sample of ``reads`` reads of the reduced QUBO (one
+sampler call: no rounds, no fallback), counts the valid reads that land on each solution,
+and tests the counts against uniform with Pearson's chi-square
+(:func:`scipy.stats.chisquare`, ``k - 1`` degrees of freedom for ``k`` solutions).
+
+The backend ``"solve"`` is the default solve instead: ``reads`` independent
+:func:`~qsudoku.solving.run_plan` runs (rounds and fallback as configured), each answer a
+read.  Seeds come from one :class:`numpy.random.SeedSequence` of ``seed``, drawn when not
+given and reported, so a run repeats from its report.
+
+>>> from qsudoku import Config, parse_puzzle
+>>> p = parse_puzzle("..34" "3412" "..43" "4321")  # two solutions
+>>> f = fairness(p, Config().with_overrides(sampler="sa"), reads=40, seed=1)
+>>> f.num_solutions, sum(f.counts) == f.num_valid, 0.0 <= f.p_value <= 1.0
+(2, True, True)
+>>> fairness(p, Config(), reads=10, max_solutions=1)
+Traceback (most recent call last):
+...
+qsudoku.errors.ConfigError: puzzle has more than 1 solution (--max-solutions 1): raise the limit or give more cells
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from qsudoku.checks import need_type
+from qsudoku.config import Config
+from qsudoku.errors import ConfigError
+from qsudoku.exact.count import count_solutions
+from qsudoku.model.puzzle import Puzzle
+from qsudoku.solving import build, make_plan, run_plan
+
+__all__ = ["Fairness", "fairness", "MAX_SOLUTIONS"]
+
+#: Default most solutions enumerated (``--max-solutions``).
+MAX_SOLUTIONS = 100
+
+
+@dataclass
+class Fairness:
+    """One fairness measurement.
+
+    Attributes:
+        sampler: The backend (a registry name or ``"solve"``).
+        solutions: Every solution, row-major grids, in the exact search's order.
+        counts: Valid reads per solution (same order).
+        num_reads: Reads taken (all counted).
+        num_valid: Reads that are valid grids (``sum(counts)``).
+        chi2: Pearson's statistic against uniform (``None`` below 2 solutions or
+            without a valid read).
+        p_value: Its p-value, in ``[0, 1]`` (``None`` as for ``chi2``).
+        seed: The seed the run used (drawn if none was given).
+        params: The sampler's parameters (empty for ``"solve"``).
+        seconds: Wall time of the sampling.
+        note: Why nothing was sampled (propagation alone fills the grid), else ``""``.
+    """
+
+    sampler: str
+    solutions: list[list[int]]
+    counts: list[int]
+    num_reads: int
+    num_valid: int
+    chi2: float | None
+    p_value: float | None
+    seed: int
+    params: dict = field(default_factory=dict)
+    seconds: float = 0.0
+    note: str = ""
+
+    @property
+    def num_solutions(self) -> int:
+        return len(self.solutions)
+
+    def to_dict(self, puzzle: Puzzle | None = None) -> dict:
+        """JSON-ready record; solutions as strings when the ``puzzle`` is given."""
+        sols = [puzzle.format(g) if puzzle is not None else g for g in self.solutions]
+        return {"sampler": self.sampler, "num_solutions": self.num_solutions,
+                "num_reads": self.num_reads, "num_valid": self.num_valid,
+                "counts": list(self.counts), "solutions": sols, "chi2": self.chi2,
+                "p_value": self.p_value, "seed": self.seed, "params": self.params,
+                "seconds": round(self.seconds, 6), "note": self.note}
+
+
+def _chi_square(counts: list[int]) -> tuple[float | None, float | None]:
+    """Pearson's chi-square of ``counts`` against uniform (``None`` when undefined)."""
+    if len(counts) < 2 or sum(counts) == 0:
+        return None, None
+    from scipy.stats import chisquare
+
+    stat, p = chisquare(counts)
+    return float(stat), float(min(1.0, max(0.0, p)))
+
+
+def _grids(puzzle: Puzzle, config: Config, backend: str, reads: int, seed: int
+           ) -> tuple[list[list[int] | None], dict, str]:
+    """``reads`` answers of ``backend`` (a valid grid, or ``None``), its parameters and a
+    note; one sampler call for a registry name, ``reads`` solves for ``"solve"``."""
+    if backend == "solve":
+        plan = make_plan(config)
+        seeds = np.random.SeedSequence(seed).generate_state(reads) >> 1
+        out = []
+        for s in seeds:
+            result = run_plan(replace(plan, seed=int(s)), puzzle)
+            out.append(list(result.grid) if result.valid else None)
+        return out, {}, ""
+    config = config.with_overrides(sampler=backend)
+    cands, model, _ = build(puzzle, config)
+    if model is None:
+        return [list(cands.grid) for _ in range(reads)], {}, "solved by propagation"
+    plan = make_plan(config)
+    rnd = plan.sample(model, seed=seed, num_reads=reads)
+    out = []
+    for d in rnd.decoded:
+        out.extend([list(d.grid) if d.valid else None] * d.num_occurrences)
+    return out, dict(rnd.params), ""
+
+
+def fairness(puzzle: Puzzle, config: Config = Config(), *, reads: int,
+             max_solutions: int = MAX_SOLUTIONS, seed: int | None = None,
+             sampler: str | None = None) -> Fairness:
+    """Measure how evenly ``sampler`` (default: ``config``'s) hits ``puzzle``'s solutions.
+
+    Args:
+        puzzle: A puzzle with at most ``max_solutions`` solutions.
+        config: Rules, weights and the sampler's parameters (its ``num_reads`` is
+            replaced by ``reads``).
+        reads: Reads of the one fixed sample.
+        max_solutions: Most solutions enumerated; a puzzle with more is refused.
+        seed: The run's seed (``None``: drawn, and reported).
+        sampler: A registry name or ``"solve"`` (default: ``config.sampler.name``).
+
+    Raises:
+        ConfigError: ``reads`` or ``max_solutions`` not a positive integer, or the puzzle
+            has more than ``max_solutions`` solutions (or none).
+    """
+    need_type("puzzle", puzzle, Puzzle)
+    need_type("config", config, Config)
+    for name, value in (("reads", reads), ("max_solutions", max_solutions)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ConfigError(f"{name} = {value!r} must be an integer >= 1")
+    count = count_solutions(puzzle, max_solutions + 1, keep=max_solutions + 1)
+    if count.count > max_solutions:
+        s = "s" if max_solutions != 1 else ""
+        raise ConfigError(f"puzzle has more than {max_solutions} solution{s} (--max-solutions "
+                          f"{max_solutions}): raise the limit or give more cells")
+    if count.count == 0:
+        raise ConfigError("puzzle has no solution: nothing to sample fairly")
+    if seed is None:  # below 2**31: the bound of dwave-samplers' seeds
+        seed = int(np.random.SeedSequence().generate_state(1)[0]) >> 1
+    t = time.perf_counter()
+    grids, params, note = _grids(puzzle, config, sampler or config.sampler.name, reads, seed)
+    seconds = time.perf_counter() - t
+    index = {tuple(g): i for i, g in enumerate(count.solutions)}
+    counts = [0] * len(count.solutions)
+    for g in grids:
+        if g is not None:
+            counts[index[tuple(g)]] += 1
+    chi2, p = _chi_square(counts)
+    return Fairness(sampler or config.sampler.name, count.solutions, counts, len(grids),
+                    sum(counts), chi2, p, seed, params, seconds, note)
