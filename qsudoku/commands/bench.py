@@ -160,7 +160,8 @@ def _report(args, rows) -> int:
         print(format_summary(summary), file=sys.stdout if file or not args.out else sys.stderr)
     if file:
         for path in write_summary(summary, file):
-            print(f"wrote {path}", file=sys.stderr)
+            if not args.quiet:
+                print(f"wrote {path}", file=sys.stderr)
     if args.plot:
         from qsudoku.plots.bench import plot_all
 

@@ -120,10 +120,12 @@ def run(args) -> int:
         from qsudoku.experiments.bench import write_summary
 
         for path in write_summary(summary.to_dict("records"), file, best):
-            print(f"wrote {path}", file=sys.stderr)
+            if not args.quiet:
+                print(f"wrote {path}", file=sys.stderr)
     if args.plot and len(summary):
         for path in _plot(summary, list(axes), args.plot):
-            print(f"wrote {path}", file=sys.stderr)
+            if not args.quiet:
+                print(f"wrote {path}", file=sys.stderr)
     return 0
 
 
