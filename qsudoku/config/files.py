@@ -78,7 +78,7 @@ def load_config(path: str | None = None) -> Config:
     if raw is None:
         raise ConfigError(f"config file not found: {path}")
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
+        data = tomllib.loads(raw.decode("utf-8-sig"))  # a byte-order mark, as in puzzle files
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise ConfigError(f"{path}: not valid TOML: {e}") from None
     except (RecursionError, MemoryError):

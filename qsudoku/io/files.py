@@ -86,7 +86,11 @@ def iter_puzzles(spec: str, rules: Rules = Rules(), *, stdin=None) -> Iterator[P
     with the input.
     """
     if spec == "-":
-        stream = stdin or sys.stdin
+        stream = stdin if stdin is not None else sys.stdin
+        if stream is None:  # ``qsudoku solve - <&-``: no standard input at all
+            yield PuzzleFormatError("standard input is closed: nothing to read",
+                                    source="<stdin>")
+            return
         stream = getattr(stream, "buffer", stream)  # bytes: a BOM and bad UTF-8 are ours
         yield from _iter_text(read_lines(stream, "<stdin>"), rules, source="<stdin>")
         return
@@ -283,9 +287,11 @@ def _is_grid(line: str, content=()) -> bool:
 
     A first token longer than any grid row (a row has at most ``len(SYMBOLS)``
     cells) on any line of ``content`` means one puzzle per line, so that a file whose
-    first line has the wrong length still gets one error per bad line.
+    first line has the wrong length still gets one error per bad line; a separator line
+    (``----+----``, as long as the grid is wide) is not such a token.
     """
-    if any(len(ln.split()[0]) > len(SYMBOLS) and "|" not in ln for _, ln in content):
+    if any(len(ln.split()[0]) > len(SYMBOLS) and "|" not in ln
+           and not re.fullmatch(r"[\s\-+=|:*]*", ln.strip()) for _, ln in content):
         return False
     s = line.strip()
     if looks_like_grid_row(s) and len(s.split()) != 2:

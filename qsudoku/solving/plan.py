@@ -136,8 +136,10 @@ class Plan:
         return call
 
     def sample(self, model, *, seed: int | None = None, left: float | None = None,
-               num_reads: int | None = None, fixed_sample: bool = False) -> Round:
-        """One round: sample ``model`` with :meth:`round_params` and decode every read.
+               num_reads: int | None = None, deadline: float | None = None,
+               fixed_sample: bool = False) -> Round:
+        """One round: sample ``model`` with :meth:`round_params` and decode every read (the
+        reads of lowest energy that fit before ``deadline``, if one is given).
 
         >>> from qsudoku import Config, parse_puzzle
         >>> from qsudoku.solving import build
@@ -152,7 +154,7 @@ class Plan:
         """
         with self.rejected():
             return sample_round(model, self.sampler, self.round_params(
-                seed, left, num_reads, fixed_sample=fixed_sample))
+                seed, left, num_reads, fixed_sample=fixed_sample), self.label, deadline)
 
     def warm_up(self) -> float:
         """Compile the sampler's kernels for these parameters (seconds it took; 0 if none)."""
