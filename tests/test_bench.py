@@ -62,14 +62,39 @@ def test_bench_rows_two_samplers():
             assert '"seed": 3' in row["params"] and row["seed"] == 3
 
 
-def test_budget_takes_several_rounds():
+def test_a_sampler_row_is_a_fixed_sample_and_solve_takes_rounds():
     p = parse_puzzle("2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......")
-    cfg = NO_RULES.with_overrides(sampler="sa", params={"num_reads": 20, "num_sweeps": 1},
-                                  route={"exact_fallback": ""})
-    row = bench_one(p, "sa", cfg, budget=0.15)
-    assert row["rounds"] >= 2 and row["num_reads"] > 20
-    first = bench_one(p, "sa", cfg.with_overrides(route={"enabled": False}))
-    assert first["rounds"] == 1 and first["num_reads"] == 20
+    cfg = NO_RULES.with_overrides(sampler="sa", params={"num_reads": 20, "num_sweeps": 1})
+    row = bench_one(p, "sa", cfg, budget=0.15)  # a budget does not apply to a fixed sample
+    assert row["fixed_sample"] is True and row["rounds"] == 1 and row["num_reads"] == 20
+    assert row["solved_by"] == "none" and "fallback" not in row["route"]
+    assert row["success_prob"] == 0 and 0 < row["success_prob_high"] < 1
+    assert row["tts99"] == math.inf and row["tts99_low"] < math.inf
+    solve = bench_one(p, "solve", cfg.with_overrides(route={"exact_fallback": ""}), budget=0.15)
+    assert solve["fixed_sample"] is False and solve["rounds"] >= 2 and solve["num_reads"] > 20
+    assert solve["success_prob"] == "" and solve["tts99"] == ""
+
+
+@pytest.mark.parametrize("name", ["aco", "swap", "swap-tabu"])
+def test_samplers_that_stop_at_ground_run_every_read_of_a_fixed_sample(name):
+    # by default these stop every thread at the first ground state; a fixed sample runs all
+    p = parse_puzzle(SMALL[1])
+    row = bench_one(p, name, ONCE.with_overrides(sampler=name, params={"num_reads": 12,
+                                                                       "seed": 4}))
+    assert row["status"] == "ok", row["error"]
+    assert row["num_reads"] == 12 and row["valid"] and row["num_valid"] >= 1
+    assert "returned" not in row["error"]
+
+
+def test_an_unseeded_row_names_the_seed_that_reproduces_its_reads():
+    p = parse_puzzle("2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......")
+    cfg = NO_RULES.with_overrides(sampler="sa", params={"num_reads": 6, "num_sweeps": 20})
+    a, b = bench_one(p, "sa", cfg), bench_one(p, "sa", cfg)
+    assert isinstance(a["seed"], int) and a["seed"] != b["seed"]  # drawn, not a fixed 0
+    again = bench_one(p, "sa", cfg.with_overrides(seed=a["seed"]))
+    assert again["seed"] == a["seed"]
+    for k in ("num_valid", "num_target", "energy", "mean_energy", "broken_total"):
+        assert again[k] == a[k], k
 
 
 def test_contradiction_is_a_row():
@@ -88,8 +113,8 @@ def test_solve_backend_is_exactly_qsudoku_solve():
                     ("jigsaw9/smilingwayne.txt", 1), ("sudoku16/gecode.txt", 0)):
         p = load_puzzles(str(DATA / name))[k]
         row = bench_one(p, "solve", cfg, index=k)
-        res = qsudoku.solve(p, cfg.with_overrides(seed=0))
-        assert row["sampler"] == "solve" and row["seed"] == 0 and row["valid"] == res.valid
+        res = qsudoku.solve(p, cfg.with_overrides(seed=row["seed"]))
+        assert row["sampler"] == "solve" and row["valid"] == res.valid
         assert row["solved_by"].split(" (")[0] == res.solved_by.split(" (")[0]
         assert row["matches_solution"] is True and row["t_propagate"] > 0
         if res.solved_by == "propagation":
@@ -121,9 +146,12 @@ def test_cli_jobs_summary_and_plot(tmp_path, capsys):
     assert {r["sampler"] for r in rows} == {"sa", "steepest"}
     assert all(r["route"] == "sampling" for r in rows)
     assert all(('"num_sweeps": 50' in r["params"]) == (r["sampler"] == "sa") for r in rows)
-    for name in ("success_vs_budget.png", "tts99_by_backend.png", "size_vs_time.png"):
+    for name in ("success_vs_budget.png", "tts99_by_backend.png", "tts99_quantiles.png",
+                 "size_vs_time.png"):
         with open(os.path.join(figs, name), "rb") as f:
             assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+    assert os.path.exists(str(tmp_path / "r.summary.csv"))
+    assert os.path.exists(str(tmp_path / "r.summary.json"))
     # --plot alone redraws from the results file; an existing --out needs --resume
     os.remove(os.path.join(figs, "size_vs_time.png"))
     assert main(["bench", "--out", out, "--plot", figs, "--quiet"]) == 0
@@ -348,9 +376,56 @@ def test_summarize_consumes_rows_one_at_a_time():
         for i in range(5):
             given.append(i)
             yield {"set": "a", "sampler": "sa", "valid": str(i % 2 == 0), "wall": str(i),
-                   "tts99": "inf" if i == 4 else "1", "success_prob": "0.5", "status": "ok"}
+                   "fixed_sample": "True", "puzzle": f"p{i}", "num_reads": "4",
+                   "num_valid": str(2 * (i % 2 == 0)), "t_read": "0.1", "status": "ok"}
 
     (s,) = summarize(rows())
     assert given == list(range(5))
-    assert (s["n"], s["solved"], s["wall_median"], s["tts99_median"], s["p_mean"]) == \
-        (5, 3, 2.0, 1.0, 0.5)
+    assert (s["n"], s["solved"], s["wall_median"], s["p_read"]) == (5, 3, 2.0, 0.3)
+    assert s["tts99_median"] == tts99(0.1, 0.5)  # 3 of 5 puzzles at p = 0.5, 2 at inf
+    assert s["tts99_median_low"] <= s["tts99_median"] <= s["tts99_median_high"] == math.inf
+
+
+def _two_puzzles(tmp_path):
+    """An easy puzzle (propagation solves it) and the first forum_hardest one."""
+    path = tmp_path / "mix.txt"
+    path.write_text("2851396746...48519419657328738564192542391786196782453861973245957426831324815967\n"
+                    "........2..8.1.9..5....3.4....1.93...6..3..8...37......4......53.1.7.8..2........\n")
+    return str(path)
+
+
+def test_propagation_solved_puzzles_enter_no_samplers_p(tmp_path, capsys):
+    out = str(tmp_path / "r.csv")
+    assert main(["bench", _two_puzzles(tmp_path), "--sampler", "sa", "--param", "num_sweeps=5",
+                 "--no-fallback", "--reads", "10", "--seed", "1", "--out", out]) == 0
+    text = capsys.readouterr().out
+    line = next(x for x in text.splitlines() if " sa " in x)
+    assert "0.000 [0.000, 0.278]" in line and "0.0%" in line
+    rows = read_rows(out)
+    assert sorted(r["solved_by"] for r in rows) == ["none", "propagation"]
+    easy = next(r for r in rows if r["solved_by"] == "propagation")
+    assert easy["success_prob"] == "" and easy["tts99"] == "" and easy["num_reads"] == "0"
+    with open(str(tmp_path / "r.summary.csv"), newline="") as f:
+        (s,) = [typed_row(r) for r in csv.DictReader(f)]
+    assert float(s["p_read"]) == 0.0 and int(s["propagation"]) == 1 and int(s["puzzles"]) == 1
+    assert float(s["solved_pct"]) == 0.0
+
+
+def test_every_summary_row_has_p_and_median_tts99_with_ordered_intervals(tmp_path, capsys):
+    import json
+
+    out = str(tmp_path / "r.csv")
+    assert main(["bench", _two_puzzles(tmp_path), *SMALL, "--rules", "none", "--sampler",
+                 "solve,sa,steepest", "--param", "sa.num_sweeps=20", "--reads", "8",
+                 "--no-fallback", "--seed", "2", "--out", out, "--quiet"]) == 0
+    with open(str(tmp_path / "r.summary.json"), encoding="utf-8") as f:
+        doc = json.load(f)
+    fixed = [s for s in doc["summary"] if s["fixed_sample"]]
+    assert {s["sampler"] for s in fixed} == {"sa", "steepest"}
+    for s in fixed:
+        assert s["p_read_low"] <= s["p_read"] <= s["p_read_high"] <= 1
+        assert s["tts99_median_low"] <= s["tts99_median"] <= s["tts99_median_high"]
+        if s["valid_reads"] == 0:
+            assert 0 < s["p_read_high"] < 1
+    solve = [s for s in doc["summary"] if s["sampler"] == "solve"]
+    assert len(solve) == 2 and all("p_read" not in s and s["solved"] >= 1 for s in solve)

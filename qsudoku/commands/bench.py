@@ -1,13 +1,16 @@
 """``qsudoku bench``: success probability, TTS99, stage times and model size, backends side by side.
 
-    qsudoku bench shared/data/sudoku9/norvig_top95.txt --sampler solve,sa,tabu \\
-        --time-budget 1 --jobs 2 --out top95.csv --plot figs/
+    qsudoku bench data/sudoku9/magictour_top1465.txt --limit 20 --sampler solve,sa,tabu \\
+        --reads 100 --time-budget 1 --jobs 2 --out top.csv --plot figs/
 
 With no ``--sampler`` (or ``solve``) each row is exactly what ``qsudoku solve`` does
-with the configuration; a registry name samples the reduced QUBO with that sampler.
-Rows are written as they finish (``--out``); an interrupted run keeps them and
-``--resume`` continues.  ``qsudoku bench --out top95.csv --plot figs/`` (no puzzles)
-draws the figures of an existing results file.
+with the configuration (its figures: time to a valid grid, who solved it); a registry
+name takes a fixed sample of the reduced QUBO with that sampler (``--reads`` reads, all
+counted, no fallback; its figures: p per read and TTS99 with 95% intervals).  Rows are
+written as they finish (``--out``), the summary next to it (``F.summary.csv``,
+``F.summary.json``); an interrupted run keeps them and ``--resume`` continues.
+``qsudoku bench --out top.csv --plot figs/`` (no puzzles) draws the figures of an
+existing results file.
 """
 
 from __future__ import annotations
@@ -28,11 +31,14 @@ def register(sub) -> None:
     p = sub.add_parser(
         "bench", help="measure success probability, TTS99 and stage times over puzzle sets",
         description="Run every puzzle of FILE... with each backend and report, per puzzle "
-                    "and backend: valid, solved_by, success probability per read, TTS99 = "
-                    "t_read * ln(0.01)/ln(1-p), wall and per-stage times and model size; then "
-                    "a summary per set. The backend 'solve' (the default) is exactly what "
-                    "'qsudoku solve' does; a registry name samples the reduced QUBO with that "
-                    "sampler. Rows go to --out as they finish.")
+                    "and backend: valid, solved_by, success probability per read with its 95% "
+                    "interval, TTS99 = t_read * ln(0.01)/ln(1-p) with its interval, wall and "
+                    "per-stage times and model size; then a summary per set (median TTS99 "
+                    "with a bootstrap interval; see docs/measurement.md). The backend 'solve' "
+                    "(the default) is exactly what 'qsudoku solve' does; a registry name takes "
+                    "a fixed sample of --reads reads of the reduced QUBO with that sampler, "
+                    "all counted, no fallback; puzzles propagation solves are counted apart. "
+                    "Rows go to --out as they finish, the summary to F.summary.csv/.json.")
     add_input_args(p)
     add_config_args(p)
     add_route_args(p, budget=False)
@@ -48,9 +54,9 @@ def register(sub) -> None:
                            "only, e.g. sa.num_sweeps=5000 (repeatable)")
     g = add_experiment_args(p, "benchmark")
     g.add_argument("--time-budget", action=SecondsListAction, metavar="S[,S2...]",
-                   help="wall seconds per puzzle: the route's budget for 'solve'; other "
-                        "samplers sample again until it is used (several budgets = one row "
-                        "each, for success-vs-budget curves)")
+                   help="wall seconds per puzzle of the 'solve' backend (several budgets = "
+                        "one row each, for success-vs-budget curves); a sampler's row is a "
+                        "fixed sample of --reads reads, whatever the budget")
     g.add_argument("--plot", metavar="DIR", help="write PNG figures of the results to DIR")
     p.set_defaults(run=run)
 
@@ -122,20 +128,28 @@ def run(args) -> int:
 
 def _report(args, rows) -> int:
     """Print the summary of the run (with ``--out``: of the whole file, its rows streamed,
-    so the same for every format and never held whole) and draw ``--plot``."""
+    so the same for every format and never held whole), write it next to ``--out`` and
+    draw ``--plot``."""
+    from qsudoku.experiments.bench import write_summary
     from qsudoku.experiments.results import iter_rows
 
     file = None if is_stdout(args.out) else args.out  # --out -: the rows are in ``rows``
     if args.plot:  # the figures need every row
         from qsudoku.experiments.table import read_rows
+        from qsudoku.io.output import make_directory
 
+        make_directory(args.plot, "--plot")  # a bad --plot fails before anything is written
         rows = read_rows(file) if file else rows
+    summary = summarize(iter_rows(file) if file and not args.plot else rows)
     if not args.quiet:
-        print(format_summary(summarize(iter_rows(file) if file and not args.plot else rows)),
-              file=sys.stdout if file or not args.out else sys.stderr)
+        print(format_summary(summary), file=sys.stdout if file or not args.out else sys.stderr)
+    if file:
+        for path in write_summary(summary, file):
+            if not args.quiet:
+                print(f"wrote {path}", file=sys.stderr)
     if args.plot:
         from qsudoku.plots.bench import plot_all
 
-        for path in plot_all(rows, args.plot):
+        for path in plot_all(rows, args.plot, summary):
             print(f"wrote {path}", file=sys.stderr)
     return 0

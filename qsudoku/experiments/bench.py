@@ -1,19 +1,23 @@
 """Benchmarks the way annealing users compare solvers: one row per puzzle, backend and budget.
 
 A *backend* is ``solve`` (exactly what ``qsudoku solve`` does with the configuration:
-propagation, the sampling rounds, the exact fallback) or a registry name (what
-``qsudoku solve --sampler NAME`` does: the same rounds within the ``budget``).  :func:`points` makes
-the :class:`~qsudoku.experiments.tasks.Point` of each (backend, budget); the rows themselves come
-from the one experiment runner, :mod:`qsudoku.experiments.runner`, shared with ``sweep``.  This
-module condenses rows (:func:`summarize`, :func:`format_summary`), reads any results
-file (:func:`load`) and records where a run ran (:func:`machine_info`).
+propagation, the sampling rounds within the ``budget``, the exact fallback; its figures are
+the time to a valid grid and who solved it) or a registry name: a *fixed sample* of the
+reduced QUBO with that sampler (``num_reads`` reads, all counted, no fallback; its figures
+are the success probability per read and TTS99, with intervals).  :func:`points` makes the
+:class:`~qsudoku.experiments.tasks.Point` of each backend (``solve`` once per budget); the
+rows themselves come from the one experiment runner, :mod:`qsudoku.experiments.runner`,
+shared with ``sweep``.  This module condenses rows (:func:`summarize`,
+:func:`format_summary`, :func:`write_summary`), reads any results file (:func:`load`) and
+records where a run ran (:func:`machine_info`).  The statistics are those of
+:mod:`qsudoku.experiments.stats` (method: ``docs/measurement.md``).
 
 >>> from qsudoku.io import parse_puzzle
 >>> from qsudoku.experiments.runner import Source, Task, measure
 >>> (pt,) = points(Config(), ["sa"], [None])
 >>> row = measure(Task(parse_puzzle("1..." "..2." ".3.." "...4"), Source.argument("x", 0), pt))
->>> row["route"], row["valid"], row["success_prob"], row["num_reads"]
-('propagation', True, 1.0, 0)
+>>> row["solved_by"], row["valid"], row["success_prob"], row["num_reads"]
+('propagation', True, '', 0)
 """
 
 from __future__ import annotations
@@ -26,40 +30,37 @@ from typing import Iterable, Mapping, Sequence
 
 from qsudoku.config import Config
 from qsudoku.model.result import format_seconds
-from qsudoku.experiments.measure import tts99
+from qsudoku.experiments.stats import Pool, tts99
 from qsudoku.experiments.tasks import Point
 
 __all__ = ["tts99", "points", "SOLVE", "summarize", "format_summary", "typed_row", "load",
-           "machine_info", "percentile"]
+           "machine_info", "percentile", "summary_paths", "write_summary"]
 
 #: The backend name of "what ``qsudoku solve`` does with the configuration".
 SOLVE = "solve"
-_NUMERIC = ("success_prob", "energy", "t_read", "tts99", "wall", "t_propagate", "t_build",
-            "t_sample", "t_decode", "budget")
-_INTS = ("index", "size", "repeat", "num_reads", "num_valid", "num_variables", "num_interactions",
-         "rounds")
+_NUMERIC = ("success_prob", "success_prob_low", "success_prob_high", "energy", "mean_energy",
+            "t_read", "tts99", "tts99_low", "tts99_high", "ttt99", "wall", "t_propagate",
+            "t_build", "t_sample", "t_decode", "budget")
+_INTS = ("index", "size", "repeat", "num_reads", "num_valid", "num_target", "num_variables",
+         "num_interactions", "rounds")
 
 
 def points(config: Config, backends: Sequence[str | None], budgets: Sequence[float | None]
            ) -> list[Point]:
-    """The points of a bench: each backend (``None`` or ``"solve"``: ``config`` as
-    :func:`qsudoku.solving.solve` runs it; a registry name: ``config`` with that sampler,
-    under the same round policy, so that a row is what ``qsudoku solve --sampler NAME``
-    gives) at each budget.
+    """The points of a bench: ``solve`` (``None`` or ``"solve"``: ``config`` as
+    :func:`qsudoku.solving.solve` runs it) at each budget, and each registry name once, as a
+    fixed sample of ``config`` with that sampler (a budget does not apply to it).
 
-    >>> [p.label for p in points(Config(), [None, "sa"], [None])]
-    ['solve', 'sa']
-    >>> points(Config(), ["sa"], [None])[0].config.route == Config().route
-    True
+    >>> [(p.label, p.budget, p.fixed_sample) for p in points(Config(), [None, "sa"], [1.0, 2.0])]
+    [('solve', 1.0, False), ('solve', 2.0, False), ('sa', None, True)]
     """
     out = []
     for name in backends:
         if name in (None, SOLVE):
-            label, cfg = SOLVE, config
+            out.extend(Point(SOLVE, config, budget=b, fixed_sample=False) for b in budgets)
         else:
-            label = name
             cfg = config if config.sampler.name == name else config.with_overrides(sampler=name)
-        out.extend(Point(label, cfg, budget=b) for b in budgets)
+            out.append(Point(name, cfg))
     return out
 
 
@@ -105,7 +106,7 @@ def typed_row(row: Mapping) -> dict:
         if k in out and out[k] not in ("", None):
             v = _num(out[k])
             out[k] = int(v) if math.isfinite(v) else None
-    for k in ("valid", "matches_solution"):
+    for k in ("valid", "matches_solution", "fixed_sample"):
         if k in out:
             out[k] = out[k] in (True, "True", "true", 1, "1")
     return out
@@ -129,41 +130,51 @@ def percentile(xs: Iterable[float], q: float) -> float:
 
 
 class _Group:
-    """What the summary keeps of a group's rows: counts, sums and two numbers per row (the
-    percentiles need them all), never the rows."""
+    """What the summary keeps of a group's rows: counts, two numbers per row (the
+    percentiles need them all) and the reads pooled per puzzle, never the rows."""
 
-    __slots__ = ("n", "solved", "errors", "p_sum", "p_n", "walls", "tts")
+    __slots__ = ("n", "tried", "solved", "errors", "walls", "fixed", "pool")
 
     def __init__(self):
-        self.n = self.solved = self.errors = self.p_n = 0
-        self.p_sum = 0.0
-        self.walls, self.tts = array("d"), array("d")
+        self.n = self.tried = self.solved = self.errors = 0
+        self.walls = array("d")
+        self.fixed = False
+        self.pool = Pool()
 
     def add(self, r: Mapping) -> None:
         self.n += 1
-        self.solved += bool(r.get("valid"))
         self.errors += r.get("status") not in ("ok", None)
         self.walls.append(r.get("wall", math.nan))
-        self.tts.append(r.get("tts99", math.nan))
-        p = r.get("success_prob", math.nan)
-        if p == p:
-            self.p_sum += p
-            self.p_n += 1
+        self.pool.add(r)
+        self.fixed = self.fixed or bool(r.get("fixed_sample"))
+        if r.get("fixed_sample") and r.get("solved_by") == "propagation":
+            return  # counted apart: no sampler's success
+        self.tried += 1
+        self.solved += bool(r.get("valid"))
 
 
-def summarize(rows: Iterable[Mapping]) -> list[dict]:
-    """Per set, backend and budget: count, solved %, median and 95th percentile wall, median
-    TTS99, mean success probability per read, errors.
+def summarize(rows: Iterable[Mapping], **figures) -> list[dict]:
+    """Per set, backend and budget: ``n`` rows, ``propagation`` (rows propagation solved
+    alone), ``solved`` and ``solved_pct`` (of the rows a sampler had to solve: a fixed
+    sample's propagation rows are left out), wall median and 95th percentile, errors;
+    and for a fixed sample the figures of :meth:`qsudoku.experiments.stats.Pool.figures`
+    (p per read with its interval, TTS99 quantiles with bootstrap intervals, time to
+    target, residual energy; ``figures`` go to it).
 
     ``rows`` are consumed one at a time (e.g. :func:`~qsudoku.experiments.results.iter_rows`
-    of a results file): the summary keeps two numbers per row, not the rows, and is the
+    of a results file): the summary keeps a few numbers per row, not the rows, and is the
     same whatever the file's format (a row read back from CSV or Parquet is typed by
     :func:`typed_row`).
 
-    >>> s = summarize([{"set": "a", "sampler": "sa", "valid": "True", "wall": "1", "tts99": "2"},
-    ...                {"set": "a", "sampler": "sa", "valid": "False", "wall": "3", "tts99": "inf"}])
-    >>> s[0]["solved_pct"], s[0]["wall_median"], s[0]["tts99_median"]
-    (50.0, 2.0, inf)
+    >>> s = summarize([{"set": "a", "sampler": "sa", "valid": "False", "wall": "1",
+    ...                 "fixed_sample": "True", "num_reads": "10", "num_valid": "0",
+    ...                 "t_read": "0.01", "puzzle": "x"},
+    ...                {"set": "a", "sampler": "sa", "valid": "True", "wall": "3",
+    ...                 "fixed_sample": "True", "solved_by": "propagation", "puzzle": "y"}])
+    >>> s[0]["n"], s[0]["propagation"], s[0]["solved_pct"], s[0]["p_read"], s[0]["tts99_median"]
+    (2, 1, 0.0, 0.0, inf)
+    >>> 0 < s[0]["p_read_high"] < 1
+    True
     """
     groups: dict[tuple, _Group] = {}
     for r in map(typed_row, rows):
@@ -175,27 +186,90 @@ def summarize(rows: Iterable[Mapping]) -> list[dict]:
     out = []
     for (set_, sampler, budget), g in sorted(groups.items(), key=lambda kv: tuple(
             str(x) for x in kv[0])):
-        out.append({
-            "set": set_, "sampler": sampler, "budget": budget, "n": g.n, "solved": g.solved,
-            "solved_pct": 100.0 * g.solved / g.n, "wall_median": percentile(g.walls, 50),
-            "wall_p95": percentile(g.walls, 95), "tts99_median": percentile(g.tts, 50),
-            "p_mean": g.p_sum / g.p_n if g.p_n else math.nan, "errors": g.errors,
-        })
+        rec = {"set": set_, "sampler": sampler, "budget": budget, "fixed_sample": g.fixed,
+               "n": g.n, "propagation": g.pool.propagation, "solved": g.solved,
+               "solved_pct": 100.0 * g.solved / g.tried if g.tried else math.nan,
+               "wall_median": percentile(g.walls, 50), "wall_p95": percentile(g.walls, 95),
+               "errors": g.errors}
+        if g.fixed:
+            rec.update(g.pool.figures(**figures))
+        out.append(rec)
     return out
 
 
+def _interval(x: float, lo: float, hi: float, fmt) -> str:
+    if x != x:
+        return "-"
+    return f"{fmt(x)} [{fmt(lo)}, {fmt(hi)}]"
+
+
 def format_summary(summary: list[dict]) -> str:
-    """The summary as a fixed-width text table."""
-    head = (f"{'set':34s} {'sampler':14s} {'budget':>6s} {'n':>5s} {'solved':>7s} "
-            f"{'p/read':>7s} {'wall med':>9s} {'wall p95':>9s} {'TTS99 med':>10s}")
+    """The summary as a fixed-width text table: p per read and the median TTS99 with their
+    95% intervals (``-`` for the ``solve`` backend, whose figure is the wall time)."""
+    head = (f"{'set':28s} {'sampler':10s} {'budget':>6s} {'n':>5s} {'prop':>5s} "
+            f"{'solved':>7s} {'wall med':>9s} {'p/read [95% CI]':>26s} "
+            f"{'TTS99 med [95% CI]':>30s}")
     lines = [head, "-" * len(head)]
     for s in summary:
         b = "-" if s["budget"] is None else f"{s['budget']:g}s"
         err = f"  ({s['errors']} errors)" if s["errors"] else ""
-        lines.append(f"{str(s['set'])[:34]:34s} {str(s['sampler'])[:14]:14s} {b:>6s} {s['n']:5d} "
-                     f"{s['solved_pct']:6.1f}% {s['p_mean']:7.3f} {format_seconds(s['wall_median']):>9s} "
-                     f"{format_seconds(s['wall_p95']):>9s} {format_seconds(s['tts99_median']):>10s}{err}")
+        pct = "-" if s["solved_pct"] != s["solved_pct"] else f"{s['solved_pct']:.1f}%"
+        p = _interval(s.get("p_read", math.nan), s.get("p_read_low"), s.get("p_read_high"),
+                      lambda x: f"{x:.3f}")
+        t = _interval(s.get("tts99_median", math.nan), s.get("tts99_median_low"),
+                      s.get("tts99_median_high"), format_seconds)
+        lines.append(f"{str(s['set'])[:28]:28s} {str(s['sampler'])[:10]:10s} {b:>6s} "
+                     f"{s['n']:5d} {s['propagation']:5d} {pct:>7s} "
+                     f"{format_seconds(s['wall_median']):>9s} {p:>26s} {t:>30s}{err}")
     return "\n".join(lines)
+
+
+def summary_paths(out: str) -> tuple[str, str]:
+    """The summary files next to the results file ``out``: ``F.summary.csv`` and
+    ``F.summary.json`` (``F`` = ``out`` without its extension).
+
+    >>> summary_paths("runs/top95.parquet")
+    ('runs/top95.summary.csv', 'runs/top95.summary.json')
+    """
+    stem = os.path.splitext(os.fspath(out))[0]
+    return f"{stem}.summary.csv", f"{stem}.summary.json"
+
+
+def write_summary(summary: Sequence[Mapping], out: str, optimal: Sequence[Mapping] = ()
+                  ) -> tuple[str, str]:
+    """Write ``summary`` (and a sweep's ``optimal`` TTS rows) next to ``out``: a CSV of the
+    summary rows and a JSON object ``{"summary": [...], "optimal": [...], "confidence",
+    "quantiles", "resamples"}`` (``inf`` as ``Infinity``, a missing value as ``null``);
+    returns the two paths.
+
+    Raises:
+        MachineError: The machine refused the write.
+    """
+    import csv
+    import io
+    import json
+
+    from qsudoku.experiments import stats
+    from qsudoku.io.output import write_text
+
+    csv_path, json_path = summary_paths(out)
+    fields: list[str] = []
+    for rec in summary:
+        fields.extend(k for k in rec if k not in fields)
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fields, restval="", lineterminator="\n")
+    writer.writeheader()
+    writer.writerows([{k: ("" if v is None else v) for k, v in rec.items()} for rec in summary])
+
+    def clean(rec):
+        return {k: (None if isinstance(v, float) and v != v else v) for k, v in rec.items()}
+
+    doc = {"summary": [clean(r) for r in summary], "optimal": [clean(r) for r in optimal],
+           "confidence": stats.CONFIDENCE, "quantiles": list(stats.QUANTILES),
+           "resamples": stats.RESAMPLES}
+    write_text(csv_path, buf.getvalue())
+    write_text(json_path, json.dumps(doc, indent=1, default=str) + "\n")
+    return csv_path, json_path
 
 
 # -- where it ran ----------------------------------------------------------------------------

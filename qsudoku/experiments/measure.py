@@ -2,19 +2,32 @@
 task's configuration and turns the :class:`~qsudoku.model.result.Result` into a row of
 :data:`ROW_FIELDS` (plus the swept keys): the one schema of ``bench`` and ``sweep``.
 
+A point with ``fixed_sample`` (every sampler row of ``bench`` and ``sweep``) is a *fixed
+sample*: one round of exactly ``num_reads`` reads, all counted, no fallback (see
+:mod:`qsudoku.solving.policy`); its row has the success probability per read with its
+Wilson interval and TTS99 with its interval (:mod:`qsudoku.experiments.stats`).  The
+``solve`` point of ``bench`` is what ``qsudoku solve`` does; its row's figures are the
+time to a valid grid (``wall``) and who solved it (``solved_by``), not a per-read p.  A
+puzzle solved by propagation has ``solved_by`` ``propagation`` and no p or TTS99.  The
+``seed`` column is the seed that ran: the configured one plus the repeat, or one drawn
+from the operating system's entropy when none is configured.
+
 >>> from qsudoku.io import parse_puzzle
 >>> from qsudoku.experiments.tasks import Point, Source, Task
 >>> p = parse_puzzle("1..." "..2." "...." "...4")
 >>> task = Task(p, Source.argument("1...", 0), Point("sa", Config().with_overrides(
 ...     sampler="sa", route={"enabled": False})), repeat=0)
 >>> row = measure(task)
->>> row["sampler"], row["valid"], row["num_reads"], row["seed"], row["key"] == task.key()
-('sa', True, 50, 0, True)
+>>> row["sampler"], row["valid"], row["num_reads"], row["fixed_sample"], row["key"] == task.key()
+('sa', True, 50, True, True)
+>>> isinstance(row["seed"], int), row["success_prob_low"] <= row["success_prob"]
+(True, True)
 """
 
 from __future__ import annotations
 
 import math
+import secrets
 import time
 from typing import Any, Mapping, Sequence
 
@@ -23,6 +36,7 @@ from qsudoku.config import Config
 from qsudoku.errors import ContradictionError, QSudokuError
 from qsudoku.model.puzzle import UNIT_KINDS
 from qsudoku.model.result import Result, jsonable
+from qsudoku.experiments.stats import TARGET_ENERGY, p_interval, tts99, tts_interval
 from qsudoku.experiments.tasks import Point, Task, format_value
 
 __all__ = ["ROW_FIELDS", "BROKEN_KINDS", "tts99", "columns", "measure", "run_batch", "warm",
@@ -33,37 +47,14 @@ BROKEN_KINDS = ("cell",) + UNIT_KINDS
 #: Columns of a row, in order (the swept keys of a sweep come before ``params``).
 ROW_FIELDS = (
     "key", "set", "index", "puzzle", "size", "kind", "sampler", "setting", "budget", "repeat",
-    "seed", "status", "route", "solved_by", "valid", "matches_solution", "success_prob",
-    "num_reads", "num_valid", "energy", "min_energy", "mean_energy",
+    "seed", "status", "route", "fixed_sample", "solved_by", "valid", "matches_solution",
+    "success_prob", "success_prob_low", "success_prob_high", "num_reads", "num_valid",
+    "num_target", "energy", "min_energy", "mean_energy",
     *(f"broken_{k}" for k in BROKEN_KINDS), "broken_total", "chain_break_fraction", "t_read",
-    "tts99", "wall", "t_propagate", "t_build", "t_sample", "t_decode", "t_fallback",
+    "tts99", "tts99_low", "tts99_high", "ttt99", "wall", "t_propagate", "t_build", "t_sample",
+    "t_decode", "t_fallback",
     "t_compile", "num_variables", "num_interactions", "rounds", "restarts", "w_cell", "w_row",
     "w_column", "w_box", "w_extra", "params", "info", "error")
-
-
-def tts99(t_read: float, p: float, target: float = 0.99) -> float:
-    """Time to solution: ``t_read * ln(1 - target) / ln(1 - p)``, at least one read.
-
-    Args:
-        t_read: Seconds per read.
-        p: Success probability per read.
-        target: Confidence of having seen at least one valid read.
-
-    >>> round(tts99(0.01, 0.5), 6)
-    0.066439
-    >>> tts99(0.01, 1.0), tts99(0.01, 0.999), tts99(0.01, 0.0)
-    (0.01, 0.01, inf)
-    """
-    need_real("t_read", t_read, low=0, low_open=False)
-    need_real("p", p, low=0, high=1, low_open=False)
-    need_real("target", target, low=0, high=1)
-    if target == 1.0:
-        raise ValueError("target = 1.0 needs infinitely many reads; use a value below 1")
-    if p == 0.0:
-        return math.inf
-    if p == 1.0:
-        return float(t_read)
-    return float(t_read) * max(1.0, math.log(1.0 - target) / math.log(1.0 - p))
 
 
 def columns(axis_keys: Sequence[str] = ()) -> list[str]:
@@ -105,8 +96,10 @@ def check_point(point: Point) -> None:
 
 
 def task_plan(task: Task):
-    """The point's plan with the task's seed (the ``seed`` param or 0, plus the repeat)
-    when the sampler takes one; and that seed (``None`` if it takes none)."""
+    """The point's plan with the task's seed when the sampler takes one, and that seed
+    (``None`` if it takes none): the ``seed`` param plus the repeat, or, without one, a
+    seed drawn from the operating system's entropy (:mod:`secrets`), so that the row names
+    a seed that reproduces its reads."""
     from dataclasses import replace
 
     cfg = task.point.config
@@ -114,7 +107,10 @@ def task_plan(task: Task):
     if not plan.takes_seed:
         return plan, None
     base = cfg.sampler.params.get("seed")
-    seed = (int(base) if isinstance(base, int) and not isinstance(base, bool) else 0) + task.repeat
+    if isinstance(base, int) and not isinstance(base, bool):
+        seed = int(base) + task.repeat
+    else:
+        seed = secrets.randbits(31)
     return replace(plan, seed=seed), seed
 
 
@@ -133,14 +129,15 @@ def measure(task: Task) -> dict:
     try:
         plan, seed = task_plan(task)
         row["seed"] = "" if seed is None else seed
-        result = run_plan(plan, task.puzzle, budget=task.point.budget, clock_start=t0)
+        result = run_plan(plan, task.puzzle, budget=task.point.budget, clock_start=t0,
+                          fixed_sample=task.point.fixed_sample)
     except ContradictionError as e:
         return _failed(row, "contradiction", str(e), t0)
     except QSudokuError as e:
         return _failed(row, "error", str(e), t0)
     except Exception as e:  # noqa: BLE001 - recorded in the row; the run goes on
         return _failed(row, "error", f"{type(e).__name__}: {e}", t0)
-    row.update(_metrics(result, time.perf_counter() - t0))
+    row.update(_metrics(result, time.perf_counter() - t0, task.point.fixed_sample))
     return row
 
 
@@ -151,7 +148,8 @@ def _identity(task: Task) -> dict:
                puzzle=p.name or p.format(), size=p.size, kind=p.kind, sampler=task.point.label,
                setting=task.point.setting_text,
                budget="" if task.point.budget is None else float(task.point.budget),
-               repeat=task.repeat, status="ok", valid=False, num_reads=0, num_valid=0,
+               repeat=task.repeat, status="ok", fixed_sample=task.point.fixed_sample,
+               valid=False, num_reads=0, num_valid=0,
                w_cell=w.cell, w_row=w.row, w_column=w.column, w_box=w.box, w_extra=w.extra)
     for k, v in task.point.setting:
         if k not in ROW_FIELDS:
@@ -165,12 +163,10 @@ def _failed(row: dict, status: str, error: str, t0: float) -> dict:
     return row
 
 
-def _metrics(r: Result, wall: float) -> dict:
+def _metrics(r: Result, wall: float, fixed: bool) -> dict:
     tm = r.timings
     sampled = r.success_rate is not None
-    p = r.success_rate if sampled else (1.0 if r.valid else 0.0)
-    t_read = tm.get("sample", 0.0) / r.num_reads if sampled and r.num_reads else \
-        tm.get("propagate", wall)
+    t_read = tm.get("sample", 0.0) / r.num_reads if sampled and r.num_reads else ""
     if "fallback" in r.solved_by:
         route = "fallback"
     else:
@@ -180,20 +176,33 @@ def _metrics(r: Result, wall: float) -> dict:
     out = {
         "route": route, "solved_by": r.solved_by, "valid": r.valid,
         "matches_solution": "" if r.matches_solution is None else r.matches_solution,
-        "success_prob": p, "num_reads": r.num_reads, "num_valid": r.num_valid,
+        "num_reads": r.num_reads, "num_valid": r.num_valid,
         "energy": r.energy, "min_energy": r.energy, "mean_energy": r.mean_energy,
         "broken_total": broken.get("total", 0.0 if not sampled else math.nan),
-        "chain_break_fraction": r.chain_break_fraction, "t_read": t_read,
-        "tts99": tts99(t_read, p), "wall": wall, "rounds": r.rounds, "restarts": r.restarts,
+        "chain_break_fraction": r.chain_break_fraction, "t_read": t_read, "wall": wall, "rounds": r.rounds, "restarts": r.restarts,
         "num_variables": r.num_variables, "num_interactions": r.num_interactions,
         "params": _json(_scalars((r.sampler or {}).get("params", {}))),
         "info": _json(jsonable(info)) if info else "", "error": "; ".join(r.notes),
     }
+    if fixed and sampled and r.num_reads:  # a per-read p only for a fixed sample
+        out.update(_per_read(r, t_read))
     for k in BROKEN_KINDS:
         out[f"broken_{k}"] = broken.get(k, 0.0 if not sampled else math.nan)
     for stage in ("propagate", "build", "sample", "decode", "fallback", "compile"):
         out[f"t_{stage}"] = tm.get(stage, 0.0)
     return out
+
+
+def _per_read(r: Result, t_read: float) -> dict:
+    """p with its interval, TTS99 with its interval, and the time to target of a fixed
+    sample (:mod:`qsudoku.experiments.stats`)."""
+    n, k = r.num_reads, r.num_valid
+    hit = sum(d.num_occurrences for d in (r.decoded or []) if d.energy <= TARGET_ENERGY)
+    low, high = p_interval(k, n)
+    t_low, t_high = tts_interval(t_read, low, high)
+    return {"success_prob": k / n, "success_prob_low": low, "success_prob_high": high,
+            "num_target": hit, "tts99": tts99(t_read, k / n), "tts99_low": t_low,
+            "tts99_high": t_high, "ttt99": tts99(t_read, min(1.0, hit / n))}
 
 
 def _scalars(params: Mapping) -> dict:

@@ -1,9 +1,10 @@
 """Parameter sweeps: how penalty weights and sampler settings change the success rate.
 
 A sweep is a grid of *settings* (every combination of the swept values), run on
-every puzzle ``repeat`` times.  Each run is one tidy row: the setting, the model
-size, the success probability, min/mean energy, broken constraints per kind,
-TTS99 and times.  Weight keys are ``cell``, ``row``, ``column``, ``box``,
+every puzzle ``repeat`` times.  Each run is a fixed sample (``num_reads`` reads, all
+counted, no fallback: see :mod:`qsudoku.experiments.measure`) and one tidy row: the
+setting, the model size, the success probability per read with its interval, min/mean
+energy, broken constraints per kind, TTS99 with its interval and times.  Weight keys are ``cell``, ``row``, ``column``, ``box``,
 ``extra`` and ``unit`` (= ``row``, ``column``, ``box`` and ``extra`` together;
 a specific key in the same setting wins); ``sampler`` switches the sampler (its
 registered defaults, plus the base parameters it accepts, such as ``num_reads``
@@ -25,7 +26,6 @@ from __future__ import annotations
 import itertools
 import math
 import os
-from array import array
 from typing import Any, Iterable, Mapping, Sequence
 
 from qsudoku.config import WEIGHT_KEYS, Config, SamplerConfig, weight_overrides
@@ -145,11 +145,11 @@ def run_sweep(puzzles: Sequence, axes: Mapping[str, Sequence], config: Config = 
         axes: ``{key: [values]}``; weight keys (:data:`WEIGHT_KEYS`) set penalty
             weights, ``sampler`` the sampler, others are sampling parameters.  Values
             not swept come from ``config`` (or the sampler's registered defaults).
-        config: The base configuration; each run is :func:`qsudoku.solving.solve` with
-            it (the same rounds and exact fallback for every sampler).
-        repeat: Runs per puzzle and setting; repeat ``r`` uses seed
-            ``config seed (or 0) + r`` when the sampler takes a seed, so every
-            setting sees the same seeds.
+        config: The base configuration; each run is a fixed sample of it (one round of
+            ``num_reads`` reads, all counted, no fallback).
+        repeat: Runs per puzzle and setting; repeat ``r`` uses seed ``config seed + r``
+            when the sampler takes a seed, so every setting sees the same seeds; without
+            a configured seed each run draws one (its row's ``seed``).
         jobs: ``1``: in this process; ``N``: a local Dask cluster of N worker processes;
             ``0``: one per CPU.
         scheduler: Address of an existing Dask scheduler (instead of ``jobs``).
@@ -237,24 +237,31 @@ def load(rows_or_path) -> Any:
     return load_frame(rows_or_path)
 
 
-def summarize(rows_or_df, by: Sequence[str] = ("setting",)):
-    """Per setting (or ``by``): runs, mean success probability, median TTS99, mean min energy.
+def summarize(rows_or_df, by: Sequence[str] = ("setting",), **figures):
+    """Per setting (or ``by``): ``runs``, ``propagation`` (runs propagation solved alone,
+    counted apart), the figures of :meth:`qsudoku.experiments.stats.Pool.figures` (p per
+    read with its Wilson interval, TTS99 quantiles over puzzles with bootstrap intervals,
+    time to target, residual energy; ``figures`` go to it) and ``min_energy_mean``, the
+    mean over runs of each run's lowest energy.
 
     ``rows_or_df`` is a results file (its rows streamed: see
     :func:`~qsudoku.experiments.results.iter_rows`), an iterable of rows consumed one at
-    a time, or a DataFrame.  The summary keeps a few numbers per row, never the rows, and
-    is the same whatever the file's format: a group's values are read as numbers (``""``
-    is missing) and a key that is a number in text (``"2"``) is that number.
+    a time, or a DataFrame.  The summary keeps a few numbers per puzzle, never the rows,
+    and is the same whatever the file's format: a group's values are read as numbers
+    (``""`` is missing) and a key that is a number in text (``"2"``) is that number.
 
-    >>> rows = [{"setting": "a", "success_prob": 0.5, "tts99": 2.0, "min_energy": 0.0},
-    ...         {"setting": "a", "success_prob": 0.0, "tts99": float("inf"), "min_energy": 2.0}]
-    >>> summarize(rows).to_dict("records")
-    [{'setting': 'a', 'runs': 2, 'success_prob': 0.25, 'tts99_median': inf, 'min_energy': 1.0}]
+    >>> rows = [{"setting": "a", "puzzle": "x", "num_reads": 8, "num_valid": 4,
+    ...          "t_read": 0.01, "min_energy": 0.0},
+    ...         {"setting": "a", "puzzle": "y", "num_reads": 8, "num_valid": 0,
+    ...          "t_read": 0.01, "min_energy": 2.0}]
+    >>> s = summarize(rows).to_dict("records")[0]
+    >>> s["runs"], s["p_read"], s["tts99_median_high"], s["min_energy_mean"]
+    (2, 0.25, inf, 1.0)
     """
     import pandas as pd
 
-    from qsudoku.experiments.bench import percentile
     from qsudoku.experiments.results import iter_rows
+    from qsudoku.experiments.stats import Pool
 
     by = list(by)
     if isinstance(rows_or_df, pd.DataFrame):
@@ -268,27 +275,22 @@ def summarize(rows_or_df, by: Sequence[str] = ("setting",)):
         rows = iter_rows(path)
     else:
         rows = rows_or_df
-    groups: dict[tuple, list] = {}  # key -> [runs, p sum, p count, e sum, e count, tts]
+    groups: dict[tuple, list] = {}  # key -> [runs, min-energy sum, its count, Pool]
     for r in rows:
         key = tuple(_key_value(r.get(k)) for k in by)
         g = groups.get(key)
         if g is None:
-            g = groups[key] = [0, 0.0, 0, 0.0, 0, array("d")]
+            g = groups[key] = [0, 0.0, 0, Pool()]
         g[0] += 1
-        p, e = _number(r.get("success_prob")), _number(r.get("min_energy"))
-        if p == p:
-            g[1] += p
-            g[2] += 1
+        e = _number(r.get("min_energy"))
         if e == e:
-            g[3] += e
-            g[4] += 1
-        g[5].append(_number(r.get("tts99")))
-    records = [{**dict(zip(by, key)), "runs": g[0],
-                "success_prob": g[1] / g[2] if g[2] else math.nan,
-                "tts99_median": percentile(g[5], 50),
-                "min_energy": g[3] / g[4] if g[4] else math.nan} for key, g in groups.items()]
-    return pd.DataFrame(records, columns=[*by, "runs", "success_prob", "tts99_median",
-                                          "min_energy"])
+            g[1] += e
+            g[2] += 1
+        g[3].add(r)
+    records = [{**dict(zip(by, key)), "runs": g[0], **g[3].figures(**figures),
+                "min_energy_mean": g[1] / g[2] if g[2] else math.nan}
+               for key, g in groups.items()]
+    return pd.DataFrame(records) if records else pd.DataFrame(columns=[*by, "runs"])
 
 
 def _number(v) -> float:

@@ -69,12 +69,15 @@ class Source:
 @dataclass(frozen=True)
 class Point:
     """A configuration point: a backend label, the config :func:`solve` runs with, the
-    swept values (``setting``) and a wall-time ``budget`` (``None``: the config's own)."""
+    swept values (``setting``), a wall-time ``budget`` (``None``: the config's own) and
+    whether a run is a fixed sample (``fixed_sample``: one round of exactly ``num_reads``
+    reads, all counted, no fallback; ``False``: the round policy of ``qsudoku solve``)."""
 
     label: str
     config: Config
     setting: tuple = ()
     budget: float | None = None
+    fixed_sample: bool = True
 
     @property
     def setting_text(self) -> str:

@@ -1,13 +1,19 @@
 """PNG figures of bench results (matplotlib, Agg backend, imported only when drawing).
 
 * ``success_vs_budget.png``: with several ``--time-budget`` values, the share of
-  puzzles solved and the mean success probability per read against the budget;
-  with one budget (or none), the share of puzzles whose TTS99 is within ``t``
-  against ``t`` (the budget each backend would need).
-* ``tts99_by_backend.png``: TTS99 distribution per backend over the puzzles that
+  puzzles the ``solve`` backend solved against the budget; with one budget (or none),
+  the share of puzzles whose time to solution is within ``t`` against ``t`` (TTS99 for a
+  fixed sample, the wall time to a valid grid for ``solve``).
+* ``tts99_by_backend.png``: that time's distribution per backend over the puzzles that
   needed sampling (log scale; unsolved ones, TTS99 = inf, are counted under each
   box, as are those propagation solved alone).
+* ``tts99_quantiles.png``: per fixed-sample backend, the quantiles of TTS99 over
+  puzzles (median, 25%, 75%, 90%) with their 95% bootstrap intervals as error bars (an
+  infinite upper end drawn as an arrow to the top); from the summary of
+  :func:`qsudoku.experiments.bench.summarize`.
 * ``size_vs_time.png``: model variables against wall time per solve.
+
+Reproduce: ``qsudoku bench FILE --sampler solve,sa --out F.csv --plot DIR``.
 """
 
 from __future__ import annotations
@@ -16,11 +22,12 @@ import math
 import os
 from typing import Iterable, Mapping
 
-from qsudoku.experiments.bench import typed_row
+from qsudoku.experiments.bench import summarize, typed_row
 from qsudoku.io.output import make_directory
 from qsudoku.plots.grid import save_figure
 
-__all__ = ["plot_all", "plot_success_vs_budget", "plot_tts99", "plot_size_vs_time"]
+__all__ = ["plot_all", "plot_success_vs_budget", "plot_tts99", "plot_tts99_quantiles",
+           "plot_size_vs_time"]
 
 
 def _pyplot():
@@ -43,6 +50,13 @@ def _finite(xs) -> list[float]:
     return [x for x in xs if isinstance(x, float) and math.isfinite(x)]
 
 
+def _solution_time(r: Mapping) -> float:
+    """TTS99 of a fixed sample; the wall time to a valid grid (``inf`` if none) of a solve."""
+    if r.get("fixed_sample"):
+        return r.get("tts99", math.nan)
+    return r.get("wall", math.nan) if r.get("valid") else math.inf
+
+
 def _finish(plt, fig, path: str) -> str:
     """Lay ``fig`` out, save it to ``path`` and close it; ``path``."""
     fig.tight_layout()
@@ -61,19 +75,15 @@ def plot_success_vs_budget(rows: list[dict], path: str) -> str:
             bs = sorted({r["budget"] for r in rs if r.get("budget") is not None})
             solved = [sum(r["valid"] for r in rs if r["budget"] == b) /
                       max(1, sum(1 for r in rs if r["budget"] == b)) for b in bs]
-            probs = [sum(r["success_prob"] for r in rs if r["budget"] == b and
-                         r["success_prob"] == r["success_prob"]) /
-                     max(1, sum(1 for r in rs if r["budget"] == b)) for b in bs]
-            line, = ax.plot(bs, solved, marker="o", label=f"{name}: solved")
-            ax.plot(bs, probs, marker="x", ls="--", color=line.get_color(),
-                    label=f"{name}: p per read")
+            if bs:
+                ax.plot(bs, solved, marker="o", label=f"{name}: solved")
         ax.set_xlabel("time budget per puzzle (s)")
         ax.set_ylabel("fraction")
         ax.set_title("success vs. time budget")
     else:
         for name, rs in _by_sampler(rows).items():
-            tts = sorted(r["tts99"] for r in rs if r["tts99"] == r["tts99"])
-            fin = _finite(tts)
+            rs = [r for r in rs if not (r.get("fixed_sample") and r.get("route") == "propagation")]
+            fin = sorted(_finite(_solution_time(r) for r in rs))
             if not fin:
                 ax.plot([], [], label=f"{name}: 0/{len(rs)} solved")
                 continue
@@ -98,18 +108,66 @@ def plot_tts99(rows: list[dict], path: str) -> str:
     data, labels = [], []
     for name, rs in groups.items():
         sampled = [r for r in rs if r.get("route") != "propagation"]
-        fin = _finite(r["tts99"] for r in sampled)
+        times = [_solution_time(r) for r in sampled]
+        fin = _finite(times)
         data.append(fin or [math.nan])
-        unsolved = sum(1 for r in sampled if r["tts99"] == math.inf)
+        unsolved = sum(1 for t in times if t == math.inf)
         labels.append(f"{name}\n{unsolved}/{len(sampled)} inf"
                       f"\n(+{len(rs) - len(sampled)} by prop.)")
     ax.boxplot(data, showfliers=True)
     ax.set_xticks(range(1, len(labels) + 1), labels, fontsize=7)
     if any(_finite(d) for d in data):
         ax.set_yscale("log")
-    ax.set_ylabel("TTS99 (s)")
-    ax.set_title("time to solution (99%) per backend")
+    ax.set_ylabel("TTS99 (s); solve: wall time to a valid grid")
+    ax.set_title("time to solution per backend")
     ax.grid(alpha=0.3, axis="y")
+    return _finish(plt, fig, path)
+
+
+def plot_tts99_quantiles(summary: list[dict], path: str) -> str:
+    """TTS99 quantiles per fixed-sample backend with their 95% intervals (see module doc)."""
+    from qsudoku.experiments.stats import QUANTILES, quantile_name
+
+    plt = _pyplot()
+    recs = [s for s in summary if s.get("fixed_sample")]
+    fig, ax = plt.subplots(figsize=(max(5, 1.4 * len(recs) + 2), 4.5))
+    finite = [v for s in recs for k, v in s.items() if k.startswith("tts99_")
+              and isinstance(v, float) and math.isfinite(v) and v > 0]
+    top = 10 * max(finite) if finite else 1.0
+    for j, q in enumerate(QUANTILES):
+        name = f"tts99_{quantile_name(q)}"
+        xs, ys, lo, hi, open_x, open_y = [], [], [], [], [], []
+        for i, s in enumerate(recs):
+            y, a, b = s.get(name, math.nan), s.get(f"{name}_low"), s.get(f"{name}_high")
+            if y != y:
+                continue
+            x = i + (j - (len(QUANTILES) - 1) / 2) * 0.15
+            y_shown = min(y, top)
+            xs.append(x)
+            ys.append(y_shown)
+            lo.append(max(0.0, y_shown - min(a, top)))
+            hi.append(max(0.0, min(b, top) - y_shown))
+            if b == math.inf:
+                open_x.append(x)
+                open_y.append(top)
+        if xs:
+            color = f"C{j}"
+            ax.errorbar(xs, ys, yerr=[lo, hi], fmt="none", capsize=3, color=color,
+                        label=quantile_name(q))
+            fin = [(x, y) for x, y in zip(xs, ys) if y < top]
+            if fin:
+                ax.plot(*zip(*fin), "o", color=color)
+            if open_x:  # an unbounded value or upper end: a caret at the top
+                ax.plot(open_x, open_y, "^", color=color, ms=7)
+    ax.set_xticks(range(len(recs)), [f"{s['sampler']}\n{s['set']}"[:40] for s in recs],
+                  fontsize=7)
+    if finite:
+        ax.set_yscale("log")
+    ax.set_ylabel("TTS99 over puzzles (s), 95% bootstrap intervals")
+    ax.set_title("TTS99 quantiles over puzzles (^ at the top: unbounded)")
+    ax.grid(alpha=0.3, axis="y")
+    if ax.has_data():
+        ax.legend(fontsize=7)
     return _finish(plt, fig, path)
 
 
@@ -133,10 +191,15 @@ def plot_size_vs_time(rows: list[dict], path: str) -> str:
     return _finish(plt, fig, path)
 
 
-def plot_all(rows: Iterable[Mapping], out_dir: str) -> list[str]:
-    """Write the three figures into ``out_dir``; returns their paths."""
+def plot_all(rows: Iterable[Mapping], out_dir: str, summary: list[dict] | None = None
+             ) -> list[str]:
+    """Write the four figures into ``out_dir`` (``summary``: that of the rows, made here if
+    not given); returns their paths."""
     rows = [typed_row(r) for r in rows]
+    if summary is None:
+        summary = summarize(rows)
     make_directory(out_dir, "--plot")
     return [plot_success_vs_budget(rows, os.path.join(out_dir, "success_vs_budget.png")),
             plot_tts99(rows, os.path.join(out_dir, "tts99_by_backend.png")),
+            plot_tts99_quantiles(summary, os.path.join(out_dir, "tts99_quantiles.png")),
             plot_size_vs_time(rows, os.path.join(out_dir, "size_vs_time.png"))]

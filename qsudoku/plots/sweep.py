@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["heatmap", "curves"]
+__all__ = ["heatmap", "curves", "interval_curves"]
 
 
 def _aggregate(df, keys: list[str], value: str, agg: str):
@@ -137,4 +137,64 @@ def curves(df, x: str, value: str = "success_prob", *, hue: str | None = None,
         ax.legend(fontsize=8, frameon=False)
     if title:
         ax.set_title(title)
+    return fig
+
+
+def interval_curves(summary, x: str, *, hue: str | None = None, logx: bool = True):
+    """Two panels against the swept ``x``: p per read and the median TTS99 over puzzles,
+    each with its 95% interval as error bars (a summary of
+    :func:`qsudoku.experiments.sweep.summarize`, ``by`` holding ``x`` and ``hue``).  An
+    unbounded upper end (or median) is drawn as a caret at the top of the TTS99 panel.
+
+    Reproduce: ``qsudoku sweep PUZZLES --param num_sweeps=10,100,1000 --reads 100 --plot DIR``.
+
+    >>> import pandas as pd
+    >>> s = pd.DataFrame({"num_sweeps": [10, 100], "p_read": [0.1, 0.5], "p_read_low": [0.05, 0.4],
+    ...                   "p_read_high": [0.2, 0.6], "tts99_median": [2.0, float("inf")],
+    ...                   "tts99_median_low": [1.0, 0.5], "tts99_median_high": [4.0, float("inf")]})
+    >>> fig = interval_curves(s, "num_sweeps")
+    >>> len(fig.axes), fig.axes[1].lines[0].get_ydata().tolist()
+    (2, [2.0])
+    """
+    import pandas as pd
+
+    from qsudoku.plots.base import need_matplotlib
+
+    need_matplotlib()
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(9.0, 3.4), layout="constrained")
+    axes = fig.subplots(1, 2)
+    d = summary.copy()
+    groups = [(None, d)] if hue is None else list(d.groupby(hue, sort=True))
+    drawn: list[float] = []  # finite TTS99 values drawn (the log scale needs some > 0)
+    for key, g in groups:
+        g = g.sort_values(x)
+        xs = g[x].to_numpy()
+        name = None if hue is None else f"{hue}={_tick(key)}"
+        for ax, col in zip(axes, ("p_read", "tts99_median")):
+            y, lo, hi = (pd.to_numeric(g[c], errors="coerce").to_numpy(dtype=float)
+                         for c in (col, f"{col}_low", f"{col}_high"))
+            ok = np.isfinite(y)
+            bounded = np.isfinite(hi[ok])
+            err = [y[ok] - lo[ok], np.where(bounded, hi[ok], y[ok]) - y[ok]]
+            bars = ax.errorbar(xs[ok], y[ok], yerr=err, fmt="o-", ms=3.5, capsize=3, label=name)
+            if col == "tts99_median":
+                drawn.extend(np.concatenate([y[ok], lo[ok]]).tolist())
+            open_end = ~ok | ~np.isfinite(hi)
+            if open_end.any():
+                ax.plot(xs[open_end], [0.98] * int(open_end.sum()), "^",
+                        color=bars.lines[0].get_color(), transform=ax.get_xaxis_transform(),
+                        clip_on=False)
+    axes[0].set_ylabel("p per read (95% Wilson)")
+    axes[1].set_ylabel("median TTS99 over puzzles (s, 95% bootstrap)")
+    for ax in axes:
+        ax.set_xlabel(x)
+        ax.grid(alpha=0.3)
+        if logx:
+            ax.set_xscale("log")
+    if any(v > 0 for v in drawn):
+        axes[1].set_yscale("log")
+    if hue is not None:
+        axes[0].legend(fontsize=8, frameon=False)
     return fig

@@ -37,10 +37,14 @@ from qsudoku.samplers import check_params, get_sampler, get_spec, names
 from qsudoku.samplers.registry import check_sampler_values, check_values
 from qsudoku.solving.rounds import Round, sample_round
 
-__all__ = ["Plan", "make_plan", "TIME_PARAMS", "spec_of"]
+__all__ = ["Plan", "make_plan", "TIME_PARAMS", "FIXED_SAMPLE_READS", "spec_of"]
 
 #: Sampling parameters that take a time limit in seconds: a round passes the time left.
 TIME_PARAMS = ("time_limit", "time_budget")
+#: Most reads of a fixed sample when ``num_reads`` is not configured: ``aco``, ``swap`` and
+#: ``swap-tabu`` register 10**6 reads, meant to be cut short by a time limit or the first
+#: ground state, neither of which a fixed sample has.
+FIXED_SAMPLE_READS = 100
 
 
 @dataclass(frozen=True)
@@ -78,8 +82,25 @@ class Plan:
             return ()
         return tuple(k for k in TIME_PARAMS if k in self.accepted and k not in self.params)
 
-    def round_params(self, seed: int | None, left: float | None, num_reads: int | None = None
-                     ) -> dict:
+    @property
+    def sample_size(self) -> int | None:
+        """Reads of a fixed sample: the configured ``num_reads``, else the registered one up
+        to :data:`FIXED_SAMPLE_READS` (``None``: the sampler takes no ``num_reads``).
+
+        >>> make_plan(Config().with_overrides(sampler="aco")).sample_size
+        100
+        >>> make_plan(Config().with_overrides(sampler="aco", reads=500)).sample_size
+        500
+        """
+        if "num_reads" not in self.accepted:
+            return None
+        asked = self.config.sampler.params.get("num_reads")
+        if asked is not None:
+            return int(asked)
+        return min(int(self.params.get("num_reads", 1) or 1), FIXED_SAMPLE_READS)
+
+    def round_params(self, seed: int | None, left: float | None, num_reads: int | None = None,
+                     *, fixed_sample: bool = False) -> dict:
         """The keyword arguments of one round's ``sample`` call.
 
         Args:
@@ -87,21 +108,36 @@ class Plan:
             left: Seconds left of the budget, passed through each time parameter the
                 sampler takes (``None`` = none passed).
             num_reads: Reads of this round, for samplers without a time parameter.
+            fixed_sample: Every read runs: ``stop_at_ground`` off, no time left passed,
+                :attr:`sample_size` reads unless ``num_reads`` is given.
+
+        >>> plan = make_plan(Config().with_overrides(reads=3))
+        >>> plan.round_params(1, 0.5)["stop_at_ground"], "time_limit" in plan.round_params(1, 0.5)
+        (True, True)
+        >>> call = plan.round_params(1, 0.5, fixed_sample=True)
+        >>> call["stop_at_ground"], "time_limit" in call, call["num_reads"]
+        (False, False, 3)
         """
         call = dict(self.params)
         if seed is not None and self.takes_seed:
             call["seed"] = seed
-        if left is not None:
+        if left is not None and not fixed_sample:
             for k in self.timed:
                 call[k] = max(float(left), 1e-3)
         if "stop_at_ground" in self.accepted:
-            call.setdefault("stop_at_ground", True)
+            if fixed_sample:
+                call["stop_at_ground"] = False
+            else:
+                call.setdefault("stop_at_ground", True)
+        if fixed_sample and num_reads is None:
+            num_reads = self.sample_size
         if num_reads is not None:
             call["num_reads"] = num_reads
         return call
 
     def sample(self, model, *, seed: int | None = None, left: float | None = None,
-               num_reads: int | None = None, deadline: float | None = None) -> Round:
+               num_reads: int | None = None, deadline: float | None = None,
+               fixed_sample: bool = False) -> Round:
         """One round: sample ``model`` with :meth:`round_params` and decode every read (the
         reads of lowest energy that fit before ``deadline``, if one is given).
 
@@ -117,8 +153,8 @@ class Plan:
             ConfigError: The sampler rejected a parameter value (see :meth:`rejected`).
         """
         with self.rejected():
-            return sample_round(model, self.sampler, self.round_params(seed, left, num_reads),
-                                self.label, deadline)
+            return sample_round(model, self.sampler, self.round_params(
+                seed, left, num_reads, fixed_sample=fixed_sample), self.label, deadline)
 
     def warm_up(self) -> float:
         """Compile the sampler's kernels for these parameters (seconds it took; 0 if none)."""

@@ -44,6 +44,18 @@ all 32768 states the exact solver returns; a short one keeps those of lowest ene
 >>> for note in r.notes: print(note)
 ExactSolver does not accept parameter(s) num_reads of the configured sampler aco; left out
 sampler 'ExactSolver' takes no seed; seed 3 has no effect on it
+
+A *fixed sample* (``run_plan(..., fixed_sample=True)``, what ``bench`` and ``sweep`` ask
+for) is one round of exactly the configured ``num_reads`` (if not configured, the registered
+one up to :data:`~qsudoku.solving.plan.FIXED_SAMPLE_READS`), every read counted: no time
+parameter passed, ``stop_at_ground`` off, no decimation and no fallback, so that
+``num_valid / num_reads`` is an unbiased estimate of the success probability per read.
+
+>>> from qsudoku.solving.plan import make_plan
+>>> plan = make_plan(Config().with_overrides(sampler="sa", reads=7, seed=1))
+>>> r = run_plan(plan, parse_puzzle("1..." "..2." "...." "...4"), fixed_sample=True)
+>>> r.rounds, r.num_reads, r.solved_by
+(1, 7, 'sa (1 round)')
 """
 
 from __future__ import annotations
@@ -154,7 +166,7 @@ def solve(puzzle: Puzzle, config: Config = Config(), *, sampler=None,
 
 
 def run_plan(plan: Plan, puzzle: Puzzle, *, budget: float | None = None,
-             clock_start: float | None = None) -> Result:
+             clock_start: float | None = None, fixed_sample: bool = False) -> Result:
     """:func:`solve` with a plan made beforehand (reuse one plan across puzzles).
 
     Args:
@@ -163,6 +175,8 @@ def run_plan(plan: Plan, puzzle: Puzzle, *, budget: float | None = None,
         budget: Seconds of sampling rounds (default ``route.time_budget``).
         clock_start: ``time.perf_counter()`` value the budget and ``timings["total"]``
             count from (default: now).
+        fixed_sample: One round of the configured ``num_reads``, all of them run and
+            counted, without time limit, decimation or fallback (see the module doc).
     """
     t0 = time.perf_counter() if clock_start is None else clock_start
     cfg, rc = plan.config, plan.config.route
@@ -175,10 +189,13 @@ def run_plan(plan: Plan, puzzle: Puzzle, *, budget: float | None = None,
                     encoding=cfg.qubo.encoding,
                     energy=None, fired=dict(root.fired), timings=timings, notes=list(plan.notes),
                     sampler={"name": plan.label, "seed": plan.seed,
-                             "params": plan.round_params(plan.seed, time_budget),
+                             "params": plan.round_params(plan.seed, time_budget,
+                                                         fixed_sample=fixed_sample),
                              "route": {"time_budget": time_budget, "max_depth": rc.max_depth,
-                                       "one_round": not rc.enabled,
-                                       "exact_fallback": rc.exact_fallback,
+                                       "one_round": not rc.enabled or fixed_sample,
+                                       "fixed_sample": fixed_sample,
+                                       "exact_fallback": "" if fixed_sample else
+                                       rc.exact_fallback,
                                        "fallback_time_limit": rc.fallback_time_limit}})
     if root.solved:
         result.valid, result.solved_by, result.energy = puzzle.is_solution(root.grid), \
@@ -188,13 +205,15 @@ def run_plan(plan: Plan, puzzle: Puzzle, *, budget: float | None = None,
     if compile_time:  # a JIT compile (first call in a process) is not sampling time
         timings["compile"] = compile_time
     tally = _Rounds(plan, puzzle, root, result, t0 + time_budget + compile_time,
-                    time_budget).run()
+                    time_budget, fixed_sample).run()
     _add_tally(result, tally)
-    if not result.valid and tally.rounds:
+    if not result.valid and tally.rounds and fixed_sample:
+        result.notes.append(f"no read of the fixed sample of {tally.num_reads} was valid")
+    elif not result.valid and tally.rounds:
         result.notes.append(f"the sampling rounds found no valid grid in the {time_budget:g} s "
                             f"budget ({rounds_text(tally.rounds)})"
                             + ("" if rc.fallback_names else "; the exact fallback is off"))
-    if not result.valid and rc.fallback_names:
+    if not result.valid and rc.fallback_names and not fixed_sample:
         from qsudoku.solving.fallback import run_fallback  # the exact layer, when needed
 
         t = time.perf_counter()
@@ -212,10 +231,10 @@ class _Rounds:
     """The round loop of one puzzle (see the module docstring)."""
 
     def __init__(self, plan: Plan, puzzle: Puzzle, root: Candidates, result: Result,
-                 deadline: float, budget: float):
+                 deadline: float, budget: float, fixed: bool = False):
         self.plan, self.puzzle, self.root, self.result = plan, puzzle, root, result
-        self.deadline, self.budget = deadline, budget
-        self.one = not plan.config.route.enabled or not plan.takes_seed
+        self.deadline, self.budget, self.fixed = deadline, budget, fixed
+        self.one = fixed or not plan.config.route.enabled or not plan.takes_seed
         self.rng = np.random.default_rng(plan.seed)
         self.tally = Tally()
         self.timings = result.timings
@@ -248,8 +267,9 @@ class _Rounds:
                                         "the budget")
                 break
             left = self.deadline - t - built  # a build's worth kept for the reads' scoring
-            rnd = self.plan.sample(model, seed=self._seed(), left=left, num_reads=n_next,
-                                   deadline=self.deadline)
+            rnd = self.plan.sample(model, seed=self._seed(), left=None if self.fixed else left,
+                                   num_reads=n_next, fixed_sample=self.fixed,
+                                   deadline=None if self.fixed else self.deadline)
             self.timings["sample"] += rnd.t_sample
             self.timings["decode"] += rnd.t_decode
             tally.add(rnd)
@@ -317,7 +337,8 @@ class _Rounds:
                 f"{self.budget:g} s budget can decode: the {rnd.num_reads} of lowest energy "
                 "were kept")
         asked, got = call.get("num_reads"), max(rnd.returned, rnd.num_reads)
-        if self.asked is None or asked is None or got >= asked or self.noted_reads:
+        if (self.asked is None and not self.fixed) or asked is None or got >= asked \
+                or self.noted_reads:
             return
         why = [text for k, text in _STOPS.items() if call.get(k)]
         self.result.notes.append(
