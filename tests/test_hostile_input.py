@@ -51,7 +51,8 @@ BAD_FILES = [
     ("range4.txt", "12.5" + "." * 12, ["range4.txt:1:4:", "unknown symbol '5'", "digits are 1-4",
                                        "(cell r1c4)"]),
     ("range9.txt", SEED004[:5] + "A" + SEED004[6:], ["range9.txt:1:6:", "symbol 'A'", "(cell r1c6)"]),
-    ("range_tuples.txt", "[[1, 1, 26], [2, 2, 3]]", ["range_tuples.txt:1:", "value 26 is larger"]),
+    ("range_tuples.txt", "[[1, 1, 65], [2, 2, 3]]", ["range_tuples.txt:1:", "value 65 is larger",
+                                                           "at most 64"]),
     ("range_grid.txt", "\n".join([" ".join(["13"] + ["."] * 11)] + [" ".join(["."] * 12)] * 11),
      ["range_grid.txt:1:", "unknown symbol '13'", "(cell r1c1)"]),
     ("hex.txt", "0F" + "." * 254, ["hex.txt:1:1:", "writes 0 but never G", "--digits 0-9A-F",
@@ -427,7 +428,8 @@ def test_input_rules_refuse_an_alphabet_with_a_repeated_symbol():
     with pytest.raises(PuzzleFormatError, match="repeat a symbol"):
         Rules(digits="1123")
     with pytest.raises(PuzzleFormatError, match="repeat a symbol"):
-        Rules(digits="abcA")  # read case-folded: 'a' and 'A' are one symbol
+        Rules(digits="abcAa")  # needs both cases, so read exactly: 'a' is there twice
+    assert Rules(digits="abcA").digits == "abcA"  # 'a' and 'A' are two symbols
 
 
 def test_parameter_values_are_toml_values():

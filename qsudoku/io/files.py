@@ -38,7 +38,7 @@ from qsudoku.model.puzzle import Puzzle
 from qsudoku.io.reading import open_regular, skip
 from qsudoku.io.rules import Rules
 from qsudoku.io.stream import file_lines, read_lines
-from qsudoku.model.symbols import SYMBOLS
+from qsudoku.model.symbols import MAX_SIZE
 from qsudoku.io.text import decode_line, looks_like_grid_row, parse_grid, parse_line, parse_puzzle, parse_regions
 
 __all__ = ["load_puzzles", "iter_puzzles", "rules_from_path", "MAX_FILE_BYTES"]
@@ -173,7 +173,7 @@ def _is_content(line: str) -> bool:
 
 
 #: Lines read ahead to decide between grids and one puzzle a line (see :func:`_is_grid`).
-_LOOKAHEAD = 4 * len(SYMBOLS)
+_LOOKAHEAD = 4 * MAX_SIZE
 
 
 def _iter_text(lines, rules: Rules, *, source: str, solutions=None):
@@ -285,12 +285,13 @@ def _same_size(numbered, source):
 def _is_grid(line: str, content=()) -> bool:
     """True if the text starting with ``line`` is read as grids rather than one puzzle a line.
 
-    A first token longer than any grid row (a row has at most ``len(SYMBOLS)``
-    cells) on any line of ``content`` means one puzzle per line, so that a file whose
-    first line has the wrong length still gets one error per bad line; a separator line
-    (``----+----``, as long as the grid is wide) is not such a token.
+    A first token longer than any grid row (a row has at most
+    :data:`~qsudoku.model.symbols.MAX_SIZE` cells) on any line of ``content`` means one
+    puzzle per line, so that a file whose first line has the wrong length still gets one
+    error per bad line; a separator line (``----+----``, as long as the grid is wide) is
+    not such a token.
     """
-    if any(len(ln.split()[0]) > len(SYMBOLS) and "|" not in ln
+    if any(len(ln.split()[0]) > MAX_SIZE and "|" not in ln
            and not re.fullmatch(r"[\s\-+=|:*]*", ln.strip()) for _, ln in content):
         return False
     s = line.strip()
