@@ -291,8 +291,8 @@ def _is_grid(line: str, content=()) -> bool:
     error per bad line; a separator line (``----+----``, as long as the grid is wide) is
     not such a token.
     """
-    if any(len(ln.split()[0]) > MAX_SIZE and "|" not in ln
-           and not re.fullmatch(r"[\s\-+=|:*]*", ln.strip()) for _, ln in content):
+    if any(len(ln.split()[0]) > MAX_SIZE and "|" not in ln and not _is_separator(ln)
+           for _, ln in content):
         return False
     s = line.strip()
     if looks_like_grid_row(s) and len(s.split()) != 2:
@@ -352,8 +352,13 @@ def _iter_grids(numbered, rules, source):
             block, start = [], None
 
 
+def _is_separator(line: str) -> bool:
+    """True for a grid's separator line (``----+----``)."""
+    return bool(re.fullmatch(r"[\s\-+=|:*]*", line.strip()))
+
+
 def _block_complete(block) -> bool:
-    rows = [b for b in block if not re.fullmatch(r"[\s\-+=|:*]*", b.strip())]
+    rows = [b for b in block if not _is_separator(b)]
     if not rows:
         return False
     s = rows[0].replace("|", " ").split()
