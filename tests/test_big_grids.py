@@ -155,3 +155,19 @@ def test_a_blank_49x49_runs_the_exact_sampler_and_skips_it_as_the_fallback(capsy
     assert r.valid or "exact fallback 'sat' skipped: it is the sampler that has just run" \
         in r.notes
     assert "fallback" not in r.solved_by
+
+
+def test_a_file_of_one_tuple_list_a_line_takes_its_size_from_the_directory(tmp_path):
+    from qsudoku.io import load_puzzles
+
+    folder = tmp_path / "sudoku49"
+    folder.mkdir()
+    solution = full_grid(49, seed=6)
+    sparse = [v if v <= 20 else 0 for v in with_blanks(solution, 0.9, seed=6)]  # max < 49
+    path = folder / "lewis.txt"
+    path.write_text("[]\n" + tuples_text(sparse, 49) + "\n# a comment\n"
+                    + tuples_text(solution, 49) + "\n")
+    puzzles = load_puzzles(str(path))
+    assert [p.size for p in puzzles] == [49, 49, 49]
+    assert puzzles[0].givens == (0,) * 49 ** 2 and puzzles[1].givens == tuple(sparse)
+    assert puzzles[2].is_solution(solution) and puzzles[2].name.endswith(":4")

@@ -107,9 +107,13 @@ def test_large_tuple_list_is_refused_and_line_files_stream(tmp_path, capsys, mon
     monkeypatch.setattr(io_files, "MAX_FILE_BYTES", 1000)
     triples = [[r + 1, c + 1, int(d)] for r in range(4) for c, d in enumerate(EASY4[0][4 * r:][:4])
                if d != "."]
-    path = write(tmp_path, "tuples.txt", "\n".join([str(triples)] * 40))
+    path = write(tmp_path, "tuples.txt", "[" + ",\n".join(map(str, triples * 40)) + "]")
     code, out, err = run(capsys, "solve", path, *FAST)
     assert code == 2 and "tuples.txt" in one_error(err) and "refused" in err
+    # one tuple list a line is read as a stream, like one puzzle a line
+    path = write(tmp_path, "lists.txt", "\n".join([str(triples)] * 40))
+    code, out, err = run(capsys, "solve", path, "--json", *FAST)
+    assert code == 0 and len(out.splitlines()) == 40 and err == ""
     # one puzzle a line is read as a stream: no size limit
     path = write(tmp_path, "big.txt", (EASY4[0] + "\n") * 80)
     code, out, err = run(capsys, "solve", path, "--json", *FAST)

@@ -2,23 +2,24 @@
 
 A file holds one puzzle per line (``n*n`` symbols, optionally followed by a
 space and a jigsaw region map), or one or more grids separated by blank lines,
-or a tuple list; ``#`` starts a comment line.  A ``.tsv`` file in the seeds
-format (``name  puzzle  regions  solution``; regions ``-`` = standard boxes) is
-read with its names and solutions.
+or tuple lists (one a line, or one list over many lines); ``#`` starts a comment
+line.  A ``.tsv`` file in the seeds format (``name  puzzle  regions  solution``;
+regions ``-`` = standard boxes) is read with its names and solutions.
 
 Files and stdin are read as streams (:mod:`qsudoku.io.stream`): each puzzle is
 yielded as soon as its lines are read, so memory does not grow with the input
-and the first answer comes before a pipe closes; only a tuple list, which is one
-puzzle, is read whole (at most :data:`MAX_FILE_BYTES`).
+and the first answer comes before a pipe closes; only a tuple list spread over
+several lines is read whole (at most :data:`MAX_FILE_BYTES`).
 
 The rules of a file under ``shared/data`` follow from its directory and file
 name (``sudoku6/janko_box3x2.txt`` has 3x2 boxes, ``sudokux9/`` adds the
-diagonals, ``jigsaw7/`` reads a region map per line); a sibling
+diagonals, ``jigsaw7/`` reads a region map per line, ``sudoku49/`` gives the size
+of its tuple lists, blank ``[]`` included); a sibling
 ``<name>.solutions.txt`` provides the known solutions.  Explicit rules (CLI
 flags) win over what the path says.
 
 >>> rules_from_path("data/sudoku6/janko_box3x2.txt")
-Rules(box=(3, 2), variant='standard', regions=None, digits=None, format='auto', size=None)
+Rules(box=(3, 2), variant='standard', regions=None, digits=None, format='auto', size=6)
 >>> rules_from_path("data/jigsawx6/janko.txt").variant
 'x'
 """
@@ -56,6 +57,8 @@ def rules_from_path(path: str) -> Rules:
     m = re.fullmatch(r"(sudoku|jigsaw)(x?)(\d+)", parent)
     if m and m.group(2):
         kw["variant"] = "x"
+    if m and 2 <= int(m.group(3)) <= MAX_SIZE:  # the size of its tuple lists
+        kw["size"] = int(m.group(3))
     b = re.search(r"box(\d+)x(\d+)", os.path.basename(path))
     if b:
         kw["box"] = (int(b.group(1)), int(b.group(2)))
@@ -200,9 +203,14 @@ def _iter_text(lines, rules: Rules, *, source: str, solutions=None):
             yield from _iter_tsv(_content(_chain(head, lines)), rules, source)
         elif rules.format == "tuples" or (rules.format == "auto"
                                           and first.lstrip().startswith(("[", "("))):
-            yield _guard(lambda: parse_puzzle(_whole(_chain(head, lines), source),
-                                              Rules.merged(rules, Rules(format="tuples")),
-                                              source=source, line=head[0][0]))
+            tuples = Rules.merged(rules, Rules(format="tuples"))
+            if _closed_list(first):  # one tuple list a line
+                yield from _same_size(((lineno, _guard(lambda: parse_puzzle(
+                    ln, tuples, source=source, line=lineno)))
+                    for lineno, ln in _content(_chain(head, lines))), source)
+            else:
+                yield _guard(lambda: parse_puzzle(_whole(_chain(head, lines), source), tuples,
+                                                  source=source, line=head[0][0]))
         elif rules.format == "grid" or (rules.format == "auto" and _looks_like_grids(head, lines)):
             yield from _same_size(_iter_grids(_chain(head, lines), rules, source), source)
         else:
@@ -244,6 +252,20 @@ def _whole(numbered, source: str) -> str:
                                     source=source)
         parts.append(ln)
     return "\n".join(parts)
+
+
+def _closed_list(line: str) -> bool:
+    """True if ``line`` holds a whole tuple list (its brackets close on the line), so that
+    a file of such lines holds one puzzle a line.
+
+    >>> _closed_list("[[1, 1, 4], [2, 3, 1]]"), _closed_list("[[1, 1, 4],")
+    (True, False)
+    """
+    s = line.strip()
+    depth = 0
+    for ch in s:
+        depth += (ch in "[(") - (ch in "])")
+    return s[:1] in "[(" and s[-1:] in "])" and depth == 0
 
 
 def _looks_like_grids(head: list, rest) -> bool:
