@@ -51,7 +51,8 @@ BAD_FILES = [
     ("range4.txt", "12.5" + "." * 12, ["range4.txt:1:4:", "unknown symbol '5'", "digits are 1-4",
                                        "(cell r1c4)"]),
     ("range9.txt", SEED004[:5] + "A" + SEED004[6:], ["range9.txt:1:6:", "symbol 'A'", "(cell r1c6)"]),
-    ("range_tuples.txt", "[[1, 1, 26], [2, 2, 3]]", ["range_tuples.txt:1:", "value 26 is larger"]),
+    ("range_tuples.txt", "[[1, 1, 65], [2, 2, 3]]", ["range_tuples.txt:1:", "value 65 is larger",
+                                                           "at most 64"]),
     ("range_grid.txt", "\n".join([" ".join(["13"] + ["."] * 11)] + [" ".join(["."] * 12)] * 11),
      ["range_grid.txt:1:", "unknown symbol '13'", "(cell r1c1)"]),
     ("hex.txt", "0F" + "." * 254, ["hex.txt:1:1:", "writes 0 but never G", "--digits 0-9A-F",
@@ -106,9 +107,13 @@ def test_large_tuple_list_is_refused_and_line_files_stream(tmp_path, capsys, mon
     monkeypatch.setattr(io_files, "MAX_FILE_BYTES", 1000)
     triples = [[r + 1, c + 1, int(d)] for r in range(4) for c, d in enumerate(EASY4[0][4 * r:][:4])
                if d != "."]
-    path = write(tmp_path, "tuples.txt", "\n".join([str(triples)] * 40))
+    path = write(tmp_path, "tuples.txt", "[" + ",\n".join(map(str, triples * 40)) + "]")
     code, out, err = run(capsys, "solve", path, *FAST)
     assert code == 2 and "tuples.txt" in one_error(err) and "refused" in err
+    # one tuple list a line is read as a stream, like one puzzle a line
+    path = write(tmp_path, "lists.txt", "\n".join([str(triples)] * 40))
+    code, out, err = run(capsys, "solve", path, "--json", *FAST)
+    assert code == 0 and len(out.splitlines()) == 40 and err == ""
     # one puzzle a line is read as a stream: no size limit
     path = write(tmp_path, "big.txt", (EASY4[0] + "\n") * 80)
     code, out, err = run(capsys, "solve", path, "--json", *FAST)
@@ -427,7 +432,8 @@ def test_input_rules_refuse_an_alphabet_with_a_repeated_symbol():
     with pytest.raises(PuzzleFormatError, match="repeat a symbol"):
         Rules(digits="1123")
     with pytest.raises(PuzzleFormatError, match="repeat a symbol"):
-        Rules(digits="abcA")  # read case-folded: 'a' and 'A' are one symbol
+        Rules(digits="abcAa")  # needs both cases, so read exactly: 'a' is there twice
+    assert Rules(digits="abcA").digits == "abcA"  # 'a' and 'A' are two symbols
 
 
 def test_parameter_values_are_toml_values():

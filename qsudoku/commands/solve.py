@@ -156,7 +156,8 @@ def render(result) -> str:
              format_grid(p, result.grid)]
     fired = ", ".join(f"{k} {v}" for k, v in result.fired.items()) or "givens only"
     size = (f"{result.num_interactions} interactions" if result.model is not None
-            or not result.num_variables else "the QUBO not built within the time budget")
+            or not result.num_variables else "no QUBO: the exact sampler reads the candidates"
+            if result.info.get("qubo") else "the QUBO not built within the time budget")
     enc = "" if result.encoding == "one-hot" else f" ({result.encoding})"
     lines.append(f"propagation: {fired} -> {result.num_variables} variables{enc}, {size}")
     if result.success_rate is not None:

@@ -2,23 +2,24 @@
 
 A file holds one puzzle per line (``n*n`` symbols, optionally followed by a
 space and a jigsaw region map), or one or more grids separated by blank lines,
-or a tuple list; ``#`` starts a comment line.  A ``.tsv`` file in the seeds
-format (``name  puzzle  regions  solution``; regions ``-`` = standard boxes) is
-read with its names and solutions.
+or tuple lists (one a line, or one list over many lines); ``#`` starts a comment
+line.  A ``.tsv`` file in the seeds format (``name  puzzle  regions  solution``;
+regions ``-`` = standard boxes) is read with its names and solutions.
 
 Files and stdin are read as streams (:mod:`qsudoku.io.stream`): each puzzle is
 yielded as soon as its lines are read, so memory does not grow with the input
-and the first answer comes before a pipe closes; only a tuple list, which is one
-puzzle, is read whole (at most :data:`MAX_FILE_BYTES`).
+and the first answer comes before a pipe closes; only a tuple list spread over
+several lines is read whole (at most :data:`MAX_FILE_BYTES`).
 
 The rules of a file under ``shared/data`` follow from its directory and file
 name (``sudoku6/janko_box3x2.txt`` has 3x2 boxes, ``sudokux9/`` adds the
-diagonals, ``jigsaw7/`` reads a region map per line); a sibling
+diagonals, ``jigsaw7/`` reads a region map per line, ``sudoku49/`` gives the size
+of its tuple lists, blank ``[]`` included); a sibling
 ``<name>.solutions.txt`` provides the known solutions.  Explicit rules (CLI
 flags) win over what the path says.
 
 >>> rules_from_path("data/sudoku6/janko_box3x2.txt")
-Rules(box=(3, 2), variant='standard', regions=None, digits=None, format='auto', size=None)
+Rules(box=(3, 2), variant='standard', regions=None, digits=None, format='auto', size=6)
 >>> rules_from_path("data/jigsawx6/janko.txt").variant
 'x'
 """
@@ -38,7 +39,7 @@ from qsudoku.model.puzzle import Puzzle
 from qsudoku.io.reading import open_regular, skip
 from qsudoku.io.rules import Rules
 from qsudoku.io.stream import file_lines, read_lines
-from qsudoku.model.symbols import SYMBOLS
+from qsudoku.model.symbols import MAX_SIZE
 from qsudoku.io.text import decode_line, looks_like_grid_row, parse_grid, parse_line, parse_puzzle, parse_regions
 
 __all__ = ["load_puzzles", "iter_puzzles", "rules_from_path", "MAX_FILE_BYTES"]
@@ -56,6 +57,8 @@ def rules_from_path(path: str) -> Rules:
     m = re.fullmatch(r"(sudoku|jigsaw)(x?)(\d+)", parent)
     if m and m.group(2):
         kw["variant"] = "x"
+    if m and 2 <= int(m.group(3)) <= MAX_SIZE:  # the size of its tuple lists
+        kw["size"] = int(m.group(3))
     b = re.search(r"box(\d+)x(\d+)", os.path.basename(path))
     if b:
         kw["box"] = (int(b.group(1)), int(b.group(2)))
@@ -173,7 +176,7 @@ def _is_content(line: str) -> bool:
 
 
 #: Lines read ahead to decide between grids and one puzzle a line (see :func:`_is_grid`).
-_LOOKAHEAD = 4 * len(SYMBOLS)
+_LOOKAHEAD = 4 * MAX_SIZE
 
 
 def _iter_text(lines, rules: Rules, *, source: str, solutions=None):
@@ -200,9 +203,14 @@ def _iter_text(lines, rules: Rules, *, source: str, solutions=None):
             yield from _iter_tsv(_content(_chain(head, lines)), rules, source)
         elif rules.format == "tuples" or (rules.format == "auto"
                                           and first.lstrip().startswith(("[", "("))):
-            yield _guard(lambda: parse_puzzle(_whole(_chain(head, lines), source),
-                                              Rules.merged(rules, Rules(format="tuples")),
-                                              source=source, line=head[0][0]))
+            tuples = Rules.merged(rules, Rules(format="tuples"))
+            if _closed_list(first):  # one tuple list a line
+                yield from _same_size(((lineno, _guard(lambda: parse_puzzle(
+                    ln, tuples, source=source, line=lineno)))
+                    for lineno, ln in _content(_chain(head, lines))), source)
+            else:
+                yield _guard(lambda: parse_puzzle(_whole(_chain(head, lines), source), tuples,
+                                                  source=source, line=head[0][0]))
         elif rules.format == "grid" or (rules.format == "auto" and _looks_like_grids(head, lines)):
             yield from _same_size(_iter_grids(_chain(head, lines), rules, source), source)
         else:
@@ -246,6 +254,20 @@ def _whole(numbered, source: str) -> str:
     return "\n".join(parts)
 
 
+def _closed_list(line: str) -> bool:
+    """True if ``line`` holds a whole tuple list (its brackets close on the line), so that
+    a file of such lines holds one puzzle a line.
+
+    >>> _closed_list("[[1, 1, 4], [2, 3, 1]]"), _closed_list("[[1, 1, 4],")
+    (True, False)
+    """
+    s = line.strip()
+    depth = 0
+    for ch in s:
+        depth += (ch in "[(") - (ch in "])")
+    return s[:1] in "[(" and s[-1:] in "])" and depth == 0
+
+
 def _looks_like_grids(head: list, rest) -> bool:
     """True if the text is grids: :func:`_is_grid` of the first content line and of
     the lines read ahead (into ``head``) while it says grids, up to the end of the
@@ -285,13 +307,14 @@ def _same_size(numbered, source):
 def _is_grid(line: str, content=()) -> bool:
     """True if the text starting with ``line`` is read as grids rather than one puzzle a line.
 
-    A first token longer than any grid row (a row has at most ``len(SYMBOLS)``
-    cells) on any line of ``content`` means one puzzle per line, so that a file whose
-    first line has the wrong length still gets one error per bad line; a separator line
-    (``----+----``, as long as the grid is wide) is not such a token.
+    A first token longer than any grid row (a row has at most
+    :data:`~qsudoku.model.symbols.MAX_SIZE` cells) on any line of ``content`` means one
+    puzzle per line, so that a file whose first line has the wrong length still gets one
+    error per bad line; a separator line (``----+----``, as long as the grid is wide) is
+    not such a token.
     """
-    if any(len(ln.split()[0]) > len(SYMBOLS) and "|" not in ln
-           and not re.fullmatch(r"[\s\-+=|:*]*", ln.strip()) for _, ln in content):
+    if any(len(ln.split()[0]) > MAX_SIZE and "|" not in ln and not _is_separator(ln)
+           for _, ln in content):
         return False
     s = line.strip()
     if looks_like_grid_row(s) and len(s.split()) != 2:
@@ -351,8 +374,13 @@ def _iter_grids(numbered, rules, source):
             block, start = [], None
 
 
+def _is_separator(line: str) -> bool:
+    """True for a grid's separator line (``----+----``)."""
+    return bool(re.fullmatch(r"[\s\-+=|:*]*", line.strip()))
+
+
 def _block_complete(block) -> bool:
-    rows = [b for b in block if not re.fullmatch(r"[\s\-+=|:*]*", b.strip())]
+    rows = [b for b in block if not _is_separator(b)]
     if not rows:
         return False
     s = rows[0].replace("|", " ").split()

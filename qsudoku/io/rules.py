@@ -8,6 +8,8 @@ from its place under ``shared/data`` (see :func:`qsudoku.io.files.rules_from_pat
 'sudoku 6x6 (2x3 boxes)'
 >>> Rules(variant="x").make([0] * 81).kind
 'sudoku 9x9 (3x3 boxes) + diagonals'
+>>> Rules(digits="0-9A-Z").digits[-3:]
+'XYZ'
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Sequence
 from qsudoku.checks import describe, need_int, need_ints, need_type
 from qsudoku.errors import PuzzleFormatError
 from qsudoku.model.puzzle import Puzzle, diagonal_units
-from qsudoku.model.symbols import SYMBOLS, check_alphabet
+from qsudoku.model.symbols import MAX_SIZE, parse_digits
 
 __all__ = ["Rules", "parse_box", "VARIANTS"]
 
@@ -35,7 +37,9 @@ class Rules:
         box: ``(rows, cols)`` of a box; ``None`` = the most square shape.
         variant: ``"standard"`` or ``"x"`` (both main diagonals).
         regions: Flat jigsaw region ids; when set the puzzle is a jigsaw (no boxes).
-        digits: Alphabet for values ``1..n``; ``None`` = the default convention.
+        digits: Alphabet for values ``1..n``, ranges allowed as in ``--digits``
+            (``"0-9A-Z"``, see :func:`~qsudoku.model.symbols.parse_digits`); ``None`` =
+            the default convention.
         format: ``"auto"``, ``"line"``, ``"grid"`` or ``"tuples"``.
         size: Grid size for tuple lists (``None`` = infer).
     """
@@ -58,8 +62,8 @@ class Rules:
         need_type("variant", self.variant, str)
         need_type("format", self.format, str)
         need_type("digits", self.digits, (str, type(None)), "a str or None")
-        if self.digits is not None:
-            check_alphabet(self.digits)
+        if self.digits is not None:  # ranges as on the command line: "0-9A-Z"
+            object.__setattr__(self, "digits", parse_digits(self.digits))
         if self.regions is not None:
             object.__setattr__(self, "regions", need_ints("regions", self.regions,
                                                           low=-(2**63), high=2**63 - 1))
@@ -70,8 +74,8 @@ class Rules:
             )
         if self.format not in ("auto", "line", "grid", "tuples"):
             raise PuzzleFormatError(f"unknown format {self.format!r}")
-        if self.size is not None and not 2 <= self.size <= len(SYMBOLS):
-            raise PuzzleFormatError(f"grid size {self.size} is not supported (2..{len(SYMBOLS)})")
+        if self.size is not None and not 2 <= self.size <= MAX_SIZE:
+            raise PuzzleFormatError(f"grid size {self.size} is not supported (2..{MAX_SIZE})")
 
     def merged(self, other: "Rules") -> "Rules":
         """``self`` with every field that ``other`` sets explicitly taken from ``other``."""

@@ -31,7 +31,8 @@ from qsudoku.checks import need_ints, need_type
 from qsudoku.errors import PuzzleFormatError
 from qsudoku.model.puzzle import Puzzle
 from qsudoku.io.rules import Rules
-from qsudoku.model.symbols import blanks_for, decode_symbol, default_alphabet
+from qsudoku.model.symbols import (MAX_SIZE, SYMBOLS, blanks_for, decode_symbol, default_alphabet,
+                                   digits_spec)
 
 __all__ = ["parse_puzzle", "parse_line", "decode_line", "parse_grid", "parse_tuples", "parse_regions",
            "format_grid", "looks_like_grid_row"]
@@ -41,6 +42,9 @@ _DECIMAL = re.compile(r"[0-9]{1,3}")  # ASCII only: str.isdigit() also accepts '
 
 
 def _alphabet(n: int, rules: Rules, *, source=None, line=None) -> str:
+    if n > MAX_SIZE:
+        raise PuzzleFormatError(f"grid size {n} is not supported (2..{MAX_SIZE})",
+                                source=source, line=line)
     if rules.digits:
         if len(rules.digits) != n:
             raise PuzzleFormatError(
@@ -63,7 +67,7 @@ def _decode(symbols: Sequence[str], n: int, rules: Rules, *, source, line, colum
             v = int(ch)  # whitespace-separated decimal tokens such as "12"
         if v is None:
             col = columns[i] if columns else i + 1
-            hint = f"digits are {alphabet[0]}-{alphabet[-1]}" if n > 1 else ""
+            hint = f"digits are {digits_spec(alphabet)}" if n > 1 else ""
             raise PuzzleFormatError(
                 f"unknown symbol {ch!r} for a {n}x{n} grid ({hint}, blank . or 0)",
                 source=source, line=line, column=col, cell=divmod(i, n))
@@ -100,11 +104,11 @@ def _check_zero_convention(symbols, values, n, rules, *, source, lines, columns)
     for i, ch in enumerate(symbols):
         if ch == "0":
             top = default_alphabet(n)[-1]
-            zero_based = "0-9" + (f"A-{default_alphabet(n - 1)[-1]}" if n > 10 else "")
+            zero_based = digits_spec("0" + default_alphabet(n - 1))
             raise PuzzleFormatError(
                 f"this {n}x{n} grid writes 0 but never {top}: if its digits are 0-based "
-                f"pass --digits {zero_based}, if 0 is a blank pass --digits 1-9A-{top} "
-                "(or write blanks as .)",
+                f"pass --digits {zero_based}, if 0 is a blank pass --digits "
+                f"{digits_spec(default_alphabet(n))} (or write blanks as .)",
                 source=source, line=lines[i], column=columns[i], cell=divmod(i, n))
 
 
@@ -153,9 +157,10 @@ def parse_grid(lines: Sequence[str], rules: Rules = Rules(), *, source="<string>
     for r, (toks, ln) in enumerate(zip(rows, where)):
         vals, alphabet = _decode(toks, n, rules, source=source, line=ln)
         givens.extend(vals)
-    _check_zero_convention([t for toks in rows for t in toks], givens, n, rules, source=source,
-                           lines=[ln for ln in where for _ in range(n)],
-                           columns=[None] * (n * n))
+    if n <= len(SYMBOLS):  # larger grids are written in numbers, 1-based (see format_grid)
+        _check_zero_convention([t for toks in rows for t in toks], givens, n, rules,
+                               source=source, lines=[ln for ln in where for _ in range(n)],
+                               columns=[None] * (n * n))
     return _make(rules, givens, regions, name or f"{source}:{first_line}", solution, alphabet,
                  source=source, line=first_line)
 
@@ -228,11 +233,11 @@ def _read_triples(text: str, source, line) -> list[tuple[int, int, int]]:
 
 
 def _infer_size(largest: int, *, source=None, line=None) -> int:
-    for n in (4, 6, 8, 9, 12, 16, 20, 25):
+    for n in (4, 6, 8, 9, 12, 16, 20, 25, 36, 49, MAX_SIZE):
         if largest <= n:
             return n
-    raise PuzzleFormatError(f"value {largest} is larger than any supported size (pass --size)",
-                            source=source, line=line)
+    raise PuzzleFormatError(f"value {largest} is larger than any supported size (at most "
+                            f"{MAX_SIZE})", source=source, line=line)
 
 
 def parse_puzzle(text: str, rules: Rules = Rules(), *, source="<string>", line=1,
@@ -278,6 +283,10 @@ def parse_regions(text: str, n: int | None = None, *, source="<regions>", line=1
 def format_grid(puzzle: Puzzle, grid: Sequence[int] | None = None) -> str:
     """A readable multi-line grid with box (or region-free) separators.
 
+    A grid larger than the one-character default convention (above 35x35) that keeps
+    the default alphabet is written in right-aligned numbers, blanks as ``.``: it
+    reads back with no flags (``parse_grid`` takes whitespace-separated numbers).
+
     >>> print(format_grid(Puzzle.standard([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1])))
     1 2 | 3 4
     3 4 | 1 2
@@ -290,7 +299,11 @@ def format_grid(puzzle: Puzzle, grid: Sequence[int] | None = None) -> str:
     grid = puzzle.givens if grid is None else need_ints("grid", grid, low=0, high=n,
                                                         length=n * n)
     box = _box_shape(puzzle)
-    sym = [puzzle.alphabet[d - 1] if d else "." for d in grid]
+    if n > len(SYMBOLS) and puzzle.alphabet == default_alphabet(n):
+        width = len(str(n))
+        sym = [str(d).rjust(width) if d else ".".rjust(width) for d in grid]
+    else:
+        sym = [puzzle.alphabet[d - 1] if d else "." for d in grid]
     lines = []
     for r in range(n):
         cells = sym[r * n:(r + 1) * n]

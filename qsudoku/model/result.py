@@ -34,8 +34,10 @@ class Result:
         grid: The best grid found (0 = cell left undecided by the best sample).
         valid: True iff ``grid`` is a full valid solution keeping the givens.
         solved_by: ``"propagation"`` if nothing was left to sample; ``"<sampler> (N rounds)"``
-            when a sampling round found a valid grid; ``"sat fallback after <sampler> (N
-            rounds)"`` when the exact fallback finished; ``"none"`` when nothing did.
+            when a sampling round found a valid grid; ``"<backend> (exact, no QUBO)"``
+            when an exact sampler solved the candidates directly; ``"sat fallback after
+            <sampler> (N rounds)"`` when the exact fallback finished; ``"none"`` when
+            nothing did.
         energy: Energy of the best read (``0.0`` for propagation-only solves).
         success_rate: Fraction of reads that were valid (``None`` without sampling).
         num_reads: Reads taken over all rounds.

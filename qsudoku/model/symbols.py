@@ -1,42 +1,91 @@
 """Digit alphabets: how the values ``1..n`` are written.
 
 The default convention (that of ``shared/data``) writes 1-9 as digits, then
-``A`` = 10, ``B`` = 11, ... ``P`` = 25.  Blanks are ``.`` (also ``_``, ``*``,
-``?``) and ``0`` whenever ``0`` is not itself a digit of the alphabet.  Another
-alphabet is given with ``--digits``, e.g. ``0-9A-F`` for hexadecimal 16x16
-puzzles (then ``0`` means 1 and only ``.`` is a blank).
+``A`` = 10, ``B`` = 11, ... ``Z`` = 35, read in either case.  Grids of 36x36 up to
+:data:`MAX_SIZE` (64x64) go on with ``a`` = 36, ... ``z`` = 61, ``@``, ``$``, ``%``:
+their alphabets hold both cases, so they are read case-sensitively.  Blanks are
+``.`` (also ``_``, ``*``, ``?``) and ``0`` whenever ``0`` is not itself a digit of
+the alphabet.  Another alphabet is given with ``--digits``, e.g. ``0-9A-F`` for
+hexadecimal 16x16 puzzles (then ``0`` means 1 and only ``.`` is a blank); one whose
+symbols stay distinct in upper case is read in either case (and kept upper-case),
+one that needs both cases (``0-9A-Za-z``) is read exactly as given.
 
 >>> default_alphabet(16)
 '123456789ABCDEFG'
+>>> default_alphabet(49)[-3:]
+'lmn'
 >>> parse_digits("0-9A-F")
 '0123456789ABCDEF'
+>>> parse_digits("0-9a-f")
+'0123456789ABCDEF'
+>>> len(parse_digits("0-9A-Za-z")), parse_digits("0-9A-Za-z")[36]
+(62, 'a')
 >>> sorted(blanks_for("0123456789ABCDEF"))
 ['*', '.', '?', '_']
+>>> digits_spec(default_alphabet(49))
+'1-9A-Za-n'
 """
 
 from __future__ import annotations
 
 from qsudoku.errors import PuzzleFormatError
 
-__all__ = ["SYMBOLS", "default_alphabet", "parse_digits", "check_alphabet", "blanks_for",
-           "decode_symbol"]
+__all__ = ["SYMBOLS", "WIDE_SYMBOLS", "MAX_SIZE", "default_alphabet", "parse_digits",
+           "check_alphabet", "blanks_for", "decode_symbol", "case_sensitive", "digits_spec"]
 
-#: Symbols for values 1, 2, 3, ... in the default convention.
+#: Symbols for values 1, 2, 3, ... in the default convention, read in either case.
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#: The default symbols of grids larger than ``len(SYMBOLS)``, read case-sensitively.
+WIDE_SYMBOLS = SYMBOLS + "abcdefghijklmnopqrstuvwxyz@$%"
+#: The largest grid side qsudoku reads (one default symbol per value).
+MAX_SIZE = len(WIDE_SYMBOLS)
 _BLANKS = frozenset(".*?_")
 
 
 def default_alphabet(n: int) -> str:
-    """The default symbols for a size-``n`` grid."""
-    if not 1 <= n <= len(SYMBOLS):
-        raise PuzzleFormatError(f"size {n} is not supported (1..{len(SYMBOLS)})")
-    return SYMBOLS[:n]
+    """The default symbols for a size-``n`` grid.
+
+    >>> default_alphabet(65)
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.PuzzleFormatError: size 65 is not supported (1..64)
+    """
+    if not 1 <= n <= MAX_SIZE:
+        raise PuzzleFormatError(f"size {n} is not supported (1..{MAX_SIZE})")
+    return (SYMBOLS if n <= len(SYMBOLS) else WIDE_SYMBOLS)[:n]
+
+
+def case_sensitive(alphabet: str) -> bool:
+    """True if ``alphabet`` is read exactly as written (it has lower-case symbols).
+
+    >>> case_sensitive("123456789ABCDEFG"), case_sensitive("0-9A-Za-z")
+    (False, True)
+    """
+    return alphabet != alphabet.upper()
+
+
+def digits_spec(alphabet: str) -> str:
+    """``alphabet`` written back in the ``--digits`` form, runs of 3 or more as ranges.
+
+    >>> digits_spec("0123456789ABCDEF"), digits_spec("12A")
+    ('0-9A-F', '12A')
+    """
+    out, i = [], 0
+    while i < len(alphabet):
+        j = i
+        while j + 1 < len(alphabet) and ord(alphabet[j + 1]) == ord(alphabet[j]) + 1:
+            j += 1
+        out.append(f"{alphabet[i]}-{alphabet[j]}" if j - i >= 2 else alphabet[i:j + 1])
+        i = j + 1
+    return "".join(out)
 
 
 def parse_digits(spec: str) -> str:
     """Expand a digits option such as ``"0-9A-F"`` or ``"1-9A-G"`` into an alphabet.
 
-    A spec without ranges is taken literally (``"123456789ABCDEFG"``).
+    A spec without ranges is taken literally (``"123456789ABCDEFG"``).  The alphabet is
+    upper-cased (and then read in either case) when its symbols stay distinct that way,
+    and kept as written otherwise.
 
     Raises:
         PuzzleFormatError: On an empty spec, a reversed range or a repeated symbol.
@@ -61,12 +110,17 @@ def parse_digits(spec: str) -> str:
         else:
             out.append(spec[i])
             i += 1
-    return check_alphabet("".join(out).upper(), spec)
+    alphabet = "".join(out)
+    folded = alphabet.upper()
+    if len(folded) == len(alphabet) and len(set(folded)) == len(set(alphabet)):
+        alphabet = folded
+    return check_alphabet(alphabet, spec)
 
 
 def check_alphabet(alphabet: str, spec: str | None = None) -> str:
     """``alphabet`` if each of its symbols stands for one value: no symbol twice (case
-    folded, as puzzles are read) and no blank symbol.
+    folded unless the alphabet is :func:`case_sensitive`, as puzzles are read) and no
+    blank symbol.
 
     Args:
         alphabet: The symbols of values ``1..n``.
@@ -83,7 +137,7 @@ def check_alphabet(alphabet: str, spec: str | None = None) -> str:
     """
     spec = alphabet if spec is None else spec
     seen: dict[str, int] = {}
-    for k, ch in enumerate(alphabet.upper()):
+    for k, ch in enumerate(alphabet if case_sensitive(alphabet) else alphabet.upper()):
         if ch in _BLANKS or ch.isspace():
             raise PuzzleFormatError(f"digits {spec!r} use the blank symbol {ch!r}")
         if ch in seen:
@@ -103,6 +157,9 @@ def decode_symbol(ch: str, alphabet: str, blanks: frozenset[str]) -> int | None:
     """Value of one symbol: ``0`` for a blank, ``1..n``, or ``None`` if unknown."""
     if ch in blanks:
         return 0
+    if case_sensitive(alphabet):
+        k = alphabet.find(ch) if len(ch) == 1 else -1
+        return k + 1 if k >= 0 else None
     up = ch.upper()
     if len(ch) != 1 or len(up) != 1:  # 'ß'.upper() == 'SS' must not match a substring
         return None

@@ -1,10 +1,15 @@
-"""The exact fallback: an exact solver finishes a puzzle the sampling rounds left unsolved.
+"""Exact solving of the candidates: the exact fallback, and an exact backend as the sampler.
 
-``route.exact_fallback`` names it: registry names tried in order, a backend whose library
-is not installed skipped (and noted).  An exact backend of :data:`qsudoku.exact.backends.
-BACKENDS` solves the root candidates' groups directly (no QUBO to build) and counts
-building its formulation against the time limit; any other registered sampler samples
-the root model once.
+``route.exact_fallback`` names the fallback: registry names tried in order, a backend
+whose library is not installed skipped (and noted), and the sampler that has just run
+skipped too (it would only repeat the run that ran out of time).  An exact backend of
+:data:`qsudoku.exact.backends.BACKENDS` solves the root candidates' groups directly (no
+QUBO to build) and counts building its formulation against the time limit; any other
+registered sampler samples the root model once.
+
+An exact backend chosen as *the sampler* (:func:`exact_backend` of it is a name) takes the
+same direct path (:func:`run_exact_sampler`): a QUBO it would not read is never built, so
+its time limit is spent in the solver.
 
 >>> from qsudoku.io import parse_puzzle
 >>> from qsudoku.model.propagate import propagate
@@ -13,26 +18,73 @@ the root model once.
 >>> grid, name = run_fallback(("nonesuch", "csp"), propagate(p), None, notes)
 >>> p.is_solution(grid), name, notes
 (True, 'csp', ["exact fallback 'nonesuch' unavailable: not registered"])
+>>> run_fallback(("csp",), propagate(p), None, notes, skip="csp")
+(None, 'csp')
+>>> notes[-1]
+"exact fallback 'csp' skipped: it is the sampler that has just run"
 """
 
 from __future__ import annotations
 
 import time
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 from qsudoku.errors import BackendUnavailableError, ContradictionError, TimeLimitError
 from qsudoku.exact.backends import BACKENDS
 from qsudoku.exact.problem import Problem
 from qsudoku.model.propagate import Candidates
 from qsudoku.model.qubo import Weights, build_model
+from qsudoku.model.result import Result
 from qsudoku.samplers import get_sampler, names
+from qsudoku.solving.plan import Plan
 from qsudoku.solving.rounds import sample_round
 
-__all__ = ["run_fallback"]
+__all__ = ["run_fallback", "exact_backend", "run_exact_sampler"]
+
+
+def exact_backend(sampler: Any) -> str | None:
+    """The :data:`BACKENDS` name of an exact sampler (``properties["backend"]`` of an
+    :class:`~qsudoku.samplers.exact.ExactSampler`), ``None`` for any other sampler.
+
+    >>> from qsudoku.samplers import get_sampler
+    >>> exact_backend(get_sampler("csp")), exact_backend(get_sampler("sa"))
+    ('csp', None)
+    """
+    props = getattr(sampler, "properties", None)
+    name = props.get("backend") if isinstance(props, Mapping) and props.get("exact") else None
+    return name if name in BACKENDS else None
+
+
+def run_exact_sampler(plan: Plan, root: Candidates, result: Result, deadline: float) -> None:
+    """The plan's exact sampler solves ``root`` directly into ``result``: one call within
+    its ``time_limit`` parameter, or else the budget left until ``deadline``; no QUBO.
+
+    Raises:
+        ContradictionError: If the backend proves there is no solution.
+    """
+    name = exact_backend(plan.sampler)
+    params = {**getattr(plan.sampler, "defaults", {}), **plan.params}
+    if plan.seed is not None:
+        params["seed"] = plan.seed % 2**31
+    limit = params.get("time_limit")
+    limit = max(deadline - time.perf_counter(), 1e-3) if limit is None else limit
+    t = time.perf_counter()
+    grid, info = _solve_exact(name, root, limit, params)
+    result.timings["sample"] += time.perf_counter() - t
+    result.rounds, result.num_reads = 1, 1
+    result.num_variables = info.get("num_variables", 0)
+    result.info = {**info, "rounds": 1, "restarts": 0, "qubo": "not built (exact sampler)"}
+    if grid is not None and result.puzzle.is_solution(grid):
+        result.grid, result.valid, result.energy = list(grid), True, 0.0
+        result.num_valid, result.success_rate = 1, 1.0
+        result.solved_by = f"{plan.label} (exact, no QUBO)"
+    elif info.get("status") == "time_limit":
+        result.notes.append(f"the exact sampler {plan.label!r} ran and stopped at its "
+                            f"{limit:g} s time limit without a solution (no QUBO built)")
 
 
 def run_fallback(chain: Sequence[str], cands: Candidates, time_limit: float | None,
-                 notes: list[str], weights: Weights = Weights()):
+                 notes: list[str], weights: Weights = Weights(), *, skip: str | None = None):
     """Run the first available backend of ``chain`` on ``cands``.
 
     Args:
@@ -41,6 +93,7 @@ def run_fallback(chain: Sequence[str], cands: Candidates, time_limit: float | No
         time_limit: Seconds the fallback may take (``None`` = no limit).
         notes: Where a skipped backend or a time limit reached is noted.
         weights: Penalty weights, for a fallback that samples the QUBO.
+        skip: The sampler that has just run: not run again as the fallback.
 
     Returns:
         ``(grid or None, name)``: ``None`` if it stopped at ``time_limit``.
@@ -49,8 +102,12 @@ def run_fallback(chain: Sequence[str], cands: Candidates, time_limit: float | No
         ContradictionError: If the backend proves there is no solution.
     """
     for name in chain:
+        if name == skip:
+            notes.append(f"exact fallback {name!r} skipped: it is the sampler that has just run")
+            continue
         if name in BACKENDS and BACKENDS[name].available():
-            grid, status = _solve_exact(name, cands, time_limit)
+            grid, info = _solve_exact(name, cands, time_limit)
+            status = info["status"]
         else:
             try:
                 if name not in names():
@@ -67,24 +124,31 @@ def run_fallback(chain: Sequence[str], cands: Candidates, time_limit: float | No
     return None, ", ".join(chain)
 
 
-def _solve_exact(name: str, cands: Candidates, time_limit: float | None):
-    """``(grid or None, status)`` of the exact backend ``name`` on ``cands``."""
+def _solve_exact(name: str, cands: Candidates, time_limit: float | None,
+                 given: Mapping = {}):
+    """``(grid or None, info with status)`` of the exact backend ``name`` on ``cands``."""
     backend = BACKENDS[name]
     t0 = time.perf_counter()
     problem = Problem.from_candidates(cands)
-    params = dict(backend.params)
+    params = {**backend.params, **{k: v for k, v in given.items() if k in backend.params}}
+    params.pop("time_limit", None)
+    info: dict = {"solver": name, "num_variables": problem.num_variables}
     if time_limit:
         left = time_limit - (time.perf_counter() - t0)
         if left <= 0:
-            return None, "time_limit"
+            return None, {**info, "status": "time_limit"}
         params["time_limit"] = left
+    t1 = time.perf_counter()
     outcome = backend.solve(problem, **params)
+    info.update(outcome.info, status=outcome.status)
+    info["timing"] = {**outcome.info.get("timing", {}), "groups": t1 - t0,
+                      "total": time.perf_counter() - t0}
     if outcome.status == "infeasible":
         raise ContradictionError(f"no solution: {outcome.info.get('solver', name)} proved "
                                  "the reduced model infeasible")
     if outcome.chosen is None:
-        return None, outcome.status
-    return problem.grid(outcome.chosen), outcome.status
+        return None, info
+    return problem.grid(outcome.chosen), info
 
 
 def _sample(sampler, cands: Candidates, weights: Weights, time_limit: float | None):

@@ -201,6 +201,14 @@ def run_plan(plan: Plan, puzzle: Puzzle, *, budget: float | None = None,
         result.valid, result.solved_by, result.energy = puzzle.is_solution(root.grid), \
             "propagation", 0.0
         return _finish(result, timings, t0)
+    from qsudoku.solving import fallback  # the exact layer, when needed
+
+    if fallback.exact_backend(plan.sampler):  # it reads the candidates: no QUBO to build
+        fallback.run_exact_sampler(plan, root, result, t0 + time_budget)
+        if not result.valid and rc.fallback_names:  # the sampler was the exact solver asked for
+            result.notes.append(f"no exact fallback after the exact sampler {plan.label!r}: "
+                                "it had the time it was given (name another with --sampler)")
+        return _finish(result, result.timings, t0)
     compile_time = plan.warm_up()
     if compile_time:  # a JIT compile (first call in a process) is not sampling time
         timings["compile"] = compile_time
@@ -213,16 +221,25 @@ def run_plan(plan: Plan, puzzle: Puzzle, *, budget: float | None = None,
         result.notes.append(f"the sampling rounds found no valid grid in the {time_budget:g} s "
                             f"budget ({rounds_text(tally.rounds)})"
                             + ("" if rc.fallback_names else "; the exact fallback is off"))
+    return _fall_back(plan, root, result, t0, fixed_sample)
+
+
+def _fall_back(plan: Plan, root: Candidates, result: Result, t0: float,
+               fixed_sample: bool = False) -> Result:
+    """Run the exact fallback (not the sampler that has just run) if ``result`` is not
+    valid and it is not a fixed sample; then finish the result."""
+    rc, timings = plan.config.route, result.timings
     if not result.valid and rc.fallback_names and not fixed_sample:
-        from qsudoku.solving.fallback import run_fallback  # the exact layer, when needed
+        from qsudoku.solving.fallback import run_fallback
 
         t = time.perf_counter()
         grid, name = run_fallback(rc.fallback_names, root, rc.fallback_time_limit or None,
-                                  result.notes, cfg.qubo.weights)
+                                  result.notes, plan.config.qubo.weights, skip=plan.label)
         timings["fallback"] = time.perf_counter() - t
-        if grid is not None and puzzle.is_solution(grid):
+        if grid is not None and result.puzzle.is_solution(grid):
             result.grid, result.valid, result.broken = list(grid), True, []
-            result.solved_by = f"{name} fallback after {plan.label} ({rounds_text(tally.rounds)})"
+            result.solved_by = (f"{name} fallback after {plan.label} "
+                                f"({rounds_text(result.rounds)})")
             result.notes.append(f"the exact fallback {name!r} finished the puzzle")
     return _finish(result, timings, t0)
 
