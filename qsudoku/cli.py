@@ -17,9 +17,11 @@ one line, as is an ``OSError`` of :data:`~qsudoku.io.output.MACHINE_ERRNOS` anyw
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import gc
 import importlib
+import io
 import os
 import sys
 import traceback
@@ -27,7 +29,7 @@ import traceback
 from qsudoku.errors import MachineError, QSudokuError, exit_code_for
 
 __all__ = ["main", "build_parser", "OneLineParser", "internal_error_line", "COMMAND_MODULES", "silence_stdout",
-           "GuardedStdout", "EXIT_CODES_HELP", "optional_import_error", "OPTIONAL_PACKAGES"]
+           "GuardedStdout", "show_text", "EXIT_CODES_HELP", "optional_import_error", "OPTIONAL_PACKAGES"]
 
 #: The exit codes, as ``qsudoku --help`` lists them.
 EXIT_CODES_HELP = ("exit codes: 0 solved (or done), 1 no valid sample or no solution, "
@@ -37,8 +39,8 @@ EXIT_CODES_HELP = ("exit codes: 0 solved (or done), 1 no valid sample or no solu
 
 #: Subcommand modules, in the order ``qsudoku --help`` lists them (missing ones are skipped).
 COMMAND_MODULES = (
-    "solve", "qubo", "samplers_cmd", "embed", "count", "export", "bench", "sweep", "show",
-    "fairness",
+    "solve", "qubo", "samplers_cmd", "embed", "count", "generate", "export", "bench", "sweep",
+    "show", "fairness",
 )
 
 
@@ -107,10 +109,15 @@ def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     # the subcommand is the first word that is not an option (the global ones take no value)
     parser = build_parser(next((a for a in argv if not a.startswith("-")), None))
+    shown = io.StringIO()
     try:
-        args = parser.parse_args(argv)
+        with contextlib.redirect_stdout(shown):
+            args = parser.parse_args(argv)
     except SystemExit as e:  # argparse: usage errors are bad input (2), --help is 0
-        return int(e.code or 0)
+        return show_text(shown.getvalue(), int(e.code or 0))
+    except QSudokuError as e:  # an option checked as it is parsed (SecondsAction)
+        print(f"qsudoku: error: {e}", file=sys.stderr)
+        return exit_code_for(e)
     guard = GuardedStdout.install()
     try:
         code = int(args.run(args) or 0)
@@ -163,6 +170,29 @@ def main(argv=None) -> int:
         return 1
     finally:
         guard.uninstall()
+
+
+def show_text(text: str, code: int = 0) -> int:
+    """Write ``text`` (``--help``, ``--version``) to standard output -> the exit code.
+
+    Argparse drops a failed write silently; here a standard output the machine refuses
+    (closed, full, a file-size limit) is exit 4 with one line, and a reader that left
+    (``qsudoku --help | head -1``) is a quiet stop with ``code``, as for any command.
+    """
+    if not text:
+        return code
+    guard = GuardedStdout.install()
+    try:
+        guard.write(text)
+        guard.flush()
+    except BrokenPipeError:
+        silence_stdout()
+    except MachineError as e:
+        print(f"qsudoku: error: {e}", file=sys.stderr)
+        return exit_code_for(e)
+    finally:
+        guard.uninstall()
+    return code
 
 
 #: Optional packages, the feature that needs each and the extra that installs it.
@@ -256,6 +286,8 @@ class GuardedStdout:
                         os.close(got)
                 except OSError:
                     pass
+        if sys.stderr is None:  # closed before qsudoku started: error lines go to /dev/null
+            sys.stderr = open(2, "w", closefd=False)  # noqa: SIM115 - lives as long as the process
         guard = cls(sys.stdout)
         guard._saved = sys.stdout
         sys.stdout = guard

@@ -19,7 +19,9 @@ __all__ = [
     "ContradictionError",
     "ConfigError",
     "ParameterError",
+    "DatasetMissingError",
     "BackendUnavailableError",
+    "SamplerOutputError",
     "TimeLimitError",
     "MachineError",
     "exit_code_for",
@@ -99,10 +101,29 @@ class ParameterError(ConfigError):
     """
 
 
+class DatasetMissingError(QSudokuError, FileNotFoundError):
+    """A named puzzle set is in none of the data folders (exit 2: bad input).
+
+    >>> exit_code_for(DatasetMissingError("sudoku9/x.txt"))
+    2
+    """
+
+
 class BackendUnavailableError(QSudokuError, RuntimeError):
     """A sampler cannot run here: missing extra, token, solver or network."""
 
     exit_code = 3
+
+
+class SamplerOutputError(BackendUnavailableError):
+    """A sampler ran but returned no usable answer: nothing, ``None``, an object that is
+    not a :class:`dimod.SampleSet`, an empty one, or one without the model's variables.
+    The message names the sampler and what it returned (exit 3, as a backend that cannot
+    run here).
+
+    >>> exit_code_for(SamplerOutputError("sampler 'Mine' returned None, not a dimod.SampleSet"))
+    3
+    """
 
 
 class TimeLimitError(QSudokuError, TimeoutError):

@@ -1,24 +1,47 @@
-"""Paths to the shared puzzle data (CI clones the repo with ``shared/`` beside it)."""
+"""Paths to the puzzle data: the sets shipped in the repository's ``data/``, found through
+:func:`qsudoku.io.dataset_path` (see ``data/README.md``)."""
 
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-DATA = REPO.parent / "shared" / "data"
-SEEDS = DATA / "seeds" / "seeds.tsv"
+from qsudoku.io import dataset_path
+from qsudoku.io.datasets import REPO_DATA
 
-needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="shared/data not beside the repo")
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO_DATA
+SEEDS = dataset_path("seeds/seeds.tsv")
+
+needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="data/ is not in the repository")
+
+#: One set of every kind and size from 4x4 to 16x16: boxes of every shape, hard and easy
+#: 9x9, Sudoku-X, jigsaws 4-9 and jigsaw-X (names for :func:`qsudoku.io.dataset_path`).
+EVERY_KIND = (
+    "generated/sudoku4/unique.txt", "generated/sudoku6/unique_box2x3.txt",
+    "generated/sudoku6/unique_box3x2.txt", "generated/sudoku8/unique_box2x4.txt",
+    "generated/sudoku8/unique_box4x2.txt", "sudoku9/forum_hardest_1106.txt",
+    "sudoku9/magictour_top1465.txt", "sudoku9/royle_17clue.txt",
+    "generated/sudoku12/unique_box3x4.txt", "sudoku16/gecode.txt", "sudoku16/smilingwayne.txt",
+    "generated/sudokux9/unique.txt", "generated/jigsaw4/unique.txt",
+    "generated/jigsaw5/unique.txt", "generated/jigsaw6/unique.txt",
+    "generated/jigsaw7/unique.txt", "generated/jigsaw8/unique.txt", "jigsaw9/smilingwayne.txt",
+    "jigsawx6/smilingwayne.txt")
+
+
+def data_sets() -> list[Path]:
+    """Every puzzle file of ``data/`` (copied sets and ``generated/``), without companions
+    and without the random-fraction sets (their puzzles need not be unique)."""
+    found = sorted(DATA.glob("*/*.txt")) + sorted(DATA.glob("generated/*/*.txt"))
+    return [f for f in found if not f.name.endswith((".solutions.txt", ".ids.txt"))
+            and not f.name.startswith("fraction_")]
 
 
 def puzzle_files(max_size: int = 99) -> list[Path]:
-    """Every puzzle file under shared/data (no solutions/ids companions) up to ``max_size``."""
+    """Every puzzle file of :func:`data_sets` up to grids of ``max_size``."""
     import re
 
     out = []
-    for f in sorted(DATA.glob("*/*.txt")):
-        if f.name.endswith((".solutions.txt", ".ids.txt")):
-            continue
+    for f in data_sets():
         m = re.search(r"(\d+)$", f.parent.name)
         if m and int(m.group(1)) <= max_size:
             out.append(f)

@@ -1,7 +1,7 @@
-"""Shared fixtures: the shared puzzle data, and a reproducible Hypothesis profile.
+"""Shared fixtures: the puzzle data shipped in ``data/``, and a reproducible Hypothesis profile.
 
-CI clones the repository into a temporary directory with ``shared/`` beside it,
-so the data is looked up next to the repository, never at an absolute path.
+The data is the repository's own (``data/``, see its README), so a fresh clone runs
+every data test; tests reach it through :mod:`_shared`.
 
 Hypothesis runs with the ``qsudoku`` profile: no deadline (2 slow cores must not
 turn into flaky failures) and ``derandomize=True`` (the same examples on every
@@ -25,8 +25,7 @@ from _isolation import (  # noqa: E402, F401 - the hooks are pytest's
 isolate()
 # ---------------------------------------------------------------------------------------------
 
-REPO = Path(__file__).resolve().parents[1]
-DATA = REPO.parent / "shared" / "data"
+from _shared import DATA, SEEDS, data_sets  # noqa: E402 - after isolate(): it imports qsudoku
 
 settings.register_profile(
     "qsudoku", deadline=None, derandomize=True, database=None, print_blob=True,
@@ -35,22 +34,17 @@ settings.register_profile("explore", parent=settings.get_profile("qsudoku"), der
 settings.load_profile(os.environ.get("QSUDOKU_HYPOTHESIS_PROFILE", "qsudoku"))
 
 
-def _puzzle_files() -> list[Path]:
-    return sorted(f for f in DATA.glob("*/*.txt")
-                  if not f.name.endswith((".solutions.txt", ".ids.txt")))
-
-
 @pytest.fixture(scope="session")
 def data_dir() -> Path:
-    """``shared/data`` beside the repository (the test is skipped if it is missing)."""
+    """The repository's ``data/`` folder (the test is skipped if it is missing)."""
     if not DATA.is_dir():
-        pytest.skip("shared/data not beside the repo")
+        pytest.skip("data/ is not in the repository")
     return DATA
 
 
 @pytest.fixture(scope="session")
 def shared_puzzles(data_dir) -> dict[str, list]:
-    """The first three puzzles (with solutions) of every shared file, keyed ``dir/file``.
+    """The first three puzzles (with solutions) of every data set, keyed ``dir/file``.
 
     Covers every kind in the data: sudoku 4, 6 (2x3 and 3x2), 8 (2x4 and 4x2), 9,
     12, 16, 25, Sudoku-X, jigsaw 4-9 and jigsaw-X, plus the seed puzzles.
@@ -58,14 +52,14 @@ def shared_puzzles(data_dir) -> dict[str, list]:
     from qsudoku.io import load_puzzles
 
     out = {}
-    for f in _puzzle_files() + [data_dir / "seeds" / "seeds.tsv"]:
+    for f in data_sets() + [SEEDS]:
         out[f"{f.parent.name}/{f.name}"] = load_puzzles(str(f))[:3]
     return out
 
 
 @pytest.fixture(scope="session")
 def puzzles_by_size(shared_puzzles) -> dict[str, list]:
-    """The shared puzzles grouped by kind: ``sudoku4`` ... ``sudoku25``, ``sudokux9``, ``jigsaw``."""
+    """The data puzzles grouped by kind: ``sudoku4`` ... ``sudoku25``, ``sudokux9``, ``jigsaw``."""
     groups: dict[str, list] = {}
     for key, puzzles in shared_puzzles.items():
         folder = key.split("/")[0]

@@ -80,12 +80,12 @@ def test_contradiction_is_a_row():
 @needs_data
 def test_solve_backend_is_exactly_qsudoku_solve():
     # bench's default backend measures what `qsudoku solve` does with the config: the same
-    # grid, solved_by and reads as solve() with the same seed, on shared puzzles of each kind.
+    # grid, solved_by and reads as solve() with the same seed, on data puzzles of each kind.
     import qsudoku
 
     cfg = Config()
-    for name, k in (("sudoku9/norvig_top95.txt", 0), ("sudoku9/forum_hardest_1106.txt", 3),
-                    ("jigsaw9/janko.txt", 1), ("sudoku16/krazydad_3_tough.txt", 0)):
+    for name, k in (("sudoku9/magictour_top1465.txt", 0), ("sudoku9/forum_hardest_1106.txt", 3),
+                    ("jigsaw9/smilingwayne.txt", 1), ("sudoku16/gecode.txt", 0)):
         p = load_puzzles(str(DATA / name))[k]
         row = bench_one(p, "solve", cfg, index=k)
         res = qsudoku.solve(p, cfg.with_overrides(seed=0))
@@ -108,15 +108,16 @@ def test_solve_backend_is_exactly_qsudoku_solve():
 @needs_data
 def test_cli_jobs_summary_and_plot(tmp_path, capsys):
     out, figs = str(tmp_path / "r.csv"), str(tmp_path / "figs")
-    code = main(["bench", str(DATA / "sudoku4" / "janko.txt"), "--rules", "none", "--sampler",
+    code = main(["bench", str(DATA / "generated/sudoku4/unique.txt"), "--limit", "3", "--rules",
+                 "none", "--sampler",
                  "sa,steepest", "--reads", "3", "--seed", "5", "--param", "sa.num_sweeps=50",
                  "--jobs", "2", "--no-fallback", "--out", out,
                  "--plot", figs])
     assert code == 0
     text = capsys.readouterr().out
-    assert "sudoku4/janko" in text and "steepest" in text and "TTS99" in text
+    assert "sudoku4/unique" in text and "steepest" in text and "TTS99" in text
     rows = read_rows(out)
-    assert len(rows) == 2 * len(load_puzzles(str(DATA / "sudoku4" / "janko.txt")))
+    assert len(rows) == 2 * 3
     assert {r["sampler"] for r in rows} == {"sa", "steepest"}
     assert all(r["route"] == "sampling" for r in rows)
     assert all(('"num_sweeps": 50' in r["params"]) == (r["sampler"] == "sa") for r in rows)
@@ -127,7 +128,7 @@ def test_cli_jobs_summary_and_plot(tmp_path, capsys):
     os.remove(os.path.join(figs, "size_vs_time.png"))
     assert main(["bench", "--out", out, "--plot", figs, "--quiet"]) == 0
     assert os.path.exists(os.path.join(figs, "size_vs_time.png"))
-    assert main(["bench", str(DATA / "sudoku4" / "janko.txt"), "--out", out]) == 2
+    assert main(["bench", str(DATA / "generated/sudoku4/unique.txt"), "--out", out]) == 2
 
 
 def test_cli_bad_arguments(capsys):
@@ -139,7 +140,7 @@ def test_cli_bad_arguments(capsys):
 
 def _interrupt_then_resume(tmp_path, sig, jobs):
     """Start a bench, signal it after a few rows, check the rows, resume to completion."""
-    src = DATA / "sudoku9" / "norvig_top95.txt"
+    src = DATA / "sudoku9" / "magictour_top1465.txt"
     out = str(tmp_path / f"r{jobs}.csv")
     n = 12
     # Rows must be slow enough (~0.1 s each) that the run cannot finish before the signal.

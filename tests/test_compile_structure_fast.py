@@ -17,10 +17,10 @@ from qsudoku.model.qubo import Weights, build_model, one_hot
 from qsudoku.samplers import penalty_fit as S
 from qsudoku.samplers.swap.structure import compile_structure
 
-# (file under shared/data, number of puzzles): 4x4, 9x9, Sudoku-X, jigsaw and jigsaw-X.
-FILES = [("sudoku4/vu_kr_4x4.txt", 3), ("sudoku9/forum_hardest_1106.txt", 3),
-         ("sudoku9/magictour_top1465.txt", 2), ("sudokux9/janko.txt", 3),
-         ("jigsaw9/janko.txt", 3), ("jigsawx6/janko.txt", 2)]
+# (file under data/, number of puzzles): 4x4, 9x9, Sudoku-X, jigsaw and jigsaw-X.
+FILES = [("generated/sudoku4/unique.txt", 3), ("sudoku9/forum_hardest_1106.txt", 3),
+         ("sudoku9/magictour_top1465.txt", 2), ("generated/sudokux9/unique.txt", 3),
+         ("jigsaw9/smilingwayne.txt", 3), ("jigsawx6/smilingwayne.txt", 2)]
 WEIGHTS = [Weights(), Weights(cell=2.0, row=1.0, column=3.0, box=0.5, extra=1.5),
            Weights(cell=0.3, row=7.0, column=1.25, box=2.0, extra=0.1)]
 NOT_ONE_HOT = "not a sum of one-hot penalties"

@@ -82,7 +82,7 @@ def test_binary_and_missing_config_files(tmp_path, capsys):
     junk = tmp_path / "junk.toml"
     junk.write_bytes(bytes(range(256)))
     for path, piece in [(junk, "not valid TOML"), (tmp_path / "none.toml", "config file not found"),
-                        (tmp_path, "cannot read")]:
+                        (tmp_path, "a directory, not a regular file")]:
         code, out, err = run(capsys, "solve", EASY4, "--config", path)
         line = one_error(err)
         assert code == 2 and piece in line and str(path) in line

@@ -384,7 +384,7 @@ def _cloud_exceptions():
             (SolverOfflineError("solver offline"), "offline or failing")]
 
 
-@pytest.mark.parametrize("name", ["qpu", "hybrid", "hybrid-cqm"])
+@pytest.mark.parametrize("name", ["qpu", "hybrid", "hybrid-cqm", "hybrid-nl"])
 def test_cloud_failures_at_construction(name, cloud):
     for exc, message in _cloud_exceptions():
         cloud["answer"] = exc
@@ -395,7 +395,7 @@ def test_cloud_failures_at_construction(name, cloud):
         assert err.value.exit_code == 3
 
 
-@pytest.mark.parametrize("name", ["qpu", "hybrid", "hybrid-cqm"])
+@pytest.mark.parametrize("name", ["qpu", "hybrid", "hybrid-cqm", "hybrid-nl"])
 def test_missing_token_and_profile(name, monkeypatch):
     with pytest.raises(BackendUnavailableError, match="no D-Wave API token: set DWAVE_API_TOKEN"):
         get_sampler(name)
@@ -406,7 +406,7 @@ def test_missing_token_and_profile(name, monkeypatch):
         get_sampler(name)
 
 
-@pytest.mark.parametrize("name", ["qpu", "mock-qpu", "hybrid", "hybrid-cqm"])
+@pytest.mark.parametrize("name", ["qpu", "mock-qpu", "hybrid", "hybrid-cqm", "hybrid-nl"])
 def test_without_the_qpu_extra_the_error_names_it(name, monkeypatch):
     for mod in ("dwave.system", "minorminer"):
         monkeypatch.setitem(sys.modules, mod, None)
@@ -468,8 +468,9 @@ def test_token_never_reaches_output_or_files(token, cloud, monkeypatch, tmp_path
     monkeypatch.setenv("DWAVE_API_TOKEN", token)
     monkeypatch.setenv("QSUDOKU_CACHE_DIR", str(tmp_path / "cache"))
     cloud["answer"] = SolverAuthenticationError(f"token {token} is not valid")
-    codes = [main(["solve", FOUR, "--sampler", name]) for name in ("qpu", "hybrid", "hybrid-cqm")]
-    assert codes == [3, 3, 3]
+    codes = [main(["solve", FOUR, "--sampler", name])
+             for name in ("qpu", "hybrid", "hybrid-cqm", "hybrid-nl")]
+    assert codes == [3, 3, 3, 3]
     cfg = tmp_path / "mock.toml"
     cfg.write_text('[propagate]\nrules = []\n[sampler]\nname = "mock-qpu"\n'
                    '[sampler.params]\nnum_reads = 4\nseed = 1\n')

@@ -58,13 +58,14 @@ def test_qpu_and_hybrid_products_are_recognised_without_a_network():
     """The classes the online factories return, around stand-in children (their
     constructors need a token): ``qpu`` and ``mock-qpu`` share a class, told apart by
     the object's ``name``."""
-    from qsudoku.samplers.dwave.hybrid import HybridCQMSampler, HybridSampler
+    from qsudoku.samplers.dwave.hybrid import HybridCQMSampler, HybridNLSampler, HybridSampler
     from qsudoku.samplers.dwave.qpu import QPUSampler
 
     child = types.SimpleNamespace(parameters={"num_reads": []}, properties={})
     assert spec_of(QPUSampler(child)).name == "qpu"
     assert spec_of(HybridSampler(child)).name == "hybrid"
     assert spec_of(HybridCQMSampler(child)).name == "hybrid-cqm"
+    assert spec_of(HybridNLSampler(child)).name == "hybrid-nl"
     renamed = QPUSampler(child)
     renamed.name = "my-qpu"  # a name no entry of its class has: not recognised
     assert spec_of(renamed) is None

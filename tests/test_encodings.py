@@ -126,10 +126,13 @@ def test_a_broken_chain_decodes_as_a_broken_cell_with_no_digit():
     assert d.energy == pytest.approx(float(dw.bqm.energy((x, dw.variables))))
 
 
-@pytest.mark.parametrize("sampler", ["sa", "tabu"])
+@pytest.mark.parametrize("sampler", ["sa", "tabu", "neal", "steepest", "sqa", "rotor", "pt",
+                                     "pa", "kerberos"])
 def test_solve_with_the_domain_wall_solves_seed004(sampler):
+    """Every sampler that takes any BQM solves seed004's domain-wall model (no fallback)."""
+    options = {"qpu_sampler": "mock-qpu"} if sampler == "kerberos" else None
     cfg = Config().with_overrides(sampler=sampler, seed=1, encoding="domain-wall",
-                                  route={"exact_fallback": ""})
+                                  route={"exact_fallback": ""}, options=options)
     r = solve(parse_puzzle(SEED004), cfg)
     assert r.valid and r.solved_by.startswith(sampler) and r.encoding == "domain-wall"
     assert r.to_dict()["encoding"] == "domain-wall" and r.num_variables == 36

@@ -18,22 +18,13 @@ from qsudoku.model.puzzle import Puzzle
 from qsudoku.model.qubo import build_model
 from qsudoku.samplers import get_sampler, get_spec
 
-from _shared import DATA, SEEDS, needs_data
+from _shared import DATA, EVERY_KIND, SEEDS, needs_data
 
 BACKENDS = ["sat", "cpsat", "ilp", "asp", "csp"]
 
-#: (file, how many puzzles): every kind and size the shared data has, 4x4 to 16x16.
-SAMPLE = [
-    ("sudoku4/vu_kr_4x4.txt", 1), ("sudoku4/janko.txt", 1), ("sudoku6/janko_box2x3.txt", 1),
-    ("sudoku6/janko_box3x2.txt", 1), ("sudoku8/janko_box2x4.txt", 1),
-    ("sudoku8/janko_box4x2.txt", 1), ("sudoku9/forum_hardest_1106.txt", 2),
-    ("sudoku9/magictour_top1465.txt", 1), ("sudoku9/royle_17clue.txt", 1),
-    ("sudoku9/norvig_hardest.txt", 1), ("sudoku12/janko_box3x4.txt", 1),
-    ("sudoku16/janko.txt", 1), ("sudoku16/gecode.txt", 1), ("sudokux9/janko.txt", 2),
-    ("jigsaw4/janko.txt", 1), ("jigsaw5/janko.txt", 1), ("jigsaw6/janko.txt", 1),
-    ("jigsaw7/janko.txt", 1), ("jigsaw8/janko.txt", 1), ("jigsaw9/janko.txt", 1),
-    ("jigsawx6/janko.txt", 1),
-]
+#: (file, how many puzzles): every kind and size the data has, 4x4 to 16x16.
+SAMPLE = [(rel, 2 if rel in ("sudoku9/forum_hardest_1106.txt", "generated/sudokux9/unique.txt")
+                else 1) for rel in EVERY_KIND]
 IMPOSSIBLE = ".....5.8....6.1.43..........1.5........1.6...3.......553.....61........4........."
 
 
@@ -47,8 +38,6 @@ def _sample():
 
 @pytest.fixture(scope="module")
 def puzzles():
-    if not DATA.is_dir():
-        pytest.skip("shared/data not beside the repo")
     return _sample()
 
 
@@ -131,8 +120,6 @@ def test_spin_models_get_spin_samples():
 
 
 def test_csp_time_limit_gives_an_invalid_sample_not_an_error():
-    if not DATA.is_dir():
-        pytest.skip("shared/data not beside the repo")
     p = load_puzzles(str(DATA / "sudoku25/gecode.txt"))[0]
     r = solve(p, Config().with_overrides(sampler="csp", params={"time_limit": 0.5,
                                                                  "restarts": False},

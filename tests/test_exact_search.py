@@ -12,19 +12,11 @@ from qsudoku.model.propagate import propagate
 from qsudoku.model.puzzle import Puzzle, diagonal_units
 from qsudoku.model.qubo import build_model
 
-from _shared import DATA, SEEDS, needs_data
+from _shared import DATA, EVERY_KIND, SEEDS, needs_data
 
 #: A few puzzles of every kind and size up to 16x16 (the search needs minutes on 25x25).
-SAMPLE = [
-    ("sudoku4/vu_kr_4x4.txt", 3), ("sudoku6/janko_box2x3.txt", 2), ("sudoku6/janko_box3x2.txt", 2),
-    ("sudoku8/janko_box2x4.txt", 2), ("sudoku8/janko_box4x2.txt", 2),
-    ("sudoku9/forum_hardest_1106.txt", 4), ("sudoku9/norvig_top95.txt", 3),
-    ("sudoku9/royle_17clue.txt", 3), ("sudoku12/janko_box3x4.txt", 2), ("sudoku16/gecode.txt", 2),
-    ("sudoku16/krazydad_4_super_tough.txt", 2), ("sudokux9/janko.txt", 3),
-    ("jigsaw4/janko.txt", 2), ("jigsaw5/janko.txt", 2), ("jigsaw6/janko.txt", 2),
-    ("jigsaw7/janko.txt", 2), ("jigsaw8/janko.txt", 2), ("jigsaw9/janko.txt", 3),
-    ("jigsawx6/janko.txt", 3),
-]
+SAMPLE = [(rel, 3 if rel.startswith(("sudoku9/", "jigsaw9/", "jigsawx6/")) else 2)
+          for rel in EVERY_KIND]
 
 
 def sample_puzzles():

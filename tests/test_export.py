@@ -30,7 +30,8 @@ def _export(tmp_path, puzzle, fmt, *extra):
 
 
 def _jigsawx6():
-    return str(DATA / "jigsawx6/janko.txt"), load_puzzles(str(DATA / "jigsawx6/janko.txt"))[0]
+    path = str(DATA / "jigsawx6/smilingwayne.txt")
+    return path, load_puzzles(path)[0]
 
 
 # -- formats a solver here reads: solved back ----------------------------------------------
@@ -97,7 +98,7 @@ def test_asp_is_solved_by_clingo_with_exactly_one_answer_set(tmp_path):
 def test_bqm_is_solved_by_the_annealer(tmp_path):
     from dwave.samplers import SimulatedAnnealingSampler
 
-    p = load_puzzles(str(DATA / "jigsaw4/janko.txt"))[0]
+    p = load_puzzles(str(DATA / "generated/jigsaw4/unique.txt"))[0]
     path = _export(tmp_path, p.format(), "bqm", "--rules", "none", "--regions", _regions(p))
     with open(path, "rb") as f:
         bqm = dimod.BinaryQuadraticModel.from_file(f)
@@ -325,7 +326,7 @@ def test_tptp_syntax_and_the_solution_is_its_only_kind_of_model(tmp_path, which)
     if which == "jigsawx6":
         spec, p = _jigsawx6()
     else:
-        spec = str(DATA / "sudoku4/janko.txt")
+        spec = str(DATA / "generated/sudoku4/unique.txt")
         p = load_puzzles(spec)[0]
     text = _export(tmp_path, spec, "tptp").read_text()
     axioms = _parse_tptp(text)

@@ -1,7 +1,7 @@
 """The vectorised ``build_model``, ``QuboModel.groups``, ``one_hot`` and ``decode`` give
 exactly what the straightforward per-unit, per-sample code gave (kept below as the
 reference): same variables, BQM, constraints, groups and decoded samples, bit for bit,
-on real puzzles of every kind in the shared data."""
+on real puzzles of every kind in the shipped data."""
 
 from __future__ import annotations
 
@@ -123,18 +123,18 @@ def ref_decode(model, sampleset):
 
 # -- comparisons -------------------------------------------------------------------------
 
-CASES = [  # (file under shared/data, how many puzzles)
+CASES = [  # (file under data/, how many puzzles)
     ("sudoku9/forum_hardest_1106.txt", 8),
-    ("sudoku9/norvig_top95.txt", 3),
-    ("sudoku9/krazydad_1_easy.txt", 3),
-    ("sudoku4/janko.txt", 3),
-    ("sudoku6/janko_box2x3.txt", 2),
-    ("sudoku6/janko_box3x2.txt", 2),
-    ("sudoku16/krazydad_4_super_tough.txt", 2),
+    ("sudoku9/magictour_top1465.txt", 3),
+    ("sudoku9/royle_17clue.txt", 3),
+    ("generated/sudoku4/unique.txt", 3),
+    ("generated/sudoku6/unique_box2x3.txt", 2),
+    ("generated/sudoku6/unique_box3x2.txt", 2),
+    ("sudoku16/smilingwayne.txt", 2),
     ("sudoku25/gecode.txt", 1),
-    ("sudokux9/janko.txt", 3),
-    ("jigsaw9/janko.txt", 3),
-    ("jigsawx6/janko.txt", 2),
+    ("generated/sudokux9/unique.txt", 3),
+    ("jigsaw9/smilingwayne.txt", 3),
+    ("jigsawx6/smilingwayne.txt", 2),
 ]
 WEIGHTS = [Weights(), Weights(cell=2, row=1.5, column=0.5, box=3, extra=1.25),
            Weights(cell=0.1, row=0.7, column=0.3, box=0.2, extra=0.11)]
@@ -223,7 +223,7 @@ def test_decode_of_swap_tabu_samples_matches_reference():
 @needs_data
 def test_model_built_without_builder_caches_decodes_the_same():
     """A QuboModel made directly (no arrays set by build_model) packs its constraints lazily."""
-    p = load_puzzles(str(DATA / "sudokux9/janko.txt"))[0]
+    p = load_puzzles(str(DATA / "generated/sudokux9/unique.txt"))[0]
     m = build_model(propagate(p, ()), WEIGHTS[1])
     bare = dataclasses.replace(m)
     assert "_packed" not in vars(bare)
@@ -259,7 +259,7 @@ def test_one_hot_matches_reference_on_random_groups():
 # -- the build in pieces (PIECE_PAIRS couplers at a time, between deadline checks) -------
 
 def _generated_models():
-    """Models without the shared data: seeded blanks of valid grids, blank grids, Sudoku-X."""
+    """Models without data files: seeded blanks of valid grids, blank grids, Sudoku-X."""
     from qsudoku.model.puzzle import Puzzle, diagonal_units
 
     rng = np.random.default_rng(3)

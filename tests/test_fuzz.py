@@ -27,7 +27,7 @@ from qsudoku.io.files import iter_puzzles
 from qsudoku.io.text import parse_line
 from qsudoku.model.puzzle import Puzzle
 
-from _shared import DATA
+from _shared import data_sets
 
 SCALE = int(os.environ.get("QSUDOKU_FUZZ_SCALE", "1"))
 
@@ -39,7 +39,7 @@ def cli_settings(examples: int) -> settings:
 
 SEED004 = "2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......"
 SOLUTION4 = "1234341221434321"
-#: Valid puzzle lines of several sizes and kinds (no shared data needed).
+#: Valid puzzle lines of several sizes and kinds (no data files needed).
 BASE_LINES = [
     SEED004,
     "12.434.2.1.3..21",
@@ -57,12 +57,9 @@ NASTY = (string.digits + "ABCDEFGHIJKLMNOPQRSTUVWXYZabcgpz" + ".*?_0-|+=: \t/#[]
 
 def _shared_lines() -> list[str]:
     lines = []
-    if DATA.is_dir():
-        for f in sorted(DATA.glob("*/*.txt")):
-            if f.name.endswith((".solutions.txt", ".ids.txt")):
-                continue
-            with open(f, encoding="utf-8") as fh:
-                lines.append(fh.readline().strip())
+    for f in data_sets():
+        with open(f, encoding="utf-8") as fh:
+            lines.append(fh.readline().strip())
     return lines
 
 

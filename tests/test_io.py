@@ -102,7 +102,7 @@ def test_rules_from_path():
 
 @needs_data
 @pytest.mark.parametrize("path", puzzle_files(), ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_every_shared_file_parses_with_its_solutions(path):
+def test_every_data_file_parses_with_its_solutions(path):
     puzzles = load_puzzles(str(path))
     with open(path) as f:
         assert len(puzzles) == sum(1 for line in f if line.strip())
@@ -119,8 +119,12 @@ def test_seeds_tsv_names_regions_solutions():
 
 
 @needs_data
-def test_shared_rules_follow_directory():
-    assert load_puzzles(str(DATA / "sudoku6" / "janko_box3x2.txt"))[0].kind == "sudoku 6x6 (3x2 boxes)"
-    assert load_puzzles(str(DATA / "sudokux9" / "janko.txt"))[0].kind.endswith("+ diagonals")
-    assert load_puzzles(str(DATA / "jigsawx6" / "janko.txt"))[0].kind == "jigsaw 6x6 + diagonals"
-    assert load_puzzles(str(DATA / "sudoku12" / "janko_box3x4.txt"))[0].kind == "sudoku 12x12 (3x4 boxes)"
+def test_data_rules_follow_directory():
+    made = DATA / "generated"
+    assert load_puzzles(str(made / "sudoku6" / "unique_box3x2.txt"))[0].kind == \
+        "sudoku 6x6 (3x2 boxes)"
+    assert load_puzzles(str(made / "sudokux9" / "unique.txt"))[0].kind.endswith("+ diagonals")
+    assert load_puzzles(str(DATA / "jigsawx6" / "smilingwayne.txt"))[0].kind == \
+        "jigsaw 6x6 + diagonals"
+    assert load_puzzles(str(made / "sudoku12" / "unique_box3x4.txt"))[0].kind == \
+        "sudoku 12x12 (3x4 boxes)"

@@ -46,7 +46,7 @@ def test_seed_puzzles_solve_to_listed_solutions():
 
 @needs_data
 @pytest.mark.parametrize("path", puzzle_files(max_size=12), ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_shared_puzzles_up_to_12x12_solve_to_listed_solutions(path):
+def test_data_puzzles_up_to_12x12_solve_to_listed_solutions(path):
     for p in load_puzzles(str(path))[:3]:
         r = solve(p, Config().with_overrides(seed=7))
         assert r.valid and r.grid == list(p.solution), (p.name, r.solved_by, r.broken[:3])

@@ -91,7 +91,7 @@ def _rgb(hex_colour):
 
 @needs_data
 def test_diagonals_are_shaded_and_large_grids_draw():
-    px = load_puzzles(str(DATA / "sudokux9" / "janko.txt"))[0]
+    px = load_puzzles(str(DATA / "generated" / "sudokux9" / "unique.txt"))[0]
     fig = draw_grid(px)
     shaded = [pt for pt in fig.axes[0].patches
               if pt.get_facecolor()[:3] == pytest.approx(_rgb(STYLES["extra"]))]

@@ -78,7 +78,7 @@ def test_seeds_jigsaws_solved_by_singles():
 
 @needs_data
 def test_hard_set_medians_shrink_with_rules():
-    ps = load_puzzles(str(DATA / "sudoku9" / "norvig_top95.txt"))[:20]
+    ps = load_puzzles(str(DATA / "sudoku9" / "magictour_top1465.txt"))[:20]
     med = {name: statistics.median(propagate(p, rules).num_variables for p in ps)
            for name, rules in [("singles", ["naked_single", "hidden_single"]), ("all", list(RULES))]}
     assert med["all"] < med["singles"]
@@ -98,7 +98,7 @@ def test_continuing_from_singles_reaches_the_fresh_fixpoint(shared_puzzles):
             assert (cont.grid, cont.masks) == (fresh.grid, fresh.masks), key
             checked += 1
             stronger += cont.masks != first.masks
-    assert checked > 100 and stronger > 10  # the stronger rules had work to do
+    assert checked > 60 and stronger > 10  # the stronger rules had work to do
 
 
 def test_start_must_come_from_the_same_puzzle():

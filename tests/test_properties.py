@@ -102,7 +102,7 @@ def test_any_digit_alphabet_round_trips(p, data):
 
 
 def test_shared_puzzles_of_every_kind_round_trip(shared_puzzles):
-    assert len(shared_puzzles) >= 30
+    assert len(shared_puzzles) >= 20
     for key, puzzles in shared_puzzles.items():
         for p in puzzles:
             regions = region_text(p)

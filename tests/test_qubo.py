@@ -61,7 +61,7 @@ def _flip_check(puzzle, rules=()):
 
 @needs_data
 @pytest.mark.parametrize("path", puzzle_files(), ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_every_shared_file_builds_with_solution_at_zero(path):
+def test_every_data_file_builds_with_solution_at_zero(path):
     for p in load_puzzles(str(path))[:2]:
         m = _flip_check(p, ["naked_single"] if p.size > 9 else ())
         assert m.num_variables > 0 or propagate(p).solved

@@ -124,7 +124,7 @@ def test_bench_rows_are_what_solve_prints(tmp_path):
     # The default backend is `qsudoku solve` with the same config and seed: same verdict,
     # same way of solving, same model, on a propagation-solved, a hard and a jigsaw puzzle.
     out = str(tmp_path / "b.csv")
-    files = [str(DATA / "sudoku9" / "norvig_top95.txt"), str(DATA / "jigsaw9" / "janko.txt"),
+    files = [str(DATA / "sudoku9" / "royle_17clue.txt"), str(DATA / "jigsaw9" / "smilingwayne.txt"),
              str(DATA / "sudoku9" / "forum_hardest_1106.txt")]
     assert main(["bench", *files, "--limit", "2", "--seed", "3", "--out", out, "--quiet"]) == 0
     rows = read_rows(out)
@@ -146,8 +146,8 @@ def test_bench_rows_are_what_solve_prints(tmp_path):
 def test_local_cluster_rows_match_in_process_rows(tmp_path):
     # --jobs 2 runs a local Dask cluster; seeded rows are the same as in-process ones
     # (every column but times), each exactly once.
-    shutil.copy(DATA / "sudoku4" / "janko.txt", tmp_path / "p.txt") if DATA.exists() else \
-        (tmp_path / "p.txt").write_text(FOUR + "\n" + ".2.." "...1" "3..." "..4." + "\n")
+    four = (DATA / "generated" / "sudoku4" / "unique.txt").read_text().splitlines()[:3]
+    (tmp_path / "p.txt").write_text("\n".join(four) + "\n")
     outs = {}
     for jobs in (1, 2):
         outs[jobs] = str(tmp_path / f"j{jobs}.csv")

@@ -26,7 +26,7 @@ from qsudoku.samplers import check_params, get_sampler, get_spec, names
 #: Samplers that need a token: built offline on the mock QPU where the code allows.
 OFFLINE_OPTIONS = {"decompose": {"qpu_sampler": "mock-qpu"}, "kerberos": {"qpu_sampler": "mock-qpu"}}
 #: Leap's hybrid solvers have no offline stand-in.
-NEEDS_TOKEN = {"qpu", "hybrid", "hybrid-cqm"}
+NEEDS_TOKEN = {"qpu", "hybrid", "hybrid-cqm", "hybrid-nl"}
 #: Samplers that take the one-hot groups (and recognise them when not given).
 STRUCTURED = {"aco", "swap", "swap-tabu", "sat", "cpsat", "ilp", "asp", "csp"}
 #: Wrapped dwave-samplers/neal samplers answer an empty BQM with one empty sample.

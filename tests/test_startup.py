@@ -19,11 +19,12 @@ HARD = "........2..8.1.9..5....3.4....1.93...6..3..8...37......4......53.1.7.8..
 
 #: Never needed by the default route: plotting, tables, clusters, the QPU stack.
 HEAVY = ["pandas", "dask", "distributed", "matplotlib", "dwave.system", "dwave.cloud",
-         "minorminer"]
+         "dwave.optimization", "minorminer"]
 #: Backend modules other than the default sampler's (imported only when asked for).
 OTHER_BACKENDS = ["qsudoku.samplers.classical", "qsudoku.samplers.swap",
                   "qsudoku.samplers.swap.tabu", "qsudoku.samplers.dwave",
-                  "qsudoku.samplers.dwave.hybrid", "qsudoku.samplers.dwave.decompose",
+                  "qsudoku.samplers.dwave.hybrid", "qsudoku.samplers.dwave.nl_model",
+                  "qsudoku.samplers.dwave.decompose",
                   "qsudoku.samplers.dwave.kerberos", "qsudoku.samplers.exact",
                   "qsudoku.samplers.swap.tabu_kernel", "qsudoku.samplers.sqa",
                   "qsudoku.samplers.tempering"]
@@ -32,6 +33,7 @@ KERNELS = ["numba", "llvmlite", "scipy", "qsudoku.samplers.kernels", "qsudoku.sa
 #: What only the other subcommands use: ``solve`` registers its own subcommand alone.
 OTHER_COMMANDS = ["qsudoku.commands.count", "qsudoku.commands.export", "qsudoku.commands.bench",
                   "qsudoku.commands.sweep", "qsudoku.commands.show", "qsudoku.commands.embed",
+                  "qsudoku.commands.generate",
                   "qsudoku.exact", "qsudoku.experiments.bench", "qsudoku.experiments.sweep", "qsudoku.experiments.runner",
                   "qsudoku.commands.fairness", "qsudoku.experiments.fairness"]
 

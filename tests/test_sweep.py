@@ -39,7 +39,10 @@ def test_ranges_are_geometric_and_lists_keep_types():
     ratios = [b / a for a, b in zip(vals, vals[1:])]
     assert len(vals) == 8 and max(ratios) - min(ratios) < 1e-3
     assert parse_values("10:1000:5") == [10, 32, 100, 316, 1000]
-    assert parse_values("1:2:10") == [1, 2]  # integer rounding drops duplicates
+    with pytest.raises(ConfigError, match="round to 2 distinct integers"):
+        parse_values("1:2:10")  # integer rounding would repeat values: refused, not shortened
+    floats = parse_values("1.0:2.0:10")  # kept, not rounded to a few digits
+    assert len(set(floats)) == 10 and abs(floats[1] - 2 ** (1 / 9)) < 1e-14
     assert parse_values("3") == [3] and parse_values("1.5,2") == [1.5, 2]
     assert parse_values("[0.1, 5], [1, 10]") == [[0.1, 5], [1, 10]]
     assert parse_values("geometric,linear") == ["geometric", "linear"]

@@ -91,8 +91,8 @@ def test_the_route_stops_a_build_at_its_budget_and_says_not_decided(monkeypatch)
     import qsudoku.solving.policy as route
 
     real = route.build_model  # the budget ends while building, whatever the machine's speed
-    monkeypatch.setattr(route, "build_model", lambda c, w, deadline: real(
-        c, w, deadline=min(deadline, time.perf_counter() - 1)))
+    monkeypatch.setattr(route, "build_model", lambda c, w, deadline, **kw: real(
+        c, w, deadline=min(deadline, time.perf_counter() - 1), **kw))
     r = anneal_route(blank(16), time_budget=30, seed=1)
     assert r.rounds == 0 and not r.valid and r.solved_by == "none"
     assert r.model is None and r.timings["build"] > 0

@@ -19,7 +19,7 @@ from copy import copy
 from qsudoku.io.output import is_stdout
 from qsudoku.experiments.bench import SOLVE, format_summary, points, summarize
 from qsudoku.errors import BackendUnavailableError, ConfigError
-from qsudoku.commands.common import (add_config_args, add_experiment_args, add_input_args, add_route_args,
+from qsudoku.commands.common import (SecondsListAction, add_config_args, add_experiment_args, add_input_args, add_route_args,
                      check_experiment_args, config_from_args, experiment_tasks,
                      read_experiment_inputs, run_experiment)
 
@@ -47,27 +47,12 @@ def register(sub) -> None:
             action.help = ("a sampling parameter, e.g. num_sweeps=5000, or for one sampler "
                            "only, e.g. sa.num_sweeps=5000 (repeatable)")
     g = add_experiment_args(p, "benchmark")
-    g.add_argument("--time-budget", metavar="S[,S2...]",
+    g.add_argument("--time-budget", action=SecondsListAction, metavar="S[,S2...]",
                    help="wall seconds per puzzle: the route's budget for 'solve'; other "
                         "samplers sample again until it is used (several budgets = one row "
                         "each, for success-vs-budget curves)")
     g.add_argument("--plot", metavar="DIR", help="write PNG figures of the results to DIR")
     p.set_defaults(run=run)
-
-
-def _budgets(text: str | None) -> list[float | None]:
-    if not text:
-        return [None]
-    out = []
-    for part in text.split(","):
-        try:
-            b = float(part)
-        except ValueError:
-            raise ConfigError(f"--time-budget {part!r} is not a number of seconds") from None
-        if not 0 < b < float("inf"):
-            raise ConfigError(f"--time-budget {part!r} must be a positive number of seconds")
-        out.append(b)
-    return out
 
 
 def _points(args, budgets):
@@ -129,7 +114,7 @@ def run(args) -> int:
         if not (os.path.exists(args.out) or os.path.exists(args.out + ".partial.csv")):
             raise ConfigError(f"results file not found: {args.out}")
         return _report(args, [])
-    pts = _points(args, _budgets(args.time_budget))
+    pts = _points(args, args.time_budget or [None])
     tasks = experiment_tasks(args, read_experiment_inputs(args), pts)
     rows = run_experiment(args, tasks, points=pts)
     return _report(args, rows)

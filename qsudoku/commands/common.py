@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from dataclasses import replace
 
@@ -19,7 +20,7 @@ from qsudoku.model.result import count_noun
 __all__ = ["add_input_args", "add_config_args", "add_route_args", "rules_from_args", "config_from_args",
            "iter_inputs", "parse_key_values", "add_experiment_args", "check_experiment_args",
            "run_experiment", "read_experiment_inputs", "set_label", "experiment_tasks",
-           "add_index_arg", "pick_puzzle",
+           "add_index_arg", "pick_puzzle", "check_seconds", "SecondsAction", "SecondsListAction",
            "MAX_REPEAT", "MAX_JOBS_PER_CPU", "MAX_TASKS"]
 
 
@@ -55,7 +56,8 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
                    help="propagation rules, e.g. naked_single,hidden_single,locked_candidates "
                         "(none = only the givens eliminate)")
     g.add_argument("--weight", action="append", default=[], metavar="KIND=W",
-                   help="penalty weight of cell, row, column, box or extra (repeatable)")
+                   help="penalty weight, a key of [qubo.weights]: cell, row, column, box, "
+                        "extra, or unit (row, column, box and extra at once) (repeatable)")
     g.add_argument("--encoding", choices=sorted(ENCODINGS),
                    help="how a cell's candidates become binary variables (default: the "
                         "config's [qubo] encoding, one-hot)")
@@ -67,12 +69,50 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
                         "(credentials stay in D-Wave's own config)")
 
 
+def check_seconds(flag: str, value) -> float:
+    """``value`` (text or a number) as seconds: a finite number > 0, else one line naming
+    ``flag``; the one check of every option that takes seconds (``inf`` and ``nan`` are
+    refused: a limit must end).
+
+    >>> check_seconds("--time-limit", "2.5")
+    2.5
+    >>> check_seconds("--time-limit", "inf")
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ConfigError: --time-limit inf must be a finite number of seconds > 0
+    """
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{flag} {value!r} is not a number of seconds") from None
+    if not 0 < x < math.inf:
+        raise ConfigError(f"{flag} {value} must be a finite number of seconds > 0")
+    return x
+
+
+class SecondsAction(argparse.Action):
+    """An option taking seconds, checked by :func:`check_seconds` as it is parsed (the
+    error is a :class:`~qsudoku.errors.ConfigError`, one line, exit 2)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, check_seconds(option_string, values))
+
+
+class SecondsListAction(argparse.Action):
+    """An option taking comma-separated seconds (``bench --time-budget 0.3,1``): a list,
+    each checked by :func:`check_seconds` as it is parsed."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, [check_seconds(option_string, part)
+                                       for part in str(values).split(",")])
+
+
 def add_route_args(p: argparse.ArgumentParser, budget: bool = True) -> None:
     """Flags of the sampling rounds (``[route]`` in the config); ``budget=False`` leaves
     ``--time-budget`` to the command (``bench`` takes a list of budgets)."""
     r = p.add_argument_group("sampling rounds (every sampler; see [route] in the config)")
     if budget:
-        r.add_argument("--time-budget", type=float, metavar="S", dest="route_budget",
+        r.add_argument("--time-budget", action=SecondsAction, metavar="S", dest="route_budget",
                        help="seconds of sampling rounds per puzzle (default "
                             f"{DEFAULTS['route']['time_budget']:g})")
     r.add_argument("--no-fallback", action="store_true",
@@ -115,7 +155,7 @@ def rules_from_args(args) -> Rules:
             text, source = _read_region_file(text), args.regions
         regions = parse_regions(text, source=source)
     return Rules(box=parse_box(args.box) if args.box else None, variant=args.variant or "standard",
-                 regions=regions, digits=parse_digits(args.digits) if args.digits else None,
+                 regions=regions, digits=None if args.digits is None else parse_digits(args.digits),
                  format=args.format, size=args.size)
 
 
@@ -252,8 +292,37 @@ def check_experiment_args(args) -> None:
         raise ConfigError("--resume needs --out FILE")
     if args.out:
         check_target(args.out, "--out")
+        _check_not_input(args)
     if args.resume and args.overwrite:
         raise ConfigError("--resume and --overwrite exclude each other")
+
+
+def _check_not_input(args) -> None:
+    """Refuse an ``--out`` (or its journal, its machine record) that is also a file the
+    run reads: a puzzle file, its solutions, ``--config`` or ``--regions``, under any
+    name (the same ``(st_dev, st_ino)``, so a link or another path is caught too)."""
+    from qsudoku.experiments.results import journal_path
+
+    if is_stdout(args.out):  # standard output is no file
+        return
+
+    def identity(path):
+        try:
+            st = os.stat(path)
+        except (OSError, ValueError):
+            return None
+        return st.st_dev, st.st_ino
+
+    specs = args.puzzles if isinstance(args.puzzles, list) else [args.puzzles or []]
+    inputs = [s for s in specs if isinstance(s, str) and s != "-"]
+    inputs += [os.path.splitext(s)[0] + ".solutions" + os.path.splitext(s)[1] for s in inputs]
+    inputs += [getattr(args, "config", None), getattr(args, "regions", None)]
+    read = {identity(p): p for p in inputs if p and identity(p) is not None}
+    for out in dict.fromkeys((args.out, journal_path(args.out), args.out + ".machine.json")):
+        name = read.get(identity(out))
+        if name is not None:
+            raise ConfigError(f"--out {args.out}: {out} is also an input of this run "
+                              f"({name}); write the results to another file")
 
 
 def experiment_tasks(args, sources, points):
@@ -327,12 +396,22 @@ def _write_machine(out: str) -> None:
         MachineError: The machine refused the write (disk full, file too large).
     """
     import json
+    import stat
+    import sys
 
     from qsudoku.errors import MachineError
     from qsudoku.experiments.bench import machine_info
-    from qsudoku.io.output import write_text
+    from qsudoku.io.output import file_kind, write_text
 
     path = out + ".machine.json"
+    try:  # an optional companion: a FIFO, device or directory there is left alone
+        mode = os.stat(path).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        print(f"qsudoku: warning: {path} is {file_kind(mode)}, not a regular file; the "
+              "machine record is not written", file=sys.stderr)
+        return
     try:
         write_text(path, json.dumps(machine_info(), indent=1, sort_keys=True))
     except OSError as e:

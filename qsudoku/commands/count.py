@@ -9,7 +9,7 @@ from qsudoku.errors import ConfigError, exit_code_for
 from qsudoku.exact.backends import COUNT_METHODS
 from qsudoku.exact.count import count_solutions
 from qsudoku.io.text import format_grid
-from qsudoku.commands.common import add_input_args, iter_inputs
+from qsudoku.commands.common import SecondsAction, add_input_args, iter_inputs
 
 
 def register(sub) -> None:
@@ -23,7 +23,7 @@ def register(sub) -> None:
     add_input_args(p)
     p.add_argument("--limit", type=int, default=2, metavar="K",
                    help="stop counting at K solutions (default 2: enough to decide uniqueness)")
-    p.add_argument("--time-limit", type=float, metavar="S",
+    p.add_argument("--time-limit", action=SecondsAction, metavar="S",
                    help="seconds per puzzle before giving up (the count is then a lower bound)")
     p.add_argument("--method", choices=["auto", *COUNT_METHODS], default="auto",
                    help="qsudoku's own search (fast up to 16x16), a SAT solver with blocking "
@@ -36,8 +36,6 @@ def register(sub) -> None:
 def run(args) -> int:
     if args.limit < 1:
         raise ConfigError(f"--limit {args.limit} must be >= 1")
-    if args.time_limit is not None and not args.time_limit > 0:
-        raise ConfigError(f"--time-limit {args.time_limit} must be > 0")
     args.exit_so_far = 0  # also the exit code if the reader of stdout leaves early
 
     def on_error(err):

@@ -7,7 +7,9 @@ default; :mod:`~qsudoku.config.files` reads config files and command-line values
 
 from qsudoku.config.files import MAX_CONFIG_BYTES, load_config, toml_value
 from qsudoku.config.settings import (DEFAULT_CONFIG_PATH, DEFAULTS, ClusterConfig, Config,
-                                     PropagateConfig, QuboConfig, RouteConfig, SamplerConfig)
+                                     WEIGHT_KEYS, PropagateConfig, QuboConfig, RouteConfig,
+                                     SamplerConfig, weight_overrides)
 
 __all__ = ["Config", "PropagateConfig", "QuboConfig", "SamplerConfig", "RouteConfig", "ClusterConfig",
-           "load_config", "toml_value", "DEFAULT_CONFIG_PATH", "DEFAULTS", "MAX_CONFIG_BYTES"]
+           "load_config", "toml_value", "DEFAULT_CONFIG_PATH", "DEFAULTS", "MAX_CONFIG_BYTES",
+           "WEIGHT_KEYS", "weight_overrides"]

@@ -14,6 +14,7 @@ import os
 from qsudoku.checks import need_type
 from qsudoku.config.settings import Config
 from qsudoku.errors import ConfigError
+from qsudoku.io.reading import NotRegularFileError, read_regular
 
 __all__ = ["load_config", "toml_value", "MAX_CONFIG_BYTES"]
 
@@ -70,45 +71,21 @@ def load_config(path: str | None = None) -> Config:
         import tomli as tomllib
 
     try:
-        raw = _read_config_bytes(path)
-        data = tomllib.loads(raw.decode("utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"config file not found: {path}") from None
+        raw = read_regular(path, MAX_CONFIG_BYTES, "config file")
+    except NotRegularFileError as e:  # a FIFO would block, a device never end
+        raise ConfigError(f"{path}: {e.kind}, not a regular file: a config must be a "
+                          "file") from None
+    if raw is None:
+        raise ConfigError(f"config file not found: {path}")
+    try:
+        data = tomllib.loads(raw.decode("utf-8-sig"))  # a byte-order mark, as in puzzle files
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise ConfigError(f"{path}: not valid TOML: {e}") from None
     except (RecursionError, MemoryError):
         raise ConfigError(f"{path}: nested too deeply to read (a config is a few tables "
                           "deep)") from None
-    except OSError as e:
-        raise ConfigError(f"{path}: cannot read: {e.strerror}") from None
     try:
         return Config.from_dict(data, source=path)
     except RecursionError:
         raise ConfigError(f"{path}: nested too deeply to read (a config is a few tables "
                           "deep)") from None
-
-
-def _read_config_bytes(path: str) -> bytes:
-    """The bytes of the config file ``path``, opened without blocking and checked to be
-    a regular file before any read (a FIFO would block until a writer came, a device
-    would never end).
-
-    Raises:
-        ConfigError: Not a regular file, or larger than :data:`MAX_CONFIG_BYTES`.
-        OSError: The system refused to open or read it.
-    """
-    import stat  # here, not at the top: this helper is the only user
-
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    with os.fdopen(fd, "rb") as f:
-        mode = os.fstat(f.fileno()).st_mode
-        if not stat.S_ISREG(mode):
-            kind = ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
-                    else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
-                    else "a socket" if stat.S_ISSOCK(mode) else "not a file")
-            raise ConfigError(f"{path}: {kind}, not a regular file: a config must be a file")
-        raw = f.read(MAX_CONFIG_BYTES + 1)
-    if len(raw) > MAX_CONFIG_BYTES:
-        raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES:,} bytes, too large "
-                          "for a config file")
-    return raw

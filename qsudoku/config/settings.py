@@ -29,7 +29,7 @@ from qsudoku.model.encodings import get_encoding
 from qsudoku.model.qubo import Weights
 
 __all__ = ["Config", "PropagateConfig", "QuboConfig", "SamplerConfig", "RouteConfig", "ClusterConfig",
-           "DEFAULT_CONFIG_PATH", "DEFAULTS"]
+           "DEFAULT_CONFIG_PATH", "DEFAULTS", "WEIGHT_KEYS", "weight_overrides"]
 
 #: The one home of every configuration default, shipped inside the package.
 DEFAULT_CONFIG_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -203,11 +203,7 @@ class Config:
         qubo = _table(data, "qubo", "", pre)
         _known(qubo, ("weights", "encoding"), "qubo.", pre)
         w = _table(qubo, "weights", "qubo.", pre)
-        _known(w, ("cell", "unit", "row", "column", "box", "extra"), "qubo.weights.", pre)
-        unit = w.pop("unit", None)
-        if unit is not None:
-            for k in ("row", "column", "box", "extra"):
-                w.setdefault(k, unit)
+        w = weight_overrides(w, pre)
         samp = _table(data, "sampler", "", pre)
         _known(samp, ("name", "options", "params", "fallback"), "sampler.", pre)
         cluster = _table(data, "cluster", "", pre)
@@ -289,11 +285,8 @@ class Config:
             except TypeError as e:
                 raise ConfigError(f"unknown route setting: {e}") from None
         if weights:
-            try:
-                cfg = replace(cfg, qubo=replace(cfg.qubo,
-                                                weights=replace(cfg.qubo.weights, **weights)))
-            except TypeError as e:
-                raise ConfigError(f"unknown weight: {e}") from None
+            cfg = replace(cfg, qubo=replace(cfg.qubo, weights=replace(
+                cfg.qubo.weights, **weight_overrides(weights))))
         if encoding is not None:
             cfg = replace(cfg, qubo=replace(cfg.qubo, encoding=encoding))
         return cfg
@@ -364,6 +357,36 @@ def _check_fallback_names(route: Mapping) -> None:
     if isinstance(names, str):
         for name in RouteConfig(exact_fallback=names).fallback_names:
             _check_sampler_name("route.exact_fallback", name)
+
+
+#: The keys of ``[qubo.weights]``, of ``--weight`` and of ``with_overrides(weights=...)``;
+#: ``unit`` sets row, column, box and extra at once (a key given beside it wins).
+WEIGHT_KEYS = ("cell", "unit", "row", "column", "box", "extra")
+
+
+def weight_overrides(weights: Mapping, pre: str = "") -> dict:
+    """``weights`` (keys of :data:`WEIGHT_KEYS`) as fields of
+    :class:`~qsudoku.model.qubo.Weights`: ``unit`` expanded, an unknown key refused.
+
+    >>> weight_overrides({"unit": 2.0, "box": 3.0})
+    {'box': 3.0, 'row': 2.0, 'column': 2.0, 'extra': 2.0}
+    >>> weight_overrides({"bogus": 1})
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ConfigError: unknown key 'qubo.weights.bogus' (an unknown weight); known keys: cell, unit, row, column, box, extra
+    """
+    if not isinstance(weights, Mapping):
+        raise ConfigError(f"{pre}qubo.weights must be a table")
+    for k in weights:
+        if k not in WEIGHT_KEYS:
+            raise ConfigError(f"{pre}unknown key 'qubo.weights.{k}' (an unknown weight); known "
+                              f"keys: {', '.join(WEIGHT_KEYS)}")
+    out = dict(weights)
+    unit = out.pop("unit", None)
+    if unit is not None:
+        for k in ("row", "column", "box", "extra"):
+            out.setdefault(k, unit)
+    return out
 
 
 def _known(data: Mapping, keys, prefix: str, pre: str) -> None:

@@ -88,7 +88,15 @@ def _num(x) -> float:
 
 
 def typed_row(row: Mapping) -> dict:
-    """A results row read back from CSV/Parquet, with numbers and booleans restored."""
+    """A results row read back from CSV/Parquet, with numbers and booleans restored.
+
+    An integer column that does not hold a finite number (a hand-edited ``inf``,
+    ``nan``, ``1e999`` or text) is read as missing (``None``): a summary never fails on it.
+
+    >>> r = typed_row({"num_reads": "1e999", "size": "9", "rounds": "many", "wall": "0.5"})
+    >>> r["num_reads"], r["size"], r["rounds"], r["wall"]
+    (None, 9, None, 0.5)
+    """
     out = dict(row)
     for k in _NUMERIC:
         if k in out:
@@ -96,7 +104,7 @@ def typed_row(row: Mapping) -> dict:
     for k in _INTS:
         if k in out and out[k] not in ("", None):
             v = _num(out[k])
-            out[k] = int(v) if v == v else 0
+            out[k] = int(v) if math.isfinite(v) else None
     for k in ("valid", "matches_solution"):
         if k in out:
             out[k] = out[k] in (True, "True", "true", 1, "1")

@@ -2,8 +2,12 @@
 the file itself (whatever name, hard link included, reaches it).
 
 The lock file of ``x.csv`` is ``x.csv.lock`` in the real directory of ``x.csv``; a
-Parquet output and its journal share ``x.parquet.lock``.  The lock file is removed on
-release while still locked; a writer that locked a removed file retries on the new one.
+Parquet output and its journal share ``x.parquet.lock``.  It is only ever created
+exclusively, never opened for writing once it exists, so a link planted at its name
+cannot make qsudoku truncate what the link reaches; a lock file left by a dead run is
+removed and created anew only if it is a regular file with one name holding only a
+pid.  The lock file is removed on release while still locked; a writer that locked a
+removed file retries on the new one.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import stat
 
 from qsudoku.errors import ConfigError
 from qsudoku.experiments.results import JOURNAL_SUFFIX
-from qsudoku.io.output import is_machine, machine_error, open_nofollow, output_error
+from qsudoku.io.output import file_kind, is_machine, machine_error, output_error
 
 __all__ = ["lock_path", "lock", "unlock", "hold"]
 
@@ -38,37 +42,38 @@ def lock_path(path: str) -> str:
 def lock(path: str) -> int:
     """An open descriptor of :func:`lock_path` holding an exclusive ``flock``.
 
-    The lock file is removed on release while still locked, so after locking we check
-    that the name still refers to the locked file (else another writer removed it
-    meanwhile and we retry on the new one).
+    The lock file is created exclusively (``O_CREAT | O_EXCL | O_NOFOLLOW``): an
+    existing file is never opened for writing, so a hard or symbolic link planted
+    there can never truncate the data it reaches.  An existing lock file is checked
+    (:func:`_clear_stale`): held by a live run, the run is refused; left by a dead one
+    (a regular file with one name holding only a pid), it is removed and created anew;
+    anything else is refused and left as it is.  The lock file is removed on release
+    while still locked, so after locking we check that the name still refers to the
+    locked file (else another writer removed it meanwhile and we retry).
 
     Raises:
-        ConfigError: Another writer holds the lock, or the system refused it.
+        ConfigError: Another writer holds the lock, the lock file is not one of
+            qsudoku's, or the system refused it.
         MachineError: The machine refused to create, lock or write the lock file (a full
             disk, an I/O error); a lock file this call created is not left then.
     """
     lock = lock_path(path)
     for _ in range(100):
-        fd, created = _open(lock)
+        fd = _create(lock, path)
+        if fd is None:
+            continue  # a stale lock file was removed: create it anew
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as e:
             busy = e.errno in (errno.EAGAIN, errno.EACCES)
-            try:
-                holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
-            except OSError:
-                holder = ""
-            finally:
-                if created and not busy:  # the file this call made: not left behind
-                    _remove(lock, fd)
-                os.close(fd)
+            if not busy:  # the file this call made: not left behind
+                _remove(lock, fd)
+            os.close(fd)
             if is_machine(e):
                 raise machine_error(lock, e, action="lock") from None
             if not busy:
                 raise ConfigError(f"cannot lock {lock}: {e.strerror or e}") from None
-            who = f" (pid {holder})" if holder.isdigit() else ""
-            raise ConfigError(f"{path} is being written by another qsudoku run{who}; "
-                              "wait for it to finish or write another file") from None
+            raise _busy(path, "") from None
         try:
             now = os.stat(lock, follow_symlinks=False)
         except FileNotFoundError:
@@ -76,34 +81,75 @@ def lock(path: str) -> int:
         held = os.fstat(fd)
         if now is not None and (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino):
             try:  # the holder's pid, for the message of a refused second writer
-                os.ftruncate(fd, 0)
                 os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
             except OSError as e:  # a full disk: no lock file is left behind
                 unlock(path, fd)
                 raise output_error(lock, e) from None
             return fd
-        os.close(fd)  # removed by the writer that just finished: lock the new file
+        os.close(fd)  # removed by a writer that took it for stale: lock the new file
     raise ConfigError(f"cannot lock {lock}: it keeps being replaced")
 
 
-def _open(lock: str) -> tuple[int, bool]:
-    """A read-write descriptor of the file ``lock`` (never through a link), and whether
-    this call created it."""
-    flags = os.O_RDWR | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
-    for _ in range(100):
+def _busy(path: str, holder: str) -> ConfigError:
+    who = f" (pid {holder})" if holder.isdigit() else ""
+    return ConfigError(f"{path} is being written by another qsudoku run{who}; "
+                       "wait for it to finish or write another file")
+
+
+def _create(lock: str, path: str) -> int | None:
+    """A write-only descriptor of a new file ``lock``, created exclusively; ``None`` if
+    an existing stale lock file was removed (or vanished) instead."""
+    flags = (os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+             | getattr(os, "O_CLOEXEC", 0))
+    try:
+        return os.open(lock, flags, 0o666)
+    except FileExistsError:
+        pass
+    except OSError as e:
+        raise output_error(lock, e) from None
+    _clear_stale(lock, path)
+    return None
+
+
+def _clear_stale(lock: str, path: str) -> None:
+    """Remove the existing lock file ``lock`` if a dead run left it: a regular file with
+    one name (no hard link), holding at most a pid, that no live run holds.
+
+    Raises:
+        ConfigError: A live run holds it, or it is not a lock file of qsudoku (a link of
+            any kind, not a regular file, other data): then it is left as it is.
+    """
+    refuse = (f"cannot lock {path}: {lock} exists and is not a lock file of qsudoku "
+              "({}); it was left as it is (remove it if no run uses it)")
+    try:
+        fd = os.open(lock, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK
+                     | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        return  # removed meanwhile: create it anew
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise ConfigError(refuse.format("a symbolic link")) from None
+        raise output_error(lock, e) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ConfigError(refuse.format(file_kind(st.st_mode)))
+        if st.st_nlink != 1:
+            raise ConfigError(refuse.format(f"a file with {st.st_nlink} names: a hard link"))
+        text = os.pread(fd, 33, 0)
+        if len(text) > 32 or not text.strip().isdigit() and text.strip():
+            raise ConfigError(refuse.format("it holds other data than a pid"))
         try:
-            return os.open(lock, flags | os.O_CREAT | os.O_EXCL, 0o666), True
-        except FileExistsError:
-            pass
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as e:
-            raise output_error(lock, e) from None
-        try:
-            return open_nofollow(lock, flags), False
-        except ConfigError:
-            if os.path.lexists(lock):
-                raise
-            # removed by the writer that just finished: create it again
-    raise ConfigError(f"cannot lock {lock}: it keeps being replaced")
+            if e.errno in (errno.EAGAIN, errno.EACCES):
+                raise _busy(path, text.decode("ascii").strip()) from None
+            if is_machine(e):
+                raise machine_error(lock, e, action="lock") from None
+            raise ConfigError(f"cannot lock {lock}: {e.strerror or e}") from None
+        _remove(lock, fd)  # a dead run's lock, held now by us alone: removed
+    finally:
+        os.close(fd)
 
 
 def _remove(lock: str, fd: int) -> None:

@@ -15,17 +15,25 @@ journal ``<out>.partial.csv`` (:func:`journal_path`), which these functions read
 from __future__ import annotations
 
 import csv
+import io
 import math
 import os
 from typing import Iterable, Iterator, Mapping
 
 from qsudoku.errors import BackendUnavailableError, ConfigError
+from qsudoku.io.reading import open_regular
 
 __all__ = ["journal_path", "read_rows", "iter_rows", "count_rows", "parse_table", "records",
-           "load_frame", "JOURNAL_SUFFIX", "check_format"]
+           "load_frame", "JOURNAL_SUFFIX", "check_format", "results_header", "header_line"]
 
 #: The suffix of a Parquet output's journal.
 JOURNAL_SUFFIX = ".partial.csv"
+
+#: Longest line of a results file read (a row with a long error or ``info`` text fits).
+MAX_LINE_BYTES = 16 * 1024 * 1024
+
+#: Longest header line of a results file read (qsudoku's columns take a few hundred bytes).
+MAX_HEADER_BYTES = 64 * 1024
 
 
 def journal_path(path: str) -> str:
@@ -142,14 +150,23 @@ def records(path: str, strict: bool = False
 
 def _whole_lines(path: str) -> Iterator[str]:
     """The lines of ``path`` up to its last newline (a torn last line is left out), decoded
-    one at a time."""
-    with open(path, "rb") as f:
+    one at a time; the file is opened as qsudoku opens every file it reads on its own
+    (:func:`~qsudoku.io.reading.open_regular`: a FIFO or a device is refused, not waited
+    for) and a line longer than :data:`MAX_LINE_BYTES` is refused, not read whole."""
+    f = open_regular(path, "results file")
+    if f is None:
+        return
+    with f:
         end = _last_newline(f)
         pos = 0
-        for raw in f:
-            pos += len(raw)
-            if pos > end:
+        while pos < end:
+            raw = f.readline(min(MAX_LINE_BYTES + 1, end - pos))
+            if not raw:
                 return
+            pos += len(raw)
+            if len(raw) > MAX_LINE_BYTES:
+                raise ConfigError(f"cannot read {path}: a line longer than {MAX_LINE_BYTES:,} "
+                                  "bytes (is it a results file of qsudoku?)")
             try:
                 yield raw.decode("utf-8")
             except UnicodeDecodeError:
@@ -174,28 +191,97 @@ def _last_newline(f, chunk: int = 1 << 16) -> int:
 
 
 def _parquet_records(path: str) -> Iterator[tuple[list[str], dict | None, str]]:
-    try:
-        import pyarrow.parquet as pq
-
-        pf = pq.ParquetFile(path)
+    f = open_regular(path, "results file")
+    if f is None:
+        return
+    with f:
+        pf = _parquet_file(f, path)
         header = list(pf.schema_arrow.names)
-        batches = pf.iter_batches(batch_size=4096)
-    except ImportError:
-        raise
+        n = 0
+        try:
+            for batch in pf.iter_batches(batch_size=4096):
+                for r in batch.to_pylist():
+                    n += 1
+                    yield header, {k: _from_parquet(v) for k, v in r.items()}, f"row {n}"
+        except Exception as e:  # noqa: BLE001 - a damaged row group
+            raise ConfigError(f"cannot read {path}: not a readable Parquet file "
+                              f"({type(e).__name__})") from None
+    if n == 0:
+        yield header, None, ""
+
+
+def _parquet_file(f, path: str):
+    """pyarrow's ``ParquetFile`` of the open binary file ``f``.
+
+    Raises:
+        ConfigError: ``f`` is not a Parquet file pyarrow can read.
+    """
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.ParquetFile(f)
     except Exception as e:  # noqa: BLE001 - pyarrow's errors have no common base
         raise ConfigError(f"cannot read {path}: not a readable Parquet file "
                           f"({type(e).__name__})") from None
-    n = 0
+
+
+def results_header(path: str) -> list[str]:
+    r"""The column names of ``path`` if it provably is a results file qsudoku wrote:
+    a CSV (a ``.parquet`` output's journal included) whose first line is exactly the
+    header line qsudoku writes, complete with its line end (``\r\n``, or ``\n`` as an
+    editor may save it); a Parquet file, under a
+    ``.parquet`` name only, whose schema pyarrow reads.  Anything else (one line
+    without a line end, Parquet bytes under a ``.csv`` name, an empty file, other
+    text) is refused, so that ``--resume`` never rewrites a file that is not ours.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "rows.csv")
+    >>> with open(path, "w", newline="") as f:
+    ...     _ = f.write("key,valid\r\na,True\r\n")
+    >>> results_header(path)
+    ['key', 'valid']
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("my notes, no newline at the end")
+    >>> results_header(path)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ConfigError: ...rows.csv is not a results file of qsudoku (its first line is not a complete header line qsudoku writes); it was left as it is
+    """
+    path = os.fspath(path)
+    parquet = path.lower().endswith(".parquet")
+    f = open_regular(path, "results file", follow=False)
+    if f is None:
+        raise ConfigError(f"results file not found: {path}")
+    with f:
+        if parquet:
+            try:
+                return list(_parquet_file(f, path).schema_arrow.names)
+            except ConfigError:
+                raise ConfigError(f"{path} is not a results file of qsudoku (not a Parquet "
+                                  "file pyarrow reads); it was left as it is") from None
+        first = f.readline(MAX_HEADER_BYTES + 1)
+    why = "it is empty" if not first else (
+        "its first line is not a complete header line qsudoku writes")
     try:
-        for batch in batches:
-            for r in batch.to_pylist():
-                n += 1
-                yield header, {k: _from_parquet(v) for k, v in r.items()}, f"row {n}"
-    except Exception as e:  # noqa: BLE001 - a damaged row group
-        raise ConfigError(f"cannot read {path}: not a readable Parquet file "
-                          f"({type(e).__name__})") from None
-    if n == 0:
-        yield header, None, ""
+        text = first.decode("utf-8")
+        names = next(csv.reader([text]), [])
+    except (UnicodeDecodeError, csv.Error):
+        names = []
+    named = names and all(n and n.isprintable() and n == n.strip() for n in names)
+    if named and text in (header_line(names), header_line(names)[:-2] + "\n"):
+        return names
+    raise ConfigError(f"{path} is not a results file of qsudoku ({why}); it was left as it is")
+
+
+def header_line(names: Iterable[str]) -> str:
+    r"""The header line qsudoku writes for columns ``names`` (with its line end).
+
+    >>> header_line(["key", "valid"])
+    'key,valid\r\n'
+    """
+    buf = io.StringIO()
+    csv.writer(buf).writerow(list(names))
+    return buf.getvalue()
 
 
 def _from_parquet(v):

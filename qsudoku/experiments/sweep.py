@@ -11,15 +11,13 @@ and ``seed``); every other key is a sampling parameter passed to the sampler.
 ``None`` as a parameter value means the sampler's own default (its column says
 ``default``).
 
->>> parse_values("0.5:4:4")
-[0.5, 1.0, 2.0, 4.0]
->>> parse_values("100:10000:3"), parse_values("10,30"), parse_values("[0.1,5],[1,10]")
-([100, 1000, 10000], [10, 30], [[0.1, 5], [1, 10]])
+Axis values are read by :mod:`qsudoku.experiments.axes`.
+
 >>> settings = expand({"cell": [1, 2], "num_sweeps": [10]})
 >>> [setting_key(s) for s in settings]
 ['cell=1 num_sweeps=10', 'cell=2 num_sweeps=10']
 >>> split_setting({"unit": 2, "box": 3, "num_sweeps": 10})
-({'row': 2, 'column': 2, 'box': 3, 'extra': 2}, {'num_sweeps': 10})
+({'box': 3, 'row': 2, 'column': 2, 'extra': 2}, {'num_sweeps': 10})
 """
 
 from __future__ import annotations
@@ -27,13 +25,13 @@ from __future__ import annotations
 import itertools
 import math
 import os
-import re
 from array import array
 from typing import Any, Iterable, Mapping, Sequence
 
-from qsudoku.config import Config, SamplerConfig, toml_value
+from qsudoku.config import WEIGHT_KEYS, Config, SamplerConfig, weight_overrides
 from qsudoku.errors import ConfigError
 from qsudoku.experiments.measure import BROKEN_KINDS
+from qsudoku.experiments.axes import MAX_AXIS_VALUES, parse_axis, parse_values
 from qsudoku.experiments.tasks import Point
 
 __all__ = ["ENCODING_KEY", "WEIGHT_KEYS", "MAX_AXIS_VALUES", "MAX_SETTINGS", "parse_values", "parse_axis", "expand", "split_setting", "setting_key",
@@ -41,14 +39,7 @@ __all__ = ["ENCODING_KEY", "WEIGHT_KEYS", "MAX_AXIS_VALUES", "MAX_SETTINGS", "pa
 
 #: The key of a setting that names the QUBO's encoding (``[qubo] encoding``).
 ENCODING_KEY = "qubo.encoding"
-#: Keys of a setting that are penalty weights (``unit`` sets every unit kind).
-WEIGHT_KEYS = ("cell", "row", "column", "box", "extra", "unit")
-_UNIT_WEIGHTS = ("row", "column", "box", "extra")
-_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
-_RANGE = re.compile(rf"\s*({_NUMBER})\s*:\s*({_NUMBER})\s*:\s*(\d+)\s*")
-_INT = re.compile(r"\s*[-+]?\d+\s*")
-#: Most values of one axis, and most settings (combinations of every axis) of a sweep.
-MAX_AXIS_VALUES = 1000
+#: Most settings (combinations of every axis) of a sweep.
 MAX_SETTINGS = 10_000
 
 
@@ -57,87 +48,6 @@ MAX_SETTINGS = 10_000
 #: annealing (the route's samplers keep cells one-hot, so cell weights would not matter).
 SWEEP_SAMPLER = "sa"
 _SWEEP_CONFIG = Config(sampler=SamplerConfig(SWEEP_SAMPLER))
-
-
-def parse_values(text: str) -> list:
-    """The values of one axis.
-
-    ``start:stop:count`` spaces ``count`` values geometrically from ``start`` to
-    ``stop`` (4 significant digits; integers if both ends are integers,
-    duplicates dropped); ``a,b,c`` lists them, each read as a TOML value like a
-    config file's (``true``, ``1e-3``, ``"text"``, arrays ``[0.1,5],[1,10]``; a bare
-    word is a string); a single value is a one-value axis.
-
-    >>> parse_values("1:1000:4"), parse_values("2"), parse_values("linear,geometric")
-    ([1, 10, 100, 1000], [2], ['linear', 'geometric'])
-    >>> parse_values("linear,1e-3,false")
-    ['linear', 0.001, False]
-    >>> parse_values("(0.1,5),(1,10)")
-    Traceback (most recent call last):
-    ...
-    qsudoku.errors.ConfigError: values '(0.1,5),(1,10)' are not TOML: write lists as arrays, e.g. [0.1,5],[1,10]
-    >>> parse_values("0:1:3")
-    Traceback (most recent call last):
-    ...
-    qsudoku.errors.ConfigError: range '0:1:3' needs start and stop > 0 (values are spaced geometrically)
-    """
-    m = _RANGE.fullmatch(text)
-    if m:
-        start, stop, count = float(m.group(1)), float(m.group(2)), int(m.group(3))
-        if not (start > 0 and stop > 0):
-            raise ConfigError(f"range {text!r} needs start and stop > 0 "
-                              "(values are spaced geometrically)")
-        if not 1 <= count <= MAX_AXIS_VALUES:
-            raise ConfigError(f"range {text!r} needs a count from 1 to {MAX_AXIS_VALUES}")
-        if count == 1:
-            raw = [start]
-        else:
-            raw = [start * (stop / start) ** (k / (count - 1)) for k in range(count)]
-        ints = _INT.fullmatch(m.group(1)) and _INT.fullmatch(m.group(2))
-        vals = [int(round(x)) if ints else float(f"{x:.4g}") for x in raw]
-        return list(dict.fromkeys(vals))
-    vals = toml_value("[" + text + "]")
-    if not isinstance(vals, list):  # bare words: each comma-separated value on its own
-        if "(" in text or "[" in text:
-            raise ConfigError(f"values {text!r} are not TOML: write lists as arrays, "
-                              "e.g. [0.1,5],[1,10]")
-        vals = [toml_value(v.strip()) for v in _split_commas(text)]
-    if not vals or any(v == "" for v in vals):
-        raise ConfigError(f"no values in {text!r}")
-    if len(vals) > MAX_AXIS_VALUES:
-        raise ConfigError(f"{len(vals)} values in one axis; at most {MAX_AXIS_VALUES}")
-    return vals
-
-
-def _split_commas(text: str) -> list[str]:
-    """``text`` split at the commas outside quotes and brackets."""
-    parts, depth, quote, start = [], 0, "", 0
-    for i, ch in enumerate(text):
-        if quote:
-            quote = "" if ch == quote else quote
-        elif ch in "\"'":
-            quote = ch
-        elif ch in "[{":
-            depth += 1
-        elif ch in "]}":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    return parts + [text[start:]]
-
-
-def parse_axis(spec: str) -> tuple[str, list]:
-    """``"cell=0.5:4:8"`` -> ``("cell", [...])``.
-
-    >>> parse_axis("unit=1,2")
-    ('unit', [1, 2])
-    """
-    key, sep, text = spec.partition("=")
-    if not sep or not key.strip() or not text.strip():
-        raise ConfigError(f"sweep axis {spec!r} is not of the form KEY=VALUES "
-                          "(VALUES: start:stop:count or a,b,c)")
-    return key.strip(), parse_values(text)
 
 
 def expand(axes: Mapping[str, Sequence]) -> list[dict]:
@@ -161,15 +71,10 @@ def expand(axes: Mapping[str, Sequence]) -> list[dict]:
 
 
 def split_setting(setting: Mapping) -> tuple[dict, dict]:
-    """``(weights, sampling params)`` of a setting, with ``unit`` expanded."""
-    weights, params = {}, {}
-    if "unit" in setting:
-        weights.update({k: setting["unit"] for k in _UNIT_WEIGHTS})
-    for k, v in setting.items():
-        if k == "unit":
-            continue
-        (weights if k in WEIGHT_KEYS else params)[k] = v
-    return weights, params
+    """``(weights, sampling params)`` of a setting, with ``unit`` expanded as in a config
+    file (:func:`~qsudoku.config.weight_overrides`)."""
+    weights = {k: v for k, v in setting.items() if k in WEIGHT_KEYS}
+    return weight_overrides(weights), {k: v for k, v in setting.items() if k not in WEIGHT_KEYS}
 
 
 def setting_key(setting: Mapping) -> str:

@@ -13,8 +13,12 @@ it takes an exclusive lock on ``<out>.lock`` (named after the output's real path
 same for a ``.parquet`` output and its journal) before it reads or rewrites anything,
 and an exclusive ``flock`` on the files themselves (so a hard link is held too); a
 second writer (another run, or another writer in this process) is refused with a
-:class:`~qsudoku.errors.ConfigError` before it touches anything.  A resumed file
-whose rows do not parse, or that repeats a key, is refused with the file and line.
+:class:`~qsudoku.errors.ConfigError` before it touches anything.  A file is resumed
+only if it provably is a results file qsudoku wrote (its exact header line, or a
+Parquet schema under a ``.parquet`` name: :func:`~qsudoku.experiments.results.results_header`;
+a new table gets its header line at once, so none of ours is empty); anything else is
+refused and left as it is.  A resumed file whose rows do not parse, or that repeats a
+key, is refused with the file and line.
 The machine refusing a write (a full disk, a file-size limit) is a
 :class:`~qsudoku.errors.MachineError`: every row written before it stays, readable
 and resumable.  A row whose key the table already has is not
@@ -51,8 +55,8 @@ from qsudoku.errors import ConfigError, MachineError
 from qsudoku.experiments import locks
 from qsudoku.experiments.locks import lock_path
 from qsudoku.experiments.convert import write_parquet
-from qsudoku.experiments.results import (check_format, iter_rows, journal_path, load_frame,
-                                         read_rows, records)
+from qsudoku.experiments.results import (check_format, header_line, iter_rows, journal_path,
+                                         load_frame, read_rows, records, results_header)
 from qsudoku.io.output import atomic_open
 from qsudoku.io.output import atomic_write as _atomic_write
 from qsudoku.io.output import check_target as _check_target
@@ -147,6 +151,10 @@ class RowWriter:
                 raise output_error(journal, e) from None
         if self.fields is None and self.expected is not None:
             self.fields = list(self.expected)
+        if self.fields is not None and not os.path.lexists(journal):
+            # the header at once: a file of ours is never empty, so --resume can tell it
+            with atomic_open(journal, "w") as f:
+                f.write(header_line(self.fields))
         self._fd = open_nofollow(journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
         try:
             fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -177,11 +185,12 @@ class RowWriter:
         replaces the old one atomically once every row has been read and checked, so a
         refused file (a row that does not parse, a repeated key) or a full disk leaves it
         as it was."""
+        self._check_header(results_header(source))  # ours, or refused before any write
+
         def copy(f) -> None:
             out = None
             for header, row, where in _read(source):
                 if out is None:
-                    self._check_header(header)
                     self.fields = list(header)
                     out = csv.DictWriter(f, self.fields)
                     out.writeheader()

@@ -6,6 +6,7 @@
 (4, 'sudoku 4x4 (2x2 boxes)')
 """
 
+from qsudoku.io.datasets import dataset_path
 from qsudoku.io.files import Rules, load_puzzles, rules_from_path
 from qsudoku.model.symbols import default_alphabet, parse_digits
 from qsudoku.io.text import format_grid, parse_puzzle, parse_regions
@@ -14,6 +15,7 @@ __all__ = [
     "Rules",
     "load_puzzles",
     "rules_from_path",
+    "dataset_path",
     "parse_puzzle",
     "parse_regions",
     "parse_digits",

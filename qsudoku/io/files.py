@@ -30,11 +30,12 @@ import math
 import os
 import re
 import sys
-from typing import Iterator
+from typing import IO, Iterator
 
 from qsudoku.checks import need_type
 from qsudoku.errors import PuzzleFormatError, QSudokuError
 from qsudoku.model.puzzle import Puzzle
+from qsudoku.io.reading import open_regular, skip
 from qsudoku.io.rules import Rules
 from qsudoku.io.stream import file_lines, read_lines
 from qsudoku.model.symbols import SYMBOLS
@@ -85,7 +86,11 @@ def iter_puzzles(spec: str, rules: Rules = Rules(), *, stdin=None) -> Iterator[P
     with the input.
     """
     if spec == "-":
-        stream = stdin or sys.stdin
+        stream = stdin if stdin is not None else sys.stdin
+        if stream is None:  # ``qsudoku solve - <&-``: no standard input at all
+            yield PuzzleFormatError("standard input is closed: nothing to read",
+                                    source="<stdin>")
+            return
         stream = getattr(stream, "buffer", stream)  # bytes: a BOM and bad UTF-8 are ours
         yield from _iter_text(read_lines(stream, "<stdin>"), rules, source="<stdin>")
         return
@@ -119,26 +124,27 @@ class _Solutions:
     """The known solutions of a file, from its sibling ``<name>.solutions<ext>``, read
     in step with the file (line ``k`` solves the puzzle on line ``k``)."""
 
-    def __init__(self, path: str | None = None):
+    def __init__(self, path: str | None = None, stream: IO[bytes] | None = None):
         self.path = path
-        self._lines = file_lines(path) if path else iter(())
+        self._lines = read_lines(stream, path) if stream is not None else iter(())
         self._next = (0, "")  # the last line read: (number, text or error)
 
     @classmethod
     def of(cls, path: str) -> "_Solutions":
-        """The solutions beside ``path`` (none if there is no such file).
-
-        Raises:
-            PuzzleFormatError: The sibling exists but is a directory.
-        """
+        """The solutions beside ``path``: none if there is no such file, or (with one
+        :class:`~qsudoku.io.reading.SkippedFileWarning`) if it is not a regular file (a
+        FIFO, a device, a directory) or cannot be opened: the file qsudoku reads on its
+        own is opened without blocking and checked before any read."""
         stem, ext = os.path.splitext(path)
-        sol = stem + ".solutions" + ext
-        if stem.endswith(".solutions") or not os.path.exists(sol):
+        if stem.endswith(".solutions"):
             return cls()
-        if os.path.isdir(sol):
-            raise PuzzleFormatError("the solutions file beside the puzzles is a directory",
-                                    source=sol)
-        return cls(sol)
+        sol = stem + ".solutions" + ext
+        try:
+            stream = open_regular(sol, "solutions file")
+        except QSudokuError as e:
+            skip(e, "the puzzles are read without known solutions")
+            return cls()
+        return cls() if stream is None else cls(sol, stream)
 
     def get(self, lineno: int) -> str | None:
         """The solution text of line ``lineno`` (increasing from call to call).
@@ -281,9 +287,11 @@ def _is_grid(line: str, content=()) -> bool:
 
     A first token longer than any grid row (a row has at most ``len(SYMBOLS)``
     cells) on any line of ``content`` means one puzzle per line, so that a file whose
-    first line has the wrong length still gets one error per bad line.
+    first line has the wrong length still gets one error per bad line; a separator line
+    (``----+----``, as long as the grid is wide) is not such a token.
     """
-    if any(len(ln.split()[0]) > len(SYMBOLS) and "|" not in ln for _, ln in content):
+    if any(len(ln.split()[0]) > len(SYMBOLS) and "|" not in ln
+           and not re.fullmatch(r"[\s\-+=|:*]*", ln.strip()) for _, ln in content):
         return False
     s = line.strip()
     if looks_like_grid_row(s) and len(s.split()) != 2:

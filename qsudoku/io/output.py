@@ -56,8 +56,8 @@ import sys
 from qsudoku.errors import ConfigError, MachineError, QSudokuError
 
 __all__ = ["STDOUT", "is_stdout", "check_target", "atomic_write", "atomic_open", "write_text",
-           "write_bytes", "open_nofollow", "output_error", "make_directory", "machine_error", "is_machine",
-           "MACHINE_ERRNOS"]
+           "write_bytes", "open_nofollow", "output_error", "file_kind", "make_directory",
+           "machine_error", "is_machine", "MACHINE_ERRNOS"]
 
 #: The output name that means standard output.
 STDOUT = "-"
@@ -81,8 +81,13 @@ _KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
 
 
-def _kind(mode: int) -> str:
-    """What a file of ``mode`` is, for a message (``"a FIFO"``, ...)."""
+def file_kind(mode: int) -> str:
+    """What a file of ``mode`` is, for a message (``"a FIFO"``, ...).
+
+    >>> import stat
+    >>> file_kind(stat.S_IFIFO)
+    'a FIFO'
+    """
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
@@ -184,13 +189,13 @@ def _special(path: str, name: str) -> bool:
             return False
         if not stat.S_ISREG(to.st_mode) and not stat.S_ISDIR(to.st_mode):
             raise ConfigError(f"cannot write {name}: it is a symbolic link to "
-                              f"{_kind(to.st_mode)} (qsudoku neither writes through a link "
+                              f"{file_kind(to.st_mode)} (qsudoku neither writes through a link "
                               "nor replaces one that leads to a FIFO or a device)")
         return False
     if stat.S_ISFIFO(st.st_mode) or stat.S_ISCHR(st.st_mode):
         return True
     if not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
-        raise ConfigError(f"cannot write {name}: it is {_kind(st.st_mode)}, not a regular file")
+        raise ConfigError(f"cannot write {name}: it is {file_kind(st.st_mode)}, not a regular file")
     return False
 
 

@@ -39,8 +39,16 @@ def parse_digits(spec: str) -> str:
     A spec without ranges is taken literally (``"123456789ABCDEFG"``).
 
     Raises:
-        PuzzleFormatError: On a reversed range or a repeated symbol.
+        PuzzleFormatError: On an empty spec, a reversed range or a repeated symbol.
+
+    >>> parse_digits("")
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.PuzzleFormatError: digits '' name no symbol: give the symbols of 1..n, e.g. 1-9 or 0-9A-F
     """
+    if not spec.strip():
+        raise PuzzleFormatError(f"digits {spec!r} name no symbol: give the symbols of 1..n, "
+                                "e.g. 1-9 or 0-9A-F")
     out = []
     i = 0
     while i < len(spec):

@@ -52,7 +52,7 @@ except ImportError:  # pragma: no cover - exercised only where numba is missing
     HAVE_NUMBA = False
 
 __all__ = ["HAVE_NUMBA", "njit", "cache_mode", "sources_stamp", "KernelCacheWarning",
-           "FAST_LOAD_NUMBA", "safe_loader", "drop_entry"]
+           "FAST_LOAD_NUMBA", "safe_loader", "drop_entry", "check_entry", "MAX_ENTRY_BYTES"]
 
 _MODE: str | None = None
 
@@ -106,6 +106,30 @@ def drop_entry(index) -> list[str]:
     return removed
 
 
+#: Largest kernel-cache file read (compiled kernels take a few MB).
+MAX_ENTRY_BYTES = 256 * 1024 * 1024
+
+
+def check_entry(path: str | None) -> None:
+    """Check a kernel-cache file before numba reads it, as qsudoku checks every file it
+    reads on its own (:func:`~qsudoku.io.reading.open_regular`): opened without blocking,
+    a regular file of at most :data:`MAX_ENTRY_BYTES`; no such file passes.
+
+    Raises:
+        QSudokuError: A FIFO, a device, a directory, too large, or unreadable (then
+            :func:`safe_loader` drops the entry and the kernel is compiled anew).
+    """
+    from qsudoku.errors import ConfigError
+    from qsudoku.io.reading import open_regular
+
+    f = open_regular(path, "kernel cache file") if path else None
+    if f is not None:
+        with f:
+            if os.fstat(f.fileno()).st_size > MAX_ENTRY_BYTES:
+                raise ConfigError(f"cannot read the kernel cache file {path}: larger than "
+                                  f"{MAX_ENTRY_BYTES:,} bytes")
+
+
 def safe_loader(cache, load):
     """``load`` (a ``load_overload(sig, target_context)``) that treats an unreadable cache
     entry as a miss: the entry is dropped (:func:`drop_entry`), one warning line is
@@ -126,6 +150,7 @@ def safe_loader(cache, load):
     if read_index is not None and not getattr(read_index, "_qsudoku_safe", False):
         def load_index():
             try:
+                check_entry(getattr(index, "_index_path", None))
                 return read_index()
             except Exception as e:  # noqa: BLE001 - any unreadable index is a miss
                 dropped(e)
@@ -133,6 +158,14 @@ def safe_loader(cache, load):
 
         load_index._qsudoku_safe = True
         index._load_index = load_index
+    read_data = getattr(index, "_load_data", None)
+    if read_data is not None and not getattr(read_data, "_qsudoku_safe", False):
+        def load_data(name):
+            check_entry(os.path.join(getattr(index, "_cache_path", ""), name))
+            return read_data(name)
+
+        load_data._qsudoku_safe = True
+        index._load_data = load_data
 
     def safe(sig, target_context):
         try:

@@ -40,7 +40,7 @@ import re
 from typing import Iterable
 
 __all__ = ["redact", "scrub", "RedactingFilter", "install_log_redaction", "known_secrets",
-           "install_record_redaction", "header_values", "url_secrets",
+           "install_record_redaction", "header_values", "url_secrets", "option_secrets",
            "LOGGER_PREFIXES", "MASK", "SECRET_ENV"]
 
 MASK = "<token>"
@@ -94,6 +94,27 @@ def header_values(headers) -> set[str]:
     else:
         items = [line.partition(":")[2] for line in str(headers or "").splitlines()]
     return {v.strip() for v in items if v.strip()}
+
+
+#: Client options whose values are URLs that may carry a ``user:password@``.
+URL_OPTIONS = ("proxy", "endpoint", "leap_api_endpoint", "metadata_api_endpoint")
+
+
+def option_secrets(options: dict | None) -> set[str]:
+    """The credentials among client options given to D-Wave's client (``--option``,
+    ``[sampler.options]``): every header value and the passwords of URL options.
+
+    >>> sorted(option_secrets({"headers": "X-Secret: HDRVAL", "proxy": "http://u:pw99@h:1",
+    ...                        "solver": "Advantage_system4.1"}))
+    ['HDRVAL', 'pw99', 'u:pw99']
+    """
+    found: set[str] = set()
+    for key, value in (options or {}).items():
+        if key == "headers":
+            found |= header_values(value)
+        elif key in URL_OPTIONS or isinstance(value, str):
+            found |= url_secrets(str(value))
+    return found
 
 
 def _mask_keyed(match: re.Match) -> str:
@@ -205,15 +226,17 @@ def _attach(obj) -> None:
         obj.addFilter(_FILTER)
 
 
-def install_log_redaction(config_file: str | None = None) -> RedactingFilter:
+def install_log_redaction(config_file: str | None = None,
+                          options: dict | None = None) -> RedactingFilter:
     """Put the process-wide :class:`RedactingFilter` on every existing logger under
     :data:`LOGGER_PREFIXES` and on each of their handlers; learn the tokens of
-    :func:`known_secrets`.  Idempotent; call it before creating a D-Wave client.
+    :func:`known_secrets` and the credentials among the client ``options``
+    (:func:`option_secrets`).  Idempotent; call it before creating a D-Wave client.
 
     Returns:
         The filter (its ``secrets`` may be extended).
     """
-    _FILTER.secrets.update(known_secrets(config_file))
+    _FILTER.secrets.update(known_secrets(config_file) | option_secrets(options))
     install_record_redaction()
     manager = logging.Logger.manager
     for name in list(manager.loggerDict):

@@ -189,6 +189,10 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
     SamplerSpec("hybrid-cqm", _S + "dwave.hybrid:hybrid_cqm_sampler",
                 "Leap hybrid CQM solver: one-hot groups as constraints, not penalties",
                 extra="qpu", offline=False, product=_DW + "hybrid:HybridCQMSampler"),
+    SamplerSpec("hybrid-nl", _S + "dwave.hybrid:hybrid_nl_sampler",
+                "Leap nonlinear solver (LeapHybridNLSampler): an integer per open cell over its "
+                "candidates, each digit once per unit", extra="qpu", offline=False,
+                product=_DW + "hybrid:HybridNLSampler"),
     SamplerSpec("decompose", _S + "dwave.decompose:decompose_sampler",
                 "QPU-sized subproblems (<= subproblem_size variables, clique-embedded) of the "
                 "reduced QUBO, composed classically (default: a consistent partial grid grown "

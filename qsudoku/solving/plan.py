@@ -101,8 +101,9 @@ class Plan:
         return call
 
     def sample(self, model, *, seed: int | None = None, left: float | None = None,
-               num_reads: int | None = None) -> Round:
-        """One round: sample ``model`` with :meth:`round_params` and decode every read.
+               num_reads: int | None = None, deadline: float | None = None) -> Round:
+        """One round: sample ``model`` with :meth:`round_params` and decode every read (the
+        reads of lowest energy that fit before ``deadline``, if one is given).
 
         >>> from qsudoku import Config, parse_puzzle
         >>> from qsudoku.solving import build
@@ -116,7 +117,8 @@ class Plan:
             ConfigError: The sampler rejected a parameter value (see :meth:`rejected`).
         """
         with self.rejected():
-            return sample_round(model, self.sampler, self.round_params(seed, left, num_reads))
+            return sample_round(model, self.sampler, self.round_params(seed, left, num_reads),
+                                self.label, deadline)
 
     def warm_up(self) -> float:
         """Compile the sampler's kernels for these parameters (seconds it took; 0 if none)."""

@@ -9,7 +9,13 @@
 3. sample it in rounds until a read is a valid grid or ``route.time_budget`` is spent.
    Each round gets its own seed, drawn from the configured one; a sampler with a time
    parameter gets the time left; one without takes its configured ``num_reads`` in the
-   first round, then batches of at most that many that fit the time left.  A sampler that takes
+   first round, then batches of at most that many that fit the time left.  A first round
+   asking more than :data:`UNMEASURED_READS` reads starts with a short call of
+   :data:`PROBE_READS` reads instead, whose time per read sets the reads that fit: the
+   budget bounds the first round too (``--reads 10000000 --time-budget 1`` answers within
+   seconds), and a note says how many reads ran.  A QPU (``annealing_time``, real or mock)
+   is not measured so: its reads are checked against the solver's access-time limit before
+   anything is submitted.  A sampler that takes
    no seed runs one round (its answer would not change), and so does every sampler
    with ``route.enabled = false`` (``--no-route``);
 4. decimate between rounds if ``route.max_depth > 0`` (:mod:`.decimate`);
@@ -27,11 +33,12 @@
 >>> r.valid, r.solved_by, r.num_reads
 (True, 'sa (1 round)', 50)
 
-Any other :class:`dimod.Sampler` plugs in the same way:
+Any other :class:`dimod.Sampler` plugs in the same way (here with a budget that decodes
+all 32768 states the exact solver returns; a short one keeps those of lowest energy):
 
 >>> import dimod
 >>> r = solve(parse_puzzle("1..." "..2." "...." "...4"), Config().with_overrides(reads=5, seed=3),
-...           sampler=dimod.ExactSolver())
+...           sampler=dimod.ExactSolver(), budget=120)
 >>> r.valid, r.solved_by
 (True, 'ExactSolver (1 round)')
 >>> for note in r.notes: print(note)
@@ -56,7 +63,8 @@ from qsudoku.solving.decimate import choose_fixes, with_fixed
 from qsudoku.solving.plan import Plan, make_plan
 from qsudoku.solving.rounds import Tally
 
-__all__ = ["solve", "run_plan", "build", "root_candidates", "rounds_text", "SAMPLE_OVERHEAD"]
+__all__ = ["solve", "run_plan", "build", "root_candidates", "rounds_text", "SAMPLE_OVERHEAD",
+           "UNMEASURED_READS", "PROBE_READS"]
 
 #: What a round's sampler call may cost beyond its time limit, in builds of the model: the
 #: structured samplers check the BQM against the groups before their first read and score
@@ -67,6 +75,14 @@ SAMPLE_OVERHEAD = 2.5
 
 #: The sampler parameters that end a round early, and how a note says so.
 _STOPS = {"stop_at_ground": "its first ground state", "time_limit": "its time limit"}
+
+
+#: The most reads a first round takes unmeasured: every registered sampler's default and
+#: the usual ``--reads`` (a few hundred) are at most this, so such a run samples exactly as
+#: configured.
+UNMEASURED_READS = 1000
+#: Reads of the short first call that measures a sampler asked for more.
+PROBE_READS = 4
 
 
 def rounds_text(n: int) -> str:
@@ -212,7 +228,9 @@ class _Rounds:
 
     def run(self) -> Tally:
         cands, depth, built = self.root, 0, 0.0
-        n_next: int | None = None
+        probe = (self.batched and self.max_reads > UNMEASURED_READS
+                 and "annealing_time" not in self.plan.accepted)
+        n_next: int | None = PROBE_READS if probe else None
         tally, result = self.tally, self.result
         while not tally.rounds or not self.one:
             t = time.perf_counter()
@@ -230,21 +248,23 @@ class _Rounds:
                                         "the budget")
                 break
             left = self.deadline - t - built  # a build's worth kept for the reads' scoring
-            rnd = self.plan.sample(model, seed=self._seed(), left=left, num_reads=n_next)
+            rnd = self.plan.sample(model, seed=self._seed(), left=left, num_reads=n_next,
+                                   deadline=self.deadline)
             self.timings["sample"] += rnd.t_sample
             self.timings["decode"] += rnd.t_decode
             tally.add(rnd)
             self._note_reads(rnd, rnd.params)
             if cands is self.root:
                 result.sampleset, result.decoded = rnd.sampleset, rnd.decoded
+            if probe:
+                self._note_cut(rnd.num_reads, rnd.best.valid and
+                               self.puzzle.is_solution(rnd.best.grid))
+                probe = False
             if rnd.best.valid and self.puzzle.is_solution(rnd.best.grid):
                 result.grid, result.valid = list(rnd.best.grid), True
                 break
             if self.batched:
-                left = self.deadline - time.perf_counter()
-                per_read = tally.t_sample / max(1, tally.num_reads)
-                n_next = min(self.max_reads, int(left / per_read)) if per_read > 0 \
-                    else self.max_reads
+                n_next = self._reads_that_fit()
                 if n_next < 1:
                     break
             cands, depth = self._decimate(cands, depth, model, rnd)
@@ -289,15 +309,51 @@ class _Rounds:
         return model, built
 
     def _note_reads(self, rnd, call: dict) -> None:
-        """Say once when the sampler returned fewer reads than the user asked for."""
-        asked = call.get("num_reads")
-        if self.asked is None or asked is None or rnd.num_reads >= asked or self.noted_reads:
+        """Say once when the sampler returned fewer reads than the user asked for, and
+        each time reads were left undecoded to keep the budget."""
+        if rnd.returned > rnd.num_reads:
+            self.result.notes.append(
+                f"{self.plan.label} returned {rnd.returned} reads in a round, more than the "
+                f"{self.budget:g} s budget can decode: the {rnd.num_reads} of lowest energy "
+                "were kept")
+        asked, got = call.get("num_reads"), max(rnd.returned, rnd.num_reads)
+        if self.asked is None or asked is None or got >= asked or self.noted_reads:
             return
         why = [text for k, text in _STOPS.items() if call.get(k)]
         self.result.notes.append(
-            f"{self.plan.label} returned {rnd.num_reads} of the {asked} reads asked in a round"
+            f"{self.plan.label} returned {got} of the {asked} reads asked in a round"
             + (f" (it stops at {' or at '.join(why)})" if why else ""))
         self.noted_reads = True
+
+    def _per_read(self) -> float:
+        """Seconds per read so far: sampling and decoding (decoding many reads is not free)."""
+        return (self.tally.t_sample + self.tally.t_decode) / max(1, self.tally.num_reads)
+
+    def _reads_that_fit(self) -> int:
+        """Reads of the next round: at most the asked ones, as many as the time left holds
+        at the time per read measured so far."""
+        left = self.deadline - time.perf_counter()
+        per_read = self._per_read()
+        return min(self.max_reads, int(left / per_read)) if per_read > 0 else self.max_reads
+
+    def _note_cut(self, first: int, found: bool) -> None:
+        """Say how many reads ran when the asked reads were measured first (and cut)."""
+        label, asked, fits = self.plan.label, self.max_reads, self._reads_that_fit()
+        per_read = self._per_read()
+        if found:
+            self.result.notes.append(f"{label}: a first call of {first} of the {asked} reads "
+                                     "asked (measuring the time per read) found the grid")
+            return
+        if fits >= asked:
+            self.result.notes.append(f"{label}: a first call of {first} reads measured "
+                                     f"{per_read:.2g} s per read; {asked} reads per round fit "
+                                     f"the {self.budget:g} s budget")
+            return
+        then = f"then as many as fit ({fits} in the next round)" if fits >= 1 else "no more fit"
+        self.result.notes.append(f"{label}: {asked} reads per round cannot fit the "
+                                 f"{self.budget:g} s budget ({per_read:.2g} s per read, measured "
+                                 f"on a first call of {first} reads); reads were cut to fit: "
+                                 f"{first} in the first round, {then}")
 
     def _decimate(self, cands: Candidates, depth: int, model, rnd):
         """The candidates of the next round: fewer cells after a decimation step, or the

@@ -28,10 +28,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+import dimod
+
+from qsudoku.errors import SamplerOutputError
 from qsudoku.model.decode import Decoded, decode
 from qsudoku.model.qubo import QuboModel
 
-__all__ = ["Round", "Tally", "sample_round", "best_read", "call_params", "INFO_KEYS"]
+__all__ = ["Round", "Tally", "sample_round", "checked_sampleset", "DECODE_SAMPLE", "best_read", "call_params", "INFO_KEYS"]
 
 #: The ``sampleset.info`` fields kept in results (summed over rounds when numeric).
 INFO_KEYS = ("timing", "status", "problem_id")
@@ -67,6 +70,8 @@ class Round:
         params: The parameters the sampler was called with (without ``groups``).
         t_sample: Seconds in ``sampler.sample`` (resolving the sample set included).
         t_decode: Seconds decoding.
+        returned: Reads the sampler returned; more than ``num_reads`` when the reads of
+            highest energy were left undecoded to keep a deadline (see :func:`sample_round`).
     """
 
     model: QuboModel
@@ -76,6 +81,7 @@ class Round:
     params: dict
     t_sample: float
     t_decode: float
+    returned: int = 0
 
     @property
     def num_reads(self) -> int:
@@ -99,7 +105,58 @@ class Round:
                 if c.label in labels]
 
 
-def sample_round(model: QuboModel, sampler, params: Mapping) -> Round:
+def checked_sampleset(name: str, sampleset, model: QuboModel):
+    """``sampleset``, resolved, if it is a usable answer of sampler ``name`` for ``model``:
+    a :class:`dimod.SampleSet` with at least one read and every model variable.
+
+    Raises:
+        SamplerOutputError: Anything else, naming the sampler and what it returned.
+
+    >>> import dimod
+    >>> checked_sampleset("Mine", None, None)
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.SamplerOutputError: sampler 'Mine' returned None, not a dimod.SampleSet
+    """
+    if not isinstance(sampleset, dimod.SampleSet):
+        what = "None" if sampleset is None else f"a {type(sampleset).__name__}"
+        raise SamplerOutputError(f"sampler {name!r} returned {what}, not a dimod.SampleSet")
+    sampleset.resolve()
+    if not len(sampleset):
+        raise SamplerOutputError(f"sampler {name!r} returned an empty SampleSet (no reads)")
+    missing = set(model.variables).difference(sampleset.variables)
+    if missing:
+        raise SamplerOutputError(f"sampler {name!r} returned a SampleSet without {len(missing)} "
+                                 f"of the model's {model.num_variables} variables, e.g. "
+                                 f"{min(missing, key=str)!r}")
+    return sampleset
+
+
+#: Reads decoded first to measure decoding, when a deadline may not hold them all.
+DECODE_SAMPLE = 256
+
+
+def _decode_within(model: QuboModel, sampleset, deadline: float | None):
+    """``(sampleset, decoded)``: every read decoded, or, when decoding them all would pass
+    ``deadline`` (measured on the first :data:`DECODE_SAMPLE` reads), only the reads of
+    lowest energy that fit: a sampler bounded by time may return more reads than a budget
+    can decode."""
+    n = len(sampleset)
+    if deadline is None or n <= DECODE_SAMPLE:
+        return sampleset, decode(model, sampleset)
+    t = time.perf_counter()
+    head = decode(model, sampleset.slice(DECODE_SAMPLE, sorted_by=None))
+    now = time.perf_counter()
+    fit = DECODE_SAMPLE + max(0, int((deadline - now) / max((now - t) / DECODE_SAMPLE, 1e-9)))
+    if fit >= n:
+        return sampleset, head + decode(model, sampleset.slice(DECODE_SAMPLE, None,
+                                                               sorted_by=None))
+    kept = sampleset.truncate(fit)
+    return kept, decode(model, kept)
+
+
+def sample_round(model: QuboModel, sampler, params: Mapping, name: str | None = None,
+                 deadline: float | None = None) -> Round:
     """Sample ``model.bqm`` once with ``sampler`` and decode every read.
 
     Args:
@@ -107,19 +164,28 @@ def sample_round(model: QuboModel, sampler, params: Mapping) -> Round:
         sampler: Any :class:`dimod.Sampler`; one that lists ``groups`` in its
             ``parameters`` also gets the model's labelled one-hot groups.
         params: Keyword arguments of ``sampler.sample`` (already checked).
+        name: The sampler's name in errors (default: its ``name`` or class name).
+        deadline: ``time.perf_counter()`` value by which decoding should end: when the
+            sampler returned more reads than fit, only those of lowest energy are decoded
+            (:attr:`Round.returned` keeps the count returned).
 
     Returns:
         The :class:`Round`.
+
+    Raises:
+        SamplerOutputError: The sampler's answer is not usable (:func:`checked_sampleset`).
     """
     call = call_params(sampler, model, params)
+    name = name or getattr(sampler, "name", None) or type(sampler).__name__
     t = time.perf_counter()
-    sampleset = sampler.sample(model.bqm, **call)
-    sampleset.resolve()
+    sampleset = checked_sampleset(str(name), sampler.sample(model.bqm, **call), model)
     t_sample = time.perf_counter() - t
+    returned = int(sampleset.record.num_occurrences.sum())
     t = time.perf_counter()
-    decoded = decode(model, sampleset)
+    sampleset, decoded = _decode_within(model, sampleset, deadline)
     t_decode = time.perf_counter() - t
-    return Round(model, sampleset, decoded, best_read(decoded), dict(params), t_sample, t_decode)
+    return Round(model, sampleset, decoded, best_read(decoded), dict(params), t_sample, t_decode,
+                 returned)
 
 
 @dataclass

@@ -81,13 +81,15 @@ def _translate(exc: BaseException, what: str, constructing: bool):
 
 
 @contextlib.contextmanager
-def cloud_errors(what: str, constructing: bool = False, config_file: str | None = None):
+def cloud_errors(what: str, constructing: bool = False, client: dict | None = None):
     """Re-raise D-Wave cloud failures as one-line :class:`BackendUnavailableError` (no traceback chain,
     so the original message, which might quote a token, is never shown).  ``constructing``:
-    a client is being created, so D-Wave's logging is made to redact the token first
-    (:func:`~qsudoku.samplers.redact.install_log_redaction`, reading ``config_file`` too)."""
+    a client is being created from the options ``client``, so D-Wave's logging is made to
+    redact first the token and every credential of those options (header values, URL
+    passwords) and of their ``config_file``
+    (:func:`~qsudoku.samplers.redact.install_log_redaction`)."""
     if constructing:
-        install_log_redaction(config_file)
+        install_log_redaction((client or {}).get("config_file"), client)
     try:
         yield
     except (BackendUnavailableError, ConfigError):

@@ -35,7 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Hashable, Iterable, Mapping
 
-from qsudoku.errors import ParameterError
+from qsudoku.errors import ParameterError, QSudokuError
+from qsudoku.io.reading import read_regular, skip
 
 __all__ = ["Embedded", "EmbeddingCache", "default_cache_dir", "graph_key", "target_id",
            "chain_stats", "is_valid_embedding", "embed_bqm", "check_embedding_parameters",
@@ -47,6 +48,8 @@ MINORMINER_PARAMETERS = {
     "max_no_improvement": int, "threads": int, "inner_rounds": int, "max_fill": int,
     "max_beta": (int, float),
 }
+#: Largest embedding-cache entry read (an embedding onto the largest QPU graphs is a few MB).
+MAX_ENTRY_BYTES = 64 * 1024 * 1024
 _FORMAT = "qsudoku-embedding"
 _VERSION = 1
 
@@ -237,11 +240,23 @@ class EmbeddingCache:
         return self.directory / f"{key}.json"
 
     def load(self, key: str) -> dict | None:
-        """The stored record of ``key``, or ``None`` if absent or unreadable (never raises)."""
+        """The stored record of ``key``, or ``None`` if absent or unreadable (never raises).
+
+        The entry is read as qsudoku reads every file it opens on its own
+        (:func:`~qsudoku.io.reading.read_regular`): an entry that is not a regular file
+        (a FIFO, a link to a device) or larger than :data:`MAX_ENTRY_BYTES` is a miss,
+        said in one :class:`~qsudoku.io.reading.SkippedFileWarning`.
+        """
         try:
-            with open(self.path(key), encoding="utf-8") as f:
-                data = json.load(f)
-        except (OSError, ValueError):
+            raw = read_regular(self.path(key), MAX_ENTRY_BYTES, "embedding cache entry")
+        except QSudokuError as e:
+            skip(e, "the embedding is found anew")
+            return None
+        if raw is None:
+            return None
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except (ValueError, RecursionError):
             return None
         if not (isinstance(data, dict) and data.get("format") == _FORMAT
                 and data.get("version") == _VERSION and data.get("key") == key

@@ -1,8 +1,11 @@
-"""Leap hybrid backends: ``hybrid`` (the BQM) and ``hybrid-cqm`` (a constrained model).
+"""Leap hybrid backends: ``hybrid`` (the BQM), ``hybrid-cqm`` and ``hybrid-nl``.
 
 ``hybrid`` sends the BQM to :class:`dwave.system.LeapHybridSampler`; ``hybrid-cqm``
 sends :class:`dwave.system.LeapHybridCQMSampler` a constrained model whose one-hot
-groups are constraints instead of penalties (:func:`cqm_from_groups`).  Both answer
+groups are constraints instead of penalties (:func:`cqm_from_groups`); ``hybrid-nl``
+sends :class:`dwave.system.LeapHybridNLSampler` a nonlinear model with one integer per
+open cell over its candidates and one exactly-once constraint per digit and unit
+(:func:`~qsudoku.samplers.dwave.nl_model.build_nl_model`).  All answer
 with a :class:`dimod.SampleSet` over the BQM's variables, so they decode like any
 sampler.  Credentials and cloud failures are handled as for the QPU
 (:mod:`qsudoku.samplers.dwave`): D-Wave's own configuration only, and a
@@ -21,11 +24,15 @@ import numbers
 import dimod
 import numpy as np
 
-from qsudoku.errors import ConfigError
+from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
 from qsudoku.samplers.dwave.cloud import CLIENT_OPTIONS, DEFAULT_LABEL, cloud_errors, plain, split_options
+from qsudoku.samplers.dwave.nl_model import LIMITS, build_nl_model, model_size
+from qsudoku.samplers.onehot import groups_of
+from qsudoku.samplers.options import need_time_limit
+from qsudoku.samplers.reads import as_binary, empty_sampleset
 
-__all__ = ["HybridSampler", "HybridCQMSampler", "cqm_from_groups", "hybrid_sampler",
-           "hybrid_cqm_sampler"]
+__all__ = ["HybridSampler", "HybridCQMSampler", "HybridNLSampler", "cqm_from_groups",
+           "hybrid_sampler", "hybrid_cqm_sampler", "hybrid_nl_sampler", "check_nl_size"]
 
 
 def _time_limit(time_limit, minimum: float, properties) -> float:
@@ -184,12 +191,79 @@ class HybridCQMSampler(_Hybrid):
                             num_discrete=len(cqm.discrete), feasible_fraction=feasible)
 
 
+def check_nl_size(size: dict, properties) -> None:
+    """Refuse a model over any of the NL solver's size limits (:data:`~.nl_model.LIMITS`).
+
+    >>> check_nl_size({"nodes": 70000}, {"maximum_number_of_nodes": 65536})
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.BackendUnavailableError: the model is too large for the Leap NL solver: nodes 70000 > maximum_number_of_nodes 65536; solve a smaller puzzle or propagate more (--rules)
+    """
+    for limit, key in LIMITS.items():
+        most = properties.get(limit)
+        if most is not None and size.get(key, 0) > most:
+            raise BackendUnavailableError(
+                f"the model is too large for the Leap NL solver: {key} {size[key]} > {limit} "
+                f"{most}; solve a smaller puzzle or propagate more (--rules)")
+
+
+class HybridNLSampler(_Hybrid):
+    """:class:`~dwave.system.LeapHybridNLSampler` on the nonlinear model of the one-hot ``groups``.
+
+    Parameters (checked at the top of :meth:`sample`, before any network call):
+    ``groups`` (the pipeline passes them; recognised from the BQM if not), ``time_limit``
+    (seconds; default: the solver's estimated minimum for the model), ``label`` (default
+    ``"qsudoku"``) and whatever else the solver lists.  The model's size is checked
+    against the solver's limits first.  Returns a :class:`dimod.SampleSet` over the BQM's
+    variables with BQM energies, one row per state the solver returned, and an
+    ``is_feasible`` field (all units satisfied, as dwave-optimization reports it).
+    """
+
+    what = "hybrid NL"
+
+    def __init__(self, child):
+        super().__init__(child)
+        self.parameters["groups"] = []
+
+    def sample(self, bqm, groups=None, time_limit=None, **params):
+        unknown = sorted(set(params) - set(self.parameters))
+        if unknown:
+            raise ParameterError(f"hybrid-nl: unknown parameter(s) {', '.join(unknown)}; it "
+                                 f"accepts: {', '.join(sorted(self.parameters))}")
+        need_time_limit("hybrid-nl", time_limit)
+        if "label" in self.parameters:
+            params.setdefault("label", DEFAULT_LABEL)
+        if not len(bqm.variables):
+            return empty_sampleset(bqm)
+        nl = build_nl_model(groups_of(as_binary(bqm), groups, "hybrid-nl"))
+        if set(nl.variables) != set(bqm.variables):
+            raise ParameterError("hybrid-nl: the cell groups do not cover exactly the BQM's "
+                                 "variables")
+        size = model_size(nl.model)
+        check_nl_size(size, self.properties)
+        minimum = float(self.child.estimated_min_time_limit(nl.model))
+        limit = _time_limit(time_limit, minimum, self.properties)
+        with cloud_errors(self.what):  # the states are read from the answer when first used
+            result = self.child.sample(nl.model, time_limit=limit, **params).result()
+            rows = nl.samples()
+            states = [i for i in range(nl.model.states.size()) if nl.choice.has_state(i)]
+        feasible = np.array([bool(nl.model.feasible(i)) for i in states], dtype=bool)
+        pos = {v: i for i, v in enumerate(nl.variables)}
+        rows = rows[:, [pos[v] for v in bqm.variables]]
+        if bqm.vartype is dimod.SPIN:
+            rows = 2 * rows - 1
+        ss = dimod.SampleSet.from_samples_bqm((rows, list(bqm.variables)), bqm,
+                                              is_feasible=feasible, info=dict(result.info))
+        return self._finish(ss, limit, minimum, num_units=nl.num_units, model_size=size,
+                            feasible_fraction=float(feasible.mean()) if len(feasible) else None)
+
+
 def _hybrid_factory(name: str, cls_name: str, wrapper):
     def factory(**options):
         _, client = split_options(name, options, CLIENT_OPTIONS, ())
         import dwave.system
 
-        with cloud_errors(wrapper.what, constructing=True, config_file=client.get("config_file")):
+        with cloud_errors(wrapper.what, constructing=True, client=client):
             child = getattr(dwave.system, cls_name)(**client)
         return wrapper(child)
 
@@ -204,3 +278,8 @@ def hybrid_sampler(**options):
 def hybrid_cqm_sampler(**options):
     """``hybrid-cqm``: Leap's hybrid CQM solver on the one-hot groups (needs a token)."""
     return _hybrid_factory("hybrid-cqm", "LeapHybridCQMSampler", HybridCQMSampler)(**options)
+
+
+def hybrid_nl_sampler(**options):
+    """``hybrid-nl``: Leap's nonlinear solver, an integer per open cell (needs a token)."""
+    return _hybrid_factory("hybrid-nl", "LeapHybridNLSampler", HybridNLSampler)(**options)

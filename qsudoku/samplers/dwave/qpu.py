@@ -310,7 +310,7 @@ def qpu_sampler(**options):
     from dwave.system import DWaveSampler
 
     cache = _cache_from(local)
-    with cloud_errors("QPU", constructing=True, config_file=client.get("config_file")):
+    with cloud_errors("QPU", constructing=True, client=client):
         child = DWaveSampler(**client)
     return QPUSampler(child, cache, local.get("embedding_parameters"))
 

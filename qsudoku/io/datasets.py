@@ -1,0 +1,72 @@
+"""Find a puzzle set by name: ``dataset_path("sudoku9/forum_hardest_1106.txt")``.
+
+A set's name is its path below a data folder (``<kind>/<file>``, as in the
+repository's ``data/``; see ``data/README.md``).  The folders are searched in
+this order, and the first one holding the set wins:
+
+1. every directory of ``$QSUDOKU_DATA`` (``os.pathsep``-separated), so that a
+   user can add sets that do not ship (or override one that does);
+2. the repository's ``data/`` (found from the package's location in a clone or an
+   editable install; a wheel has none);
+3. ``../shared/data`` beside the repository (the developers' share), unless
+   ``$QSUDOKU_NO_SHARED`` is set to a non-empty value (tests set it to check that
+   the repository stands on its own).
+
+>>> dataset_path("sudoku9/forum_hardest_1106.txt").name
+'forum_hardest_1106.txt'
+>>> dataset_path("sudoku9/no_such_set.txt")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+qsudoku.errors.DatasetMissingError: puzzle set sudoku9/no_such_set.txt not found in ...
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from qsudoku.checks import need_type
+from qsudoku.errors import DatasetMissingError
+
+__all__ = ["dataset_path", "data_roots", "REPO_DATA", "ENV_DATA", "ENV_NO_SHARED"]
+
+#: Environment variable: extra data folders, searched first.
+ENV_DATA = "QSUDOKU_DATA"
+#: Environment variable: when non-empty, ``../shared/data`` is not searched.
+ENV_NO_SHARED = "QSUDOKU_NO_SHARED"
+#: The repository's ``data/`` folder (it exists in a clone or an editable install).
+REPO_DATA = Path(__file__).resolve().parents[2] / "data"
+
+
+def data_roots() -> list[Path]:
+    """The folders searched for a set, in order (only those that exist).
+
+    >>> REPO_DATA in data_roots()
+    True
+    """
+    roots = [Path(d) for d in os.environ.get(ENV_DATA, "").split(os.pathsep) if d]
+    roots.append(REPO_DATA)
+    if not os.environ.get(ENV_NO_SHARED):
+        roots.append(REPO_DATA.parent.parent / "shared" / "data")
+    return [r for r in roots if r.is_dir()]
+
+
+def dataset_path(name: str | os.PathLike) -> Path:
+    """The file of the puzzle set ``name`` (e.g. ``"sudoku16/gecode.txt"``).
+
+    Args:
+        name: The set's path relative to a data folder.
+
+    Raises:
+        DatasetMissingError: No data folder holds it; the message names the set,
+            the folders searched and ``QSUDOKU_DATA``.
+    """
+    name = os.fspath(need_type("name", name, (str, os.PathLike), "a str or a path"))
+    roots = data_roots()
+    for root in roots:
+        path = root / name
+        if path.exists():
+            return path
+    where = ", ".join(str(r) for r in roots) or "no data folder"
+    raise DatasetMissingError(f"puzzle set {name} not found in {where}; put it under a "
+                              f"directory named in {ENV_DATA}")

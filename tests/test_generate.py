@@ -1,0 +1,162 @@
+"""``qsudoku generate``: seeded, valid, unique on request, readable in every format."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from qsudoku.exact.count import count_solutions
+from qsudoku.exact.generate import make_puzzle, random_regions, symmetries
+from qsudoku.io import Rules, load_puzzles, parse_regions
+from qsudoku.commands.generate import FORMATS
+
+from _cli import one_error, run
+
+
+def generate(capsys, tmp_path, *argv, name="g.txt"):
+    out = tmp_path / name
+    code, stdout, err = run(capsys, "generate", *argv, "-o", out)
+    assert code == 0, err
+    return out
+
+
+def test_the_same_seed_writes_the_same_files(capsys, tmp_path):
+    argv = ("--size", "16", "--fraction", "0.45", "--count", "10", "--seed", "7")
+    a = generate(capsys, tmp_path, *argv, name="a.txt")
+    b = generate(capsys, tmp_path, *argv, name="b.txt")
+    assert a.read_bytes() == b.read_bytes()
+    for what in ("solutions", "ids"):
+        a_c, b_c = (tmp_path / f"{x}.{what}.txt" for x in "ab")
+        assert a_c.read_bytes() == b_c.read_bytes()
+    puzzles = load_puzzles(str(a))
+    assert len(puzzles) == 10 and len(set(p.givens for p in puzzles)) == 10
+    for p in puzzles:
+        assert p.size == 16 and sum(1 for d in p.givens if d) == round(0.45 * 256)
+        assert p.solution is not None and p.is_solution(p.solution)
+    other = generate(capsys, tmp_path, *argv[:-1], "8", name="c.txt")
+    assert other.read_bytes() != a.read_bytes()
+
+
+def test_stdout_is_the_default_and_matches_the_file(capsys, tmp_path):
+    f = generate(capsys, tmp_path, "--size", "4", "--count", "3", "--seed", "1")
+    code, out, err = run(capsys, "generate", "--size", "4", "--count", "3", "--seed", "1")
+    assert code == 0 and out == f.read_text()
+
+
+@pytest.mark.parametrize("argv, read", [
+    (("--size", "4"), ()), (("--size", "6", "--box", "3x2"), ("--box", "3x2")),
+    (("--size", "8", "--box", "2x4"), ("--box", "2x4")),
+    (("--size", "9", "--variant", "x"), ("--variant", "x")),
+    (("--size", "6", "--regions", "random"), ()),
+    (("--size", "5", "--regions", "random", "--variant", "x"), ("--variant", "x")),
+])
+def test_unique_puzzles_have_exactly_one_solution(capsys, tmp_path, argv, read):
+    f = generate(capsys, tmp_path, *argv, "--unique", "--fraction", "0", "--count", "3",
+                 "--seed", "3")
+    code, out, err = run(capsys, "count", f, *read)  # the CLI's check: exit 0 = all unique
+    assert code == 0 and out.count("unique") == 3, out + err
+    rules = Rules(box=(int(read[1][0]), int(read[1][2])) if read[:1] == ("--box",) else None,
+                  variant="x" if "x" in read else "standard")
+    puzzles = load_puzzles(str(f), rules)
+    assert len(puzzles) == 3
+    for p in puzzles:
+        result = count_solutions(p)
+        assert result.unique and list(result.solutions[0]) == list(p.solution)
+        assert sum(1 for d in p.givens if d) < p.size * p.size / 2
+
+
+def test_the_variant_reaches_the_solution(capsys, tmp_path):
+    f = generate(capsys, tmp_path, "--variant", "x", "--count", "2", "--seed", "5",
+                 name="sudokux9.txt")
+    for p in load_puzzles(str(f), Rules(variant="x")):
+        assert len(p.units) == 29 and p.is_solution(p.solution)
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_every_format_reads_back(capsys, tmp_path, fmt):
+    count = 1 if fmt == "tuples" else 3
+    argv = ("--size", "6", "--box", "3x2", "--count", str(count), "--seed", "11")
+    lines = load_puzzles(str(generate(capsys, tmp_path, *argv, name="line.txt")),
+                         Rules(box=(3, 2)))
+    f = generate(capsys, tmp_path, *argv, "--format", fmt, name=f"out.{fmt}")
+    back = load_puzzles(str(f), Rules(box=(3, 2)))
+    assert [p.givens for p in back] == [p.givens for p in lines]
+    assert all(p.units == q.units for p, q in zip(back, lines))
+
+
+@pytest.mark.parametrize("size", [16, 25])
+@pytest.mark.parametrize("fmt", ["grid", "tuples"])
+def test_large_grids_read_back(capsys, tmp_path, size, fmt):
+    """A 16x16 or 25x25 grid's separator lines are wider than any row of cells."""
+    argv = ("--size", str(size), "--seed", "1", "--fraction", "0.3")
+    line = load_puzzles(str(generate(capsys, tmp_path, *argv, name="line.txt")))
+    back = load_puzzles(str(generate(capsys, tmp_path, *argv, "--format", fmt,
+                                     name=f"out.{fmt}")))
+    assert [p.givens for p in back] == [p.givens for p in line]
+
+
+@pytest.mark.parametrize("fmt", ["line", "tsv"])
+def test_random_jigsaws_read_back_with_their_regions(capsys, tmp_path, fmt):
+    f = generate(capsys, tmp_path, "--size", "7", "--regions", "random", "--count", "2",
+                 "--seed", "4", "--format", fmt, name=f"j.{fmt}")
+    puzzles = load_puzzles(str(f))
+    assert len({p.units for p in puzzles}) == 2
+    for p in puzzles:
+        assert {u.kind for u in p.units} == {"row", "column", "region"}
+    solutions = (tmp_path / f"j.solutions.{fmt}").read_text().split()
+    assert all(p.is_solution([int(ch) for ch in s]) for p, s in zip(puzzles, solutions))
+
+
+def test_a_fixed_region_map_is_kept_in_grid_format(capsys, tmp_path):
+    regions = "aaabbb/aaabbb/cccddd/cccddd/eeefff/eeefff".replace("ddd/cccddd", "dcd/ccdddd")
+    f = generate(capsys, tmp_path, "--regions", regions, "--count", "2", "--seed", "2",
+                 "--format", "grid", name="j.grid")
+    back = load_puzzles(str(f), Rules(regions=parse_regions(regions)))
+    solutions = (tmp_path / "j.solutions.grid").read_text().split()
+    assert len(back) == 2
+    assert all(p.is_solution([int(ch) for ch in s]) for p, s in zip(back, solutions))
+
+
+@pytest.mark.parametrize("argv, words", [
+    (("--format", "tuples", "--count", "2"), ["--count 1"]),
+    (("--format", "grid", "--regions", "random"), ["no region map"]),
+    (("--fraction", "1.5",), ["--fraction 1.5"]),
+    (("--count", "0",), ["--count 0"]),
+    (("--size", "7",), ["no box shape"]),
+    (("--size", "40",), ["--size 40"]),
+])
+def test_bad_options_are_one_line(capsys, argv, words):
+    code, out, err = run(capsys, "generate", *argv, "--seed", "1")
+    assert code == 2
+    line = one_error(err)
+    assert all(w in line for w in words)
+
+
+def test_the_shuffle_keeps_every_unit_and_uses_the_symmetries():
+    template = Rules(box=(2, 3)).make([0] * 36)
+    moves = symmetries(template)
+    assert moves and tuple(c * 6 + r for r in range(6) for c in range(6)) not in moves
+    grids = {make_puzzle(template, 1.0, random.Random(s), moves=moves).givens for s in range(20)}
+    assert len(grids) == 20
+    assert all(template.is_solution(g) for g in grids)
+
+
+@pytest.mark.parametrize("n", [4, 5, 7, 9])
+def test_random_regions_are_connected_and_of_size_n(n):
+    regions = random_regions(n, random.Random(n))
+    assert sorted(regions.count(k) for k in range(n)) == [n] * n
+    assert regions != random_regions(n, random.Random(n + 1))
+    Rules(regions=regions).make([0] * (n * n))  # a valid jigsaw map
+    for k in range(n):
+        cells = {i for i, x in enumerate(regions) if x == k}
+        seen, todo = set(), [min(cells)]
+        while todo:
+            c = todo.pop()
+            if c in seen:
+                continue
+            seen.add(c)
+            r, q = divmod(c, n)
+            todo += [d for d in (c - n, c + n, c - 1 if q else -1, c + 1 if q < n - 1 else -1)
+                     if d in cells]
+        assert seen == cells
