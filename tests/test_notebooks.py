@@ -22,7 +22,8 @@ MAX_BYTES = 2 * 1024 * 1024
 
 def test_notebooks_exist_and_carry_small_outputs():
     names = [p.name for p in NOTEBOOKS]
-    assert names == ["01_walkthrough.ipynb", "02_penalty_weights.ipynb", "03_samplers.ipynb"]
+    assert names == ["01_walkthrough.ipynb", "02_penalty_weights.ipynb", "03_samplers.ipynb",
+                     "04_encodings.ipynb"]
     for path in NOTEBOOKS:
         assert path.stat().st_size < MAX_BYTES, path.name
         nb = json.loads(path.read_text(encoding="utf-8"))
