@@ -141,7 +141,7 @@ def test_an_exact_sampler_solves_the_candidates_without_a_qubo():
     assert r.model is None and "build" not in r.timings and r.num_variables > 0
 
 
-def test_a_blank_49x49_runs_the_exact_sampler_and_skips_it_as_the_fallback(capsys):
+def test_a_blank_49x49_runs_the_exact_sampler_and_no_fallback_after_it(capsys):
     code, out, _ = run(capsys, "solve", "[]", "--size", "49", "--sampler", "sat",
                        "--param", "time_limit=0.3", "--no-fallback", "--json")
     d = json.loads(out)
@@ -151,10 +151,10 @@ def test_a_blank_49x49_runs_the_exact_sampler_and_skips_it_as_the_fallback(capsy
         assert any("'sat' ran and stopped at its 0.3 s time limit" in n for n in d["notes"])
     r = solve(Puzzle.standard([0] * 49 ** 2),
               Config().with_overrides(sampler="sat", params={"time_limit": 0.3},
-                                      route={"exact_fallback": "sat"}))
-    assert r.valid or "exact fallback 'sat' skipped: it is the sampler that has just run" \
-        in r.notes
-    assert "fallback" not in r.solved_by
+                                      route={"exact_fallback": "sat,csp"}))
+    assert r.valid or "no exact fallback after the exact sampler 'sat': it had the time it " \
+        "was given (name another with --sampler)" in r.notes
+    assert "fallback" not in r.solved_by and "fallback" not in r.timings
 
 
 def test_a_file_of_one_tuple_list_a_line_takes_its_size_from_the_directory(tmp_path):
