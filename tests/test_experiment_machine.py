@@ -132,7 +132,7 @@ def test_tasks_are_consumed_as_the_run_needs_them():
 
 def test_bench_and_sweep_inputs_are_iterators(tmp_path):
     from qsudoku.cli import build_parser
-    from qsudoku.commands.common import read_experiment_inputs
+    from qsudoku.commands.experiment import read_experiment_inputs
 
     src = tmp_path / "p.txt"
     src.write_text("\n".join(PUZZLES) + "\n" + "x" * 20 + "\n")  # a bad last line

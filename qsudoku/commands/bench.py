@@ -22,9 +22,11 @@ from copy import copy
 from qsudoku.io.output import is_stdout
 from qsudoku.experiments.bench import SOLVE, format_summary, points, summarize
 from qsudoku.errors import BackendUnavailableError, ConfigError
-from qsudoku.commands.common import (SecondsListAction, add_config_args, add_experiment_args, add_input_args, add_route_args,
-                     check_experiment_args, config_from_args, experiment_tasks,
-                     read_experiment_inputs, run_experiment)
+from qsudoku.commands.common import (SecondsListAction, add_config_args, add_input_args,
+                                     add_route_args, config_from_args)
+from qsudoku.commands.experiment import (add_experiment_args, check_experiment_args,
+                                         experiment_tasks, read_experiment_inputs,
+                                         run_experiment)
 
 
 def register(sub) -> None:

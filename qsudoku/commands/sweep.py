@@ -9,9 +9,11 @@ from qsudoku.experiments.stats import optimal_over_axes
 from qsudoku.io.output import is_stdout
 from qsudoku.experiments.sweep import SWEEP_SAMPLER, parse_axis, points, summarize
 from qsudoku.experiments.tasks import format_value
-from qsudoku.commands.common import (add_config_args, add_experiment_args, add_input_args, add_route_args,
-                     check_experiment_args, config_from_args, experiment_tasks,
-                     read_experiment_inputs, run_experiment)
+from qsudoku.commands.common import (add_config_args, add_input_args, add_route_args,
+                                     config_from_args)
+from qsudoku.commands.experiment import (add_experiment_args, check_experiment_args,
+                                         experiment_tasks, read_experiment_inputs,
+                                         run_experiment)
 
 EPILOG = """\
 axes: one flag per swept key, KEY=start:stop:count (count values spaced geometrically)

@@ -61,6 +61,7 @@ parameter passed, ``stop_at_ground`` off, no decimation and no fallback, so that
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -201,9 +202,9 @@ def run_plan(plan: Plan, puzzle: Puzzle, *, budget: float | None = None,
         result.valid, result.solved_by, result.energy = puzzle.is_solution(root.grid), \
             "propagation", 0.0
         return _finish(result, timings, t0)
-    from qsudoku.solving import fallback  # the exact layer, when needed
+    if _is_exact(plan.sampler):  # it reads the candidates: no QUBO to build
+        from qsudoku.solving import fallback  # the exact layer, only when needed
 
-    if fallback.exact_backend(plan.sampler):  # it reads the candidates: no QUBO to build
         fallback.run_exact_sampler(plan, root, result, t0 + time_budget)
         if not result.valid and rc.fallback_names:  # the sampler was the exact solver asked for
             result.notes.append(f"no exact fallback after the exact sampler {plan.label!r}: "
@@ -222,6 +223,17 @@ def run_plan(plan: Plan, puzzle: Puzzle, *, budget: float | None = None,
                             f"budget ({rounds_text(tally.rounds)})"
                             + ("" if rc.fallback_names else "; the exact fallback is off"))
     return _fall_back(plan, root, result, t0, fixed_sample)
+
+
+def _is_exact(sampler) -> bool:
+    """Whether ``sampler`` is one of qsudoku's exact backends (read off its properties,
+    so that the default route does not import the exact layer)."""
+    props = getattr(sampler, "properties", None)
+    if not (isinstance(props, Mapping) and props.get("exact")):
+        return False
+    from qsudoku.solving.fallback import exact_backend
+
+    return exact_backend(sampler) is not None
 
 
 def _fall_back(plan: Plan, root: Candidates, result: Result, t0: float,

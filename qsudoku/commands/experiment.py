@@ -1,0 +1,233 @@
+"""Options and steps that ``bench`` and ``sweep`` share: repeats, limits, output, resume,
+where the tasks run, and the run itself through :mod:`qsudoku.experiments`."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from qsudoku.commands.common import rules_from_args
+from qsudoku.config import load_config
+from qsudoku.experiments.limits import MAX_JOBS_PER_CPU, MAX_REPEAT, MAX_TASKS  # one home
+from qsudoku.errors import ConfigError, PuzzleFormatError
+from qsudoku.io.output import check_target, is_stdout
+
+__all__ = ["add_experiment_args", "check_experiment_args", "run_experiment",
+           "read_experiment_inputs", "set_label", "experiment_tasks", "MAX_REPEAT",
+           "MAX_JOBS_PER_CPU", "MAX_TASKS"]
+
+
+def add_experiment_args(p: argparse.ArgumentParser, what: str) -> argparse._ArgumentGroup:
+    """The flags ``bench`` and ``sweep`` share: repeats, limits, output, resume and where
+    the tasks run (``--jobs`` local Dask workers, ``--scheduler`` an existing cluster)."""
+    g = p.add_argument_group(what)
+    g.add_argument("--repeat", type=int, default=1, metavar="R",
+                   help="runs per puzzle and setting; repeat r uses seed (--seed or 0) + r")
+    g.add_argument("--limit", type=int, metavar="N", help="only the first N puzzles of each input")
+    g.add_argument("--jobs", type=int, default=1, metavar="J",
+                   help="1: run in this process (default); J > 1: a local Dask cluster of J "
+                        "single-threaded worker processes; 0: one per CPU")
+    g.add_argument("--scheduler", metavar="ADDRESS",
+                   help="send the tasks to an existing Dask cluster, e.g. tcp://host:8786 "
+                        "(default: $QSUDOKU_SCHEDULER; see docs/cluster.md)")
+    g.add_argument("--out", metavar="FILE", help="results .csv or .parquet, written row by "
+                   "row; - streams CSV rows to standard output (the summary goes to stderr)")
+    g.add_argument("--resume", action="store_true", help="keep the rows --out has, run the rest")
+    g.add_argument("--overwrite", action="store_true", help="replace an existing --out")
+    g.add_argument("--no-progress", action="store_true", help="no progress bar")
+    g.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
+    return g
+
+
+
+
+def check_experiment_args(args) -> None:
+    """Counts must be positive and bounded (the limits of
+    :func:`qsudoku.experiments.runner.check_limits`), ``--resume`` needs ``--out``."""
+    from qsudoku.experiments.limits import check_limits
+    from qsudoku.experiments.scheduler import resolve_scheduler
+
+    if args.limit is not None and args.limit < 1:
+        raise ConfigError(f"--limit {args.limit} must be >= 1")
+    remote = resolve_scheduler(args.scheduler) is not None  # then --jobs is unused
+    if remote:  # a bad wait is said before any file is opened
+        from qsudoku.experiments.scheduler import check_waits
+
+        check_waits()
+    check_limits(repeat=args.repeat, jobs=args.jobs, remote=remote,
+                 names={"repeat": "--repeat", "jobs": "--jobs"})
+    if args.resume and not args.out:
+        raise ConfigError("--resume needs --out FILE")
+    if args.out:
+        check_target(args.out, "--out")
+        _check_not_input(args)
+    if args.resume and args.overwrite:
+        raise ConfigError("--resume and --overwrite exclude each other")
+
+
+def _check_not_input(args) -> None:
+    """Refuse an ``--out`` (or its journal, its machine record) that is also a file the
+    run reads: a puzzle file, its solutions, ``--config`` or ``--regions``, under any
+    name (the same ``(st_dev, st_ino)``, so a link or another path is caught too)."""
+    from qsudoku.experiments.results import journal_path
+
+    if is_stdout(args.out):  # standard output is no file
+        return
+
+    def identity(path):
+        try:
+            st = os.stat(path)
+        except (OSError, ValueError):
+            return None
+        return st.st_dev, st.st_ino
+
+    specs = args.puzzles if isinstance(args.puzzles, list) else [args.puzzles or []]
+    inputs = [s for s in specs if isinstance(s, str) and s != "-"]
+    inputs += [os.path.splitext(s)[0] + ".solutions" + os.path.splitext(s)[1] for s in inputs]
+    inputs += [getattr(args, "config", None), getattr(args, "regions", None)]
+    read = {identity(p): p for p in inputs if p and identity(p) is not None}
+    for out in dict.fromkeys((args.out, journal_path(args.out), args.out + ".machine.json")):
+        name = read.get(identity(out))
+        if name is not None:
+            raise ConfigError(f"--out {args.out}: {out} is also an input of this run "
+                              f"({name}); write the results to another file")
+
+
+def experiment_tasks(args, sources, points):
+    """Every source x point x ``--repeat``, made as the run consumes them (the puzzles
+    stream); more than :data:`MAX_TASKS` runs per puzzle are refused before any work."""
+    from qsudoku.experiments.limits import check_limits
+    from qsudoku.experiments.tasks import iter_tasks
+
+    check_limits(repeat=args.repeat, points=len(points), jobs=0,
+                 names={"repeat": "--repeat", "jobs": "--jobs"})
+    return iter_tasks(sources, points, args.repeat)
+
+
+def run_experiment(args, tasks, axis_keys=(), points=None) -> list[dict]:
+    """Run ``tasks`` as the flags say; returns the new rows (none with ``--out FILE``: the
+    file has them; ``--out -`` streams them as CSV to standard output).
+
+    Notes on stderr say where the tasks run and, after Ctrl-C, how many rows were kept.
+    ``<out>.machine.json`` is written only once the output is held (a refused run
+    changes nothing).
+    """
+    import sys
+
+    from qsudoku.experiments import runner
+
+    progress = not (args.quiet or args.no_progress) and sys.stderr.isatty()
+
+    def note(text: str) -> None:
+        if not args.quiet:
+            print(f"qsudoku: {text}", file=sys.stderr)
+
+    from qsudoku.experiments.scheduler import resolve_scheduler
+
+    scheduler = resolve_scheduler(args.scheduler) or load_config(args.config).cluster.scheduler
+    count = [0, 0, None]  # new rows, errors, the first error row
+
+    def seen(row: dict) -> None:
+        count[0] += 1
+        if row.get("status") == "error":
+            count[1] += 1
+            count[2] = count[2] or row
+
+    file = None if is_stdout(args.out) else args.out  # standard output keeps no file
+    try:
+        rows = runner.run_to(args.out, tasks, axis_keys, resume=args.resume,
+                             overwrite=args.overwrite, jobs=args.jobs, scheduler=scheduler or None,
+                             progress=progress, on_start=note, points=points,
+                             keep=not file, on_row=seen,
+                             on_open=(lambda: _write_machine(file)) if file else None)
+    except KeyboardInterrupt:
+        if file:
+            print(f"qsudoku: interrupted; finished rows kept in {args.out} "
+                  "(--resume continues)", file=sys.stderr)
+            args.interrupt_said = True
+        raise
+    if file:
+        from qsudoku.experiments.results import count_rows
+
+        note(f"{count[0]} new rows, {count_rows(args.out)} in {args.out}")
+    if count[1]:
+        bad = count[2]
+        print(f"qsudoku: warning: {count[1]} of {count[0]} runs ended in an error, e.g. "
+              f"{bad['sampler']} on {bad['puzzle']}: {bad['error']}", file=sys.stderr)
+    return rows
+
+
+def _write_machine(out: str) -> None:
+    """``<out>.machine.json``: where the run ran (CPU, cores, package versions).
+
+    Raises:
+        MachineError: The machine refused the write (disk full, file too large).
+    """
+    import json
+    import stat
+    import sys
+
+    from qsudoku.errors import MachineError
+    from qsudoku.experiments.bench import machine_info
+    from qsudoku.io.output import file_kind, write_text
+
+    path = out + ".machine.json"
+    try:  # an optional companion: a FIFO, device or directory there is left alone
+        mode = os.stat(path).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        print(f"qsudoku: warning: {path} is {file_kind(mode)}, not a regular file; the "
+              "machine record is not written", file=sys.stderr)
+        return
+    try:
+        write_text(path, json.dumps(machine_info(), indent=1, sort_keys=True))
+    except OSError as e:
+        from qsudoku.experiments.table import machine_error
+
+        raise machine_error(path, e) from None
+    except MachineError:
+        raise
+    except ConfigError as e:  # the system's refusal, said in one line by write_text
+        raise MachineError(str(e)) from None
+
+
+def set_label(spec: str) -> str:
+    """``shared/data/sudoku9/norvig_top95.txt`` -> ``sudoku9/norvig_top95``; arguments and
+    stdin -> ``args``.
+
+    >>> set_label("1..." "..2." "...." "...4")
+    'args'
+    """
+    import re
+
+    if spec == "-" or not os.path.isfile(spec):
+        return "args"
+    parent = os.path.basename(os.path.dirname(os.path.abspath(spec)))
+    stem = re.sub(r"\.[^.]+$", "", os.path.basename(spec))
+    return f"{parent}/{stem}" if parent else stem
+
+
+def read_experiment_inputs(args):
+    """``(Source, Puzzle)`` of every ``PUZZLE`` argument (first ``--limit`` of each), read
+    as the run needs them (an iterator: a large file is never held whole); unreadable
+    ones are errors, or with ``--keep-going`` reported and skipped.
+
+    Raises:
+        PuzzleFormatError: No puzzle at all (found before any work: the first is read
+            ahead).
+    """
+    import itertools
+    import sys
+
+    from qsudoku.experiments.runner import iter_sources
+
+    def report(e):
+        print(f"qsudoku: error: {e}", file=sys.stderr)
+
+    sources = iter_sources(args.puzzles, rules_from_args(args), limit=args.limit,
+                           on_error=report if args.keep_going else None, label=set_label)
+    first = next(sources, None)
+    if first is None:
+        raise PuzzleFormatError("no puzzles to run")
+    return itertools.chain([first], sources)
