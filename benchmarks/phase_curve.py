@@ -14,12 +14,14 @@ Instances: ``data/generated/sudoku{N}/fraction_F.txt`` (shipped, made by ``qsudo
 generate``, 5 per fraction, not unique: any valid grid counts), or with ``--lewis DIR``
 the ``lewis_pXX.txt`` files of ``DIR/sudoku{N}`` (``../shared/lewis``, 50 per fraction).
 
-    python benchmarks/phase_curve.py                          # 9x9 and 16x16, ~10-20 min
+    python benchmarks/phase_curve.py --sizes 9                # ~5 min
+    python benchmarks/phase_curve.py --sizes 16 --samplers solve,sa   # ~10 min
     python benchmarks/phase_curve.py --sizes 9 --lewis ../shared/lewis --limit 10
 
-Each run writes ``benchmarks/results/phase_curve_{N}.csv`` (rows), its ``.summary.json``,
-a table ``phase_curve.txt`` and the figure ``figures/phase_curve.png``, with the load
-average (times depend on the machine's load; p does not).
+Each size writes ``benchmarks/results/phase_curve_{N}.csv`` (rows), its ``.summary.json``,
+a table ``phase_curve_{N}.txt`` and the figure ``figures/phase_curve_{N}.png``, with the
+load average (times depend on the machine's load; p does not).  ``--reuse`` redraws them
+from the summaries without sampling.
 """
 
 from __future__ import annotations
@@ -51,11 +53,14 @@ def fraction_files(size: int, lewis: str | None) -> list[tuple[float, Path]]:
 
 
 def measure(size: int, args) -> tuple[list[tuple[float, Path]], dict]:
-    """Run ``qsudoku bench`` over every fraction file of ``size``; its summary by set."""
+    """Run ``qsudoku bench`` over every fraction file of ``size`` (or, with ``--reuse``,
+    read the summary a former run wrote); its summary by set."""
     files = fraction_files(size, args.lewis)
     if not files:
         sys.exit(f"no fraction files for {size}x{size}")
     out = RESULTS / f"phase_curve_{size}.csv"
+    if args.reuse and out.with_suffix(".summary.json").is_file():
+        return files, _by_set(out)
     argv = ["bench", *map(str, (f for _, f in files)), "--limit", str(args.limit),
             "--sampler", args.samplers, "--reads", str(args.reads), "--seed", "1",
             "--no-fallback", "--jobs", str(args.jobs), "--out", str(out), "--overwrite",
@@ -63,11 +68,16 @@ def measure(size: int, args) -> tuple[list[tuple[float, Path]], dict]:
     code = qsudoku(argv)
     if code not in (0, 1):
         sys.exit(f"qsudoku {' '.join(argv)} exited {code}")
+    return files, _by_set(out)
+
+
+def _by_set(out: Path) -> dict:
+    """``{set: {sampler: summary row}}`` of the summary written beside ``out``."""
     summary = json.loads(out.with_suffix(".summary.json").read_text())["summary"]
-    by = {}
+    by: dict = {}
     for row in summary:
         by.setdefault(row["set"].split("/")[-1], {})[row["sampler"]] = row
-    return files, by
+    return by
 
 
 def ms(x) -> str:
@@ -132,10 +142,12 @@ def draw(curves: dict, samplers: list[str], path: Path, title: str) -> None:
                     high = r["tts99_median_high"]
                     thi.append((high - t) if high is not None and math.isfinite(high) else t * 9)
             label = "default solve: share solved" if s == "solve" else f"{s}: p per read"
-            top.errorbar(xs, ys, yerr=[lo, hi], marker="o", ms=3, capsize=2, label=label)
+            colour = f"C{samplers.index(s)}"  # one colour per sampler in both panels
+            top.errorbar(xs, ys, yerr=[lo, hi], marker="o", ms=3, capsize=2, label=label,
+                         color=colour)
             if ts:
                 bottom.errorbar(txs, ts, yerr=[tlo, thi], marker="o", ms=3, capsize=2,
-                                label=f"{s}: median TTS99")
+                                label=f"{s}: median TTS99", color=colour)
         top.set_title(f"{size}x{size}")
         top.set_ylabel("success")
         top.set_ylim(-0.05, 1.05)
@@ -152,27 +164,30 @@ def draw(curves: dict, samplers: list[str], path: Path, title: str) -> None:
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sizes", default="9,16")
+    ap.add_argument("--sizes", default="9")
     ap.add_argument("--samplers", default="solve,sa,sqa")
     ap.add_argument("--reads", type=int, default=20)
     ap.add_argument("--limit", type=int, default=5, help="instances per fraction")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--lewis", help="a directory with sudoku{N}/lewis_pXX.txt")
+    ap.add_argument("--reuse", action="store_true",
+                    help="draw from the summaries a former run wrote, without sampling")
     args = ap.parse_args(argv)
     samplers = args.samplers.split(",")
     command = "python benchmarks/phase_curve.py " + " ".join(argv or sys.argv[1:])
-    lines = [f"command: {command}", f"load average at start: {os.getloadavg()}"]
-    curves = {}
-    for size in map(int, args.sizes.split(",")):
-        curves[size] = measure(size, args)
-        lines += table(size, *curves[size], samplers)
-        print("\n".join(lines[-len(curves[size][0]) - 1:]), flush=True)
-    lines.append(f"load average at end: {os.getloadavg()}")
-    (RESULTS / "phase_curve.txt").write_text("\n".join(lines) + "\n")
     source = args.lewis or "data/generated"
-    draw(curves, samplers, RESULTS / "figures" / "phase_curve.png",
-         f"{command}\n{args.limit} instances per fraction from {source}; {args.reads} reads "
-         f"per puzzle; 95% intervals; load {os.getloadavg()[0]:.1f}")
+    for size in map(int, args.sizes.split(",")):
+        lines = [f"command: {command}", f"load average at start: {os.getloadavg()}"
+                 + (" (--reuse: the rows and their load are in the .csv and its "
+                    ".machine.json)" if args.reuse else "")]
+        curve = measure(size, args)
+        lines += table(size, *curve, samplers)
+        lines.append(f"load average at end: {os.getloadavg()}")
+        print("\n".join(lines), flush=True)
+        (RESULTS / f"phase_curve_{size}.txt").write_text("\n".join(lines) + "\n")
+        draw({size: curve}, samplers, RESULTS / "figures" / f"phase_curve_{size}.png",
+             f"{command}\n{args.limit} instances per fraction from {source}; {args.reads} "
+             f"reads per puzzle; 95% intervals; load {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

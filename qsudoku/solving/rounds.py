@@ -28,8 +28,6 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-import dimod
-
 from qsudoku.errors import SamplerOutputError
 from qsudoku.model.decode import Decoded, decode
 from qsudoku.model.qubo import QuboModel
@@ -118,6 +116,8 @@ def checked_sampleset(name: str, sampleset, model: QuboModel):
     ...
     qsudoku.errors.SamplerOutputError: sampler 'Mine' returned None, not a dimod.SampleSet
     """
+    import dimod  # not at import time: ``import qsudoku`` stays light
+
     if not isinstance(sampleset, dimod.SampleSet):
         what = "None" if sampleset is None else f"a {type(sampleset).__name__}"
         raise SamplerOutputError(f"sampler {name!r} returned {what}, not a dimod.SampleSet")
