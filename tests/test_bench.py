@@ -182,7 +182,7 @@ def _interrupt_then_resume(tmp_path, sig, jobs):
     proc = subprocess.Popen(cmd, cwd=str(tmp_path), env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # a loaded machine starts Dask slowly
     while time.monotonic() < deadline and len(read_rows(out)) < 3:
         time.sleep(0.05)
     proc.send_signal(sig)
