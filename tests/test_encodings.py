@@ -146,6 +146,30 @@ def test_mock_qpu_solves_seed004_with_the_domain_wall():
     assert r.valid and r.solved_by.startswith("mock-qpu")
 
 
+@pytest.mark.parametrize("strategy", ["energy", "units"])
+def test_decompose_frees_whole_domain_wall_cells(strategy):
+    """decompose takes the domain wall's cells as its groups (units grow through the
+    interactions); its construct strategy, which propagates over one-hot units, refuses."""
+    pytest.importorskip("dwave.system")
+    cfg = Config().with_overrides(sampler="decompose", seed=1, encoding="domain-wall",
+                                  route={"exact_fallback": ""},
+                                  options={"qpu_sampler": "mock-qpu"},
+                                  params={"strategy": strategy})
+    r = solve(parse_puzzle(SEED004), cfg)
+    assert r.valid and r.solved_by.startswith("decompose")
+    assert 0 <= r.info["chain_break_fraction"] <= 1
+    with pytest.raises(ConfigError, match="strategy 'construct' propagates over one-hot"):
+        solve(parse_puzzle(SEED004), cfg.with_overrides(params={"strategy": "construct"}))
+
+
+def test_the_domain_wall_groups_are_its_cells():
+    dw = build_model(propagate(parse_puzzle(SEED004)), encoding="domain-wall")
+    groups = dw.groups()
+    assert {kind for kind, _ in groups} == {"wall"}
+    assert sorted(v for _, labels in groups for v in labels) == sorted(dw.variables)
+    assert all(len({(v[0], v[1]) for v in labels}) == 1 for _, labels in groups)
+
+
 @pytest.mark.parametrize("sampler", ["aco", "swap-tabu", "csp"])
 def test_samplers_that_read_one_hot_groups_refuse_the_domain_wall(sampler):
     cfg = Config().with_overrides(sampler=sampler, encoding="domain-wall")

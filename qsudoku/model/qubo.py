@@ -195,12 +195,15 @@ class QuboModel:
         The labels are looked up once per model (a model is not changed after
         building); each call returns new lists.
 
-        Raises:
-            ConfigError: If the model's encoding has no one-hot groups (domain wall).
+        An encoding whose variables are not the indicators (the domain wall) has no
+        one-hot groups: its groups are only its cells, ``("wall", [the cell's variables])``,
+        for samplers that free whole cells (``decompose``); the plan refuses it to the
+        samplers that read one-hot groups.
         """
         if not self.one_hot:
-            raise ConfigError(f"the {self.encoding} encoding has no one-hot groups: a "
-                              "sampler that reads them needs encoding = \"one-hot\"")
+            cells = np.split(np.arange(self.num_variables),
+                             np.flatnonzero(np.diff(self.var_cell)) + 1)
+            return [("wall", [self.variables[i] for i in c.tolist()]) for c in cells if len(c)]
         labels, b = self._member_labels, self._packed.bounds
         return [(kind, labels[i:j]) for kind, i, j in zip(self._packed.kinds, b, b[1:])]
 

@@ -271,7 +271,8 @@ def make_plan(config: Config = Config(), sampler=None) -> Plan:
                          f"configured sampler {config.sampler.name}; left out")
     params.pop("seed", None)
     encoding = config.qubo.encoding
-    if "groups" in accepted and encoding != DEFAULT_ENCODING:
+    props = getattr(sampler, "properties", None) or {}
+    if "groups" in accepted and encoding != DEFAULT_ENCODING and not props.get("any_encoding"):
         raise ConfigError(f"sampler {label!r} reads the QUBO's one-hot groups, which the "
                           f"{encoding} encoding does not have: use encoding = "
                           f"\"{DEFAULT_ENCODING}\" with it, or a sampler that takes any BQM "

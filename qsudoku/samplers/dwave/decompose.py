@@ -135,8 +135,10 @@ class DecomposeSampler(dimod.Sampler):
         self.child = child
         self.parameters = {k: [] for k in _OWN}
         self.parameters.update({k: [] for k in getattr(child, "parameters", {}) if k != "num_reads"})
+        # Any encoding: with cell groups alone (the domain wall), cells are freed whole and
+        # units grow through the model's interactions (strategies other than construct).
         self.properties = {"child_properties": getattr(child, "properties", {}),
-                           "strategies": list(STRATEGIES)}
+                           "strategies": list(STRATEGIES), "any_encoding": True}
 
     def sample(self, bqm, groups=None, num_reads=1, subproblem_size=64, strategy="construct",
                max_calls=2000, qpu_reads=None, seed=None, energy_target=0.0, time_limit=None,
@@ -178,6 +180,10 @@ class DecomposeSampler(dimod.Sampler):
                                                 info={"qpu_calls": 0, "strategy": strategy})
         model = SubModel(bqm)
         structure = SubStructure(model, groups)
+        if strategy == "construct" and not structure.one_hot:
+            raise ParameterError("decompose: strategy 'construct' propagates over one-hot "
+                                 "groups, which a domain-wall model does not have; use "
+                                 "strategy = conflicts, units or energy")
         rng = np.random.default_rng(seed)
         if qpu_reads is not None and "num_reads" in getattr(self.child, "parameters", {}):
             child_params["num_reads"] = qpu_reads
@@ -205,6 +211,8 @@ class DecomposeSampler(dimod.Sampler):
                                           qpu_calls=calls)
         if bqm.vartype is dimod.SPIN:
             ss = ss.change_vartype(dimod.SPIN)
+        if stats["qpu_calls"]:  # a mean over the calls, as the QPU sampler reports one call's
+            stats["chain_break_fraction"] /= stats["qpu_calls"]
         ss.info.update(plain(stats), strategy=strategy, subproblem_size=subproblem_size)
         return ss
 

@@ -74,19 +74,21 @@ class SubModel:
 
 
 class SubStructure:
-    """Cells (disjoint one-hot groups) and units (the other groups) as index lists."""
+    """Cells (disjoint one-hot groups, or a domain wall's cells: kind ``wall``) and units
+    (the other groups) as index lists."""
 
     def __init__(self, model: SubModel, groups):
         cells, units = [], []
         for kind, labels in groups or ():
             ids = [model.index[v] for v in labels if v in model.index]
             if ids:
-                (cells if kind == "cell" else units).append(np.asarray(ids, np.int64))
+                (cells if kind in ("cell", "wall") else units).append(np.asarray(ids, np.int64))
         covered = np.zeros(model.n, bool)
         for c in cells:
             covered[c] = True
         cells += [np.asarray([i], np.int64) for i in np.flatnonzero(~covered)]  # loose variables
         self.cells, self.units = cells, units
+        self.one_hot = not any(kind == "wall" for kind, _ in groups or ())
         self.cell_of = np.empty(model.n, np.int64)
         for k, c in enumerate(cells):
             self.cell_of[c] = k
