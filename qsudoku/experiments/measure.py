@@ -40,7 +40,7 @@ from qsudoku.experiments.stats import TARGET_ENERGY, p_interval, tts99, tts_inte
 from qsudoku.experiments.tasks import Point, Task, format_value
 
 __all__ = ["ROW_FIELDS", "BROKEN_KINDS", "tts99", "columns", "measure", "run_batch", "warm",
-           "check_point", "plan_for", "task_plan"]
+           "check_point", "plan_for", "task_plan", "read_figures"]
 
 #: Constraint kinds counted in the ``broken_<kind>`` columns.
 BROKEN_KINDS = ("cell",) + UNIT_KINDS
@@ -184,8 +184,8 @@ def _metrics(r: Result, wall: float, fixed: bool) -> dict:
         "params": _json(_scalars((r.sampler or {}).get("params", {}))),
         "info": _json(jsonable(info)) if info else "", "error": "; ".join(r.notes),
     }
-    if fixed and sampled and r.num_reads:  # a per-read p only for a fixed sample
-        out.update(_per_read(r, t_read))
+    if fixed:  # a per-read p only for a fixed sample
+        out.update(read_figures(r))
     for k in BROKEN_KINDS:
         out[f"broken_{k}"] = broken.get(k, 0.0 if not sampled else math.nan)
     for stage in ("propagate", "build", "sample", "decode", "fallback", "compile"):
@@ -193,16 +193,29 @@ def _metrics(r: Result, wall: float, fixed: bool) -> dict:
     return out
 
 
-def _per_read(r: Result, t_read: float) -> dict:
-    """p with its interval, TTS99 with its interval, and the time to target of a fixed
-    sample (:mod:`qsudoku.experiments.stats`)."""
+def read_figures(r: Result) -> dict:
+    """The per-read figures of a fixed sample's result (``{}`` if it took no reads, e.g.
+    solved by propagation): ``t_read`` (sampling seconds per read), p with its Wilson
+    interval, TTS99 with its interval, and the time to target
+    (:mod:`qsudoku.experiments.stats`).
+
+    >>> from qsudoku.io import parse_puzzle
+    >>> from qsudoku.solving import make_plan, run_plan
+    >>> plan = make_plan(Config().with_overrides(sampler="sa", reads=10, seed=1))
+    >>> f = read_figures(run_plan(plan, parse_puzzle("1..." "..2." "...." "...4"), fixed_sample=True))
+    >>> f["success_prob_low"] <= f["success_prob"] <= f["success_prob_high"], f["tts99"] <= f["tts99_high"]
+    (True, True)
+    """
+    if r.success_rate is None or not r.num_reads:
+        return {}
     n, k = r.num_reads, r.num_valid
+    t_read = r.timings.get("sample", 0.0) / n
     hit = sum(d.num_occurrences for d in (r.decoded or []) if d.energy <= TARGET_ENERGY)
     low, high = p_interval(k, n)
     t_low, t_high = tts_interval(t_read, low, high)
-    return {"success_prob": k / n, "success_prob_low": low, "success_prob_high": high,
-            "num_target": hit, "tts99": tts99(t_read, k / n), "tts99_low": t_low,
-            "tts99_high": t_high, "ttt99": tts99(t_read, min(1.0, hit / n))}
+    return {"t_read": t_read, "success_prob": k / n, "success_prob_low": low,
+            "success_prob_high": high, "num_target": hit, "tts99": tts99(t_read, k / n),
+            "tts99_low": t_low, "tts99_high": t_high, "ttt99": tts99(t_read, min(1.0, hit / n))}
 
 
 def _scalars(params: Mapping) -> dict:
