@@ -26,7 +26,7 @@ import math
 import numbers
 from typing import Any, Iterable
 
-__all__ = ["need_type", "need_int", "need_real", "need_ints", "describe"]
+__all__ = ["need_type", "need_int", "need_real", "need_ints", "need_memory", "describe"]
 
 
 def describe(value: Any) -> str:
@@ -139,3 +139,34 @@ def need_ints(name: str, values: Any, *, low: int, high: int,
     if length is not None and len(out) != length:
         raise ValueError(f"{name} has {len(out)} values, expected {length}")
     return out
+
+
+_UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
+          "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
+
+
+def need_memory(name: str, value: Any) -> str | int:
+    """A memory size: ``"auto"``, or bytes as an int or text with a unit (``"2GiB"``,
+    ``"500 MB"``); 0 = no limit.  Returns ``"auto"`` or the number of bytes.
+
+    >>> need_memory("worker_memory", "2GiB"), need_memory("worker_memory", "auto")
+    (2147483648, 'auto')
+    >>> need_memory("worker_memory", "lots")
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ConfigError: worker_memory = 'lots' must be "auto" or a size such as "2GiB", "500MB" or a number of bytes (0 = no limit)
+    """
+    import re
+
+    from qsudoku.errors import ConfigError
+
+    if isinstance(value, str) and value.strip().lower() == "auto":
+        return "auto"
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]i?b|b)?\s*", value, re.I) \
+        if isinstance(value, str) else None
+    if m is None:
+        raise ConfigError(f"{name} = {value!r} must be \"auto\" or a size such as \"2GiB\", "
+                          "\"500MB\" or a number of bytes (0 = no limit)")
+    return int(float(m.group(1)) * _UNITS[(m.group(2) or "").lower()])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 
+from qsudoku.checks import need_memory
 from qsudoku.commands.common import rules_from_args
 from qsudoku.config import load_config
 from qsudoku.experiments.limits import MAX_JOBS_PER_CPU, MAX_REPEAT, MAX_TASKS  # one home
@@ -30,6 +31,9 @@ def add_experiment_args(p: argparse.ArgumentParser, what: str) -> argparse._Argu
     g.add_argument("--scheduler", metavar="ADDRESS",
                    help="send the tasks to an existing Dask cluster, e.g. tcp://host:8786 "
                         "(default: $QSUDOKU_SCHEDULER; see docs/cluster.md)")
+    g.add_argument("--worker-memory", metavar="SIZE",
+                   help="memory limit of each local worker (--jobs > 1), e.g. 2GiB; auto "
+                        "(default, [cluster] worker_memory) shares the machine's memory; 0 = none")
     g.add_argument("--out", metavar="FILE", help="results .csv or .parquet, written row by "
                    "row; - streams CSV rows to standard output (the summary goes to stderr)")
     g.add_argument("--resume", action="store_true", help="keep the rows --out has, run the rest")
@@ -49,6 +53,8 @@ def check_experiment_args(args) -> None:
 
     if args.limit is not None and args.limit < 1:
         raise ConfigError(f"--limit {args.limit} must be >= 1")
+    if args.worker_memory is not None:
+        args.worker_memory = need_memory("--worker-memory", args.worker_memory)
     remote = resolve_scheduler(args.scheduler) is not None  # then --jobs is unused
     if remote:  # a bad wait is said before any file is opened
         from qsudoku.experiments.scheduler import check_waits
@@ -124,11 +130,15 @@ def run_experiment(args, tasks, axis_keys=(), points=None) -> list[dict]:
 
     from qsudoku.experiments.scheduler import resolve_scheduler
 
-    scheduler = resolve_scheduler(args.scheduler) or load_config(args.config).cluster.scheduler
-    count = [0, 0, None]  # new rows, errors, the first error row
+    cluster = load_config(args.config).cluster
+    scheduler = resolve_scheduler(args.scheduler) or cluster.scheduler
+    memory = cluster.worker_memory if args.worker_memory is None else args.worker_memory
+    count = [0, 0, None, 0.0]  # new rows, errors, the first error row, peak memory (MB)
 
     def seen(row: dict) -> None:
         count[0] += 1
+        if isinstance(row.get("peak_rss_mb"), (int, float)):
+            count[3] = max(count[3], row["peak_rss_mb"])
         if row.get("status") == "error":
             count[1] += 1
             count[2] = count[2] or row
@@ -137,6 +147,7 @@ def run_experiment(args, tasks, axis_keys=(), points=None) -> list[dict]:
     try:
         rows = runner.run_to(args.out, tasks, axis_keys, resume=args.resume,
                              overwrite=args.overwrite, jobs=args.jobs, scheduler=scheduler or None,
+                             worker_memory=memory,
                              progress=progress, on_start=note, points=points,
                              keep=not file, on_row=seen,
                              on_open=(lambda: _write_machine(file)) if file else None)
@@ -150,6 +161,8 @@ def run_experiment(args, tasks, axis_keys=(), points=None) -> list[dict]:
         from qsudoku.experiments.results import count_rows
 
         note(f"{count[0]} new rows, {count_rows(args.out)} in {args.out}")
+    if count[3]:
+        note(f"peak memory of a process that ran tasks: {count[3]:.0f} MB (column peak_rss_mb)")
     if count[1]:
         bad = count[2]
         print(f"qsudoku: warning: {count[1]} of {count[0]} runs ended in an error, e.g. "

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from qsudoku.checks import describe, need_type
+from qsudoku.checks import describe, need_memory, need_type
 from qsudoku.errors import ConfigError
 from qsudoku.model.propagate import check_rules
 from qsudoku.model.encodings import get_encoding
@@ -167,11 +167,15 @@ class ClusterConfig:
     ``scheduler`` is the address of an existing Dask scheduler (``tcp://host:8786``);
     ``""`` = none: ``--jobs`` decides (in-process, or a local cluster).  The
     ``--scheduler`` flag wins over ``QSUDOKU_SCHEDULER``, which wins over this key.
+    ``worker_memory`` is each local worker's memory limit (``"auto"``: the machine's memory
+    shared equally; ``"2GiB"``; 0 = none); ``--worker-memory`` wins over it.
     """
 
     scheduler: str = DEFAULTS["cluster"]["scheduler"]
+    worker_memory: str | int = DEFAULTS["cluster"]["worker_memory"]
 
     def __post_init__(self):
+        need_memory("cluster.worker_memory", self.worker_memory)
         if not isinstance(self.scheduler, str):
             raise ConfigError(f"cluster.scheduler = {self.scheduler!r} must be an address "
                               "string such as \"tcp://host:8786\"")
@@ -207,7 +211,7 @@ class Config:
         samp = _table(data, "sampler", "", pre)
         _known(samp, ("name", "options", "params", "fallback"), "sampler.", pre)
         cluster = _table(data, "cluster", "", pre)
-        _known(cluster, ("scheduler",), "cluster.", pre)
+        _known(cluster, ("scheduler", "worker_memory"), "cluster.", pre)
         route = _table(data, "route", "", pre)
         _known(route, ("enabled", "time_budget", "max_depth", "exact_fallback",
                        "fallback_time_limit"), "route.", pre)

@@ -54,7 +54,8 @@ def run_batches(fn: Callable[[Any], Any], batches: Iterable, *, jobs: int = 1,
                 scheduler: str | None = None, setup: Callable | None = None,
                 setup_args: tuple = (), on_start: Callable[[str], None] | None = None,
                 timeout: float | None = None, window: int | None = None,
-                worker_timeout: float | None = None) -> Iterator[tuple[int, Any]]:
+                worker_timeout: float | None = None,
+                worker_memory: str | int = "auto") -> Iterator[tuple[int, Any]]:
     """Yield ``(batch_position, fn(batch))`` as batches finish, in completion order.
 
     Args:
@@ -77,6 +78,10 @@ def run_batches(fn: Callable[[Any], Any], batches: Iterable, *, jobs: int = 1,
             when the run starts).
         worker_timeout: Seconds to wait for a first worker of a scheduler that has none
             (default ``QSUDOKU_WORKER_TIMEOUT`` or 60).
+        worker_memory: Memory limit of each local worker (Dask's ``memory_limit``:
+            ``"auto"`` = the machine's memory shared equally, ``"2GiB"``, bytes, or 0 =
+            none); past it Dask pauses, then restarts the worker, and the batch is retried
+            elsewhere.  Ignored when there is a scheduler (its workers have their own).
 
     Returns:
         A generator; the cluster starts on the first ``next``.  A consumer that stops
@@ -105,7 +110,7 @@ def run_batches(fn: Callable[[Any], Any], batches: Iterable, *, jobs: int = 1,
     if worker_timeout is None:
         worker_timeout = seconds_from_env(WORKER_TIMEOUT_ENV, DEFAULT_WORKER_TIMEOUT)
     return _on_dask(fn, iter(batches), jobs, address, setup, setup_args, on_start, timeout,
-                    window, worker_timeout)
+                    window, worker_timeout, worker_memory)
 
 
 _END = object()
@@ -193,7 +198,7 @@ def _quiet_logs(level: int = logging.CRITICAL):
 
 
 def _on_dask(fn, batches, jobs, address, setup, setup_args, on_start, timeout, window,
-             worker_timeout) -> Iterator[tuple[int, Any]]:
+             worker_timeout, worker_memory="auto") -> Iterator[tuple[int, Any]]:
     first = next(batches, _END)
     if first is _END:
         return
@@ -213,8 +218,12 @@ def _on_dask(fn, batches, jobs, address, setup, setup_args, on_start, timeout, w
                 info = (f"Dask scheduler {address}: {len(nthreads)} workers, "
                         f"{sum(nthreads.values())} threads")
             else:
-                cluster, client = _local_cluster(jobs)
-                info = f"local Dask cluster: {jobs} workers"
+                cluster, client = _local_cluster(jobs, worker_memory)
+                from dask.utils import format_bytes
+
+                limit = next(iter(cluster.workers.values())).memory_manager.memory_limit
+                info = (f"local Dask cluster: {jobs} workers, memory limit "
+                        f"{format_bytes(limit) if limit else 'none'} each")
             local = address is None
             client.register_plugin(_worker_setup_class()(setup, setup_args, local), name=plugin)
             if on_start is not None:
@@ -257,10 +266,11 @@ def _lost(position: int, address: str | None, e: BaseException) -> str:
     return f"batch {position} was cancelled: lost the connection to {where}"
 
 
-def _local_cluster(jobs: int):
+def _local_cluster(jobs: int, worker_memory: str | int = "auto"):
     from distributed import Client, LocalCluster
 
     cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                           memory_limit=worker_memory,
                            host="127.0.0.1", dashboard_address=None,
                            silence_logs=logging.CRITICAL, env=dict(WORKER_ENV),
                            # no dashboard; its health routes on a free loopback port

@@ -51,7 +51,7 @@ ROW_FIELDS = (
     "success_prob", "success_prob_low", "success_prob_high", "num_reads", "num_valid",
     "num_target", "energy", "min_energy", "mean_energy",
     *(f"broken_{k}" for k in BROKEN_KINDS), "broken_total", "chain_break_fraction", "t_read",
-    "tts99", "tts99_low", "tts99_high", "ttt99", "wall", "t_propagate", "t_build", "t_sample",
+    "tts99", "tts99_low", "tts99_high", "ttt99", "wall", "peak_rss_mb", "t_propagate", "t_build", "t_sample",
     "t_decode", "t_fallback",
     "t_compile", "num_variables", "num_interactions", "rounds", "restarts", "w_cell", "w_row",
     "w_column", "w_box", "w_extra", "params", "info", "error")
@@ -138,7 +138,19 @@ def measure(task: Task) -> dict:
     except Exception as e:  # noqa: BLE001 - recorded in the row; the run goes on
         return _failed(row, "error", f"{type(e).__name__}: {e}", t0)
     row.update(_metrics(result, time.perf_counter() - t0, task.point.fixed_sample))
+    row["peak_rss_mb"] = peak_rss_mb()
     return row
+
+
+def peak_rss_mb() -> float | str:
+    """The peak resident memory of this process so far in MB (a Dask worker's, when the
+    task ran on one), or ``""`` where the platform does not tell."""
+    try:
+        import resource
+    except ImportError:  # not on Windows
+        return ""
+    kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # kB on Linux
+    return round(kb / 1024, 1)
 
 
 def _identity(task: Task) -> dict:

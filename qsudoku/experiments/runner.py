@@ -68,7 +68,8 @@ def _batches(tasks: Iterable[Task], workers: int) -> tuple[Iterable[list[Task]],
 
 def run(tasks: Iterable[Task], writer=None, *, jobs: int = 1, scheduler: str | None = None,
         progress: bool = False, on_start=None, points: Sequence[Point] | None = None,
-        keep: bool = True, on_row: Callable[[dict], None] | None = None) -> list[dict]:
+        keep: bool = True, on_row: Callable[[dict], None] | None = None,
+        worker_memory: str | int = "auto") -> list[dict]:
     """Run every task whose key ``writer`` does not have yet; returns the new rows.
 
     Args:
@@ -86,6 +87,8 @@ def run(tasks: Iterable[Task], writer=None, *, jobs: int = 1, scheduler: str | N
         keep: Return the new rows (``False``: return ``[]`` and keep nothing, for long
             streamed runs with a ``writer``).
         on_row: Called with each new row as it is written.
+        worker_memory: Memory limit of each local worker (``"auto"``, bytes, ``"2GiB"``;
+            0 = none); see :func:`~qsudoku.experiments.engine.run_batches`.
 
     Raises:
         TypeError, ConfigError: ``jobs`` is not an int from 0 to
@@ -127,7 +130,8 @@ def run(tasks: Iterable[Task], writer=None, *, jobs: int = 1, scheduler: str | N
     try:
         for _, batch_rows in run_batches(run_batch, numbered(batches), jobs=jobs,
                                          scheduler=address, setup=warm, setup_args=(configs,),
-                                         on_start=on_start, window=window):
+                                         on_start=on_start, window=window,
+                                         worker_memory=worker_memory):
             for row in batch_rows:
                 if writer is None or writer.write(row) is not False:
                     if keep:

@@ -202,9 +202,10 @@ def iter_sources(specs: Sequence[str], rules, *, limit: int | None = None, on_er
     ``on_error`` (or are raised when it is ``None``); a failure of the machine (a
     :class:`~qsudoku.errors.MachineError`, an I/O error of the device) is always raised.
     """
+    from qsudoku.io.datasets import expand_inputs
     from qsudoku.io.files import iter_puzzles
 
-    for spec in specs:
+    for spec in expand_inputs(specs):  # a directory: each of its puzzle files
         is_file = spec != "-" and os.path.isfile(spec)
         name = label(spec) if label else ("args" if not is_file else spec)
         count = 0

@@ -28,7 +28,8 @@ from pathlib import Path
 from qsudoku.checks import need_type
 from qsudoku.errors import DatasetMissingError
 
-__all__ = ["dataset_path", "data_roots", "REPO_DATA", "ENV_DATA", "ENV_NO_SHARED"]
+__all__ = ["dataset_path", "data_roots", "puzzle_files_in", "expand_inputs", "REPO_DATA",
+           "ENV_DATA", "ENV_NO_SHARED"]
 
 #: Environment variable: extra data folders, searched first.
 ENV_DATA = "QSUDOKU_DATA"
@@ -70,3 +71,36 @@ def dataset_path(name: str | os.PathLike) -> Path:
     where = ", ".join(str(r) for r in roots) or "no data folder"
     raise DatasetMissingError(f"puzzle set {name} not found in {where}; put it under a "
                               f"directory named in {ENV_DATA}")
+
+
+#: Companion files beside a puzzle file, never puzzles themselves.
+COMPANIONS = (".solutions.txt", ".ids.txt", ".solutions.tsv", ".ids.tsv")
+
+
+def puzzle_files_in(directory: str | os.PathLike) -> list[str]:
+    """The puzzle files of ``directory`` (not its subfolders), sorted: ``.txt`` and ``.tsv``
+    files that are not companions (``.solutions``, ``.ids``) nor hidden.
+
+    Raises:
+        PuzzleFormatError: The directory holds no puzzle file.
+
+    >>> [Path(f).name for f in puzzle_files_in(REPO_DATA / "seeds")]
+    ['seeds.tsv']
+    """
+    from qsudoku.errors import PuzzleFormatError
+
+    found = sorted(str(f) for f in Path(directory).iterdir()
+                   if f.suffix in (".txt", ".tsv") and not f.name.startswith(".")
+                   and not f.name.endswith(COMPANIONS) and f.is_file())
+    if not found:
+        raise PuzzleFormatError(f"{directory}: no puzzle files (.txt, .tsv) in this directory")
+    return found
+
+
+def expand_inputs(specs) -> list[str]:
+    """``specs`` with every directory replaced by its :func:`puzzle_files_in`."""
+    out: list[str] = []
+    for spec in specs:
+        is_dir = spec != "-" and os.path.isdir(spec)
+        out.extend(puzzle_files_in(spec) if is_dir else [spec])
+    return out

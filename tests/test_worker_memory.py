@@ -1,0 +1,59 @@
+"""Batch work over a directory on a local Dask cluster, with each worker's memory bounded
+(``--worker-memory``, ``[cluster] worker_memory``) and the peak memory reported."""
+
+from __future__ import annotations
+
+import csv
+import shutil
+
+import pytest
+
+from qsudoku.cli import main
+from qsudoku.errors import ConfigError
+
+from _shared import DATA
+
+
+def test_bench_over_a_directory_on_workers_with_a_memory_limit(tmp_path, capsys):
+    folder = tmp_path / "sudoku4"
+    folder.mkdir()
+    for name in ("unique.txt", "unique.solutions.txt", "unique.ids.txt"):
+        shutil.copy(DATA / "generated" / "sudoku4" / name, folder / name)
+    (folder / "notes.md").write_text("not a puzzle file")
+    out = tmp_path / "r.csv"
+    code = main(["bench", str(folder), "--limit", "4", "--sampler", "sa", "--reads", "2",
+                 "--jobs", "2", "--worker-memory", "1GiB", "--out", str(out), "--no-progress"])
+    err = capsys.readouterr().err
+    assert code in (0, 1), err
+    assert "local Dask cluster: 2 workers, memory limit 1.00 GiB each" in err
+    assert "peak memory of a process that ran tasks:" in err
+    with open(out, newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 4 and {r["set"] for r in rows} == {"sudoku4/unique"}
+    assert all(0 < float(r["peak_rss_mb"]) < 1024 for r in rows)  # under the limit
+
+
+@pytest.mark.parametrize("value", ["lots", "1.5.2GB", "1 XB"])
+def test_a_bad_worker_memory_is_one_line(value, capsys):
+    assert main(["bench", "1..." "..2." "...." "...4", "--worker-memory", value,
+                 "--jobs", "2"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--worker-memory" in err[0] and "2GiB" in err[0]
+
+
+def test_the_config_takes_a_worker_memory(tmp_path):
+    from qsudoku.config import load_config
+
+    f = tmp_path / "c.toml"
+    f.write_text('[cluster]\nworker_memory = "512MiB"\n')
+    assert load_config(str(f)).cluster.worker_memory == "512MiB"
+    f.write_text('[cluster]\nworker_memory = "plenty"\n')
+    with pytest.raises(ConfigError, match="c.toml.*cluster.worker_memory = 'plenty'"):
+        load_config(str(f))
+
+
+def test_a_directory_without_puzzle_files_is_one_line(tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    assert main(["bench", str(tmp_path / "empty"), "--sampler", "sa"]) == 2
+    err = capsys.readouterr().err
+    assert "no puzzle files (.txt, .tsv) in this directory" in err
