@@ -31,7 +31,6 @@ import secrets
 import time
 from typing import Any, Mapping, Sequence
 
-from qsudoku.checks import need_real
 from qsudoku.config import Config
 from qsudoku.errors import ContradictionError, QSudokuError
 from qsudoku.model.puzzle import UNIT_KINDS

@@ -37,7 +37,6 @@ from typing import NamedTuple
 import numpy as np
 
 from qsudoku.errors import ConfigError
-from qsudoku.model.penalty import within
 
 __all__ = ["Encoded", "Encoding", "OneHot", "DomainWall", "ENCODINGS", "DEFAULT_ENCODING",
            "get_encoding", "indicator_matrix", "variable_name"]
