@@ -143,7 +143,18 @@ def measure(task: Task) -> dict:
 
 def peak_rss_mb() -> float | str:
     """The peak resident memory of this process so far in MB (a Dask worker's, when the
-    task ran on one), or ``""`` where the platform does not tell."""
+    task ran on one), or ``""`` where the platform does not tell.
+
+    Read from ``VmHWM`` in ``/proc/self/status`` where there is one: ``ru_maxrss`` survives
+    ``exec``, so a worker started from a large parent would report the parent's peak.
+    """
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return round(int(line.split()[1]) / 1024, 1)  # kB
+    except (OSError, ValueError, IndexError):
+        pass
     try:
         import resource
     except ImportError:  # not on Windows
