@@ -105,7 +105,7 @@ class ParallelTemperingSampler(_Workflow):
         from qsudoku.samplers.tempering import workflows
 
         seeds = np.random.SeedSequence(seed).generate_state(params["num_reads"] * 2)
-        rows, iterations = [], []
+        rows = []
         for k in range(params["num_reads"]):
             flow = workflows.parallel_tempering(
                 num_sweeps=params["num_sweeps"], num_replicas=params["num_replicas"],
