@@ -40,10 +40,19 @@ from qsudoku.samplers.penalty_fit import infer_weights
 from qsudoku.samplers.reads import (KernelSampler, as_binary, empty_sampleset, fresh_seed,
                                     parallel_reads)
 
-__all__ = ["AntColonySampler", "ExactCover", "compile_cover", "ORDERS"]
+__all__ = ["AntColonySampler", "ExactCover", "compile_cover", "ORDERS", "AUTO_REFUTE_VARIABLES",
+           "refuting_reads"]
 
 #: The orders in which an ant fills groups (``order=``), as the kernel's codes.
 ORDERS = {"scan": 0, "fewest": 1}
+
+#: The model size from which ``refute="auto"`` makes every second colony refute.  The two
+#: kinds of colony are strong in different places of the easy-hard-easy band: on a blank
+#: 36x36 grid plain colonies complete (about one in 1.3 s) where refuting ones end 2-6
+#: cells short, and on 36x36 grids 45% given the refuting ones complete where plain ones
+#: do not (``docs/big_grids.md``).  Below this size (every 9x9 and most 16x16 and 25x25 models) a run never compiles the
+#: refuting ant.
+AUTO_REFUTE_VARIABLES = 3000
 
 
 @dataclass
@@ -122,9 +131,11 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
             the fewest candidates left, the most constrained choice first (faster on
             25x25 grids near 45% filled, slower on the hardest 9x9 puzzles; see
             ``docs/performance.md``).
-        refute: An ant undoes a choice whose propagation empties a group and rules its
-            digit out (see :mod:`.learn`; ants that learn fill the fewest group
-            first whatever ``order`` says).
+        refute: ``True``: an ant undoes a choice whose propagation empties a group and
+            rules its digit out (see :mod:`.learn`; ants that learn fill the fewest group
+            first whatever ``order`` says); ``"auto"`` (the default): the ants of every
+            second colony do so on a model of at least :data:`AUTO_REFUTE_VARIABLES`
+            variables (:func:`refuting_reads`).
         backjump: A contradiction that refutation does not clear undoes this many of the
             ant's last choices (0 = the ant never undoes choices).
         jumps: Backjumps at most per ant; then it leaves dead cells empty.
@@ -152,7 +163,7 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
     def sample(self, bqm, groups=None, num_reads: int = 1, num_ants: int = 10,
                repair: int = 0, q0: float = 0.9, rho: float = 0.9, evap: float = 0.005,
                xi: float = 0.1, max_iters: int = 1000, stall: int = 150, spread: int = 0,
-               order: str = "scan", refute: bool = False, backjump: int = 0,
+               order: str = "scan", refute="auto", backjump: int = 0,
                jumps: int = 20, blame: float = 1.0, seed=None, time_limit=None,
                stop_at_ground: bool = False, **kwargs):
         t0 = time.perf_counter()
@@ -170,7 +181,12 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
         q0, rho, evap, xi = (opt.need_real(name, k, x, low=0, high=1) for k, x in
                              (("q0", q0), ("rho", rho), ("evap", evap), ("xi", xi)))
         order = opt.need_choice(name, "order", order, ORDERS)
-        refute = opt.need_bool(name, "refute", refute)
+        if refute != "auto" or not isinstance(refute, str):
+            try:
+                refute = opt.need_bool(name, "refute", refute)
+            except ParameterError:
+                raise ParameterError(f"aco: refute = {refute!r} must be true, false or "
+                                     "'auto'") from None
         stop_at_ground = opt.need_bool(name, "stop_at_ground", stop_at_ground)
         seed = opt.need_seed(name, seed)
         time_limit = opt.need_time_limit(name, time_limit)
@@ -186,7 +202,7 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
         deadline = np.inf if time_limit is None else t0 + time_limit
         arrays = (cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var, cv.cells)
         root = K.root_state(cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var)
-        learn = refute or backjump > 0  # (else the learning ant is not compiled)
+        refutes = refuting_reads(refute, len(cv.variables))
 
         def colonies(n, first, flags):
             """Reads ``first .. first + n - 1``, one colony each, until a ground state
@@ -197,11 +213,13 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
                 if r and ((stop_at_ground and flags[0]) or flags[1]
                           or time.perf_counter() > deadline):
                     break
+                rf = refutes(r)
+                learn = rf or backjump > 0  # (else the learning ant is not compiled)
                 runs.append(K.colony(seed, r, num_ants, repair, spread, max_iters, stall,
                                      q0, rho, evap, xi,
                                      flags[1:], flags[:1] if stop_at_ground
                                      else np.zeros(1, np.int64), ORDERS[order],
-                                     int(refute), backjump, jumps, blame,
+                                     int(rf), backjump, jumps, blame,
                                      np.zeros(root[0].shape[0]) if learn else None,
                                      *arrays, *root))
             return (np.array([o[0] for o in runs], np.int8).reshape(len(runs), nvar),
@@ -230,3 +248,17 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
                        timing={"compile_structure": t1 - t0, "search": t2 - t1,
                                "total": time.perf_counter() - t0})
         return ss
+
+
+def refuting_reads(refute, num_variables: int):
+    """Whether read ``r`` refutes, as a function of ``r``, for a ``refute`` mode.
+
+    >>> f = refuting_reads("auto", AUTO_REFUTE_VARIABLES)
+    >>> [f(r) for r in range(4)], refuting_reads("auto", 100)(1), refuting_reads(True, 1)(0)
+    ([False, True, False, True], False, True)
+    """
+    if refute == "auto":
+        if num_variables < AUTO_REFUTE_VARIABLES:
+            return lambda r: False
+        return lambda r: r % 2 == 1
+    return lambda r: bool(refute)
