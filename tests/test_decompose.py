@@ -53,6 +53,36 @@ def test_subproblem_energy_equals_the_full_energy():
         assert np.isclose(m.energy(x), model.bqm.energy(dict(zip(m.labels, x))))
 
 
+def test_subproblem_is_the_induced_model_and_reads_only_the_adjacency():
+    rng = np.random.default_rng(5)
+    bqm = dimod.generators.gnp_random_bqm(60, 0.3, "BINARY", random_state=5)
+    m = SubModel(bqm)
+    m.adjacency()
+    m.u = m.v = m.b = None  # a subproblem reads the free and set variables' interactions only
+    for _ in range(5):
+        x = rng.integers(0, 2, m.n).astype(float)
+        free = np.sort(rng.choice(m.n, 12, replace=False))
+        sub = m.subproblem(free, x)
+        want = bqm.copy()
+        want.fix_variables({m.labels[i]: x[i] for i in range(m.n) if i not in set(free)})
+        want.relabel_variables({m.labels[f]: i for i, f in enumerate(free)})
+        assert sub.num_interactions == want.num_interactions
+        for i in range(len(free)):
+            assert np.isclose(sub.get_linear(i), want.get_linear(i))
+        for (a, b), bias in want.quadratic.items():
+            assert np.isclose(sub.get_quadratic(a, b), bias)
+        assert np.isclose(sub.offset, want.offset)
+
+
+def test_a_plan_passes_decompose_the_time_left():
+    from qsudoku import Config
+    from qsudoku.solving import make_plan
+
+    plan = make_plan(Config().with_overrides(sampler="decompose", options={"qpu_sampler": "mock-qpu"}))
+    assert plan.online and plan.timed == ("time_limit",)
+    assert plan.round_params(1, 7.5)["time_limit"] == 7.5
+
+
 def test_breakout_penalties_add_weighted_unit_violations():
     model = _model(SIX)
     m = SubModel(model.bqm)
