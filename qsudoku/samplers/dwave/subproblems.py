@@ -67,13 +67,20 @@ class SubModel:
         """``(indptr, neighbour, bias)``: each variable's interactions, both directions
         (built once, on the first call)."""
         if getattr(self, "_adjacency", None) is None:
-            rows = np.concatenate([self.u, self.v])
-            order = np.argsort(rows, kind="stable")
+            m, dtype = len(self.u), np.int32 if self.n < 2 ** 31 else np.int64
+
+            def both(first, second, kind):  # one array of 2 m, without a concatenated copy
+                out = np.empty(2 * m, kind)
+                out[:m], out[m:] = first, second
+                return out
+
+            rows = both(self.u, self.v, dtype)
             indptr = np.zeros(self.n + 1, np.int64)
             np.cumsum(np.bincount(rows, minlength=self.n), out=indptr[1:])
-            cols = np.concatenate([self.v, self.u])[order]
-            dtype = np.int32 if self.n < 2 ** 31 else np.int64
-            self._adjacency = (indptr, cols.astype(dtype), np.concatenate([self.b, self.b])[order])
+            order = np.argsort(rows, kind="stable")
+            del rows
+            self._adjacency = (indptr, both(self.v, self.u, dtype)[order],
+                               both(self.b, self.b, float)[order])
         return self._adjacency
 
     def _edges_of(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
