@@ -83,6 +83,22 @@ def test_a_plan_passes_decompose_the_time_left():
     assert plan.round_params(1, 7.5)["time_limit"] == 7.5
 
 
+@pytest.mark.parametrize("n, box, given", [(36, 6, 0.6), (49, 7, 0.62)])
+def test_the_solve_path_runs_decompose_on_big_grids_with_the_mock_qpu(n, box, given):
+    from qsudoku import Config, solve
+    from qsudoku.model.puzzle import Puzzle
+
+    full = [(box * (r % box) + r // box + c) % n + 1 for r in range(n) for c in range(n)]
+    rng = np.random.default_rng(3)
+    puzzle = Puzzle.standard([v if rng.random() < given else 0 for v in full])
+    assert puzzle.is_solution(full) and puzzle.size == n
+    cfg = Config().with_overrides(sampler="decompose", seed=1, route={"exact_fallback": ""},
+                                  options={"qpu_sampler": "mock-qpu"})
+    r = solve(puzzle, cfg, budget=120)
+    assert r.valid and r.solved_by == "decompose (1 round)" and r.num_variables > 50
+    assert 1 <= r.info["qpu_calls"] <= 100 and 0 < r.info["max_subproblem_variables"] <= 64
+
+
 def test_breakout_penalties_add_weighted_unit_violations():
     model = _model(SIX)
     m = SubModel(model.bqm)
