@@ -19,6 +19,7 @@ __all__ = [
     "ContradictionError",
     "ConfigError",
     "ParameterError",
+    "ModelTooLargeError",
     "DatasetMissingError",
     "BackendUnavailableError",
     "SamplerOutputError",
@@ -98,6 +99,17 @@ class ParameterError(ConfigError):
 
     >>> isinstance(ParameterError("num_reads = 0 must be >= 1"), (ConfigError, ValueError))
     True
+    """
+
+
+class ModelTooLargeError(ConfigError):
+    """The model is over a size limit of the solver asked for (Leap's published limits or
+    the solver's own properties), found before anything is sent: exit 2, as for any other
+    request the solver would refuse (see how a QPU call's reads are checked against its
+    access-time limit).  One line names the model's size and the limit.
+
+    >>> exit_code_for(ModelTooLargeError("1,200,000 variables > maximum_number_of_variables 1,000,000"))
+    2
     """
 
 

@@ -53,6 +53,52 @@ def test_subproblem_energy_equals_the_full_energy():
         assert np.isclose(m.energy(x), model.bqm.energy(dict(zip(m.labels, x))))
 
 
+def test_subproblem_is_the_induced_model_and_reads_only_the_adjacency():
+    rng = np.random.default_rng(5)
+    bqm = dimod.generators.gnp_random_bqm(60, 0.3, "BINARY", random_state=5)
+    m = SubModel(bqm)
+    m.adjacency()
+    m.u = m.v = m.b = None  # a subproblem reads the free and set variables' interactions only
+    for _ in range(5):
+        x = rng.integers(0, 2, m.n).astype(float)
+        free = np.sort(rng.choice(m.n, 12, replace=False))
+        sub = m.subproblem(free, x)
+        want = bqm.copy()
+        want.fix_variables({m.labels[i]: x[i] for i in range(m.n) if i not in set(free)})
+        want.relabel_variables({m.labels[f]: i for i, f in enumerate(free)})
+        assert sub.num_interactions == want.num_interactions
+        for i in range(len(free)):
+            assert np.isclose(sub.get_linear(i), want.get_linear(i))
+        for (a, b), bias in want.quadratic.items():
+            assert np.isclose(sub.get_quadratic(a, b), bias)
+        assert np.isclose(sub.offset, want.offset)
+
+
+def test_a_plan_passes_decompose_the_time_left():
+    from qsudoku import Config
+    from qsudoku.solving import make_plan
+
+    plan = make_plan(Config().with_overrides(sampler="decompose", options={"qpu_sampler": "mock-qpu"}))
+    assert plan.online and plan.timed == ("time_limit",)
+    assert plan.round_params(1, 7.5)["time_limit"] == 7.5
+
+
+@pytest.mark.parametrize("n, box, given", [(36, 6, 0.6), (49, 7, 0.62)])
+def test_the_solve_path_runs_decompose_on_big_grids_with_the_mock_qpu(n, box, given):
+    from qsudoku import Config, solve
+    from qsudoku.model.puzzle import Puzzle
+
+    full = [(box * (r % box) + r // box + c) % n + 1 for r in range(n) for c in range(n)]
+    rng = np.random.default_rng(3)
+    puzzle = Puzzle.standard([v if rng.random() < given else 0 for v in full])
+    assert puzzle.is_solution(full) and puzzle.size == n
+    cfg = Config().with_overrides(sampler="decompose", seed=1, route={"exact_fallback": ""},
+                                  options={"qpu_sampler": "mock-qpu"})
+    r = solve(puzzle, cfg, budget=120)
+    assert r.valid and r.solved_by == "decompose (1 round)" and r.num_variables > 50
+    assert 1 <= r.info["qpu_calls"] <= 100 and 0 < r.info["max_subproblem_variables"] <= 64
+
+
 def test_breakout_penalties_add_weighted_unit_violations():
     model = _model(SIX)
     m = SubModel(model.bqm)

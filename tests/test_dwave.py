@@ -16,7 +16,7 @@ import requests
 from _shared import SEEDS, needs_data
 from qsudoku.cli import main
 from qsudoku.config import Config
-from qsudoku.errors import BackendUnavailableError, ConfigError
+from qsudoku.errors import BackendUnavailableError, ConfigError, ModelTooLargeError
 from qsudoku.io import load_puzzles, parse_puzzle
 from qsudoku.solving import build, solve
 from qsudoku.model.propagate import propagate
@@ -352,6 +352,84 @@ def test_hybrid_cqm_sends_one_hot_groups_as_constraints(cloud):
         assert energy == pytest.approx(m.bqm.energy(sample))
 
 
+# -- Leap's size limits, checked before any client or network call ------------------------------
+
+def _count_clients(monkeypatch, cls_name):
+    """Replace ``dwave.system.<cls_name>`` by a factory that counts its calls and fails."""
+    import dwave.system
+
+    made = []
+
+    def factory(**config):
+        made.append(config)
+        raise AssertionError(f"{cls_name} was built")
+
+    monkeypatch.setattr(dwave.system, cls_name, factory)
+    return made
+
+
+@pytest.mark.parametrize("name, cls_name, limit", [
+    ("hybrid", "LeapHybridSampler", "maximum_number_of_variables"),
+    ("hybrid-cqm", "LeapHybridCQMSampler", "maximum_number_of_constraints"),
+    ("hybrid-nl", "LeapHybridNLSampler", "maximum_number_of_nodes")])
+def test_a_model_over_the_published_limit_is_refused_before_any_client(
+        name, cls_name, limit, cloud, monkeypatch, capsys):
+    if name == "hybrid-nl":
+        pytest.importorskip("dwave.optimization")
+    from qsudoku.samplers.dwave import limits
+
+    made = _count_clients(monkeypatch, cls_name)
+    monkeypatch.setitem(limits.PUBLISHED, name, {**limits.PUBLISHED[name], limit: 5})
+    assert main(["solve", FOUR, "--sampler", name, "--rules", "none"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and made == []
+    assert err.startswith(f"qsudoku: error: the model is too large for Leap's {name} solver: ")
+    assert f"> {limit} 5 (published limit)" in err
+
+
+def test_a_model_under_the_limit_reaches_the_token_check(monkeypatch, capsys):
+    from qsudoku.samplers.dwave.limits import PUBLISHED
+
+    assert PUBLISHED["hybrid"] == {"maximum_number_of_variables": 1_000_000,
+                                   "maximum_number_of_biases": 200_000_000}
+    made = _count_clients(monkeypatch, "LeapHybridSampler")
+    assert main(["solve", FOUR, "--sampler", "hybrid", "--rules", "none"]) == 3
+    err = capsys.readouterr().err
+    assert err.startswith("qsudoku: error: no D-Wave API token") and made == []
+
+
+def test_the_solvers_own_limit_is_checked_before_submission(cloud):
+    solver = FakeBQMSolver()
+    solver.properties = {**solver.properties, "maximum_number_of_biases": 100}
+    cloud["answer"] = [solver]
+    cfg = Config.from_dict({"propagate": {"rules": []}, "sampler": {"name": "hybrid"}})
+    bqm = build(parse_puzzle(FOUR), cfg)[1].bqm
+    biases = bqm.num_variables + bqm.num_interactions  # 42 + 156
+    with pytest.raises(ModelTooLargeError, match=rf"hybrid solver: {biases} biases > "
+                       r"maximum_number_of_biases 100 \(hybrid_binary_quadratic_model_fake's"):
+        solve(parse_puzzle(FOUR), cfg)
+    assert solver.calls == []
+
+
+def test_a_sampler_that_cannot_connect_tries_once(cloud, monkeypatch):
+    from dwave.cloud.exceptions import SolverAuthenticationError
+    from dwave.cloud.client.base import Client
+
+    calls = []
+
+    def refuse(self, *args, **kwargs):
+        calls.append(1)
+        raise SolverAuthenticationError("Invalid token or access denied")
+
+    monkeypatch.setattr(Client, "get_solvers", refuse)
+    sampler = get_sampler("hybrid")
+    m = build_model(propagate(parse_puzzle(FOUR), rules=[]))
+    for _ in range(2):
+        with pytest.raises(BackendUnavailableError, match="rejected the API token"):
+            sampler.sample(m.bqm)
+    assert len(calls) == 1
+
+
 def test_cqm_objective_keeps_what_is_not_a_penalty():
     p = parse_puzzle(FOUR)
     m = build_model(propagate(p, rules=[]), Weights(cell=2.0, row=0.5, column=0.75, box=1.5))
@@ -385,11 +463,13 @@ def _cloud_exceptions():
 
 
 @pytest.mark.parametrize("name", ["qpu", "hybrid", "hybrid-cqm", "hybrid-nl"])
-def test_cloud_failures_at_construction(name, cloud):
+def test_cloud_failures_at_connection(name, cloud):
+    """The QPU connects when it is built, a Leap hybrid sampler at its first call."""
+    cfg = Config.from_dict({"propagate": {"rules": []}, "sampler": {"name": name}})
     for exc, message in _cloud_exceptions():
         cloud["answer"] = exc
         with pytest.raises(BackendUnavailableError, match=message) as err:
-            get_sampler(name)
+            solve(parse_puzzle(FOUR), cfg)
         text = str(err.value)
         assert TOKEN not in text and "\n" not in text and err.value.__cause__ is None
         assert err.value.exit_code == 3

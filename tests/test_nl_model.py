@@ -15,7 +15,7 @@ import pytest
 from _shared import DATA, SEEDS, needs_data
 from qsudoku.cli import main
 from qsudoku.config import Config
-from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
+from qsudoku.errors import ConfigError, ModelTooLargeError, ParameterError
 from qsudoku.io import load_puzzles, parse_puzzle
 from qsudoku.model.propagate import propagate
 from qsudoku.model.qubo import build_model
@@ -176,12 +176,13 @@ def test_parameters_and_size_are_checked_before_any_call():
         sampler.sample(m.bqm, groups=m.groups(), time_limit="long")
     nodes = model_size(build_nl_model(m.groups()).model)["nodes"]
     small = HybridNLSampler(FakeNLSolver(maximum_number_of_nodes=nodes - 1))
-    with pytest.raises(BackendUnavailableError, match=f"too large for the Leap NL solver: nodes "
-                                                      f"{nodes} > maximum_number_of_nodes"):
+    with pytest.raises(ModelTooLargeError, match=f"too large for Leap's hybrid-nl solver: {nodes} "
+                                                 f"nodes > maximum_number_of_nodes {nodes - 1} "
+                                                 r"\(the solver's limit\)"):
         small.sample(m.bqm, groups=m.groups())
     state = model_size(build_nl_model(m.groups()).model)["state_size"]
-    with pytest.raises(BackendUnavailableError, match=f"state_size {state} > maximum_state_size "
-                                                      "1000;"):
+    with pytest.raises(ModelTooLargeError, match=f"{state:,} state size > maximum_state_size "
+                                                 "1,000 "):
         HybridNLSampler(FakeNLSolver(maximum_state_size=1000)).sample(m.bqm, groups=m.groups())
     assert solver.calls == [] and small.child.calls == []
     empty = sampler.sample(dimod.BQM("BINARY"))

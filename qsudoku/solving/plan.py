@@ -26,7 +26,7 @@ Every sampler gets the same treatment:
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from qsudoku.checks import describe
@@ -37,7 +37,7 @@ from qsudoku.samplers import check_params, get_sampler, get_spec, names
 from qsudoku.samplers.registry import check_sampler_values, check_values
 from qsudoku.solving.rounds import Round, sample_round
 
-__all__ = ["Plan", "make_plan", "TIME_PARAMS", "FIXED_SAMPLE_READS", "spec_of"]
+__all__ = ["Plan", "make_plan", "offline_plan", "TIME_PARAMS", "FIXED_SAMPLE_READS", "spec_of"]
 
 #: Sampling parameters that take a time limit in seconds: a round passes the time left.
 TIME_PARAMS = ("time_limit", "time_budget")
@@ -77,8 +77,11 @@ class Plan:
     @property
     def timed(self) -> tuple[str, ...]:
         """The :data:`TIME_PARAMS` the sampler takes and the plan does not fix; none for an
-        online service (its time is billed and has a minimum of its own)."""
-        if self.online:
+        online service (its time is billed and has a minimum of its own) unless its
+        ``properties`` say that its time limit is wall time spent here
+        (``wall_time_limit``: ``decompose``, whose QPU calls are billed one by one)."""
+        props = getattr(self.sampler, "properties", None)
+        if self.online and not (isinstance(props, Mapping) and props.get("wall_time_limit")):
             return ()
         return tuple(k for k in TIME_PARAMS if k in self.accepted and k not in self.params)
 
@@ -220,6 +223,23 @@ def _offline(config: Config, error: BackendUnavailableError) -> tuple[Config, st
     note = (f"sampler {config.sampler.name!r} unavailable ({error}); "
             f"ran the offline fallback {fb!r} instead")
     return config.with_overrides(sampler=fb, fallback=""), note
+
+
+def offline_plan(plan: Plan, error: BackendUnavailableError) -> Plan:
+    """The plan of the configured offline fallback (``sampler.fallback``), for an online
+    sampler that could not run when it was first called (a Leap hybrid sampler connects
+    only then); re-raises ``error`` if the plan is not online or names no fallback.
+
+    >>> offline_plan(make_plan(Config().with_overrides(sampler="sa")), BackendUnavailableError("x"))
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.BackendUnavailableError: x
+    """
+    if not plan.online:
+        raise error
+    config, note = _offline(plan.config, error)
+    fallback = make_plan(config)
+    return replace(fallback, notes=(note,) + fallback.notes)
 
 
 def make_plan(config: Config = Config(), sampler=None) -> Plan:

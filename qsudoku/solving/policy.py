@@ -67,13 +67,13 @@ import numpy as np
 
 from qsudoku.checks import need_real, need_type
 from qsudoku.config import Config
-from qsudoku.errors import ContradictionError, TimeLimitError
+from qsudoku.errors import BackendUnavailableError, ContradictionError, TimeLimitError
 from qsudoku.model.propagate import Candidates, propagate
 from qsudoku.model.puzzle import UNIT_KINDS, Puzzle
 from qsudoku.model.qubo import QuboModel, build_model
 from qsudoku.model.result import Result
 from qsudoku.solving.decimate import choose_fixes, with_fixed
-from qsudoku.solving.plan import Plan, make_plan
+from qsudoku.solving.plan import Plan, make_plan, offline_plan
 from qsudoku.solving.rounds import Tally
 
 __all__ = ["solve", "run_plan", "build", "root_candidates", "rounds_text", "SAMPLE_OVERHEAD",
@@ -213,8 +213,12 @@ def run_plan(plan: Plan, puzzle: Puzzle, *, budget: float | None = None,
     compile_time = plan.warm_up()
     if compile_time:  # a JIT compile (first call in a process) is not sampling time
         timings["compile"] = compile_time
-    tally = _Rounds(plan, puzzle, root, result, t0 + time_budget + compile_time,
-                    time_budget, fixed_sample).run()
+    try:
+        tally = _Rounds(plan, puzzle, root, result, t0 + time_budget + compile_time,
+                        time_budget, fixed_sample).run()
+    except BackendUnavailableError as e:  # an online sampler that could not connect
+        return run_plan(offline_plan(plan, e), puzzle, budget=budget, clock_start=t0,
+                        fixed_sample=fixed_sample)
     _add_tally(result, tally)
     if not result.valid and tally.rounds and fixed_sample:
         result.notes.append(f"no read of the fixed sample of {tally.num_reads} was valid")

@@ -23,7 +23,8 @@ import numpy as np
 from qsudoku.errors import BackendUnavailableError, ConfigError
 from qsudoku.samplers.redact import install_log_redaction, scrub
 
-__all__ = ["CLIENT_OPTIONS", "DEFAULT_LABEL", "cloud_errors", "split_options", "plain"]
+__all__ = ["CLIENT_OPTIONS", "DEFAULT_LABEL", "cloud_errors", "check_credentials", "split_options",
+           "plain"]
 
 #: dwave-cloud-client options accepted as sampler options (``token`` is not one of them).
 CLIENT_OPTIONS = ("profile", "config_file", "solver", "region", "endpoint", "proxy",
@@ -99,6 +100,19 @@ def cloud_errors(what: str, constructing: bool = False, client: dict | None = No
         if err is None:
             raise
         raise err from None
+
+
+def check_credentials(what: str, client: dict) -> None:
+    """Read D-Wave's configuration for the client options ``client`` (config file, profile,
+    environment) and fail as a client would on a missing token, profile or unreadable
+    file, without building a client or touching the network (a Leap hybrid sampler
+    connects later, when it has a model that fits the solver's limits)."""
+    from dwave.cloud.config import load_config
+
+    with cloud_errors(what, constructing=True, client=client):
+        config = load_config(**client)
+        if not config.get("token"):
+            raise ValueError("API token not defined")
 
 
 def split_options(name: str, options: dict, client_keys=CLIENT_OPTIONS, local_keys=()):

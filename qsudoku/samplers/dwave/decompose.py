@@ -138,7 +138,8 @@ class DecomposeSampler(dimod.Sampler):
         # Any encoding: with cell groups alone (the domain wall), cells are freed whole and
         # units grow through the model's interactions (strategies other than construct).
         self.properties = {"child_properties": getattr(child, "properties", {}),
-                           "strategies": list(STRATEGIES), "any_encoding": True}
+                           "strategies": list(STRATEGIES), "any_encoding": True,
+                           "wall_time_limit": True}  # time_limit: wall seconds, not billed
 
     def sample(self, bqm, groups=None, num_reads=1, subproblem_size=64, strategy="construct",
                max_calls=2000, qpu_reads=None, seed=None, energy_target=0.0, time_limit=None,

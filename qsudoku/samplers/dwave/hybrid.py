@@ -11,6 +11,12 @@ sampler.  Credentials and cloud failures are handled as for the QPU
 (:mod:`qsudoku.samplers.dwave`): D-Wave's own configuration only, and a
 :class:`~qsudoku.errors.BackendUnavailableError` with one line on any failure.
 
+The factories read D-Wave's configuration (token, profile, config file: no network) but
+build no client: the Leap sampler is made on the first :meth:`sample` call, after the
+model has passed Leap's published size limits (:mod:`.limits`), and the model is checked
+again against that solver's own limits before it is sent.  A model over a limit is a
+:class:`~qsudoku.errors.ModelTooLargeError` (exit 2) and costs no network call.
+
 >>> bqm = dimod.BQM({"a": -1, "b": -1}, {"ab": 2}, 1, "BINARY")
 >>> sorted(cqm_from_groups(bqm, [("cell", ["a", "b"])]).discrete)
 ['cell_0']
@@ -25,14 +31,16 @@ import dimod
 import numpy as np
 
 from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
-from qsudoku.samplers.dwave.cloud import CLIENT_OPTIONS, DEFAULT_LABEL, cloud_errors, plain, split_options
-from qsudoku.samplers.dwave.nl_model import LIMITS, build_nl_model, model_size
+from qsudoku.samplers.dwave.cloud import (CLIENT_OPTIONS, DEFAULT_LABEL, check_credentials,
+                                          cloud_errors, plain, split_options)
+from qsudoku.samplers.dwave.limits import PARAMETERS, PUBLISHED, bqm_size, check_size, cqm_size
+from qsudoku.samplers.dwave.nl_model import build_nl_model, model_size
 from qsudoku.samplers.onehot import groups_of
 from qsudoku.samplers.options import need_time_limit
 from qsudoku.samplers.reads import as_binary, empty_sampleset
 
 __all__ = ["HybridSampler", "HybridCQMSampler", "HybridNLSampler", "cqm_from_groups",
-           "hybrid_sampler", "hybrid_cqm_sampler", "hybrid_nl_sampler", "check_nl_size"]
+           "hybrid_sampler", "hybrid_cqm_sampler", "hybrid_nl_sampler"]
 
 
 def _time_limit(time_limit, minimum: float, properties) -> float:
@@ -51,15 +59,50 @@ def _time_limit(time_limit, minimum: float, properties) -> float:
 
 
 class _Hybrid(dimod.Sampler):
+    """A Leap hybrid sampler: ``child`` (a connected Leap sampler), or ``connect`` (a
+    function returning one, called once, when the first model has passed the published
+    limits).  Until then ``parameters`` are the documented ones and ``properties`` hold
+    the published limits."""
+
     parameters = None
     properties = None
     what = "hybrid"
+    name = "hybrid"
 
-    def __init__(self, child):
-        self.child = child
-        self.parameters = dict(child.parameters)
+    def __init__(self, child=None, connect=None):
+        if child is None and connect is None:
+            raise TypeError(f"{type(self).__name__} needs a Leap sampler or a connect function")
+        self._child, self._connect, self._failed = child, connect, None
+        if child is not None:
+            self.parameters = dict(child.parameters)
+            self.properties = dict(child.properties)
+        else:
+            self.parameters = {k: [] for k in PARAMETERS[self.name]}
+            self.properties = {"published_limits": dict(PUBLISHED[self.name])}
         self.parameters.setdefault("time_limit", [])
-        self.properties = dict(child.properties)
+
+    @property
+    def child(self):
+        """The Leap sampler (connected on first use)."""
+        if self._child is None:
+            if self._failed is not None:  # one failed connection per sampler, not per puzzle
+                raise self._failed
+            try:
+                self._child = self._connect()
+            except BackendUnavailableError as e:
+                self._failed = e
+                raise
+            self.properties = dict(self._child.properties)
+        return self._child
+
+    def admit(self, size: dict):
+        """Check ``size`` against the published limits, then connect and check it against
+        the solver's own; returns the connected Leap sampler."""
+        check_size(self.name, size, PUBLISHED[self.name], "published")
+        child = self.child
+        solver = getattr(getattr(child, "solver", None), "name", None) or "the solver"
+        check_size(self.name, size, child.properties, f"{solver}'s limit")
+        return child
 
     def _finish(self, ss, time_limit, minimum, **extra):
         info = plain(dict(ss.info))
@@ -76,12 +119,13 @@ class HybridSampler(_Hybrid):
     ``run_time``, ``charge_time``, microseconds) and the time limit used."""
 
     def sample(self, bqm, time_limit=None, **params):
+        child = self.admit(bqm_size(bqm))
         if "label" in self.parameters:
             params.setdefault("label", DEFAULT_LABEL)
-        minimum = float(self.child.min_time_limit(bqm))
-        limit = _time_limit(time_limit, minimum, self.child.properties)
+        minimum = float(child.min_time_limit(bqm))
+        limit = _time_limit(time_limit, minimum, child.properties)
         with cloud_errors(self.what):
-            ss = self.child.sample(bqm, time_limit=limit, **params)
+            ss = child.sample(bqm, time_limit=limit, **params)
             ss.resolve()
         return self._finish(ss, limit, minimum)
 
@@ -164,19 +208,21 @@ class HybridCQMSampler(_Hybrid):
     """
 
     what = "hybrid CQM"
+    name = "hybrid-cqm"
 
-    def __init__(self, child):
-        super().__init__(child)
+    def __init__(self, child=None, connect=None):
+        super().__init__(child, connect)
         self.parameters["groups"] = []
 
     def sample(self, bqm, groups=None, time_limit=None, **params):
+        cqm = cqm_from_groups(bqm, groups or [])
+        child = self.admit(cqm_size(cqm))
         if "label" in self.parameters:
             params.setdefault("label", DEFAULT_LABEL)
-        cqm = cqm_from_groups(bqm, groups or [])
-        minimum = float(self.child.min_time_limit(cqm))
-        limit = _time_limit(time_limit, minimum, self.child.properties)
+        minimum = float(child.min_time_limit(cqm))
+        limit = _time_limit(time_limit, minimum, child.properties)
         with cloud_errors(self.what):
-            res = self.child.sample_cqm(cqm, time_limit=limit, **params)
+            res = child.sample_cqm(cqm, time_limit=limit, **params)
             res.resolve()
         pos = {v: i for i, v in enumerate(res.variables)}
         rec = res.record
@@ -191,22 +237,6 @@ class HybridCQMSampler(_Hybrid):
                             num_discrete=len(cqm.discrete), feasible_fraction=feasible)
 
 
-def check_nl_size(size: dict, properties) -> None:
-    """Refuse a model over any of the NL solver's size limits (:data:`~.nl_model.LIMITS`).
-
-    >>> check_nl_size({"nodes": 70000}, {"maximum_number_of_nodes": 65536})
-    Traceback (most recent call last):
-    ...
-    qsudoku.errors.BackendUnavailableError: the model is too large for the Leap NL solver: nodes 70000 > maximum_number_of_nodes 65536; solve a smaller puzzle or propagate more (--rules)
-    """
-    for limit, key in LIMITS.items():
-        most = properties.get(limit)
-        if most is not None and size.get(key, 0) > most:
-            raise BackendUnavailableError(
-                f"the model is too large for the Leap NL solver: {key} {size[key]} > {limit} "
-                f"{most}; solve a smaller puzzle or propagate more (--rules)")
-
-
 class HybridNLSampler(_Hybrid):
     """:class:`~dwave.system.LeapHybridNLSampler` on the nonlinear model of the one-hot ``groups``.
 
@@ -214,15 +244,16 @@ class HybridNLSampler(_Hybrid):
     ``groups`` (the pipeline passes them; recognised from the BQM if not), ``time_limit``
     (seconds; default: the solver's estimated minimum for the model), ``label`` (default
     ``"qsudoku"``) and whatever else the solver lists.  The model's size is checked
-    against the solver's limits first.  Returns a :class:`dimod.SampleSet` over the BQM's
+    against Leap's published limits and then the solver's own before it is sent.  Returns a :class:`dimod.SampleSet` over the BQM's
     variables with BQM energies, one row per state the solver returned, and an
     ``is_feasible`` field (all units satisfied, as dwave-optimization reports it).
     """
 
     what = "hybrid NL"
+    name = "hybrid-nl"
 
-    def __init__(self, child):
-        super().__init__(child)
+    def __init__(self, child=None, connect=None):
+        super().__init__(child, connect)
         self.parameters["groups"] = []
 
     def sample(self, bqm, groups=None, time_limit=None, **params):
@@ -240,11 +271,11 @@ class HybridNLSampler(_Hybrid):
             raise ParameterError("hybrid-nl: the cell groups do not cover exactly the BQM's "
                                  "variables")
         size = model_size(nl.model)
-        check_nl_size(size, self.properties)
-        minimum = float(self.child.estimated_min_time_limit(nl.model))
-        limit = _time_limit(time_limit, minimum, self.properties)
+        child = self.admit(size)
+        minimum = float(child.estimated_min_time_limit(nl.model))
+        limit = _time_limit(time_limit, minimum, child.properties)
         with cloud_errors(self.what):  # the states are read from the answer when first used
-            result = self.child.sample(nl.model, time_limit=limit, **params).result()
+            result = child.sample(nl.model, time_limit=limit, **params).result()
             rows = nl.samples()
             states = [i for i in range(nl.model.states.size()) if nl.choice.has_state(i)]
         feasible = np.array([bool(nl.model.feasible(i)) for i in states], dtype=bool)
@@ -263,9 +294,13 @@ def _hybrid_factory(name: str, cls_name: str, wrapper):
         _, client = split_options(name, options, CLIENT_OPTIONS, ())
         import dwave.system
 
-        with cloud_errors(wrapper.what, constructing=True, client=client):
-            child = getattr(dwave.system, cls_name)(**client)
-        return wrapper(child)
+        check_credentials(wrapper.what, client)
+
+        def connect():
+            with cloud_errors(wrapper.what, constructing=True, client=client):
+                return getattr(dwave.system, cls_name)(**client)
+
+        return wrapper(connect=connect)
 
     return factory
 

@@ -38,11 +38,7 @@ import numpy as np
 
 from qsudoku.errors import ParameterError
 
-__all__ = ["NLModel", "build_nl_model", "model_size", "LIMITS"]
-
-#: Leap NL solver properties bounding a model, and what :func:`model_size` reports for each.
-LIMITS = {"maximum_number_of_nodes": "nodes", "maximum_state_size": "state_size",
-          "maximum_decision_state_size": "decision_state_size"}
+__all__ = ["NLModel", "build_nl_model", "model_size"]
 
 
 @dataclass(frozen=True)
@@ -147,7 +143,7 @@ def build_nl_model(groups: Sequence[tuple[str, Sequence]]) -> NLModel:
 
 
 def model_size(model) -> dict:
-    """The sizes Leap's NL solver bounds (:data:`LIMITS`), of a built model.
+    """The sizes Leap's NL solver bounds (see :mod:`.limits`), of a built model.
 
     >>> sorted(model_size(build_nl_model([("cell", ["a", "b"])]).model))
     ['decision_state_size', 'nodes', 'state_size']

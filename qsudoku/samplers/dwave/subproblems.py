@@ -2,7 +2,11 @@
 
 :class:`SubModel` holds the BQM as numpy vectors, so that the energy of an assignment, the
 local fields and the subproblem over a set of free variables (every other variable fixed
-and folded into linear biases) cost a few vector operations per QPU call.
+and folded into linear biases) cost a few vector operations per QPU call.  A subproblem
+reads only the interactions of its free variables and of the fixed variables set to 1
+(through an adjacency list built on the first call), not the whole model's: on a blank
+49x49 grid (10.6 M interactions) a 64-variable subproblem took 2.1 s when it was built
+from every interaction, longer than the QPU call it feeds.
 :class:`SubStructure` splits the one-hot groups into *cells* (disjoint, freed whole) and
 *units* (the other groups, through which freed regions grow).
 
@@ -59,18 +63,53 @@ class SubModel:
     def energy(self, x: np.ndarray) -> float:
         return float(self.offset + self.lin @ x + np.sum(self.b * x[self.u] * x[self.v]))
 
+    def adjacency(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(indptr, neighbour, bias)``: each variable's interactions, both directions
+        (built once, on the first call)."""
+        if getattr(self, "_adjacency", None) is None:
+            m, dtype = len(self.u), np.int32 if self.n < 2 ** 31 else np.int64
+
+            def both(first, second, kind):  # one array of 2 m, without a concatenated copy
+                out = np.empty(2 * m, kind)
+                out[:m], out[m:] = first, second
+                return out
+
+            rows = both(self.u, self.v, dtype)
+            indptr = np.zeros(self.n + 1, np.int64)
+            np.cumsum(np.bincount(rows, minlength=self.n), out=indptr[1:])
+            order = np.argsort(rows, kind="stable")
+            del rows
+            self._adjacency = (indptr, both(self.v, self.u, dtype)[order],
+                               both(self.b, self.b, float)[order])
+        return self._adjacency
+
+    def _edges_of(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(owner, slot)``: for every interaction of the variables ``ids``, the position of
+        its variable in ``ids`` and its slot in :meth:`adjacency`."""
+        indptr = self.adjacency()[0]
+        starts, lens = indptr[ids], indptr[ids + 1] - indptr[ids]
+        owner = np.repeat(np.arange(len(ids)), lens)
+        slot = np.arange(int(lens.sum())) + np.repeat(starts - (np.cumsum(lens) - lens), lens)
+        return owner, slot
+
     def subproblem(self, free: np.ndarray, x: np.ndarray) -> dimod.BinaryQuadraticModel:
         """The model over ``free`` (labelled ``0..k-1``) with every other variable fixed to ``x``."""
-        pos = np.full(self.n, -1, np.int64)
-        pos[free] = np.arange(len(free))
+        free = np.asarray(free, np.int64)
+        _, nbr, bias = self.adjacency()
         fixed = x.copy()
         fixed[free] = 0
-        h = (self.lin + np.bincount(self.u, self.b * fixed[self.v], self.n)
-             + np.bincount(self.v, self.b * fixed[self.u], self.n))[free]
-        inner = (pos[self.u] >= 0) & (pos[self.v] >= 0)
-        rest = self.offset + self.lin @ fixed + np.sum(self.b * fixed[self.u] * fixed[self.v])
+        owner, slot = self._edges_of(free)
+        h = self.lin[free] + np.bincount(owner, bias[slot] * fixed[nbr[slot]], len(free))
+        pos = np.full(self.n, -1, np.int64)
+        pos[free] = np.arange(len(free))
+        other = pos[nbr[slot]]
+        inner = other > owner  # each pair of free variables once
+        ones = np.flatnonzero(fixed)
+        by, at = self._edges_of(ones)
+        rest = (self.offset + self.lin[ones] @ fixed[ones]
+                + 0.5 * np.sum(fixed[ones][by] * bias[at] * fixed[nbr[at]]))
         return dimod.BinaryQuadraticModel.from_numpy_vectors(
-            h, (pos[self.u[inner]], pos[self.v[inner]], self.b[inner]), rest, dimod.BINARY)
+            h, (owner[inner], other[inner], bias[slot][inner]), rest, dimod.BINARY)
 
 
 class SubStructure:
