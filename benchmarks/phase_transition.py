@@ -203,10 +203,11 @@ def run_lewis(args, out) -> dict:
     """Per size and fraction: the route alone through ``qsudoku bench`` (one process per
     fraction file), and SA at the same wall time on each instance (``--no-sa``: not)."""
     sets, budgets = {}, {}
+    sa_text = (f"SA = dwave-samplers SA ({dict(get_spec('sa').defaults)}) on the same reduced "
+               "QUBO for the route's wall time on each instance; " if args.sa else "")
     print(f"lewis: route alone (no fallback) through qsudoku bench --jobs {args.jobs}, one "
           f"process per file, {args.source} instances (first {args.limit} per file), seed 0; "
-          f"SA = dwave-samplers SA ({dict(get_spec('sa').defaults)}) on the same reduced QUBO "
-          f"for the route's wall time on each instance; {load()}", file=out, flush=True)
+          f"{sa_text}{load()}", file=out, flush=True)
     sa: dict[tuple[int, int], float] = {}
     for size in args.sizes:
         budgets[size] = getattr(args, f"budget{size}")
