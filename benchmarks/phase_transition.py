@@ -43,9 +43,10 @@ interrupted run)::
         --figure benchmarks/results/figures/phase_transition_big.png
 
 ``--fractions 0.3,0.35,0.4,0.45,0.5,0.55,0.6`` keeps it to the band of the criteria.
-``--jobs 2`` runs two instances at once, one per core, in single-threaded workers; a
-solve that samples on both cores itself is measured as a user runs it with ``--jobs 1``
-(one instance at a time, in the ``bench`` process).
+``--jobs 2`` runs two instances at once, one per core, in single-threaded Dask workers
+(each bounded by ``--worker-memory``); a solve that samples on both cores itself is
+measured as a user runs it with ``--jobs 1`` (the default: one instance at a time, in the
+``bench`` process, as the 16x16 and 25x25 figures were taken).
 
 Wall times depend on the machine's load: the script prints the load average with its results.
 """
@@ -340,9 +341,10 @@ def main(argv=None) -> None:
     ap.add_argument("--source", choices=["auto", "shared", "data"], default="auto",
                     help="shared: ../shared/lewis; data: data/generated (the sets that ship); "
                          "auto (default): shared when it is there")
-    ap.add_argument("--jobs", type=int, default=2,
-                    help="qsudoku bench --jobs: Dask workers per fraction file (1: in the "
-                         "bench process, one instance at a time)")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="qsudoku bench --jobs: 1 (default): one instance at a time, in the "
+                         "bench process; J > 1: a Dask cluster of J single-threaded workers "
+                         "per fraction file")
     ap.add_argument("--worker-memory", help="qsudoku bench --worker-memory, e.g. 3GiB "
                     "(default: its own, auto)")
     ap.add_argument("--resume", action="store_true",
