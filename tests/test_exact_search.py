@@ -129,3 +129,18 @@ def test_from_groups_rejects_unusable_input():
         Problem.from_groups([("cell", ["a", "b"])])
     with pytest.raises(ConfigError, match="not a variable of the model"):
         Problem.from_groups([("cell", [(0, 0, 1)])], labels=[(0, 0, 2)])
+
+
+@needs_data
+def test_a_node_limit_stops_the_search_at_the_same_node_every_time():
+    puzzles = load_puzzles(str(DATA / "sudoku9" / "forum_hardest_1106.txt"))[:5]
+    for p in puzzles:
+        problem = Problem.from_candidates(propagate(p))
+        full = solve_cover(problem)
+        cut = [solve_cover(problem, node_limit=64) for _ in range(2)]
+        assert cut[0].stats["nodes"] == cut[1].stats["nodes"]
+        if full.stats["nodes"] < 64:
+            assert cut[0].status == "limit" and cut[0].solutions == full.solutions
+        else:
+            assert cut[0].status == "node_limit" and cut[0].solutions == []
+            assert cut[0].stats["nodes"] == 64

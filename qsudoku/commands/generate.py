@@ -27,6 +27,7 @@ from qsudoku.errors import ConfigError, ContradictionError
 from qsudoku.exact.generate import (ATTEMPTS, make_puzzle, random_regions, region_letters,
                                     symmetries)
 from qsudoku.io.output import check_target, write_text
+from qsudoku.model.symbols import MAX_SIZE
 from qsudoku.commands.common import rules_from_args
 
 __all__ = ["register", "run", "render", "FORMATS", "companion"]
@@ -83,8 +84,8 @@ def _check(args) -> None:
         raise ConfigError(f"--fraction {args.fraction} must be between 0 and 1")
     if args.count < 1:
         raise ConfigError(f"--count {args.count} must be >= 1")
-    if not 2 <= args.size <= 25:
-        raise ConfigError(f"--size {args.size} must be between 2 and 25")
+    if not 2 <= args.size <= MAX_SIZE:
+        raise ConfigError(f"--size {args.size} must be between 2 and {MAX_SIZE}")
     if args.format == "tuples" and args.count != 1:
         raise ConfigError("--format tuples holds one puzzle a file: use --count 1")
     if args.format in ("grid", "tuples") and args.regions == "random":

@@ -47,7 +47,7 @@ class _Restart(Exception):
 
 
 class _TimeUp(Exception):
-    """The time limit is reached."""
+    """The time limit (or the node limit) is reached."""
 
 
 @dataclass
@@ -226,11 +226,13 @@ class CoverSearch:
         raise _Fail
 
     # -- search --------------------------------------------------------------------------
-    def run(self, limit: int = 1, time_limit: float | None = None, restarts: bool = True
-            ) -> SearchResult:
-        """Find up to ``limit`` solutions (restarts only when ``limit == 1``)."""
+    def run(self, limit: int = 1, time_limit: float | None = None, restarts: bool = True,
+            node_limit: int | None = None) -> SearchResult:
+        """Find up to ``limit`` solutions (restarts only when ``limit == 1``) within
+        ``time_limit`` seconds and ``node_limit`` nodes (checked every 64 nodes)."""
         t0 = time.perf_counter()
         self.deadline = None if time_limit is None else t0 + time_limit
+        self.node_limit = node_limit
         found: list[tuple[int, ...]] = []
         budget = 1000 if restarts and limit == 1 else None
         status = "time_limit"
@@ -244,7 +246,8 @@ class CoverSearch:
                     budget = int(budget * 1.5)
                     self.reset()
         except _TimeUp:
-            status = "time_limit"
+            over = self.node_limit is not None and self.nodes >= self.node_limit
+            status = "node_limit" if over else "time_limit"
         stats = {"nodes": self.nodes, "failures": self.failures, "restarts": self.restarts,
                  "seconds": time.perf_counter() - t0}
         return SearchResult(found, status, stats)
@@ -276,6 +279,8 @@ class CoverSearch:
                 self.nodes += 1
                 if not self.nodes & 63:
                     if self.deadline is not None and time.perf_counter() > self.deadline:
+                        raise _TimeUp
+                    if self.node_limit is not None and self.nodes >= self.node_limit:
                         raise _TimeUp
                     if budget is not None and self.nodes - start > budget:
                         raise _Restart
@@ -334,7 +339,8 @@ def _components(succ: dict[int, list[int]]) -> dict[int, int]:
 
 
 def solve_cover(problem: Problem, *, limit: int = 1, time_limit: float | None = None,
-                hall: bool = False, restarts: bool = True) -> SearchResult:
+                hall: bool = False, restarts: bool = True,
+                node_limit: int | None = None) -> SearchResult:
     """Find up to ``limit`` solutions of ``problem`` (each a tuple of chosen variables).
 
     Args:
@@ -344,12 +350,14 @@ def solve_cover(problem: Problem, *, limit: int = 1, time_limit: float | None = 
         hall: Use Hall-set (AllDifferent) filtering on the problem's units (fewer nodes,
             but slower per node: off by default, it did not pay on the shared sets).
         restarts: Restart with a growing node budget (only when ``limit == 1``).
+        node_limit: Nodes before giving up (status ``"node_limit"``): unlike the time,
+            the same on every machine and load; ``None`` = no limit.
     """
     t0 = time.perf_counter()
     search = CoverSearch(problem, hall=hall)
     if time_limit is not None:  # setting up counts against the limit
         time_limit = max(0.0, time_limit - (time.perf_counter() - t0))
-    return search.run(limit, time_limit, restarts)
+    return search.run(limit, time_limit, restarts, node_limit)
 
 
 def solve_csp(problem: Problem, time_limit: float | None = None, hall: bool = False,
@@ -369,16 +377,19 @@ def count_cover(problem: Problem, *, limit: int, time_limit: float | None = None
     return solve_cover(problem, limit=limit, time_limit=time_limit, hall=hall, restarts=False)
 
 
-def complete_grid(cands, time_limit: float | None = None, hall: bool = False) -> list[int] | None:
+def complete_grid(cands, time_limit: float | None = None, hall: bool = False,
+                  node_limit: int | None = None) -> list[int] | None:
     """A solution of a propagated puzzle by the search: the exact fallback of a solve.
 
     Args:
         cands: A :class:`~qsudoku.model.propagate.Candidates`.
         time_limit: Seconds before giving up.
         hall: Hall-set filtering (see :func:`solve_cover`).
+        node_limit: Nodes before giving up (see :func:`solve_cover`).
 
     Returns:
-        The full row-major grid, or ``None`` if ``time_limit`` ran out first.
+        The full row-major grid, or ``None`` if ``time_limit`` or ``node_limit`` ran out
+        first.
 
     Raises:
         ContradictionError: If the puzzle has no solution.
@@ -386,7 +397,7 @@ def complete_grid(cands, time_limit: float | None = None, hall: bool = False) ->
     from qsudoku.errors import ContradictionError
 
     problem = Problem.from_candidates(cands)
-    res = solve_cover(problem, time_limit=time_limit, hall=hall)
+    res = solve_cover(problem, time_limit=time_limit, hall=hall, node_limit=node_limit)
     if res.status == "infeasible":
         raise ContradictionError("no solution: csp (qsudoku's exact search) proved the reduced "
                                  "model infeasible", source=cands.puzzle.name or None)

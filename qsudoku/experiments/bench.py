@@ -40,7 +40,7 @@ __all__ = ["tts99", "points", "SOLVE", "summarize", "format_summary", "typed_row
 SOLVE = "solve"
 _NUMERIC = ("success_prob", "success_prob_low", "success_prob_high", "energy", "mean_energy",
             "t_read", "tts99", "tts99_low", "tts99_high", "ttt99", "wall", "t_propagate",
-            "t_build", "t_sample", "t_decode", "budget")
+            "t_build", "t_sample", "t_decode", "budget", "peak_rss_mb")
 _INTS = ("index", "size", "repeat", "num_reads", "num_valid", "num_target", "num_variables",
          "num_interactions", "rounds")
 
