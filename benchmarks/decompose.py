@@ -31,7 +31,7 @@ DATA = Path(os.environ.get("QSUDOKU_DATA", "/work/shared/data")) / "sudoku9"
 
 def run_set(name: str, args, sampler) -> dict:
     puzzles = load_puzzles(DATA / f"{name}.txt")[: args.limit]
-    solved, calls, cost, sizes, chains, walls = 0, [], [], [], [], []
+    solved, calls, cost, sizes, chains, walls, parts = 0, [], [], [], [], [], []
     for i, puzzle in enumerate(puzzles):
         t = time.perf_counter()
         _, model, _ = build(puzzle)
@@ -44,10 +44,12 @@ def run_set(name: str, args, sampler) -> dict:
             "subproblem_size": args.size, "strategy": args.strategy, "seed": i,
             "qpu_reads": args.qpu_reads, "num_sweeps": args.num_sweeps,
             "max_calls": args.max_calls, "patience": args.patience, "backjump": args.backjump,
-            "memory": args.memory, "refute": not args.no_refute})
+            "memory": args.memory, "refute": not args.no_refute,
+            **({"batch": args.batch} if args.batch else {})})
         info = rnd.sampleset.info
         solved += rnd.best.valid
         calls.append(info["qpu_calls"])
+        parts.append(info["subproblems"])
         cost.append(info["estimated_qpu_access_time"] / 1e6)
         sizes.append(info["max_subproblem_variables"])
         chains.append(info["longest_chain"])
@@ -55,10 +57,12 @@ def run_set(name: str, args, sampler) -> dict:
         if args.verbose:
             print(f"  {name}[{i}] vars={model.num_variables} valid={rnd.best.valid} "
                   f"energy={rnd.best.energy:g} calls={info['qpu_calls']} "
+                  f"subproblems={info['subproblems']} qpu_s={cost[-1]:.3f} "
                   f"backjumps={info['backjumps']} restarts={info['restarts']} "
                   f"wall={walls[-1]:.1f}s", flush=True)
     return {"set": name, "puzzles": len(puzzles), "solved": solved,
             "median_calls": statistics.median(calls), "max_calls": max(calls),
+            "per_call": sum(parts) / max(sum(calls), 1),
             "median_qpu_s": statistics.median(cost), "max_subproblem": max(sizes, default=0),
             "longest_chain": max(chains, default=0),
             "median_wall_s": statistics.median(walls) if walls else 0.0}
@@ -77,19 +81,22 @@ def main() -> None:
     ap.add_argument("--backjump", type=int, default=3, help="construct: retries per state")
     ap.add_argument("--memory", type=float, default=1.0, help="construct: blame bias (0: none)")
     ap.add_argument("--no-refute", action="store_true", help="construct: do not rule out digits that contradict")
+    ap.add_argument("--batch", type=int, default=None,
+                    help="subproblems per QPU call (default: the sampler's)")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
     sampler = get_sampler("decompose", qpu_sampler="mock-qpu")
     print(f"decompose, mock QPU (Pegasus P16, SA physics): subproblem_size={args.size} "
           f"strategy={args.strategy} qpu_reads={args.qpu_reads} num_sweeps={args.num_sweeps} "
           f"max_calls={args.max_calls} patience={args.patience} backjump={args.backjump} "
-          f"memory={args.memory:g} refute={not args.no_refute}; load average {os.getloadavg()[0]:.2f}")
-    print("set | solved | median QPU calls | max calls | median est. QPU access s | "
-          "max subproblem vars | longest chain | median wall s")
+          f"memory={args.memory:g} refute={not args.no_refute} batch={args.batch or 'default'}; "
+          f"load average {os.getloadavg()[0]:.2f}")
+    print("set | solved | median QPU calls | max calls | subproblems per call | "
+          "median est. QPU access s | max subproblem vars | longest chain | median wall s")
     for name in args.sets:
         r = run_set(name, args, sampler)
         print(f"{r['set']} | {r['solved']}/{r['puzzles']} | {r['median_calls']:g} | "
-              f"{r['max_calls']} | {r['median_qpu_s']:.3f} | {r['max_subproblem']} | "
+              f"{r['max_calls']} | {r['per_call']:.2f} | {r['median_qpu_s']:.3f} | {r['max_subproblem']} | "
               f"{r['longest_chain']} | {r['median_wall_s']:.1f}", flush=True)
     print(f"load average at the end {os.getloadavg()[0]:.2f}")
 

@@ -382,19 +382,25 @@ def embed_bqm(bqm, sampler, cache: EmbeddingCache | None = None, *, parameters: 
 _CLIQUES: dict = {}
 
 
-def clique_embedding(num_variables: int, sampler, target: str | None = None) -> Embedded:
-    """A clique embedding of ``num_variables`` variables (labelled ``0..n-1``) into ``sampler``.
+def clique_embedding(num_variables: int, sampler, target: str | None = None,
+                     copies: int = 1) -> Embedded:
+    """A clique embedding of ``num_variables`` variables (labelled ``0..n-1``) into ``sampler``;
+    with ``copies > 1``, that many disjoint ones (variables labelled ``(copy, i)``).
 
     Any model of at most ``n`` variables embeds in it, so a stream of different
     subproblems needs no per-call search: the embedding comes from minorminer's
     ``busclique`` (native clique embeddings of Chimera, Pegasus and Zephyr graphs, with
-    its own on-disk cache) once per target and size, then from memory.
+    its own on-disk cache) once per target and size, then from memory.  The copies are
+    packed greedily: copy ``j`` is ``busclique``'s clique (seeded ``j``, without its disk
+    cache) in the graph left by copies ``0..j-1``, found once per (target, size, copies).
+    Copies share no qubit, so the subproblems they carry share no coupler: one QPU call
+    answers all of them (Pegasus P16 holds 8 cliques of 64 variables, chains of 7 qubits).
 
     Returns:
-        An :class:`Embedded` (``found`` is False if the clique does not fit).
+        An :class:`Embedded` (``found`` is False if the clique, or the copies, do not fit).
     """
     target = target or target_id(sampler)
-    key = (target, int(num_variables))
+    key = (target, int(num_variables), int(copies))
     if key not in _CLIQUES:
         from minorminer import busclique
 
@@ -402,13 +408,26 @@ def clique_embedding(num_variables: int, sampler, target: str | None = None) -> 
         if graph is None:
             graph = _CLIQUES[(target, "graph")] = sampler.to_networkx_graph()
         t = time.perf_counter()
-        emb = busclique.find_clique_embedding(int(num_variables), graph)
+        if copies == 1:
+            emb = busclique.find_clique_embedding(int(num_variables), graph)
+            emb = {int(v): list(chain) for v, chain in emb.items()}
+        else:
+            emb, rest = {}, graph
+            for j in range(copies):
+                one = (clique_embedding(num_variables, sampler, target).embedding if j == 0 else
+                       busclique.find_clique_embedding(int(num_variables), rest, seed=j,
+                                                       use_cache=False))
+                if len(one) != num_variables:
+                    emb = {}
+                    break
+                emb.update({(j, int(v)): list(chain) for v, chain in one.items()})
+                rest = rest.copy()  # keeps the graph's family and shape for busclique
+                rest.remove_nodes_from([q for chain in one.values() for q in chain])
         seconds = time.perf_counter() - t
-        emb = {int(v): list(chain) for v, chain in emb.items()}
-        if len(emb) != num_variables:
+        if len(emb) != num_variables * copies:
             emb = {}
-        _CLIQUES[key] = Embedded(emb, f"clique-{num_variables}", target, seconds, False,
-                                 int(num_variables))
+        name = f"clique-{num_variables}" + (f"x{copies}" if copies > 1 else "")
+        _CLIQUES[key] = Embedded(emb, name, target, seconds, False, int(num_variables) * copies)
     found = _CLIQUES[key]
     return Embedded(found.embedding, found.key, target, found.seconds, True, found.num_variables)
 
