@@ -392,7 +392,8 @@ def clique_embedding(num_variables: int, sampler, target: str | None = None,
     ``busclique`` (native clique embeddings of Chimera, Pegasus and Zephyr graphs, with
     its own on-disk cache) once per target and size, then from memory.  The copies are
     packed greedily: copy ``j`` is ``busclique``'s clique (seeded ``j``, without its disk
-    cache) in the graph left by copies ``0..j-1``, found once per (target, size, copies).
+    cache) in the graph left by copies ``0..j-1``, found once per (target, size, copies),
+    the size rounded up to a multiple of 8 (a model uses the first chains of each copy).
     Copies share no qubit, so the subproblems they carry share no coupler: one QPU call
     answers all of them (Pegasus P16 holds 8 cliques of 64 variables, chains of 7 qubits).
 
@@ -400,6 +401,8 @@ def clique_embedding(num_variables: int, sampler, target: str | None = None,
         An :class:`Embedded` (``found`` is False if the clique, or the copies, do not fit).
     """
     target = target or target_id(sampler)
+    if copies > 1:  # one packing serves every size up to the next multiple of 8
+        num_variables = -(-int(num_variables) // 8) * 8
     key = (target, int(num_variables), int(copies))
     if key not in _CLIQUES:
         from minorminer import busclique
@@ -412,7 +415,7 @@ def clique_embedding(num_variables: int, sampler, target: str | None = None,
             emb = busclique.find_clique_embedding(int(num_variables), graph)
             emb = {int(v): list(chain) for v, chain in emb.items()}
         else:
-            emb, rest = {}, graph
+            emb, rest = {}, graph.copy()  # keeps the graph's family and shape for busclique
             for j in range(copies):
                 one = (clique_embedding(num_variables, sampler, target).embedding if j == 0 else
                        busclique.find_clique_embedding(int(num_variables), rest, seed=j,
@@ -421,7 +424,6 @@ def clique_embedding(num_variables: int, sampler, target: str | None = None,
                     emb = {}
                     break
                 emb.update({(j, int(v)): list(chain) for v, chain in one.items()})
-                rest = rest.copy()  # keeps the graph's family and shape for busclique
                 rest.remove_nodes_from([q for chain in one.values() for q in chain])
         seconds = time.perf_counter() - t
         if len(emb) != num_variables * copies:
