@@ -1,14 +1,17 @@
 """``decompose`` on the offline mock QPU: solved share and what a real QPU run would cost.
 
 Each puzzle is propagated (singles), its reduced QUBO goes to the ``decompose`` sampler
-(QPU-sized subproblems in a cached clique embedding on Pegasus P16; the mock's physics
-is simulated annealing on the embedded problem, chains included), with no exact
-fallback.  Per set: puzzles solved, median / max QPU calls per puzzle, median estimated
-QPU access time per puzzle (D-Wave's timing model, the figure a real run would be
-charged), the largest subproblem and the longest chain seen, and wall time.
+(QPU-sized subproblems, ``--batch`` of them per call on disjoint cached clique
+embeddings on Pegasus P16; the mock's physics is simulated annealing on the embedded
+problem, chains included), with no exact fallback.  Per set: puzzles solved, median / max
+QPU calls per puzzle, subproblems per call, median estimated QPU access time per puzzle
+(D-Wave's timing model for one call with all its subproblems, summed over the calls: the
+figure a real run would be charged), the largest subproblem and the longest chain seen,
+and wall time.
 
     python benchmarks/decompose.py --limit 10
     python benchmarks/decompose.py --sets norvig_top95 forum_hardest_1106 --limit 100
+    python benchmarks/decompose.py --sets forum_hardest_1106 --limit 10 --batch 1
 
 Wall times depend on the machine's load: the script prints the load average.
 """
@@ -24,7 +27,7 @@ from pathlib import Path
 from qsudoku.io import load_puzzles
 from qsudoku.solving import build
 from qsudoku.solving import sample_round
-from qsudoku.samplers import get_sampler
+from qsudoku.samplers import get_sampler, get_spec
 
 DATA = Path(os.environ.get("QSUDOKU_DATA", "/work/shared/data")) / "sudoku9"
 
@@ -44,8 +47,7 @@ def run_set(name: str, args, sampler) -> dict:
             "subproblem_size": args.size, "strategy": args.strategy, "seed": i,
             "qpu_reads": args.qpu_reads, "num_sweeps": args.num_sweeps,
             "max_calls": args.max_calls, "patience": args.patience, "backjump": args.backjump,
-            "memory": args.memory, "refute": not args.no_refute,
-            **({"batch": args.batch} if args.batch else {})})
+            "memory": args.memory, "refute": not args.no_refute, "batch": args.batch})
         info = rnd.sampleset.info
         solved += rnd.best.valid
         calls.append(info["qpu_calls"])
@@ -81,15 +83,15 @@ def main() -> None:
     ap.add_argument("--backjump", type=int, default=3, help="construct: retries per state")
     ap.add_argument("--memory", type=float, default=1.0, help="construct: blame bias (0: none)")
     ap.add_argument("--no-refute", action="store_true", help="construct: do not rule out digits that contradict")
-    ap.add_argument("--batch", type=int, default=None,
-                    help="subproblems per QPU call (default: the sampler's)")
+    ap.add_argument("--batch", type=int, default=get_spec("decompose").defaults["batch"],
+                    help="subproblems per QPU call (the registry's default; 1: one per call)")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
     sampler = get_sampler("decompose", qpu_sampler="mock-qpu")
     print(f"decompose, mock QPU (Pegasus P16, SA physics): subproblem_size={args.size} "
           f"strategy={args.strategy} qpu_reads={args.qpu_reads} num_sweeps={args.num_sweeps} "
           f"max_calls={args.max_calls} patience={args.patience} backjump={args.backjump} "
-          f"memory={args.memory:g} refute={not args.no_refute} batch={args.batch or 'default'}; "
+          f"memory={args.memory:g} refute={not args.no_refute} batch={args.batch}; "
           f"load average {os.getloadavg()[0]:.2f}")
     print("set | solved | median QPU calls | max calls | subproblems per call | "
           "median est. QPU access s | max subproblem vars | longest chain | median wall s")

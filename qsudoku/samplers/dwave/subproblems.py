@@ -147,8 +147,8 @@ def sample_batch(child, subs: list, params: dict) -> tuple[list, dict]:
     >>> import dimod
     >>> subs = [dimod.BQM({0: -1.0}, {}, 0.0, "BINARY"), dimod.BQM({0: 1.0, 1: -2.0}, {}, 0.0, "BINARY")]
     >>> answers, _ = sample_batch(dimod.ExactSolver(), subs, {})
-    >>> [dict(a.lowest().first.sample) for a in answers]
-    [{0: 1}, {0: 0, 1: 1}]
+    >>> [[int(b) for b in a.lowest().first.sample.values()] for a in answers]
+    [[1], [0, 1]]
     """
     if len(subs) == 1:
         answer = child.sample(subs[0], **params)
