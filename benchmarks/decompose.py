@@ -33,9 +33,9 @@ DATA = Path(os.environ.get("QSUDOKU_DATA", "/work/shared/data")) / "sudoku9"
 
 
 def run_set(name: str, args, sampler) -> dict:
-    puzzles = load_puzzles(DATA / f"{name}.txt")[: args.limit]
+    puzzles = load_puzzles(DATA / f"{name}.txt")[args.first: args.limit]
     solved, calls, cost, sizes, chains, walls, parts = 0, [], [], [], [], [], []
-    for i, puzzle in enumerate(puzzles):
+    for i, puzzle in enumerate(puzzles, args.first):
         t = time.perf_counter()
         _, model, _ = build(puzzle)
         if model is None:
@@ -60,6 +60,7 @@ def run_set(name: str, args, sampler) -> dict:
             print(f"  {name}[{i}] vars={model.num_variables} valid={rnd.best.valid} "
                   f"energy={rnd.best.energy:g} calls={info['qpu_calls']} "
                   f"subproblems={info['subproblems']} qpu_s={cost[-1]:.3f} "
+                  f"max_sub={sizes[-1]} chain={chains[-1]} "
                   f"backjumps={info['backjumps']} restarts={info['restarts']} "
                   f"wall={walls[-1]:.1f}s", flush=True)
     return {"set": name, "puzzles": len(puzzles), "solved": solved,
@@ -73,7 +74,8 @@ def run_set(name: str, args, sampler) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sets", nargs="+", default=["norvig_top95", "forum_hardest_1106"])
-    ap.add_argument("--limit", type=int, default=100)
+    ap.add_argument("--limit", type=int, default=100, help="puzzles up to this index (excluded)")
+    ap.add_argument("--first", type=int, default=0, help="the first puzzle's index (a share of a set)")
     ap.add_argument("--size", type=int, default=64, help="subproblem_size")
     ap.add_argument("--strategy", default="construct")
     ap.add_argument("--qpu-reads", type=int, default=10, help="reads per QPU call (registry default)")
