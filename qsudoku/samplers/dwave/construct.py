@@ -8,7 +8,10 @@ from the root (every group open) and repeatedly
    until their open candidates reach ``subproblem_size`` variables,
 2. sends the sub-QUBO over those candidates to the QPU sampler (the chosen variables are
    folded into linear biases, every other variable is fixed to 0; each candidate's
-   *blame* below, times ``memory``, is added to its linear bias),
+   *blame* below, times ``memory``, is added to its linear bias); with ``batch`` > 1, that
+   many subproblems from the current state (tie-broken starts) in one call, and of their
+   answers the one whose digits propagate (step 3) without a contradiction and decide most
+   variables is kept,
 3. takes the best (polished) read's digit for every freed cell whose read is one-hot and
    still open, and propagates after each choice: a chosen variable rules out the other
    members of its groups, and a group left with one open member chooses it (naked and

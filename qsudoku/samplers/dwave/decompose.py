@@ -38,11 +38,28 @@ cells are chosen (``strategy``):
 - ``energy``: the cells whose current value has the most energy (hybrid's energy
   impact, by cell), grown through the units they share.
 
+Each call answers ``batch`` subproblems (default 8 in the registry; 1: one per call), all
+chosen from the same state (for ``construct``: the narrowest open cell and its units, from
+``batch`` tie-broken starts; for the others: ``batch`` draws of the strategy).  They go out
+as one model, their disjoint union with variables ``(j, i)``, which the clique-mode QPU
+sampler places on as many disjoint clique embeddings (``clique_embedding(..., copies)``:
+packed once per graph, size and count, never searched per call; Pegasus P16 holds 8 cliques
+of 64 variables, chains of 7), and each read is split back into one read per subproblem
+(:func:`~qsudoku.samplers.dwave.subproblems.sample_batch`).  ``construct`` takes, of the
+answers whose digits propagate without a contradiction, the one that decides most
+variables (a contradiction only if every answer fails); the others take the answer with the
+largest gain.  A batched call is one QPU problem: its estimated access time is one call's
+with all its qubits (about 18 ms for 8 x 64 variables and 10 reads against 17.5 ms for one),
+so the calls, not the subproblems, are what a run is billed for.  Measured with
+``python benchmarks/decompose.py --sets norvig_top95 forum_hardest_1106 --limit 100``
+(mock QPU, seed = puzzle index; ``benchmarks/results/decompose.txt``): RESULTS.
+
 Sampling parameters the QPU sampler accepts (``num_sweeps`` and ``seed`` of the mock,
 ``annealing_time``, ``chain_strength`` ...) are passed to every call; ``qpu_reads`` is its
 ``num_reads``.  All of them are checked before any work
-(:func:`~qsudoku.samplers.dwave.checks.check_decompose`).  ``info`` reports the QPU calls, the largest subproblem, the longest
-chain, and the estimated QPU access time (D-Wave's timing model, summed over calls).
+(:func:`~qsudoku.samplers.dwave.checks.check_decompose`).  ``info`` reports the QPU calls,
+the subproblems (in all and per call), the largest subproblem, the longest chain, and the
+estimated QPU access time (D-Wave's timing model, summed over calls).
 
 >>> import dimod
 >>> bqm = dimod.BQM({"a": -1.0, "b": -1.0, "c": -2.0}, {"ab": 2.0, "bc": 2.0, "ac": 2.0}, 1.0, "BINARY")
