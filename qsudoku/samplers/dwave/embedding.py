@@ -33,14 +33,14 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Hashable, Iterable, Mapping
+from typing import Any, Hashable, Iterable, Mapping, NamedTuple
 
 from qsudoku.errors import ParameterError, QSudokuError
 from qsudoku.io.reading import read_regular, skip
 
 __all__ = ["Embedded", "EmbeddingCache", "default_cache_dir", "graph_key", "target_id",
            "chain_stats", "is_valid_embedding", "embed_bqm", "check_embedding_parameters",
-           "estimate_qpu_access_time", "clique_embedding", "MINORMINER_PARAMETERS"]
+           "estimate_qpu_access_time", "clique_embedding", "Packed", "MINORMINER_PARAMETERS"]
 
 #: minorminer.find_embedding keywords accepted in ``embedding_parameters`` (with their types).
 MINORMINER_PARAMETERS = {
@@ -380,6 +380,14 @@ def embed_bqm(bqm, sampler, cache: EmbeddingCache | None = None, *, parameters: 
 
 
 _CLIQUES: dict = {}
+
+
+class Packed(NamedTuple):
+    """The label of variable ``index`` of subproblem ``part`` in a model that packs several
+    (see :func:`clique_embedding` with ``copies``); any other label means one part."""
+
+    part: int
+    index: int
 
 
 def clique_embedding(num_variables: int, sampler, target: str | None = None,

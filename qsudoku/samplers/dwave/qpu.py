@@ -26,8 +26,9 @@ import numbers
 import dimod
 import numpy as np
 
-from qsudoku.samplers.dwave.embedding import (EmbeddingCache, check_embedding_parameters, clique_embedding, embed_bqm,
-                         estimate_qpu_access_time, graph_key, target_id)
+from qsudoku.samplers.dwave.embedding import (EmbeddingCache, Packed, check_embedding_parameters,
+                                              clique_embedding, embed_bqm,
+                                              estimate_qpu_access_time, graph_key, target_id)
 from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
 from qsudoku.samplers import options as opt
 from qsudoku.samplers.dwave.checks import CHAIN_BREAK_METHODS, check_qpu
@@ -59,18 +60,20 @@ def _cache_from(options: dict, sampler: str = "qpu") -> EmbeddingCache | None:
 
 def clique_parts(variables) -> dict:
     """The variables of a model for clique embedding, by part, in order: variables labelled
-    ``(part, i)`` (a batch of subproblems, see :mod:`.decompose`) in one part per ``part``,
-    any other labels in one part.
+    :class:`~qsudoku.samplers.dwave.embedding.Packed` (a batch of subproblems, see
+    :mod:`.decompose`) in one part per ``part``, any other labels in one part.
 
-    >>> clique_parts([(0, 0), (0, 1), (1, 0)]), clique_parts(["a", "b"])
-    ({0: [(0, 0), (0, 1)], 1: [(1, 0)]}, {0: ['a', 'b']})
+    >>> clique_parts([Packed(0, 0), Packed(0, 1), Packed(1, 0)])
+    {0: [Packed(part=0, index=0), Packed(part=0, index=1)], 1: [Packed(part=1, index=0)]}
+    >>> clique_parts([(0, 0), (1, 0)])
+    {0: [(0, 0), (1, 0)]}
     """
     variables = list(variables)
-    if not all(isinstance(v, tuple) and len(v) == 2 for v in variables):
+    if not all(isinstance(v, Packed) for v in variables):
         return {0: variables}
     parts: dict = {}
     for v in variables:
-        parts.setdefault(v[0], []).append(v)
+        parts.setdefault(v.part, []).append(v)
     return parts
 
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 import dimod
 import numpy as np
 
+from qsudoku.samplers.dwave.embedding import Packed
+
 __all__ = ["SubModel", "SubStructure", "descend", "sample_batch", "tally"]
 
 
@@ -139,7 +141,7 @@ def sample_batch(child, subs: list, params: dict) -> tuple[list, dict]:
     """One call of ``child`` answering every subproblem in ``subs``; ``(answers, info)``.
 
     One subproblem is sent as it is.  Several are sent as one model, their disjoint union
-    with variables ``(j, i)`` (variable ``i`` of ``subs[j]``), which a clique-mode
+    with variables ``Packed(j, i)`` (variable ``i`` of ``subs[j]``), which a clique-mode
     :class:`~qsudoku.samplers.dwave.QPUSampler` embeds in disjoint cliques
     (:func:`~qsudoku.samplers.dwave.qpu.clique_parts`) and any other sampler samples
     whole; each read is split into one read per subproblem.
@@ -155,12 +157,13 @@ def sample_batch(child, subs: list, params: dict) -> tuple[list, dict]:
         return [answer], answer.info
     union = dimod.BinaryQuadraticModel(dimod.BINARY)
     for j, sub in enumerate(subs):
-        union.update(sub.relabel_variables({i: (j, i) for i in sub.variables}, inplace=False))
+        union.update(sub.relabel_variables({i: Packed(j, i) for i in sub.variables},
+                                           inplace=False))
     answer = child.sample(union, **params)
     rows, order = answer.record.sample, {v: k for k, v in enumerate(answer.variables)}
     answers = []
     for j, sub in enumerate(subs):
-        cols = [order[(j, i)] for i in range(sub.num_variables)]
+        cols = [order[Packed(j, i)] for i in range(sub.num_variables)]
         answers.append(dimod.SampleSet.from_samples_bqm((rows[:, cols], range(sub.num_variables)),
                                                         sub))
     return answers, answer.info
