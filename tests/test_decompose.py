@@ -302,3 +302,16 @@ def test_a_batch_too_large_for_the_chip_is_reported():
 
     with pytest.raises(BackendUnavailableError, match="batch"):
         sample_round(_model(), sampler, {"subproblem_size": 12, "seed": 1, "batch": 40})
+
+
+def test_solve_reports_subproblems_per_call_in_the_qpu_line(capsys, tmp_path, monkeypatch):
+    from qsudoku.cli import main
+
+    monkeypatch.setenv("QSUDOKU_CACHE_DIR", str(tmp_path))
+    argv = ["solve", "1......2........", "--sampler", "decompose", "--option",
+            "qpu_sampler=mock-qpu", "--param", "batch=3", "--param", "subproblem_size=12",
+            "--param", "num_sweeps=200", "--seed", "1", "--no-fallback"]
+    assert main(argv) == 0
+    qpu = [line for line in capsys.readouterr().out.splitlines() if line.startswith("qpu:")]
+    assert len(qpu) == 1 and "3 subproblems per call" in qpu[0]
+    assert "QPU call" in qpu[0] and "(estimated, D-Wave's timing model)" in qpu[0]
