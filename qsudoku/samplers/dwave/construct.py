@@ -227,7 +227,8 @@ def construct_run(sampler, model, structure, rng, size, max_calls, target, time_
         blame *= 1.0 - EVAPORATION
         tally(stats, info, max(map(len, frees)), len(subs))
         ok, last, root = False, [], (prop.alive.copy(), prop.chosen.copy())
-        best_branch = None
+        best_branch = idle = None  # the consistent branch that chose most; one that chose none
+        failed = False
         for sub, free, pick, answer in zip(subs, frees, picks, answers):
             if polish and len(answer):
                 answer = descend(sub, answer)
@@ -239,17 +240,23 @@ def construct_run(sampler, model, structure, rng, size, max_calls, target, time_
             prop.alive, prop.chosen = root[0].copy(), root[1].copy()
             fine, taken = take(prop, cells, pick, y, rng, refute, blame)
             progress = int(prop.chosen.sum())
-            if fine and (best_branch is None or progress > best_branch[0]):
+            if fine and taken and (best_branch is None or progress > best_branch[0]):
                 best_branch = (progress, prop.alive, prop.chosen, taken)
+            elif fine and not taken and idle is None:
+                idle = (progress, prop.alive, prop.chosen, taken)
             elif not fine:
-                last += taken
-        if best_branch is None and not any(len(a) for a in answers):
+                failed, last = True, last + taken
+        if best_branch is None and idle is None and not any(len(a) for a in answers):
             prop.alive, prop.chosen = root
             ok = True
             continue
         stats["accepted"] += 1
         if best_branch is not None:  # the branch that decided most variables
             ok, (_, prop.alive, prop.chosen, last) = True, best_branch
+        elif idle is not None and not failed:  # nothing chosen, nothing contradicted: a retry
+            _, prop.alive, prop.chosen, _ = idle
+            retries = stack.pop()[2] + 1
+            ok = retries <= backjump
     if best is None or best_energy > target + 1e-9:
         x = prop.assignment()
         for c in cells:
