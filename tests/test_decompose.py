@@ -315,3 +315,24 @@ def test_solve_reports_subproblems_per_call_in_the_qpu_line(capsys, tmp_path, mo
     qpu = [line for line in capsys.readouterr().out.splitlines() if line.startswith("qpu:")]
     assert len(qpu) == 1 and "3 subproblems per call" in qpu[0]
     assert "QPU call" in qpu[0] and "(estimated, D-Wave's timing model)" in qpu[0]
+
+
+class _Silent(dimod.Sampler):
+    """Answers every subproblem with all variables 0: no cell gets a digit."""
+
+    parameters: dict = {"num_reads": []}
+    properties: dict = {}
+
+    def sample(self, bqm, **params):
+        return dimod.SampleSet.from_samples_bqm([{v: 0 for v in bqm.variables}], bqm)
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+def test_a_call_that_chooses_nothing_is_a_retry_of_its_state(batch):
+    rnd = sample_round(_model(SIX), DecomposeSampler(_Silent()),
+                       {"subproblem_size": 12, "seed": 1, "max_calls": 20, "backjump": 3,
+                        "batch": batch, "polish": False})
+    info = rnd.sampleset.info
+    # 4 calls per state (the first and 3 retries), then back to the root: after calls 4, 8,
+    # 12 and 16 (the same state pushed again and again would never restart)
+    assert info["qpu_calls"] == 20 and info["restarts"] == 4 and not rnd.best.valid
