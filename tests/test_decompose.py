@@ -281,3 +281,104 @@ def test_construct_backjumps_and_blames_contradicted_digits(backjump, memory, ca
 def test_bad_construct_options_are_config_errors(params, match):
     with pytest.raises(ConfigError, match=match):
         sample_round(_model(), get_sampler("decompose", qpu_sampler="mock-qpu"), params)
+
+
+def test_packed_cliques_are_disjoint_cliques_and_reused():
+    child = mock_child()
+    packed = clique_embedding(10, child, copies=3)  # packed at 16 variables per copy
+    assert packed.found and len(packed.embedding) == 3 * 16
+    qubits = [q for chain in packed.embedding.values() for q in chain]
+    assert len(qubits) == len(set(qubits))
+    for j in range(3):
+        part = {i: packed.embedding[(j, i)] for i in range(16)}
+        pairs = [(a, b) for a in range(16) for b in range(a + 1, 16)]
+        assert is_valid_embedding(part, pairs, range(16), child.adjacency)
+    assert clique_embedding(16, child, copies=3).embedding == packed.embedding
+
+
+def test_a_batch_is_one_model_on_disjoint_cliques_split_per_subproblem():
+    from qsudoku.samplers.dwave.subproblems import sample_batch
+
+    sampler = get_sampler("mock-qpu")
+    sampler.clique = True
+    subs = [dimod.BQM({0: -1.0, 1: 1.0}, {(0, 1): 2.0}, 0.0, "BINARY"),
+            dimod.BQM({0: 1.0, 1: -1.0, 2: -1.0}, {(1, 2): 3.0}, 0.0, "BINARY")]
+    answers, info = sample_batch(sampler, subs, {"num_reads": 5, "seed": 3, "num_sweeps": 100})
+    assert [dict(a.lowest().first.sample) for a in answers] == [{0: 1, 1: 0}, {0: 0, 1: 1, 2: 0}]
+    assert [a.lowest().first.energy for a in answers] == [-1.0, -1.0]
+    one = sampler.sample(subs[1], num_reads=5, seed=3, num_sweeps=100).info
+    assert info["num_variables"] == 5 and info["num_qubits"] > one["num_qubits"]
+    # one call's access time, not one per subproblem
+    assert info["estimated_qpu_access_time"] < 2 * one["estimated_qpu_access_time"]
+
+
+def test_batched_calls_answer_several_subproblems_and_need_fewer_calls():
+    sampler = get_sampler("decompose", qpu_sampler="mock-qpu")
+    model = _model(SIX)
+    params = {"subproblem_size": 12, "seed": 2, "qpu_reads": 5, "num_sweeps": 200, "max_calls": 300}
+    one = sample_round(model, sampler, dict(params, batch=1))
+    four = sample_round(model, sampler, dict(params, batch=4))
+    assert one.best.valid and four.best.valid and SIX.is_solution(four.best.grid)
+    single, batched = one.sampleset.info, four.sampleset.info
+    assert batched["qpu_calls"] < single["qpu_calls"]
+    assert single["subproblems_per_call"] == 1.0 and batched["batch"] == 4
+    assert batched["subproblems_per_call"] == 4.0
+    assert batched["subproblems"] == 4 * batched["qpu_calls"]
+    assert batched["max_subproblem_variables"] <= 12
+
+
+@pytest.mark.parametrize("strategy", ["conflicts", "energy"])
+def test_batched_repair_strategies_solve_a_four_by_four(strategy):
+    sampler = get_sampler("decompose", qpu_sampler="mock-qpu")
+    rnd = sample_round(_model(), sampler, {"strategy": strategy, "subproblem_size": 12, "seed": 1,
+                                           "qpu_reads": 5, "num_sweeps": 200, "batch": 3,
+                                           "max_calls": 200})
+    assert rnd.best.valid and rnd.sampleset.info["subproblems_per_call"] > 1
+
+
+@pytest.mark.parametrize("batch", [0, 1.5, 10**6])
+def test_a_bad_batch_is_a_config_error(batch):
+    with pytest.raises(ConfigError, match="decompose: batch"):
+        sample_round(_model(), get_sampler("decompose", qpu_sampler="mock-qpu"), {"batch": batch})
+
+
+def test_a_batch_too_large_for_the_chip_is_reported():
+    sampler = get_sampler("decompose", qpu_sampler="mock-qpu", topology="chimera", shape=[4, 4, 4])
+    from qsudoku.errors import BackendUnavailableError
+
+    with pytest.raises(BackendUnavailableError, match="batch"):
+        sample_round(_model(), sampler, {"subproblem_size": 12, "seed": 1, "batch": 40})
+
+
+def test_solve_reports_subproblems_per_call_in_the_qpu_line(capsys, tmp_path, monkeypatch):
+    from qsudoku.cli import main
+
+    monkeypatch.setenv("QSUDOKU_CACHE_DIR", str(tmp_path))
+    argv = ["solve", "1......2........", "--sampler", "decompose", "--option",
+            "qpu_sampler=mock-qpu", "--param", "batch=3", "--param", "subproblem_size=12",
+            "--param", "num_sweeps=200", "--seed", "1", "--no-fallback"]
+    assert main(argv) == 0
+    qpu = [line for line in capsys.readouterr().out.splitlines() if line.startswith("qpu:")]
+    assert len(qpu) == 1 and "3 subproblems per call" in qpu[0]
+    assert "QPU call" in qpu[0] and "(estimated, D-Wave's timing model)" in qpu[0]
+
+
+class _Silent(dimod.Sampler):
+    """Answers every subproblem with all variables 0: no cell gets a digit."""
+
+    parameters: dict = {"num_reads": []}
+    properties: dict = {}
+
+    def sample(self, bqm, **params):
+        return dimod.SampleSet.from_samples_bqm([{v: 0 for v in bqm.variables}], bqm)
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+def test_a_call_that_chooses_nothing_is_a_retry_of_its_state(batch):
+    rnd = sample_round(_model(SIX), DecomposeSampler(_Silent()),
+                       {"subproblem_size": 12, "seed": 1, "max_calls": 20, "backjump": 3,
+                        "batch": batch, "polish": False})
+    info = rnd.sampleset.info
+    # 4 calls per state (the first and 3 retries), then back to the root: after calls 4, 8,
+    # 12 and 16 (the same state pushed again and again would never restart)
+    assert info["qpu_calls"] == 20 and info["restarts"] == 4 and not rnd.best.valid

@@ -125,6 +125,8 @@ def _qpu_line(info: dict) -> str:
         return ""
     calls = info.get("qpu_calls", info.get("rounds"))
     parts = [count_noun(int(calls), "QPU call")] if calls is not None else []
+    if info.get("subproblems_per_call") is not None:
+        parts.append(f"{float(info['subproblems_per_call']):.3g} subproblems per call")
     for key, label in (("num_qubits", "qubits"), ("longest_chain", "longest chain"),
                        ("chain_break_fraction", "chain breaks"), ("chain_strength", "chain strength"),
                        ("embedding_time", "embedding"), ("embedding_cache_hit", "cache hit")):

@@ -197,7 +197,7 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
                 "QPU-sized subproblems (<= subproblem_size variables, clique-embedded) of the "
                 "reduced QUBO, composed classically (default: a consistent partial grid grown "
                 "by the calls with singles propagation); option qpu_sampler = qpu | mock-qpu | "
-                "hybrid", {"qpu_reads": 10}, extra="qpu", offline=False,
+                "hybrid", {"qpu_reads": 10, "batch": 8}, extra="qpu", offline=False,
                 checks=_DWC + "check_decompose", product=_DW + "decompose:DecomposeSampler"),
     SamplerSpec("kerberos", _S + "dwave.kerberos:kerberos_sampler",
                 "dwave-hybrid KerberosSampler (tabu | SA | QPU subproblems); option "

@@ -38,7 +38,7 @@ from qsudoku.samplers.options import (MAX_SECONDS, need_bool, need_choice, need_
 __all__ = ["check_qpu", "check_decompose", "check_kerberos", "CHAIN_BREAK_METHODS",
            "CHAIN_STRENGTHS", "WARNING_ACTIONS", "KERBEROS_PARAMS", "DECOMPOSE_PARAMS",
            "DECOMPOSE_STRATEGIES",
-           "MAX_QPU_READS"]
+           "MAX_QPU_READS", "MAX_BATCH"]
 
 #: Chain-break resolution methods accepted by name (dwave.embedding.chain_breaks).
 CHAIN_BREAK_METHODS = ("majority_vote", "weighted_random", "minimize_energy")
@@ -55,7 +55,9 @@ KERBEROS_PARAMS = ("num_reads", "init_sample", "max_iter", "max_time", "converge
 #: ``decompose``'s own parameters (any other is passed on to each subproblem call).
 DECOMPOSE_PARAMS = ("groups", "num_reads", "subproblem_size", "strategy", "max_calls",
                     "qpu_reads", "seed", "energy_target", "time_limit", "patience", "polish",
-                    "backjump", "memory", "refute")
+                    "backjump", "memory", "refute", "batch")
+#: The most subproblems ``decompose`` packs into one QPU call (Pegasus P16 holds 8 cliques of 64).
+MAX_BATCH = 64
 #: ``decompose``'s ways of choosing the cells to free.
 DECOMPOSE_STRATEGIES = ("construct", "conflicts", "units", "energy")
 
@@ -178,6 +180,7 @@ def check_decompose(sampler: str, params: Mapping) -> None:
     need_seed(n, get("seed"))
     need_int(n, "backjump", get("backjump", 3), low=0, high=10**6)
     need_real(n, "memory", get("memory", 1.0), low=0, high=1e9)
+    need_int(n, "batch", get("batch", 1), low=1, high=MAX_BATCH)
     check_qpu(n, {k: v for k, v in params.items() if k not in DECOMPOSE_PARAMS})
 
 

@@ -8,7 +8,10 @@ from the root (every group open) and repeatedly
    until their open candidates reach ``subproblem_size`` variables,
 2. sends the sub-QUBO over those candidates to the QPU sampler (the chosen variables are
    folded into linear biases, every other variable is fixed to 0; each candidate's
-   *blame* below, times ``memory``, is added to its linear bias),
+   *blame* below, times ``memory``, is added to its linear bias); with ``batch`` > 1, that
+   many subproblems from the current state (tie-broken starts) in one call, and of their
+   answers the one whose digits propagate (step 3) without a contradiction and decide most
+   variables is kept,
 3. takes the best (polished) read's digit for every freed cell whose read is one-hot and
    still open, and propagates after each choice: a chosen variable rules out the other
    members of its groups, and a group left with one open member chooses it (naked and
@@ -47,7 +50,7 @@ import time
 
 import numpy as np
 
-from qsudoku.samplers.dwave.subproblems import descend, tally
+from qsudoku.samplers.dwave.subproblems import descend, sample_batch, tally
 
 __all__ = ["Propagator", "construct_run", "take", "EVAPORATION"]
 
@@ -162,7 +165,7 @@ def take(prop: Propagator, cells, picked, y, rng, refute: bool, blame) -> tuple[
 
 
 def construct_run(sampler, model, structure, rng, size, max_calls, target, time_limit,
-                  child_params, stats, polish, backjump=3, memory=1.0, refute=True):
+                  child_params, stats, polish, backjump=3, memory=1.0, refute=True, batch=1):
     """One construction run of :class:`~qsudoku.samplers.dwave.decompose.DecomposeSampler`.
 
     Returns ``(x, calls)``: the best complete assignment seen (or the last partial one, its
@@ -207,26 +210,53 @@ def construct_run(sampler, model, structure, rng, size, max_calls, target, time_
             continue
         stack.append((prop.alive.copy(), prop.chosen.copy(), retries))
         retries = 0
-        free = np.concatenate([c[prop.alive[c]] for c in (cells[k] for k in picked)])
-        sub = model.subproblem(free, prop.assignment())
+        picks = [picked] + [_pick_cells(prop, cells, structure.units_of_cell,
+                                        structure.cells_of_unit, size, rng)
+                            for _ in range(batch - 1)]
+        frees = [np.concatenate([c[prop.alive[c]] for c in (cells[k] for k in p)]) for p in picks]
+        x = prop.assignment()
+        subs = [model.subproblem(free, x) for free in frees]
         if memory:
-            sub.add_linear_from(zip(range(len(free)), memory * blame[free]))
+            for sub, free in zip(subs, frees):
+                sub.add_linear_from(zip(range(len(free)), memory * blame[free]))
         params = dict(child_params)
         if takes_seed:
             params["seed"] = int(rng.integers(2 ** 31))
-        answer = sampler.child.sample(sub, **params)
+        answers, info = sample_batch(sampler.child, subs, params)
         used += 1
         blame *= 1.0 - EVAPORATION
-        tally(stats, answer.info, len(free))
-        if polish and len(answer):
-            answer = descend(sub, answer)
-        if not len(answer):
+        tally(stats, info, max(map(len, frees)), len(subs))
+        ok, last, root = False, [], (prop.alive.copy(), prop.chosen.copy())
+        best_branch = idle = None  # the consistent branch that chose most; one that chose none
+        failed = False
+        for sub, free, pick, answer in zip(subs, frees, picks, answers):
+            if polish and len(answer):
+                answer = descend(sub, answer)
+            if not len(answer):
+                continue
+            y = np.zeros(model.n)
+            first = answer.lowest().first.sample
+            y[free] = [first[i] for i in range(len(free))]
+            prop.alive, prop.chosen = root[0].copy(), root[1].copy()
+            fine, taken = take(prop, cells, pick, y, rng, refute, blame)
+            progress = int(prop.chosen.sum())
+            if fine and taken and (best_branch is None or progress > best_branch[0]):
+                best_branch = (progress, prop.alive, prop.chosen, taken)
+            elif fine and not taken and idle is None:
+                idle = (progress, prop.alive, prop.chosen, taken)
+            elif not fine:
+                failed, last = True, last + taken
+        if best_branch is None and idle is None and not any(len(a) for a in answers):
+            prop.alive, prop.chosen = root
+            ok = True
             continue
-        y = np.zeros(model.n)
-        first = answer.lowest().first.sample
-        y[free] = [first[i] for i in range(len(free))]
-        ok, last = take(prop, cells, picked, y, rng, refute, blame)
         stats["accepted"] += 1
+        if best_branch is not None:  # the branch that decided most variables
+            ok, (_, prop.alive, prop.chosen, last) = True, best_branch
+        elif idle is not None and not failed:  # nothing chosen, nothing contradicted: a retry
+            _, prop.alive, prop.chosen, _ = idle
+            retries = stack.pop()[2] + 1
+            ok = retries <= backjump
     if best is None or best_energy > target + 1e-9:
         x = prop.assignment()
         for c in cells:

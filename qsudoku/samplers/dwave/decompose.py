@@ -38,11 +38,31 @@ cells are chosen (``strategy``):
 - ``energy``: the cells whose current value has the most energy (hybrid's energy
   impact, by cell), grown through the units they share.
 
+Each call answers ``batch`` subproblems (default 8 in the registry; 1: one per call), all
+chosen from the same state (for ``construct``: the narrowest open cell and its units, from
+``batch`` tie-broken starts; for the others: ``batch`` draws of the strategy).  They go out
+as one model, their disjoint union with variables ``(j, i)``, which the clique-mode QPU
+sampler places on as many disjoint clique embeddings (``clique_embedding(..., copies)``:
+packed once per graph, size and count, never searched per call; Pegasus P16 holds 8 cliques
+of 64 variables, chains of 7), and each read is split back into one read per subproblem
+(:func:`~qsudoku.samplers.dwave.subproblems.sample_batch`).  ``construct`` takes, of the
+answers whose digits propagate without a contradiction, the one that chooses most digits
+(a contradiction only if none chooses a digit and one contradicts; a call that chooses
+nothing retries its state); the others take the answer with the largest gain.  A batched call is one QPU problem: its estimated access time is one call's
+with all its qubits (about 18 ms for 8 x 64 variables and 10 reads against 17.5 ms for one),
+so the calls, not the subproblems, are what a run is billed for.  Measured with
+``python benchmarks/decompose.py --sets norvig_top95 forum_hardest_1106 --limit 100``
+(mock QPU, seed = puzzle index; ``benchmarks/results/decompose.txt``), with 8 a call: all
+of the first 100 forum_hardest_1106 in a median of 21 calls (at most 319) and 0.37 s of
+estimated QPU access, against 50 calls (at most 860) and 0.88 s with one a call; all 61 of
+norvig_top95 in a median of 1 call (at most 28).
+
 Sampling parameters the QPU sampler accepts (``num_sweeps`` and ``seed`` of the mock,
 ``annealing_time``, ``chain_strength`` ...) are passed to every call; ``qpu_reads`` is its
 ``num_reads``.  All of them are checked before any work
-(:func:`~qsudoku.samplers.dwave.checks.check_decompose`).  ``info`` reports the QPU calls, the largest subproblem, the longest
-chain, and the estimated QPU access time (D-Wave's timing model, summed over calls).
+(:func:`~qsudoku.samplers.dwave.checks.check_decompose`).  ``info`` reports the QPU calls,
+the subproblems (in all and per call), the largest subproblem, the longest chain, and the
+estimated QPU access time (D-Wave's timing model, summed over calls).
 
 >>> import dimod
 >>> bqm = dimod.BQM({"a": -1.0, "b": -1.0, "c": -2.0}, {"ab": 2.0, "bc": 2.0, "ac": 2.0}, 1.0, "BINARY")
@@ -62,7 +82,7 @@ import numpy as np
 from qsudoku.errors import ConfigError, ParameterError
 from qsudoku.samplers.dwave.checks import DECOMPOSE_PARAMS, DECOMPOSE_STRATEGIES, check_decompose
 from qsudoku.samplers.dwave.construct import construct_run
-from qsudoku.samplers.dwave.subproblems import descend, SubModel, SubStructure, tally
+from qsudoku.samplers.dwave.subproblems import descend, sample_batch, SubModel, SubStructure, tally
 from qsudoku.samplers.dwave.cloud import plain
 
 __all__ = ["DecomposeSampler", "decompose_sampler", "choose_cells", "STRATEGIES", "QPU_SAMPLERS"]
@@ -143,7 +163,8 @@ class DecomposeSampler(dimod.Sampler):
 
     def sample(self, bqm, groups=None, num_reads=1, subproblem_size=64, strategy="construct",
                max_calls=2000, qpu_reads=None, seed=None, energy_target=0.0, time_limit=None,
-               patience=15, polish=True, backjump=3, memory=1.0, refute=True, **child_params):
+               patience=15, polish=True, backjump=3, memory=1.0, refute=True, batch=1,
+               **child_params):
         """One decomposition run per read; returns a :class:`dimod.SampleSet` over ``bqm``'s variables.
 
         Args:
@@ -165,13 +186,16 @@ class DecomposeSampler(dimod.Sampler):
             memory: ``construct``: linear bias per unit of a digit's contradiction blame
                 (0: no memory across backjumps and restarts).
             refute: ``construct``: undo and rule out a digit whose propagation contradicts.
+            batch: Subproblems per QPU call, chosen from the same state and packed into one
+                call on disjoint clique embeddings; the best answer is taken (1: one
+                subproblem per call).
             **child_params: Passed to every child call.
         """
         check_decompose("decompose", dict(
             child_params, num_reads=num_reads, subproblem_size=subproblem_size,
             strategy=strategy, max_calls=max_calls, qpu_reads=qpu_reads, seed=seed,
             energy_target=energy_target, time_limit=time_limit, patience=patience,
-            polish=polish, backjump=backjump, memory=memory, refute=refute))
+            polish=polish, backjump=backjump, memory=memory, refute=refute, batch=batch))
         unknown = sorted(set(child_params) - set(getattr(self.child, "parameters", {})))
         if unknown:
             raise ParameterError(f"decompose: unknown parameter(s) {', '.join(unknown)}; it "
@@ -190,20 +214,21 @@ class DecomposeSampler(dimod.Sampler):
             child_params["num_reads"] = qpu_reads
         stats = {"qpu_calls": 0, "max_subproblem_variables": 0, "longest_chain": 0,
                  "estimated_qpu_access_time": 0.0, "qpu_access_time": 0.0, "accepted": 0, "breakouts": 0,
-                 "chain_break_fraction": 0.0, "restarts": 0, "backjumps": 0}
+                 "chain_break_fraction": 0.0, "restarts": 0, "backjumps": 0, "subproblems": 0}
         samples, energies, calls = [], [], []
         for _ in range(num_reads):
             if strategy == "construct":
                 x, used = construct_run(self, model, structure, rng, subproblem_size, max_calls,
                                         energy_target, time_limit, child_params, stats, polish,
-                                        backjump=backjump, memory=memory, refute=bool(refute))
+                                        backjump=backjump, memory=memory, refute=bool(refute),
+                                        batch=batch)
                 samples.append(x.astype(np.int8))
                 energies.append(model.energy(x))
                 calls.append(used)
                 continue
             x, used = self._run(model, structure, rng, subproblem_size, strategy, max_calls,
                                 energy_target, time_limit, child_params, stats, patience,
-                                polish)
+                                polish, batch)
             samples.append(x.astype(np.int8))
             energies.append(model.energy(x))
             calls.append(used)
@@ -214,11 +239,13 @@ class DecomposeSampler(dimod.Sampler):
             ss = ss.change_vartype(dimod.SPIN)
         if stats["qpu_calls"]:  # a mean over the calls, as the QPU sampler reports one call's
             stats["chain_break_fraction"] /= stats["qpu_calls"]
-        ss.info.update(plain(stats), strategy=strategy, subproblem_size=subproblem_size)
+        stats["subproblems_per_call"] = round(stats["subproblems"] / max(stats["qpu_calls"], 1), 3)
+        ss.info.update(plain(stats), strategy=strategy, subproblem_size=subproblem_size,
+                       batch=batch)
         return ss
 
     def _run(self, model, structure, rng, size, strategy, max_calls, target, time_limit,
-             child_params, stats, patience, polish):
+             child_params, stats, patience, polish, batch=1):
         x = structure.initial(model.n, rng)
         energy = model.energy(x)
         work, weights = model, np.zeros(len(structure.units))
@@ -233,24 +260,31 @@ class DecomposeSampler(dimod.Sampler):
                 work = model.with_penalties(structure.units, weights)
                 low, since = work.energy(x), 0
                 stats["breakouts"] += 1
-            free = choose_cells(structure, work, x, strategy, size, rng)
-            if not len(free):
+            frees = [choose_cells(structure, work, x, strategy, size, rng) for _ in range(batch)]
+            frees = [free for free in frees if len(free)]
+            if not frees:
                 break
-            sub = work.subproblem(free, x)
+            subs = [work.subproblem(free, x) for free in frees]
             params = dict(child_params)
             if takes_seed:
                 params["seed"] = int(rng.integers(2 ** 31))
-            answer = self.child.sample(sub, **params)
+            answers, info = sample_batch(self.child, subs, params)
             used += 1
             since += 1
-            tally(stats, answer.info, len(free))
-            if polish and len(answer):
-                answer = descend(sub, answer)
-            best = answer.lowest().first if len(answer) else None
-            if best is None:
+            tally(stats, info, max(map(len, frees)), len(subs))
+            gains = []  # per subproblem: (energy change of its best answer, its answer)
+            for sub, free, answer in zip(subs, frees, answers):
+                if polish and len(answer):
+                    answer = descend(sub, answer)
+                if len(answer):
+                    best = answer.lowest().first
+                    gains.append((best.energy - sub.energy({i: x[f] for i, f in enumerate(free)}),
+                                  free, best))
+            if not gains:
                 continue
+            gain, free, best = min(gains, key=lambda g: g[0])
             y = np.fromiter((best.sample[i] for i in range(len(free))), float, len(free))
-            if best.energy <= sub.energy({i: x[f] for i, f in enumerate(free)}) + 1e-9:
+            if gain <= 1e-9:
                 x[free] = y
                 energy = model.energy(x)
                 stats["accepted"] += 1

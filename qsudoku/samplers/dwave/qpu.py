@@ -26,8 +26,9 @@ import numbers
 import dimod
 import numpy as np
 
-from qsudoku.samplers.dwave.embedding import (EmbeddingCache, check_embedding_parameters, clique_embedding, embed_bqm,
-                         estimate_qpu_access_time, graph_key, target_id)
+from qsudoku.samplers.dwave.embedding import (EmbeddingCache, Packed, check_embedding_parameters,
+                                              clique_embedding, embed_bqm,
+                                              estimate_qpu_access_time, graph_key, target_id)
 from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
 from qsudoku.samplers import options as opt
 from qsudoku.samplers.dwave.checks import CHAIN_BREAK_METHODS, check_qpu
@@ -35,7 +36,7 @@ from qsudoku.samplers.dwave.cloud import (CLIENT_OPTIONS, DEFAULT_LABEL, cloud_e
                                           split_options)
 from qsudoku.samplers.redact import scrub
 
-__all__ = ["QPUSampler", "qpu_sampler", "mock_qpu_sampler", "mock_child", "resolve_chain_strength",
+__all__ = ["QPUSampler", "clique_parts", "qpu_sampler", "mock_qpu_sampler", "mock_child", "resolve_chain_strength",
            "scrub", "TOPOLOGIES", "CHAIN_BREAK_METHODS"]
 
 #: Mock topologies and their default shapes: Advantage (P16), Advantage2 (Z12), 2000Q (C16).
@@ -56,6 +57,25 @@ def _cache_from(options: dict, sampler: str = "qpu") -> EmbeddingCache | None:
 
 
 # -- QPU ----------------------------------------------------------------------------------------
+
+def clique_parts(variables) -> dict:
+    """The variables of a model for clique embedding, by part, in order: variables labelled
+    :class:`~qsudoku.samplers.dwave.embedding.Packed` (a batch of subproblems, see
+    :mod:`.decompose`) in one part per ``part``, any other labels in one part.
+
+    >>> clique_parts([Packed(0, 0), Packed(0, 1), Packed(1, 0)])
+    {0: [Packed(part=0, index=0), Packed(part=0, index=1)], 1: [Packed(part=1, index=0)]}
+    >>> clique_parts([(0, 0), (1, 0)])
+    {0: [(0, 0), (1, 0)]}
+    """
+    variables = list(variables)
+    if not all(isinstance(v, Packed) for v in variables):
+        return {0: variables}
+    parts: dict = {}
+    for v in variables:
+        parts.setdefault(v.part, []).append(v)
+    return parts
+
 
 def resolve_chain_strength(bqm, chain_strength=None, factor=None) -> float:
     """The chain strength (Ising units) for ``bqm``.
@@ -114,7 +134,10 @@ class QPUSampler(dimod.ComposedSampler):
         embedding_parameters: minorminer keywords (``timeout``, ``tries``, ``random_seed``, ...).
         clique: Embed every model in a clique embedding of its size (no search per model:
             for a stream of small subproblems, see :mod:`.decompose`); its variables are
-            mapped to the clique's chains in the model's variable order.
+            mapped to the clique's chains in the model's variable order.  A model whose
+            variables are ``(part, i)`` pairs (:func:`clique_parts`: a batch of subproblems
+            that share no interaction) gets one clique per part, the cliques disjoint, so
+            one call answers every part.
 
     Sampling parameters are the child's (``num_reads``, ``annealing_time``,
     ``auto_scale``, ``label``, ...) plus ``chain_strength``, ``chain_strength_factor``,
@@ -156,14 +179,18 @@ class QPUSampler(dimod.ComposedSampler):
         ``seed`` is minorminer's ``random_seed`` unless ``embedding_parameters`` has one;
         the same model again (the next round of a solve) keeps the embedding it got."""
         if self.clique:
-            emb = clique_embedding(bqm.num_variables, self.child, self.target)
+            parts = clique_parts(bqm.variables)
+            size = max(len(p) for p in parts.values())
+            emb = clique_embedding(size, self.child, self.target, len(parts))
             if emb.found:
                 chains = emb.embedding
-                emb.embedding = {v: chains[i] for i, v in enumerate(bqm.variables)}
+                emb.embedding = {v: chains[(j, i) if len(parts) > 1 else i]
+                                 for j, part in enumerate(parts.values()) for i, v in enumerate(part)}
+                emb.num_variables = bqm.num_variables
                 return emb
             raise BackendUnavailableError(
-                f"a clique of {bqm.num_variables} variables does not fit on "
-                f"{self.target.split(':')[0]}; lower subproblem_size")
+                f"{len(parts)} disjoint clique(s) of {size} variables do not fit on "
+                f"{self.target.split(':')[0]}; lower subproblem_size or batch")
         graph = graph_key(list(bqm.quadratic), self.target, list(bqm.variables))
         if self._recent[0] == graph:  # the rounds of one solve keep their first embedding
             return self._recent[1]

@@ -22,7 +22,9 @@ from __future__ import annotations
 import dimod
 import numpy as np
 
-__all__ = ["SubModel", "SubStructure", "descend", "tally"]
+from qsudoku.samplers.dwave.embedding import Packed
+
+__all__ = ["SubModel", "SubStructure", "descend", "sample_batch", "tally"]
 
 
 class SubModel:
@@ -174,6 +176,38 @@ class SubStructure:
         return ~blocked | (x > 0.5)
 
 
+def sample_batch(child, subs: list, params: dict) -> tuple[list, dict]:
+    """One call of ``child`` answering every subproblem in ``subs``; ``(answers, info)``.
+
+    One subproblem is sent as it is.  Several are sent as one model, their disjoint union
+    with variables ``Packed(j, i)`` (variable ``i`` of ``subs[j]``), which a clique-mode
+    :class:`~qsudoku.samplers.dwave.QPUSampler` embeds in disjoint cliques
+    (:func:`~qsudoku.samplers.dwave.qpu.clique_parts`) and any other sampler samples
+    whole; each read is split into one read per subproblem.
+
+    >>> import dimod
+    >>> subs = [dimod.BQM({0: -1.0}, {}, 0.0, "BINARY"), dimod.BQM({0: 1.0, 1: -2.0}, {}, 0.0, "BINARY")]
+    >>> answers, _ = sample_batch(dimod.ExactSolver(), subs, {})
+    >>> [[int(b) for b in a.lowest().first.sample.values()] for a in answers]
+    [[1], [0, 1]]
+    """
+    if len(subs) == 1:
+        answer = child.sample(subs[0], **params)
+        return [answer], answer.info
+    union = dimod.BinaryQuadraticModel(dimod.BINARY)
+    for j, sub in enumerate(subs):
+        union.update(sub.relabel_variables({i: Packed(j, i) for i in sub.variables},
+                                           inplace=False))
+    answer = child.sample(union, **params)
+    rows, order = answer.record.sample, {v: k for k, v in enumerate(answer.variables)}
+    answers = []
+    for j, sub in enumerate(subs):
+        cols = [order[Packed(j, i)] for i in range(sub.num_variables)]
+        answers.append(dimod.SampleSet.from_samples_bqm((rows[:, cols], range(sub.num_variables)),
+                                                        sub))
+    return answers, answer.info
+
+
 def descend(sub, answer):
     """Each read of ``answer`` taken downhill to a local minimum of ``sub`` (greedy single flips)."""
     from dwave.samplers import SteepestDescentSolver
@@ -181,8 +215,9 @@ def descend(sub, answer):
     return SteepestDescentSolver().sample(sub, initial_states=answer)
 
 
-def tally(stats: dict, info, num_free: int) -> None:
+def tally(stats: dict, info, num_free: int, parts: int = 1) -> None:
     stats["qpu_calls"] += 1
+    stats["subproblems"] = stats.get("subproblems", 0) + parts
     stats["max_subproblem_variables"] = max(stats["max_subproblem_variables"], num_free)
     stats["longest_chain"] = max(stats["longest_chain"], int(info.get("longest_chain", 0) or 0))
     stats["estimated_qpu_access_time"] += float(info.get("estimated_qpu_access_time", 0) or 0)
