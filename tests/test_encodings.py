@@ -155,11 +155,31 @@ def test_decompose_frees_whole_domain_wall_cells(strategy):
                                   route={"exact_fallback": ""},
                                   options={"qpu_sampler": "mock-qpu"},
                                   params={"strategy": strategy})
-    r = solve(parse_puzzle(SEED004), cfg)
+    r = solve(parse_puzzle(SEED004), cfg, budget=60)
     assert r.valid and r.solved_by.startswith("decompose")
     assert 0 <= r.info["chain_break_fraction"] <= 1
     with pytest.raises(ConfigError, match="strategy 'construct' propagates over one-hot"):
         solve(parse_puzzle(SEED004), cfg.with_overrides(params={"strategy": "construct"}))
+
+
+def test_decompose_takes_the_domain_wall_by_default_without_breakouts():
+    """decompose's default strategy (``auto``) is ``energy`` on a domain-wall model, so
+    ``solve --encoding domain-wall --sampler decompose`` needs no parameter; and no breakout
+    weighs the units it grows from the interactions (they are not constraints: weighing them
+    as one-hot units made the search minimise another model, stuck at energy 274-292 on
+    seed003, against 9-11 without)."""
+    pytest.importorskip("dwave.system")
+    cfg = Config().with_overrides(sampler="decompose", seed=1, encoding="domain-wall",
+                                  route={"exact_fallback": ""},
+                                  options={"qpu_sampler": "mock-qpu"},
+                                  params={"patience": 1, "max_calls": 30})
+    r = solve(parse_puzzle(SEED004), cfg, budget=60)
+    assert r.valid and r.info["strategy"] == "energy"
+    seed003 = "..8..1.......2..3.5.....4....76..5...1..3..............2.....1....5..7..6..4....."
+    one_run = cfg.with_overrides(params={"patience": 1, "max_calls": 40, "batch": 1},
+                                 route={"enabled": False})
+    r = solve(parse_puzzle(seed003), one_run, budget=60)
+    assert r.info["qpu_calls"] == 40 and r.info["breakouts"] == 0
 
 
 def test_the_domain_wall_groups_are_its_cells():

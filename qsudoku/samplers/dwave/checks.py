@@ -59,7 +59,7 @@ DECOMPOSE_PARAMS = ("groups", "num_reads", "subproblem_size", "strategy", "max_c
 #: The most subproblems ``decompose`` packs into one QPU call (Pegasus P16 holds 8 cliques of 64).
 MAX_BATCH = 64
 #: ``decompose``'s ways of choosing the cells to free.
-DECOMPOSE_STRATEGIES = ("construct", "conflicts", "units", "energy")
+DECOMPOSE_STRATEGIES = ("auto", "construct", "conflicts", "units", "energy")
 
 #: Integer Kerberos parameters and their ranges (``tabu_timeout`` in milliseconds).
 _KERBEROS_INTS = {"num_reads": (1, 10**4), "max_iter": (1, 10**6), "convergence": (1, 10**6),
@@ -171,7 +171,7 @@ def check_decompose(sampler: str, params: Mapping) -> None:
     need_int(n, "max_calls", get("max_calls", 2000), low=1, high=10**7)
     need_int(n, "num_reads", get("num_reads", 1), low=1, high=10**4)
     need_int(n, "qpu_reads", get("qpu_reads"), low=1, high=MAX_QPU_READS, allow_none=True)
-    need_choice(n, "strategy", get("strategy", "construct"), DECOMPOSE_STRATEGIES)
+    need_choice(n, "strategy", get("strategy", "auto"), DECOMPOSE_STRATEGIES)
     need_real(n, "energy_target", get("energy_target", 0.0), low=-1e15, high=1e15)
     need_time_limit(n, get("time_limit"))
     need_int(n, "patience", get("patience", 15), low=0, high=10**7)

@@ -24,9 +24,10 @@ the weights).  Measured on four norvig_top95 puzzles with exact-quality subprobl
 answers (SA without chains) and at most 1000 calls: 0/4 without breakouts (every run
 stalls at energy 4), 2/4 with ``patience = 15``, 1/4 with 30, 0/4 with 5.
 Freeing whole cells keeps the one-hot structure: a cell is never half fixed.  How the
-cells are chosen (``strategy``):
+cells are chosen (``strategy``; the default ``auto`` is ``construct`` on a one-hot model and
+``energy`` on a domain-wall one, whose cells have no one-hot groups to propagate over):
 
-- ``construct`` (default): a different search, in :mod:`.construct`: a consistent
+- ``construct``: a different search, in :mod:`.construct`: a consistent
   *partial* assignment grown by the QPU calls with singles propagation over the groups
   after every chosen digit; a contradiction refutes the digit, undoes the last call
   (``backjump``) or restarts, and blames its digits in later subproblems (``memory``;
@@ -161,7 +162,7 @@ class DecomposeSampler(dimod.Sampler):
                            "strategies": list(STRATEGIES), "any_encoding": True,
                            "wall_time_limit": True}  # time_limit: wall seconds, not billed
 
-    def sample(self, bqm, groups=None, num_reads=1, subproblem_size=64, strategy="construct",
+    def sample(self, bqm, groups=None, num_reads=1, subproblem_size=64, strategy="auto",
                max_calls=2000, qpu_reads=None, seed=None, energy_target=0.0, time_limit=None,
                patience=15, polish=True, backjump=3, memory=1.0, refute=True, batch=1,
                **child_params):
@@ -172,7 +173,8 @@ class DecomposeSampler(dimod.Sampler):
             groups: ``[(kind, labels), ...]`` one-hot groups; ``"cell"`` groups are freed whole.
             num_reads: Independent runs (each gives one read).
             subproblem_size: Most variables per subproblem.
-            strategy: One of :data:`STRATEGIES`.
+            strategy: One of :data:`STRATEGIES` (``auto``: ``construct`` on one-hot
+                groups, else ``energy``).
             max_calls: Most QPU calls per run.
             qpu_reads: ``num_reads`` of each QPU call (the child's default if ``None``).
             seed: Seeds the choices and, if the child takes ``seed``, each of its calls.
@@ -205,6 +207,8 @@ class DecomposeSampler(dimod.Sampler):
                                                 info={"qpu_calls": 0, "strategy": strategy})
         model = SubModel(bqm)
         structure = SubStructure(model, groups)
+        if strategy == "auto":  # construct reads one-hot groups; a domain wall has none
+            strategy = "construct" if structure.one_hot else "energy"
         if strategy == "construct" and not structure.one_hot:
             raise ParameterError("decompose: strategy 'construct' propagates over one-hot "
                                  "groups, which a domain-wall model does not have; use "
@@ -255,7 +259,9 @@ class DecomposeSampler(dimod.Sampler):
         while energy > target + 1e-9 and used < max_calls:
             if time_limit is not None and time.perf_counter() - t0 > time_limit:
                 break
-            if patience and since >= patience:  # a local minimum: weigh its broken units more
+            # a local minimum: weigh its broken units more (one-hot units only: a domain
+            # wall's units are grown from the interactions and are not constraints)
+            if patience and since >= patience and structure.one_hot:
                 weights[structure.violated(x)] += 1.0
                 work = model.with_penalties(structure.units, weights)
                 low, since = work.energy(x), 0
