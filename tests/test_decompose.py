@@ -382,3 +382,25 @@ def test_a_call_that_chooses_nothing_is_a_retry_of_its_state(batch):
     # 4 calls per state (the first and 3 retries), then back to the root: after calls 4, 8,
     # 12 and 16 (the same state pushed again and again would never restart)
     assert info["qpu_calls"] == 20 and info["restarts"] == 4 and not rnd.best.valid
+
+
+def test_a_domain_wall_start_keeps_every_cell_a_single_wall():
+    """The repair strategies start from a state whose cells all keep their own constraint:
+    on a domain wall, the first j variables of a cell set (their chain penalties are 0), so
+    the QPU calls are spent on the units."""
+    from qsudoku.config import Config
+    from qsudoku.model.propagate import propagate
+    from qsudoku.model.qubo import build_model
+
+    puzzle = parse_puzzle(
+        "..8..1.......2..3.5.....4....76..5...1..3..............2.....1....5..7..6..4.....")
+    dw = build_model(propagate(puzzle, Config().propagate.rules), encoding="domain-wall")
+    model = SubModel(dw.bqm)
+    structure = SubStructure(model, dw.groups())
+    assert not structure.one_hot
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        x = structure.initial(model.n, rng)
+        walls = [x[c] for c in structure.cells]
+        assert all(np.all(np.diff(w) <= 0) for w in walls)  # ones, then zeros
+        assert len({int(w.sum()) for w in walls}) > 1  # the walls are drawn, not fixed

@@ -157,9 +157,15 @@ class SubStructure:
                               for i in range(len(nbrs))]
 
     def initial(self, n: int, rng) -> np.ndarray:
+        """A random start that keeps every cell's own constraint: one variable of a one-hot
+        cell set, or a domain wall's cell as a single wall (its first ``j`` variables set,
+        for ``j`` drawn from 0 to their number)."""
         x = np.zeros(n)
         for c in self.cells:
-            x[c[rng.integers(len(c))]] = 1.0 if len(c) > 1 else float(rng.integers(2))
+            if not self.one_hot:
+                x[c[:rng.integers(len(c) + 1)]] = 1.0
+            else:
+                x[c[rng.integers(len(c))]] = 1.0 if len(c) > 1 else float(rng.integers(2))
         return x
 
     def violated(self, x: np.ndarray) -> list[int]:
