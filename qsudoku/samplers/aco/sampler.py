@@ -50,8 +50,8 @@ ORDERS = {"scan": 0, "fewest": 1}
 #: kinds of colony are strong in different places of the easy-hard-easy band: on a blank
 #: 36x36 grid plain colonies complete (about one in 1.3 s) where refuting ones end 2-6
 #: cells short, and on 36x36 grids 45% given the refuting ones complete where plain ones
-#: do not (``docs/big_grids.md``).  Below this size (every 9x9 and most 16x16 and 25x25 models) a run never compiles the
-#: refuting ant.
+#: do not (``docs/big_grids.md``).  Below this size (every 9x9 and most 16x16 and 25x25
+#: models) a run never compiles the refuting ant.
 AUTO_REFUTE_VARIABLES = 3000
 
 
@@ -181,7 +181,7 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
         q0, rho, evap, xi = (opt.need_real(name, k, x, low=0, high=1) for k, x in
                              (("q0", q0), ("rho", rho), ("evap", evap), ("xi", xi)))
         order = opt.need_choice(name, "order", order, ORDERS)
-        if refute != "auto" or not isinstance(refute, str):
+        if not (isinstance(refute, str) and refute == "auto"):
             try:
                 refute = opt.need_bool(name, "refute", refute)
             except ParameterError:
