@@ -12,6 +12,7 @@ and wall time.
     python benchmarks/decompose.py --limit 10
     python benchmarks/decompose.py --sets norvig_top95 forum_hardest_1106 --limit 100
     python benchmarks/decompose.py --sets forum_hardest_1106 --limit 10 --batch 1
+    python benchmarks/decompose.py --sets norvig_top95 forum_hardest_1106 --limit 100 --encoding domain-wall
 
 Wall times depend on the machine's load: the script prints the load average.
 """
@@ -24,6 +25,7 @@ import statistics
 import time
 from pathlib import Path
 
+from qsudoku import Config
 from qsudoku.io import load_puzzles
 from qsudoku.solving import build
 from qsudoku.solving import sample_round
@@ -37,7 +39,7 @@ def run_set(name: str, args, sampler) -> dict:
     solved, calls, cost, sizes, chains, walls, parts = 0, [], [], [], [], [], []
     for i, puzzle in enumerate(puzzles, args.first):
         t = time.perf_counter()
-        _, model, _ = build(puzzle)
+        _, model, _ = build(puzzle, Config().with_overrides(encoding=args.encoding))
         if model is None:
             solved += 1
             calls.append(0)
@@ -87,13 +89,16 @@ def main() -> None:
     ap.add_argument("--no-refute", action="store_true", help="construct: do not rule out digits that contradict")
     ap.add_argument("--batch", type=int, default=get_spec("decompose").defaults["batch"],
                     help="subproblems per QPU call (the registry's default; 1: one per call)")
+    ap.add_argument("--encoding", default="one-hot", help="the model's encoding (domain-wall: "
+                    "construct propagates over its slots and sends walls)")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
     sampler = get_sampler("decompose", qpu_sampler="mock-qpu")
     print(f"decompose, mock QPU (Pegasus P16, SA physics): subproblem_size={args.size} "
           f"strategy={args.strategy} qpu_reads={args.qpu_reads} num_sweeps={args.num_sweeps} "
           f"max_calls={args.max_calls} patience={args.patience} backjump={args.backjump} "
-          f"memory={args.memory:g} refute={not args.no_refute} batch={args.batch}; "
+          f"memory={args.memory:g} refute={not args.no_refute} batch={args.batch} "
+          f"encoding={args.encoding}; "
           f"load average {os.getloadavg()[0]:.2f}")
     print("set | solved | median QPU calls | max calls | subproblems per call | "
           "median est. QPU access s | max subproblem vars | longest chain | median wall s")

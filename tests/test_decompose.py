@@ -404,3 +404,35 @@ def test_a_domain_wall_start_keeps_every_cell_a_single_wall():
         walls = [x[c] for c in structure.cells]
         assert all(np.all(np.diff(w) <= 0) for w in walls)  # ones, then zeros
         assert len({int(w.sum()) for w in walls}) > 1  # the walls are drawn, not fixed
+
+
+def test_wall_code_keeps_every_energy_of_a_single_wall_subproblem():
+    """A random subproblem over the open slots of three cells, rewritten in walls, has the
+    same energy for every choice of one slot per cell, and decoding a single-wall read
+    gives that choice back."""
+    from qsudoku.samplers.dwave.walls import WallCode
+    import itertools
+
+    sizes = [3, 1, 4]
+    cells = [[(0, k, d) for d in range(1, m + 1)] for k, m in enumerate(sizes)]
+    walls = [[(0, k, ">=", d) for d in range(2, m + 1)] for k, m in enumerate(sizes)]
+    bqm = dimod.BQM({v: 0.0 for w in walls for v in w}, {}, 0.0, "BINARY")
+    code = WallCode(bqm, [("wall", w) for w in walls] + [("cell", c) for c in cells])
+    rng = np.random.default_rng(5)
+    free = np.arange(sum(sizes))
+    sub = dimod.BQM({i: rng.normal() for i in free},
+                    {(i, j): rng.normal() for i in free for j in free if i < j}, 0.3, "BINARY")
+    enc = code.encode(sub, free)
+    assert enc.num_variables == sum(sizes) - len(sizes)
+    starts = np.cumsum([0] + sizes[:-1])
+    for choice in itertools.product(*(range(m) for m in sizes)):
+        q = np.zeros(len(free), int)
+        q[starts + np.array(choice)] = 1
+        w = {}
+        for k, d in enumerate(choice):  # the walls of cell k, in enc's order
+            base = sum(m - 1 for m in sizes[:k])
+            w.update({base + j: int(j < d) for j in range(sizes[k] - 1)})
+        assert enc.energy(w) == pytest.approx(sub.energy(dict(enumerate(q))))
+        assert code.decode(w, free).tolist() == q.tolist()
+    broken = {0: 0, 1: 1, 2: 1, 3: 1, 4: 1}  # cell 0's walls read 0 then 1: no digit
+    assert code.decode(broken, free).tolist()[:3] == [0, 0, 0]

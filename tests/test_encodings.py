@@ -18,13 +18,14 @@ import numpy as np
 import pytest
 
 from qsudoku import Config, solve
-from qsudoku.errors import ConfigError
+from qsudoku.errors import ConfigError, ParameterError
 from qsudoku.io import parse_puzzle
 from qsudoku.model.decode import decode, decode_array
 from qsudoku.model.penalty import penalty_terms
 from qsudoku.model.propagate import propagate
 from qsudoku.model.puzzle import Puzzle, diagonal_units
 from qsudoku.model.qubo import Weights, build_model
+from qsudoku.samplers.registry import get_sampler
 
 SEED004 = "2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......"
 GRID4 = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]
@@ -148,8 +149,8 @@ def test_mock_qpu_solves_seed004_with_the_domain_wall():
 
 @pytest.mark.parametrize("strategy", ["energy", "units"])
 def test_decompose_frees_whole_domain_wall_cells(strategy):
-    """decompose takes the domain wall's cells as its groups (units grow through the
-    interactions); its construct strategy, which propagates over one-hot units, refuses."""
+    """decompose's repairing strategies free a domain wall's cells whole (units grow through
+    the interactions); construct refuses groups that list no candidate slots."""
     pytest.importorskip("dwave.system")
     cfg = Config().with_overrides(sampler="decompose", seed=1, encoding="domain-wall",
                                   route={"exact_fallback": ""},
@@ -158,36 +159,63 @@ def test_decompose_frees_whole_domain_wall_cells(strategy):
     r = solve(parse_puzzle(SEED004), cfg, budget=60)
     assert r.valid and r.solved_by.startswith("decompose")
     assert 0 <= r.info["chain_break_fraction"] <= 1
-    with pytest.raises(ConfigError, match="strategy 'construct' propagates over one-hot"):
-        solve(parse_puzzle(SEED004), cfg.with_overrides(params={"strategy": "construct"}))
+    dw = build_model(propagate(parse_puzzle(SEED004)), encoding="domain-wall")
+    walls_only = [g for g in dw.groups() if g[0] == "wall"]
+    with pytest.raises(ParameterError, match="list no candidate slots"):
+        get_sampler("decompose", qpu_sampler="mock-qpu").sample(
+            dw.bqm, groups=walls_only, strategy="construct")
 
 
-def test_decompose_takes_the_domain_wall_by_default_without_breakouts():
-    """decompose's default strategy (``auto``) is ``energy`` on a domain-wall model, so
-    ``solve --encoding domain-wall --sampler decompose`` needs no parameter; and no breakout
-    weighs the units it grows from the interactions (they are not constraints: weighing them
-    as one-hot units made the search minimise another model, stuck at energy 274-292 on
-    seed003, against 9-11 without)."""
+SEED003 = "..8..1.......2..3.5.....4....76..5...1..3..............2.....1....5..7..6..4....."
+SEED001 = "1..2..3...2..3..4...3..4..56..4..5...7..5..6...8..6..78..9..7...9..1..8...1..2..4"
+
+
+@pytest.mark.parametrize("puzzle", [SEED001, SEED003, SEED004], ids=["seed001", "seed003",
+                                                                      "seed004"])
+def test_decompose_constructs_the_seed_puzzles_in_domain_walls(puzzle):
+    """``solve --encoding domain-wall --sampler decompose`` (strategy ``auto``: construct over
+    the candidate slots, subproblems sent in walls) solves the seed puzzles on the mock QPU
+    without fallback; its subproblems take fewer variables than the one-hot run's."""
+    pytest.importorskip("dwave.system")
+    cfg = Config().with_overrides(sampler="decompose", seed=1, route={"exact_fallback": ""},
+                                  options={"qpu_sampler": "mock-qpu"})
+    dw = solve(parse_puzzle(puzzle), cfg.with_overrides(encoding="domain-wall"), budget=60)
+    assert dw.valid and dw.solved_by.startswith("decompose") and dw.encoding == "domain-wall"
+    assert dw.info["strategy"] == "construct"
+    oh = solve(parse_puzzle(puzzle), cfg, budget=60)
+    assert oh.valid
+    assert dw.info["max_subproblem_variables"] < oh.info["max_subproblem_variables"]
+
+
+def test_decompose_energy_strategy_on_the_domain_wall_has_no_breakouts():
+    """On a domain wall, the ``energy`` strategy grows units from the interactions, and no
+    breakout weighs them (they are not constraints: weighing them as one-hot units made the
+    search minimise another model, stuck at energy 274-292 on seed003, against 9-11
+    without)."""
     pytest.importorskip("dwave.system")
     cfg = Config().with_overrides(sampler="decompose", seed=1, encoding="domain-wall",
-                                  route={"exact_fallback": ""},
+                                  route={"enabled": False},
                                   options={"qpu_sampler": "mock-qpu"},
-                                  params={"patience": 1, "max_calls": 30})
-    r = solve(parse_puzzle(SEED004), cfg, budget=60)
-    assert r.valid and r.info["strategy"] == "energy"
-    seed003 = "..8..1.......2..3.5.....4....76..5...1..3..............2.....1....5..7..6..4....."
-    one_run = cfg.with_overrides(params={"patience": 1, "max_calls": 40, "batch": 1},
-                                 route={"enabled": False})
-    r = solve(parse_puzzle(seed003), one_run, budget=60)
+                                  params={"patience": 1, "max_calls": 40, "batch": 1,
+                                          "strategy": "energy"})
+    r = solve(parse_puzzle(SEED003), cfg, budget=60)
     assert r.info["qpu_calls"] == 40 and r.info["breakouts"] == 0
 
 
-def test_the_domain_wall_groups_are_its_cells():
+def test_the_domain_wall_groups_are_its_cells_then_its_slots():
+    """Per open cell its walls, then the one-hot groups over the candidate slots: the
+    ``cell`` groups pair with the walls (a cell of k slots has k - 1 walls, labelled by
+    the slots' digits after the first)."""
     dw = build_model(propagate(parse_puzzle(SEED004)), encoding="domain-wall")
+    oh = build_model(propagate(parse_puzzle(SEED004)))
     groups = dw.groups()
-    assert {kind for kind, _ in groups} == {"wall"}
-    assert sorted(v for _, labels in groups for v in labels) == sorted(dw.variables)
-    assert all(len({(v[0], v[1]) for v in labels}) == 1 for _, labels in groups)
+    walls = [labels for kind, labels in groups if kind == "wall"]
+    assert sorted(v for labels in walls for v in labels) == sorted(dw.variables)
+    assert [g for g in groups if g[0] != "wall"] == oh.groups()
+    cells = [labels for kind, labels in groups if kind == "cell"]
+    assert len(cells) == len(walls)
+    for w, c in zip(walls, cells):
+        assert [(r, col, ">=", d) for r, col, d in c[1:]] == w
 
 
 @pytest.mark.parametrize("sampler", ["aco", "swap-tabu", "csp"])

@@ -189,23 +189,32 @@ class QuboModel:
     def num_interactions(self) -> int:
         return self.bqm.num_interactions
 
-    def groups(self) -> list[tuple[str, list[tuple[int, int, int]]]]:
-        """Each one-hot group as ``(kind, [variable labels])`` for structure-aware samplers.
+    def groups(self) -> list[tuple[str, list[tuple]]]:
+        """Each one-hot group as ``(kind, [labels])`` for structure-aware samplers.
 
         The labels are looked up once per model (a model is not changed after
         building); each call returns new lists.
 
-        An encoding whose variables are not the indicators (the domain wall) has no
-        one-hot groups: its groups are only its cells, ``("wall", [the cell's variables])``,
-        for samplers that free whole cells (``decompose``); the plan refuses it to the
-        samplers that read one-hot groups.
+        One-hot: the groups' labels are the model's variables.  An encoding whose variables
+        are not the indicators (the domain wall) gives first one ``("wall", [the cell's
+        variables])`` per open cell, in the order of the ``"cell"`` groups (empty for a cell
+        with one candidate), then the same one-hot groups over the *candidate slots*
+        ``(r, c, d)``, which are not the model's variables: a cell's slots ``d_0 < d_1 < ...``
+        and its walls ``(r, c, ">=", d_1), ...`` are the encoding's change of variables
+        (slot ``j``'s indicator is wall ``j`` minus wall ``j + 1``), from which ``decompose``
+        propagates over digits and sends subproblems in walls.  The plan refuses a
+        domain-wall model to the samplers that read one-hot groups as the model's variables.
         """
-        if not self.one_hot:
-            cells = np.split(np.arange(self.num_variables),
-                             np.flatnonzero(np.diff(self.var_cell)) + 1)
-            return [("wall", [self.variables[i] for i in c.tolist()]) for c in cells if len(c)]
         labels, b = self._member_labels, self._packed.bounds
-        return [(kind, labels[i:j]) for kind, i, j in zip(self._packed.kinds, b, b[1:])]
+        one_hot = [(kind, labels[i:j]) for kind, i, j in zip(self._packed.kinds, b, b[1:])]
+        if self.one_hot:
+            return one_hot
+        n = self.puzzle.size
+        cells = [r * n + c for (_, (r, c)) in (lab for lab in self._packed.labels
+                                                if lab[0] == "cell")]
+        at = np.searchsorted(self.var_cell, np.concatenate([cells, np.asarray(cells) + 1]))
+        lo, hi = at[:len(cells)].tolist(), at[len(cells):].tolist()
+        return [("wall", self.variables[i:j]) for i, j in zip(lo, hi)] + one_hot
 
     @cached_property
     def _packed(self) -> _Packed:
@@ -224,9 +233,12 @@ class QuboModel:
 
     @cached_property
     def _member_labels(self) -> list[tuple[int, int, int]]:
-        """The variable label of each entry of ``_packed.members``."""
-        v = self.variables
-        return [v[i] for i in self._packed.members.tolist()]
+        """The slot label ``(r, c, d)`` of each entry of ``_packed.members`` (the variable's
+        label in one-hot)."""
+        n = self.puzzle.size
+        slots = self.slot_cell[self._packed.members]
+        return list(zip((slots // n).tolist(), (slots % n).tolist(),
+                        self.slot_digit[self._packed.members].tolist()))
 
     def sample_of_grid(self, grid: Sequence[int]) -> np.ndarray:
         """The 0/1 vector (in variable-index order) that encodes a full ``grid``."""

@@ -165,8 +165,13 @@ def take(prop: Propagator, cells, picked, y, rng, refute: bool, blame) -> tuple[
 
 
 def construct_run(sampler, model, structure, rng, size, max_calls, target, time_limit,
-                  child_params, stats, polish, backjump=3, memory=1.0, refute=True, batch=1):
+                  child_params, stats, polish, backjump=3, memory=1.0, refute=True, batch=1,
+                  code=None):
     """One construction run of :class:`~qsudoku.samplers.dwave.decompose.DecomposeSampler`.
+
+    ``model`` and ``structure`` are one-hot; with ``code`` (a
+    :class:`~qsudoku.samplers.dwave.walls.WallCode`), they are a domain-wall model's slots,
+    and every subproblem is sent in walls (:meth:`~.walls.WallCode.encode`) and read back.
 
     Returns ``(x, calls)``: the best complete assignment seen (or the last partial one, its
     open cells set to their first open candidate) and the QPU calls used.
@@ -222,21 +227,23 @@ def construct_run(sampler, model, structure, rng, size, max_calls, target, time_
         params = dict(child_params)
         if takes_seed:
             params["seed"] = int(rng.integers(2 ** 31))
-        answers, info = sample_batch(sampler.child, subs, params)
+        sent = subs if code is None else [code.encode(s, f) for s, f in zip(subs, frees)]
+        answers, info = sample_batch(sampler.child, sent, params)
         used += 1
         blame *= 1.0 - EVAPORATION
-        tally(stats, info, max(map(len, frees)), len(subs))
+        tally(stats, info, max(s.num_variables for s in sent), len(subs))
         ok, last, root = False, [], (prop.alive.copy(), prop.chosen.copy())
         best_branch = idle = None  # the consistent branch that chose most; one that chose none
         failed = False
-        for sub, free, pick, answer in zip(subs, frees, picks, answers):
+        for sub, free, pick, answer in zip(sent, frees, picks, answers):
             if polish and len(answer):
                 answer = descend(sub, answer)
             if not len(answer):
                 continue
             y = np.zeros(model.n)
             first = answer.lowest().first.sample
-            y[free] = [first[i] for i in range(len(free))]
+            y[free] = ([first[i] for i in range(len(free))] if code is None
+                       else code.decode(first, free))
             prop.alive, prop.chosen = root[0].copy(), root[1].copy()
             fine, taken = take(prop, cells, pick, y, rng, refute, blame)
             progress = int(prop.chosen.sum())

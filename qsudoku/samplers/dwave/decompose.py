@@ -24,14 +24,16 @@ the weights).  Measured on four norvig_top95 puzzles with exact-quality subprobl
 answers (SA without chains) and at most 1000 calls: 0/4 without breakouts (every run
 stalls at energy 4), 2/4 with ``patience = 15``, 1/4 with 30, 0/4 with 5.
 Freeing whole cells keeps the one-hot structure: a cell is never half fixed.  How the
-cells are chosen (``strategy``; the default ``auto`` is ``construct`` on a one-hot model and
-``energy`` on a domain-wall one, whose cells have no one-hot groups to propagate over):
+cells are chosen (``strategy``; the default ``auto`` is ``construct``, unless the groups are a
+domain wall's cells alone, with no candidate slots to propagate over: then ``energy``):
 
 - ``construct``: a different search, in :mod:`.construct`: a consistent
   *partial* assignment grown by the QPU calls with singles propagation over the groups
   after every chosen digit; a contradiction refutes the digit, undoes the last call
   (``backjump``) or restarts, and blames its digits in later subproblems (``memory``;
-  no local minima to break out of, ``patience`` is unused);
+  no local minima to break out of, ``patience`` is unused).  On a domain-wall model it
+  propagates over the candidate slots its groups list and sends each subproblem in walls
+  (:mod:`.walls`): ``m - 1`` variables for a freed cell of ``m`` open digits;
 - ``conflicts``: a violated unit (row, column, box ... any group whose sum is
   not 1), then further violated units touching the freed cells, then other units
   touching them, cells in random order until the budget is used;
@@ -85,6 +87,7 @@ from qsudoku.samplers.dwave.checks import DECOMPOSE_PARAMS, DECOMPOSE_STRATEGIES
 from qsudoku.samplers.dwave.construct import construct_run
 from qsudoku.samplers.dwave.subproblems import descend, sample_batch, SubModel, SubStructure, tally
 from qsudoku.samplers.dwave.cloud import plain
+from qsudoku.samplers.dwave.walls import WallCode
 
 __all__ = ["DecomposeSampler", "decompose_sampler", "choose_cells", "STRATEGIES", "QPU_SAMPLERS"]
 
@@ -156,8 +159,8 @@ class DecomposeSampler(dimod.Sampler):
         self.child = child
         self.parameters = {k: [] for k in _OWN}
         self.parameters.update({k: [] for k in getattr(child, "parameters", {}) if k != "num_reads"})
-        # Any encoding: with cell groups alone (the domain wall), cells are freed whole and
-        # units grow through the model's interactions (strategies other than construct).
+        # Any encoding: a domain wall's cells are freed whole; construct reads its slots
+        # (QuboModel.groups()), the other strategies grow units through the interactions.
         self.properties = {"child_properties": getattr(child, "properties", {}),
                            "strategies": list(STRATEGIES), "any_encoding": True,
                            "wall_time_limit": True}  # time_limit: wall seconds, not billed
@@ -170,11 +173,13 @@ class DecomposeSampler(dimod.Sampler):
 
         Args:
             bqm: The model.
-            groups: ``[(kind, labels), ...]`` one-hot groups; ``"cell"`` groups are freed whole.
+            groups: ``[(kind, labels), ...]`` one-hot groups; ``"cell"`` groups are freed
+                whole; a domain wall's are ``"wall"`` cells, then the one-hot groups of its
+                candidate slots (:meth:`qsudoku.model.qubo.QuboModel.groups`).
             num_reads: Independent runs (each gives one read).
             subproblem_size: Most variables per subproblem.
-            strategy: One of :data:`STRATEGIES` (``auto``: ``construct`` on one-hot
-                groups, else ``energy``).
+            strategy: One of :data:`STRATEGIES` (``auto``: ``construct``, or ``energy``
+                on domain-wall groups without candidate slots).
             max_calls: Most QPU calls per run.
             qpu_reads: ``num_reads`` of each QPU call (the child's default if ``None``).
             seed: Seeds the choices and, if the child takes ``seed``, each of its calls.
@@ -207,12 +212,17 @@ class DecomposeSampler(dimod.Sampler):
                                                 info={"qpu_calls": 0, "strategy": strategy})
         model = SubModel(bqm)
         structure = SubStructure(model, groups)
-        if strategy == "auto":  # construct reads one-hot groups; a domain wall has none
-            strategy = "construct" if structure.one_hot else "energy"
-        if strategy == "construct" and not structure.one_hot:
+        code = None  # a domain wall's slots, when its groups list them (QuboModel.groups())
+        if (not structure.one_hot and strategy in ("auto", "construct")
+                and any(kind != "wall" for kind, _ in groups)):
+            code = WallCode(bqm, groups)
+        if strategy == "auto":
+            strategy = "construct" if structure.one_hot or code else "energy"
+        if strategy == "construct" and not structure.one_hot and code is None:
             raise ParameterError("decompose: strategy 'construct' propagates over one-hot "
-                                 "groups, which a domain-wall model does not have; use "
-                                 "strategy = conflicts, units or energy")
+                                 "groups, and these domain-wall groups list no candidate "
+                                 "slots; pass QuboModel.groups(), or use strategy = "
+                                 "conflicts, units or energy")
         rng = np.random.default_rng(seed)
         if qpu_reads is not None and "num_reads" in getattr(self.child, "parameters", {}):
             child_params["num_reads"] = qpu_reads
@@ -222,10 +232,13 @@ class DecomposeSampler(dimod.Sampler):
         samples, energies, calls = [], [], []
         for _ in range(num_reads):
             if strategy == "construct":
-                x, used = construct_run(self, model, structure, rng, subproblem_size, max_calls,
-                                        energy_target, time_limit, child_params, stats, polish,
-                                        backjump=backjump, memory=memory, refute=bool(refute),
-                                        batch=batch)
+                x, used = construct_run(self, code.model if code else model,
+                                        code.structure if code else structure, rng,
+                                        subproblem_size, max_calls, energy_target, time_limit,
+                                        child_params, stats, polish, backjump=backjump,
+                                        memory=memory, refute=bool(refute), batch=batch,
+                                        code=code)
+                x = code.sample_of(x) if code else x
                 samples.append(x.astype(np.int8))
                 energies.append(model.energy(x))
                 calls.append(used)
