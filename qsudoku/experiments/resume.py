@@ -28,7 +28,8 @@ from typing import Mapping, Sequence
 
 from qsudoku.errors import ConfigError, MachineError
 from qsudoku.experiments.results import records
-from qsudoku.io.output import atomic_open, is_machine, machine_error
+from qsudoku.io.failures import is_machine, machine_error
+from qsudoku.io.output import atomic_open
 
 __all__ = ["key_text", "csv_value", "row_key", "check_header", "copy_rows"]
 

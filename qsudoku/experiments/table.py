@@ -56,11 +56,11 @@ from qsudoku.experiments.convert import write_parquet
 from qsudoku.experiments.results import (check_format, header_line, iter_rows, journal_path,
                                          load_frame, read_rows, results_header)
 from qsudoku.experiments.resume import check_header, copy_rows, csv_value, row_key
+from qsudoku.io.failures import machine_error, output_error
 from qsudoku.io.output import atomic_open
 from qsudoku.io.output import atomic_write as _atomic_write
 from qsudoku.io.output import check_target as _check_target
-from qsudoku.io.output import (STDOUT, machine_error, open_nofollow, output_error,
-                               write_text)
+from qsudoku.io.output import STDOUT, open_nofollow, write_text
 
 __all__ = ["RowWriter", "StdoutRows", "read_rows", "load_frame", "write_text", "terminate_as_interrupt",
            "journal_path", "lock_path", "machine_error", "write_all"]
