@@ -11,7 +11,7 @@ head -1``), a command stops quietly and exits with the code of the results it re
 command keeps it in ``args.exit_so_far`` as it goes).  Standard output is watched while a
 command runs (:class:`GuardedStdout`): a write that the machine refuses, or a standard
 output that was closed before qsudoku started (``qsudoku solve P >&-``), is exit 4 with
-one line, as is an ``OSError`` of :data:`~qsudoku.io.output.MACHINE_ERRNOS` anywhere else.
+one line, as is an ``OSError`` of :data:`~qsudoku.io.failures.MACHINE_ERRNOS` anywhere else.
 """
 
 from __future__ import annotations
@@ -238,14 +238,14 @@ def optional_import_error(e: ImportError):
 
 
 def _is_machine(e: OSError) -> bool:
-    from qsudoku.io.output import MACHINE_ERRNOS
+    from qsudoku.io.failures import MACHINE_ERRNOS
 
     return e.errno in MACHINE_ERRNOS
 
 
 def _machine_error(e: OSError) -> MachineError:
     """The one-line error of an ``OSError`` of the machine that no writer named."""
-    from qsudoku.io.output import machine_error
+    from qsudoku.io.failures import machine_error
 
     return machine_error(str(e.filename) if e.filename else "an output", e)
 
@@ -308,7 +308,7 @@ class GuardedStdout:
         except BrokenPipeError:
             raise
         except OSError as e:
-            from qsudoku.io.output import machine_error
+            from qsudoku.io.failures import machine_error
 
             if e.errno == errno.EBADF:
                 raise self._closed() from None

@@ -244,7 +244,7 @@ class _CountingRandom:
 
 def test_a_huge_first_round_is_measured_then_cut_to_fit():
     import qsudoku
-    from qsudoku.solving.policy import PROBE_READS
+    from qsudoku.solving.loop import PROBE_READS
 
     sampler = _CountingRandom()
     config = qsudoku.Config().with_overrides(reads=10_000_000, seed=1)

@@ -141,7 +141,7 @@ def test_qsudokus_samplers_report_bad_parameters_as_config_errors():
         Config().with_overrides(sampler="sa", params={"beta_schedule_type": "bogus"})
 
 
-@pytest.mark.parametrize("where", ["qsudoku.solving.rounds.decode", "qsudoku.solving.policy.build_model"])
+@pytest.mark.parametrize("where", ["qsudoku.solving.rounds.decode", "qsudoku.solving.loop.build_model"])
 @pytest.mark.parametrize("error", [KeyError("k"), TypeError("t"), IndexError("i"),
                                    AttributeError("a"), OverflowError("o"), ValueError("v")])
 def test_a_bug_in_the_route_stays_a_bug(monkeypatch, where, error):

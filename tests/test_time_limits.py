@@ -88,7 +88,7 @@ def test_a_build_stops_at_its_deadline_and_says_so():
 def test_the_route_stops_a_build_at_its_budget_and_says_not_decided(monkeypatch):
     import time
 
-    import qsudoku.solving.policy as route
+    import qsudoku.solving.loop as route
 
     real = route.build_model  # the budget ends while building, whatever the machine's speed
     monkeypatch.setattr(route, "build_model", lambda c, w, deadline, **kw: real(
@@ -105,7 +105,7 @@ def test_the_route_stops_a_build_at_its_budget_and_says_not_decided(monkeypatch)
 
 
 def test_the_route_skips_a_round_whose_overhead_exceeds_what_is_left(monkeypatch):
-    import qsudoku.solving.policy as route
+    import qsudoku.solving.loop as route
 
     monkeypatch.setattr(route, "SAMPLE_OVERHEAD", 1e12)  # any build is then too slow
     r = anneal_route(blank(9), time_budget=30, seed=1)

@@ -182,7 +182,8 @@ def _write_machine(out: str) -> None:
 
     from qsudoku.errors import MachineError
     from qsudoku.experiments.bench import machine_info
-    from qsudoku.io.output import file_kind, write_text
+    from qsudoku.io.failures import file_kind
+    from qsudoku.io.output import write_text
 
     path = out + ".machine.json"
     try:  # an optional companion: a FIFO, device or directory there is left alone

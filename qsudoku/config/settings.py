@@ -1,9 +1,10 @@
 """The configuration's tables: frozen dataclasses, their defaults and their checks.
 
 Keys match Python keyword names; an unknown key or a value of the wrong type is
-a :class:`~qsudoku.errors.ConfigError` naming the key and the file.  API tokens
-never belong here: D-Wave credentials are read only by D-Wave's own config
-loader (``DWAVE_API_TOKEN`` or ``dwave config create``).
+a :class:`~qsudoku.errors.ConfigError` naming the key and the file (the checks of raw
+data are in :mod:`~qsudoku.config.validate`).  API tokens never belong here: D-Wave
+credentials are read only by D-Wave's own config loader (``DWAVE_API_TOKEN`` or ``dwave
+config create``).
 
 >>> cfg = Config.from_dict({"sampler": {"name": "tabu", "params": {"num_reads": 3}}})
 >>> cfg.sampler.name, cfg.sampler.params["num_reads"]
@@ -16,13 +17,15 @@ qsudoku.errors.ConfigError: my.toml: unknown key 'sampler.nmae'; known keys: nam
 
 from __future__ import annotations
 
-import math
 import os
 from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from qsudoku.checks import describe, need_memory, need_type
+from qsudoku.checks import need_memory, need_type
+from qsudoku.config.validate import (WEIGHT_KEYS, check_finite, check_known, check_no_secrets,
+                                     check_overrides, check_sampler_name, need_table,
+                                     weight_overrides)
 from qsudoku.errors import ConfigError
 from qsudoku.model.propagate import check_rules
 from qsudoku.model.encodings import get_encoding
@@ -48,7 +51,6 @@ def _read_defaults() -> dict:
 #: :data:`DEFAULT_CONFIG_PATH`, parsed: the dataclasses below take their defaults from it.
 DEFAULTS = MappingProxyType(_read_defaults())
 _P, _S, _R = DEFAULTS["propagate"], DEFAULTS["sampler"], DEFAULTS["route"]
-_SECRET_KEYS = {"token", "api_token", "dwave_api_token", "password", "secret"}
 
 
 @dataclass(frozen=True)
@@ -106,9 +108,9 @@ class SamplerConfig:
         # takes them (its checks name it), then any non-finite number left
         check_sampler_values(self.name, self.params)
         for key, value in self.params.items():
-            _finite(f"sampler.params.{key}", value)
+            check_finite(f"sampler.params.{key}", value)
         for key, value in self.options.items():
-            _finite(f"sampler.options.{key}", value)
+            check_finite(f"sampler.options.{key}", value)
 
     def __reduce__(self):  # read-only mappings do not pickle; experiment tasks travel pickled
         return (SamplerConfig, (self.name, dict(self.options), dict(self.params), self.fallback))
@@ -200,20 +202,20 @@ class Config:
     def from_dict(cls, data: Mapping, source: str = "") -> "Config":
         """Build from a parsed TOML mapping; unknown keys are errors."""
         pre = f"{source}: " if source else ""
-        _no_secrets(data, pre)
-        _known(data, ("propagate", "qubo", "sampler", "route", "cluster"), "", pre)
-        prop = _table(data, "propagate", "", pre)
-        _known(prop, ("rules", "finish_rules"), "propagate.", pre)
-        qubo = _table(data, "qubo", "", pre)
-        _known(qubo, ("weights", "encoding"), "qubo.", pre)
-        w = _table(qubo, "weights", "qubo.", pre)
+        check_no_secrets(data, pre)
+        check_known(data, ("propagate", "qubo", "sampler", "route", "cluster"), "", pre)
+        prop = need_table(data, "propagate", "", pre)
+        check_known(prop, ("rules", "finish_rules"), "propagate.", pre)
+        qubo = need_table(data, "qubo", "", pre)
+        check_known(qubo, ("weights", "encoding"), "qubo.", pre)
+        w = need_table(qubo, "weights", "qubo.", pre)
         w = weight_overrides(w, pre)
-        samp = _table(data, "sampler", "", pre)
-        _known(samp, ("name", "options", "params", "fallback"), "sampler.", pre)
-        cluster = _table(data, "cluster", "", pre)
-        _known(cluster, ("scheduler", "worker_memory"), "cluster.", pre)
-        route = _table(data, "route", "", pre)
-        _known(route, ("enabled", "time_budget", "max_depth", "exact_fallback",
+        samp = need_table(data, "sampler", "", pre)
+        check_known(samp, ("name", "options", "params", "fallback"), "sampler.", pre)
+        cluster = need_table(data, "cluster", "", pre)
+        check_known(cluster, ("scheduler", "worker_memory"), "cluster.", pre)
+        route = need_table(data, "route", "", pre)
+        check_known(route, ("enabled", "time_budget", "max_depth", "exact_fallback",
                        "fallback_time_limit"), "route.", pre)
         try:
             rules = prop.get("rules", _P["rules"])
@@ -231,9 +233,9 @@ class Config:
             for key in ("options", "params"):
                 if not isinstance(samp.get(key, {}), Mapping):
                     raise ConfigError(f"sampler.{key} must be a table")
-            _check_sampler_name("sampler.name", name)
+            check_sampler_name("sampler.name", name)
             if fallback is not None:
-                _check_sampler_name("sampler.fallback", fallback)
+                check_sampler_name("sampler.fallback", fallback)
             _check_fallback_names(route)
             return cls(PropagateConfig(tuple(rules), tuple(finish)),
                        QuboConfig(replace(QuboConfig().weights, **w),
@@ -263,7 +265,7 @@ class Config:
         >>> dict(Config().with_overrides(seed=7).with_overrides(sampler="sa").sampler.params)
         {'seed': 7}
         """
-        _check_overrides(sampler, reads, seed, params, rules, weights, fallback, options, route)
+        check_overrides(sampler, reads, seed, params, rules, weights, fallback, options, route)
         s = self.sampler
         if sampler is not None and sampler != s.name:
             kept = {"seed": s.params["seed"]} if "seed" in s.params else {}
@@ -296,116 +298,11 @@ class Config:
         return cfg
 
 
-def _finite(key: str, value: Any) -> None:
-    """ConfigError if ``value`` is or holds (in a list or tuple) a non-finite float.
-
-    No sampler parameter means anything by ``nan`` or ``inf``, and samplers differ in
-    what they make of one (``beta_range = [nan, 1.0]`` reached ``sa`` unchecked).
-
-    >>> _finite("sampler.params.beta_range", (0.1, float("nan")))
-    Traceback (most recent call last):
-    ...
-    qsudoku.errors.ConfigError: sampler.params.beta_range = (0.1, nan) must hold finite numbers (no nan or inf)
-    """
-    items = value if isinstance(value, (list, tuple)) else (value,)
-    for x in items:
-        if isinstance(x, (list, tuple)):
-            _finite(key, x)
-        elif isinstance(x, float) and not math.isfinite(x):
-            raise ConfigError(f"{key} = {value!r} must hold finite numbers (no nan or inf)")
-
-
-def _check_overrides(sampler, reads, seed, params, rules, weights, fallback, options,
-                     route) -> None:
-    """TypeError/ConfigError naming the first bad argument of :meth:`Config.with_overrides`."""
-    from qsudoku.samplers.registry import get_spec
-
-    for name, value in (("sampler", sampler), ("fallback", fallback)):
-        if value is not None:
-            need_type(name, value, str, "a sampler name (str)")
-            if name == "sampler":
-                get_spec(value)  # "unknown sampler 'x'; choose from ..."
-            elif value:
-                _check_sampler_name(name, value)
-    for name, value in (("params", params), ("weights", weights), ("options", options),
-                        ("route", route)):
-        if value is not None:
-            need_type(name, value, Mapping, "a mapping (dict)")
-    if rules is not None and (isinstance(rules, (str, bytes))
-                              or not isinstance(rules, (list, tuple, set, frozenset))):
-        raise TypeError(f"rules must be a list of rule names, not {describe(rules)}")
-    from qsudoku.samplers.registry import check_values
-
-    check_values({k: v for k, v in (("num_reads", reads), ("seed", seed)) if v is not None})
-
-
-def _table(data: Mapping, key: str, prefix: str, pre: str) -> dict:
-    """``data[key]`` as a dict (empty if absent); a non-table value is a ConfigError."""
-    value = data.get(key, {})
-    if not isinstance(value, Mapping):
-        raise ConfigError(f"{pre}{prefix}{key} = {value!r} must be a table ([{prefix}{key}])")
-    return dict(value)
-
-
-def _check_sampler_name(key: str, name: str) -> None:
-    from qsudoku.samplers.registry import names
-
-    known = names()
-    if name not in known:
-        raise ConfigError(f"{key} = {name!r} is not a registered sampler; choose from "
-                          f"{', '.join(known)}")
-
-
 def _check_fallback_names(route: Mapping) -> None:
+    """ConfigError if a name of ``route["exact_fallback"]`` is not a registered sampler."""
     names = route.get("exact_fallback")
     if isinstance(names, str):
         for name in RouteConfig(exact_fallback=names).fallback_names:
-            _check_sampler_name("route.exact_fallback", name)
+            check_sampler_name("route.exact_fallback", name)
 
 
-#: The keys of ``[qubo.weights]``, of ``--weight`` and of ``with_overrides(weights=...)``;
-#: ``unit`` sets row, column, box and extra at once (a key given beside it wins).
-WEIGHT_KEYS = ("cell", "unit", "row", "column", "box", "extra")
-
-
-def weight_overrides(weights: Mapping, pre: str = "") -> dict:
-    """``weights`` (keys of :data:`WEIGHT_KEYS`) as fields of
-    :class:`~qsudoku.model.qubo.Weights`: ``unit`` expanded, an unknown key refused.
-
-    >>> weight_overrides({"unit": 2.0, "box": 3.0})
-    {'box': 3.0, 'row': 2.0, 'column': 2.0, 'extra': 2.0}
-    >>> weight_overrides({"bogus": 1})
-    Traceback (most recent call last):
-    ...
-    qsudoku.errors.ConfigError: unknown key 'qubo.weights.bogus' (an unknown weight); known keys: cell, unit, row, column, box, extra
-    """
-    if not isinstance(weights, Mapping):
-        raise ConfigError(f"{pre}qubo.weights must be a table")
-    for k in weights:
-        if k not in WEIGHT_KEYS:
-            raise ConfigError(f"{pre}unknown key 'qubo.weights.{k}' (an unknown weight); known "
-                              f"keys: {', '.join(WEIGHT_KEYS)}")
-    out = dict(weights)
-    unit = out.pop("unit", None)
-    if unit is not None:
-        for k in ("row", "column", "box", "extra"):
-            out.setdefault(k, unit)
-    return out
-
-
-def _known(data: Mapping, keys, prefix: str, pre: str) -> None:
-    if not isinstance(data, Mapping):
-        raise ConfigError(f"{pre}{prefix.rstrip('.') or 'config'} must be a table")
-    for k in data:
-        if k not in keys:
-            raise ConfigError(f"{pre}unknown key '{prefix}{k}'; known keys: {', '.join(keys)}")
-
-
-def _no_secrets(data, pre, path=""):
-    if isinstance(data, Mapping):
-        for k, v in data.items():
-            if str(k).lower() in _SECRET_KEYS:
-                raise ConfigError(f"{pre}key '{path}{k}' looks like a credential; tokens do not "
-                                  "go in qsudoku configs: set DWAVE_API_TOKEN or run "
-                                  "'dwave config create'")
-            _no_secrets(v, pre, f"{path}{k}.")

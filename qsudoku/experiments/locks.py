@@ -19,7 +19,7 @@ import stat
 
 from qsudoku.errors import ConfigError
 from qsudoku.experiments.results import JOURNAL_SUFFIX
-from qsudoku.io.output import file_kind, is_machine, machine_error, output_error
+from qsudoku.io.failures import file_kind, is_machine, machine_error, output_error
 
 __all__ = ["lock_path", "lock", "unlock", "hold"]
 

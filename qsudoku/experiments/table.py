@@ -18,7 +18,7 @@ only if it provably is a results file qsudoku wrote (its exact header line, or a
 Parquet schema under a ``.parquet`` name: :func:`~qsudoku.experiments.results.results_header`;
 a new table gets its header line at once, so none of ours is empty); anything else is
 refused and left as it is.  A resumed file whose rows do not parse, or that repeats a
-key, is refused with the file and line.
+key, is refused with the file and line (:mod:`qsudoku.experiments.resume`).
 The machine refusing a write (a full disk, a file-size limit) is a
 :class:`~qsudoku.errors.MachineError`: every row written before it stays, readable
 and resumable.  A row whose key the table already has is not
@@ -43,8 +43,6 @@ from __future__ import annotations
 import csv
 import fcntl
 import io
-import json
-import math
 import os
 import signal
 import sys
@@ -56,12 +54,13 @@ from qsudoku.experiments import locks
 from qsudoku.experiments.locks import lock_path
 from qsudoku.experiments.convert import write_parquet
 from qsudoku.experiments.results import (check_format, header_line, iter_rows, journal_path,
-                                         load_frame, read_rows, records, results_header)
+                                         load_frame, read_rows, results_header)
+from qsudoku.experiments.resume import check_header, copy_rows, csv_value, row_key
+from qsudoku.io.failures import machine_error, output_error
 from qsudoku.io.output import atomic_open
 from qsudoku.io.output import atomic_write as _atomic_write
 from qsudoku.io.output import check_target as _check_target
-from qsudoku.io.output import (STDOUT, is_machine, machine_error, open_nofollow,
-                               output_error, write_text)
+from qsudoku.io.output import STDOUT, open_nofollow, write_text
 
 __all__ = ["RowWriter", "StdoutRows", "read_rows", "load_frame", "write_text", "terminate_as_interrupt",
            "journal_path", "lock_path", "machine_error", "write_all"]
@@ -163,60 +162,15 @@ class RowWriter:
                               "another name); wait for it to finish or write another "
                               "file") from None
 
-    def _check_header(self, header: list[str] | None) -> None:
-        missing = [k for k in self.key if k not in (header or self.key)]
-        if missing:
-            raise ConfigError(f"cannot resume {self.path}: it has no column "
-                              f"{', '.join(missing)} (is it a results file of this command?)")
-        if header is not None and self.expected is not None and list(header) != self.expected:
-            gone = [c for c in header if c not in self.expected]
-            new = [c for c in self.expected if c not in header]
-            raise ConfigError(f"{self.path} was written with other columns (only there: "
-                              f"{', '.join(map(str, gone)) or '-'}; only here: "
-                              f"{', '.join(new) or '-'}); resume it with the same swept keys, "
-                              "or write another file")
-
-    def _key_of(self, row: Mapping) -> tuple:
-        return tuple(_key_str(row.get(k)) for k in self.key)
-
     def _resume_from(self, source: str) -> None:
-        """Check the rows of ``source`` and copy them into a new journal, a row at a time
-        (memory bounded by a row and the set of keys, not by the file): the new journal
-        replaces the old one atomically once every row has been read and checked, so a
-        refused file (a row that does not parse, a repeated key) or a full disk leaves it
-        as it was."""
-        self._check_header(results_header(source))  # ours, or refused before any write
-
-        def copy(f) -> None:
-            out = None
-            for header, row, where in _read(source):
-                if out is None:
-                    self.fields = list(header)
-                    out = csv.DictWriter(f, self.fields)
-                    out.writeheader()
-                if row is None:  # a header without rows
-                    continue
-                k = self._key_of(row)
-                if self.key and not any(k):
-                    raise ConfigError(f"cannot resume {source}, {where}: the row has no key")
-                if self.key and k in self.done:
-                    raise ConfigError(f"cannot resume {source}, {where}: it repeats the key "
-                                      f"of {self._first_with(source, k)} (was the file "
-                                      "edited?)")
-                self.done.add(k)
-                out.writerow({c: _key_str(v) if isinstance(v, float) and math.isnan(v)
-                              else _cell(v) for c, v in row.items()})  # NaN -> empty cell
-
-        try:  # atomic: if anything fails, the resumed file is as it was
-            with atomic_open(self.journal, "w") as f:
-                copy(f)
-        except MachineError as e:
-            raise machine_error(self.journal, e, kept=source) from None
-
-    def _first_with(self, source: str, key: tuple) -> str:
-        """Where the first row of ``source`` with ``key`` is (read again, for the message)."""
-        return next(where for _, row, where in records(source)
-                    if row is not None and self._key_of(row) == key)
+        """Check the rows of ``source`` and copy them into a new journal
+        (:func:`~qsudoku.experiments.resume.copy_rows`: a row at a time, replacing the
+        journal atomically once every row is checked)."""
+        # ours, or refused before any write
+        check_header(self.path, results_header(source), self.key, self.expected)
+        fields = copy_rows(source, self.journal, self.key, self.done)
+        if fields is not None:
+            self.fields = fields
 
     def write(self, row: Mapping) -> bool:
         """Append one finished row durably.
@@ -232,8 +186,8 @@ class RowWriter:
         """
         if self._fd is None:
             raise ValueError(f"the writer of {self.path} is closed")
-        row = {k: _cell(v) for k, v in row.items()}
-        k = self._key_of(row)
+        row = {k: csv_value(v) for k, v in row.items()}
+        k = row_key(row, self.key)
         if self.key and k in self.done:
             self.rows_skipped += 1
             return False
@@ -363,34 +317,6 @@ class StdoutRows(RowWriter):
 
     def close(self) -> None:
         self._fd = None
-
-
-def _read(source: str):
-    """:func:`records` of ``source`` (strict), a failure to read it named as such (not as
-    a failure to write the journal the rows are copied to)."""
-    try:
-        yield from records(source, strict=True)
-    except OSError as e:
-        if is_machine(e):
-            raise machine_error(source, e, action="read") from None
-        raise ConfigError(f"cannot read {source}: {e.strerror or e}") from None
-
-
-def _key_str(v) -> str:
-    """A key value as the string a CSV holds ("" for empty, also after a Parquet round trip)."""
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return ""
-    if isinstance(v, float) and math.isinf(v):
-        return "inf" if v > 0 else "-inf"
-    return str(v)
-
-
-def _cell(v):
-    if isinstance(v, float) and math.isinf(v):
-        return "inf" if v > 0 else "-inf"
-    if isinstance(v, (list, tuple, dict)):
-        return json.dumps(v)
-    return v
 
 
 @contextmanager

@@ -36,11 +36,13 @@ from typing import IO, Iterator
 from qsudoku.checks import need_type
 from qsudoku.errors import PuzzleFormatError, QSudokuError
 from qsudoku.model.puzzle import Puzzle
+from qsudoku.io.layout import (closed_list, content_lines, grid_blocks, is_content, is_grid,
+                                looks_like_grids)
 from qsudoku.io.reading import open_regular, skip
 from qsudoku.io.rules import Rules
 from qsudoku.io.stream import file_lines, read_lines
 from qsudoku.model.symbols import MAX_SIZE
-from qsudoku.io.text import decode_line, looks_like_grid_row, parse_grid, parse_line, parse_puzzle, parse_regions
+from qsudoku.io.text import decode_line, parse_grid, parse_line, parse_puzzle, parse_regions
 
 __all__ = ["load_puzzles", "iter_puzzles", "rules_from_path", "MAX_FILE_BYTES"]
 
@@ -118,7 +120,7 @@ def iter_puzzles(spec: str, rules: Rules = Rules(), *, stdin=None) -> Iterator[P
 def _parse_argument(text: str, rules: Rules) -> Puzzle:
     """A puzzle given as an argument; ``"<puzzle> <regions>"`` reads as in a file."""
     s = text.strip()
-    if "\n" not in s and "/" not in s and len(s.split()) == 2 and not _is_grid(s):
+    if "\n" not in s and "/" not in s and len(s.split()) == 2 and not is_grid(s):
         return _parse_one_line(s, rules, "<argument>", 1, _Solutions())
     return parse_puzzle(text, rules, source="<argument>")
 
@@ -171,14 +173,6 @@ def _guard(fn):
         return e
 
 
-def _is_content(line: str) -> bool:
-    return bool(line.strip()) and not line.lstrip().startswith("#")
-
-
-#: Lines read ahead to decide between grids and one puzzle a line (see :func:`_is_grid`).
-_LOOKAHEAD = 4 * MAX_SIZE
-
-
 def _iter_text(lines, rules: Rules, *, source: str, solutions=None):
     """The puzzles of numbered ``lines`` (or of a text), in the format the first
     content line shows."""
@@ -186,12 +180,12 @@ def _iter_text(lines, rules: Rules, *, source: str, solutions=None):
         lines = enumerate(lines.splitlines(), start=1)
     lines = iter(lines)
     solutions = solutions or _Solutions()
-    head = []  # the first content line and up to _LOOKAHEAD more lines
+    head = []  # the first content line and up to layout.LOOKAHEAD more lines
     for lineno, ln in lines:
         if isinstance(ln, QSudokuError):
             yield ln
             return
-        if head or _is_content(ln):
+        if head or is_content(ln):
             head.append((lineno, ln))
             break
     if not head:
@@ -200,23 +194,23 @@ def _iter_text(lines, rules: Rules, *, source: str, solutions=None):
     first = head[0][1]
     try:
         if "\t" in first and (source.endswith(".tsv") or len(first.split("\t")) >= 3):
-            yield from _iter_tsv(_content(_chain(head, lines)), rules, source)
+            yield from _iter_tsv(content_lines(_chain(head, lines)), rules, source)
         elif rules.format == "tuples" or (rules.format == "auto"
                                           and first.lstrip().startswith(("[", "("))):
             tuples = Rules.merged(rules, Rules(format="tuples"))
-            if _closed_list(first):  # one tuple list a line
+            if closed_list(first):  # one tuple list a line
                 yield from _same_size(((lineno, _guard(lambda: parse_puzzle(
                     ln, tuples, source=source, line=lineno)))
-                    for lineno, ln in _content(_chain(head, lines))), source)
+                    for lineno, ln in content_lines(_chain(head, lines))), source)
             else:
                 yield _guard(lambda: parse_puzzle(_whole(_chain(head, lines), source), tuples,
                                                   source=source, line=head[0][0]))
-        elif rules.format == "grid" or (rules.format == "auto" and _looks_like_grids(head, lines)):
+        elif rules.format == "grid" or (rules.format == "auto" and looks_like_grids(head, lines)):
             yield from _same_size(_iter_grids(_chain(head, lines), rules, source), source)
         else:
             yield from _same_size(((lineno, _guard(lambda: _parse_one_line(
                 ln, rules, source, lineno, solutions)))
-                for lineno, ln in _content(_chain(head, lines))), source)
+                for lineno, ln in content_lines(_chain(head, lines))), source)
     except _ReadError as e:  # the text ended in a read error: it is the last item
         yield e.error
 
@@ -237,11 +231,6 @@ def _chain(head: list, rest):
         yield lineno, ln
 
 
-def _content(numbered):
-    """Content lines only: no blank or comment lines."""
-    return ((k, ln) for k, ln in numbered if _is_content(ln))
-
-
 def _whole(numbered, source: str) -> str:
     """The text of ``numbered`` lines, for a form that is read whole (a tuple list)."""
     parts, size = [], 0
@@ -252,40 +241,6 @@ def _whole(numbered, source: str) -> str:
                                     source=source)
         parts.append(ln)
     return "\n".join(parts)
-
-
-def _closed_list(line: str) -> bool:
-    """True if ``line`` holds a whole tuple list (its brackets close on the line), so that
-    a file of such lines holds one puzzle a line.
-
-    >>> _closed_list("[[1, 1, 4], [2, 3, 1]]"), _closed_list("[[1, 1, 4],")
-    (True, False)
-    """
-    s = line.strip()
-    depth = 0
-    for ch in s:
-        depth += (ch in "[(") - (ch in "])")
-    return s[:1] in "[(" and s[-1:] in "])" and depth == 0
-
-
-def _looks_like_grids(head: list, rest) -> bool:
-    """True if the text is grids: :func:`_is_grid` of the first content line and of
-    the lines read ahead (into ``head``) while it says grids, up to the end of the
-    first grid (so that a pipe of grids is answered grid by grid)."""
-    if not _is_grid(head[0][1], [head[0]]):
-        return False
-    block = [head[0][1]]
-    for lineno, ln in rest:
-        head.append((lineno, ln))
-        if isinstance(ln, QSudokuError):
-            break
-        if _is_content(ln):
-            if not _is_grid(head[0][1], [(lineno, ln)]):
-                return False
-            block.append(ln)
-        if _block_complete(block) or len(head) > _LOOKAHEAD:
-            break
-    return True
 
 
 def _same_size(numbered, source):
@@ -302,25 +257,6 @@ def _same_size(numbered, source):
                                          f"is at line {first[1]}); one file holds one size",
                                          source=source, line=lineno)
         yield item
-
-
-def _is_grid(line: str, content=()) -> bool:
-    """True if the text starting with ``line`` is read as grids rather than one puzzle a line.
-
-    A first token longer than any grid row (a row has at most
-    :data:`~qsudoku.model.symbols.MAX_SIZE` cells) on any line of ``content`` means one
-    puzzle per line, so that a file whose first line has the wrong length still gets one
-    error per bad line; a separator line (``----+----``, as long as the grid is wide) is
-    not such a token.
-    """
-    if any(len(ln.split()[0]) > MAX_SIZE and "|" not in ln and not _is_separator(ln)
-           for _, ln in content):
-        return False
-    s = line.strip()
-    if looks_like_grid_row(s) and len(s.split()) != 2:
-        return True
-    n = math.isqrt(len(s.split()[0]))
-    return n * n != len(s.split()[0]) or n < 4
 
 
 def _parse_one_line(line, rules, source, lineno, solutions):
@@ -355,37 +291,9 @@ def _with_solution(p: Puzzle, solution):
 
 
 def _iter_grids(numbered, rules, source):
-    """``(first line, grid)`` of each block of content lines; a block ends when it has
-    as many rows as its first row has cells, at a blank or comment line, or (then
-    it is an error) after more lines than any grid has."""
-    block, start = [], None
-    for lineno, ln in itertools.chain(numbered, [(None, "")]):
-        if _is_content(ln):
-            if start is None:
-                start = lineno
-            block.append(ln)
-            if _block_complete(block) or len(block) > _LOOKAHEAD:
-                yield start, _guard(lambda b=block, s=start: parse_grid(b, rules, source=source,
-                                                                        first_line=s))
-                block, start = [], None
-        elif block:
-            yield start, _guard(lambda b=block, s=start: parse_grid(b, rules, source=source,
-                                                                    first_line=s))
-            block, start = [], None
-
-
-def _is_separator(line: str) -> bool:
-    """True for a grid's separator line (``----+----``)."""
-    return bool(re.fullmatch(r"[\s\-+=|:*]*", line.strip()))
-
-
-def _block_complete(block) -> bool:
-    rows = [b for b in block if not _is_separator(b)]
-    if not rows:
-        return False
-    s = rows[0].replace("|", " ").split()
-    n = len(s) if len(s) > 1 else len(s[0])
-    return len(rows) == n
+    """``(first line, grid)`` of each grid of a text of grids (:func:`~.layout.grid_blocks`)."""
+    for start, block in grid_blocks(numbered):
+        yield start, _guard(lambda: parse_grid(block, rules, source=source, first_line=start))
 
 
 def _iter_tsv(content, rules, source):

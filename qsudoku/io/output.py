@@ -23,11 +23,11 @@ when it is a terminal (bytes on a terminal are noise, and can reprogram it).  A 
 that cannot stream (a Parquet table, written by chunks and rewritten at the end) is
 refused by its writer.
 
-Every failure is one line naming the path: a :class:`~qsudoku.errors.ConfigError`
-(exit 2) for a missing directory, a target that is a directory, a link, or what
-the operating system refused (permissions); a
-:class:`~qsudoku.errors.MachineError` (exit 4) for a failure of the machine (a
-full disk, a file-size limit, a quota, an I/O error).
+Every failure is one line naming the path (:mod:`qsudoku.io.failures`): a
+:class:`~qsudoku.errors.ConfigError` (exit 2) for a missing directory, a target that is
+a directory, a link, or what the operating system refused (permissions); a
+:class:`~qsudoku.errors.MachineError` (exit 4) for a failure of the machine (a full disk,
+a file-size limit, a quota, an I/O error).
 
 >>> import os, tempfile
 >>> folder = tempfile.mkdtemp()
@@ -43,7 +43,6 @@ qsudoku.errors.ConfigError: cannot write ...: it is a directory
 
 from __future__ import annotations
 
-import errno
 import io
 import os
 import tempfile
@@ -53,7 +52,9 @@ from typing import IO, Callable, Iterator
 import stat
 import sys
 
-from qsudoku.errors import ConfigError, MachineError, QSudokuError
+from qsudoku.errors import ConfigError
+from qsudoku.io.failures import (MACHINE_ERRNOS, file_kind, is_machine, machine_error,
+                                 output_error)
 
 __all__ = ["STDOUT", "is_stdout", "check_target", "atomic_write", "atomic_open", "write_text",
            "write_bytes", "open_nofollow", "output_error", "file_kind", "make_directory",
@@ -61,75 +62,6 @@ __all__ = ["STDOUT", "is_stdout", "check_target", "atomic_write", "atomic_open",
 
 #: The output name that means standard output.
 STDOUT = "-"
-
-#: ``errno`` values that are failures of the machine, not of the input or of qsudoku:
-#: no space, file too large (``RLIMIT_FSIZE`` or the file system's limit), quota, I/O
-#: error, a pipe whose reader left.
-MACHINE_ERRNOS = frozenset(getattr(errno, name) for name in
-                           ("ENOSPC", "EFBIG", "EDQUOT", "EIO", "EPIPE") if hasattr(errno, name))
-
-#: What each failure of the machine means, in the words of one line.
-_WHY = {errno.ENOSPC: "no space left on device",
-        errno.EFBIG: "file too large: a file-size limit was reached",
-        errno.EIO: "input/output error of the device",
-        errno.EPIPE: "broken pipe: its reader has gone",
-        errno.EROFS: "the file system is read-only"}
-if hasattr(errno, "EDQUOT"):
-    _WHY[errno.EDQUOT] = "disk quota exceeded"
-
-_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
-          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
-
-
-def file_kind(mode: int) -> str:
-    """What a file of ``mode`` is, for a message (``"a FIFO"``, ...).
-
-    >>> import stat
-    >>> file_kind(stat.S_IFIFO)
-    'a FIFO'
-    """
-    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
-
-
-def machine_error(where: str, e: OSError, kept: str = "", action: str = "write"
-                  ) -> MachineError:
-    """The one-line :class:`MachineError` for ``e`` met while writing ``where`` (the one
-    home of that message: every writer of qsudoku, the CLI's last resort included).
-
-    Args:
-        where: The file (or ``"standard output"``).
-        e: The error; a :class:`MachineError` already said is returned as it is (with
-            ``kept`` added if it lacks it).
-        kept: Where the finished rows are, when a run keeps them.
-        action: What failed, for ``"cannot {action} {where}"``.
-
-    >>> import errno
-    >>> str(machine_error("out.csv", OSError(errno.ENOSPC, "No space left on device")))
-    'cannot write out.csv: no space left on device (ENOSPC)'
-    >>> str(machine_error("r.csv", OSError(errno.EFBIG, "File too large"), kept="r.csv"))
-    'cannot write r.csv: file too large: a file-size limit was reached (EFBIG); finished rows are kept in r.csv (--resume continues)'
-    """
-    tail = f"; finished rows are kept in {kept} (--resume continues)" if kept else ""
-    if isinstance(e, MachineError):
-        text = str(e)
-        return e if not tail or "finished rows are kept" in text else MachineError(text + tail)
-    code = errno.errorcode.get(e.errno or 0, "")
-    why = _WHY.get(e.errno or 0)
-    if why is None:
-        why = (e.strerror or str(e) or type(e).__name__).strip().splitlines()[0]
-        why = why[:1].lower() + why[1:]
-    return MachineError(f"cannot {action} {where}: {why}" + (f" ({code})" if code else "") + tail)
-
-
-def is_machine(e: BaseException) -> bool:
-    """True for a failure of the machine: a :class:`MachineError`, or an ``OSError`` of
-    :data:`MACHINE_ERRNOS`.
-
-    >>> import errno
-    >>> is_machine(OSError(errno.EFBIG, "File too large")), is_machine(OSError(errno.EACCES, "x"))
-    (True, False)
-    """
-    return isinstance(e, MachineError) or (isinstance(e, OSError) and e.errno in MACHINE_ERRNOS)
 
 
 def is_stdout(path) -> bool:
@@ -197,25 +129,6 @@ def _special(path: str, name: str) -> bool:
     if not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
         raise ConfigError(f"cannot write {name}: it is {file_kind(st.st_mode)}, not a regular file")
     return False
-
-
-def output_error(path: str, e: OSError) -> QSudokuError:
-    """The one-line error for an ``OSError`` met while writing ``path``: a
-    :class:`MachineError` for the errors of :data:`MACHINE_ERRNOS`, else a
-    :class:`ConfigError` (an error qsudoku already said is returned unchanged)."""
-    if isinstance(e, QSudokuError):
-        return e
-    if is_machine(e):
-        return machine_error(path, e)
-    if e.errno == errno.ELOOP:
-        return ConfigError(f"cannot write {path}: it is a symbolic link "
-                           "(qsudoku does not write through links)")
-    if e.errno == errno.EISDIR:
-        return ConfigError(f"cannot write {path}: it is a directory")
-    if e.errno in (errno.ENOENT, errno.ENOTDIR):
-        return ConfigError(f"cannot write {path}: directory "
-                           f"{os.path.dirname(os.path.abspath(path))} does not exist")
-    return ConfigError(f"cannot write {path}: {e.strerror or e}")
 
 
 def atomic_write(path: str, write: Callable[[IO[bytes]], object]) -> None:

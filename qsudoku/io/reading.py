@@ -37,7 +37,7 @@ import warnings
 from typing import IO
 
 from qsudoku.errors import ConfigError, QSudokuError
-from qsudoku.io.output import file_kind, is_machine, machine_error
+from qsudoku.io.failures import file_kind, is_machine, machine_error
 
 __all__ = ["open_regular", "read_regular", "skip", "SkippedFileWarning", "NotRegularFileError"]
 

@@ -26,7 +26,7 @@ import os
 from typing import IO, Iterator
 
 from qsudoku.errors import MachineError, PuzzleFormatError
-from qsudoku.io.output import is_machine, machine_error
+from qsudoku.io.failures import is_machine, machine_error
 
 __all__ = ["MAX_LINE_BYTES", "read_lines", "file_lines", "NumberedLines"]
 

@@ -5,12 +5,14 @@
   statistics over rounds (:class:`Tally`);
 - :mod:`.decimate`: fixing agreed cells between rounds;
 - :mod:`.fallback`: the exact fallback;
+- :mod:`.loop`: the round loop of one puzzle, within its time budget;
 - :mod:`.policy`: the round policy that chains them.
 """
 
 from qsudoku.solving.plan import Plan, make_plan
 from qsudoku.solving.rounds import Round, Tally, best_read, sample_round
-from qsudoku.solving.policy import build, rounds_text, run_plan, solve
+from qsudoku.solving.loop import rounds_text
+from qsudoku.solving.policy import build, run_plan, solve
 
 __all__ = ["solve", "run_plan", "build", "Plan", "make_plan", "Round", "Tally", "sample_round",
            "best_read", "rounds_text"]

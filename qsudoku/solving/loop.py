@@ -1,0 +1,241 @@
+"""The round loop of one puzzle (step 3 of :mod:`.policy`): sample the root model in rounds
+until a read is valid or the budget is spent, decimating between rounds.
+
+Round 0 takes the configured seed as it is; later rounds draw theirs from it.  A sampler
+without a time parameter takes batches of reads that fit the time left at the time per
+read measured so far; one asked for more than :data:`UNMEASURED_READS` reads is measured
+first on :data:`PROBE_READS` reads.  A round is skipped when the time left is below
+:data:`SAMPLE_OVERHEAD` builds of the model.  One round only for a fixed sample, with
+``route.enabled = false``, and for a sampler that takes no seed.
+
+>>> rounds_text(1), rounds_text(3)
+('1 round', '3 rounds')
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from qsudoku.errors import ContradictionError, TimeLimitError
+from qsudoku.model.propagate import Candidates, propagate
+from qsudoku.model.puzzle import Puzzle
+from qsudoku.model.qubo import QuboModel, build_model
+from qsudoku.model.result import Result
+from qsudoku.solving.decimate import choose_fixes, with_fixed
+from qsudoku.solving.plan import Plan
+from qsudoku.solving.rounds import Tally
+
+__all__ = ["RoundLoop", "rounds_text", "SAMPLE_OVERHEAD", "UNMEASURED_READS", "PROBE_READS"]
+
+#: What a round's sampler call may cost beyond its time limit, in builds of the model: the
+#: structured samplers check the BQM against the groups before their first read and score
+#: their reads after the last (measured on blank 16x16 to 49x49 grids, aco and swap-tabu:
+#: 1.2 to 2.8 builds).  A round is skipped when the budget left is below it, and a build's
+#: worth of the budget is kept for the scoring, so that a big grid's budget holds.
+SAMPLE_OVERHEAD = 2.5
+
+#: The sampler parameters that end a round early, and how a note says so.
+_STOPS = {"stop_at_ground": "its first ground state", "time_limit": "its time limit"}
+
+
+#: The most reads a first round takes unmeasured: every registered sampler's default and
+#: the usual ``--reads`` (a few hundred) are at most this, so such a run samples exactly as
+#: configured.
+UNMEASURED_READS = 1000
+#: Reads of the short first call that measures a sampler asked for more.
+PROBE_READS = 4
+
+
+def rounds_text(n: int) -> str:
+    """``"1 round"``, ``"3 rounds"``."""
+    return f"{n} round" + ("" if n == 1 else "s")
+
+
+
+class RoundLoop:
+    """The round loop of one puzzle (see the module docstring).
+
+    Args:
+        plan: The sampler and its parameters.
+        puzzle: The puzzle (a read counts only if it solves it).
+        root: The propagated candidates whose model is built once.
+        result: Filled in as rounds run: the root model, its size, notes, a valid grid.
+        deadline: ``time.perf_counter()`` value the rounds end by.
+        budget: The time budget in seconds, for the notes.
+        fixed: A fixed sample: one round, no time limit.
+    """
+
+    def __init__(self, plan: Plan, puzzle: Puzzle, root: Candidates, result: Result,
+                 deadline: float, budget: float, fixed: bool = False):
+        self.plan, self.puzzle, self.root, self.result = plan, puzzle, root, result
+        self.deadline, self.budget, self.fixed = deadline, budget, fixed
+        self.one = fixed or not plan.config.route.enabled or not plan.takes_seed
+        self.rng = np.random.default_rng(plan.seed)
+        self.tally = Tally()
+        self.timings = result.timings
+        self.batched = not plan.timed and "num_reads" in plan.accepted and not self.one
+        self.max_reads = max(1, int(plan.params.get("num_reads", 1) or 1))
+        self.asked = plan.config.sampler.params.get("num_reads")
+        self.root_model: QuboModel | None = None
+        self.root_built = 0.0  # seconds the root model took to build
+        self.noted_reads = False  # the fewer-reads note is given once
+
+    def run(self) -> Tally:
+        """Run the rounds; the statistics over them."""
+        cands, depth, built = self.root, 0, 0.0
+        probe = (self.batched and self.max_reads > UNMEASURED_READS
+                 and "annealing_time" not in self.plan.accepted)
+        n_next: int | None = PROBE_READS if probe else None
+        tally, result = self.tally, self.result
+        while not tally.rounds or not self.one:
+            t = time.perf_counter()
+            if tally.rounds and (t >= self.deadline or self.deadline - t < built):
+                break
+            model, built = self._model(cands)
+            if model is None:
+                break
+            t = time.perf_counter()
+            if not self.one and self.deadline - t < SAMPLE_OVERHEAD * built:
+                if not tally.rounds:  # the sampler's own work around its limit would overrun
+                    result.notes.append(f"no sampling round: one costs about "
+                                        f"{SAMPLE_OVERHEAD * built:.2g} s on this model, more "
+                                        f"than the {max(0.0, self.deadline - t):.2g} s left of "
+                                        "the budget")
+                break
+            left = self.deadline - t - built  # a build's worth kept for the reads' scoring
+            rnd = self.plan.sample(model, seed=self._seed(), left=None if self.fixed else left,
+                                   num_reads=n_next, fixed_sample=self.fixed,
+                                   deadline=None if self.fixed else self.deadline)
+            self.timings["sample"] += rnd.t_sample
+            self.timings["decode"] += rnd.t_decode
+            tally.add(rnd)
+            self._note_reads(rnd, rnd.params)
+            if cands is self.root:
+                result.sampleset, result.decoded = rnd.sampleset, rnd.decoded
+            if probe:
+                self._note_cut(rnd.num_reads, rnd.best.valid and
+                               self.puzzle.is_solution(rnd.best.grid))
+                probe = False
+            if rnd.best.valid and self.puzzle.is_solution(rnd.best.grid):
+                result.grid, result.valid = list(rnd.best.grid), True
+                break
+            if self.batched:
+                n_next = self._reads_that_fit()
+                if n_next < 1:
+                    break
+            cands, depth = self._decimate(cands, depth, model, rnd)
+            if cands is None:
+                break
+        if result.valid:
+            result.solved_by = f"{self.plan.label} ({rounds_text(tally.rounds)})"
+        return tally
+
+    def _seed(self) -> int | None:
+        """Round 0 takes the configured seed itself; later rounds draw theirs from it."""
+        if not self.plan.takes_seed:
+            return None
+        drawn = int(self.rng.integers(2 ** 31))
+        if self.tally.rounds == 0 and self.plan.seed is not None:
+            return int(self.plan.seed)
+        return drawn
+
+    def _model(self, cands: Candidates) -> tuple[QuboModel | None, float]:
+        """The model of ``cands`` (the root's is built once) and the seconds it took."""
+        if cands is self.root and self.root_model is not None:
+            return self.root_model, self.root_built
+        t = time.perf_counter()
+        try:
+            model = build_model(cands, self.plan.config.qubo.weights,
+                                deadline=self.deadline,
+                                encoding=self.plan.config.qubo.encoding)
+        except TimeLimitError as err:  # the budget ended while building: not decided
+            self.timings["build"] += time.perf_counter() - t
+            if not self.tally.rounds:
+                self.result.num_variables = err.num_variables or 0
+            self.result.notes.append("building the QUBO stopped at the end of the "
+                                     f"{self.budget:g} s time budget")
+            return None, 0.0
+        built = time.perf_counter() - t
+        self.timings["build"] += built
+        if cands is self.root:
+            self.root_model, self.root_built = model, built
+            self.result.model = model
+            self.result.num_variables = model.num_variables
+            self.result.num_interactions = model.num_interactions
+        return model, built
+
+    def _note_reads(self, rnd, call: dict) -> None:
+        """Say once when the sampler returned fewer reads than the user asked for, and
+        each time reads were left undecoded to keep the budget."""
+        if rnd.returned > rnd.num_reads:
+            self.result.notes.append(
+                f"{self.plan.label} returned {rnd.returned} reads in a round, more than the "
+                f"{self.budget:g} s budget can decode: the {rnd.num_reads} of lowest energy "
+                "were kept")
+        asked, got = call.get("num_reads"), max(rnd.returned, rnd.num_reads)
+        if (self.asked is None and not self.fixed) or asked is None or got >= asked \
+                or self.noted_reads:
+            return
+        why = [text for k, text in _STOPS.items() if call.get(k)]
+        self.result.notes.append(
+            f"{self.plan.label} returned {got} of the {asked} reads asked in a round"
+            + (f" (it stops at {' or at '.join(why)})" if why else ""))
+        self.noted_reads = True
+
+    def _per_read(self) -> float:
+        """Seconds per read so far: sampling and decoding (decoding many reads is not free)."""
+        return (self.tally.t_sample + self.tally.t_decode) / max(1, self.tally.num_reads)
+
+    def _reads_that_fit(self) -> int:
+        """Reads of the next round: at most the asked ones, as many as the time left holds
+        at the time per read measured so far."""
+        left = self.deadline - time.perf_counter()
+        per_read = self._per_read()
+        return min(self.max_reads, int(left / per_read)) if per_read > 0 else self.max_reads
+
+    def _note_cut(self, first: int, found: bool) -> None:
+        """Say how many reads ran when the asked reads were measured first (and cut)."""
+        label, asked, fits = self.plan.label, self.max_reads, self._reads_that_fit()
+        per_read = self._per_read()
+        if found:
+            self.result.notes.append(f"{label}: a first call of {first} of the {asked} reads "
+                                     "asked (measuring the time per read) found the grid")
+            return
+        if fits >= asked:
+            self.result.notes.append(f"{label}: a first call of {first} reads measured "
+                                     f"{per_read:.2g} s per read; {asked} reads per round fit "
+                                     f"the {self.budget:g} s budget")
+            return
+        then = f"then as many as fit ({fits} in the next round)" if fits >= 1 else "no more fit"
+        self.result.notes.append(f"{label}: {asked} reads per round cannot fit the "
+                                 f"{self.budget:g} s budget ({per_read:.2g} s per read, measured "
+                                 f"on a first call of {first} reads); reads were cut to fit: "
+                                 f"{first} in the first round, {then}")
+
+    def _decimate(self, cands: Candidates, depth: int, model, rnd):
+        """The candidates of the next round: fewer cells after a decimation step, or the
+        root after a contradiction or a full dive (``None`` = stop: solved by it)."""
+        rc = self.plan.config.route
+        fixes = choose_fixes(self.rng, model, rnd.decoded, 1) if depth < rc.max_depth else []
+        if not fixes:
+            if cands is not self.root or rc.max_depth:
+                self.result.restarts += 1
+            return self.root, 0
+        grid = list(cands.grid)
+        for cell, digit in fixes:
+            grid[cell] = digit
+        t = time.perf_counter()
+        try:
+            nxt = propagate(with_fixed(self.puzzle, grid), self.plan.config.propagate.rules)
+        except ContradictionError:
+            nxt = None
+        self.timings["propagate"] += time.perf_counter() - t
+        if nxt is None or (nxt.solved and not self.puzzle.is_solution(nxt.grid)):
+            self.result.restarts += 1
+            return self.root, 0
+        if nxt.solved:  # run() names the sampler that got it here
+            self.result.grid, self.result.valid = list(nxt.grid), True
+            return None, 0
+        return nxt, depth + 1
