@@ -10,7 +10,8 @@ import pytest
 pytest.importorskip("dwave.system")
 pytest.importorskip("minorminer")
 
-from qsudoku.samplers.dwave.embedding import clique_embedding, is_valid_embedding  # noqa: E402
+from qsudoku.samplers.dwave.cliques import clique_embedding, copies_that_fit  # noqa: E402
+from qsudoku.samplers.dwave.embedding import is_valid_embedding  # noqa: E402
 from qsudoku.errors import ConfigError  # noqa: E402
 from qsudoku.io import parse_puzzle  # noqa: E402
 from qsudoku.solving import build  # noqa: E402

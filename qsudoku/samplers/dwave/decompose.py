@@ -8,7 +8,7 @@ assignment and repeatedly
    classical part, see below), fixes every other variable at its current value,
 2. sends the subproblem (the model with the fixed variables folded into linear
    biases) to a QPU sampler, which embeds it in a cached clique embedding of its size
-   (:func:`qsudoku.samplers.dwave.embedding.clique_embedding`: no embedding search per call),
+   (:func:`qsudoku.samplers.dwave.cliques.clique_embedding`: no embedding search per call),
 3. takes each read downhill with greedy single flips (``polish``; the mock QPU's
    answers on krazydad_5_tough[0] were accepted 23 times in 150 calls without it,
    and it stalled at energy 14; with it the puzzle was solved in 67 calls), then the
@@ -223,6 +223,8 @@ class DecomposeSampler(dimod.Sampler):
                                  "groups, and these domain-wall groups list no candidate "
                                  "slots; pass QuboModel.groups(), or use strategy = "
                                  "conflicts, units or energy")
+        fit = getattr(self.child, "fit_batch", None)  # a clique-mode QPU: what fits its graph
+        requested, batch = batch, fit(min(subproblem_size, model.n), batch) if fit else batch
         rng = np.random.default_rng(seed)
         if qpu_reads is not None and "num_reads" in getattr(self.child, "parameters", {}):
             child_params["num_reads"] = qpu_reads
@@ -259,6 +261,8 @@ class DecomposeSampler(dimod.Sampler):
         stats["subproblems_per_call"] = round(stats["subproblems"] / max(stats["qpu_calls"], 1), 3)
         ss.info.update(plain(stats), strategy=strategy, subproblem_size=subproblem_size,
                        batch=batch)
+        if batch < requested:
+            ss.info["batch_requested"] = requested
         return ss
 
     def _run(self, model, structure, rng, size, strategy, max_calls, target, time_limit,

@@ -33,14 +33,14 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Hashable, Iterable, Mapping, NamedTuple
+from typing import Any, Hashable, Iterable, Mapping
 
 from qsudoku.errors import ParameterError, QSudokuError
 from qsudoku.io.reading import read_regular, skip
 
 __all__ = ["Embedded", "EmbeddingCache", "default_cache_dir", "graph_key", "target_id",
            "chain_stats", "is_valid_embedding", "embed_bqm", "check_embedding_parameters",
-           "estimate_qpu_access_time", "clique_embedding", "Packed", "MINORMINER_PARAMETERS"]
+           "estimate_qpu_access_time", "MINORMINER_PARAMETERS"]
 
 #: minorminer.find_embedding keywords accepted in ``embedding_parameters`` (with their types).
 MINORMINER_PARAMETERS = {
@@ -167,10 +167,8 @@ def target_id(sampler) -> str:
         h = hashlib.sha256(_sha(sorted(map(_canon, sampler.nodelist))).encode())
         h.update(_sha(sorted("|".join(sorted(map(_canon, e))) for e in sampler.edgelist)).encode())
     ident = f"{topo.get('type', 'unknown')}{list(topo.get('shape', []))}:{chip}:{h.hexdigest()[:16]}"
-    try:
+    with contextlib.suppress(AttributeError):
         sampler._qsudoku_target_id = ident
-    except AttributeError:
-        pass
     return ident
 
 
@@ -350,19 +348,17 @@ def embed_bqm(bqm, sampler, cache: EmbeddingCache | None = None, *, parameters: 
         adjacency = _adjacency(sampler.edgelist, sampler.nodelist)
     if not variables:
         return Embedded({}, key, target, 0.0, False, 0)
-    if cache is not None:
-        record = cache.load(key)
-        if record is not None:
-            by_canon = {_canon(v): v for v in variables}
-            try:
-                emb = {by_canon[_canon(lbl)]: list(chain)
-                       for lbl, chain in record["chains"]}
-            except (KeyError, TypeError, ValueError):
-                emb = None
-            if emb is not None and len(emb) == len(variables) and \
-                    is_valid_embedding(emb, edges, variables, adjacency):
-                return Embedded(emb, key, target, float(record.get("embedding_time", 0.0)),
-                                True, len(variables))
+    record = cache.load(key) if cache is not None else None
+    if record is not None:
+        by_canon = {_canon(v): v for v in variables}
+        try:
+            emb = {by_canon[_canon(lbl)]: list(chain) for lbl, chain in record["chains"]}
+        except (KeyError, TypeError, ValueError):
+            emb = None
+        if emb is not None and len(emb) == len(variables) and \
+                is_valid_embedding(emb, edges, variables, adjacency):
+            return Embedded(emb, key, target, float(record.get("embedding_time", 0.0)),
+                            True, len(variables))
     source = edges + [(v, v) for v in variables]
     t = time.perf_counter()
     emb = minorminer.find_embedding(source, list(sampler.edgelist), **params)
@@ -377,69 +373,6 @@ def embed_bqm(bqm, sampler, cache: EmbeddingCache | None = None, *, parameters: 
             **{k: v for k, v in chain_stats(emb).items()},
             "chains": [[_jsonable_label(v), emb[v]] for v in variables]})
     return Embedded(emb, key, target, seconds, False, len(variables))
-
-
-_CLIQUES: dict = {}
-
-
-class Packed(NamedTuple):
-    """The label of variable ``index`` of subproblem ``part`` in a model that packs several
-    (see :func:`clique_embedding` with ``copies``); any other label means one part."""
-
-    part: int
-    index: int
-
-
-def clique_embedding(num_variables: int, sampler, target: str | None = None,
-                     copies: int = 1) -> Embedded:
-    """A clique embedding of ``num_variables`` variables (labelled ``0..n-1``) into ``sampler``;
-    with ``copies > 1``, that many disjoint ones (variables labelled ``(copy, i)``).
-
-    Any model of at most ``n`` variables embeds in it, so a stream of different
-    subproblems needs no per-call search: the embedding comes from minorminer's
-    ``busclique`` (native clique embeddings of Chimera, Pegasus and Zephyr graphs, with
-    its own on-disk cache) once per target and size, then from memory.  The copies are
-    packed greedily: copy ``j`` is ``busclique``'s clique (seeded ``j``, without its disk
-    cache) in the graph left by copies ``0..j-1``, found once per (target, size, copies),
-    the size rounded up to a multiple of 8 (a model uses the first chains of each copy).
-    Copies share no qubit, so the subproblems they carry share no coupler: one QPU call
-    answers all of them (Pegasus P16 holds 8 cliques of 64 variables, chains of 7 qubits).
-
-    Returns:
-        An :class:`Embedded` (``found`` is False if the clique, or the copies, do not fit).
-    """
-    target = target or target_id(sampler)
-    if copies > 1:  # one packing serves every size up to the next multiple of 8
-        num_variables = -(-int(num_variables) // 8) * 8
-    key = (target, int(num_variables), int(copies))
-    if key not in _CLIQUES:
-        from minorminer import busclique
-
-        graph = _CLIQUES.get((target, "graph"))
-        if graph is None:
-            graph = _CLIQUES[(target, "graph")] = sampler.to_networkx_graph()
-        t = time.perf_counter()
-        if copies == 1:
-            emb = busclique.find_clique_embedding(int(num_variables), graph)
-            emb = {int(v): list(chain) for v, chain in emb.items()}
-        else:
-            emb, rest = {}, graph.copy()  # keeps the graph's family and shape for busclique
-            for j in range(copies):
-                one = (clique_embedding(num_variables, sampler, target).embedding if j == 0 else
-                       busclique.find_clique_embedding(int(num_variables), rest, seed=j,
-                                                       use_cache=False))
-                if len(one) != num_variables:
-                    emb = {}
-                    break
-                emb.update({(j, int(v)): list(chain) for v, chain in one.items()})
-                rest.remove_nodes_from([q for chain in one.values() for q in chain])
-        seconds = time.perf_counter() - t
-        if len(emb) != num_variables * copies:
-            emb = {}
-        name = f"clique-{num_variables}" + (f"x{copies}" if copies > 1 else "")
-        _CLIQUES[key] = Embedded(emb, name, target, seconds, False, int(num_variables) * copies)
-    found = _CLIQUES[key]
-    return Embedded(found.embedding, found.key, target, found.seconds, True, found.num_variables)
 
 
 def estimate_qpu_access_time(properties: Mapping, num_qubits: int, **params) -> float | None:

@@ -26,8 +26,8 @@ import numbers
 import dimod
 import numpy as np
 
-from qsudoku.samplers.dwave.embedding import (EmbeddingCache, Packed, check_embedding_parameters,
-                                              clique_embedding, embed_bqm,
+from qsudoku.samplers.dwave.cliques import Packed, clique_embedding, copies_that_fit
+from qsudoku.samplers.dwave.embedding import (EmbeddingCache, check_embedding_parameters, embed_bqm,
                                               estimate_qpu_access_time, graph_key, target_id)
 from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
 from qsudoku.samplers import options as opt
@@ -60,7 +60,7 @@ def _cache_from(options: dict, sampler: str = "qpu") -> EmbeddingCache | None:
 
 def clique_parts(variables) -> dict:
     """The variables of a model for clique embedding, by part, in order: variables labelled
-    :class:`~qsudoku.samplers.dwave.embedding.Packed` (a batch of subproblems, see
+    :class:`~qsudoku.samplers.dwave.cliques.Packed` (a batch of subproblems, see
     :mod:`.decompose`) in one part per ``part``, any other labels in one part.
 
     >>> clique_parts([Packed(0, 0), Packed(0, 1), Packed(1, 0)])
@@ -172,6 +172,20 @@ class QPUSampler(dimod.ComposedSampler):
     def target(self) -> str:
         """:func:`~qsudoku.samplers.dwave.embedding.target_id` of the child's working graph."""
         return target_id(self.child)
+
+    def fit_batch(self, size: int, batch: int) -> int:
+        """The subproblems of at most ``size`` variables one call carries, at most ``batch``:
+        in clique mode the most disjoint cliques that fit
+        (:func:`~qsudoku.samplers.dwave.cliques.copies_that_fit`, found once per graph, size
+        and batch), else ``batch``; raises if not even one clique of ``size`` fits."""
+        if not self.clique:
+            return batch
+        fits = copies_that_fit(size, self.child, self.target, batch)
+        if not fits:
+            raise BackendUnavailableError(
+                f"a clique of {size} variables does not fit on {self.target.split(':')[0]}; "
+                "lower subproblem_size")
+        return fits
 
     def embed(self, bqm, seed: int | None = None):
         """The (cached) :class:`~qsudoku.samplers.dwave.embedding.Embedded` of ``bqm``; raises if it does not fit.

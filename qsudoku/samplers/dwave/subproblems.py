@@ -22,7 +22,7 @@ from __future__ import annotations
 import dimod
 import numpy as np
 
-from qsudoku.samplers.dwave.embedding import Packed
+from qsudoku.samplers.dwave.cliques import Packed
 
 __all__ = ["SubModel", "SubStructure", "descend", "sample_batch", "tally"]
 
