@@ -343,12 +343,35 @@ def test_a_bad_batch_is_a_config_error(batch):
         sample_round(_model(), get_sampler("decompose", qpu_sampler="mock-qpu"), {"batch": batch})
 
 
-def test_a_batch_too_large_for_the_chip_is_reported():
+def test_a_subproblem_whose_clique_does_not_fit_is_reported():
     sampler = get_sampler("decompose", qpu_sampler="mock-qpu", topology="chimera", shape=[4, 4, 4])
     from qsudoku.errors import BackendUnavailableError
 
-    with pytest.raises(BackendUnavailableError, match="batch"):
-        sample_round(_model(), sampler, {"subproblem_size": 12, "seed": 1, "batch": 40})
+    with pytest.raises(BackendUnavailableError, match="clique of 24 variables does not fit on "
+                       r"chimera\[4, 4, 4\]; lower subproblem_size"):
+        sample_round(_model(), sampler, {"subproblem_size": 24, "seed": 1, "batch": 8})
+
+
+@pytest.mark.parametrize("topology, shape, size, batch, used", [
+    ("chimera", [4, 4, 4], 8, 8, 4),   # 4 cliques of 8 variables fit
+    ("chimera", [4, 4, 4], 12, 40, 1),  # one clique of 16 and no second
+    ("zephyr", [4, 4], 12, 12, 8)])
+def test_a_batch_larger_than_the_graph_holds_is_lowered_and_solves(topology, shape, size,
+                                                                   batch, used):
+    sampler = get_sampler("decompose", qpu_sampler="mock-qpu", topology=topology, shape=shape)
+    rnd = sample_round(_model(), sampler, {"subproblem_size": size, "seed": 1, "batch": batch,
+                                           "qpu_reads": 5, "num_sweeps": 200})
+    info = rnd.sampleset.info
+    assert rnd.best.valid and FOUR.is_solution(rnd.best.grid)
+    assert info["batch"] == used and info["batch_requested"] == batch
+    assert 1 <= info["subproblems_per_call"] <= used
+
+
+def test_a_batch_that_fits_is_not_reported_as_lowered():
+    sampler = get_sampler("decompose", qpu_sampler="mock-qpu", topology="zephyr", shape=[4, 4])
+    info = sample_round(_model(), sampler, {"subproblem_size": 12, "seed": 1, "batch": 8,
+                                            "qpu_reads": 5, "num_sweeps": 200}).sampleset.info
+    assert info["batch"] == 8 and "batch_requested" not in info
 
 
 def test_solve_reports_subproblems_per_call_in_the_qpu_line(capsys, tmp_path, monkeypatch):

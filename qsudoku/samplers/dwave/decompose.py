@@ -45,9 +45,8 @@ Each call answers ``batch`` subproblems (default 8 in the registry; 1: one per c
 chosen from the same state (for ``construct``: the narrowest open cell and its units, from
 ``batch`` tie-broken starts; for the others: ``batch`` draws of the strategy).  They go out
 as one model, their disjoint union with variables ``(j, i)``, which the clique-mode QPU
-sampler places on as many disjoint clique embeddings (``clique_embedding(..., copies)``:
-packed once per graph, size and count, never searched per call; Pegasus P16 holds 8 cliques
-of 64 variables, chains of 7), and each read is split back into one read per subproblem
+sampler places on as many disjoint clique embeddings (:mod:`.cliques`: packed once per graph,
+size and count, never searched per call), and each read is split back into one read per subproblem
 (:func:`~qsudoku.samplers.dwave.subproblems.sample_batch`).  ``construct`` takes, of the
 answers whose digits propagate without a contradiction, the one that chooses most digits
 (a contradiction only if none chooses a digit and one contradicts; a call that chooses
@@ -59,6 +58,20 @@ so the calls, not the subproblems, are what a run is billed for.  Measured with
 of the first 100 forum_hardest_1106 in a median of 21 calls (at most 319) and 0.37 s of
 estimated QPU access, against 50 calls (at most 860) and 0.88 s with one a call; all 61 of
 norvig_top95 in a median of 1 call (at most 28).
+
+A call carries no more subproblems than disjoint cliques of ``subproblem_size`` variables
+(the model's, if fewer; rounded up to a multiple of 8) fit the QPU graph: the batch used is the largest that fits,
+at most ``batch``, found once per graph and size (``info["batch"]``, with
+``info["batch_requested"]`` when it is lower), and a ``subproblem_size`` whose one clique
+does not fit is a :class:`~qsudoku.errors.BackendUnavailableError` before any call.  Of
+64 variables, Pegasus P16 (Advantage, the mock's default) holds 8 cliques (chains of at
+most 7 qubits), Zephyr Z(12,4) (Advantage2) 7 (chains of 6), Z(6,4) (the Advantage2
+prototype) 2 and Chimera C16 (2000Q) 1 (chains of 17); on the mocks::
+
+    from qsudoku.samplers.dwave.cliques import copies_that_fit
+    from qsudoku.samplers.dwave.qpu import mock_child
+    print([copies_that_fit(64, mock_child(*g), copies=16) for g in [("pegasus", 16),
+           ("zephyr", (12, 4)), ("zephyr", (6, 4)), ("chimera", (16, 16, 4))]])  # [8, 7, 2, 1]
 
 Sampling parameters the QPU sampler accepts (``num_sweeps`` and ``seed`` of the mock,
 ``annealing_time``, ``chain_strength`` ...) are passed to every call; ``qpu_reads`` is its
