@@ -86,3 +86,19 @@ def test_small_cliques_are_searched_at_a_size_minorminer_survives():
                          timeout=120, env=dict(os.environ))
     assert out.returncode == 0, out.stderr[-500:]
     assert out.stdout.split() == ["3", "2"]
+
+
+def test_zephyr_tiles_above_four_have_no_clique_embedder():
+    from qsudoku.errors import BackendUnavailableError
+
+    with pytest.raises(BackendUnavailableError, match="tile size of 4 or less"):
+        copies_that_fit(8, _mock("zephyr", [2, 5]), copies=2)
+
+
+def test_the_qpu_sampler_lowers_a_batch_only_in_clique_mode():
+    from qsudoku.samplers import get_sampler
+
+    sampler = get_sampler("mock-qpu", topology="chimera", shape=[4, 4, 4], cache=False)
+    assert sampler.fit_batch(8, 6) == 6
+    sampler.clique = True
+    assert (sampler.fit_batch(8, 6), sampler.fit_batch(8, 3), sampler.fit_batch(16, 6)) == (4, 3, 1)

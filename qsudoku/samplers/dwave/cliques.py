@@ -10,7 +10,9 @@ clique (seeded ``j``) in the graph the copies ``0..j-1`` leave.  The packing is 
 and deterministic, so the packing of ``k`` copies is the first ``k`` copies of any longer
 one: one packing of ``batch`` copies tells how many fit (:func:`copies_that_fit`), and
 is kept under that count.  Copies share no qubit, so the subproblems they carry share no
-coupler.  What fits depends on the graph family (see :mod:`.decompose` for the figures).
+coupler.  What fits depends on the graph family (see :mod:`.decompose` for the figures);
+on the Chimera, Zephyr and Pegasus graphs measured (packed sizes 8 to 64), a smaller clique never
+fits fewer copies, so a batch that fits ``subproblem_size`` fits every smaller subproblem.
 
 minorminer 0.2.22's uncached ``busclique`` search (the one that takes a seed) aborts the
 process, or first allocates memory without bound, when asked for small cliques: sizes
