@@ -14,15 +14,15 @@ domain-wall model's groups list beside its walls
 - :meth:`WallCode.encode`: a subproblem over the open slots of the freed cells, rewritten in
   walls by the encoding's change of variables (a cell's open slots ``o_0 < ... < o_{m-1}``
   take ``m - 1`` walls ``w_j``, ``q_0 = 1 - w_1``, ``q_j = w_j - w_{j+1}``, ``q_{m-1} =
-  w_{m-1}``) plus the chain penalty ``w_{j+1} (1 - w_j)`` per link.  The substitution keeps
-  every energy of a single-wall assignment, so the QPU minimises the same subproblem over
-  ``m - 1`` instead of ``m`` variables per cell;
+  w_{m-1}``) plus the chain penalty ``CHAIN * w_{j+1} (1 - w_j)`` per link.  The
+  substitution keeps every energy of a single-wall assignment, so the QPU minimises the
+  same subproblem over ``m - 1`` instead of ``m`` variables per cell;
 - :meth:`WallCode.decode`: a read's walls back to one slot per cell (nothing for a broken
   chain, which ``construct`` skips like a read that is not one-hot);
 - :meth:`WallCode.sample_of`: a slot assignment as a sample of the domain-wall model.
 
-The groups carry no weights, so the subproblems weigh every unit and chain 1; the run's
-answer is scored on the model itself.
+The groups carry no weights, so the subproblems weigh every unit 1 and every chain link
+:data:`CHAIN`; the run's answer is scored on the model itself.
 
 >>> import dimod
 >>> walls = [(0, 0, ">=", 2), (0, 0, ">=", 3)]
@@ -53,7 +53,15 @@ from qsudoku.errors import ParameterError
 from qsudoku.model.penalty import penalty_terms
 from qsudoku.samplers.dwave.subproblems import SubModel, SubStructure
 
-__all__ = ["WallCode"]
+__all__ = ["WallCode", "CHAIN"]
+
+#: Weight of a subproblem's chain links.  A broken wall turns an indicator to -1, which
+#: a subproblem's linear biases (a digit's blame above all) can reward: with weight 1 the
+#: mock QPU's reads broke walls to do so, and norvig_top95[3] was unsolved after 100
+#: calls ([4]: 91); with 2, the first 40 norvig_top95 puzzles that keep a model (27) were
+#: all solved, in a median of 1 call (4: median 2; ``python benchmarks/decompose.py
+#: --sets norvig_top95 --encoding domain-wall``).
+CHAIN = 2.0
 
 
 class WallCode:
@@ -126,8 +134,8 @@ class WallCode:
         quad = 2.0 * np.triu(M, 1)
         offset = float(off + h @ c + c @ J @ c / 2.0)
         lo = wall[own[:-1]][np.diff(self.slot_cell[np.asarray(free)[own]]) == 0]
-        lin[lo + 1] += 1.0  # the chain: w_{j+1} (1 - w_j) per link, weight 1
-        quad[lo, lo + 1] -= 1.0
+        lin[lo + 1] += CHAIN  # the chain: CHAIN * w_{j+1} (1 - w_j) per link
+        quad[lo, lo + 1] -= CHAIN
         rows, cols = np.nonzero(quad)
         return dimod.BinaryQuadraticModel.from_numpy_vectors(
             lin, (rows, cols, quad[rows, cols]), offset, dimod.BINARY)
