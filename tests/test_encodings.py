@@ -28,6 +28,8 @@ from qsudoku.model.qubo import Weights, build_model
 from qsudoku.samplers.registry import get_sampler
 
 SEED004 = "2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......"
+SEED003 = "..8..1.......2..3.5.....4....76..5...1..3..............2.....1....5..7..6..4....."
+SEED001 = "1..2..3...2..3..4...3..4..56..4..5...7..5..6...8..6..78..9..7...9..1..8...1..2..4"
 GRID4 = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]
 GRID6 = [int(c) for c in "123456456123231564564231312645645312"]
 GRID9 = [(3 * (r % 3) + r // 3 + c) % 9 + 1 for r in range(9) for c in range(9)]
@@ -139,6 +141,15 @@ def test_solve_with_the_domain_wall_solves_seed004(sampler):
     assert r.to_dict()["encoding"] == "domain-wall" and r.num_variables == 36
 
 
+def test_sa_solves_seed001_with_the_domain_wall_at_chain_weight_two():
+    """The domain wall's chain weight is tuned apart from the units': at ``cell = 2``
+    simulated annealing solves seed001's 192-variable domain-wall model without fallback."""
+    cfg = Config().with_overrides(sampler="sa", seed=1, encoding="domain-wall",
+                                  weights={"cell": 2.0}, route={"exact_fallback": ""})
+    r = solve(parse_puzzle(SEED001), cfg, budget=60)
+    assert r.valid and r.solved_by.startswith("sa") and r.encoding == "domain-wall"
+
+
 def test_mock_qpu_solves_seed004_with_the_domain_wall():
     pytest.importorskip("dwave.system")
     cfg = Config().with_overrides(sampler="mock-qpu", seed=1, encoding="domain-wall",
@@ -164,10 +175,6 @@ def test_decompose_frees_whole_domain_wall_cells(strategy):
     with pytest.raises(ParameterError, match="list no candidate slots"):
         get_sampler("decompose", qpu_sampler="mock-qpu").sample(
             dw.bqm, groups=walls_only, strategy="construct")
-
-
-SEED003 = "..8..1.......2..3.5.....4....76..5...1..3..............2.....1....5..7..6..4....."
-SEED001 = "1..2..3...2..3..4...3..4..56..4..5...7..5..6...8..6..78..9..7...9..1..8...1..2..4"
 
 
 @pytest.mark.parametrize("puzzle", [SEED001, SEED003, SEED004], ids=["seed001", "seed003",
