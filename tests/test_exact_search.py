@@ -1,10 +1,12 @@
 """The exact-cover structure and qsudoku's own search (the ``csp`` route)."""
 
+import itertools
 import random
 
 import pytest
 
 from qsudoku.errors import ConfigError
+from qsudoku.exact.alldiff import prune_alldiff, strong_components, unit_graph
 from qsudoku.exact.problem import Problem
 from qsudoku.exact.search import solve_cover
 from qsudoku.io import load_puzzles, parse_puzzle
@@ -144,3 +146,35 @@ def test_a_node_limit_stops_the_search_at_the_same_node_every_time():
         else:
             assert cut[0].status == "node_limit" and cut[0].solutions == []
             assert cut[0].stats["nodes"] == 64
+
+
+def test_alldiff_pruning_keeps_exactly_the_edges_of_some_perfect_matching():
+    """Against every assignment of digits to cells, on random units of 1 to 5 cells."""
+    rng = random.Random(7)
+    for _ in range(300):
+        n = rng.randint(1, 5)
+        live = {g: {c * n + g for c in range(n) if rng.random() < 0.55}
+                for g in range(n)}
+        adj, open_groups = unit_graph(range(n), live, [v // n for v in range(n * n)])
+        perms = [q for q in itertools.permutations(range(n))  # q[c]: the digit of cell c
+                 if all(c * n + q[c] in live[q[c]] for c in range(n))]
+        drop = prune_alldiff(adj, len(open_groups))
+        if not perms:
+            assert drop is None
+        else:
+            kept = {c * n + q[c] for q in perms for c in range(n)}
+            assert sorted(drop) == sorted(set().union(*live.values()) - kept)
+
+
+def test_strong_components_are_the_mutually_reachable_nodes():
+    rng = random.Random(3)
+    for _ in range(100):
+        nodes = range(rng.randint(1, 8))
+        succ = {a: [b for b in nodes if rng.random() < 0.25] for a in nodes}
+        reach = {a: {a} for a in nodes}
+        for _ in nodes:
+            for a in nodes:
+                reach[a] |= {c for b in reach[a] for c in succ[b]}
+        comp = strong_components(succ)
+        assert all((comp[a] == comp[b]) == (b in reach[a] and a in reach[b])
+                   for a in nodes for b in nodes)

@@ -2,7 +2,8 @@
 
 One structure, :class:`~qsudoku.exact.problem.Problem` (exactly-one groups over the
 propagated candidates), read by every backend: our own search
-(:mod:`~qsudoku.exact.search`), SAT (:mod:`~qsudoku.exact.cnf`), CP-SAT
+(:mod:`~qsudoku.exact.search`, its AllDifferent filtering in
+:mod:`~qsudoku.exact.alldiff`), SAT (:mod:`~qsudoku.exact.cnf`), CP-SAT
 (:mod:`~qsudoku.exact.cp`), ILP (:mod:`~qsudoku.exact.lp`) and ASP
 (:mod:`~qsudoku.exact.asp`); writers for MiniZinc (:mod:`~qsudoku.exact.mzn`) and TPTP
 (:mod:`~qsudoku.exact.tptp`); solution counting in :mod:`~qsudoku.exact.count`.

@@ -8,9 +8,10 @@ variables, and after every decision propagates to a fixpoint:
   hidden singles, in one rule);
 * *subsumption*: if the live variables of group A all lie in group B, B's other
   variables go (pointing and claiming, for any pair of units);
-* *Hall sets* (optional, on by default): within each AllDifferent unit the cells
-  and digits must match perfectly; every candidate that lies on no perfect
-  matching is removed (Regin's filtering; naked and hidden subsets of any size).
+* *Hall sets* (optional, ``hall=True``; off by default): within each AllDifferent
+  unit the cells and digits must match perfectly; every candidate that lies on no
+  perfect matching is removed (Regin's filtering, in :mod:`~qsudoku.exact.alldiff`;
+  naked and hidden subsets of any size).
 
 Branching takes the open group with the fewest live variables per unit of
 failure weight (dom/wdeg), tries its variables in turn, and restarts with a
@@ -32,6 +33,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from qsudoku.exact.alldiff import prune_alldiff, unit_graph
 from qsudoku.exact.problem import Outcome, Problem
 
 __all__ = ["SearchResult", "solve_cover", "solve_csp", "count_cover", "CoverSearch",
@@ -175,50 +177,15 @@ class CoverSearch:
             self._hall(self.dunits.pop())
 
     def _hall(self, k: int) -> None:
-        """Regin's filtering of unit ``k``: keep only edges of some perfect matching."""
-        X, cell = self.X, self.cell
-        adj: dict[int, list[tuple[int, int]]] = {}
-        open_groups = []
-        for g in self.units[k]:
-            s = X.get(g)
-            if s is None:
-                continue
-            open_groups.append(g)
-            for v in s:
-                adj.setdefault(cell[v], []).append((g, v))
+        """Regin's filtering of unit ``k`` (see :mod:`~qsudoku.exact.alldiff`)."""
+        adj, open_groups = unit_graph(self.units[k], self.X, self.cell)
         if not open_groups:
             return
-        if len(adj) != len(open_groups):
+        drop = prune_alldiff(adj, len(open_groups))
+        if drop is None:
             self._fail_unit(open_groups)
-        mate_g: dict[int, int] = {}  # group -> cell
-        mate_c: dict[int, int] = {}  # cell -> group
-        for a, edges in adj.items():
-            for b, _ in edges:
-                if b not in mate_g:
-                    mate_g[b] = a
-                    mate_c[a] = b
-                    break
-
-        def augment(a, seen):
-            for b, _ in adj[a]:
-                if b not in seen:
-                    seen.add(b)
-                    if b not in mate_g or augment(mate_g[b], seen):
-                        mate_g[b] = a
-                        mate_c[a] = b
-                        return True
-            return False
-
-        for a in adj:
-            if a not in mate_c and not augment(a, set()):
-                self._fail_unit(open_groups)
-        comp = _components({a: [mate_g[b] for b, _ in edges if b != mate_c[a]]
-                            for a, edges in adj.items()})
-        for a, edges in adj.items():
-            ca, ma = comp[a], mate_c[a]
-            for b, v in edges:
-                if b != ma and comp[mate_g[b]] != ca:
-                    self._delete(v)
+        for v in drop:
+            self._delete(v)
 
     def _fail_unit(self, groups) -> None:
         for g in groups:
@@ -294,48 +261,6 @@ class CoverSearch:
                     self.failures += 1
             else:
                 return "solved" if found else "infeasible"
-
-
-def _components(succ: dict[int, list[int]]) -> dict[int, int]:
-    """Strongly connected components (iterative Tarjan): node -> component id."""
-    index: dict[int, int] = {}
-    low: dict[int, int] = {}
-    on_stack: set[int] = set()
-    stack: list[int] = []
-    comp: dict[int, int] = {}
-    counter = 0
-    for root in succ:
-        if root in index:
-            continue
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack.add(root)
-        work = [(root, iter(succ[root]))]
-        while work:
-            v, it = work[-1]
-            for u in it:
-                if u not in index:
-                    index[u] = low[u] = counter
-                    counter += 1
-                    stack.append(u)
-                    on_stack.add(u)
-                    work.append((u, iter(succ[u])))
-                    break
-                if u in on_stack and index[u] < low[v]:
-                    low[v] = index[u]
-            else:
-                work.pop()
-                if work and low[v] < low[work[-1][0]]:
-                    low[work[-1][0]] = low[v]
-                if low[v] == index[v]:
-                    while True:
-                        u = stack.pop()
-                        on_stack.discard(u)
-                        comp[u] = v
-                        if u == v:
-                            break
-    return comp
 
 
 def solve_cover(problem: Problem, *, limit: int = 1, time_limit: float | None = None,
