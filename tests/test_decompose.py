@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("dwave.system")
 pytest.importorskip("minorminer")
 
-from qsudoku.samplers.dwave.cliques import clique_embedding, copies_that_fit  # noqa: E402
+from qsudoku.samplers.dwave.cliques import clique_embedding  # noqa: E402
 from qsudoku.samplers.dwave.embedding import is_valid_embedding  # noqa: E402
 from qsudoku.errors import ConfigError  # noqa: E402
 from qsudoku.io import parse_puzzle  # noqa: E402
@@ -460,3 +460,28 @@ def test_wall_code_keeps_every_energy_of_a_single_wall_subproblem():
         assert code.decode(w, free).tolist() == q.tolist()
     broken = {0: 0, 1: 1, 2: 1, 3: 1, 4: 1}  # cell 0's walls read 0 then 1: no digit
     assert code.decode(broken, free).tolist()[:3] == [0, 0, 0]
+
+
+def test_construct_counts_a_domain_wall_subproblem_in_walls():
+    """From the same state, cells picked for walls (a cell of w open digits costs w - 1)
+    fill ``size`` walls and free more cells than cells picked for one-hot variables."""
+    from qsudoku import Config
+    from qsudoku.samplers.dwave.construct import Propagator, pick_cells
+    from qsudoku.samplers.dwave.walls import WallCode
+
+    seed003 = "..8..1.......2..3.5.....4....76..5...1..3..............2.....1....5..7..6..4....."
+    _, dw, _ = build(parse_puzzle(seed003), Config().with_overrides(encoding="domain-wall"))
+    code = WallCode(dw.bqm, dw.groups())
+    st = code.structure
+    prop = Propagator(code.model.n, list(st.cells) + list(st.units))
+    assert prop.reset()
+    picked = {}
+    for saving in (0, 1):
+        cells = pick_cells(prop, st.cells, st.units_of_cell, st.cells_of_unit, 64,
+                           np.random.default_rng(3), saving)
+        free = np.concatenate([st.cells[k][prop.alive[st.cells[k]]] for k in cells])
+        sent = code.encode(code.model.subproblem(free, prop.assignment()), free) if saving \
+            else code.model.subproblem(free, prop.assignment())
+        assert sent.num_variables <= 64
+        picked[saving] = len(cells)
+    assert picked[1] > picked[0]

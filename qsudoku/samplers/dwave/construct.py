@@ -52,7 +52,7 @@ import numpy as np
 
 from qsudoku.samplers.dwave.subproblems import descend, sample_batch, tally
 
-__all__ = ["Propagator", "construct_run", "take", "EVAPORATION"]
+__all__ = ["Propagator", "construct_run", "pick_cells", "take", "EVAPORATION"]
 
 #: Share of each digit's blame that evaporates per QPU call.
 EVAPORATION = 0.02
@@ -118,27 +118,30 @@ class Propagator:
         return self.chosen.astype(float)
 
 
-def _pick_cells(prop: Propagator, cells, units_of_cell, cells_of_unit, size: int, rng):
-    """Open cells with fewest open candidates, grown through shared units, within ``size``."""
+def pick_cells(prop: Propagator, cells, units_of_cell, cells_of_unit, size: int, rng,
+                saving: int = 0):
+    """Open cells with fewest open candidates, grown through shared units, within ``size``
+    variables as sent: a cell of ``w`` open candidates costs ``w - saving`` (1: walls)."""
     width = np.array([int(prop.alive[c].sum()) if not prop.chosen[c].any() else 0 for c in cells])
     open_cells = np.flatnonzero(width > 0)
     if not len(open_cells):
         return []
+    cost = np.where(width > 0, width - saving, 0)
     noise = rng.random(len(cells))
     start = open_cells[np.lexsort((noise[open_cells], width[open_cells]))[0]]
-    picked, budget, seen = [int(start)], size - width[start], {int(start)}
+    picked, budget, seen = [int(start)], size - cost[start], {int(start)}
     frontier = set()
     while True:
         for j in units_of_cell[picked[-1]]:
             frontier.update(int(k) for k in cells_of_unit[j] if width[k] > 0 and k not in seen)
-        fits = [k for k in frontier if width[k] <= budget]
+        fits = [k for k in frontier if cost[k] <= budget]
         if not fits:
             break
         k = min(fits, key=lambda c: (width[c], noise[c]))
         frontier.discard(k)
         seen.add(k)
         picked.append(k)
-        budget -= width[k]
+        budget -= cost[k]
     return picked
 
 
@@ -177,6 +180,7 @@ def construct_run(sampler, model, structure, rng, size, max_calls, target, time_
     open cells set to their first open candidate) and the QPU calls used.
     """
     prop = Propagator(model.n, list(structure.cells) + list(structure.units))
+    saving = 0 if code is None else 1  # a cell sent in walls takes one variable less
     cells = structure.cells
     takes_seed = "seed" in getattr(sampler.child, "parameters", {})
     t0, used, best, best_energy = time.perf_counter(), 0, None, np.inf
@@ -203,7 +207,8 @@ def construct_run(sampler, model, structure, rng, size, max_calls, target, time_
                     break  # the root itself is contradictory
             last = []
             continue
-        picked = _pick_cells(prop, cells, structure.units_of_cell, structure.cells_of_unit, size, rng)
+        picked = pick_cells(prop, cells, structure.units_of_cell, structure.cells_of_unit, size,
+                             rng, saving)
         if not picked:  # complete
             x = prop.assignment()
             energy = model.energy(x)
@@ -215,8 +220,8 @@ def construct_run(sampler, model, structure, rng, size, max_calls, target, time_
             continue
         stack.append((prop.alive.copy(), prop.chosen.copy(), retries))
         retries = 0
-        picks = [picked] + [_pick_cells(prop, cells, structure.units_of_cell,
-                                        structure.cells_of_unit, size, rng)
+        picks = [picked] + [pick_cells(prop, cells, structure.units_of_cell,
+                                        structure.cells_of_unit, size, rng, saving)
                             for _ in range(batch - 1)]
         frees = [np.concatenate([c[prop.alive[c]] for c in (cells[k] for k in p)]) for p in picks]
         x = prop.assignment()

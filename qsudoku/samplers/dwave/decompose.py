@@ -33,7 +33,8 @@ domain wall's cells alone, with no candidate slots to propagate over: then ``ene
   (``backjump``) or restarts, and blames its digits in later subproblems (``memory``;
   no local minima to break out of, ``patience`` is unused).  On a domain-wall model it
   propagates over the candidate slots its groups list and sends each subproblem in walls
-  (:mod:`.walls`): ``m - 1`` variables for a freed cell of ``m`` open digits;
+  (:mod:`.walls`): ``m - 1`` variables for a freed cell of ``m`` open digits, and
+  ``subproblem_size`` counts walls, so a call frees more cells than in one-hot;
 - ``conflicts``: a violated unit (row, column, box ... any group whose sum is
   not 1), then further violated units touching the freed cells, then other units
   touching them, cells in random order until the budget is used;
