@@ -119,7 +119,7 @@ class Propagator:
 
 
 def pick_cells(prop: Propagator, cells, units_of_cell, cells_of_unit, size: int, rng,
-                saving: int = 0):
+               saving: int = 0):
     """Open cells with fewest open candidates, grown through shared units, within ``size``
     variables as sent: a cell of ``w`` open candidates costs ``w - saving`` (1: walls)."""
     width = np.array([int(prop.alive[c].sum()) if not prop.chosen[c].any() else 0 for c in cells])
