@@ -279,3 +279,50 @@ def test_colonies_cut_short_by_a_ground_state_are_not_reads(seed):
                                    stop_at_ground=True)
     assert (ss.record.energy == 0).any()
     assert ss.info["interrupted"] == 0 and len(ss) + ss.info["cancelled"] <= 8
+
+
+@needs_numba
+def test_the_tabu_search_completes_partial_assignments_and_matches_python():
+    from qsudoku.samplers.aco import kernel as K
+    from qsudoku.samplers.aco.partial import partial_tabu
+
+    m = model_of(parse_puzzle(HARD), rules=("naked_single", "hidden_single"))
+    cv = compile_cover(m.bqm, m.groups())
+    alive, _, _, chosen = K.root_state(cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var)
+    arrays = (cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var, cv.cells)
+    # from the root (every cell empty), seeded: the search ends at a ground state
+    best, empty, moves = partial_tabu(2, 0, chosen, alive, *arrays, 10**6,
+                                      np.zeros(1, np.int64), np.zeros(1, np.int64))
+    sample = dict(zip(cv.variables, best))
+    assert empty == 0 and 0 < moves < 10**6 and m.bqm.energy(sample) == 0.0
+    ss = dimod.SampleSet.from_samples_bqm(sample, m.bqm)
+    assert "".join(map(str, decode(m, ss)[0].grid)) == HARD_SOL
+    # a short run: the assignment returned is consistent, and python and numba agree
+    flags = [np.zeros(1, np.int64) for _ in range(4)]
+    fast = partial_tabu(5, 1, chosen, alive, *arrays, 50, flags[0], flags[1])
+    slow = partial_tabu.py_func(5, 1, chosen, alive, *arrays, 50, flags[2], flags[3])
+    assert all((np.asarray(x) == np.asarray(y)).all() for x, y in zip(fast, slow))
+    over, under = broken_groups(m, dict(zip(cv.variables, fast[0])))
+    assert over == 0 and fast[1] > 0 and fast[2] == 50
+    # a set flag stops it before its first move
+    assert partial_tabu(5, 1, chosen, alive, *arrays, 50, np.ones(1, np.int64),
+                        np.zeros(1, np.int64))[2] == 0
+
+
+@needs_numba
+def test_polish_continues_colonies_records_to_ground_states():
+    m = model_of(parse_puzzle(HARD), rules=("naked_single", "hidden_single"))
+    s = get_sampler("aco")
+    # one greedy ant for one iteration leaves cells empty; the tabu search fills them
+    kw = dict(groups=m.groups(), num_reads=4, num_ants=1, max_iters=1, seed=7, refute=False)
+    plain = s.sample(m.bqm, polish=0, **kw)
+    polished = s.sample(m.bqm, polish=10**6, **kw)
+    dimod.testing.assert_sampleset_energies(polished, m.bqm)
+    assert min(plain.record.energy) > 0 and plain.info["polish_moves"] == [0] * 4
+    assert (polished.record.energy == 0).all() and all(polished.info["polish_moves"])
+    # the default is no polish; a complete colony needs none
+    assert s.sample(m.bqm, **kw).info["polish_moves"] == [0] * 4
+    done = s.sample(m.bqm, polish=10**6, **{**kw, "max_iters": 1000, "num_ants": 10})
+    assert done.first.energy == 0 and 0 in done.info["polish_moves"]
+    with pytest.raises(ValueError, match="polish"):
+        s.sample(m.bqm, groups=m.groups(), polish=-1)

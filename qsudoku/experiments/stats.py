@@ -190,6 +190,15 @@ class Pool:
     >>> f = pool.figures()
     >>> f["puzzles"], f["propagation"], f["p_read"], f["p_read_high"] > 0, f["tts99_median_high"]
     (1, 1, 0.0, True, inf)
+
+    A read that returned no sample (an exact backend stopped by its time limit: no
+    ``t_read``, no energy) counts as a failed read of its sampling time:
+
+    >>> pool.add({"puzzle": "c", "num_reads": 1, "num_valid": 0, "num_target": 0,
+    ...           "t_read": "", "t_sample": 30.0, "mean_energy": ""})
+    >>> f = pool.figures()
+    >>> f["puzzles"], f["reads"], f["tts99_median"]
+    (2, 11, inf)
     """
 
     __slots__ = ("puzzles", "propagation", "unsampled")
@@ -212,7 +221,10 @@ class Pool:
         acc[0] += n
         acc[1] += _int(row.get("num_valid"))
         acc[2] += _int(row.get("num_target"))
-        acc[3] += _float(row.get("t_read")) * n
+        t_read = _float(row.get("t_read"))
+        if not math.isfinite(t_read):  # no sample came back (an exact backend's time limit):
+            t_read = _float(row.get("t_sample")) / n  # its reads cost the sampling time
+        acc[3] += (t_read if math.isfinite(t_read) else 0.0) * n
         acc[4] += _float(row.get("mean_energy")) * n
 
     def figures(self, quantiles: Iterable[float] = QUANTILES, *, resamples: int = RESAMPLES,

@@ -10,7 +10,8 @@ pheromone and propagating units over every group after each choice (see
 :mod:`.kernel`); a cell whose candidates run out stays empty.  A read is one colony;
 its sample is the partial assignment that fixed the most cells, as a 0/1 sample of the
 BQM's variables (empty cells all 0), with the energy the BQM gives it: 0 exactly when
-every cell is fixed, that is, at a ground state.
+every cell is fixed, that is, at a ground state.  With ``polish``, a tabu search over
+partial assignments goes on from each colony's record (:mod:`.partial`).
 
 Where propagation leaves few candidates per cell (25x25 grids near half filled), this
 search over consistent partial assignments connects what swaps within boxes do not (see
@@ -140,6 +141,11 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
             ant's last choices (0 = the ant never undoes choices).
         jumps: Backjumps at most per ant; then it leaves dead cells empty.
         blame: Weight of the fading blame of refuted and undone digits in a choice.
+        polish: Moves at most of a tabu search over partial assignments
+            (:mod:`.partial`) that goes on from each colony's record when the colony
+            ends without a ground state (0, the default: none).  With ``max_iters=1``
+            and ``refute=False`` a read is one greedy construction and then this search
+            (see ``docs/big_grids.md`` for where that wins).
         seed: Seed of the colonies' generators (``None`` = fresh).
         time_limit: Seconds after which colonies stop (``None`` = none).
         stop_at_ground: Stop every colony once any colony fixes every cell.
@@ -154,18 +160,19 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
     parameters = {"groups": [], "num_reads": [], "num_ants": [], "repair": [], "q0": [],
                   "rho": [], "evap": [], "xi": [], "max_iters": [], "stall": [], "spread": [],
                   "order": [], "refute": [], "backjump": [], "jumps": [],
-                  "blame": [], "seed": [], "time_limit": [], "stop_at_ground": []}
+                  "blame": [], "polish": [], "seed": [], "time_limit": [], "stop_at_ground": []}
     properties = {"numba": None}
 
     _WARM_CALLS = ({"max_iters": 2},)
-    _KERNEL_PARAMS = ("refute", "backjump")  # (either one compiles the learning ant)
+    # (refute or backjump compiles the learning ant, polish the tabu search)
+    _KERNEL_PARAMS = ("refute", "backjump", "polish")
 
     def sample(self, bqm, groups=None, num_reads: int = 1, num_ants: int = 10,
                repair: int = 0, q0: float = 0.9, rho: float = 0.9, evap: float = 0.005,
                xi: float = 0.1, max_iters: int = 1000, stall: int = 150, spread: int = 0,
                order: str = "scan", refute="auto", backjump: int = 0,
-               jumps: int = 20, blame: float = 1.0, seed=None, time_limit=None,
-               stop_at_ground: bool = False, **kwargs):
+               jumps: int = 20, blame: float = 1.0, polish: int = 0, seed=None,
+               time_limit=None, stop_at_ground: bool = False, **kwargs):
         t0 = time.perf_counter()
         name = "aco"
         opt.no_unknown(name, kwargs)
@@ -187,12 +194,14 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
             except ParameterError:
                 raise ParameterError(f"aco: refute = {refute!r} must be true, false or "
                                      "'auto'") from None
+        polish = opt.need_int(name, "polish", polish, low=0, high=10**15)
         stop_at_ground = opt.need_bool(name, "stop_at_ground", stop_at_ground)
         seed = opt.need_seed(name, seed)
         time_limit = opt.need_time_limit(name, time_limit)
         if not bqm.num_variables:
             return empty_sampleset(bqm, cells=0)
         from qsudoku.samplers.aco import kernel as K
+        from qsudoku.samplers.aco.partial import partial_tabu
 
         groups = groups_of(bqm, groups, name, time_limit, t0)
         bqm = as_binary(bqm)
@@ -215,21 +224,26 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
                     break
                 rf = refutes(r)
                 learn = rf or backjump > 0  # (else the learning ant is not compiled)
-                runs.append(K.colony(seed, r, num_ants, repair, spread, max_iters, stall,
-                                     q0, rho, evap, xi,
-                                     flags[1:], flags[:1] if stop_at_ground
-                                     else np.zeros(1, np.int64), ORDERS[order],
-                                     int(rf), backjump, jumps, blame,
-                                     np.zeros(root[0].shape[0]) if learn else None,
-                                     *arrays, *root))
+                stop = flags[:1] if stop_at_ground else np.zeros(1, np.int64)
+                chosen, fixed, its, ended = K.colony(
+                    seed, r, num_ants, repair, spread, max_iters, stall, q0, rho, evap, xi,
+                    flags[1:], stop, ORDERS[order], int(rf), backjump, jumps, blame,
+                    np.zeros(root[0].shape[0]) if learn else None, *arrays, *root)
+                made = 0
+                if polish and ended:  # a tabu search goes on from the colony's record
+                    chosen, empty, made = partial_tabu(seed, r, chosen, root[0], *arrays,
+                                                       polish, flags[1:], stop)
+                    fixed = len(cv.cells) - empty
+                    ended = empty == 0 or made == polish
+                runs.append((chosen, fixed, its, ended, made))
             return (np.array([o[0] for o in runs], np.int8).reshape(len(runs), nvar),
-                    np.array([o[1] for o in runs], np.int64),
-                    np.array([o[2] for o in runs], np.int64),
-                    np.array([o[3] for o in runs], np.bool_))
+                    *(np.array([o[k] for o in runs], np.int64) for k in (1, 2)),
+                    np.array([o[3] for o in runs], np.bool_),
+                    np.array([o[4] for o in runs], np.int64))
 
         nvar = len(cv.variables)
-        samples, fixed, iterations, complete = parallel_reads(colonies, num_reads, 0,
-                                                              deadline)
+        samples, fixed, iterations, complete, made = parallel_reads(colonies, num_reads, 0,
+                                                                    deadline)
         # A colony that ended by itself is a read; one cut short by another's ground state
         # (stop_at_ground) or never started is not, as in the swap samplers.  Without a
         # finished colony (the deadline stopped them all), those that ran are the reads.
@@ -237,12 +251,12 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
         ran[0] = True  # (read 0 always runs its first iteration)
         keep = complete if complete.any() else ran
         cancelled = int((ran & ~keep).sum())
-        samples, fixed, iterations, complete = (x[keep] for x in (samples, fixed, iterations,
-                                                                  complete))
+        samples, fixed, iterations, complete, made = (
+            x[keep] for x in (samples, fixed, iterations, complete, made))
         t2 = time.perf_counter()
         ss = dimod.SampleSet.from_samples_bqm((samples, cv.variables), bqm)
         ss.info.update(cells=len(cv.cells), fixed=fixed.tolist(),
-                       iterations=iterations.tolist(),
+                       iterations=iterations.tolist(), polish_moves=made.tolist(),
                        interrupted=int((~complete).sum()), cancelled=cancelled,
                        num_reads=len(samples),
                        timing={"compile_structure": t1 - t0, "search": t2 - t1,
