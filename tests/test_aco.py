@@ -326,3 +326,17 @@ def test_polish_continues_colonies_records_to_ground_states():
     assert done.first.energy == 0 and 0 in done.info["polish_moves"]
     with pytest.raises(ValueError, match="polish"):
         s.sample(m.bqm, groups=m.groups(), polish=-1)
+
+
+@needs_numba
+def test_auto_polish_turns_reads_on_loose_big_models_into_greedy_plus_tabu():
+    from qsudoku.samplers.aco import AUTO_TABU_VARIABLES, POLISH_PER_CELL
+
+    m = model_of(Puzzle.standard([0] * 36 * 36))  # blank 36x36: 46,656 variables
+    assert len(m.bqm.variables) >= AUTO_TABU_VARIABLES
+    ss = get_sampler("aco").sample(m.bqm, groups=m.groups(), num_reads=1, seed=2,
+                                   time_limit=120)
+    # one iteration of ants, then the tabu search, which completes the grid
+    assert ss.info["iterations"] == [1] and 0 < ss.info["polish_moves"][0]
+    assert ss.info["polish_moves"][0] <= POLISH_PER_CELL * ss.info["cells"]
+    assert ss.first.energy == 0.0 and decode(m, ss)[0].valid

@@ -42,7 +42,7 @@ from qsudoku.samplers.reads import (KernelSampler, as_binary, empty_sampleset, f
                                     parallel_reads)
 
 __all__ = ["AntColonySampler", "ExactCover", "compile_cover", "ORDERS", "AUTO_REFUTE_VARIABLES",
-           "refuting_reads"]
+           "AUTO_TABU_VARIABLES", "POLISH_PER_CELL", "refuting_reads", "tabu_moves"]
 
 #: The orders in which an ant fills groups (``order=``), as the kernel's codes.
 ORDERS = {"scan": 0, "fewest": 1}
@@ -54,6 +54,18 @@ ORDERS = {"scan": 0, "fewest": 1}
 #: do not (``docs/big_grids.md``).  Below this size (every 9x9 and most 16x16 and 25x25
 #: models) a run never compiles the refuting ant.
 AUTO_REFUTE_VARIABLES = 3000
+
+#: The model size from which ``polish="auto"`` makes every read one greedy construction (one
+#: iteration of plain ants) and then :data:`POLISH_PER_CELL` moves per cell of the tabu
+#: search of :mod:`.partial`: more variables than any 25x25 grid has (15,625), so only loose
+#: grids from 36x36 up.  There it beats the colonies: blank 36x36 and 49x49 grids in 1.1 s
+#: and 4.4 s against 2.7 s and 10.6 s, and 4 of the first five 49x49 grids 30% given in 60 s
+#: against none (``docs/big_grids.md``); on tight grids it loses (1/5 against 4/5 at 36x36
+#: 50% given, 5,000 variables), so smaller models keep the colonies.
+AUTO_TABU_VARIABLES = 20_000
+
+#: Moves per cell of the tabu search of a read when ``polish="auto"`` chooses it.
+POLISH_PER_CELL = 2000
 
 
 @dataclass
@@ -143,9 +155,10 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
         blame: Weight of the fading blame of refuted and undone digits in a choice.
         polish: Moves at most of a tabu search over partial assignments
             (:mod:`.partial`) that goes on from each colony's record when the colony
-            ends without a ground state (0, the default: none).  With ``max_iters=1``
-            and ``refute=False`` a read is one greedy construction and then this search
-            (see ``docs/big_grids.md`` for where that wins).
+            ends without a ground state (0: none).  ``"auto"`` (the default): none below
+            :data:`AUTO_TABU_VARIABLES` variables; from there every read is one
+            iteration of plain ants (``max_iters`` and ``refute`` are not used) and then
+            :data:`POLISH_PER_CELL` moves per cell (:func:`tabu_moves`).
         seed: Seed of the colonies' generators (``None`` = fresh).
         time_limit: Seconds after which colonies stop (``None`` = none).
         stop_at_ground: Stop every colony once any colony fixes every cell.
@@ -171,7 +184,7 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
                repair: int = 0, q0: float = 0.9, rho: float = 0.9, evap: float = 0.005,
                xi: float = 0.1, max_iters: int = 1000, stall: int = 150, spread: int = 0,
                order: str = "scan", refute="auto", backjump: int = 0,
-               jumps: int = 20, blame: float = 1.0, polish: int = 0, seed=None,
+               jumps: int = 20, blame: float = 1.0, polish="auto", seed=None,
                time_limit=None, stop_at_ground: bool = False, **kwargs):
         t0 = time.perf_counter()
         name = "aco"
@@ -194,7 +207,8 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
             except ParameterError:
                 raise ParameterError(f"aco: refute = {refute!r} must be true, false or "
                                      "'auto'") from None
-        polish = opt.need_int(name, "polish", polish, low=0, high=10**15)
+        if not (isinstance(polish, str) and polish == "auto"):
+            polish = opt.need_int(name, "polish", polish, low=0, high=10**15)
         stop_at_ground = opt.need_bool(name, "stop_at_ground", stop_at_ground)
         seed = opt.need_seed(name, seed)
         time_limit = opt.need_time_limit(name, time_limit)
@@ -211,6 +225,10 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
         deadline = np.inf if time_limit is None else t0 + time_limit
         arrays = (cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var, cv.cells)
         root = K.root_state(cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var)
+        if polish == "auto":
+            polish = tabu_moves(len(cv.variables), len(cv.cells))
+            if polish:  # a read is a greedy construction and then the tabu search
+                max_iters, refute = 1, False
         refutes = refuting_reads(refute, len(cv.variables))
 
         def colonies(n, first, flags):
@@ -262,6 +280,15 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
                        timing={"compile_structure": t1 - t0, "search": t2 - t1,
                                "total": time.perf_counter() - t0})
         return ss
+
+
+def tabu_moves(num_variables: int, num_cells: int) -> int:
+    """Moves of the tabu search per read that ``polish="auto"`` chooses (0: none).
+
+    >>> tabu_moves(AUTO_TABU_VARIABLES, 100), tabu_moves(AUTO_TABU_VARIABLES - 1, 100)
+    (200000, 0)
+    """
+    return POLISH_PER_CELL * num_cells if num_variables >= AUTO_TABU_VARIABLES else 0
 
 
 def refuting_reads(refute, num_variables: int):
