@@ -67,7 +67,7 @@ def partial_tabu(seed, read, chosen, alive0, v_ptr, v_grp, g_ptr, g_var, cells, 
         cells: The cell groups.
         max_iters: Moves at most.
         late, stop: One-element arrays; the search stops when either is non-zero, and
-            sets ``stop[0] = 1`` when it empties no cell left (as a colony does).
+            sets ``stop[0] = 1`` when no cell is left empty (as a colony does).
 
     Returns:
         ``(assignment, empty cells, iterations)``: the assignment with the fewest empty
