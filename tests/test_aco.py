@@ -172,6 +172,24 @@ def test_learning_ants_reach_ground_states():
     with pytest.raises(ValueError, match="backjump"):
         s.sample(m.bqm, groups=m.groups(), backjump=-1)
 
+
+@needs_numba
+def test_auto_refute_makes_every_colony_refute_from_the_threshold_only():
+    from qsudoku.samplers.aco import AUTO_REFUTE_VARIABLES
+
+    s = get_sampler("aco")
+    small = model_of(parse_puzzle(HARD), rules=("naked_single", "hidden_single"))
+    big = model_of(Puzzle.standard([0] * 16 * 16))  # blank 16x16: 4,096 variables
+    assert len(small.bqm.variables) < AUTO_REFUTE_VARIABLES <= len(big.bqm.variables)
+    kw = dict(num_reads=4, num_ants=3, max_iters=3, seed=11)
+    for m, same in ((small, False), (big, True)):
+        auto, plain, refuting = (s.sample(m.bqm, groups=m.groups(), refute=r, **kw)
+                                 for r in ("auto", False, True))
+        # every read (colony) of "auto" is the colony of the mode it resolves to
+        expect, other = (refuting, plain) if same else (plain, refuting)
+        assert (auto.record.sample == expect.record.sample).all()
+        assert (auto.record.sample != other.record.sample).any()
+
 def test_a_colony_ends_after_stall_iterations_without_a_new_record():
     m = model_of(parse_puzzle(HARD), rules=("naked_single", "hidden_single"))
     ss = get_sampler("aco").sample(m.bqm, groups=m.groups(), num_reads=6, num_ants=1, q0=1.0,
@@ -310,33 +328,33 @@ def test_the_tabu_search_completes_partial_assignments_and_matches_python():
 
 
 @needs_numba
-def test_polish_continues_colonies_records_to_ground_states():
+def test_tabu_moves_continue_colonies_records_to_ground_states():
     m = model_of(parse_puzzle(HARD), rules=("naked_single", "hidden_single"))
     s = get_sampler("aco")
     # one greedy ant for one iteration leaves cells empty; the tabu search fills them
     kw = dict(groups=m.groups(), num_reads=4, num_ants=1, max_iters=1, seed=7, refute=False)
-    plain = s.sample(m.bqm, polish=0, **kw)
-    polished = s.sample(m.bqm, polish=10**6, **kw)
+    plain = s.sample(m.bqm, tabu_moves=0, **kw)
+    polished = s.sample(m.bqm, tabu_moves=10**6, **kw)
     dimod.testing.assert_sampleset_energies(polished, m.bqm)
-    assert min(plain.record.energy) > 0 and plain.info["polish_moves"] == [0] * 4
-    assert (polished.record.energy == 0).all() and all(polished.info["polish_moves"])
-    # the default is no polish; a complete colony needs none
-    assert s.sample(m.bqm, **kw).info["polish_moves"] == [0] * 4
-    done = s.sample(m.bqm, polish=10**6, **{**kw, "max_iters": 1000, "num_ants": 10})
-    assert done.first.energy == 0 and 0 in done.info["polish_moves"]
-    with pytest.raises(ValueError, match="polish"):
-        s.sample(m.bqm, groups=m.groups(), polish=-1)
+    assert min(plain.record.energy) > 0 and plain.info["tabu_moves"] == [0] * 4
+    assert (polished.record.energy == 0).all() and all(polished.info["tabu_moves"])
+    # the default on a small model is no tabu search; a complete colony needs none
+    assert s.sample(m.bqm, **kw).info["tabu_moves"] == [0] * 4
+    done = s.sample(m.bqm, tabu_moves=10**6, **{**kw, "max_iters": 1000, "num_ants": 10})
+    assert done.first.energy == 0 and 0 in done.info["tabu_moves"]
+    with pytest.raises(ValueError, match="tabu_moves"):
+        s.sample(m.bqm, groups=m.groups(), tabu_moves=-1)
 
 
 @needs_numba
-def test_auto_polish_turns_reads_on_loose_big_models_into_greedy_plus_tabu():
-    from qsudoku.samplers.aco import AUTO_TABU_VARIABLES, POLISH_PER_CELL
+def test_auto_tabu_moves_turn_reads_on_loose_big_models_into_greedy_plus_tabu():
+    from qsudoku.samplers.aco import AUTO_TABU_VARIABLES, TABU_MOVES_PER_CELL
 
     m = model_of(Puzzle.standard([0] * 36 * 36))  # blank 36x36: 46,656 variables
     assert len(m.bqm.variables) >= AUTO_TABU_VARIABLES
     ss = get_sampler("aco").sample(m.bqm, groups=m.groups(), num_reads=1, seed=2,
                                    time_limit=120)
     # one iteration of ants, then the tabu search, which completes the grid
-    assert ss.info["iterations"] == [1] and 0 < ss.info["polish_moves"][0]
-    assert ss.info["polish_moves"][0] <= POLISH_PER_CELL * ss.info["cells"]
+    assert ss.info["iterations"] == [1] and 0 < ss.info["tabu_moves"][0]
+    assert ss.info["tabu_moves"][0] <= TABU_MOVES_PER_CELL * ss.info["cells"]
     assert ss.first.energy == 0.0 and decode(m, ss)[0].valid

@@ -32,7 +32,7 @@ import numpy as np
 from qsudoku.samplers.aco.learn import FADE, fewest_group, learn_ant
 from qsudoku.samplers.kernels import copy, ijit, njit, randint, seed_state, uniform
 
-__all__ = ["root_state", "colony"]
+__all__ = ["root_state", "colony", "cell_index"]
 
 
 @ijit
@@ -94,6 +94,16 @@ def root_state(v_ptr, v_grp, g_ptr, g_var):
             top += 1
     _propagate(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top)
     return alive, cnt, done, chosen
+
+
+@ijit
+def cell_index(nv, g_ptr, g_var, cells):
+    """The cell of each of ``nv`` variables, as an index into ``cells`` (``-1``: none)."""
+    cell_of = np.full(nv, -1, np.int64)
+    for k in range(cells.shape[0]):
+        for y in range(g_ptr[cells[k]], g_ptr[cells[k] + 1]):
+            cell_of[g_var[y]] = k
+    return cell_of
 
 
 @ijit
@@ -227,10 +237,7 @@ def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap
     for k in range(nc):
         record_fixed += done0[cells[k]]
     root_fixed = record_fixed
-    cell_of = np.full(nv, -1, np.int64)  # the cell (index into cells) of each variable
-    for k in range(nc):
-        for y in range(g_ptr[cells[k]], g_ptr[cells[k] + 1]):
-            cell_of[g_var[y]] = k
+    cell_of = cell_index(nv, g_ptr, g_var, cells)
     kept = np.full(nc, -1, np.int64)  # the record's variable per cell (-1: empty)
     freed = np.zeros(nc, np.int8)
     tr_kind = np.empty(2 * nv + g_ptr.shape[0], np.int8)

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from qsudoku.samplers.aco.kernel import cell_index
 from qsudoku.samplers.kernels import copy, njit, randint, seed_state
 
 __all__ = ["partial_tabu", "ALPHA", "SPREAD"]
@@ -81,10 +82,7 @@ def partial_tabu(seed, read, chosen, alive0, v_ptr, v_grp, g_ptr, g_var, cells, 
         if chosen[v] != 0:
             for z in range(v_ptr[v], v_ptr[v + 1]):
                 occ[v_grp[z]] = v
-    cell_of = np.full(nv, -1, np.int64)
-    for k in range(nc):
-        for y in range(g_ptr[cells[k]], g_ptr[cells[k] + 1]):
-            cell_of[g_var[y]] = k
+    cell_of = cell_index(nv, g_ptr, g_var, cells)
     holes = np.empty(nc, np.int64)  # the empty cells, and each one's place in that list
     place = np.full(nc, -1, np.int64)
     nh = 0

@@ -10,7 +10,7 @@ pheromone and propagating units over every group after each choice (see
 :mod:`.kernel`); a cell whose candidates run out stays empty.  A read is one colony;
 its sample is the partial assignment that fixed the most cells, as a 0/1 sample of the
 BQM's variables (empty cells all 0), with the energy the BQM gives it: 0 exactly when
-every cell is fixed, that is, at a ground state.  With ``polish``, a tabu search over
+every cell is fixed, that is, at a ground state.  With ``tabu_moves``, a tabu search over
 partial assignments goes on from each colony's record (:mod:`.partial`).
 
 Where propagation leaves few candidates per cell (25x25 grids near half filled), this
@@ -42,21 +42,21 @@ from qsudoku.samplers.reads import (KernelSampler, as_binary, empty_sampleset, f
                                     parallel_reads)
 
 __all__ = ["AntColonySampler", "ExactCover", "compile_cover", "ORDERS", "AUTO_REFUTE_VARIABLES",
-           "AUTO_TABU_VARIABLES", "POLISH_PER_CELL", "refuting_reads", "tabu_moves"]
+           "AUTO_TABU_VARIABLES", "TABU_MOVES_PER_CELL", "refutes", "auto_tabu_moves"]
 
 #: The orders in which an ant fills groups (``order=``), as the kernel's codes.
 ORDERS = {"scan": 0, "fewest": 1}
 
-#: The model size from which ``refute="auto"`` makes every second colony refute.  The two
-#: kinds of colony are strong in different places of the easy-hard-easy band: on a blank
-#: 36x36 grid plain colonies complete (about one in 1.3 s) where refuting ones end 2-6
-#: cells short, and on 36x36 grids 45% given the refuting ones complete where plain ones
-#: do not (``docs/big_grids.md``).  Below this size (every 9x9 and most 16x16 and 25x25
-#: models) a run never compiles the refuting ant.
-AUTO_REFUTE_VARIABLES = 3000
+#: The model size from which ``refute="auto"`` makes every colony refute: more variables
+#: than any 9x9 model has (729), so that a 9x9 solve never compiles the refuting ant (about
+#: 5 s, once).  From there refuting colonies win wherever the colonies run: 6 of the 12
+#: 25x25 Gecode puzzles (1,800-2,070 variables) in 20 s against 1, every one of the first
+#: four 36x36 grids 40% given within 3.3 s against two in 20 s, and plain colonies
+#: completed none of 525 on the first four 36x36 grids 50% given (``docs/big_grids.md``).
+AUTO_REFUTE_VARIABLES = 1000
 
-#: The model size from which ``polish="auto"`` makes every read one greedy construction (one
-#: iteration of plain ants) and then :data:`POLISH_PER_CELL` moves per cell of the tabu
+#: The model size from which ``tabu_moves="auto"`` makes every read one greedy construction (one
+#: iteration of plain ants) and then :data:`TABU_MOVES_PER_CELL` moves per cell of the tabu
 #: search of :mod:`.partial`: more variables than any 25x25 grid has (15,625), so only loose
 #: grids from 36x36 up.  There it beats the colonies: blank 36x36 and 49x49 grids in 1.1 s
 #: and 4.4 s against 2.7 s and 10.6 s, and 4 of the first five 49x49 grids 30% given in 60 s
@@ -64,8 +64,8 @@ AUTO_REFUTE_VARIABLES = 3000
 #: 50% given, 5,000 variables), so smaller models keep the colonies.
 AUTO_TABU_VARIABLES = 20_000
 
-#: Moves per cell of the tabu search of a read when ``polish="auto"`` chooses it.
-POLISH_PER_CELL = 2000
+#: Moves per cell of the tabu search of a read when ``tabu_moves="auto"`` chooses it.
+TABU_MOVES_PER_CELL = 2000
 
 
 @dataclass
@@ -146,19 +146,18 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
             ``docs/performance.md``).
         refute: ``True``: an ant undoes a choice whose propagation empties a group and
             rules its digit out (see :mod:`.learn`; ants that learn fill the fewest group
-            first whatever ``order`` says); ``"auto"`` (the default): the ants of every
-            second colony do so on a model of at least :data:`AUTO_REFUTE_VARIABLES`
-            variables (:func:`refuting_reads`).
+            first whatever ``order`` says); ``"auto"`` (the default): they do so on a
+            model of at least :data:`AUTO_REFUTE_VARIABLES` variables (:func:`refutes`).
         backjump: A contradiction that refutation does not clear undoes this many of the
             ant's last choices (0 = the ant never undoes choices).
         jumps: Backjumps at most per ant; then it leaves dead cells empty.
         blame: Weight of the fading blame of refuted and undone digits in a choice.
-        polish: Moves at most of a tabu search over partial assignments
+        tabu_moves: Moves at most of a tabu search over partial assignments
             (:mod:`.partial`) that goes on from each colony's record when the colony
             ends without a ground state (0: none).  ``"auto"`` (the default): none below
             :data:`AUTO_TABU_VARIABLES` variables; from there every read is one
             iteration of plain ants (``max_iters`` and ``refute`` are not used) and then
-            :data:`POLISH_PER_CELL` moves per cell (:func:`tabu_moves`).
+            :data:`TABU_MOVES_PER_CELL` moves per cell (:func:`auto_tabu_moves`).
         seed: Seed of the colonies' generators (``None`` = fresh).
         time_limit: Seconds after which colonies stop (``None`` = none).
         stop_at_ground: Stop every colony once any colony fixes every cell.
@@ -173,18 +172,18 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
     parameters = {"groups": [], "num_reads": [], "num_ants": [], "repair": [], "q0": [],
                   "rho": [], "evap": [], "xi": [], "max_iters": [], "stall": [], "spread": [],
                   "order": [], "refute": [], "backjump": [], "jumps": [],
-                  "blame": [], "polish": [], "seed": [], "time_limit": [], "stop_at_ground": []}
+                  "blame": [], "tabu_moves": [], "seed": [], "time_limit": [], "stop_at_ground": []}
     properties = {"numba": None}
 
     _WARM_CALLS = ({"max_iters": 2},)
-    # (refute or backjump compiles the learning ant, polish the tabu search)
-    _KERNEL_PARAMS = ("refute", "backjump", "polish")
+    # (refute or backjump compiles the learning ant, tabu_moves the tabu search)
+    _KERNEL_PARAMS = ("refute", "backjump", "tabu_moves")
 
     def sample(self, bqm, groups=None, num_reads: int = 1, num_ants: int = 10,
                repair: int = 0, q0: float = 0.9, rho: float = 0.9, evap: float = 0.005,
                xi: float = 0.1, max_iters: int = 1000, stall: int = 150, spread: int = 0,
                order: str = "scan", refute="auto", backjump: int = 0,
-               jumps: int = 20, blame: float = 1.0, polish="auto", seed=None,
+               jumps: int = 20, blame: float = 1.0, tabu_moves="auto", seed=None,
                time_limit=None, stop_at_ground: bool = False, **kwargs):
         t0 = time.perf_counter()
         name = "aco"
@@ -207,8 +206,8 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
             except ParameterError:
                 raise ParameterError(f"aco: refute = {refute!r} must be true, false or "
                                      "'auto'") from None
-        if not (isinstance(polish, str) and polish == "auto"):
-            polish = opt.need_int(name, "polish", polish, low=0, high=10**15)
+        if not (isinstance(tabu_moves, str) and tabu_moves == "auto"):
+            tabu_moves = opt.need_int(name, "tabu_moves", tabu_moves, low=0, high=10**15)
         stop_at_ground = opt.need_bool(name, "stop_at_ground", stop_at_ground)
         seed = opt.need_seed(name, seed)
         time_limit = opt.need_time_limit(name, time_limit)
@@ -225,11 +224,11 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
         deadline = np.inf if time_limit is None else t0 + time_limit
         arrays = (cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var, cv.cells)
         root = K.root_state(cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var)
-        if polish == "auto":
-            polish = tabu_moves(len(cv.variables), len(cv.cells))
-            if polish:  # a read is a greedy construction and then the tabu search
+        if tabu_moves == "auto":
+            tabu_moves = auto_tabu_moves(len(cv.variables), len(cv.cells))
+            if tabu_moves:  # a read is a greedy construction and then the tabu search
                 max_iters, refute = 1, False
-        refutes = refuting_reads(refute, len(cv.variables))
+        refute = refutes(refute, len(cv.variables))
 
         def colonies(n, first, flags):
             """Reads ``first .. first + n - 1``, one colony each, until a ground state
@@ -240,19 +239,18 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
                 if r and ((stop_at_ground and flags[0]) or flags[1]
                           or time.perf_counter() > deadline):
                     break
-                rf = refutes(r)
-                learn = rf or backjump > 0  # (else the learning ant is not compiled)
+                learn = refute or backjump > 0  # (else the learning ant is not compiled)
                 stop = flags[:1] if stop_at_ground else np.zeros(1, np.int64)
                 chosen, fixed, its, ended = K.colony(
                     seed, r, num_ants, repair, spread, max_iters, stall, q0, rho, evap, xi,
-                    flags[1:], stop, ORDERS[order], int(rf), backjump, jumps, blame,
+                    flags[1:], stop, ORDERS[order], int(refute), backjump, jumps, blame,
                     np.zeros(root[0].shape[0]) if learn else None, *arrays, *root)
                 made = 0
-                if polish and ended:  # a tabu search goes on from the colony's record
+                if tabu_moves and ended:  # a tabu search goes on from the colony's record
                     chosen, empty, made = partial_tabu(seed, r, chosen, root[0], *arrays,
-                                                       polish, flags[1:], stop)
+                                                       tabu_moves, flags[1:], stop)
                     fixed = len(cv.cells) - empty
-                    ended = empty == 0 or made == polish
+                    ended = empty == 0 or made == tabu_moves
                 runs.append((chosen, fixed, its, ended, made))
             return (np.array([o[0] for o in runs], np.int8).reshape(len(runs), nvar),
                     *(np.array([o[k] for o in runs], np.int64) for k in (1, 2)),
@@ -274,7 +272,7 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
         t2 = time.perf_counter()
         ss = dimod.SampleSet.from_samples_bqm((samples, cv.variables), bqm)
         ss.info.update(cells=len(cv.cells), fixed=fixed.tolist(),
-                       iterations=iterations.tolist(), polish_moves=made.tolist(),
+                       iterations=iterations.tolist(), tabu_moves=made.tolist(),
                        interrupted=int((~complete).sum()), cancelled=cancelled,
                        num_reads=len(samples),
                        timing={"compile_structure": t1 - t0, "search": t2 - t1,
@@ -282,24 +280,21 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
         return ss
 
 
-def tabu_moves(num_variables: int, num_cells: int) -> int:
-    """Moves of the tabu search per read that ``polish="auto"`` chooses (0: none).
+def auto_tabu_moves(num_variables: int, num_cells: int) -> int:
+    """Moves of the tabu search per read that ``tabu_moves="auto"`` chooses (0: none).
 
-    >>> tabu_moves(AUTO_TABU_VARIABLES, 100), tabu_moves(AUTO_TABU_VARIABLES - 1, 100)
+    >>> auto_tabu_moves(AUTO_TABU_VARIABLES, 100), auto_tabu_moves(AUTO_TABU_VARIABLES - 1, 100)
     (200000, 0)
     """
-    return POLISH_PER_CELL * num_cells if num_variables >= AUTO_TABU_VARIABLES else 0
+    return TABU_MOVES_PER_CELL * num_cells if num_variables >= AUTO_TABU_VARIABLES else 0
 
 
-def refuting_reads(refute, num_variables: int):
-    """Whether read ``r`` refutes, as a function of ``r``, for a ``refute`` mode.
+def refutes(refute, num_variables: int) -> bool:
+    """Whether the colonies refute, for a ``refute`` mode and a model's size.
 
-    >>> f = refuting_reads("auto", AUTO_REFUTE_VARIABLES)
-    >>> [f(r) for r in range(4)], refuting_reads("auto", 100)(1), refuting_reads(True, 1)(0)
-    ([False, True, False, True], False, True)
+    >>> refutes("auto", AUTO_REFUTE_VARIABLES), refutes("auto", 729), refutes(True, 1)
+    (True, False, True)
     """
     if refute == "auto":
-        if num_variables < AUTO_REFUTE_VARIABLES:
-            return lambda r: False
-        return lambda r: r % 2 == 1
-    return lambda r: bool(refute)
+        return num_variables >= AUTO_REFUTE_VARIABLES
+    return bool(refute)
