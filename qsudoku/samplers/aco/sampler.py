@@ -50,9 +50,8 @@ ORDERS = {"scan": 0, "fewest": 1}
 #: The model size from which ``refute="auto"`` makes every colony refute: more variables
 #: than any 9x9 model has (729), so that a 9x9 solve never compiles the refuting ant (about
 #: 5 s, once).  From there refuting colonies win wherever the colonies run: 6 of the 12
-#: 25x25 Gecode puzzles (1,800-2,070 variables) in 20 s against 1, every one of the first
-#: four 36x36 grids 40% given within 3.3 s against two in 20 s, and plain colonies
-#: completed none of 525 on the first four 36x36 grids 50% given (``docs/big_grids.md``).
+#: 25x25 Gecode puzzles (1,800-2,070 variables) in 20 s against 1, and all of the first
+#: four 36x36 grids 40% given within 3.1 s against two in 20 s (``docs/big_grids.md``).
 AUTO_REFUTE_VARIABLES = 1000
 
 #: The model size from which ``tabu_moves="auto"`` makes every read one greedy construction (one
