@@ -10,6 +10,7 @@ and CPU time of each and their ratio (this tree / the other), and the solved cou
     python benchmarks/versus.py --ref /tmp/ref                    # six hardest 9x9 sets
     python benchmarks/versus.py --ref /tmp/ref --dirs sudoku16 --limit 20 --budget 5
     python benchmarks/versus.py --ref /tmp/ref --lewis 25 --budget 10      # every fraction
+    python benchmarks/versus.py --ref /tmp/ref --lewis 36 --fractions 50,55 --limit 10 --budget 30
 
 The other tree may predate :func:`qsudoku.solving.run_plan`; its workers then call
 ``qsudoku.route.anneal_route`` (the default solve of that time), with the same budget,
@@ -83,8 +84,10 @@ def ask(proc: subprocess.Popen, path: Path, i: int) -> dict:
 
 def files(args) -> list[Path]:
     if args.lewis:  # ../shared/lewis/sudokuN/lewis_pXX.txt, by fraction
-        return sorted((HERE.parent / "shared" / "lewis" / f"sudoku{args.lewis}").glob("lewis_p*.txt"),
-                      key=lambda f: int(f.stem.removeprefix("lewis_p")))
+        found = sorted((HERE.parent / "shared" / "lewis" / f"sudoku{args.lewis}").glob("lewis_p*.txt"),
+                       key=lambda f: int(f.stem.removeprefix("lewis_p")))
+        keep = {int(x) for x in args.fractions.split(",")} if args.fractions else None
+        return [f for f in found if keep is None or int(f.stem.removeprefix("lewis_p")) in keep]
     if args.dirs:
         return [f for d in args.dirs.split(",") for f in sorted((DATA / d).glob("*.txt"))
                 if not f.name.endswith((".ids.txt", ".solutions.txt"))]
@@ -104,6 +107,8 @@ def main() -> None:
     ap.add_argument("--dirs", default="", help="whole data dirs instead, e.g. sudoku16")
     ap.add_argument("--lewis", type=int, default=0, metavar="N",
                     help="the lewis N x N fraction files instead (any valid grid counts)")
+    ap.add_argument("--fractions", default="", metavar="P,P",
+                    help="with --lewis: only these percentages given, e.g. 50,55 (default: all)")
     ap.add_argument("--limit", type=int, default=0, help="first N puzzles per file (0 = all)")
     ap.add_argument("--budget", type=float, default=2.0)
     args = ap.parse_args()
