@@ -84,10 +84,13 @@ def ask(proc: subprocess.Popen, path: Path, i: int) -> dict:
 
 def files(args) -> list[Path]:
     if args.lewis:  # ../shared/lewis/sudokuN/lewis_pXX.txt, by fraction
+        def given(f: Path) -> int:  # lewis_p45.txt -> 45
+            return int(f.stem.removeprefix("lewis_p"))
+
         found = sorted((HERE.parent / "shared" / "lewis" / f"sudoku{args.lewis}").glob("lewis_p*.txt"),
-                       key=lambda f: int(f.stem.removeprefix("lewis_p")))
+                       key=given)
         keep = {int(x) for x in args.fractions.split(",")} if args.fractions else None
-        return [f for f in found if keep is None or int(f.stem.removeprefix("lewis_p")) in keep]
+        return [f for f in found if keep is None or given(f) in keep]
     if args.dirs:
         return [f for d in args.dirs.split(",") for f in sorted((DATA / d).glob("*.txt"))
                 if not f.name.endswith((".ids.txt", ".solutions.txt"))]

@@ -190,6 +190,7 @@ def test_auto_refute_makes_every_colony_refute_from_the_threshold_only():
         assert (auto.record.sample == expect.record.sample).all()
         assert (auto.record.sample != other.record.sample).any()
 
+
 def test_a_colony_ends_after_stall_iterations_without_a_new_record():
     m = model_of(parse_puzzle(HARD), rules=("naked_single", "hidden_single"))
     ss = get_sampler("aco").sample(m.bqm, groups=m.groups(), num_reads=6, num_ants=1, q0=1.0,

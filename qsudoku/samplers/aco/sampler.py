@@ -228,6 +228,7 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
             if tabu_moves:  # a read is a greedy construction and then the tabu search
                 max_iters, refute = 1, False
         refute = refutes(refute, len(cv.variables))
+        learn = refute or backjump > 0  # (else the learning ant is not compiled)
 
         def colonies(n, first, flags):
             """Reads ``first .. first + n - 1``, one colony each, until a ground state
@@ -238,7 +239,6 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
                 if r and ((stop_at_ground and flags[0]) or flags[1]
                           or time.perf_counter() > deadline):
                     break
-                learn = refute or backjump > 0  # (else the learning ant is not compiled)
                 stop = flags[:1] if stop_at_ground else np.zeros(1, np.int64)
                 chosen, fixed, its, ended = K.colony(
                     seed, r, num_ants, repair, spread, max_iters, stall, q0, rho, evap, xi,
