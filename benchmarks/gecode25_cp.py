@@ -18,7 +18,7 @@ With ``--lcg`` the same models and searches run with Choco's lazy clause generat
 clauses from its conflicts, the one thing the runs without it lack.
 
 Per puzzle: solved within the budget or not, seconds, and Choco's failure count.  With
-``--exact NAME ...`` qsudoku's own exact backends (``sat``: Glucose 4, CDCL with clause
+``--exact NAME ...`` qsudoku's own exact backends (``sat``: CaDiCaL, CDCL with clause
 learning, the route's fallback; ``cpsat``: OR-Tools CP-SAT, one worker, which learns clauses
 too; ``csp``: qsudoku's exact-cover search) run on the same puzzles after the route's
 propagation, for the other side of the comparison.  One search runs at a time, on one

@@ -135,8 +135,6 @@ def test_options_and_params_reach_the_backends():
     assert ss.info["solver"] == "sat:minisat22"
     with pytest.raises(ConfigError, match="unknown SAT solver"):
         get_sampler("sat").sample(m.bqm, groups=m.groups(), solver="nosuch")
-    with pytest.raises(ConfigError, match="cannot be interrupted"):
-        get_sampler("sat").sample(m.bqm, groups=m.groups(), solver="cadical153", time_limit=5)
     plan = make_plan(Config().with_overrides(sampler="cpsat", params={"num_workers": 2, "seed": 3}))
     rnd = plan.sample(m, seed=plan.seed)
     ss, params = rnd.sampleset, rnd.params

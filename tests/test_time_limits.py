@@ -27,9 +27,30 @@ def test_sat_counts_loading_its_clauses_against_the_time_limit():
     from qsudoku.exact.cnf import solve_sat
 
     problem = Problem.from_candidates(propagate(blank(25), ()))  # ~750,000 clauses
-    out = solve_sat(problem, time_limit=0.01)
+    out = solve_sat(problem, solver="glucose4", time_limit=0.01)
     assert out.status == "time_limit" and out.chosen is None
     assert out.info["num_clauses"] is None  # stopped while loading, not after
+
+
+def test_cadical_with_a_time_limit_goes_on_in_a_child_that_is_stopped_at_the_limit():
+    from qsudoku.exact.cnf import DEFAULT_SOLVER, FIRST_CONFLICTS, solve_sat
+    from qsudoku.io import load_puzzles
+
+    from _shared import DATA
+
+    assert DEFAULT_SOLVER == "cadical195"  # it answers no interrupt
+    puzzle = blank(16)  # decided within the first conflicts: no child
+    out = solve_sat(Problem.from_candidates(propagate(puzzle, ())), time_limit=60)
+    assert out.status == "solved" and "isolated" not in out.info
+    hard = load_puzzles(str(DATA / "sudoku25/gecode.txt"))  # 2,800-32,000 conflicts
+    problem = Problem.from_candidates(propagate(hard[1]))
+    out = solve_sat(problem, time_limit=60)
+    assert out.status == "solved" and out.info["isolated"]
+    assert out.info["stats"]["conflicts"] > FIRST_CONFLICTS  # the child's count
+    assert out.info["solver"] == "sat:cadical195" and "num_clauses" in out.info
+    assert hard[1].is_solution(problem.grid(out.chosen))
+    out = solve_sat(Problem.from_candidates(propagate(hard[0])), time_limit=0.3)
+    assert out.status == "time_limit" and out.chosen is None and out.info["isolated"]
 
 
 def test_sat_count_stops_while_loading_too():

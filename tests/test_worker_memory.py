@@ -57,3 +57,17 @@ def test_a_directory_without_puzzle_files_is_one_line(tmp_path, capsys):
     assert main(["bench", str(tmp_path / "empty"), "--sampler", "sa"]) == 2
     err = capsys.readouterr().err
     assert "no puzzle files (.txt, .tsv) in this directory" in err
+
+
+def test_peak_memory_counts_a_solver_child_that_outgrows_the_process():
+    """A solver run in a child process (CaDiCaL under a time limit) is the task's memory."""
+    import subprocess
+    import sys
+
+    from qsudoku.experiments.measure import peak_rss_mb
+
+    own = float(peak_rss_mb())
+    size = int((own + 150) * 2**20)  # the child touches 150 MB more than this process's peak
+    subprocess.run([sys.executable, "-c", f"b = bytearray({size}); b[::4096] = b'x' * len(b[::4096])"],
+                   check=True)
+    assert float(peak_rss_mb()) >= own + 150

@@ -66,7 +66,7 @@ class ExactBackend:
 BACKENDS: dict[str, ExactBackend] = {b.name: b for b in (
     ExactBackend("sat", "exact: SAT over the candidates (python-sat, exactly-one clauses)",
                  "pysat", Lazy("qsudoku.exact.cnf:solve_sat"),
-                 {"solver": "glucose4", "time_limit": None},
+                 {"solver": "cadical195", "time_limit": None},
                  count=Lazy("qsudoku.exact.cnf:count_sat"), exports=("cnf",)),  # core dependency
     ExactBackend("cpsat", "exact: CP with AllDifferent per unit (OR-Tools CP-SAT); minimises any BQM "
                  "without one-hot structure",

@@ -6,8 +6,13 @@ is imported first wins and the other fails with ``undefined symbol``.  Rather
 than give up, a backend that hits this *library clash* solves in a fresh
 interpreter (``python -m qsudoku.exact.isolate``), which exchanges the problem
 and the outcome as JSON on stdin and stdout.  The timings it reports are taken
-inside the child; ``info["isolated"]`` says it happened.  Installing a highspy
+inside the child, beside the child's whole wall time (``info["timing"]["child"]``, its start
+included); ``info["isolated"]`` says it happened.  Installing a highspy
 that matches the HiGHS inside ortools (1.12.0 for ortools 9.15) avoids it.
+
+A solver that cannot be interrupted (CaDiCaL) runs a time-limited solve the same way:
+the child is stopped when the limit is up (``stop_after``), and the outcome is a
+``"time_limit"`` one, as from a solver that answered the interrupt.
 
 The child knows no backend: it is told a function as ``"module:function"`` (the
 solver module that calls :func:`solve_isolated` names itself), so this module
@@ -65,15 +70,19 @@ def _child_env() -> dict:
     return {**os.environ, _CHILD_ENV: "1", "PYTHONPATH": path}
 
 
-def _run_child(request: dict, timeout: float | None) -> dict:
+def _run_child(request: dict, timeout: float | None, stop: bool = False) -> dict | None:
+    """The child's answer; ``None`` if ``stop`` and it was stopped at ``timeout`` seconds
+    (else a child that overruns its time limit by a minute is an error)."""
     t0 = time.perf_counter()
     what = request["target"]
     try:
         proc = subprocess.run([sys.executable, "-m", "qsudoku.exact.isolate"],
                               input=json.dumps(request), capture_output=True, text=True,
                               env=_child_env(),
-                              timeout=None if timeout is None else timeout + 60)
-    except subprocess.TimeoutExpired:
+                              timeout=None if timeout is None else timeout + (0 if stop else 60))
+    except subprocess.TimeoutExpired:  # (subprocess.run has killed the child)
+        if stop:
+            return None
         raise BackendUnavailableError(f"isolated {what} did not answer") from None
     if proc.returncode != 0:
         raise BackendUnavailableError(f"isolated {what} failed: {proc.stderr.strip()[-500:]}")
@@ -82,12 +91,26 @@ def _run_child(request: dict, timeout: float | None) -> dict:
     return out
 
 
-def solve_isolated(target: str, problem: Problem, params: dict) -> Outcome:
+def solve_isolated(target: str, problem: Problem, params: dict,
+                   stop_after: float | None = None) -> Outcome:
     """``target(problem, **params)`` in a child process, ``target`` a solve function named
-    ``"module:function"`` (``"qsudoku.exact.lp:solve_ilp"``)."""
-    out = _run_child({"target": target, "args": [], "kwargs": params,
-                      "problem": problem_to_json(problem)}, params.get("time_limit"))
-    info = dict(out["info"], isolated=True, isolated_wall=out["wall"])
+    ``"module:function"`` (``"qsudoku.exact.lp:solve_ilp"``).
+
+    With ``stop_after``, the child is stopped after that many seconds (starting it and
+    handing it the problem included), and the outcome is then ``"time_limit"``.
+    """
+    t0 = time.perf_counter()
+    request = {"target": target, "args": [], "kwargs": params,
+               "problem": problem_to_json(problem)}
+    if stop_after is None:
+        out = _run_child(request, params.get("time_limit"))
+    else:
+        out = _run_child(request, max(stop_after - (time.perf_counter() - t0), 1e-3), stop=True)
+        if out is None:
+            return Outcome(None, "time_limit", {
+                "isolated": True, "timing": {"child": time.perf_counter() - t0}})
+    timing = {**out["info"].get("timing", {}), "child": out["wall"]}
+    info = dict(out["info"], isolated=True, timing=timing)
     chosen = None if out["chosen"] is None else tuple(out["chosen"])
     return Outcome(chosen, out["status"], info)
 

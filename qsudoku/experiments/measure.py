@@ -142,24 +142,33 @@ def measure(task: Task) -> dict:
 
 
 def peak_rss_mb() -> float | str:
-    """The peak resident memory of this process so far in MB (a Dask worker's, when the
-    task ran on one), or ``""`` where the platform does not tell.
+    """The peak resident memory so far in MB of this process (a Dask worker's, when the
+    task ran on one) or of the largest child process it has waited for, whichever is
+    larger, or ``""`` where the platform does not tell.  The children are the solvers run
+    in a child process (CaDiCaL under a time limit, :mod:`qsudoku.exact.isolate`), whose
+    memory is the task's too.
 
-    Read from ``VmHWM`` in ``/proc/self/status`` where there is one: ``ru_maxrss`` survives
-    ``exec``, so a worker started from a large parent would report the parent's peak.
+    This process's is read from ``VmHWM`` in ``/proc/self/status`` where there is one:
+    ``ru_maxrss`` survives ``exec``, so a worker started from a large parent would report
+    the parent's peak.
     """
+    try:
+        import resource
+    except ImportError:  # not on Windows
+        resource = None
+    kb = None
     try:
         with open("/proc/self/status", encoding="ascii") as f:
             for line in f:
                 if line.startswith("VmHWM:"):
-                    return round(int(line.split()[1]) / 1024, 1)  # kB
+                    kb = int(line.split()[1])
     except (OSError, ValueError, IndexError):
         pass
-    try:
-        import resource
-    except ImportError:  # not on Windows
-        return ""
-    kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # kB on Linux
+    if resource is None:
+        return "" if kb is None else round(kb / 1024, 1)
+    if kb is None:
+        kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # kB on Linux
+    kb = max(kb, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
     return round(kb / 1024, 1)
 
 
