@@ -24,6 +24,7 @@ from typing import Iterator
 import numpy as np
 
 from qsudoku.errors import ConfigError
+from qsudoku.exact.backends import BACKENDS
 from qsudoku.exact.isolate import solve_isolated
 from qsudoku.exact.problem import Outcome, Problem
 from qsudoku.exact.search import SearchResult
@@ -31,12 +32,11 @@ from qsudoku.exact.search import SearchResult
 __all__ = ["clauses", "clause_chunks", "to_dimacs", "solve_sat", "count_sat", "DEFAULT_SOLVER",
            "FIRST_CONFLICTS", "INTERRUPTIBLE_SOLVER", "interruptible"]
 
-#: The ``sat`` backend's solver: CaDiCaL 1.9.5.  It is several times faster than Glucose 4
-#: at the peak of the 36x36 band (9 of the first 10 grids 50% given within 19 s, against
-#: 1 of 5 within 30 s; ``docs/big_grids.md``).  It answers no interrupt; a solve with a
-#: time limit runs :data:`FIRST_CONFLICTS` conflicts here and then, if still undecided, in
-#: a child process that is stopped at the limit (:mod:`.isolate`).
-DEFAULT_SOLVER = "cadical195"
+#: The ``sat`` backend's solver, as its entry in :data:`~qsudoku.exact.backends.BACKENDS`
+#: gives it (CaDiCaL 1.9.5).  It answers no interrupt; a solve with a time limit runs
+#: :data:`FIRST_CONFLICTS` conflicts here and then, if still undecided, in a child process
+#: that is stopped at the limit (:mod:`.isolate`).
+DEFAULT_SOLVER = BACKENDS["sat"].params["solver"]
 
 #: Conflicts a solver that answers no interrupt may take in this process before a time-
 #: limited solve moves to a child: every puzzle of the hardest shared 9x9 and 16x16 sets
