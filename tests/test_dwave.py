@@ -52,8 +52,14 @@ def _isolated(monkeypatch, tmp_path):
     monkeypatch.setenv("QSUDOKU_CACHE_DIR", str(tmp_path / "cache"))
 
 
+#: A budget no load reaches: these tests check what a sampler call does, so the call must
+#: happen (the default 0.8 s, counted from before propagation, can end first on a busy host).
+ROUTE = {"time_budget": 60.0}
+LONG = ["--time-budget", "60"]
+
+
 def mock_cfg(cache_dir, rules=None, **params):
-    data = {"sampler": {"name": "mock-qpu", "options": {
+    data = {"route": ROUTE, "sampler": {"name": "mock-qpu", "options": {
         "cache_dir": str(cache_dir), "embedding_parameters": {"random_seed": 0}},
                         "params": {"num_reads": 10, "num_sweeps": 1000, "seed": 3, **params}}}
     if rules is not None:
@@ -117,7 +123,7 @@ def test_shipped_configs(seed004, cache_root, monkeypatch, capsys):
     assert names["hybrid"].name == "hybrid" and "time_limit" not in names["hybrid"].params
     monkeypatch.setenv("QSUDOKU_CACHE_DIR", str(cache_root))
     assert main(["solve", seed004.format(), "--config", str(REPO / "configs" / "mock-qpu.toml"),
-                 "--json"]) == 0
+                 "--json", *LONG]) == 0
     assert json.loads(capsys.readouterr().out)["valid"] is True
     assert main(["solve", seed004.format(), "--config", str(REPO / "configs" / "qpu.toml")]) == 3
     assert "no D-Wave API token" in capsys.readouterr().err
@@ -322,7 +328,8 @@ def cloud(monkeypatch):
 def test_hybrid_defaults_to_the_minimum_time_limit_and_decodes(cloud):
     solver = FakeBQMSolver()
     cloud["answer"] = [solver]
-    cfg = Config.from_dict({"propagate": {"rules": []}, "sampler": {"name": "hybrid"}})
+    cfg = Config.from_dict({"propagate": {"rules": []}, "sampler": {"name": "hybrid"},
+                            "route": ROUTE})
     r = solve(parse_puzzle(FOUR), cfg)
     assert solver.calls[0]["time_limit"] == pytest.approx(3.0)
     assert solver.calls[0]["label"] == "qsudoku"
@@ -337,7 +344,8 @@ def test_hybrid_cqm_sends_one_hot_groups_as_constraints(cloud):
     solver = FakeCQMSolver()
     cloud["answer"] = [solver]
     p = parse_puzzle(FOUR)
-    cfg = Config.from_dict({"propagate": {"rules": []}, "sampler": {"name": "hybrid-cqm"}})
+    cfg = Config.from_dict({"propagate": {"rules": []}, "sampler": {"name": "hybrid-cqm"},
+                            "route": ROUTE})
     r = solve(p, cfg)
     cqm = solver.calls[0]["cqm"]
     _, m, _ = build(p, cfg)
@@ -380,7 +388,7 @@ def test_a_model_over_the_published_limit_is_refused_before_any_client(
 
     made = _count_clients(monkeypatch, cls_name)
     monkeypatch.setitem(limits.PUBLISHED, name, {**limits.PUBLISHED[name], limit: 5})
-    assert main(["solve", FOUR, "--sampler", name, "--rules", "none"]) == 2
+    assert main(["solve", FOUR, "--sampler", name, "--rules", "none", *LONG]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and made == []
     assert err.startswith(f"qsudoku: error: the model is too large for Leap's {name} solver: ")
@@ -393,7 +401,7 @@ def test_a_model_under_the_limit_reaches_the_token_check(monkeypatch, capsys):
     assert PUBLISHED["hybrid"] == {"maximum_number_of_variables": 1_000_000,
                                    "maximum_number_of_biases": 200_000_000}
     made = _count_clients(monkeypatch, "LeapHybridSampler")
-    assert main(["solve", FOUR, "--sampler", "hybrid", "--rules", "none"]) == 3
+    assert main(["solve", FOUR, "--sampler", "hybrid", "--rules", "none", *LONG]) == 3
     err = capsys.readouterr().err
     assert err.startswith("qsudoku: error: no D-Wave API token") and made == []
 
@@ -402,7 +410,8 @@ def test_the_solvers_own_limit_is_checked_before_submission(cloud):
     solver = FakeBQMSolver()
     solver.properties = {**solver.properties, "maximum_number_of_biases": 100}
     cloud["answer"] = [solver]
-    cfg = Config.from_dict({"propagate": {"rules": []}, "sampler": {"name": "hybrid"}})
+    cfg = Config.from_dict({"propagate": {"rules": []}, "sampler": {"name": "hybrid"},
+                            "route": ROUTE})
     bqm = build(parse_puzzle(FOUR), cfg)[1].bqm
     biases = bqm.num_variables + bqm.num_interactions  # 42 + 156
     with pytest.raises(ModelTooLargeError, match=rf"hybrid solver: {biases} biases > "
@@ -465,7 +474,8 @@ def _cloud_exceptions():
 @pytest.mark.parametrize("name", ["qpu", "hybrid", "hybrid-cqm", "hybrid-nl"])
 def test_cloud_failures_at_connection(name, cloud):
     """The QPU connects when it is built, a Leap hybrid sampler at its first call."""
-    cfg = Config.from_dict({"propagate": {"rules": []}, "sampler": {"name": name}})
+    cfg = Config.from_dict({"propagate": {"rules": []}, "sampler": {"name": name},
+                            "route": ROUTE})
     for exc, message in _cloud_exceptions():
         cloud["answer"] = exc
         with pytest.raises(BackendUnavailableError, match=message) as err:
@@ -522,8 +532,9 @@ def test_real_dwave_sampler_failures_during_sample(cloud, monkeypatch, tmp_path)
             raise _exc
         monkeypatch.setattr(solver, "sample_bqm", fail)
         with pytest.raises(BackendUnavailableError, match=message) as err:
-            solve(m.puzzle, Config.from_dict({"propagate": {"rules": []}, "sampler": {
-                "name": "qpu", "options": {"cache_dir": str(tmp_path)}}}), sampler=sampler)
+            cfg = Config.from_dict({"propagate": {"rules": []}, "route": ROUTE, "sampler": {
+                "name": "qpu", "options": {"cache_dir": str(tmp_path)}}})
+            solve(m.puzzle, cfg, sampler=sampler)
         assert TOKEN not in str(err.value)
     assert len(list(tmp_path.glob("*.json"))) == 1  # the embedding was cached before the failure
 
@@ -535,7 +546,7 @@ def test_cli_exit_3_with_one_line_and_fallback(cloud, capsys):
     assert main(["solve", FOUR, "--sampler", "qpu"]) == 3
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("qsudoku: error: D-Wave rejected the API token")
-    assert main(["solve", FOUR, "--sampler", "hybrid", "--fallback", "sa", "--seed", "1",
+    assert main(["solve", FOUR, "--sampler", "hybrid", "--fallback", "sa", "--seed", "1", *LONG,
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["solved_by"] == "sa (1 round)" and "unavailable" in out["notes"][0]
@@ -548,13 +559,14 @@ def test_token_never_reaches_output_or_files(token, cloud, monkeypatch, tmp_path
     monkeypatch.setenv("DWAVE_API_TOKEN", token)
     monkeypatch.setenv("QSUDOKU_CACHE_DIR", str(tmp_path / "cache"))
     cloud["answer"] = SolverAuthenticationError(f"token {token} is not valid")
-    codes = [main(["solve", FOUR, "--sampler", name])
+    codes = [main(["solve", FOUR, "--sampler", name, *LONG])
              for name in ("qpu", "hybrid", "hybrid-cqm", "hybrid-nl")]
     assert codes == [3, 3, 3, 3]
     cfg = tmp_path / "mock.toml"
     cfg.write_text('[propagate]\nrules = []\n[sampler]\nname = "mock-qpu"\n'
                    '[sampler.params]\nnum_reads = 4\nseed = 1\n')
-    assert main(["solve", FOUR, "--config", str(cfg), "--json"]) in (0, 1)  # 1 = no valid read
+    # exit 1 = no valid read
+    assert main(["solve", FOUR, "--config", str(cfg), "--json", *LONG]) in (0, 1)
     assert main(["embed", FOUR, "--rules", "none", "--json"]) == 0
     leaky = tmp_path / "leaky.toml"
     leaky.write_text(f'[sampler]\nname = "qpu"\n[sampler.options]\ntoken = "{token}"\n')
