@@ -53,6 +53,21 @@ def test_cadical_with_a_time_limit_goes_on_in_a_child_that_is_stopped_at_the_lim
     assert out.status == "time_limit" and out.chosen is None and out.info["isolated"]
 
 
+def test_cadical_starts_in_the_child_when_the_clauses_are_many(monkeypatch):
+    from qsudoku.exact import cnf
+
+    problem = Problem.from_candidates(propagate(blank(16), ()))
+    pairs = cnf.num_pairs(problem)
+    assert pairs == 4 * 256 * 120  # 4 kinds of 256 groups (16 cells x 16 digits), C(16, 2)
+    monkeypatch.setattr(cnf, "CHILD_FROM_CLAUSES", pairs)
+    out = cnf.solve_sat(problem, time_limit=60)
+    assert out.status == "solved" and out.info["isolated"]
+    assert out.info["stats"]["conflicts"] <= cnf.FIRST_CONFLICTS  # (decided here otherwise)
+    assert blank(16).is_solution(problem.grid(out.chosen))
+    monkeypatch.setattr(cnf, "CHILD_FROM_CLAUSES", pairs + 1)
+    assert "isolated" not in cnf.solve_sat(problem, time_limit=60).info
+
+
 def test_sat_count_stops_while_loading_too():
     from qsudoku.exact.cnf import count_sat
 

@@ -30,7 +30,8 @@ from qsudoku.exact.problem import Outcome, Problem
 from qsudoku.exact.search import SearchResult
 
 __all__ = ["clauses", "clause_chunks", "to_dimacs", "solve_sat", "count_sat", "DEFAULT_SOLVER",
-           "FIRST_CONFLICTS", "INTERRUPTIBLE_SOLVER", "interruptible"]
+           "FIRST_CONFLICTS", "CHILD_FROM_CLAUSES", "INTERRUPTIBLE_SOLVER", "interruptible",
+           "num_pairs"]
 
 #: The ``sat`` backend's solver, as its entry in :data:`~qsudoku.exact.backends.BACKENDS`
 #: gives it (CaDiCaL 1.9.5).  It answers no interrupt; a solve with a time limit runs
@@ -44,6 +45,14 @@ DEFAULT_SOLVER = BACKENDS["sat"].params["solver"]
 #: tens of milliseconds on a 36x36 grid.
 FIRST_CONFLICTS = 2000
 
+#: Pairs of candidates (:func:`num_pairs`) from which such a solve skips the first
+#: conflicts here and starts in the child: loading takes about 1 s per million clauses, which
+#: the child pays again, and a blank 36x36 (3.3 million pairs) or 49x49 (11.3 million) takes
+#: more than 2,000 conflicts (about 3,200 and 5,500).  Starting there saves 3.8 s and 13 s of
+#: their 8.8 s and 33 s (``docs/big_grids.md``); 49x49 grids 30% given (1.3 million) are
+#: still sometimes decided here, so they keep the first step.
+CHILD_FROM_CLAUSES = 2_000_000
+
 #: The solver of a time-limited count, which blocks solutions one by one in one process:
 #: Glucose 4 answers interrupts.
 INTERRUPTIBLE_SOLVER = "glucose4"
@@ -56,6 +65,18 @@ def interruptible(solver: str) -> bool:
     (True, False)
     """
     return not solver.startswith("cadical")
+
+
+def num_pairs(problem: Problem) -> int:
+    """Pairs of variables over all groups: at least the pairwise exclusions of the CNF
+    (a pair shared by two groups is written once).
+
+    >>> from qsudoku.io import parse_puzzle
+    >>> from qsudoku.model.propagate import propagate
+    >>> num_pairs(Problem.from_candidates(propagate(parse_puzzle("." * 16), rules=())))
+    384
+    """
+    return sum(len(g.members) * (len(g.members) - 1) // 2 for g in problem.groups)
 
 
 def clauses(problem: Problem) -> list[list[int]]:
@@ -143,7 +164,8 @@ def solve_sat(problem: Problem, solver: str = DEFAULT_SOLVER,
 
     A solver that answers no interrupt (CaDiCaL) takes a time-limited problem
     :data:`FIRST_CONFLICTS` conflicts at most here, and then, if it is still undecided, in
-    a child process stopped at the limit (``info["isolated"]``).
+    a child process stopped at the limit (``info["isolated"]``); from
+    :data:`CHILD_FROM_CLAUSES` pairs it starts in the child.
 
     Raises:
         ConfigError: Unknown solver name.
@@ -155,6 +177,9 @@ def solve_sat(problem: Problem, solver: str = DEFAULT_SOLVER,
         raise ConfigError(f"unknown SAT solver {solver!r}; python-sat knows {', '.join(known)}")
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
+    if (deadline is not None and not interruptible(solver)
+            and num_pairs(problem) >= CHILD_FROM_CLAUSES):
+        return _in_child(problem, solver, deadline, t0)
     ok, model, stats = None, None, {}
     with Solver(name=solver) as s:
         num_clauses = _load(s, problem, deadline)  # loading counts against the time limit
@@ -175,11 +200,7 @@ def solve_sat(problem: Problem, solver: str = DEFAULT_SOLVER,
         stats = dict(s.accum_stats() or {})
     t2 = time.perf_counter()
     if ok is None and num_clauses is not None and not interruptible(solver) and deadline > t2:
-        out = solve_isolated("qsudoku.exact.cnf:solve_sat", problem, {"solver": solver},
-                             stop_after=deadline - t2)
-        timing = {**out.info.get("timing", {}), "here": t2 - t0}
-        return Outcome(out.chosen, out.status, {"solver": f"sat:{solver}", **out.info,
-                                                "timing": timing})
+        return _in_child(problem, solver, deadline, t0)
     info = {"solver": f"sat:{solver}", "num_clauses": num_clauses, "stats": stats,
             "timing": {"model": t1 - t0, "solve": t2 - t1}}
     if ok is None:
@@ -188,6 +209,16 @@ def solve_sat(problem: Problem, solver: str = DEFAULT_SOLVER,
         return Outcome(None, "infeasible", info)
     chosen = tuple(x - 1 for x in model if x > 0)
     return Outcome(chosen, "solved", info)
+
+
+def _in_child(problem: Problem, solver: str, deadline: float, t0: float) -> Outcome:
+    """The rest of a time-limited solve in a child process, stopped at ``deadline``."""
+    t = time.perf_counter()
+    out = solve_isolated("qsudoku.exact.cnf:solve_sat", problem, {"solver": solver},
+                         stop_after=deadline - t)
+    timing = {**out.info.get("timing", {}), "here": t - t0}
+    return Outcome(out.chosen, out.status, {"solver": f"sat:{solver}", **out.info,
+                                            "timing": timing})
 
 
 def count_sat(problem: Problem, *, limit: int, time_limit: float | None = None,
