@@ -66,6 +66,29 @@ def test_fast_backends_solve_a_25x25(name):
     assert r.valid and list(r.grid) == list(p.solution)
 
 
+@needs_data
+def test_cadical_runs_with_the_options_of_its_table():
+    """python-sat ignores an option it does not know, so the run itself is compared: the
+    backend's conflicts are those of a solver given SOLVER_OPTIONS, not of a plain one."""
+    from pysat.solvers import Solver
+
+    from qsudoku.exact import cnf
+
+    problem = Problem.from_candidates(propagate(load_puzzles(str(DATA / "sudoku25/gecode.txt"))[1]))
+
+    def conflicts(options):
+        with Solver(name="cadical195") as s:
+            s.configure(options)
+            s.append_formula(cnf.clauses(problem))
+            assert s.solve()
+            return s.accum_stats()["conflicts"]
+
+    out = cnf.solve_sat(problem, solver="cadical195")  # no time limit: in this process
+    assert out.status == "solved" and problem.check(out.chosen)
+    assert out.info["stats"]["conflicts"] == conflicts(cnf.SOLVER_OPTIONS["cadical195"])
+    assert out.info["stats"]["conflicts"] != conflicts({})
+
+
 @pytest.mark.parametrize("name", BACKENDS)
 def test_pipeline_result_shape(name):
     p = parse_puzzle("2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......")

@@ -30,8 +30,8 @@ from qsudoku.exact.problem import Outcome, Problem
 from qsudoku.exact.search import SearchResult
 
 __all__ = ["clauses", "clause_chunks", "to_dimacs", "solve_sat", "count_sat", "DEFAULT_SOLVER",
-           "FIRST_CONFLICTS", "CHILD_FROM_CLAUSES", "INTERRUPTIBLE_SOLVER", "interruptible",
-           "num_pairs"]
+           "FIRST_CONFLICTS", "CHILD_FROM_CLAUSES", "SOLVER_OPTIONS", "INTERRUPTIBLE_SOLVER",
+           "interruptible", "num_pairs"]
 
 #: The ``sat`` backend's solver, as its entry in :data:`~qsudoku.exact.backends.BACKENDS`
 #: gives it (CaDiCaL 1.9.5).  It answers no interrupt; a solve with a time limit runs
@@ -41,8 +41,8 @@ DEFAULT_SOLVER = BACKENDS["sat"].params["solver"]
 
 #: Conflicts a solver that answers no interrupt may take in this process before a time-
 #: limited solve moves to a child: every puzzle of the hardest shared 9x9 and 16x16 sets
-#: takes at most 225 after singles, so that those never pay the child's start (about 0.3 s);
-#: tens of milliseconds on a 36x36 grid.
+#: takes at most 319 after singles (with :data:`SOLVER_OPTIONS`), so that those never pay
+#: the child's start (about 0.3 s); tens of milliseconds on a 36x36 grid.
 FIRST_CONFLICTS = 2000
 
 #: Pairs of candidates (:func:`num_pairs`) from which such a solve skips the first
@@ -52,6 +52,15 @@ FIRST_CONFLICTS = 2000
 #: their 8.8 s and 33 s (``docs/big_grids.md``); 49x49 grids 30% given (1.3 million) are
 #: still sometimes decided here, so they keep the first step.
 CHILD_FROM_CLAUSES = 2_000_000
+
+#: Options a python-sat solver is configured with (``Solver.configure``), by name.  CaDiCaL
+#: 1.9.5 stays in its stable mode (``stabilizeonly``: few restarts, target phases), as its
+#: own ``--sat`` configuration does: puzzles are meant to have a solution.  Side by side, each
+#: solve in a fresh process (``docs/big_grids.md``): the first ten 36x36 grids 50% given,
+#: median 2.8 s against 11.1 s (9/10 solved in 30 s either way, not the same nine); the
+#: twelve 25x25 Gecode puzzles 16.7 s in all against 33.3 s; the hardest shared 9x9 and
+#: 16x16 sets at most 319 conflicts against 225.
+SOLVER_OPTIONS = {"cadical195": {"stabilizeonly": 1}}
 
 #: The solver of a time-limited count, which blocks solutions one by one in one process:
 #: Glucose 4 answers interrupts.
@@ -182,6 +191,8 @@ def solve_sat(problem: Problem, solver: str = DEFAULT_SOLVER,
         return _in_child(problem, solver, deadline, t0)
     ok, model, stats = None, None, {}
     with Solver(name=solver) as s:
+        if solver in SOLVER_OPTIONS:
+            s.configure(SOLVER_OPTIONS[solver])
         num_clauses = _load(s, problem, deadline)  # loading counts against the time limit
         t1 = time.perf_counter()
         if num_clauses is not None and deadline is None:
