@@ -35,15 +35,16 @@ def main() -> None:
     path = Path(args.shared) / "lewis" / f"sudoku{args.size}" / f"lewis_p{args.fraction}.txt"
     config = Config().with_overrides(route={"time_budget": args.budget}, seed=0)
     print(f"# {path}, budget {args.budget} s, {load()}")
+    puzzles = load_puzzles(str(path))[:args.first]
     solved = 0
-    for i, puzzle in enumerate(load_puzzles(str(path))[:args.first]):
+    for i, puzzle in enumerate(puzzles):
         t = time.perf_counter()
         r = solve(puzzle, config)
         solved += r.valid
         stages = ", ".join(f"{k} {v:.1f}" for k, v in r.timings.items())
         print(f"{i} {r.valid} {r.solved_by!r} {time.perf_counter() - t:.1f} s ({stages})",
               flush=True)
-    print(f"# solved {solved}/{min(args.first, i + 1)}, {load()}")
+    print(f"# solved {solved}/{len(puzzles)}, {load()}")
 
 
 if __name__ == "__main__":

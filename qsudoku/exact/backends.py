@@ -64,8 +64,9 @@ class ExactBackend:
 
 #: Sampler name -> :class:`ExactBackend`.
 BACKENDS: dict[str, ExactBackend] = {b.name: b for b in (
-    # CaDiCaL 1.9.5: several times faster than Glucose 4 at the peak of the 36x36 band (9 of
-    # the first 10 grids 50% given within 19 s, against 1 of 5 in 30 s; docs/big_grids.md).
+    # CaDiCaL 1.9.5 (in its stable mode, cnf.SOLVER_OPTIONS): at the peak of the 36x36 band
+    # all of the first 10 grids 50% given within 30 s, median 3.0 s; Glucose 4 solved 1 of 5
+    # (docs/big_grids.md).
     ExactBackend("sat", "exact: SAT over the candidates (python-sat, exactly-one clauses)",
                  "pysat", Lazy("qsudoku.exact.cnf:solve_sat"),
                  {"solver": "cadical195", "time_limit": None},
