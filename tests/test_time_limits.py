@@ -51,7 +51,7 @@ def test_cadical_with_a_time_limit_goes_on_in_a_child_that_is_stopped_at_the_lim
     assert out.info["solver"] == "sat:cadical195" and "num_clauses" in out.info
     assert hard[1].is_solution(problem.grid(out.chosen))
     # straight to the child, so that a busy host cannot spend the 0.3 s before it starts
-    monkeypatch.setattr(cnf, "CHILD_FROM_CLAUSES", 0)
+    monkeypatch.setattr(cnf, "BIG_FROM_PAIRS", 0)
     out = solve_sat(Problem.from_candidates(propagate(hard[0])), time_limit=0.3)
     assert out.status == "time_limit" and out.chosen is None and out.info["isolated"]
 
@@ -62,12 +62,12 @@ def test_cadical_starts_in_the_child_when_the_clauses_are_many(monkeypatch):
     problem = Problem.from_candidates(propagate(blank(16), ()))
     pairs = cnf.num_pairs(problem)
     assert pairs == 4 * 256 * 120  # 4 kinds of 256 groups (16 cells x 16 digits), C(16, 2)
-    monkeypatch.setattr(cnf, "CHILD_FROM_CLAUSES", pairs)
+    monkeypatch.setattr(cnf, "BIG_FROM_PAIRS", pairs)
     out = cnf.solve_sat(problem, time_limit=60)
     assert out.status == "solved" and out.info["isolated"]
     assert out.info["stats"]["conflicts"] <= cnf.FIRST_CONFLICTS  # (decided here otherwise)
     assert blank(16).is_solution(problem.grid(out.chosen))
-    monkeypatch.setattr(cnf, "CHILD_FROM_CLAUSES", pairs + 1)
+    monkeypatch.setattr(cnf, "BIG_FROM_PAIRS", pairs + 1)
     assert "isolated" not in cnf.solve_sat(problem, time_limit=60).info
 
 

@@ -30,8 +30,8 @@ from qsudoku.exact.problem import Outcome, Problem
 from qsudoku.exact.search import SearchResult
 
 __all__ = ["clauses", "clause_chunks", "to_dimacs", "solve_sat", "count_sat", "DEFAULT_SOLVER",
-           "FIRST_CONFLICTS", "CHILD_FROM_CLAUSES", "SOLVER_OPTIONS", "INTERRUPTIBLE_SOLVER",
-           "interruptible", "num_pairs"]
+           "FIRST_CONFLICTS", "BIG_FROM_PAIRS", "SOLVER_OPTIONS", "BIG_OPTIONS",
+           "INTERRUPTIBLE_SOLVER", "interruptible", "num_pairs", "solver_options"]
 
 #: The ``sat`` backend's solver, as its entry in :data:`~qsudoku.exact.backends.BACKENDS`
 #: gives it (CaDiCaL 1.9.5).  It answers no interrupt; a solve with a time limit runs
@@ -45,13 +45,14 @@ DEFAULT_SOLVER = BACKENDS["sat"].params["solver"]
 #: the child's start (about 0.3 s); tens of milliseconds on a 36x36 grid.
 FIRST_CONFLICTS = 2000
 
-#: Pairs of candidates (:func:`num_pairs`) from which such a solve skips the first
-#: conflicts here and starts in the child: loading takes about 1 s per million clauses, which
-#: the child pays again, and a blank 36x36 (3.3 million pairs) or 49x49 (11.3 million) takes
-#: more than 2,000 conflicts (about 3,200 and 5,500).  Starting there saves 3.8 s and 13 s of
-#: their 8.8 s and 33 s (``docs/big_grids.md``); 49x49 grids 30% given (1.3 million) are
-#: still sometimes decided here, so they keep the first step.
-CHILD_FROM_CLAUSES = 2_000_000
+#: Pairs of candidates (:func:`num_pairs`) from which a formula is *big* (blank and nearly
+#: blank grids from 36x36 up): a time-limited solve of it skips the first conflicts here and
+#: starts in the child, and the solver takes :data:`BIG_OPTIONS` too.  Loading takes about
+#: 1 s per million clauses, which the child pays again, and a blank 36x36 (3.3 million pairs)
+#: or 49x49 (11.3 million) takes more than 2,000 conflicts (about 3,200 and 5,500).  Starting
+#: there saves 3.8 s and 13 s of their 8.8 s and 33 s (``docs/big_grids.md``); 49x49 grids
+#: 30% given (1.3 million) are still sometimes decided here, so they keep the first step.
+BIG_FROM_PAIRS = 2_000_000
 
 #: Options a python-sat solver is configured with (``Solver.configure``), by name.  CaDiCaL
 #: 1.9.5 stays in its stable mode (``stabilizeonly``: few restarts, target phases), as its
@@ -61,6 +62,15 @@ CHILD_FROM_CLAUSES = 2_000_000
 #: twelve 25x25 Gecode puzzles 16.7 s in all against 33.3 s; the hardest shared 9x9 and
 #: 16x16 sets at most 319 conflicts against 225.
 SOLVER_OPTIONS = {"cadical195": {"stabilizeonly": 1}}
+
+#: Options added to :data:`SOLVER_OPTIONS` for a big formula (:data:`BIG_FROM_PAIRS`).
+#: CaDiCaL without its clause arena (``arena = 0``) frees dead clauses one by one, where its
+#: garbage collection would copy every live clause into a fresh arena, the old one still
+#: held.  Peak memory, each solve in a fresh process: blank 36x36 625 -> 437 MB, blank 49x49
+#: 1,854 -> 1,228 MB, 49x49 grids 5% given 1,429 -> 955 and 1,423 -> 1,189 MB, at about the
+#: same time.  Smaller formulas keep the arena, whose compact layout solves faster (36x36
+#: grids 50% given 67 s in all against 86 s; 25x25 Gecode puzzles 16.7 s against 25.3 s).
+BIG_OPTIONS = {"cadical195": {"arena": 0}}
 
 #: The solver of a time-limited count, which blocks solutions one by one in one process:
 #: Glucose 4 answers interrupts.
@@ -74,6 +84,18 @@ def interruptible(solver: str) -> bool:
     (True, False)
     """
     return not solver.startswith("cadical")
+
+
+def solver_options(solver: str, pairs: int) -> dict:
+    """The options ``solver`` is configured with for a formula of ``pairs`` pairs.
+
+    >>> solver_options("cadical195", 10), solver_options("cadical195", BIG_FROM_PAIRS)
+    ({'stabilizeonly': 1}, {'stabilizeonly': 1, 'arena': 0})
+    >>> solver_options("glucose4", BIG_FROM_PAIRS)
+    {}
+    """
+    big = BIG_OPTIONS.get(solver, {}) if pairs >= BIG_FROM_PAIRS else {}
+    return {**SOLVER_OPTIONS.get(solver, {}), **big}
 
 
 def num_pairs(problem: Problem) -> int:
@@ -173,8 +195,9 @@ def solve_sat(problem: Problem, solver: str = DEFAULT_SOLVER,
 
     A solver that answers no interrupt (CaDiCaL) takes a time-limited problem
     :data:`FIRST_CONFLICTS` conflicts at most here, and then, if it is still undecided, in
-    a child process stopped at the limit (``info["isolated"]``); from
-    :data:`CHILD_FROM_CLAUSES` pairs it starts in the child.
+    a child process stopped at the limit (``info["isolated"]``); a big formula
+    (:data:`BIG_FROM_PAIRS`) starts in the child.  The solver is configured with
+    :func:`solver_options`.
 
     Raises:
         ConfigError: Unknown solver name.
@@ -186,13 +209,14 @@ def solve_sat(problem: Problem, solver: str = DEFAULT_SOLVER,
         raise ConfigError(f"unknown SAT solver {solver!r}; python-sat knows {', '.join(known)}")
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
-    if (deadline is not None and not interruptible(solver)
-            and num_pairs(problem) >= CHILD_FROM_CLAUSES):
+    pairs = num_pairs(problem)
+    if deadline is not None and not interruptible(solver) and pairs >= BIG_FROM_PAIRS:
         return _in_child(problem, solver, deadline, t0)
     ok, model, stats = None, None, {}
+    options = solver_options(solver, pairs)
     with Solver(name=solver) as s:
-        if solver in SOLVER_OPTIONS:
-            s.configure(SOLVER_OPTIONS[solver])
+        if options:
+            s.configure(options)
         num_clauses = _load(s, problem, deadline)  # loading counts against the time limit
         t1 = time.perf_counter()
         if num_clauses is not None and deadline is None:
