@@ -67,8 +67,9 @@ SOLVER_OPTIONS = {"cadical195": {"stabilizeonly": 1}}
 #: CaDiCaL without its clause arena (``arena = 0``) frees dead clauses one by one, where its
 #: garbage collection would copy every live clause into a fresh arena, the old one still
 #: held.  Peak memory, each solve in a fresh process: blank 36x36 625 -> 437 MB, blank 49x49
-#: 1,854 -> 1,228 MB, 49x49 grids 5% given 1,429 -> 955 and 1,423 -> 1,189 MB, at about the
-#: same time.  Smaller formulas keep the arena, whose compact layout solves faster (36x36
+#: 1,854 -> 1,228 MB, 49x49 grids 5% given 1,429 -> 955 and 1,423 -> 1,189 MB; the times
+#: move with the search path (blank 49x49 6.9 s against 16.8 s, the second 49x49 5% given
+#: 18.7 s against 11.6 s).  Smaller formulas keep the arena, whose compact layout solves faster (36x36
 #: grids 50% given 67 s in all against 86 s; 25x25 Gecode puzzles 16.7 s against 25.3 s).
 BIG_OPTIONS = {"cadical195": {"arena": 0}}
 
