@@ -48,7 +48,7 @@ def run_set(name: str, args, sampler) -> dict:
         rnd = sample_round(model, sampler, {
             "subproblem_size": args.size, "strategy": args.strategy, "seed": i,
             "qpu_reads": args.qpu_reads, "num_sweeps": args.num_sweeps,
-            "max_calls": args.max_calls, "patience": args.patience, "backjump": args.backjump,
+            "max_calls": args.max_calls, "backjump": args.backjump,
             "memory": args.memory, "refute": not args.no_refute, "batch": args.batch})
         info = rnd.sampleset.info
         solved += rnd.best.valid
@@ -83,7 +83,6 @@ def main() -> None:
     ap.add_argument("--qpu-reads", type=int, default=10, help="reads per QPU call (registry default)")
     ap.add_argument("--num-sweeps", type=int, default=1000, help="mock physics: SA sweeps")
     ap.add_argument("--max-calls", type=int, default=2000, help="the sampler's default")
-    ap.add_argument("--patience", type=int, default=15, help="calls without gain before a breakout")
     ap.add_argument("--backjump", type=int, default=3, help="construct: retries per state")
     ap.add_argument("--memory", type=float, default=1.0, help="construct: blame bias (0: none)")
     ap.add_argument("--no-refute", action="store_true", help="construct: do not rule out digits that contradict")
@@ -96,7 +95,7 @@ def main() -> None:
     sampler = get_sampler("decompose", qpu_sampler="mock-qpu")
     print(f"decompose, mock QPU (Pegasus P16, SA physics): subproblem_size={args.size} "
           f"strategy={args.strategy} qpu_reads={args.qpu_reads} num_sweeps={args.num_sweeps} "
-          f"max_calls={args.max_calls} patience={args.patience} backjump={args.backjump} "
+          f"max_calls={args.max_calls} backjump={args.backjump} "
           f"memory={args.memory:g} refute={not args.no_refute} batch={args.batch} "
           f"encoding={args.encoding}; "
           f"load average {os.getloadavg()[0]:.2f}")

@@ -10,9 +10,9 @@ that both see the same load.  The default file is ``data/sudoku25/gecode.txt`` o
 directory (12 unique puzzles); ``--file`` takes another one relative to it.
 
     python benchmarks/gecode25.py                               # aco's defaults
-    python benchmarks/gecode25.py --set order=fewest --set repair=5 --set spread=1
+    python benchmarks/gecode25.py --set refute=false
     python benchmarks/gecode25.py --file lewis/sudoku25/lewis_p45.txt --first 20 \\
-        --budget 10 --alt order=fewest
+        --budget 10 --alt refute=false
 """
 
 from __future__ import annotations

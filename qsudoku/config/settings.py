@@ -121,8 +121,7 @@ class RouteConfig:
     """``[route]``: the round policy of every sampler (see :mod:`qsudoku.solving.solve`).
 
     The reduced QUBO is sampled in rounds for at most ``time_budget`` seconds, until a
-    read is valid (``enabled = false``: one round); ``max_depth`` > 0 lets it fix agreed
-    cells between rounds.  If the rounds end unsolved, an exact solver finishes the
+    read is valid (``enabled = false``: one round).  If the rounds end unsolved, an exact solver finishes the
     puzzle and the result says so.  ``exact_fallback`` names it: a registry name such as
     ``"csp"``, or a comma-separated list tried in order, skipping backends whose library
     is not installed; ``""`` = none.  The fallback stops after ``fallback_time_limit``
@@ -134,7 +133,6 @@ class RouteConfig:
 
     enabled: bool = _R["enabled"]
     time_budget: float = _R["time_budget"]
-    max_depth: int = _R["max_depth"]
     exact_fallback: str = _R["exact_fallback"]
     fallback_time_limit: float = _R["fallback_time_limit"]
 
@@ -150,9 +148,6 @@ class RouteConfig:
                 or not self.time_budget > 0 or self.time_budget == float("inf")):
             raise ConfigError(f"route.time_budget = {self.time_budget!r} must be a positive "
                               "number of seconds")
-        if (isinstance(self.max_depth, bool) or not isinstance(self.max_depth, int)
-                or self.max_depth < 0):
-            raise ConfigError(f"route.max_depth = {self.max_depth!r} must be an integer >= 0")
         if not isinstance(self.exact_fallback, str):
             raise ConfigError(f"route.exact_fallback = {self.exact_fallback!r} must be a sampler "
                               "name, a comma-separated list of them, or \"\"")
@@ -215,8 +210,8 @@ class Config:
         cluster = need_table(data, "cluster", "", pre)
         check_known(cluster, ("scheduler", "worker_memory"), "cluster.", pre)
         route = need_table(data, "route", "", pre)
-        check_known(route, ("enabled", "time_budget", "max_depth", "exact_fallback",
-                       "fallback_time_limit"), "route.", pre)
+        check_known(route, ("enabled", "time_budget", "exact_fallback", "fallback_time_limit"),
+                    "route.", pre)
         try:
             rules = prop.get("rules", _P["rules"])
             finish = prop.get("finish_rules", _P["finish_rules"])

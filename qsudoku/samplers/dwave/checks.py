@@ -54,12 +54,12 @@ KERBEROS_PARAMS = ("num_reads", "init_sample", "max_iter", "max_time", "converge
                    "qpu_params", "max_subproblem_size", "seed")
 #: ``decompose``'s own parameters (any other is passed on to each subproblem call).
 DECOMPOSE_PARAMS = ("groups", "num_reads", "subproblem_size", "strategy", "max_calls",
-                    "qpu_reads", "seed", "energy_target", "time_limit", "patience", "polish",
-                    "backjump", "memory", "refute", "batch")
+                    "qpu_reads", "seed", "energy_target", "time_limit", "polish", "backjump",
+                    "memory", "refute", "batch")
 #: The most subproblems ``decompose`` packs into one QPU call (Pegasus P16 holds 8 cliques of 64).
 MAX_BATCH = 64
 #: ``decompose``'s ways of choosing the cells to free.
-DECOMPOSE_STRATEGIES = ("auto", "construct", "conflicts", "units", "energy")
+DECOMPOSE_STRATEGIES = ("auto", "construct", "energy")
 
 #: Integer Kerberos parameters and their ranges (``tabu_timeout`` in milliseconds).
 _KERBEROS_INTS = {"num_reads": (1, 10**4), "max_iter": (1, 10**6), "convergence": (1, 10**6),
@@ -159,28 +159,36 @@ def check_qpu(sampler: str, params: Mapping, prefix: str = "") -> None:
 
 
 def check_decompose(sampler: str, params: Mapping) -> None:
-    """``decompose``'s own parameters, and the QPU ones it passes on to every call.
+    """``decompose``'s own parameters given in ``params`` (their defaults are in
+    :meth:`~qsudoku.samplers.dwave.decompose.DecomposeSampler.sample`, which checks every
+    value it runs with), and the QPU ones it passes on to every call.
 
-    >>> check_decompose("decompose", {"patience": -1})
+    >>> check_decompose("decompose", {"batch": 0})
     Traceback (most recent call last):
     ...
-    qsudoku.errors.ParameterError: decompose: patience = -1 must be an integer in 0..10000000
+    qsudoku.errors.ParameterError: decompose: batch = 0 must be an integer in 1..64
     """
-    n, get = sampler, params.get
-    need_int(n, "subproblem_size", get("subproblem_size", 64), low=1, high=10**4)
-    need_int(n, "max_calls", get("max_calls", 2000), low=1, high=10**7)
-    need_int(n, "num_reads", get("num_reads", 1), low=1, high=10**4)
-    need_int(n, "qpu_reads", get("qpu_reads"), low=1, high=MAX_QPU_READS, allow_none=True)
-    need_choice(n, "strategy", get("strategy", "auto"), DECOMPOSE_STRATEGIES)
-    need_real(n, "energy_target", get("energy_target", 0.0), low=-1e15, high=1e15)
-    need_time_limit(n, get("time_limit"))
-    need_int(n, "patience", get("patience", 15), low=0, high=10**7)
-    need_bool(n, "polish", get("polish", True))
-    need_bool(n, "refute", get("refute", True))
-    need_seed(n, get("seed"))
-    need_int(n, "backjump", get("backjump", 3), low=0, high=10**6)
-    need_real(n, "memory", get("memory", 1.0), low=0, high=1e9)
-    need_int(n, "batch", get("batch", 1), low=1, high=MAX_BATCH)
+    n, given = sampler, {k: v for k, v in params.items() if k in DECOMPOSE_PARAMS}
+    ints = {"subproblem_size": (1, 10**4), "max_calls": (1, 10**7), "num_reads": (1, 10**4),
+            "backjump": (0, 10**6), "batch": (1, MAX_BATCH)}
+    for key, (low, high) in ints.items():
+        if key in given:
+            need_int(n, key, given[key], low=low, high=high)
+    if "qpu_reads" in given:
+        need_int(n, "qpu_reads", given["qpu_reads"], low=1, high=MAX_QPU_READS, allow_none=True)
+    if "strategy" in given:
+        need_choice(n, "strategy", given["strategy"], DECOMPOSE_STRATEGIES)
+    if "energy_target" in given:
+        need_real(n, "energy_target", given["energy_target"], low=-1e15, high=1e15)
+    if "time_limit" in given:
+        need_time_limit(n, given["time_limit"])
+    for key in ("polish", "refute"):
+        if key in given:
+            need_bool(n, key, given[key])
+    if "seed" in given:
+        need_seed(n, given["seed"])
+    if "memory" in given:
+        need_real(n, "memory", given["memory"], low=0, high=1e9)
     check_qpu(n, {k: v for k, v in params.items() if k not in DECOMPOSE_PARAMS})
 
 
