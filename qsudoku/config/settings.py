@@ -58,15 +58,23 @@ class PropagateConfig:
     """``[propagate]``: which rules run before the QUBO is built.
 
     ``rules`` make the model that is sampled; ``finish_rules`` are tried once more only
-    to finish a puzzle outright (nothing is sampled if they solve it).
+    to finish a puzzle outright (nothing is sampled if they solve it).  Rules given
+    without ``finish_rules`` are the rules used, as ``--rules`` on the command line: the
+    default finishing rules go with the default ``rules`` only.
+
+    >>> PropagateConfig(rules=()).finish_rules, PropagateConfig().finish_rules[:1]
+    ((), ('naked_single',))
     """
 
     rules: tuple[str, ...] = tuple(_P["rules"])
-    finish_rules: tuple[str, ...] = tuple(_P["finish_rules"])
+    finish_rules: tuple[str, ...] | None = None
 
     def __post_init__(self):
         object.__setattr__(self, "rules", check_rules(self.rules))
-        object.__setattr__(self, "finish_rules", check_rules(self.finish_rules))
+        finish = self.finish_rules
+        if finish is None:
+            finish = _P["finish_rules"] if self.rules == check_rules(_P["rules"]) else ()
+        object.__setattr__(self, "finish_rules", check_rules(finish))
 
 
 @dataclass(frozen=True)
@@ -214,10 +222,11 @@ class Config:
                     "route.", pre)
         try:
             rules = prop.get("rules", _P["rules"])
-            finish = prop.get("finish_rules", _P["finish_rules"])
+            # rules set without finish_rules are the rules used (as --rules)
+            finish = prop.get("finish_rules", () if "rules" in prop else None)
             for key, value in (("rules", rules), ("finish_rules", finish)):
-                if not isinstance(value, (list, tuple)) or not all(isinstance(r, str)
-                                                                    for r in value):
+                if value is not None and (not isinstance(value, (list, tuple)) or not all(
+                        isinstance(r, str) for r in value)):
                     raise ConfigError(f"propagate.{key} must be a list of rule names")
             name = samp.get("name", _S["name"])
             if not isinstance(name, str):
@@ -232,7 +241,7 @@ class Config:
             if fallback is not None:
                 check_sampler_name("sampler.fallback", fallback)
             _check_fallback_names(route)
-            return cls(PropagateConfig(tuple(rules), tuple(finish)),
+            return cls(PropagateConfig(tuple(rules), None if finish is None else tuple(finish)),
                        QuboConfig(replace(QuboConfig().weights, **w),
                                   qubo.get("encoding", QuboConfig.encoding)),
                        SamplerConfig(name, samp.get("options", {}), samp.get("params", {}),
