@@ -148,6 +148,10 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
         time_limit: Seconds after which colonies stop (``None`` = none).
         stop_at_ground: Stop every colony once any colony fixes every cell.
 
+    The defaults are what ``--sampler aco`` runs (the registry reads them from here); a
+    solve round asks for many reads (``num_reads`` 1,000,000) and stops them at its time
+    limit or the first ground state.
+
     The reads returned are the colonies that ended by themselves (a complete ant,
     ``stall`` or ``max_iters``); colonies cut short by another's complete ant are
     counted in ``info["cancelled"]``, not returned, so the valid fraction of a call
@@ -166,7 +170,7 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
 
     def sample(self, bqm, groups=None, num_reads: int = 1, num_ants: int = 10,
                q0: float = 0.9, rho: float = 0.9, evap: float = 0.005, xi: float = 0.1,
-               max_iters: int = 1000, stall: int = 150, refute="auto", blame: float = 1.0,
+               max_iters: int = 10**9, stall: int = 150, refute="auto", blame: float = 1.0,
                tabu_moves="auto", seed=None, time_limit=None, stop_at_ground: bool = False,
                **kwargs):
         t0 = time.perf_counter()

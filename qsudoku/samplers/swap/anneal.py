@@ -47,15 +47,18 @@ class SwapAnnealingSampler(KernelSampler, dimod.Sampler):
         num_reads: Independent reads, each from a fresh random matching.
         num_sweeps: Sweeps per read (a sweep = one proposal per movable cell).
         beta_range: ``(hot, cold)`` inverse temperatures, in units of the lightest
-            group weight; default ``(2.5, 5.0)`` (temperature 0.4 -> 0.2).
+            group weight; default ``(0.5, 4.0)`` (temperature 2 -> 0.25).
         beta_schedule_type: ``"geometric"`` (in temperature) or ``"linear"`` (in beta).
-        num_replicas: ``1`` = plain annealing; ``> 1`` = replica exchange with that many
-            temperatures spread geometrically over ``beta_range`` for ``num_sweeps`` sweeps.
+        num_replicas: ``1`` = plain annealing; ``> 1`` (the default, 16) = replica
+            exchange with that many temperatures spread geometrically over ``beta_range``
+            for ``num_sweeps`` sweeps.
         seed: Seed of the reads' generators (``None`` = fresh).
         time_limit: Seconds after which no new batch of reads starts (``None`` = none).
         stop_at_ground: Stop every read once any read reaches energy 0.
         focus: Redraw the first cell of a swap up to this many times until it lies in a
             conflict (min-conflicts bias); 0 = uniform proposals.
+
+    The defaults are what ``--sampler swap`` runs (the registry reads them from here).
         family: Unit kind whose units the moves keep as permutations (any kind that
             partitions the open cells: ``box``, ``region``, ``row``, ``column``);
             default the first of :data:`FAMILY_KINDS` present.
@@ -68,10 +71,10 @@ class SwapAnnealingSampler(KernelSampler, dimod.Sampler):
 
     _WARM_CALLS = ({"num_sweeps": 2, "num_replicas": 1}, {"num_sweeps": 2, "num_replicas": 2})
 
-    def sample(self, bqm, groups=None, num_reads: int = 10, num_sweeps: int = 20000,
-               beta_range=(2.5, 5.0), beta_schedule_type: str = "geometric",
-               num_replicas: int = 1, seed=None, time_limit=None,
-               stop_at_ground: bool = False, focus: int = 0, family: str | None = None,
+    def sample(self, bqm, groups=None, num_reads: int = 10, num_sweeps: int = 300,
+               beta_range=(0.5, 4.0), beta_schedule_type: str = "geometric",
+               num_replicas: int = 16, seed=None, time_limit=None,
+               stop_at_ground: bool = False, focus: int = 3, family: str | None = None,
                **kwargs):
         t0 = time.perf_counter()
         name = "swap"
@@ -80,7 +83,7 @@ class SwapAnnealingSampler(KernelSampler, dimod.Sampler):
         num_sweeps = opt.need_int(name, "num_sweeps", num_sweeps, low=1, high=10**10)
         num_replicas = opt.need_int(name, "num_replicas", num_replicas, low=1, high=10**4)
         if beta_range is None:
-            beta_range = (2.5, 5.0)
+            beta_range = (0.5, 4.0)
         if isinstance(beta_range, (str, bytes)) or not hasattr(beta_range, "__len__") \
                 or len(beta_range) != 2:
             raise opt.ParameterError(f"swap: beta_range = {beta_range!r} must be two numbers "
