@@ -35,7 +35,7 @@ import dimod
 import numpy as np
 
 from qsudoku.errors import ParameterError
-from qsudoku.samplers import options as opt
+from qsudoku import checks as opt
 from qsudoku.samplers.onehot import groups_of
 from qsudoku.samplers.penalty_fit import infer_weights
 from qsudoku.samplers.reads import (KernelSampler, as_binary, empty_sampleset, fresh_seed,
@@ -176,24 +176,24 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
         t0 = time.perf_counter()
         name = "aco"
         opt.no_unknown(name, kwargs)
-        num_reads = opt.need_int(name, "num_reads", num_reads, low=1, high=opt.MAX_READS)
-        num_ants = opt.need_int(name, "num_ants", num_ants, low=1, high=10**4)
-        max_iters = opt.need_int(name, "max_iters", max_iters, low=1, high=10**12)
-        stall = opt.need_int(name, "stall", stall, low=1, high=10**12)
-        blame = opt.need_real(name, "blame", blame, low=0, high=1e12)
-        q0, rho, evap, xi = (opt.need_real(name, k, x, low=0, high=1) for k, x in
-                             (("q0", q0), ("rho", rho), ("evap", evap), ("xi", xi)))
+        num_reads = opt.need_int("num_reads", num_reads, low=1, high=opt.MAX_READS, sampler=name)
+        num_ants = opt.need_int("num_ants", num_ants, low=1, high=10**4, sampler=name)
+        max_iters = opt.need_int("max_iters", max_iters, low=1, high=10**12, sampler=name)
+        stall = opt.need_int("stall", stall, low=1, high=10**12, sampler=name)
+        blame = opt.need_real("blame", blame, low=0, high=1e12, low_open=False, sampler=name)
+        q0, rho, evap, xi = (opt.need_real(k, x, low=0, high=1, low_open=False, sampler=name)
+                             for k, x in (("q0", q0), ("rho", rho), ("evap", evap), ("xi", xi)))
         if not (isinstance(refute, str) and refute == "auto"):
             try:
-                refute = opt.need_bool(name, "refute", refute)
+                refute = opt.need_bool("refute", refute, sampler=name)
             except ParameterError:
                 raise ParameterError(f"aco: refute = {refute!r} must be true, false or "
                                      "'auto'") from None
         if not (isinstance(tabu_moves, str) and tabu_moves == "auto"):
-            tabu_moves = opt.need_int(name, "tabu_moves", tabu_moves, low=0, high=10**15)
-        stop_at_ground = opt.need_bool(name, "stop_at_ground", stop_at_ground)
-        seed = opt.need_seed(name, seed)
-        time_limit = opt.need_time_limit(name, time_limit)
+            tabu_moves = opt.need_int("tabu_moves", tabu_moves, low=0, high=10**15, sampler=name)
+        stop_at_ground = opt.need_bool("stop_at_ground", stop_at_ground, sampler=name)
+        seed = opt.need_seed(seed, sampler=name)
+        time_limit = opt.need_time_limit(time_limit, sampler=name)
         if not bqm.num_variables:
             return empty_sampleset(bqm, cells=0)
         from qsudoku.samplers.aco import kernel as K

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import dimod
 
-from qsudoku.errors import ConfigError
-from qsudoku.samplers import options as opt
+from qsudoku.errors import ConfigError, ParameterError
 from qsudoku.samplers.dwave.checks import KERBEROS_PARAMS, check_kerberos
 from qsudoku.samplers.dwave.cloud import plain
 
@@ -94,7 +93,7 @@ class KerberosQPUSampler(dimod.Sampler):
         unknown = sorted(set(params.get("qpu_params") or ()) - set(self.counter.parameters))
         if unknown:  # dwave-system's AutoEmbeddingComposite would drop them silently
             takes = sorted(set(self.counter.parameters) - {"num_reads"})
-            raise opt.ParameterError(
+            raise ParameterError(
                 f"kerberos: qpu_params has unknown parameter(s) {', '.join(unknown)}; the QPU "
                 f"sampler accepts: {', '.join(takes)}")
         if not bqm.num_variables:

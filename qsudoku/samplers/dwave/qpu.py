@@ -30,7 +30,6 @@ from qsudoku.samplers.dwave.cliques import Packed, clique_embedding, copies_that
 from qsudoku.samplers.dwave.embedding import (EmbeddingCache, check_embedding_parameters, embed_bqm,
                                               estimate_qpu_access_time, graph_key, target_id)
 from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
-from qsudoku.samplers import options as opt
 from qsudoku.samplers.dwave.checks import CHAIN_BREAK_METHODS, check_qpu
 from qsudoku.samplers.dwave.cloud import (CLIENT_OPTIONS, DEFAULT_LABEL, cloud_errors, plain,
                                           split_options)

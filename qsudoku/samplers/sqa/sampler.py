@@ -43,7 +43,7 @@ import numpy as np
 from dwave.samplers import PathIntegralAnnealingSampler, RotorModelAnnealingSampler
 
 from qsudoku.samplers.classical import check_sa
-from qsudoku.samplers.options import need_choice, need_real
+from qsudoku.checks import need_choice, need_real
 from qsudoku.samplers.reads import empty_sampleset
 
 __all__ = ["PathIntegralSampler", "RotorSampler", "check_sqa", "check_rotor",
@@ -56,8 +56,8 @@ SCHEDULE_TYPES = ("linear", "geometric")
 def check_rotor(sampler: str, params: Mapping) -> None:
     """``rotor``'s parameters: those of simulated annealing (``beta_range``, sweeps,
     seed, initial states), with a ``linear`` or ``geometric`` schedule."""
-    need_choice(sampler, "beta_schedule_type", params.get("beta_schedule_type", "geometric"),
-                SCHEDULE_TYPES)
+    need_choice("beta_schedule_type", params.get("beta_schedule_type", "geometric"),
+                SCHEDULE_TYPES, sampler=sampler)
     check_sa(sampler, params)
 
 
@@ -65,8 +65,8 @@ def check_sqa(sampler: str, params: Mapping) -> None:
     """``sqa``'s parameters: ``rotor``'s, and ``transverse_field`` (a finite number
     ``>= 0``, or ``None`` for the library's classical schedule)."""
     check_rotor(sampler, {k: v for k, v in params.items() if k != "transverse_field"})
-    need_real(sampler, "transverse_field", params.get("transverse_field"), low=0, high=1e6,
-              allow_none=True)
+    need_real("transverse_field", params.get("transverse_field"), low=0, high=1e6,
+              allow_none=True, low_open=False, sampler=sampler)
 
 
 def transverse_schedule(beta_range, num_betas: int, transverse_field: float,

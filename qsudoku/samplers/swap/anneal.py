@@ -29,7 +29,8 @@ import time
 import dimod
 import numpy as np
 
-from qsudoku.samplers import options as opt
+from qsudoku import checks as opt
+from qsudoku.errors import ParameterError
 from qsudoku.samplers.onehot import groups_of
 from qsudoku.samplers.reads import (KernelSampler, as_binary, empty_sampleset, fresh_seed,
                                     num_threads, parallel_reads)
@@ -79,27 +80,27 @@ class SwapAnnealingSampler(KernelSampler, dimod.Sampler):
         t0 = time.perf_counter()
         name = "swap"
         opt.no_unknown(name, kwargs)
-        num_reads = opt.need_int(name, "num_reads", num_reads, low=1, high=opt.MAX_READS)
-        num_sweeps = opt.need_int(name, "num_sweeps", num_sweeps, low=1, high=10**10)
-        num_replicas = opt.need_int(name, "num_replicas", num_replicas, low=1, high=10**4)
+        num_reads = opt.need_int("num_reads", num_reads, low=1, high=opt.MAX_READS, sampler=name)
+        num_sweeps = opt.need_int("num_sweeps", num_sweeps, low=1, high=10**10, sampler=name)
+        num_replicas = opt.need_int("num_replicas", num_replicas, low=1, high=10**4, sampler=name)
         if beta_range is None:
             beta_range = (0.5, 4.0)
         if isinstance(beta_range, (str, bytes)) or not hasattr(beta_range, "__len__") \
                 or len(beta_range) != 2:
-            raise opt.ParameterError(f"swap: beta_range = {beta_range!r} must be two numbers "
+            raise ParameterError(f"swap: beta_range = {beta_range!r} must be two numbers "
                                      "(hot, cold)")
-        hot, cold = (opt.need_real(name, "beta_range", x, low=0, high=1e12, low_open=True)
+        hot, cold = (opt.need_real("beta_range", x, low=0, high=1e12, low_open=True, sampler=name)
                      for x in beta_range)
         if hot > cold:
-            raise opt.ParameterError(f"swap: beta_range = {beta_range!r} must be 0 < hot <= cold")
-        beta_schedule_type = opt.need_choice(name, "beta_schedule_type", beta_schedule_type,
-                                             ("geometric", "linear"))
-        stop_at_ground = opt.need_bool(name, "stop_at_ground", stop_at_ground)
-        focus = opt.need_int(name, "focus", focus, low=0, high=10**6)
-        seed = opt.need_seed(name, seed)
-        time_limit = opt.need_time_limit(name, time_limit)
+            raise ParameterError(f"swap: beta_range = {beta_range!r} must be 0 < hot <= cold")
+        beta_schedule_type = opt.need_choice("beta_schedule_type", beta_schedule_type,
+                                             ("geometric", "linear"), sampler=name)
+        stop_at_ground = opt.need_bool("stop_at_ground", stop_at_ground, sampler=name)
+        focus = opt.need_int("focus", focus, low=0, high=10**6, sampler=name)
+        seed = opt.need_seed(seed, sampler=name)
+        time_limit = opt.need_time_limit(time_limit, sampler=name)
         if family is not None and not isinstance(family, str):
-            raise opt.ParameterError(f"swap: family = {family!r} must be a unit kind (a string)")
+            raise ParameterError(f"swap: family = {family!r} must be a unit kind (a string)")
         if not bqm.num_variables:
             return empty_sampleset(bqm)
         from qsudoku.samplers.swap import kernel as K
