@@ -193,13 +193,10 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
     SamplerSpec("sqa", _S + "sqa.sampler:PathIntegralSampler",
                 "simulated quantum annealing: dwave-samplers' path-integral annealer with a "
                 "transverse field falling to 0 while beta rises (units of the penalty weights)",
-                {"num_reads": 20, "num_sweeps": 500, "num_sweeps_per_beta": 5,
-                 "beta_range": (0.25, 5.0), "beta_schedule_type": "linear",
-                 "transverse_field": 0.5}, checks=_SQA + "check_sqa"),
+                _OWN(_SQA + "PathIntegralSampler"), checks=_SQA + "check_sqa"),
     SamplerSpec("rotor", _S + "sqa.sampler:RotorSampler",
                 "dwave-samplers' rotor-model (spin-vector) annealer, energies of the "
-                "projected reads", {"num_reads": 50, "num_sweeps": 1000,
-                                    "beta_range": (1.0, 50.0)}, checks=_SQA + "check_rotor"),
+                "projected reads", _OWN(_SQA + "RotorSampler"), checks=_SQA + "check_rotor"),
     SamplerSpec("pt", _TEMPER + "ParallelTemperingSampler",
                 "parallel tempering (dwave-hybrid's workflow), one run per read",
                 {"num_reads": 5, "num_sweeps": 200, "num_replicas": 4, "max_iter": 10}, extra="qpu", checks=_TEMPER + "check_pt"),
