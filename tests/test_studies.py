@@ -75,6 +75,18 @@ def test_command_line_flags_win_over_the_spec(tmp_path):
     assert args.param == ["num_sweeps=5"]
 
 
+def test_puzzle_arguments_of_a_spec_run_may_name_sets_of_qsudoku_data(tmp_path, monkeypatch):
+    extra = tmp_path / "lewis" / "sudoku4"
+    extra.mkdir(parents=True)
+    (extra / "lewis_p50.txt").write_text("1..." "..2." ".3.." "...4\n")
+    monkeypatch.setenv("QSUDOKU_DATA", str(tmp_path))
+    path = REPO / "benchmarks" / "studies" / "phase_transition_16.toml"
+    args = build_parser("bench").parse_args(["bench", "--spec", str(path), "lewis/sudoku4"])
+    apply_spec(args)
+    assert args.puzzles == [str(extra)]
+    assert args.time_budget == [1.0] and args.no_fallback
+
+
 def test_a_spec_for_the_other_command_is_refused_in_one_line(capsys):
     path = REPO / "benchmarks" / "studies" / "encodings.toml"
     code, _, err = run(capsys, "bench", "--spec", path, "--limit", "1")
@@ -106,7 +118,8 @@ def test_a_study_runs_end_to_end_at_a_tiny_size(tmp_path, capsys, monkeypatch):
     assert code == 0, err
     rows = list(iter_rows(str(out)))
     assert sorted(r["set"] for r in rows) == ["sudoku9/forum_hardest_1106",
-                                             "sudoku9/magictour_top1465"]
+                                             "sudoku9/magictour_top1465",
+                                             "sudoku9/royle_17clue"]
     assert all(r["valid"] in (True, "True") for r in rows)
     assert (tmp_path / "hard9.csv.machine.json").is_file()
 

@@ -16,8 +16,9 @@ A study spec is a small TOML file (the repository keeps them in ``benchmarks/stu
 ``--jobs``/``--scheduler``, ``--resume``, the machine record beside ``--out``).  Flags
 given on the command line win over the spec's (``--limit 2`` for a quick check; ``--param``,
 ``--grid``, ``--weight`` and ``--option`` add to its lists), and ``PUZZLE`` arguments
-replace its ``puzzles`` (e.g. larger sets kept outside the repository).  A set name is
-looked up in ``$QSUDOKU_DATA`` first, then in the repository's ``data/``.
+replace its ``puzzles``: a path, or the name of a set that does not ship
+(``QSUDOKU_DATA=DIR qsudoku bench --spec S lewis/sudoku25``).  A set name is looked up in
+``$QSUDOKU_DATA`` first, then in the repository's ``data/``.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from qsudoku.errors import ConfigError
 
 __all__ = ["SpecAction", "read_spec", "spec_argv", "apply_spec", "KEYS"]
 
+#: Repeatable flags: the command line's items add to the spec's.
+APPENDED = ("param", "grid", "weight", "option")
 #: The keys of a spec's top level (``options`` holds the command's flags).
 KEYS = {"title", "figure", "command", "puzzles", "needs", "options"}
 
@@ -76,7 +79,7 @@ def spec_argv(spec: dict) -> list[str]:
             out.append(flag)
         elif value is False:
             continue
-        elif isinstance(value, list) and key in ("param", "grid", "weight", "option"):
+        elif isinstance(value, list) and key in APPENDED:
             for item in value:
                 out += [flag, str(item)]
         elif isinstance(value, list):
@@ -84,6 +87,21 @@ def spec_argv(spec: dict) -> list[str]:
         else:
             out += [flag, str(value)]
     return out
+
+
+def _resolve(word: str) -> str:
+    """A ``PUZZLE`` argument of a spec run: a path or a puzzle as given, else the set of
+    that name (``$QSUDOKU_DATA`` first, then ``data/``), so that ``lewis/sudoku25`` finds
+    a set that does not ship."""
+    from qsudoku.errors import DatasetMissingError
+    from qsudoku.io.datasets import dataset_path
+
+    if word == "-" or os.path.exists(word) or "/" not in word:
+        return word
+    try:
+        return str(dataset_path(word))
+    except DatasetMissingError:
+        return word  # read as given: its own error names it
 
 
 class SpecAction(argparse.Action):
@@ -95,7 +113,8 @@ class SpecAction(argparse.Action):
 
 def apply_spec(args) -> None:
     """Fill ``args`` from its ``--spec``: the spec's puzzles (resolved by
-    :func:`qsudoku.io.dataset_path`) unless ``PUZZLE`` arguments were given, and every
+    :func:`qsudoku.io.dataset_path`) unless ``PUZZLE`` arguments were given (paths, or
+    set names), and every
     option the command line left at its default.
 
     Raises:
@@ -113,7 +132,8 @@ def apply_spec(args) -> None:
                           f"qsudoku {spec['command']} --spec {path}")
     from qsudoku.io.datasets import dataset_path
 
-    puzzles = args.puzzles or [str(dataset_path(name)) for name in spec.get("puzzles", [])]
+    puzzles = [_resolve(p) for p in args.puzzles] if args.puzzles else \
+        [str(dataset_path(name)) for name in spec.get("puzzles", [])]
 
     def refuse(message):
         raise ConfigError(f"--spec {path}: {message}")
@@ -127,7 +147,7 @@ def apply_spec(args) -> None:
         if key in ("spec", "puzzles"):
             continue
         mine = getattr(args, key, None)
-        if isinstance(value, list) and isinstance(mine, list):
+        if key in APPENDED and isinstance(mine, list):  # repeatable flags: both lists
             setattr(args, key, value + [v for v in mine if v not in value])
         elif mine == parser.get_default(key):
             setattr(args, key, value)
