@@ -142,3 +142,22 @@ def test_every_kept_result_is_referenced_from_the_docs_and_small():
     assert sum(f.stat().st_size for f in files) <= 2 * 1024 * 1024
     unreferenced = [str(f.relative_to(REPO)) for f in files if f.name not in docs]
     assert unreferenced == []
+
+
+def test_every_study_is_listed_in_docs_benchmarks_with_its_command():
+    page = (REPO / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+    missing = [p.name for p in STUDIES
+               if f"qsudoku {read_spec(str(p))['command']} --spec benchmarks/studies/{p.name}"
+               not in page]
+    assert missing == []
+
+
+def test_every_asv_benchmark_module_is_in_asv_conf_benchmark_dir():
+    import json
+    import re as _re
+
+    text = (REPO / "asv.conf.json").read_text(encoding="utf-8")
+    conf = json.loads(_re.sub(r"(?m)^\s*//.*$", "", text))
+    assert conf["benchmark_dir"] == "benchmarks"
+    modules = {p.stem for p in (REPO / "benchmarks").glob("*.py")} - {"__init__", "common"}
+    assert modules == {"model", "kernels", "startup"}
