@@ -106,6 +106,18 @@ def test_a_bad_spec_is_refused_naming_it(tmp_path):
         read_spec(str(bad))
 
 
+def test_a_spec_that_is_no_regular_file_is_one_error_line(tmp_path, capsys):
+    import os
+
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)
+    for path, said in [(fifo, "a FIFO, not a regular file"), (tmp_path / "no.toml", "no such file"),
+                       (tmp_path, "not a regular file")]:
+        code, _, err = run(capsys, "bench", "--spec", path)
+        assert code == 2
+        assert said in one_error(err) and str(path) in err
+
+
 @needs_data
 def test_a_study_runs_end_to_end_at_a_tiny_size(tmp_path, capsys, monkeypatch):
     from qsudoku.experiments.results import iter_rows

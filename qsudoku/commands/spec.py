@@ -44,12 +44,18 @@ def read_spec(path: str) -> dict:
     """
     import tomllib
 
+    from qsudoku.config.files import MAX_CONFIG_BYTES
+    from qsudoku.io.reading import NotRegularFileError, read_regular
+
+    try:  # a FIFO would block, a device never end: a spec is a regular file
+        raw = read_regular(path, MAX_CONFIG_BYTES, "study spec")
+    except NotRegularFileError as e:
+        raise ConfigError(f"--spec {path}: {e.kind}, not a regular file") from None
+    if raw is None:
+        raise ConfigError(f"--spec {path}: no such file")
     try:
-        with open(path, "rb") as f:
-            spec = tomllib.load(f)
-    except OSError as e:
-        raise ConfigError(f"--spec {path}: cannot read it ({e.strerror or e})") from None
-    except tomllib.TOMLDecodeError as e:
+        spec = tomllib.loads(raw.decode("utf-8-sig"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as e:
         raise ConfigError(f"--spec {path}: not TOML: {e}") from None
     unknown = sorted(set(spec) - KEYS)
     if unknown:
@@ -62,6 +68,11 @@ def read_spec(path: str) -> dict:
         raise ConfigError(f"--spec {path}: puzzles must be a list of set names")
     if not isinstance(spec.get("options", {}), dict):
         raise ConfigError(f"--spec {path}: [options] must be a table of flags")
+    if "spec" in spec.get("options", {}):
+        raise ConfigError(f"--spec {path}: a spec cannot name another spec")
+    for key in ("title", "figure", "needs"):
+        if not isinstance(spec.get(key, ""), str):
+            raise ConfigError(f"--spec {path}: {key} must be a string")
     return spec
 
 
