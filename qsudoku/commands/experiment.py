@@ -20,8 +20,14 @@ __all__ = ["add_experiment_args", "check_experiment_args", "run_experiment",
 
 def add_experiment_args(p: argparse.ArgumentParser, what: str) -> argparse._ArgumentGroup:
     """The flags ``bench`` and ``sweep`` share: repeats, limits, output, resume and where
-    the tasks run (``--jobs`` local Dask workers, ``--scheduler`` an existing cluster)."""
+    the tasks run (``--jobs`` local Dask workers, ``--scheduler`` an existing cluster), and
+    ``--spec`` (a study: :mod:`qsudoku.commands.spec`)."""
+    from qsudoku.commands.spec import SpecAction
+
     g = p.add_argument_group(what)
+    g.add_argument("--spec", action=SpecAction, metavar="FILE",
+                   help="a study spec (TOML: its puzzles and flags, e.g. "
+                        "benchmarks/studies/hard9.toml); flags given here win")
     g.add_argument("--repeat", type=int, default=1, metavar="R",
                    help="runs per puzzle and setting; repeat r uses seed (--seed or 0) + r")
     g.add_argument("--limit", type=int, metavar="N", help="only the first N puzzles of each input")
@@ -46,11 +52,13 @@ def add_experiment_args(p: argparse.ArgumentParser, what: str) -> argparse._Argu
 
 
 def check_experiment_args(args) -> None:
-    """Counts must be positive and bounded (the limits of
+    """Merge ``--spec``; counts must be positive and bounded (the limits of
     :func:`qsudoku.experiments.runner.check_limits`), ``--resume`` needs ``--out``."""
+    from qsudoku.commands.spec import apply_spec
     from qsudoku.experiments.limits import check_limits
     from qsudoku.experiments.scheduler import resolve_scheduler
 
+    apply_spec(args)  # a --spec fills what the command line left unset
     if args.limit is not None and args.limit < 1:
         raise ConfigError(f"--limit {args.limit} must be >= 1")
     if args.worker_memory is not None:

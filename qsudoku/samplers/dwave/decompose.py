@@ -47,7 +47,7 @@ answers whose digits propagate without a contradiction, the one that chooses mos
 nothing retries its state); ``energy`` takes the answer with the largest gain.  A batched call is one QPU problem: its estimated access time is one call's
 with all its qubits (about 18 ms for 8 x 64 variables and 10 reads against 17.5 ms for one),
 so the calls, not the subproblems, are what a run is billed for.  Measured with
-``python benchmarks/decompose.py --sets norvig_top95 forum_hardest_1106 --limit 100``
+``qsudoku bench --spec benchmarks/studies/decompose.toml`` (then ``benchmarks/decompose.py``)
 (mock QPU, seed = puzzle index; ``benchmarks/results/decompose.txt``), with 8 a call: all
 of the first 100 forum_hardest_1106 in a median of 21 calls (at most 319) and 0.37 s of
 estimated QPU access, against 50 calls (at most 860) and 0.88 s with one a call; all 61 of
