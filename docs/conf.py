@@ -47,6 +47,7 @@ autodoc_typehints = "signature"
 
 exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints", "_ext"]
 
+smartquotes = False  # keep "--flag" as typed
 html_theme = "furo"
 html_title = f"qsudoku {release}"
 

@@ -47,6 +47,12 @@ def _para(text: str) -> nodes.paragraph:
     return nodes.paragraph(text=text)
 
 
+def _usage(text: str) -> nodes.literal_block:
+    block = nodes.literal_block(text=text.rstrip())
+    block["language"] = "text"
+    return block
+
+
 def _code(text: str) -> nodes.paragraph:
     p = nodes.paragraph()
     p += nodes.literal(text=text)
@@ -100,6 +106,13 @@ def _flag_rows(parser: argparse.ArgumentParser) -> list[list[nodes.Node]]:
     return rows
 
 
+def _epilog(parser: argparse.ArgumentParser) -> nodes.Node:
+    """The epilog as ``--help`` shows it: its lines kept if the parser keeps them."""
+    if issubclass(parser.formatter_class, argparse.RawDescriptionHelpFormatter):
+        return _usage(parser.epilog or "")
+    return _para(" ".join((parser.epilog or "").split()))
+
+
 class CliDirective(Directive):
     """Every subcommand of ``qsudoku`` and every one of its flags."""
 
@@ -110,21 +123,21 @@ class CliDirective(Directive):
 
         parser = build_parser()
         out = [_para(parser.description or ""),
-               _section("qsudoku", "cli-qsudoku", nodes.literal_block(text=parser.format_usage()),
+               _section("qsudoku", "cli-qsudoku", _usage(parser.format_usage()),
                         _table(["flag", "help"], _flag_rows(parser), [3, 7]))]
         if parser.epilog:
-            out.append(nodes.literal_block(text=parser.epilog))
+            out.append(_epilog(parser))
         subs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
         helps = {c.dest: c.help for c in subs._choices_actions}
         for name, sub in subs.choices.items():
-            children = [nodes.literal_block(text=sub.format_usage())]
+            children = [_usage(sub.format_usage())]
             if helps.get(name):
                 children.append(_para(helps[name]))
             if sub.description and sub.description != helps.get(name):
                 children.append(_para(sub.description))
             children.append(_table(["flag", "help"], _flag_rows(sub), [3, 7]))
             if sub.epilog:
-                children.append(nodes.literal_block(text=sub.epilog))
+                children.append(_epilog(sub))
             out.append(_section(f"qsudoku {name}", f"cli-{name}", *children))
         return out
 
