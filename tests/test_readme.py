@@ -32,7 +32,7 @@ README = (REPO / "README.md").read_text(encoding="utf-8")
 PAGES = ("solving.md", "library.md", "experiments.md", "penalty-weights.md", "cli-guide.md",
          "input-formats.md")
 _TEXTS = [README] + [(REPO / "docs" / p).read_text(encoding="utf-8") for p in PAGES]
-_BLOCKS = [b for text in _TEXTS for b in re.findall(r"```(\w*)\n(.*?)```", text, re.S)]
+_BLOCKS = [b for text in _TEXTS for b in re.findall(r"```([^\n`]*)\n(.*?)```", text, re.S)]
 #: Words that mark a synopsis line or one that needs an account, a file of the user's, or
 #: another program.
 _PLACEHOLDERS = ("PUZZLE", "FILE", "configs/qpu.toml", "configs/hybrid.toml", "KEY=", "NAME")
@@ -102,7 +102,7 @@ def _run(argv: list[str], clone: Path, tmp_path: Path) -> subprocess.CompletedPr
 
 
 def test_the_readme_has_examples_to_run():
-    readme = re.findall(r"```(\w*)\n(.*?)```", README, re.S)
+    readme = re.findall(r"```([^\n`]*)\n(.*?)```", README, re.S)
     assert sum(lang == "python" for lang, _ in readme) >= 1
     assert sum("$ qsudoku solve" in body for _, body in readme) >= 1
     assert len(_commands()) >= 8 and len(_python_blocks()) >= 3
