@@ -114,6 +114,9 @@ class SamplerSpec:
             are told apart by the object's ``name`` attribute (:meth:`matches`).
         round: What every solve round passes on top of ``defaults`` (reads that the round
             stops at its time limit or a ground state).
+        ignores_weights: The ``[qubo.weights]`` kinds that do not change what it does:
+            a structure-aware sampler reads the one-hot groups, not their weights (a solve
+            that sets one of them says so in a note).
     """
 
     name: str
@@ -125,6 +128,7 @@ class SamplerSpec:
     checks: str | None = None
     product: str | None = None
     round: Mapping = field(default_factory=dict)
+    ignores_weights: tuple[str, ...] = ()
 
     @property
     def made(self) -> str:
@@ -170,19 +174,26 @@ _DWC = _DW + "checks:"  # the checks of what is passed on to dwave-system and dw
 _QPU = _DW + "qpu:QPUSampler"  # qpu and mock-qpu: the object's name tells them apart
 _ROUND = {"num_reads": 1_000_000}  # the solve path stops them at its time limit or a ground state
 _OWN = ClassDefaults  # defaults: those of the class's sample()
+#: Every weight kind: what a sampler that reads only the one-hot groups ignores.
+_ALL_WEIGHTS = ("cell", "row", "column", "box", "extra")
+#: The swap samplers keep every cell one-hot; the unit weights rank their moves.
+_CELL_WEIGHT = ("cell",)
 
 #: Every sampler qsudoku ships, in the order ``qsudoku samplers`` lists them.
 SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
     SamplerSpec("aco", _S + "aco.sampler:AntColonySampler",
                 "the default: an ant colony that builds consistent partial assignments cell by "
                 "cell, propagating over the one-hot groups (numba)",
-                _OWN(_S + "aco.sampler:AntColonySampler"), round=_ROUND),
+                _OWN(_S + "aco.sampler:AntColonySampler"), round=_ROUND,
+                ignores_weights=_ALL_WEIGHTS),
     SamplerSpec("swap-tabu", _S + "swap.tabu:SwapTabuSampler",
                 "tabu search over digit swaps inside boxes/regions (keeps one-hot groups; numba)",
-                _OWN(_S + "swap.tabu:SwapTabuSampler"), round=_ROUND),
+                _OWN(_S + "swap.tabu:SwapTabuSampler"), round=_ROUND,
+                ignores_weights=_CELL_WEIGHT),
     SamplerSpec("swap", _S + "swap.anneal:SwapAnnealingSampler",
                 "replica exchange with digit swaps inside boxes/regions (keeps one-hot groups; "
-                "numba)", _OWN(_S + "swap.anneal:SwapAnnealingSampler"), round=_ROUND),
+                "numba)", _OWN(_S + "swap.anneal:SwapAnnealingSampler"),
+                round=_ROUND, ignores_weights=_CELL_WEIGHT),
     SamplerSpec("sa", _DS + "SimulatedAnnealingSampler",
                 "simulated annealing (dwave-samplers) on the reduced QUBO",
                 {"num_reads": 50, "num_sweeps": 1000}, checks=_CHECKS + "check_sa"),
@@ -212,17 +223,17 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
                 "uniform random states: the floor any sampler must beat", {"num_reads": 100},
                 checks=_CHECKS + "check_random"),
     SamplerSpec("sat", _S + "exact:SATSampler",
-                "exact: SAT over the candidates (python-sat, exactly-one clauses)"),
+                "exact: SAT over the candidates (python-sat, exactly-one clauses)", ignores_weights=_ALL_WEIGHTS),
     SamplerSpec("cpsat", _S + "exact:CPSATSampler",
                 "exact: CP with AllDifferent per unit (OR-Tools CP-SAT); minimises any BQM "
-                "without one-hot structure", extra="classical"),
+                "without one-hot structure", extra="classical", ignores_weights=_ALL_WEIGHTS),
     SamplerSpec("ilp", _S + "exact:ILPSampler",
                 "exact: 0-1 integer programme, one row per group (HiGHS); minimises any BQM "
-                "without one-hot structure", extra="classical"),
+                "without one-hot structure", extra="classical", ignores_weights=_ALL_WEIGHTS),
     SamplerSpec("asp", _S + "exact:ASPSampler",
-                "exact: answer-set programme, one cardinality rule (clingo)", extra="classical"),
+                "exact: answer-set programme, one cardinality rule (clingo)", extra="classical", ignores_weights=_ALL_WEIGHTS),
     SamplerSpec("csp", _S + "exact:CSPSampler",
-                "exact: qsudoku's own exact-cover search (no dependencies)"),
+                "exact: qsudoku's own exact-cover search (no dependencies)", ignores_weights=_ALL_WEIGHTS),
     SamplerSpec("exact", _S + "exact:LimitedExactSolver",
                 "brute-force enumeration (dimod.ExactSolver), at most 20 variables"),
     SamplerSpec("qpu", _S + "dwave.qpu:qpu_sampler",
@@ -239,11 +250,11 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
                 product=_DW + "hybrid:HybridSampler"),
     SamplerSpec("hybrid-cqm", _S + "dwave.hybrid:hybrid_cqm_sampler",
                 "Leap hybrid CQM solver: one-hot groups as constraints, not penalties",
-                extra="qpu", offline=False, product=_DW + "hybrid:HybridCQMSampler"),
+                extra="qpu", offline=False, product=_DW + "hybrid:HybridCQMSampler", ignores_weights=_ALL_WEIGHTS),
     SamplerSpec("hybrid-nl", _S + "dwave.hybrid:hybrid_nl_sampler",
                 "Leap nonlinear solver (LeapHybridNLSampler): an integer per open cell over its "
                 "candidates, each digit once per unit", extra="qpu", offline=False,
-                product=_DW + "hybrid:HybridNLSampler"),
+                product=_DW + "hybrid:HybridNLSampler", ignores_weights=_ALL_WEIGHTS),
     SamplerSpec("decompose", _S + "dwave.decompose:decompose_sampler",
                 "QPU-sized subproblems (<= subproblem_size variables, clique-embedded) of the "
                 "reduced QUBO, composed classically (default: a consistent partial grid grown "
@@ -261,15 +272,16 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
 
 def register(name: str, *, summary: str = "", defaults: Mapping | None = None,
              extra: str | None = None, offline: bool = True, checks: str | None = None,
-             product: str | None = None, round: Mapping | None = None):
+             product: str | None = None, round: Mapping | None = None,
+             ignores_weights: tuple[str, ...] = ()):
     """Decorator registering a factory (``factory(**options) -> dimod.Sampler``) under
     ``name``: for samplers of your own; qsudoku's are in :data:`SPECS`.  ``checks`` and
     ``product`` are :attr:`SamplerSpec.checks` and :attr:`SamplerSpec.product`: with a
     ``product``, the factory's objects passed to ``solve(..., sampler=obj)`` are
-    recognised as ``name``."""
+    recognised as ``name``; ``ignores_weights`` is :attr:`SamplerSpec.ignores_weights`."""
     def deco(factory):
         SPECS[name] = SamplerSpec(name, factory, summary, dict(defaults or {}), extra, offline,
-                                  checks, product, dict(round or {}))
+                                  checks, product, dict(round or {}), tuple(ignores_weights))
         return factory
     return deco
 

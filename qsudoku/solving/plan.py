@@ -298,10 +298,32 @@ def make_plan(config: Config = Config(), sampler=None) -> Plan:
                           f"{encoding} encoding does not have: use encoding = "
                           f"\"{DEFAULT_ENCODING}\" with it, or a sampler that takes any BQM "
                           "(sa, tabu, sqa, mock-qpu, ...)")
+    ignored = _ignored_weights(spec, config)
+    if ignored:
+        notes.append(f"the penalty weights {ignored} do not change what {label} does: it reads "
+                     "the QUBO's one-hot groups, not their weights (samplers that take any BQM, "
+                     "e.g. sa, tabu, sqa, sample the weighted QUBO)")
     if seed is not None and "seed" not in accepted:
         notes.append(f"sampler {label!r} takes no seed; seed {seed} has no effect on it")
     online = spec is not None and not spec.offline
     return Plan(label, sampler, params, seed, config, tuple(notes), accepted, online)
+
+
+def _ignored_weights(spec, config: Config) -> str:
+    """The weights ``config`` sets away from the defaults that the sampler of ``spec`` does
+    not read (:attr:`~qsudoku.samplers.SamplerSpec.ignores_weights`), as ``"cell=3"``; ``""``
+    if none.
+
+    >>> _ignored_weights(get_spec("aco"), Config().with_overrides(weights={"cell": 3}))
+    'cell=3'
+    >>> _ignored_weights(get_spec("sa"), Config().with_overrides(weights={"cell": 3}))
+    ''
+    """
+    if spec is None or not spec.ignores_weights:
+        return ""
+    default, given = Config().qubo.weights, config.qubo.weights
+    return ", ".join(f"{k}={getattr(given, k):g}" for k in spec.ignores_weights
+                     if getattr(given, k) != getattr(default, k))
 
 
 def _raised_by_foreign_sample(error: BaseException) -> bool:
