@@ -26,7 +26,7 @@ import sys
 from qsudoku.errors import ConfigError, ContradictionError
 from qsudoku.exact.generate import (ATTEMPTS, make_puzzle, random_regions, region_letters,
                                     symmetries)
-from qsudoku.io.output import check_target, write_text
+from qsudoku.io.output import check_outputs, write_text
 from qsudoku.model.symbols import MAX_SIZE
 from qsudoku.commands.common import rules_from_args
 
@@ -91,8 +91,15 @@ def _check(args) -> None:
     if args.format in ("grid", "tuples") and args.regions == "random":
         raise ConfigError(f"--format {args.format} carries no region map: use --format line "
                           "or tsv with --regions random, or give a fixed --regions")
-    if args.output != "-":
-        check_target(args.output, "-o")
+    # the puzzles and their two companions: all checked before any is written
+    check_outputs(_outputs(args.output), [args.regions], what="-o")
+
+
+def _outputs(output: str) -> list[str]:
+    """The files ``-o output`` writes: the puzzles, then their companions."""
+    if output == "-":
+        return [output]
+    return [output, companion(output, "solutions"), companion(output, "ids")]
 
 
 def run(args) -> int:

@@ -3,7 +3,8 @@
 A file holds one puzzle per line (``n*n`` symbols, optionally followed by a
 space and a jigsaw region map), or one or more grids separated by blank lines,
 or tuple lists (one a line, or one list over many lines); ``#`` starts a comment
-line.  A ``.tsv`` file in the seeds format (``name  puzzle  regions  solution``;
+line, unless ``#`` is one of the digits (``--digits '#1-8'``): then there are no
+comment lines, and a line starting with ``#`` is puzzle text.  A ``.tsv`` file in the seeds format (``name  puzzle  regions  solution``;
 regions ``-`` = standard boxes) is read with its names and solutions.
 
 Files and stdin are read as streams (:mod:`qsudoku.io.stream`): each puzzle is
@@ -185,7 +186,7 @@ def _iter_text(lines, rules: Rules, *, source: str, solutions=None):
         if isinstance(ln, QSudokuError):
             yield ln
             return
-        if head or is_content(ln):
+        if head or is_content(ln, rules.comments):
             head.append((lineno, ln))
             break
     if not head:
@@ -194,23 +195,25 @@ def _iter_text(lines, rules: Rules, *, source: str, solutions=None):
     first = head[0][1]
     try:
         if "\t" in first and (source.endswith(".tsv") or len(first.split("\t")) >= 3):
-            yield from _iter_tsv(content_lines(_chain(head, lines)), rules, source)
+            yield from _iter_tsv(content_lines(_chain(head, lines), rules.comments), rules,
+                                 source)
         elif rules.format == "tuples" or (rules.format == "auto"
                                           and first.lstrip().startswith(("[", "("))):
             tuples = Rules.merged(rules, Rules(format="tuples"))
             if closed_list(first):  # one tuple list a line
                 yield from _same_size(((lineno, _guard(lambda: parse_puzzle(
                     ln, tuples, source=source, line=lineno)))
-                    for lineno, ln in content_lines(_chain(head, lines))), source)
+                    for lineno, ln in content_lines(_chain(head, lines), rules.comments)), source)
             else:
                 yield _guard(lambda: parse_puzzle(_whole(_chain(head, lines), source), tuples,
                                                   source=source, line=head[0][0]))
-        elif rules.format == "grid" or (rules.format == "auto" and looks_like_grids(head, lines)):
+        elif rules.format == "grid" or (rules.format == "auto"
+                                        and looks_like_grids(head, lines, rules.comments)):
             yield from _same_size(_iter_grids(_chain(head, lines), rules, source), source)
         else:
             yield from _same_size(((lineno, _guard(lambda: _parse_one_line(
                 ln, rules, source, lineno, solutions)))
-                for lineno, ln in content_lines(_chain(head, lines))), source)
+                for lineno, ln in content_lines(_chain(head, lines), rules.comments)), source)
     except _ReadError as e:  # the text ended in a read error: it is the last item
         yield e.error
 
@@ -292,7 +295,7 @@ def _with_solution(p: Puzzle, solution):
 
 def _iter_grids(numbered, rules, source):
     """``(first line, grid)`` of each grid of a text of grids (:func:`~.layout.grid_blocks`)."""
-    for start, block in grid_blocks(numbered):
+    for start, block in grid_blocks(numbered, rules.comments):
         yield start, _guard(lambda: parse_grid(block, rules, source=source, first_line=start))
 
 
