@@ -42,6 +42,7 @@ from qsudoku.checks import need_real, need_type
 from qsudoku.errors import ConfigError, ContradictionError
 from qsudoku.model.propagate import propagate
 from qsudoku.model.puzzle import Puzzle, default_box
+from qsudoku.model.symbols import REGION_LABELS
 from qsudoku.exact.count import count_solutions
 from qsudoku.exact.search import complete_grid
 
@@ -233,7 +234,9 @@ def _connected(labels: list[int], label: int, n: int) -> bool:
 
 def region_letters(puzzle: Puzzle) -> str | None:
     """The region map of a jigsaw as letters (``a`` for the region of the first cell, then
-    in order of first appearance), as jigsaw files write it; ``None`` without regions.
+    in order of first appearance, from :data:`~qsudoku.model.symbols.REGION_LABELS`, which
+    :func:`~qsudoku.io.text.parse_regions` reads back at every size), as jigsaw files
+    write it; ``None`` without regions.
 
     >>> from qsudoku.io import Rules
     >>> region_letters(Rules(regions=(1, 1, 0, 0) * 2 + (2, 2, 3, 3) * 2).make([0] * 16))
@@ -247,5 +250,5 @@ def region_letters(puzzle: Puzzle) -> str | None:
         for c in u.cells:
             labels[c] = k
     first: dict[int, int] = {}
-    return "".join(chr(ord("a") + first.setdefault(x, len(first))) for x in labels) \
+    return "".join(REGION_LABELS[first.setdefault(x, len(first))] for x in labels) \
         if regions else None

@@ -12,7 +12,8 @@ Accepted forms (``format="auto"`` picks by shape):
 
 Jigsaw region maps are letter grids (``aaabccccc/aaabbbccc/...``, newlines or
 ``/`` between rows, or one ``n*n`` string); labels are renumbered in order of
-first appearance.
+first appearance.  Any character but whitespace, ``/``, ``|`` and ``,`` is a label;
+qsudoku writes :data:`~qsudoku.model.symbols.REGION_LABELS`.
 
 >>> parse_puzzle("[[1,1,1],[2,3,4]]", rules=Rules(size=4)).format()
 '1......4........'
@@ -31,7 +32,7 @@ from qsudoku.checks import need_ints, need_type
 from qsudoku.errors import PuzzleFormatError
 from qsudoku.model.puzzle import Puzzle
 from qsudoku.io.rules import Rules
-from qsudoku.model.symbols import (MAX_SIZE, SYMBOLS, blanks_for, decode_symbol, default_alphabet,
+from qsudoku.model.symbols import (MAX_SIZE, REGION_SEPARATORS, SYMBOLS, blanks_for, decode_symbol, default_alphabet,
                                    digits_spec)
 
 __all__ = ["parse_puzzle", "parse_line", "decode_line", "parse_grid", "parse_tuples", "parse_regions",
@@ -266,7 +267,7 @@ def parse_puzzle(text: str, rules: Rules = Rules(), *, source="<string>", line=1
 
 def parse_regions(text: str, n: int | None = None, *, source="<regions>", line=1) -> tuple[int, ...]:
     """Parse a jigsaw region map into flat region ids ``0..n-1`` (first-appearance order)."""
-    s = "".join(ch for ch in text if not ch.isspace() and ch not in "/|,")
+    s = "".join(ch for ch in text if not ch.isspace() and ch not in REGION_SEPARATORS)
     m = math.isqrt(len(s))
     if n is None:
         if m * m != len(s) or m < 2:
