@@ -22,13 +22,14 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import time
 
-from qsudoku.errors import ConfigError, ContradictionError
-from qsudoku.exact.generate import (ATTEMPTS, make_puzzle, random_regions, region_letters,
-                                    symmetries)
+from qsudoku.errors import ConfigError, ContradictionError, TimeLimitError
+from qsudoku.exact.generate import (ATTEMPTS, PATTERN_FROM, make_puzzle, random_regions,
+                                    region_letters, symmetries)
 from qsudoku.io.output import check_outputs, write_text
 from qsudoku.model.symbols import MAX_SIZE
-from qsudoku.commands.common import rules_from_args
+from qsudoku.commands.common import SecondsAction, rules_from_args
 
 __all__ = ["register", "run", "render", "FORMATS", "companion"]
 
@@ -65,6 +66,10 @@ def register(sub) -> None:
                    help="; ".join(f"{k}: {v}" for k, v in FORMATS.items()))
     p.add_argument("-o", "--output", default="-", metavar="FILE",
                    help="output file (default - : standard output, puzzles only)")
+    p.add_argument("--time-limit", action=SecondsAction, metavar="S",
+                   help="seconds the whole run may take (default: no limit); past it the "
+                        "run stops with exit 1 and -o FILE is not written. Progress goes "
+                        "to stderr once a puzzle takes more than a few seconds")
     p.set_defaults(run=run)
 
 
@@ -118,9 +123,19 @@ def run(args) -> int:
     template = None if args.regions == "random" else rules.make([0] * (n * n))
     moves = None if template is None else symmetries(template)
     puzzles = []
+    clock = _Clock(args.time_limit, args.count, big=n >= PATTERN_FROM)
     for k in range(1, args.count + 1):
-        p = (make_puzzle(template, args.fraction, rng, unique=args.unique, moves=moves)
-             if template is not None else _random_jigsaw(rules, n, args, rng))
+        clock.puzzle = k
+        try:
+            p = (make_puzzle(template, args.fraction, rng, unique=args.unique, moves=moves,
+                             time_limit=clock.left(), progress=clock.progress)
+                 if template is not None else _random_jigsaw(rules, n, args, rng, clock))
+        except TimeLimitError:
+            kept = ("nothing was written" if args.output != "-" else
+                    f"{k - 1} puzzle{'s' if k != 2 else ''} printed")
+            raise TimeLimitError(f"generate stopped at --time-limit {args.time_limit:g} s "
+                                 f"while making puzzle {k} of {args.count}; {kept}") from None
+        clock.done()
         puzzles.append(p)
         if args.output == "-":
             sys.stdout.write(render(p, args.format, f"generated_{seed}_{k}"))
@@ -140,12 +155,55 @@ def run(args) -> int:
     return 0
 
 
-def _random_jigsaw(rules, n: int, args, rng):
+class _Clock:
+    """The run's time limit, and its progress on stderr: said once a puzzle has taken
+    :data:`QUIET_SECONDS`, then at most every :data:`QUIET_SECONDS`."""
+
+    def __init__(self, limit: float | None, count: int, big: bool):
+        self.start = self.last = time.monotonic()
+        self.deadline = None if limit is None else self.start + limit
+        self.count, self.puzzle, self.began, self.big = count, 1, self.start, big
+
+    def left(self) -> float | None:
+        if self.deadline is None:
+            return None
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise TimeLimitError("generate stopped at its time limit")
+        return left
+
+    def progress(self, what: str) -> None:
+        """Say ``what`` the run is doing, if quiet for long enough (a search for a big
+        grid, slow at every attempt, is always said)."""
+        now = time.monotonic()
+        if now - self.last >= QUIET_SECONDS or (self.big and what.startswith("searching")):
+            self.last = now
+            print(f"qsudoku: generate: puzzle {self.puzzle} of {self.count}: {what} "
+                  f"({now - self.start:.0f} s)", file=sys.stderr, flush=True)
+
+    def done(self) -> None:
+        now = time.monotonic()
+        if now - self.began >= QUIET_SECONDS:
+            print(f"qsudoku: generate: puzzle {self.puzzle} of {self.count} made in "
+                  f"{now - self.began:.1f} s", file=sys.stderr, flush=True)
+            self.last = now
+        self.began = now
+
+
+#: Seconds of silence before generate shows progress on stderr.
+QUIET_SECONDS = 5.0
+
+
+def _random_jigsaw(rules, n: int, args, rng, clock):
     """A puzzle on a random region map (a new map while one admits no grid)."""
     for _ in range(ATTEMPTS):
-        template = rules.make([0] * (n * n), regions=random_regions(n, rng))
+        left = clock.left()
+        regions = random_regions(n, rng, deadline=None if left is None
+                                 else time.monotonic() + left)
+        template = rules.make([0] * (n * n), regions=regions)
         try:
-            return make_puzzle(template, args.fraction, rng, unique=args.unique)
+            return make_puzzle(template, args.fraction, rng, unique=args.unique,
+                               time_limit=clock.left(), progress=clock.progress)
         except ContradictionError:
             continue
     raise ContradictionError(f"no random {n}x{n} region map with a solution in {ATTEMPTS} "
