@@ -22,7 +22,7 @@ given and reported, so a run repeats from its report.
 >>> fairness(p, Config(), reads=10, max_solutions=1)
 Traceback (most recent call last):
 ...
-qsudoku.errors.ConfigError: puzzle has more than 1 solution (--max-solutions 1): raise the limit or give more cells
+qsudoku.experiments.fairness.SolutionsError: puzzle has more than 1 solution (--max-solutions 1): raise the limit or give more cells
 """
 
 from __future__ import annotations
