@@ -323,8 +323,10 @@ def write_bytes(path: str, data: bytes) -> None:
 
 
 def write_text(path: str, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` atomically (see :func:`atomic_write`)."""
-    write_bytes(path, text.encode("utf-8"))
+    """Write ``text`` (UTF-8) to ``path`` atomically (see :func:`atomic_open`): a text
+    format, so standard output takes it even when it is a terminal."""
+    with atomic_open(path, "w") as f:
+        f.write(text)
 
 
 def open_nofollow(path: str, flags: int, mode: int = 0o666) -> int:

@@ -233,12 +233,34 @@ def _read_triples(text: str, source, line) -> list[tuple[int, int, int]]:
     return triples
 
 
+#: Sizes a tuple list's size is inferred for: its largest row, column or value, when it
+#: is one of these (any other needs ``--size``).
+INFERRED_SIZES = (*range(4, 26), 36, 49, 64)
+
+
 def _infer_size(largest: int, *, source=None, line=None) -> int:
-    for n in (4, 6, 8, 9, 12, 16, 20, 25, 36, 49, MAX_SIZE):
-        if largest <= n:
-            return n
-    raise PuzzleFormatError(f"value {largest} is larger than any supported size (at most "
-                            f"{MAX_SIZE})", source=source, line=line)
+    """The size of a tuple list whose largest row, column or value is ``largest``: that
+    number when it is one of :data:`INFERRED_SIZES`, else a refusal asking for ``--size``
+    (rounding up to a usual size would read a 10x10 list as 12x12, or ``[[1, 1, 26]]``
+    as 36x36, and solve another puzzle).
+
+    >>> _infer_size(10), _infer_size(36)
+    (10, 36)
+    >>> _infer_size(26)
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.PuzzleFormatError: cannot infer the size of this tuple list: its largest row, column or value is 26, and only 4 to 25, 36, 49 and 64 are inferred; pass --size N (e.g. --size 36)
+    """
+    if largest in INFERRED_SIZES:
+        return largest
+    if largest > MAX_SIZE:
+        raise PuzzleFormatError(f"value {largest} is larger than any supported size (at most "
+                                f"{MAX_SIZE})", source=source, line=line)
+    up = next(n for n in INFERRED_SIZES if n >= largest)
+    raise PuzzleFormatError(f"cannot infer the size of this tuple list: its largest row, "
+                            f"column or value is {largest}, and only 4 to 25, 36, 49 and 64 "
+                            f"are inferred; pass --size N (e.g. --size {up})",
+                            source=source, line=line)
 
 
 def parse_puzzle(text: str, rules: Rules = Rules(), *, source="<string>", line=1,
