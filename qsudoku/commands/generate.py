@@ -176,7 +176,8 @@ class _Clock:
         """Say ``what`` the run is doing, if quiet for long enough (a search for a big
         grid, slow at every attempt, is always said)."""
         now = time.monotonic()
-        if now - self.last >= QUIET_SECONDS or (self.big and what.startswith("searching")):
+        if now - self.last >= QUIET_SECONDS or (self.big and what.startswith(("searching",
+                                                                             "making"))):
             self.last = now
             print(f"qsudoku: generate: puzzle {self.puzzle} of {self.count}: {what} "
                   f"({now - self.start:.0f} s)", file=sys.stderr, flush=True)
@@ -197,6 +198,7 @@ QUIET_SECONDS = 5.0
 def _random_jigsaw(rules, n: int, args, rng, clock):
     """A puzzle on a random region map (a new map while one admits no grid)."""
     for _ in range(ATTEMPTS):
+        clock.progress(f"making a random {n}x{n} region map")
         left = clock.left()
         regions = random_regions(n, rng, deadline=None if left is None
                                  else time.monotonic() + left)
