@@ -15,6 +15,12 @@ every platform.  Each format is one the package reads back:
 With ``-o FILE`` the solutions go, one a line in the order of the puzzles, to
 ``<stem>.solutions<ext>`` and the seed of each puzzle to ``<stem>.ids<ext>``, the
 companions that ``data/`` sets have; ``-o -`` (the default) prints the puzzles only.
+The three files are checked before any is written (a companion must be a regular file
+or missing), so a bad one replaces nothing.
+
+The work is bounded: ``--time-limit S`` stops the run (exit 1, nothing written to
+``-o FILE``), and a puzzle that takes more than :data:`QUIET_SECONDS` says what it is
+doing on stderr (a big random jigsaw, whose grid search may take minutes, says each step).
 """
 
 from __future__ import annotations

@@ -176,10 +176,10 @@ def pattern_grid(puzzle: Puzzle) -> list[int] | None:
 
 def _random(rng) -> random.Random:
     """``rng`` as a :class:`random.Random`: an int or ``None`` seeds a new one."""
-    if isinstance(rng, random.Random):
-        return rng
     if rng is None or (isinstance(rng, int) and not isinstance(rng, bool)):
         return random.Random(rng)
+    if isinstance(rng, random.Random):
+        return rng
     raise ConfigError(f"rng must be a random.Random, an int seed or None, not "
                       f"{type(rng).__name__} {rng!r:.40}")
 
@@ -199,11 +199,8 @@ def _check_moves(moves, n: int) -> list:
 
 
 def _left(deadline: float | None, what: str) -> float | None:
-    """Seconds left before ``deadline`` (``None``: no limit).
-
-    Raises:
-        TimeLimitError: It has passed.
-    """
+    """Seconds left before ``deadline`` (``None``: no limit); a ``TimeLimitError`` once
+    it has passed."""
     if deadline is None:
         return None
     left = deadline - time.monotonic()
@@ -314,11 +311,8 @@ def random_regions(n: int, rng, steps: int | None = None, *,
     and B into B and a cell of B bordering A into A, kept when both stay connected.
     Whether a map admits a solution is left to :func:`random_grid`.
 
-    Args:
-        n: The size (an int >= 2).
-        rng: A :class:`random.Random`, or a seed (an int or ``None``).
-        steps: Tries (default ``10 * n * n``).
-        deadline: A :func:`time.monotonic` time to stop at (``None``: no limit).
+    ``rng`` is a :class:`random.Random` or a seed (an int or ``None``); ``deadline`` a
+    :func:`time.monotonic` time to stop at (``None``: no limit).
 
     Raises:
         ConfigError: ``n`` is not an int >= 2, or ``rng`` is no source of randomness.
@@ -362,10 +356,8 @@ def random_regions(n: int, rng, steps: int | None = None, *,
 def _swap(labels: list[int], members: dict, a: int, c: int) -> None:
     """Exchange the regions of cells ``a`` and ``c``."""
     la, lc = labels[a], labels[c]
-    members[la].discard(a)
-    members[lc].discard(c)
-    members[la].add(c)
-    members[lc].add(a)
+    members[la] ^= {a, c}
+    members[lc] ^= {a, c}
     labels[a], labels[c] = lc, la
 
 

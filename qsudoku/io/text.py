@@ -182,6 +182,11 @@ def parse_tuples(text: str, rules: Rules = Rules(), *, source="<string>", line=1
     if not triples and not rules.size:
         raise PuzzleFormatError("an empty list of triples needs an explicit grid size (--size)",
                                 source=source, line=line)
+    for k, t in enumerate(triples):  # before a size is inferred from the largest entry
+        if min(t) < 1:
+            raise PuzzleFormatError(f"triple {k + 1} [{t[0]}, {t[1]}, {t[2]}] has an entry "
+                                    "below 1 (rows, columns and values are 1-indexed)",
+                                    source=source, line=line)
     n = rules.size or _infer_size(max(max(t) for t in triples), source=source, line=line)
     givens = [0] * (n * n)
     for k, (r, c, v) in enumerate(triples):
