@@ -186,8 +186,16 @@ def test_generate_unique_36_stops_at_its_time_limit_with_progress(capsys, tmp_pa
     lines = err.strip().splitlines()
     assert lines[-1] == ("qsudoku: error: generate stopped at --time-limit 2 s while making "
                          "puzzle 1 of 1; nothing was written")
-    assert any(ln.startswith("qsudoku: generate: puzzle 1 of 1: removing givens") for ln in lines)
+    assert lines[0].startswith("qsudoku: generate: puzzle 1 of 1: searching a random sudoku "
+                               "36x36 (6x6 boxes) grid, attempt 1 of 8")
     assert os.listdir(tmp_path) == []
+
+
+def test_unique_removal_reports_its_progress():
+    said = []
+    p = make_puzzle(Rules(box=(2, 2)).make([0] * 16), 0.0, 1, unique=True, progress=said.append)
+    assert said[0] == "searching a random sudoku 4x4 (2x2 boxes) grid, attempt 1 of 8"
+    assert "removing givens, 0 of 16 cells tried" in said and p.is_solution(p.solution)
 
 
 def test_generate_a_big_random_jigsaw_says_its_search_and_stops_at_the_limit(tmp_path):

@@ -31,8 +31,8 @@ import sys
 import time
 
 from qsudoku.errors import ConfigError, ContradictionError, TimeLimitError
-from qsudoku.exact.generate import (ATTEMPTS, PATTERN_FROM, make_puzzle, random_regions,
-                                    region_letters, symmetries)
+from qsudoku.exact.generate import (ATTEMPTS, make_puzzle, random_regions, region_letters,
+                                    symmetries)
 from qsudoku.io.output import check_outputs, write_text
 from qsudoku.model.symbols import MAX_SIZE
 from qsudoku.commands.common import SecondsAction, rules_from_args
@@ -129,7 +129,7 @@ def run(args) -> int:
     template = None if args.regions == "random" else rules.make([0] * (n * n))
     moves = None if template is None else symmetries(template)
     puzzles = []
-    clock = _Clock(args.time_limit, args.count, big=n >= PATTERN_FROM)
+    clock = _Clock(args.time_limit, args.count, big=n >= LOUD_FROM)
     for k in range(1, args.count + 1):
         clock.puzzle = k
         try:
@@ -199,6 +199,9 @@ class _Clock:
 
 #: Seconds of silence before generate shows progress on stderr.
 QUIET_SECONDS = 5.0
+#: From this size up each step of a random grid (a region map, a search attempt, each
+#: of which may take minutes) is said on stderr as it starts.
+LOUD_FROM = 26
 
 
 def _random_jigsaw(rules, n: int, args, rng, clock):
