@@ -11,7 +11,7 @@ from qsudoku.commands.common import rules_from_args
 from qsudoku.config import load_config
 from qsudoku.experiments.limits import MAX_JOBS_PER_CPU, MAX_REPEAT, MAX_TASKS  # one home
 from qsudoku.errors import ConfigError, PuzzleFormatError
-from qsudoku.io.output import check_target, is_stdout
+from qsudoku.io.output import check_outputs, check_target, is_stdout
 
 __all__ = ["add_experiment_args", "check_experiment_args", "run_experiment",
            "read_experiment_inputs", "set_label", "experiment_tasks", "MAX_REPEAT",
@@ -80,31 +80,27 @@ def check_experiment_args(args) -> None:
 
 
 def _check_not_input(args) -> None:
-    """Refuse an ``--out`` (or its journal, its machine record) that is also a file the
-    run reads: a puzzle file, its solutions, ``--config`` or ``--regions``, under any
+    """Refuse an ``--out`` (or its journal, its summaries, its machine record) that is
+    also a file the run reads: a puzzle file, its solutions, ``--config`` or ``--regions``, under any
     name (the same ``(st_dev, st_ino)``, so a link or another path is caught too)."""
+    from qsudoku.experiments.bench import summary_paths
     from qsudoku.experiments.results import journal_path
 
     if is_stdout(args.out):  # standard output is no file
         return
 
-    def identity(path):
-        try:
-            st = os.stat(path)
-        except (OSError, ValueError):
-            return None
-        return st.st_dev, st.st_ino
-
     specs = args.puzzles if isinstance(args.puzzles, list) else [args.puzzles or []]
     inputs = [s for s in specs if isinstance(s, str) and s != "-"]
     inputs += [os.path.splitext(s)[0] + ".solutions" + os.path.splitext(s)[1] for s in inputs]
     inputs += [getattr(args, "config", None), getattr(args, "regions", None)]
-    read = {identity(p): p for p in inputs if p and identity(p) is not None}
-    for out in dict.fromkeys((args.out, journal_path(args.out), args.out + ".machine.json")):
-        name = read.get(identity(out))
-        if name is not None:
-            raise ConfigError(f"--out {args.out}: {out} is also an input of this run "
-                              f"({name}); write the results to another file")
+    # the results, their journal and the two summaries: all checked before any is written
+    check_outputs(list(dict.fromkeys((args.out, journal_path(args.out), *summary_paths(args.out)))),
+                  inputs, what="--out")
+    machine = args.out + ".machine.json"  # not a regular file: skipped with a warning
+    for p in inputs:
+        if p and os.path.exists(p) and os.path.exists(machine) and os.path.samefile(p, machine):
+            raise ConfigError(f"--out {args.out}: {machine} is also an input of this run "
+                              f"({p}); write the results to another file")
 
 
 def experiment_tasks(args, sources, points):
