@@ -32,8 +32,8 @@ from qsudoku.samplers.dwave.embedding import (EmbeddingCache, check_embedding_pa
 from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
 from qsudoku.samplers import options as opt
 from qsudoku.samplers.dwave.checks import CHAIN_BREAK_METHODS, check_qpu
-from qsudoku.samplers.dwave.cloud import (CLIENT_OPTIONS, DEFAULT_LABEL, cloud_errors, plain,
-                                          split_options)
+from qsudoku.samplers.dwave.cloud import (CLIENT_OPTIONS, DEFAULT_LABEL, client_options,
+                                          cloud_errors, plain, split_options)
 from qsudoku.samplers.redact import scrub
 
 __all__ = ["QPUSampler", "clique_parts", "qpu_sampler", "mock_qpu_sampler", "mock_child", "resolve_chain_strength",
@@ -257,7 +257,7 @@ class QPUSampler(dimod.ComposedSampler):
         method = (chain_breaks.MinimizeEnergy(bqm, emb.embedding)
                   if chain_break_method == "minimize_energy"
                   else getattr(chain_breaks, chain_break_method or "majority_vote"))
-        with cloud_errors("QPU"):
+        with cloud_errors("QPU", source=child):
             ss = FixedEmbeddingComposite(child, emb.embedding).sample(
                 bqm, chain_strength=strength, chain_break_method=method,
                 return_embedding=bool(return_embedding), **params)
@@ -352,7 +352,7 @@ def qpu_sampler(**options):
 
     cache = _cache_from(local)
     with cloud_errors("QPU", constructing=True, client=client):
-        child = DWaveSampler(**client)
+        child = DWaveSampler(**client_options(client))
     return QPUSampler(child, cache, local.get("embedding_parameters"))
 
 

@@ -1,0 +1,160 @@
+"""Red-team round 5 (issue 44), the backend lines: a D-Wave config file that is a FIFO, an
+endpoint that never answers, per-read work past ``--time-budget``, exact backends' parameter
+checks, a worker memory too small to start, an absurd budget and NaN biases.  Each test shows
+the exit code, the message and that nothing was lost."""
+
+from __future__ import annotations
+
+import os
+import socket
+import stat
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from _cli import one_error, run
+
+ROOT = Path(__file__).resolve().parents[1]
+FOUR = "1......2........"  # 4x4
+TOKEN = "SENTINEL-" + "5eb7" * 12  # token-shaped: must never be shown
+#: A hang guard for the commands that used to block: far above what they take now.
+HANG_GUARD = 240
+
+
+def qsudoku(*argv, env=None):
+    """Run the CLI in a child process (so a regression hangs only until HANG_GUARD)."""
+    full = {k: v for k, v in os.environ.items() if not k.startswith("DWAVE_")}
+    full.update(PYTHONPATH=str(ROOT), **(env or {}))
+    p = subprocess.run([sys.executable, "-m", "qsudoku", *map(str, argv)], capture_output=True,
+                       text=True, env=full, timeout=HANG_GUARD, cwd=ROOT)
+    assert "Traceback" not in p.stdout + p.stderr
+    return p.returncode, p.stdout, p.stderr
+
+
+@pytest.fixture
+def dwave_env(tmp_path):
+    """A D-Wave environment of the test's own: an empty config, no token, a private cache."""
+    empty = tmp_path / "dwave.conf"
+    empty.write_text("")
+    return {"DWAVE_CONFIG_FILE": str(empty), "QSUDOKU_CACHE_DIR": str(tmp_path / "cache"),
+            "HOME": str(tmp_path)}
+
+
+# -- a D-Wave config file that is a FIFO ------------------------------------------------------
+
+@pytest.mark.parametrize("sampler", ["qpu", "hybrid-nl"])
+def test_a_fifo_as_dwave_config_file_is_refused_not_waited_on(sampler, dwave_env, tmp_path):
+    fifo = tmp_path / "dwave-fifo.conf"
+    os.mkfifo(fifo)
+    env = dict(dwave_env, DWAVE_CONFIG_FILE=str(fifo), DWAVE_API_TOKEN=TOKEN)
+    code, out, err = qsudoku("solve", FOUR, "--sampler", sampler, "--time-budget", "60", env=env)
+    assert code == 3 and out == ""
+    line = one_error(err)
+    assert str(fifo) in line and "DWAVE_CONFIG_FILE" in line and "is a FIFO" in line
+    assert TOKEN not in out + err
+    # with a fallback the solve goes on offline, as for a missing token: nothing lost
+    code, out, err = qsudoku("solve", FOUR, "--sampler", sampler, "--fallback", "sa", "--seed", "1",
+                             "--time-budget", "60", env=env)
+    assert code == 0 and "VALID" in out and "solved by sa" in out
+    assert "is a FIFO" in err and TOKEN not in out + err
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)  # never opened, never replaced
+
+
+def test_a_fifo_as_config_file_option_is_refused(dwave_env, tmp_path, capsys):
+    from qsudoku.errors import BackendUnavailableError
+    from qsudoku.samplers.dwave.cloud import check_config_files
+
+    fifo = tmp_path / "cfg.fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(BackendUnavailableError, match=r"\(from config_file\) is a FIFO"):
+        check_config_files({"config_file": str(fifo)})
+    with pytest.raises(BackendUnavailableError, match="is a directory"):
+        check_config_files({"config_file": [str(tmp_path)]})
+    check_config_files({"config_file": str(tmp_path / "missing.conf")})  # D-Wave's own error
+    check_config_files({"config_file": False})
+
+
+def test_secret_reading_skips_a_fifo(monkeypatch, tmp_path):
+    from qsudoku.samplers.redact import known_secrets
+
+    fifo = tmp_path / "x.fifo"
+    os.mkfifo(fifo)
+    monkeypatch.setenv("DWAVE_CONFIG_FILE", str(fifo))
+    monkeypatch.setenv("DWAVE_API_TOKEN", TOKEN)
+    assert TOKEN in known_secrets(str(fifo))  # returns: the FIFO was not opened
+
+
+# -- an endpoint that accepts connections and never answers -------------------------------------
+
+@pytest.fixture
+def black_hole():
+    """A TCP server on 127.0.0.1 that accepts every connection and never answers."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(64)
+    held, stop = [], threading.Event()
+
+    def accept():
+        server.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(server.accept()[0])
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.getsockname()[1]}/sapi"
+    stop.set()
+    thread.join()
+    for conn in held:
+        conn.close()
+    server.close()
+
+
+@pytest.mark.parametrize("sampler", ["qpu", "hybrid-nl"])
+def test_an_endpoint_that_never_answers_ends_in_exit_3(sampler, black_hole, dwave_env):
+    env = dict(dwave_env, DWAVE_API_TOKEN=TOKEN, DWAVE_API_ENDPOINT=black_hole)
+    code, out, err = qsudoku("solve", FOUR, "--sampler", sampler, "--option",
+                             "request_timeout=0.5", "--time-budget", "60", env=env)
+    assert code == 3 and out == ""
+    line = one_error(err)
+    assert f"no answer in time from the D-Wave endpoint {black_hole}" in line
+    assert "request_timeout = 0.5 s" in line and TOKEN not in line
+    code, out, err = qsudoku("solve", FOUR, "--sampler", sampler, "--option", "request_timeout=0.5",
+                             "--fallback", "sa", "--seed", "1", "--time-budget", "60", env=env)
+    assert code == 0 and "solved by sa" in out and TOKEN not in out + err
+
+
+def test_the_default_wait_is_bounded_and_reaches_the_client(black_hole, monkeypatch, tmp_path):
+    """Without a request_timeout of the user's, qsudoku's CLIENT_DEFAULTS reach the client
+    (here made short), where dwave-cloud-client's own would wait 60 s x 11 tries."""
+    from qsudoku.errors import BackendUnavailableError
+    from qsudoku.samplers import get_sampler
+    from qsudoku.samplers.dwave import cloud
+
+    t, tries = cloud.CLIENT_DEFAULTS["request_timeout"], 1 + cloud.CLIENT_DEFAULTS["http_retry_read"]
+    assert t * tries <= 120 and cloud.CLIENT_DEFAULTS["http_retry_connect"] <= 1
+    (tmp_path / "dwave.conf").write_text("")
+    monkeypatch.setenv("DWAVE_CONFIG_FILE", str(tmp_path / "dwave.conf"))
+    monkeypatch.setenv("DWAVE_API_TOKEN", TOKEN)
+    monkeypatch.setenv("DWAVE_API_ENDPOINT", black_hole)
+    monkeypatch.setitem(cloud.CLIENT_DEFAULTS, "request_timeout", 0.3)
+    with pytest.raises(BackendUnavailableError, match=r"request_timeout = 0\.3 s") as e:
+        get_sampler("qpu", cache_dir=str(tmp_path / "emb"))
+    assert black_hole in str(e.value) and TOKEN not in str(e.value)
+
+
+@pytest.mark.parametrize("value", [0, -1, 1e308, "soon", float("inf")])
+def test_a_timeout_option_out_of_range_is_bad_config(value, capsys):
+    from qsudoku.errors import ConfigError
+    from qsudoku.samplers.dwave.cloud import split_options
+
+    with pytest.raises(ConfigError, match="request_timeout = .* must be a number of seconds > 0"):
+        split_options("qpu", {"request_timeout": value})
+    code, out, err = run(capsys, "solve", FOUR, "--sampler", "hybrid", "--option",
+                         "polling_timeout=0")
+    assert code == 2 and out == "" and "polling_timeout = 0 must be" in one_error(err)
