@@ -49,7 +49,7 @@ from qsudoku.samplers import options as opt
 from qsudoku.samplers.onehot import find_groups
 
 __all__ = ["ExactSampler", "SATSampler", "CPSATSampler", "ILPSampler", "ASPSampler",
-           "CSPSampler", "LimitedExactSolver", "BACKENDS"]
+           "CSPSampler", "LimitedExactSolver", "BACKENDS", "check_exact"]
 
 #: Backends that minimise a BQM without one-hot structure: name -> "module:function".
 _ANY_BQM = {"cpsat": "qsudoku.exact.qubo_min:minimize_cpsat",
@@ -59,11 +59,29 @@ _INT_PARAMS = {"num_workers": (1, 1024), "threads": (1, 1024), "seed": (0, 2**31
 _BOOL_PARAMS = ("hall", "restarts")
 
 
-def _check(name: str, params: dict) -> dict:
-    """The backend's parameters checked (type, range) before any work."""
+def check_exact(name: str, params, *, options: bool = False) -> dict:
+    """The parameters of the exact backend ``name`` checked (type, range) before any work:
+    the one check of every path that runs it (its registry entry's ``checks``, so a plan
+    refuses them before any work; :meth:`ExactSampler.sample`; an exact sampler solving
+    the candidates directly, :func:`qsudoku.solving.fallback.run_exact_sampler`).
+    ``seed`` and ``num_reads`` are the ``sample()`` keywords (``None`` allowed); unknown
+    names are :func:`~qsudoku.samplers.registry.check_params`' business.  ``options``: the
+    constructor's options, whose ``seed`` reaches the solver as it is (``0 .. 2**31 - 1``).
+
+    >>> check_exact("csp", {"hall": True, "seed": 2**40})["seed"]
+    1099511627776
+    >>> check_exact("csp", {"hall": "nonsense"})
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ParameterError: csp: hall = 'nonsense' must be true or false
+    """
     out = dict(params)
     for key, value in params.items():
-        if key == "time_limit":
+        if key == "seed" and not options:  # reduced modulo 2**31 where a backend takes it
+            out[key] = opt.need_seed(name, value)
+        elif key == "num_reads":
+            out[key] = opt.need_int(name, key, value, low=1, high=opt.MAX_READS, allow_none=True)
+        elif key == "time_limit":
             out[key] = opt.need_time_limit(name, value)
         elif key in _INT_PARAMS:
             low, high = _INT_PARAMS[key]
@@ -106,7 +124,7 @@ class ExactSampler(dimod.Sampler):
         if unknown:
             raise ParameterError(f"sampler {name!r} has no option(s) {', '.join(unknown)}; "
                                  f"it accepts: {', '.join(sorted(params))}")
-        self.defaults = {**params, **_check(name, defaults)}
+        self.defaults = {**params, **check_exact(name, defaults, options=True)}
         self.parameters = {"groups": [], "num_reads": [], "seed": [], **{k: [] for k in params}}
         self.properties = {"exact": True, "backend": name, "summary": self.backend.summary,
                            "any_bqm": name in _ANY_BQM}
@@ -120,10 +138,8 @@ class ExactSampler(dimod.Sampler):
         if unknown:
             raise ParameterError(f"sampler {self.name!r} does not accept parameter(s) "
                                  f"{', '.join(unknown)}")
-        opt.need_int(self.name, "num_reads", num_reads, low=1, high=opt.MAX_READS,
-                     allow_none=True)
-        seed = opt.need_seed(self.name, seed)
-        call = {**self.defaults, **_check(self.name, params)}
+        seed = check_exact(self.name, {"num_reads": num_reads, "seed": seed})["seed"]
+        call = {**self.defaults, **check_exact(self.name, params)}
         if seed is not None and "seed" in call:
             call["seed"] = seed % 2**31
         t0 = time.perf_counter()
