@@ -26,7 +26,12 @@ import math
 import numbers
 from typing import Any, Iterable
 
-__all__ = ["need_type", "need_int", "need_real", "need_ints", "need_memory", "describe"]
+__all__ = ["need_type", "need_int", "need_real", "need_ints", "need_memory", "describe",
+           "MAX_SECONDS"]
+
+#: The longest time budget or limit accepted anywhere (about 116 days): beyond it a deadline
+#: overflows timers, and a sampler's own time limit refuses it.
+MAX_SECONDS = 1e7
 
 
 def describe(value: Any) -> str:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from qsudoku.checks import need_memory, need_type
+from qsudoku.checks import MAX_SECONDS, need_memory, need_type
 from qsudoku.config.validate import (WEIGHT_KEYS, check_finite, check_known, check_no_secrets,
                                      check_overrides, check_sampler_name, need_table,
                                      weight_overrides)
@@ -147,9 +147,9 @@ class RouteConfig:
         if not isinstance(self.enabled, bool):
             raise ConfigError(f"route.enabled = {self.enabled!r} must be true or false")
         if (isinstance(self.time_budget, bool) or not isinstance(self.time_budget, (int, float))
-                or not self.time_budget > 0 or self.time_budget == float("inf")):
+                or not 0 < self.time_budget <= MAX_SECONDS):
             raise ConfigError(f"route.time_budget = {self.time_budget!r} must be a positive "
-                              "number of seconds")
+                              f"number of seconds, at most {MAX_SECONDS:g}")
         if (isinstance(self.max_depth, bool) or not isinstance(self.max_depth, int)
                 or self.max_depth < 0):
             raise ConfigError(f"route.max_depth = {self.max_depth!r} must be an integer >= 0")
@@ -157,9 +157,9 @@ class RouteConfig:
             raise ConfigError(f"route.exact_fallback = {self.exact_fallback!r} must be a sampler "
                               "name, a comma-separated list of them, or \"\"")
         tl = self.fallback_time_limit
-        if isinstance(tl, bool) or not isinstance(tl, (int, float)) or not 0 <= tl < float("inf"):
+        if isinstance(tl, bool) or not isinstance(tl, (int, float)) or not 0 <= tl <= MAX_SECONDS:
             raise ConfigError(f"route.fallback_time_limit = {tl!r} must be a number of seconds "
-                              ">= 0 (0 = no limit)")
+                              f">= 0 (0 = no limit), at most {MAX_SECONDS:g}")
 
 
 @dataclass(frozen=True)

@@ -23,13 +23,12 @@ import math
 import numbers
 from typing import Any, Iterable
 
+from qsudoku.checks import MAX_SECONDS  # the longest time limit accepted (its one home)
 from qsudoku.errors import ParameterError  # noqa: F401 - opt.ParameterError for callers
 
 __all__ = ["need_int", "need_real", "need_bool", "need_choice", "need_seed", "need_time_limit",
            "no_unknown", "MAX_SECONDS", "MAX_READS"]
 
-#: The longest time limit accepted (about 116 days): beyond it a deadline overflows timers.
-MAX_SECONDS = 1e7
 #: The most reads of one call.
 MAX_READS = 10**7
 
