@@ -140,6 +140,7 @@ class ExactSampler(dimod.Sampler):
                                  f"{', '.join(unknown)}")
         seed = check_exact(self.name, {"num_reads": num_reads, "seed": seed})["seed"]
         call = {**self.defaults, **check_exact(self.name, params)}
+        opt.need_finite_bqm(self.name, bqm)
         if seed is not None and "seed" in call:
             call["seed"] = seed % 2**31
         t0 = time.perf_counter()
@@ -270,4 +271,5 @@ class LimitedExactSolver(dimod.ExactSolver):
                 f"the exact solver enumerates all 2^N states; this model has N = "
                 f"{len(bqm.variables)} variables, above its limit of {limit}. "
                 "Use --sampler sa, or more propagation rules to shrink the model")
+        opt.need_finite_bqm("exact", bqm)
         return super().sample(bqm)

@@ -27,7 +27,7 @@ from qsudoku.checks import MAX_SECONDS  # the longest time limit accepted (its o
 from qsudoku.errors import ParameterError  # noqa: F401 - opt.ParameterError for callers
 
 __all__ = ["need_int", "need_real", "need_bool", "need_choice", "need_seed", "need_time_limit",
-           "no_unknown", "MAX_SECONDS", "MAX_READS"]
+           "no_unknown", "need_finite_bqm", "MAX_SECONDS", "MAX_READS"]
 
 #: The most reads of one call.
 MAX_READS = 10**7
@@ -92,6 +92,44 @@ def need_time_limit(sampler: str, value: Any, name: str = "time_limit") -> float
     """A time limit: ``None`` or seconds in ``(0, MAX_SECONDS]``."""
     return need_real(sampler, name, value, low=0, high=MAX_SECONDS, low_open=True,
                      allow_none=True)
+
+
+def need_finite_bqm(sampler: str, bqm) -> None:
+    """Refuse a BQM with a bias or offset that is NaN or infinite (or biases whose sum
+    overflows), before any work: a sampler would answer NaN energies without a word.
+
+    One pass in C (the energy of the all-ones sample adds every bias); the offending
+    bias is looked for only when that sum is not finite.
+
+    >>> import dimod
+    >>> need_finite_bqm("sqa", dimod.BQM({"a": 1.0, "b": 2.0}, {"ab": -1.0}, 0.5, "SPIN"))
+    >>> need_finite_bqm("sqa", dimod.BQM({"a": 1.0, "b": 2.0}, {"ab": float("nan")}, 0, "SPIN"))
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ConfigError: sqa: the BQM's quadratic bias of ('b', 'a') is nan; every bias must be a finite number
+    """
+    import dimod
+    import numpy as np
+
+    from qsudoku.errors import ConfigError
+
+    if not isinstance(bqm, dimod.BinaryQuadraticModel):
+        return
+    n = bqm.num_variables
+    with np.errstate(all="ignore"):
+        total = float(bqm.offset) + (float(bqm.energies((np.ones((1, n), np.int8),
+                                                          bqm.variables))[0] - bqm.offset)
+                                     if n else 0.0)
+    if math.isfinite(total):
+        return
+    where = (f"offset is {float(bqm.offset)!r}" if not math.isfinite(bqm.offset) else
+             next((f"linear bias of {v!r} is {float(b)!r}" for v, b in bqm.linear.items()
+                   if not math.isfinite(b)), None) or
+             next((f"quadratic bias of {uv!r} is {float(b)!r}"
+                   for uv, b in bqm.quadratic.items() if not math.isfinite(b)), None))
+    raise ConfigError(f"{sampler}: the BQM's {where}; every bias must be a finite number"
+                      if where else f"{sampler}: the BQM's biases add up past the float range "
+                      "(the energies would overflow); scale them down")
 
 
 def no_unknown(sampler: str, kwargs: dict) -> None:

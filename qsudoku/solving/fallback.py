@@ -166,5 +166,5 @@ def _sample(sampler, cands: Candidates, weights: Weights, time_limit: float | No
     params = {}
     if deadline is not None and "time_limit" in (getattr(sampler, "parameters", None) or {}):
         params["time_limit"] = max(1e-3, deadline - time.perf_counter())
-    rnd = sample_round(model, sampler, params)
+    rnd = sample_round(model, sampler, params, finite=True)  # built from checked weights
     return (rnd.best.grid if rnd.best.valid else None), rnd.sampleset.info.get("status")

@@ -107,7 +107,8 @@ class RoundLoop:
             left = self.deadline - t - built  # a build's worth kept for the reads' scoring
             rnd = self.plan.sample(model, seed=self._seed(), left=None if self.fixed else left,
                                    num_reads=n_next, fixed_sample=self.fixed,
-                                   deadline=None if self.fixed else self.deadline)
+                                   deadline=None if self.fixed else self.deadline,
+                                   finite=True)  # built here from checked weights
             self.timings["sample"] += rnd.t_sample
             self.timings["decode"] += rnd.t_decode
             tally.add(rnd)

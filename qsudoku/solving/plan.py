@@ -140,9 +140,10 @@ class Plan:
 
     def sample(self, model, *, seed: int | None = None, left: float | None = None,
                num_reads: int | None = None, deadline: float | None = None,
-               fixed_sample: bool = False) -> Round:
+               fixed_sample: bool = False, finite: bool = False) -> Round:
         """One round: sample ``model`` with :meth:`round_params` and decode every read (the
-        reads of lowest energy that fit before ``deadline``, if one is given).
+        reads of lowest energy that fit before ``deadline``, if one is given).  ``finite``:
+        see :func:`~qsudoku.solving.rounds.sample_round` (a model of a NaN bias is refused).
 
         >>> from qsudoku import Config, parse_puzzle
         >>> from qsudoku.solving import build
@@ -157,7 +158,8 @@ class Plan:
         """
         with self.rejected():
             return sample_round(model, self.sampler, self.round_params(
-                seed, left, num_reads, fixed_sample=fixed_sample), self.label, deadline)
+                seed, left, num_reads, fixed_sample=fixed_sample), self.label, deadline,
+                finite=finite)
 
     def warm_up(self) -> float:
         """Compile the sampler's kernels for these parameters (seconds it took; 0 if none)."""

@@ -237,6 +237,7 @@ class QPUSampler(dimod.ComposedSampler):
         if "seed" in params and "seed" not in child.parameters:  # a real QPU: the embedding's
             del params["seed"]
         check_qpu_params(params, child.parameters, child.properties, self.name)
+        opt.need_finite_bqm(self.name, bqm)
         if "label" in child.parameters:
             params.setdefault("label", DEFAULT_LABEL)
         strength = resolve_chain_strength(bqm, chain_strength, chain_strength_factor)

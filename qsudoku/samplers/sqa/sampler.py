@@ -43,7 +43,7 @@ import numpy as np
 from dwave.samplers import PathIntegralAnnealingSampler, RotorModelAnnealingSampler
 
 from qsudoku.samplers.classical import check_sa
-from qsudoku.samplers.options import need_choice, need_real
+from qsudoku.samplers.options import need_choice, need_finite_bqm, need_real
 from qsudoku.samplers.reads import empty_sampleset
 
 __all__ = ["PathIntegralSampler", "RotorSampler", "check_sqa", "check_rotor",
@@ -101,6 +101,7 @@ class PathIntegralSampler(PathIntegralAnnealingSampler):
 
     def sample(self, bqm, *, transverse_field=None, **params) -> dimod.SampleSet:
         check_sqa(self.name, {**params, "transverse_field": transverse_field})
+        need_finite_bqm(self.name, bqm)
         if bqm.num_variables == 0:
             return empty_sampleset(bqm)
         if transverse_field is not None:
@@ -123,6 +124,7 @@ class RotorSampler(RotorModelAnnealingSampler):
 
     def sample(self, bqm, **params) -> dimod.SampleSet:
         check_rotor(self.name, params)
+        need_finite_bqm(self.name, bqm)
         if bqm.num_variables == 0:
             return empty_sampleset(bqm)
         ss = super().sample(bqm, **params)
