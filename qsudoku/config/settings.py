@@ -32,7 +32,8 @@ from qsudoku.model.encodings import get_encoding
 from qsudoku.model.qubo import Weights
 
 __all__ = ["Config", "PropagateConfig", "QuboConfig", "SamplerConfig", "RouteConfig", "ClusterConfig",
-           "DEFAULT_CONFIG_PATH", "DEFAULTS", "WEIGHT_KEYS", "weight_overrides"]
+           "DEFAULT_CONFIG_PATH", "DEFAULTS", "WEIGHT_KEYS", "weight_overrides",
+           "MIN_WORKER_MEMORY", "need_worker_memory"]
 
 #: The one home of every configuration default, shipped inside the package.
 DEFAULT_CONFIG_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -162,6 +163,29 @@ class RouteConfig:
                               f">= 0 (0 = no limit), at most {MAX_SECONDS:g}")
 
 
+#: The least memory limit of a local Dask worker: one that has loaded qsudoku and solved a
+#: 9x9 peaks at about 180 MB, and Dask restarts a worker past 95% of its limit (below
+#: it every worker died at start and the run ended in an internal CommClosedError).
+MIN_WORKER_MEMORY = 256 * 2**20
+
+
+def need_worker_memory(name: str, value: Any) -> str | int:
+    """A worker memory limit (:func:`~qsudoku.checks.need_memory`): ``"auto"``, 0 (no
+    limit) or at least :data:`MIN_WORKER_MEMORY`.
+
+    >>> need_worker_memory("--worker-memory", "1MiB")
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ConfigError: --worker-memory = '1MiB' is below the 256 MiB a Dask worker needs to run qsudoku (about 180 MB after a 9x9 solve); give at least 256MiB, or 0 for no limit
+    """
+    size = need_memory(name, value)
+    if isinstance(size, int) and 0 < size < MIN_WORKER_MEMORY:
+        raise ConfigError(f"{name} = {value!r} is below the {MIN_WORKER_MEMORY >> 20} MiB a Dask "
+                          "worker needs to run qsudoku (about 180 MB after a 9x9 solve); give at "
+                          f"least {MIN_WORKER_MEMORY >> 20}MiB, or 0 for no limit")
+    return size
+
+
 @dataclass(frozen=True)
 class ClusterConfig:
     """``[cluster]``: where ``bench`` and ``sweep`` run their tasks.
@@ -177,7 +201,7 @@ class ClusterConfig:
     worker_memory: str | int = DEFAULTS["cluster"]["worker_memory"]
 
     def __post_init__(self):
-        need_memory("cluster.worker_memory", self.worker_memory)
+        need_worker_memory("cluster.worker_memory", self.worker_memory)
         if not isinstance(self.scheduler, str):
             raise ConfigError(f"cluster.scheduler = {self.scheduler!r} must be an address "
                               "string such as \"tcp://host:8786\"")
