@@ -120,7 +120,8 @@ class SamplerConfig:
 class RouteConfig:
     """``[route]``: the round policy of every sampler (see :mod:`qsudoku.solving.solve`).
 
-    The reduced QUBO is sampled in rounds for at most ``time_budget`` seconds, until a
+    The reduced QUBO is sampled in rounds for at most ``time_budget`` seconds (``"auto"``:
+    a default that fits the model and the sampler, see :mod:`qsudoku.solving.budget`), until a
     read is valid (``enabled = false``: one round); ``max_depth`` > 0 lets it fix agreed
     cells between rounds.  If the rounds end unsolved, an exact solver finishes the
     puzzle and the result says so.  ``exact_fallback`` names it: a registry name such as
@@ -133,7 +134,7 @@ class RouteConfig:
     """
 
     enabled: bool = _R["enabled"]
-    time_budget: float = _R["time_budget"]
+    time_budget: float | str = _R["time_budget"]
     max_depth: int = _R["max_depth"]
     exact_fallback: str = _R["exact_fallback"]
     fallback_time_limit: float = _R["fallback_time_limit"]
@@ -146,10 +147,11 @@ class RouteConfig:
     def __post_init__(self):
         if not isinstance(self.enabled, bool):
             raise ConfigError(f"route.enabled = {self.enabled!r} must be true or false")
-        if (isinstance(self.time_budget, bool) or not isinstance(self.time_budget, (int, float))
+        if self.time_budget != "auto" and (
+                isinstance(self.time_budget, bool) or not isinstance(self.time_budget, (int, float))
                 or not self.time_budget > 0 or self.time_budget == float("inf")):
             raise ConfigError(f"route.time_budget = {self.time_budget!r} must be a positive "
-                              "number of seconds")
+                              "number of seconds or \"auto\"")
         if (isinstance(self.max_depth, bool) or not isinstance(self.max_depth, int)
                 or self.max_depth < 0):
             raise ConfigError(f"route.max_depth = {self.max_depth!r} must be an integer >= 0")

@@ -61,6 +61,10 @@ class SamplerSpec:
             for a class target, which is its own product): how an object passed to
             :func:`qsudoku.solve` is recognised as this entry.  Entries sharing a class
             are told apart by the object's ``name`` attribute (:meth:`matches`).
+        round_cost: Seconds one solve round of its work costs, when that is more than the
+            default time budget gives (``decompose``: a run of QPU calls); the default
+            budget (``route.time_budget = "auto"``) is then at least this.  ``None``: no
+            more than any sampler's.
     """
 
     name: str
@@ -71,6 +75,7 @@ class SamplerSpec:
     offline: bool = True
     checks: str | None = None
     product: str | None = None
+    round_cost: float | None = None
 
     @property
     def made(self) -> str:
@@ -115,6 +120,11 @@ _DW = _S + "dwave."
 _DWC = _DW + "checks:"  # the checks of what is passed on to dwave-system and dwave-hybrid
 _QPU = _DW + "qpu:QPUSampler"  # qpu and mock-qpu: the object's name tells them apart
 _ROUND = {"num_reads": 1_000_000}  # the solve path stops them at its time limit or a ground state
+
+#: Seconds of a ``decompose`` round: a run of QPU calls (each about 20 ms of QPU access plus
+#: the network on a QPU, or simulated annealing of the same problem on the mock); see
+#: ``docs/annealers.md``.
+DECOMPOSE_ROUND = 120.0
 
 #: Every sampler qsudoku ships, in the order ``qsudoku samplers`` lists them.
 SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
@@ -198,7 +208,8 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
                 "reduced QUBO, composed classically (default: a consistent partial grid grown "
                 "by the calls with singles propagation); option qpu_sampler = qpu | mock-qpu | "
                 "hybrid", {"qpu_reads": 10, "batch": 8}, extra="qpu", offline=False,
-                checks=_DWC + "check_decompose", product=_DW + "decompose:DecomposeSampler"),
+                checks=_DWC + "check_decompose", product=_DW + "decompose:DecomposeSampler",
+                round_cost=DECOMPOSE_ROUND),
     SamplerSpec("kerberos", _S + "dwave.kerberos:kerberos_sampler",
                 "dwave-hybrid KerberosSampler (tabu | SA | QPU subproblems); option "
                 "qpu_sampler = qpu | mock-qpu",
@@ -210,15 +221,16 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
 
 def register(name: str, *, summary: str = "", defaults: Mapping | None = None,
              extra: str | None = None, offline: bool = True, checks: str | None = None,
-             product: str | None = None):
+             product: str | None = None, round_cost: float | None = None):
     """Decorator registering a factory (``factory(**options) -> dimod.Sampler``) under
     ``name``: for samplers of your own; qsudoku's are in :data:`SPECS`.  ``checks`` and
-    ``product`` are :attr:`SamplerSpec.checks` and :attr:`SamplerSpec.product`: with a
+    ``product`` are :attr:`SamplerSpec.checks` and :attr:`SamplerSpec.product` (and
+    ``round_cost`` :attr:`SamplerSpec.round_cost`): with a
     ``product``, the factory's objects passed to ``solve(..., sampler=obj)`` are
     recognised as ``name``."""
     def deco(factory):
         SPECS[name] = SamplerSpec(name, factory, summary, dict(defaults or {}), extra, offline,
-                                  checks, product)
+                                  checks, product, round_cost)
         return factory
     return deco
 
