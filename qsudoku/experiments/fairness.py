@@ -38,6 +38,7 @@ from qsudoku.errors import ConfigError
 from qsudoku.exact.count import count_solutions
 from qsudoku.model.puzzle import Puzzle
 from qsudoku.solving import build, make_plan, run_plan
+from qsudoku.solving.plan import draw_seed
 
 __all__ = ["Fairness", "fairness", "MAX_SOLUTIONS"]
 
@@ -154,8 +155,8 @@ def fairness(puzzle: Puzzle, config: Config = Config(), *, reads: int,
                           f"{max_solutions}): raise the limit or give more cells")
     if count.count == 0:
         raise ConfigError("puzzle has no solution: nothing to sample fairly")
-    if seed is None:  # below 2**31: the bound of dwave-samplers' seeds
-        seed = int(np.random.SeedSequence().generate_state(1)[0]) >> 1
+    if seed is None:
+        seed = draw_seed()
     t = time.perf_counter()
     grids, params, note = _grids(puzzle, config, sampler or config.sampler.name, reads, seed)
     seconds = time.perf_counter() - t
