@@ -116,9 +116,9 @@ def set_budget(result: Result, plan: Plan, num_variables: int, built: float, t0:
     seconds, why = default_budget(num_variables, built, label=plan.label,
                                   round_cost=spec.round_cost if spec is not None else None)
     if why != "default":
-        seconds = now - t0 + SAMPLE_OVERHEAD * built + seconds
+        seconds = round(now - t0 + SAMPLE_OVERHEAD * built + seconds, 3)
     route = result.sampler["route"]
-    route["time_budget"], route["budget"] = round(seconds, 3), why
+    route["time_budget"], route["budget"] = seconds, why
     if "time_limit" in result.sampler["params"] or "time_budget" in result.sampler["params"]:
         result.sampler["params"] = plan.round_params(plan.seed, seconds)
     return seconds
