@@ -51,9 +51,12 @@ BASE_BUDGET = 0.8
 #: has (15,625), so blank and loose 36x36 and 49x49 grids, where the default sampler's reads
 #: are a tabu search over partial assignments (``aco``'s ``AUTO_TABU_VARIABLES``).
 BIG_MODEL = 20_000
-#: Builds of the model that the default budget gives a big model's sampling.  Measured
-#: with ``aco`` (``docs/performance.md``): a blank 36x36 or 49x49 took 0.9-3.4 (36x36) and
-#: ... builds of sampling to solve, seeds 0-4.
+#: Builds of the model that the default budget gives a big model's sampling.  ``aco``'s
+#: sampling (its own checks of the BQM included) took 0.9-3.4 builds to solve a blank 36x36
+#: (seeds 0-4) and 1.6-5.1 builds a blank 49x49 (seeds 1-4; seed 0 was still 8 short after
+#: 2.4), at load average 3-9 on 2 cores, where a build and a read slow down alike
+#: (``qsudoku solve blank.txt --size 36 --format tuples --seed S --time-budget 60
+#: --no-fallback --json``, ``blank.txt`` holding ``[]``; ``docs/big_grids.md``).
 BUILDS = 6
 #: Seconds the default budget waits at most for a big model to be built (then the exact
 #: fallback decides, as when a set budget ends during the build).
