@@ -20,11 +20,26 @@ from qsudoku.solving import solve
 from qsudoku.model.propagate import propagate
 from qsudoku.model.puzzle import Puzzle, Unit
 from qsudoku.model.qubo import QuboModel, Weights, build_model
+from qsudoku.model.decode import Decoded, decode
+from qsudoku.samplers.registry import get_sampler, register
+from qsudoku.solving import build
 
-__version__ = "0.1.0"
+
+def _version() -> str:
+    """The installed distribution's version: pyproject.toml's ``version`` is its one home."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("qsudoku")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "0+unknown"
+
+
+__version__ = _version()
 
 __all__ = [
     "Puzzle", "Unit", "Rules", "parse_puzzle", "load_puzzles", "propagate", "build_model",
-    "QuboModel", "Weights", "solve", "Result", "Config", "load_config", "QSudokuError",
-    "PuzzleFormatError", "ContradictionError", "ConfigError", "BackendUnavailableError",
+    "QuboModel", "Weights", "build", "solve", "Result", "decode", "Decoded", "get_sampler",
+    "register", "Config", "load_config", "QSudokuError", "PuzzleFormatError",
+    "ContradictionError", "ConfigError", "BackendUnavailableError",
 ]

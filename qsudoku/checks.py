@@ -4,6 +4,21 @@
 Public functions call these first, so that a misuse fails at the call with a message
 saying what was wrong, instead of deep inside numpy or dimod (or not at all).
 
+A sampler's parameters are checked with the same functions given ``sampler=``: then any
+bad value is one :class:`~qsudoku.errors.ParameterError` (a ``ConfigError``, exit 2) that
+names the sampler and the parameter, so a bad ``--param`` is one line, never an internal
+error or a hang inside a library.  Booleans must be real booleans: ``"false"`` is a
+(true) string, so it is refused.
+
+>>> need_int("num_ants", 10**9, low=1, high=10**4, sampler="aco")
+Traceback (most recent call last):
+...
+qsudoku.errors.ParameterError: aco: num_ants = 1000000000 must be an integer in 1..10000
+>>> need_bool("stop_at_ground", "yes", sampler="aco")
+Traceback (most recent call last):
+...
+qsudoku.errors.ParameterError: aco: stop_at_ground = 'yes' must be true or false
+
 >>> need_int("limit", 2, low=1)
 2
 >>> need_int("limit", 0, low=1)
@@ -26,7 +41,17 @@ import math
 import numbers
 from typing import Any, Iterable
 
-__all__ = ["need_type", "need_int", "need_real", "need_ints", "need_memory", "describe"]
+from qsudoku.errors import ParameterError
+
+__all__ = ["need_type", "need_int", "need_real", "need_ints", "need_memory", "describe",
+           "need_bool", "need_choice", "need_seed", "need_time_limit", "no_unknown",
+           "MAX_SECONDS", "MAX_READS"]
+
+#: The longest time limit a sampler accepts (about 116 days): beyond it a deadline
+#: overflows timers.
+MAX_SECONDS = 1e7
+#: The most reads of one sampler call.
+MAX_READS = 10**7
 
 
 def describe(value: Any) -> str:
@@ -59,7 +84,7 @@ def need_type(name: str, value: Any, types, what: str | None = None) -> Any:
 
 
 def need_int(name: str, value: Any, *, low: int | None = None, high: int | None = None,
-             allow_none: bool = False) -> int | None:
+             allow_none: bool = False, sampler: str | None = None) -> int | None:
     """Return ``value`` as an ``int`` if it is an integer within ``[low, high]``.
 
     ``bool`` is not an integer here (``True`` as a count is a mistake).
@@ -67,21 +92,28 @@ def need_int(name: str, value: Any, *, low: int | None = None, high: int | None 
     Raises:
         TypeError: Not an integer.
         ValueError: Outside ``[low, high]``.
+        ParameterError: Either, for a ``sampler``'s parameter.
     """
     if value is None and allow_none:
         return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    ok = not isinstance(value, bool) and isinstance(value, numbers.Integral)
+    if ok:
+        value = int(value)
+    if ok and (low is None or value >= low) and (high is None or value <= high):
+        return value
+    bound = (f"in {low}..{high}" if low is not None and high is not None
+             else f">= {low}" if low is not None else f"<= {high}" if high is not None else "")
+    if sampler is not None:
+        raise ParameterError(f"{sampler}: {name} = {value!r} must be an integer {bound}"
+                             .rstrip())
+    if not ok:
         raise TypeError(f"{name} must be an integer, not {describe(value)}")
-    value = int(value)
-    if (low is not None and value < low) or (high is not None and value > high):
-        bound = (f"in {low}..{high}" if low is not None and high is not None
-                 else f">= {low}" if low is not None else f"<= {high}")
-        raise ValueError(f"{name} = {value} must be an integer {bound}")
-    return value
+    raise ValueError(f"{name} = {value} must be an integer {bound}")
 
 
 def need_real(name: str, value: Any, *, low: float | None = None, high: float | None = None,
-              low_open: bool = True, allow_none: bool = False) -> float | None:
+              low_open: bool = True, allow_none: bool = False,
+              sampler: str | None = None) -> float | None:
     """Return ``value`` as a ``float`` if it is a finite number within its bounds.
 
     Args:
@@ -91,23 +123,69 @@ def need_real(name: str, value: Any, *, low: float | None = None, high: float | 
         high: Upper bound (included).
         low_open: Whether ``low`` itself is refused.
         allow_none: Whether ``None`` (no value) is accepted; it is returned as is.
+        sampler: The sampler whose parameter it is (errors are then ``ParameterError``).
 
     Raises:
         TypeError: Not a real number.
         ValueError: Not finite (``nan``, ``inf``) or out of bounds.
+        ParameterError: Either, for a ``sampler``'s parameter.
     """
     if value is None and allow_none:
         return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+    ok = not isinstance(value, bool) and isinstance(value, numbers.Real)
+    if not ok and sampler is None:
         raise TypeError(f"{name} must be a number, not {describe(value)}")
-    x = float(value)
+    x = float(value) if ok else math.nan
     below = low is not None and (x <= low if low_open else x < low)
     if not math.isfinite(x) or below or (high is not None and x > high):
         parts = ([f"{'>' if low_open else '>='} {low:g}"] if low is not None else []) + \
                 ([f"<= {high:g}"] if high is not None else [])
-        raise ValueError(f"{name} = {value!r} must be a finite number {' and '.join(parts)}"
-                         .rstrip())
+        text = f"{name} = {value!r} must be a finite number {' and '.join(parts)}".rstrip()
+        if sampler is not None:
+            raise ParameterError(f"{sampler}: {text}")
+        raise ValueError(text)
     return x
+
+
+def need_bool(name: str, value: Any, *, sampler: str | None = None) -> bool:
+    """``value`` if it is ``True`` or ``False`` (numpy's bool too); else a ``TypeError``
+    (a ``ParameterError`` for a ``sampler``'s parameter)."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        return bool(value)
+    if sampler is not None:
+        raise ParameterError(f"{sampler}: {name} = {value!r} must be true or false")
+    raise TypeError(f"{name} must be true or false, not {describe(value)}")
+
+
+def need_choice(name: str, value: Any, choices: Iterable, *, allow_none: bool = False,
+                sampler: str | None = None):
+    """``value`` if it is one of ``choices``; else a ``ValueError`` (a ``ParameterError``
+    for a ``sampler``'s parameter)."""
+    choices = list(choices)
+    if (value is None and allow_none) or (isinstance(value, str) and value in choices):
+        return value
+    text = f"{name} = {value!r}; choose from {', '.join(map(str, choices))}"
+    if sampler is not None:
+        raise ParameterError(f"{sampler}: {text}")
+    raise ValueError(text)
+
+
+def need_seed(value: Any, *, sampler: str | None = None) -> int | None:
+    """A seed: ``None`` or an integer in ``0 .. 2**63 - 1``."""
+    return need_int("seed", value, low=0, high=2**63 - 1, allow_none=True, sampler=sampler)
+
+
+def need_time_limit(value: Any, name: str = "time_limit", *,
+                    sampler: str | None = None) -> float | None:
+    """A time limit: ``None`` or seconds in ``(0, MAX_SECONDS]``."""
+    return need_real(name, value, low=0, high=MAX_SECONDS, low_open=True, allow_none=True,
+                     sampler=sampler)
+
+
+def no_unknown(sampler: str, kwargs: dict) -> None:
+    """Refuse the leftover keyword arguments of a sampler's ``sample()``."""
+    if kwargs:
+        raise ParameterError(f"{sampler}: unknown parameter(s) {', '.join(sorted(kwargs))}")
 
 
 def need_ints(name: str, values: Any, *, low: int, high: int,

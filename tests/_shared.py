@@ -48,7 +48,7 @@ def puzzle_files(max_size: int = 99) -> list[Path]:
     return out
 
 
-def route(puzzle, *, seed=None, time_budget=0.8, sampler=None, max_depth=0, fallback=None,
+def route(puzzle, *, seed=None, time_budget=0.8, sampler=None, fallback=None,
           rules=None, sample_params=None, fallback_time_limit=None, weights=None,
           max_rounds=None, **_ignored):
     """:func:`qsudoku.solve` with the round policy's settings as keywords (no exact
@@ -58,8 +58,7 @@ def route(puzzle, *, seed=None, time_budget=0.8, sampler=None, max_depth=0, fall
 
     chain = "" if fallback is None else (fallback if isinstance(fallback, str)
                                          else ",".join(fallback))
-    r = {"time_budget": 1e-9 if max_rounds == 0 else time_budget, "max_depth": max_depth,
-         "exact_fallback": chain, "enabled": max_rounds is None or max_rounds > 1}
+    r = {"time_budget": 1e-9 if max_rounds == 0 else time_budget, "exact_fallback": chain, "enabled": max_rounds is None or max_rounds > 1}
     if fallback_time_limit is not None:
         r["fallback_time_limit"] = fallback_time_limit
     cfg = Config().with_overrides(sampler=sampler, seed=seed, route=r, rules=rules,

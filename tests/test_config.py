@@ -239,3 +239,27 @@ def test_config_error_from_dict_without_a_file_has_no_empty_prefix():
     with pytest.raises(ConfigError) as e:
         Config.from_dict({"sampler": {"name": 3}})
     assert str(e.value) == "sampler.name = 3 must be a string"
+
+
+def test_a_config_that_sets_rules_is_the_rules_used(tmp_path):
+    """``[propagate] rules = []`` alone gives a 4x4 puzzle's full model: the sampler runs and
+    nothing is solved by propagation (the finishing rules go with the default rules only,
+    as ``--rules`` on the command line); rules given with ``finish_rules`` keep both."""
+    from qsudoku import solve
+    from qsudoku.io import parse_puzzle
+    from qsudoku.model.propagate import propagate
+    from qsudoku.model.qubo import build_model
+
+    puzzle = parse_puzzle("....4.....2..34.")  # unique; singles alone solve it
+    path = tmp_path / "bare.toml"
+    path.write_text("[propagate]\nrules = []\n")
+    cfg = load_config(str(path))
+    assert cfg.propagate.rules == () and cfg.propagate.finish_rules == ()
+    r = solve(puzzle, cfg.with_overrides(seed=1))
+    assert r.valid and r.solved_by.startswith("aco") and r.rounds >= 1
+    full = build_model(propagate(puzzle, rules=()))  # only the givens eliminate
+    assert r.num_variables == full.num_variables > 2 * puzzle.givens.count(0)
+    assert solve(puzzle, Config()).solved_by == "propagation"  # the defaults finish it
+    both = tmp_path / "both.toml"
+    both.write_text('[propagate]\nrules = []\nfinish_rules = ["naked_single"]\n')
+    assert load_config(str(both)).propagate.finish_rules == ("naked_single",)

@@ -47,7 +47,7 @@ def test_subproblem_energy_equals_the_full_energy():
     rng = np.random.default_rng(0)
     for size in (8, 20, 40):
         x = rng.integers(0, 2, m.n).astype(float)
-        free = choose_cells(s, m, x, "units", size, rng)
+        free = choose_cells(s, m, x, size, rng)
         assert 0 < len(free) <= size
         sub = m.subproblem(free, x)
         assert np.isclose(sub.energy({i: x[f] for i, f in enumerate(free)}), m.energy(x))
@@ -100,29 +100,13 @@ def test_the_solve_path_runs_decompose_on_big_grids_with_the_mock_qpu(n, box, gi
     assert 1 <= r.info["qpu_calls"] <= 100 and 0 < r.info["max_subproblem_variables"] <= 64
 
 
-def test_breakout_penalties_add_weighted_unit_violations():
-    model = _model(SIX)
-    m = SubModel(model.bqm)
-    s = SubStructure(m, model.groups())
-    rng = np.random.default_rng(2)
-    weights = rng.integers(0, 3, len(s.units)).astype(float)
-    work = m.with_penalties(s.units, weights)
-    x = s.initial(m.n, rng)
-    expected = m.energy(x) + sum(w * (x[u].sum() - 1) ** 2 for u, w in zip(s.units, weights))
-    assert np.isclose(work.energy(x), expected) and expected > m.energy(x)
-    free = choose_cells(s, work, x, "conflicts", 20, rng)
-    sub = work.subproblem(free, x)
-    assert np.isclose(sub.energy({i: x[f] for i, f in enumerate(free)}), expected)
-
-
-@pytest.mark.parametrize("strategy", STRATEGIES)
-def test_frees_whole_cells_with_their_current_values(strategy):
+def test_frees_whole_cells_with_their_current_values():
     model = _model(SIX)
     m = SubModel(model.bqm)
     s = SubStructure(m, model.groups())
     rng = np.random.default_rng(1)
     x = s.initial(m.n, rng)
-    free = choose_cells(s, m, x, strategy, 16, rng)
+    free = choose_cells(s, m, x, 16, rng)
     assert 0 < len(free) <= 16
     for k in set(s.cell_of[free].tolist()):
         current = s.cells[k][x[s.cells[k]] > 0.5]
@@ -133,7 +117,8 @@ def test_frees_whole_cells_with_their_current_values(strategy):
 def test_exact_subproblems_solve_a_small_puzzle(strategy):
     model = _model()
     rnd = sample_round(model, DecomposeSampler(dimod.ExactSolver()),
-                       {"subproblem_size": 12, "strategy": strategy, "seed": 3, "max_calls": 200})
+                       {"subproblem_size": 12, "strategy": strategy, "seed": 3, "max_calls": 200,
+                        "batch": 1})
     info = rnd.sampleset.info
     assert rnd.best.valid and FOUR.is_solution(rnd.best.grid)
     assert info["max_subproblem_variables"] <= 12 < model.num_variables
@@ -328,10 +313,9 @@ def test_batched_calls_answer_several_subproblems_and_need_fewer_calls():
     assert batched["max_subproblem_variables"] <= 12
 
 
-@pytest.mark.parametrize("strategy", ["conflicts", "energy"])
-def test_batched_repair_strategies_solve_a_four_by_four(strategy):
+def test_batched_energy_strategy_solves_a_four_by_four():
     sampler = get_sampler("decompose", qpu_sampler="mock-qpu")
-    rnd = sample_round(_model(), sampler, {"strategy": strategy, "subproblem_size": 12, "seed": 1,
+    rnd = sample_round(_model(), sampler, {"strategy": "energy", "subproblem_size": 12, "seed": 1,
                                            "qpu_reads": 5, "num_sweeps": 200, "batch": 3,
                                            "max_calls": 200})
     assert rnd.best.valid and rnd.sampleset.info["subproblems_per_call"] > 1
@@ -409,7 +393,7 @@ def test_a_call_that_chooses_nothing_is_a_retry_of_its_state(batch):
 
 
 def test_a_domain_wall_start_keeps_every_cell_a_single_wall():
-    """The repair strategies start from a state whose cells all keep their own constraint:
+    """The energy strategy starts from a state whose cells all keep their own constraint:
     on a domain wall, the first j variables of a cell set (their chain penalties are 0), so
     the QPU calls are spent on the units."""
     from qsudoku.config import Config

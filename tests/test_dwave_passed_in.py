@@ -124,7 +124,7 @@ BAD = [
     ("kerberos", "qpu_params", "{bogus = 1}", "kerberos: qpu_params has unknown parameter(s) "
                                               "bogus"),
     ("decompose", "energy_target", "nan", "decompose: energy_target = nan"),
-    ("decompose", "patience", "-1", "decompose: patience = -1"),
+    ("decompose", "backjump", "-1", "decompose: backjump = -1"),
     ("decompose", "subproblem_size", "0", "decompose: subproblem_size = 0"),
     ("decompose", "max_calls", "1000000000", "decompose: max_calls = 1000000000"),
     ("decompose", "time_limit", "-1", "decompose: time_limit = -1"),

@@ -158,15 +158,14 @@ def test_mock_qpu_solves_seed004_with_the_domain_wall():
     assert r.valid and r.solved_by.startswith("mock-qpu")
 
 
-@pytest.mark.parametrize("strategy", ["energy", "units"])
-def test_decompose_frees_whole_domain_wall_cells(strategy):
-    """decompose's repairing strategies free a domain wall's cells whole (units grow through
+def test_decompose_frees_whole_domain_wall_cells():
+    """decompose's energy strategy frees a domain wall's cells whole (units grow through
     the interactions); construct refuses groups that list no candidate slots."""
     pytest.importorskip("dwave.system")
     cfg = Config().with_overrides(sampler="decompose", seed=1, encoding="domain-wall",
                                   route={"exact_fallback": ""},
                                   options={"qpu_sampler": "mock-qpu"},
-                                  params={"strategy": strategy})
+                                  params={"strategy": "energy"})
     r = solve(parse_puzzle(SEED004), cfg, budget=60)
     assert r.valid and r.solved_by.startswith("decompose")
     assert 0 <= r.info["chain_break_fraction"] <= 1
@@ -190,21 +189,6 @@ def test_decompose_constructs_the_seed_puzzles_in_domain_walls(puzzle):
     assert dw.valid and dw.solved_by.startswith("decompose") and dw.encoding == "domain-wall"
     assert dw.info["strategy"] == "construct"
     assert 0 < dw.info["max_subproblem_variables"] <= 64
-
-
-def test_decompose_energy_strategy_on_the_domain_wall_has_no_breakouts():
-    """On a domain wall, the ``energy`` strategy grows units from the interactions, and no
-    breakout weighs them (they are not constraints: weighing them as one-hot units made the
-    search minimise another model, stuck at energy 274-292 on seed003, against 9-11
-    without)."""
-    pytest.importorskip("dwave.system")
-    cfg = Config().with_overrides(sampler="decompose", seed=1, encoding="domain-wall",
-                                  route={"enabled": False},
-                                  options={"qpu_sampler": "mock-qpu"},
-                                  params={"patience": 1, "max_calls": 40, "batch": 1,
-                                          "strategy": "energy"})
-    r = solve(parse_puzzle(SEED003), cfg, budget=60)
-    assert r.info["qpu_calls"] == 40 and r.info["breakouts"] == 0
 
 
 def test_the_domain_wall_groups_are_its_cells_then_its_slots():

@@ -74,7 +74,8 @@ def test_load_puzzles_without_any_stdin(monkeypatch):
 
 
 SECONDS_OPTIONS = [("count", "--time-limit"), ("embed", "--timeout"), ("solve", "--time-budget"),
-                   ("show", "--time-budget"), ("sweep", "--time-budget"), ("bench", "--time-budget")]
+                   ("show", "--time-budget"), ("sweep", "--time-budget"), ("bench", "--time-budget"),
+                   ("fairness", "--time-limit"), ("generate", "--time-limit")]
 
 
 #: Float options that are not seconds, each range-checked by its command (nan and inf too).

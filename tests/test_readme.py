@@ -1,5 +1,6 @@
-"""Every runnable example of README.md, as written, from a fresh copy of the repository: its
-``qsudoku`` command lines and its Python blocks, each run in a subprocess whose working
+"""Every runnable example of README.md and of the docs pages that hold the README's former
+manual (:data:`PAGES`), as written, from a fresh copy of the repository: their
+``qsudoku`` command lines and their Python blocks, each run in a subprocess whose working
 directory is a copy of the repository's files with nothing beside it (no ``../shared``), so
 they read only what the repository ships (``data/...``) or what an earlier example wrote.
 
@@ -25,7 +26,13 @@ import pytest
 from _shared import REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
-_BLOCKS = re.findall(r"```(\w*)\n(.*?)```", README, re.S)
+#: The docs pages whose examples run too: how-to and explanation pages with commands and
+#: Python a reader copies (the other pages quote benchmark commands, QPU sessions or
+#: cluster set-ups, which need accounts, ``../shared`` or minutes).
+PAGES = ("solving.md", "library.md", "experiments.md", "penalty-weights.md", "cli-guide.md",
+         "input-formats.md")
+_TEXTS = [README] + [(REPO / "docs" / p).read_text(encoding="utf-8") for p in PAGES]
+_BLOCKS = [b for text in _TEXTS for b in re.findall(r"```([^\n`]*)\n(.*?)```", text, re.S)]
 #: Words that mark a synopsis line or one that needs an account, a file of the user's, or
 #: another program.
 _PLACEHOLDERS = ("PUZZLE", "FILE", "configs/qpu.toml", "configs/hybrid.toml", "KEY=", "NAME")
@@ -95,12 +102,15 @@ def _run(argv: list[str], clone: Path, tmp_path: Path) -> subprocess.CompletedPr
 
 
 def test_the_readme_has_examples_to_run():
+    readme = re.findall(r"```([^\n`]*)\n(.*?)```", README, re.S)
+    assert sum(lang == "python" for lang, _ in readme) >= 1
+    assert sum("$ qsudoku solve" in body for _, body in readme) >= 1
     assert len(_commands()) >= 8 and len(_python_blocks()) >= 3
 
 
 def test_every_puzzle_file_the_readme_names_ships_with_the_repository():
     """The examples read ``data/...`` only, never ``../shared`` or the unshipped sets."""
-    named = set(re.findall(r"\bdata/[\w./-]+\.(?:txt|tsv)", README))
+    named = set(re.findall(r"\bdata/[\w./-]+\.(?:txt|tsv)", "\n".join(_TEXTS)))
     assert named and all((REPO / f).is_file() for f in named), sorted(named)
     runnable = "\n".join(_commands() + _python_blocks())
     assert "shared/" not in runnable and "puzzles.txt" not in runnable

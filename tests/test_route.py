@@ -39,16 +39,6 @@ def test_anneal_solves_a_9x9_and_counts_rounds_and_reads():
 
 
 @needs_numba
-def test_decimation_rounds_interleave_propagation():
-    p = parse_puzzle(INSANE)
-    r = anneal_route(p, seed=2, time_budget=20.0, max_depth=3, round_time=0.02, sampler="swap",
-                     sample_params={"num_reads": 4, "num_sweeps": 50, "num_replicas": 4,
-                                    "beta_range": (0.5, 4.0)})
-    assert r.valid and p.is_solution(r.grid) and r.rounds >= 1
-    assert r.solved_by.startswith(("swap (", "propagation"))
-
-
-@needs_numba
 @pytest.mark.parametrize("name", ["swap-tabu", "swap"])
 def test_either_route_sampler_solves_a_hardest_9x9(name):
     p = parse_puzzle(HARD)

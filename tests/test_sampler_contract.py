@@ -132,3 +132,68 @@ def test_any_bqm_backends_find_the_ground_state(name, seed, vartype):
     ss = build(name).sample(bqm)
     assert ss.info["status"] == "solved"
     assert ss.first.energy == pytest.approx(best, abs=1e-6)
+
+
+#: Classes of ours whose ``sample()`` passes its parameters on to another library
+#: (dwave-samplers, dwave-system, dwave-hybrid): the registry lists the values it passes.
+PASSES_ON = {"pt", "pa", "qpu", "mock-qpu", "kerberos"}
+#: ``sample()`` parameters the solve path sets per round, and the model's groups.
+PER_CALL = {"groups", "seed", "time_limit", "stop_at_ground"}
+
+
+def _ours():
+    out = []
+    for name in names():
+        module, _, attr = get_spec(name).made.partition(":")
+        if module.startswith("qsudoku."):
+            out.append(name)
+    return out
+
+
+@pytest.mark.parametrize("name", _ours())
+def test_qsudoku_samplers_lists_the_defaults_of_the_class_sample(name, capsys):
+    """Issue 42: a default lives in the ``sample()`` signature of its class, and
+    ``qsudoku samplers`` lists exactly those, so that calling the class with no arguments
+    (as Ocean code does) runs what the registry name runs."""
+    import inspect
+    import json
+
+    from qsudoku.cli import main
+    from qsudoku.model.result import jsonable
+
+    module, _, attr = get_spec(name).made.partition(":")
+    try:
+        cls = getattr(importlib.import_module(module), attr)
+    except ImportError as e:
+        pytest.skip(f"{name}: {e}")
+    if not isinstance(cls, type):
+        pytest.skip(f"{name}: built by a factory whose class is not ours")
+    signature = {k: p.default for k, p in inspect.signature(cls.sample).parameters.items()
+                 if p.default is not p.empty and p.default is not None and k not in PER_CALL}
+    assert main(["samplers"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.split()[0] == name)
+    listed = line.split("; defaults: ", 1)[1].split("; each solve round: ")[0]
+    text = {k: f"{k}={json.dumps(jsonable(v))}" for k, v in signature.items()}
+    if name in PASSES_ON:  # a default both name agrees (pt's and pa's are a class table)
+        text.update({k: f"{k}={json.dumps(jsonable(v))}"
+                     for k, v in (getattr(cls, "defaults", None) or {}).items() if v is not None})
+        given = {t.split("=", 1)[0]: t for t in listed.split(", ") if "=" in t}
+        assert all(given[k] == t for k, t in text.items() if k in given), (listed, text)
+    else:
+        assert listed == (", ".join(text.values()) or "-")
+
+
+def test_the_structured_samplers_called_bare_run_what_their_names_run():
+    """``SwapAnnealingSampler().sample(bqm)`` is replica exchange over 16 temperatures of
+    300 sweeps, as ``--sampler swap``; decompose's batch is 8 either way."""
+    from qsudoku.samplers import default_params
+    from qsudoku.samplers.dwave.decompose import DecomposeSampler
+    from qsudoku.samplers.swap.anneal import SwapAnnealingSampler
+    import inspect
+
+    swap = inspect.signature(SwapAnnealingSampler.sample).parameters
+    assert (swap["num_replicas"].default, swap["num_sweeps"].default) == (16, 300)
+    assert {k: default_params("swap")[k] for k in ("num_replicas", "num_sweeps", "focus")} \
+        == {"num_replicas": 16, "num_sweeps": 300, "focus": 3}
+    assert inspect.signature(DecomposeSampler.sample).parameters["batch"].default == 8 \
+        == default_params("decompose")["batch"]

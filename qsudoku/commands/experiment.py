@@ -11,7 +11,7 @@ from qsudoku.commands.common import rules_from_args
 from qsudoku.config import load_config
 from qsudoku.experiments.limits import MAX_JOBS_PER_CPU, MAX_REPEAT, MAX_TASKS  # one home
 from qsudoku.errors import ConfigError, PuzzleFormatError
-from qsudoku.io.output import check_target, is_stdout
+from qsudoku.io.output import check_outputs, check_target, is_stdout
 
 __all__ = ["add_experiment_args", "check_experiment_args", "run_experiment",
            "read_experiment_inputs", "set_label", "experiment_tasks", "MAX_REPEAT",
@@ -20,8 +20,14 @@ __all__ = ["add_experiment_args", "check_experiment_args", "run_experiment",
 
 def add_experiment_args(p: argparse.ArgumentParser, what: str) -> argparse._ArgumentGroup:
     """The flags ``bench`` and ``sweep`` share: repeats, limits, output, resume and where
-    the tasks run (``--jobs`` local Dask workers, ``--scheduler`` an existing cluster)."""
+    the tasks run (``--jobs`` local Dask workers, ``--scheduler`` an existing cluster), and
+    ``--spec`` (a study: :mod:`qsudoku.commands.spec`)."""
+    from qsudoku.commands.spec import SpecAction
+
     g = p.add_argument_group(what)
+    g.add_argument("--spec", action=SpecAction, metavar="FILE",
+                   help="a study spec (TOML: its puzzles and flags, e.g. "
+                        "benchmarks/studies/hard9.toml); flags given here win")
     g.add_argument("--repeat", type=int, default=1, metavar="R",
                    help="runs per puzzle and setting; repeat r uses seed (--seed or 0) + r")
     g.add_argument("--limit", type=int, metavar="N", help="only the first N puzzles of each input")
@@ -46,11 +52,13 @@ def add_experiment_args(p: argparse.ArgumentParser, what: str) -> argparse._Argu
 
 
 def check_experiment_args(args) -> None:
-    """Counts must be positive and bounded (the limits of
+    """Merge ``--spec``; counts must be positive and bounded (the limits of
     :func:`qsudoku.experiments.runner.check_limits`), ``--resume`` needs ``--out``."""
+    from qsudoku.commands.spec import apply_spec
     from qsudoku.experiments.limits import check_limits
     from qsudoku.experiments.scheduler import resolve_scheduler
 
+    apply_spec(args)  # a --spec fills what the command line left unset
     if args.limit is not None and args.limit < 1:
         raise ConfigError(f"--limit {args.limit} must be >= 1")
     if args.worker_memory is not None:
@@ -72,31 +80,27 @@ def check_experiment_args(args) -> None:
 
 
 def _check_not_input(args) -> None:
-    """Refuse an ``--out`` (or its journal, its machine record) that is also a file the
-    run reads: a puzzle file, its solutions, ``--config`` or ``--regions``, under any
+    """Refuse an ``--out`` (or its journal, its summaries, its machine record) that is
+    also a file the run reads: a puzzle file, its solutions, ``--config`` or ``--regions``, under any
     name (the same ``(st_dev, st_ino)``, so a link or another path is caught too)."""
+    from qsudoku.experiments.bench import summary_paths
     from qsudoku.experiments.results import journal_path
 
     if is_stdout(args.out):  # standard output is no file
         return
 
-    def identity(path):
-        try:
-            st = os.stat(path)
-        except (OSError, ValueError):
-            return None
-        return st.st_dev, st.st_ino
-
     specs = args.puzzles if isinstance(args.puzzles, list) else [args.puzzles or []]
     inputs = [s for s in specs if isinstance(s, str) and s != "-"]
     inputs += [os.path.splitext(s)[0] + ".solutions" + os.path.splitext(s)[1] for s in inputs]
     inputs += [getattr(args, "config", None), getattr(args, "regions", None)]
-    read = {identity(p): p for p in inputs if p and identity(p) is not None}
-    for out in dict.fromkeys((args.out, journal_path(args.out), args.out + ".machine.json")):
-        name = read.get(identity(out))
-        if name is not None:
-            raise ConfigError(f"--out {args.out}: {out} is also an input of this run "
-                              f"({name}); write the results to another file")
+    # the results, their journal and the two summaries: all checked before any is written
+    check_outputs(list(dict.fromkeys((args.out, journal_path(args.out), *summary_paths(args.out)))),
+                  inputs, what="--out")
+    machine = args.out + ".machine.json"  # not a regular file: skipped with a warning
+    for p in inputs:
+        if p and os.path.exists(p) and os.path.exists(machine) and os.path.samefile(p, machine):
+            raise ConfigError(f"--out {args.out}: {machine} is also an input of this run "
+                              f"({p}); write the results to another file")
 
 
 def experiment_tasks(args, sources, points):

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import sys
 
-from qsudoku.errors import ConfigError
-from qsudoku.experiments.fairness import MAX_SOLUTIONS, fairness
-from qsudoku.commands.common import add_config_args, add_input_args, config_from_args, iter_inputs
+from qsudoku.errors import ConfigError, exit_code_for
+from qsudoku.experiments.fairness import (MAX_SOLUTIONS, SOLUTIONS_CAP, TIME_LIMIT,
+                                          SolutionsError, fairness)
+from qsudoku.commands.common import (SecondsAction, add_config_args, add_input_args,
+                                     config_from_args, iter_inputs)
 
 #: Reads when ``--reads`` is not given.
 DEFAULT_READS = 100
@@ -21,12 +24,17 @@ def register(sub) -> None:
                     "times instead), and report how many valid reads hit each solution, with "
                     "a chi-square test against uniform and its p-value. Exit 0 when every "
                     "puzzle got a valid read, 1 if some got none, 2 on bad input (also a "
-                    "puzzle with more solutions than --max-solutions).")
+                    "puzzle with more solutions than --max-solutions, or whose solutions "
+                    "take longer than --time-limit to enumerate; --keep-going reports such "
+                    "a puzzle, or an unreadable one, and goes on).")
     add_input_args(p)
     add_config_args(p)
     p.add_argument("--max-solutions", type=int, default=MAX_SOLUTIONS, metavar="K",
-                   help=f"most solutions enumerated (default {MAX_SOLUTIONS}); a puzzle with "
-                        "more is refused")
+                   help=f"most solutions enumerated (default {MAX_SOLUTIONS}, at most "
+                        f"{SOLUTIONS_CAP:,}); a puzzle with more is refused")
+    p.add_argument("--time-limit", action=SecondsAction, default=TIME_LIMIT, metavar="S",
+                   help=f"seconds the enumeration of a puzzle's solutions may take (default "
+                        f"{TIME_LIMIT:g}); a puzzle that needs longer is refused")
     p.add_argument("--json", action="store_true", help="one JSON object per puzzle (JSON lines)")
     p.set_defaults(run=run)
 
@@ -38,11 +46,26 @@ def run(args) -> int:
     reads = DEFAULT_READS if args.reads is None else args.reads
     if reads < 1:
         raise ConfigError(f"--reads {reads} must be >= 1")
+    if not 1 <= args.max_solutions <= SOLUTIONS_CAP:
+        raise ConfigError(f"--max-solutions {args.max_solutions} must be between 1 and "
+                          f"{SOLUTIONS_CAP:,}")
     cfg = config_from_args(args)
     code = 0
-    for puzzle in iter_inputs(args):
-        f = fairness(puzzle, cfg, reads=reads, max_solutions=args.max_solutions,
-                     seed=args.seed, sampler=backend)
+
+    def on_error(err):  # --keep-going: said, counted in the exit code, skipped
+        nonlocal code
+        code = max(code, exit_code_for(err))
+        print(f"qsudoku: error: {err}", file=sys.stderr, flush=True)
+
+    for puzzle in iter_inputs(args, on_error):
+        try:
+            f = fairness(puzzle, cfg, reads=reads, max_solutions=args.max_solutions,
+                         seed=args.seed, sampler=backend, time_limit=args.time_limit)
+        except SolutionsError as e:  # this puzzle, not the run
+            if not args.keep_going:
+                raise
+            on_error(SolutionsError(f"{puzzle.name or 'puzzle'}: {e}"))
+            continue
         code = max(code, 0 if f.num_valid else 1)
         if args.json:
             print(json.dumps({"name": puzzle.name, "puzzle": puzzle.format(),

@@ -15,6 +15,12 @@ every platform.  Each format is one the package reads back:
 With ``-o FILE`` the solutions go, one a line in the order of the puzzles, to
 ``<stem>.solutions<ext>`` and the seed of each puzzle to ``<stem>.ids<ext>``, the
 companions that ``data/`` sets have; ``-o -`` (the default) prints the puzzles only.
+The three files are checked before any is written (a companion must be a regular file
+or missing), so a bad one replaces nothing.
+
+The work is bounded: ``--time-limit S`` stops the run (exit 1, nothing written to
+``-o FILE``), and a puzzle that takes more than :data:`QUIET_SECONDS` says what it is
+doing on stderr (a big random jigsaw, whose grid search may take minutes, says each step).
 """
 
 from __future__ import annotations
@@ -22,13 +28,14 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import time
 
-from qsudoku.errors import ConfigError, ContradictionError
+from qsudoku.errors import ConfigError, ContradictionError, TimeLimitError
 from qsudoku.exact.generate import (ATTEMPTS, make_puzzle, random_regions, region_letters,
                                     symmetries)
-from qsudoku.io.output import check_target, write_text
+from qsudoku.io.output import check_outputs, write_text
 from qsudoku.model.symbols import MAX_SIZE
-from qsudoku.commands.common import rules_from_args
+from qsudoku.commands.common import SecondsAction, rules_from_args
 
 __all__ = ["register", "run", "render", "FORMATS", "companion"]
 
@@ -65,6 +72,10 @@ def register(sub) -> None:
                    help="; ".join(f"{k}: {v}" for k, v in FORMATS.items()))
     p.add_argument("-o", "--output", default="-", metavar="FILE",
                    help="output file (default - : standard output, puzzles only)")
+    p.add_argument("--time-limit", action=SecondsAction, metavar="S",
+                   help="seconds the whole run may take (default: no limit); past it the "
+                        "run stops with exit 1 and -o FILE is not written. Progress goes "
+                        "to stderr once a puzzle takes more than a few seconds")
     p.set_defaults(run=run)
 
 
@@ -91,8 +102,15 @@ def _check(args) -> None:
     if args.format in ("grid", "tuples") and args.regions == "random":
         raise ConfigError(f"--format {args.format} carries no region map: use --format line "
                           "or tsv with --regions random, or give a fixed --regions")
-    if args.output != "-":
-        check_target(args.output, "-o")
+    # the puzzles and their two companions: all checked before any is written
+    check_outputs(_outputs(args.output), [args.regions], what="-o")
+
+
+def _outputs(output: str) -> list[str]:
+    """The files ``-o output`` writes: the puzzles, then their companions."""
+    if output == "-":
+        return [output]
+    return [output, companion(output, "solutions"), companion(output, "ids")]
 
 
 def run(args) -> int:
@@ -111,9 +129,19 @@ def run(args) -> int:
     template = None if args.regions == "random" else rules.make([0] * (n * n))
     moves = None if template is None else symmetries(template)
     puzzles = []
+    clock = _Clock(args.time_limit, args.count, big=n >= LOUD_FROM)
     for k in range(1, args.count + 1):
-        p = (make_puzzle(template, args.fraction, rng, unique=args.unique, moves=moves)
-             if template is not None else _random_jigsaw(rules, n, args, rng))
+        clock.puzzle = k
+        try:
+            p = (make_puzzle(template, args.fraction, rng, unique=args.unique, moves=moves,
+                             time_limit=clock.left(), progress=clock.progress)
+                 if template is not None else _random_jigsaw(rules, n, args, rng, clock))
+        except TimeLimitError:
+            kept = ("nothing was written" if args.output != "-" else
+                    f"{k - 1} puzzle{'s' if k != 2 else ''} printed")
+            raise TimeLimitError(f"generate stopped at --time-limit {args.time_limit:g} s "
+                                 f"while making puzzle {k} of {args.count}; {kept}") from None
+        clock.done()
         puzzles.append(p)
         if args.output == "-":
             sys.stdout.write(render(p, args.format, f"generated_{seed}_{k}"))
@@ -133,12 +161,60 @@ def run(args) -> int:
     return 0
 
 
-def _random_jigsaw(rules, n: int, args, rng):
+class _Clock:
+    """The run's time limit, and its progress on stderr: said once a puzzle has taken
+    :data:`QUIET_SECONDS`, then at most every :data:`QUIET_SECONDS`."""
+
+    def __init__(self, limit: float | None, count: int, big: bool):
+        self.start = self.last = time.monotonic()
+        self.deadline = None if limit is None else self.start + limit
+        self.count, self.puzzle, self.began, self.big = count, 1, self.start, big
+
+    def left(self) -> float | None:
+        if self.deadline is None:
+            return None
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise TimeLimitError("generate stopped at its time limit")
+        return left
+
+    def progress(self, what: str) -> None:
+        """Say ``what`` the run is doing, if quiet for long enough (a search for a big
+        grid, slow at every attempt, is always said)."""
+        now = time.monotonic()
+        if now - self.last >= QUIET_SECONDS or (self.big and what.startswith(("searching",
+                                                                             "making"))):
+            self.last = now
+            print(f"qsudoku: generate: puzzle {self.puzzle} of {self.count}: {what} "
+                  f"({now - self.start:.0f} s)", file=sys.stderr, flush=True)
+
+    def done(self) -> None:
+        now = time.monotonic()
+        if now - self.began >= QUIET_SECONDS:
+            print(f"qsudoku: generate: puzzle {self.puzzle} of {self.count} made in "
+                  f"{now - self.began:.1f} s", file=sys.stderr, flush=True)
+            self.last = now
+        self.began = now
+
+
+#: Seconds of silence before generate shows progress on stderr.
+QUIET_SECONDS = 5.0
+#: From this size up each step of a random grid (a region map, a search attempt, each
+#: of which may take minutes) is said on stderr as it starts.
+LOUD_FROM = 26
+
+
+def _random_jigsaw(rules, n: int, args, rng, clock):
     """A puzzle on a random region map (a new map while one admits no grid)."""
     for _ in range(ATTEMPTS):
-        template = rules.make([0] * (n * n), regions=random_regions(n, rng))
+        clock.progress(f"making a random {n}x{n} region map")
+        left = clock.left()
+        regions = random_regions(n, rng, deadline=None if left is None
+                                 else time.monotonic() + left)
+        template = rules.make([0] * (n * n), regions=regions)
         try:
-            return make_puzzle(template, args.fraction, rng, unique=args.unique)
+            return make_puzzle(template, args.fraction, rng, unique=args.unique,
+                               time_limit=clock.left(), progress=clock.progress)
         except ContradictionError:
             continue
     raise ContradictionError(f"no random {n}x{n} region map with a solution in {ATTEMPTS} "

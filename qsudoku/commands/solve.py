@@ -58,7 +58,7 @@ def _solve_all(args, cfg) -> None:
         try:
             if plan is None:  # bad parameters fail before any puzzle is solved
                 plan = make_plan(cfg)
-                for note in plan.notes:
+                for note in plan.notes if args.json else ():  # the text report has them
                     print(f"qsudoku: note: {note}", file=sys.stderr)
             result = run_plan(plan, puzzle)
             count = _count(puzzle, cfg) if args.check_unique else None

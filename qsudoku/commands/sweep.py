@@ -51,7 +51,9 @@ def register(sub) -> None:
     add_config_args(p)
     add_route_args(p)
     for action in p._actions:  # --param of a sweep takes lists and ranges too
-        if action.dest == "param":
+        if action.dest == "puzzles":  # optional here: a --spec may name them
+            action.nargs = "*"
+        elif action.dest == "param":
             action.help = ("a sampling parameter or a swept one, e.g. num_sweeps=100,1000 or "
                            "num_sweeps=100:10000:3 (repeatable)")
         elif action.dest == "sampler":
@@ -80,6 +82,8 @@ def run(args) -> int:
     from qsudoku.experiments.results import check_format
 
     check_experiment_args(args)
+    if not args.puzzles:
+        raise ConfigError("give puzzles to sweep (PUZZLE arguments or a --spec that names them)")
     if args.out:
         check_format(args.out)  # a .parquet output without pyarrow: before any work
     if args.plot:  # no matplotlib, or a --plot that is a file: before any work

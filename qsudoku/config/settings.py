@@ -58,15 +58,23 @@ class PropagateConfig:
     """``[propagate]``: which rules run before the QUBO is built.
 
     ``rules`` make the model that is sampled; ``finish_rules`` are tried once more only
-    to finish a puzzle outright (nothing is sampled if they solve it).
+    to finish a puzzle outright (nothing is sampled if they solve it).  Rules given
+    without ``finish_rules`` are the rules used, as ``--rules`` on the command line: the
+    default finishing rules go with the default ``rules`` only.
+
+    >>> PropagateConfig(rules=()).finish_rules, PropagateConfig().finish_rules[:1]
+    ((), ('naked_single',))
     """
 
     rules: tuple[str, ...] = tuple(_P["rules"])
-    finish_rules: tuple[str, ...] = tuple(_P["finish_rules"])
+    finish_rules: tuple[str, ...] | None = None
 
     def __post_init__(self):
         object.__setattr__(self, "rules", check_rules(self.rules))
-        object.__setattr__(self, "finish_rules", check_rules(self.finish_rules))
+        finish = self.finish_rules
+        if finish is None:
+            finish = _P["finish_rules"] if self.rules == check_rules(_P["rules"]) else ()
+        object.__setattr__(self, "finish_rules", check_rules(finish))
 
 
 @dataclass(frozen=True)
@@ -121,9 +129,8 @@ class RouteConfig:
     """``[route]``: the round policy of every sampler (see :mod:`qsudoku.solving.solve`).
 
     The reduced QUBO is sampled in rounds for at most ``time_budget`` seconds (``"auto"``:
-    a default that fits the model and the sampler, see :mod:`qsudoku.solving.budget`), until a
-    read is valid (``enabled = false``: one round); ``max_depth`` > 0 lets it fix agreed
-    cells between rounds.  If the rounds end unsolved, an exact solver finishes the
+    a default that fits the model and the sampler, see :mod:`qsudoku.solving.budget`), until
+    a read is valid (``enabled = false``: one round).  If the rounds end unsolved, an exact solver finishes the
     puzzle and the result says so.  ``exact_fallback`` names it: a registry name such as
     ``"csp"``, or a comma-separated list tried in order, skipping backends whose library
     is not installed; ``""`` = none.  The fallback stops after ``fallback_time_limit``
@@ -135,7 +142,6 @@ class RouteConfig:
 
     enabled: bool = _R["enabled"]
     time_budget: float | str = _R["time_budget"]
-    max_depth: int = _R["max_depth"]
     exact_fallback: str = _R["exact_fallback"]
     fallback_time_limit: float = _R["fallback_time_limit"]
 
@@ -152,9 +158,6 @@ class RouteConfig:
                 or not self.time_budget > 0 or self.time_budget == float("inf")):
             raise ConfigError(f"route.time_budget = {self.time_budget!r} must be a positive "
                               "number of seconds or \"auto\"")
-        if (isinstance(self.max_depth, bool) or not isinstance(self.max_depth, int)
-                or self.max_depth < 0):
-            raise ConfigError(f"route.max_depth = {self.max_depth!r} must be an integer >= 0")
         if not isinstance(self.exact_fallback, str):
             raise ConfigError(f"route.exact_fallback = {self.exact_fallback!r} must be a sampler "
                               "name, a comma-separated list of them, or \"\"")
@@ -217,14 +220,15 @@ class Config:
         cluster = need_table(data, "cluster", "", pre)
         check_known(cluster, ("scheduler", "worker_memory"), "cluster.", pre)
         route = need_table(data, "route", "", pre)
-        check_known(route, ("enabled", "time_budget", "max_depth", "exact_fallback",
-                       "fallback_time_limit"), "route.", pre)
+        check_known(route, ("enabled", "time_budget", "exact_fallback", "fallback_time_limit"),
+                    "route.", pre)
         try:
             rules = prop.get("rules", _P["rules"])
-            finish = prop.get("finish_rules", _P["finish_rules"])
+            # rules set without finish_rules are the rules used (as --rules)
+            finish = prop.get("finish_rules", () if "rules" in prop else None)
             for key, value in (("rules", rules), ("finish_rules", finish)):
-                if not isinstance(value, (list, tuple)) or not all(isinstance(r, str)
-                                                                    for r in value):
+                if value is not None and (not isinstance(value, (list, tuple)) or not all(
+                        isinstance(r, str) for r in value)):
                     raise ConfigError(f"propagate.{key} must be a list of rule names")
             name = samp.get("name", _S["name"])
             if not isinstance(name, str):
@@ -239,7 +243,7 @@ class Config:
             if fallback is not None:
                 check_sampler_name("sampler.fallback", fallback)
             _check_fallback_names(route)
-            return cls(PropagateConfig(tuple(rules), tuple(finish)),
+            return cls(PropagateConfig(tuple(rules), None if finish is None else tuple(finish)),
                        QuboConfig(replace(QuboConfig().weights, **w),
                                   qubo.get("encoding", QuboConfig.encoding)),
                        SamplerConfig(name, samp.get("options", {}), samp.get("params", {}),

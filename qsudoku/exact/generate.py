@@ -35,18 +35,20 @@ True
 from __future__ import annotations
 
 import random
+import time
 from collections import deque
 from dataclasses import replace
 
 from qsudoku.checks import need_real, need_type
-from qsudoku.errors import ConfigError, ContradictionError
+from qsudoku.errors import ConfigError, ContradictionError, TimeLimitError
 from qsudoku.model.propagate import propagate
 from qsudoku.model.puzzle import Puzzle, default_box
+from qsudoku.model.symbols import REGION_LABELS
 from qsudoku.exact.count import count_solutions
 from qsudoku.exact.search import complete_grid
 
 __all__ = ["random_grid", "remove_givens", "make_puzzle", "random_regions", "symmetries",
-           "region_letters"]
+           "region_letters", "pattern_grid", "PATTERN_FROM"]
 
 #: Attempts at a random grid before giving up (a jigsaw region map may have no solution).
 ATTEMPTS = 8
@@ -54,6 +56,10 @@ ATTEMPTS = 8
 #: that a seed gives the same grid however fast or loaded the machine (a 49x49 start
 #: takes about 5,000 nodes; a start with no completion is dropped after this many).
 COMPLETE_NODES = 200_000
+#: From this size up a geometry that a box pattern fills starts from the pattern
+#: (:func:`pattern_grid`), not from a search (smaller sizes keep their seeds' grids, so
+#: the shipped 36x36 and 49x49 sets of data/README.md regenerate as they are).
+PATTERN_FROM = 50
 
 
 def symmetries(puzzle: Puzzle) -> list[tuple[int, ...]]:
@@ -68,50 +74,74 @@ def symmetries(puzzle: Puzzle) -> list[tuple[int, ...]]:
     >>> len(symmetries(Rules(variant="x").make([0] * 81)))  # only the transpose keeps the diagonals
     1
     """
+    need_type("puzzle", puzzle, Puzzle)
     n = puzzle.size
     units = {frozenset(u.cells) for u in puzzle.units}
+    # every candidate maps a whole row or column onto a row or column: only the other
+    # units (boxes, regions, diagonals) can fail, so only they are checked
+    others = [u for u in units if len({c // n for c in u}) > 1 and len({c % n for c in u}) > 1]
     found = []
-    for move in _moves(n):
-        if all(frozenset(move[c] for c in u) in units for u in units):
-            found.append(move)
+    for cell in _moves(n):
+        if all(frozenset(cell(c) for c in u) in units for u in others):
+            found.append(tuple(cell(c) for c in range(n * n)))
     return found
 
 
 def _moves(n: int):
-    """Candidate cell maps: block swaps of rows and of columns, then the transpose."""
+    """Candidate cell maps (as functions): block swaps of rows and of columns, then the
+    transpose."""
     for k in (d for d in range(1, n) if n % d == 0):
         for a in range(n // k):
             for b in range(a + 1, n // k):
                 line = list(range(n))
                 for i in range(k):
                     line[a * k + i], line[b * k + i] = b * k + i, a * k + i
-                yield tuple(line[r] * n + c for r in range(n) for c in range(n))
-                yield tuple(r * n + line[c] for r in range(n) for c in range(n))
-    yield tuple(c * n + r for r in range(n) for c in range(n))
+                yield lambda c, line=line: line[c // n] * n + c % n
+                yield lambda c, line=line: c - c % n + line[c % n]
+    yield lambda c: (c % n) * n + c // n
 
 
-def random_grid(template: Puzzle, rng: random.Random, moves=None) -> tuple[int, ...]:
+def random_grid(template: Puzzle, rng, moves=None, *, deadline: float | None = None,
+                progress=None) -> tuple[int, ...]:
     """A random complete grid obeying every unit of ``template`` (its givens are ignored).
+
+    Above :data:`PATTERN_FROM` x :data:`PATTERN_FROM`, a geometry that a box pattern
+    fills (every unit holds each digit once in :func:`pattern_grid`) starts from that
+    pattern instead of a search, which grows too slow there (minutes at 64x64); the
+    shuffles below make it random either way.
 
     Args:
         template: The geometry.
-        rng: The source of every random choice.
-        moves: :func:`symmetries` of ``template`` (computed if not given).
+        rng: The source of every random choice (a :class:`random.Random`, or a seed:
+            an int or ``None``).
+        moves: :func:`symmetries` of ``template`` (computed if not given): cell maps,
+            each a permutation of the ``n*n`` cells.
+        deadline: A :func:`time.monotonic` time to stop at (``None``: no limit).
+        progress: Called with a line saying each search attempt (``None``: silent).
 
     Raises:
         ContradictionError: No grid was found in :data:`ATTEMPTS` attempts (a region map
             with no solution).
+        ConfigError: ``moves`` are not permutations of the cells.
+        TimeLimitError: ``deadline`` passed first.
     """
+    need_type("template", template, Puzzle)
+    rng = _random(rng)
     n = template.size
     blank = replace(template, givens=(0,) * (n * n), solution=None)
-    moves = symmetries(blank) if moves is None else moves
-    for _ in range(ATTEMPTS):
-        grid = _complete(blank, rng)
+    moves = symmetries(blank) if moves is None else _check_moves(moves, n)
+    grid = pattern_grid(blank) if n >= PATTERN_FROM else None
+    for attempt in range(1, ATTEMPTS * (grid is None) + 1):
+        if progress is not None:
+            progress(f"searching a random {template.kind} grid, attempt {attempt} of "
+                     f"{ATTEMPTS}")
+        grid = _complete(blank, rng, deadline)
         if grid is not None:
             break
     else:
-        raise ContradictionError(f"no valid {template.kind} grid found in {ATTEMPTS} attempts "
-                                 "(the region map may have no solution)")
+        if grid is None:
+            raise ContradictionError(f"no valid {template.kind} grid found in {ATTEMPTS} "
+                                     "attempts (the region map may have no solution)")
     for _ in range(4 * n * bool(moves)):
         move = moves[rng.randrange(len(moves))]
         shuffled = [0] * (n * n)
@@ -123,7 +153,65 @@ def random_grid(template: Puzzle, rng: random.Random, moves=None) -> tuple[int, 
     return tuple(labels[d - 1] for d in grid)
 
 
-def _complete(blank: Puzzle, rng: random.Random) -> list[int] | None:
+def pattern_grid(puzzle: Puzzle) -> list[int] | None:
+    """A complete grid of ``puzzle``'s geometry without search, if a box pattern fills it:
+    ``(c * (row % r) + row // r + col) % n + 1`` for the first box shape ``r x c``
+    (``r * c = n``) under which every unit holds each digit once; ``None`` if none does
+    (a jigsaw, a Sudoku-X).
+
+    >>> from qsudoku.io import Rules
+    >>> grid = pattern_grid(Rules(box=(2, 3)).make([0] * 36))
+    >>> grid[:12]
+    [1, 2, 3, 4, 5, 6, 4, 5, 6, 1, 2, 3]
+    >>> pattern_grid(Rules(variant="x").make([0] * 81)) is None
+    True
+    """
+    n = puzzle.size
+    for r in (d for d in range(1, n + 1) if n % d == 0):
+        c = n // r
+        grid = [(c * (row % r) + row // r + col) % n + 1 for row in range(n) for col in range(n)]
+        if all(len({grid[i] for i in u.cells}) == len(u.cells) for u in puzzle.units):
+            return grid
+    return None
+
+
+def _random(rng) -> random.Random:
+    """``rng`` as a :class:`random.Random`: an int or ``None`` seeds a new one."""
+    if rng is None or (isinstance(rng, int) and not isinstance(rng, bool)):
+        return random.Random(rng)
+    if isinstance(rng, random.Random):
+        return rng
+    raise ConfigError(f"rng must be a random.Random, an int seed or None, not "
+                      f"{type(rng).__name__} {rng!r:.40}")
+
+
+def _check_moves(moves, n: int) -> list:
+    """``moves`` if each is a permutation of the ``n*n`` cells (see :func:`symmetries`)."""
+    cells = set(range(n * n))
+    try:
+        moves = [tuple(m) for m in moves]
+        ok = all(len(m) == n * n and set(m) == cells for m in moves)
+    except TypeError:
+        ok = False
+    if not ok:
+        raise ConfigError(f"moves must be cell maps of a {n}x{n} grid, each a permutation of "
+                          f"its {n * n} cells (as symmetries() returns)")
+    return moves
+
+
+def _left(deadline: float | None, what: str) -> float | None:
+    """Seconds left before ``deadline`` (``None``: no limit); a ``TimeLimitError`` once
+    it has passed."""
+    if deadline is None:
+        return None
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise TimeLimitError(f"{what} stopped at its time limit")
+    return left
+
+
+def _complete(blank: Puzzle, rng: random.Random, deadline: float | None = None
+              ) -> list[int] | None:
     """``n`` random cells get random candidates (undone if propagation then fails), and
     the search completes the grid; ``None`` if it cannot."""
     n = blank.size
@@ -137,50 +225,86 @@ def _complete(blank: Puzzle, rng: random.Random) -> list[int] | None:
             cands = propagate(replace(blank, givens=tuple(givens)))
         except ContradictionError:
             givens[cell] = 0
+    left = _left(deadline, "the random grid")
     try:
-        return complete_grid(cands, node_limit=COMPLETE_NODES)
+        grid = complete_grid(cands, node_limit=COMPLETE_NODES, time_limit=left)
     except ContradictionError:
         return None
+    if grid is None:  # the node limit, or the time limit
+        _left(deadline, "the random grid")
+    return grid
 
 
-def remove_givens(puzzle: Puzzle, fraction: float, rng: random.Random, *,
-                  unique: bool = False) -> Puzzle:
+def remove_givens(puzzle: Puzzle, fraction: float, rng, *, unique: bool = False,
+                  deadline: float | None = None, progress=None) -> Puzzle:
     """``puzzle`` (complete, or with its ``solution``) with givens removed at random
     down to ``round(fraction * n * n)`` givens.
 
     Args:
         puzzle: A puzzle whose ``solution`` is set, or whose givens are complete.
         fraction: Share of cells left given, in ``[0, 1]``.
-        rng: The source of the random order.
+        rng: The source of the random order (a :class:`random.Random` or a seed).
         unique: Remove a given only while the puzzle keeps exactly one solution.
+        deadline: A :func:`time.monotonic` time to stop at (``None``: no limit).
+        progress: Called with a line saying how far the removal is (``None``: silent).
+
+    Raises:
+        TimeLimitError: ``deadline`` passed first.
     """
+    need_type("puzzle", puzzle, Puzzle)
     need_real("fraction", fraction, low=0, high=1, low_open=False)
+    rng = _random(rng)
     solution = puzzle.solution or puzzle.givens
     n2 = len(solution)
     keep = round(fraction * n2)
     givens = list(solution)
     left = n2
-    for cell in rng.sample(range(n2), n2):
+    for tried, cell in enumerate(rng.sample(range(n2), n2)):
         if left <= keep:
             break
         givens[cell] = 0
-        if unique and not count_solutions(replace(puzzle, givens=tuple(givens))).unique:
-            givens[cell] = solution[cell]
-            continue
+        if unique:
+            if progress is not None:
+                progress(f"removing givens, {tried} of {n2} cells tried")
+            count = count_solutions(replace(puzzle, givens=tuple(givens)),
+                                    time_limit=_left(deadline, "removing givens"))
+            if not count.decided:
+                _left(deadline, "removing givens")
+            if not count.unique:
+                givens[cell] = solution[cell]
+                continue
         left -= 1
     return replace(puzzle, givens=tuple(givens), solution=tuple(solution))
 
 
-def make_puzzle(template: Puzzle, fraction: float, rng: random.Random, *,
-                unique: bool = False, moves=None) -> Puzzle:
-    """One random puzzle: :func:`random_grid`, then :func:`remove_givens`."""
+def make_puzzle(template: Puzzle, fraction: float, rng, *, unique: bool = False,
+                moves=None, time_limit: float | None = None, progress=None) -> Puzzle:
+    """One random puzzle: :func:`random_grid`, then :func:`remove_givens`.
+
+    Args:
+        template: The geometry (its givens are ignored).
+        fraction: Share of cells left given, in ``[0, 1]``.
+        rng: A :class:`random.Random`, or a seed (an int, or ``None`` for a fresh one).
+        unique: Only a puzzle with exactly one solution.
+        moves: :func:`symmetries` of ``template`` (computed if not given).
+        time_limit: Seconds the puzzle may take (``None``: no limit).
+        progress: Called with a line saying each search attempt for the grid and how far
+            the ``unique`` removal is (``None``: silent).
+
+    Raises:
+        TimeLimitError: ``time_limit`` ran out first.
+    """
     need_type("template", template, Puzzle)
-    grid = random_grid(template, rng, moves)
+    need_real("time_limit", time_limit, low=0, allow_none=True)
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    rng = _random(rng)
+    grid = random_grid(template, rng, moves, deadline=deadline, progress=progress)
     return remove_givens(replace(template, givens=grid, solution=grid), fraction, rng,
-                         unique=unique)
+                         unique=unique, deadline=deadline, progress=progress)
 
 
-def random_regions(n: int, rng: random.Random, steps: int | None = None) -> tuple[int, ...]:
+def random_regions(n: int, rng, steps: int | None = None, *,
+                   deadline: float | None = None) -> tuple[int, ...]:
     """A random jigsaw region map: ``n`` connected regions of ``n`` cells.
 
     It starts from the boxes (or, for a size with no box shape, the rows) and, ``steps``
@@ -188,29 +312,54 @@ def random_regions(n: int, rng: random.Random, steps: int | None = None) -> tupl
     and B into B and a cell of B bordering A into A, kept when both stay connected.
     Whether a map admits a solution is left to :func:`random_grid`.
 
+    ``rng`` is a :class:`random.Random` or a seed (an int or ``None``); ``deadline`` a
+    :func:`time.monotonic` time to stop at (``None``: no limit).
+
+    Raises:
+        ConfigError: ``n`` is not an int >= 2, or ``rng`` is no source of randomness.
+        TimeLimitError: ``deadline`` passed first.
+
     >>> r = random_regions(6, random.Random(1))
     >>> sorted(r.count(k) for k in range(6))
     [6, 6, 6, 6, 6, 6]
+    >>> random_regions("9", random.Random(1))
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ConfigError: a jigsaw's size n must be an int >= 2, not str '9'
     """
-    if n < 2:
-        raise ConfigError(f"a jigsaw needs a size >= 2, not {n}")
+    if isinstance(n, bool) or not isinstance(n, int) or n < 2:
+        raise ConfigError(f"a jigsaw's size n must be an int >= 2, not {type(n).__name__} {n!r:.40}")
+    rng = _random(rng)
     box = default_box(n)
     labels = [(r // box[0]) * box[0] + c // box[1] if box else r
               for r in range(n) for c in range(n)]
-    for _ in range(10 * n * n if steps is None else steps):
+    members: dict[int, set[int]] = {}
+    for cell, x in enumerate(labels):
+        members.setdefault(x, set()).add(cell)
+    for step in range(10 * n * n if steps is None else steps):
+        if step % 256 == 0:
+            _left(deadline, "the random region map")
         a = rng.randrange(n * n)
         others = sorted({labels[b] for b in _neighbours(a, n)} - {labels[a]})
         if not others:
             continue
         la, lb = labels[a], rng.choice(others)
-        back = [c for c in range(n * n) if labels[c] == lb
-                and any(labels[d] == la for d in _neighbours(c, n))]
+        back = sorted(c for c in members[lb]
+                      if any(labels[d] == la for d in _neighbours(c, n)))
         c = rng.choice(back)
-        labels[a], labels[c] = lb, la
-        if not (_connected(labels, la, n) and _connected(labels, lb, n)):
-            labels[a], labels[c] = la, lb
+        _swap(labels, members, a, c)
+        if not (_connected(members[la], n) and _connected(members[lb], n)):
+            _swap(labels, members, a, c)
     first: dict[int, int] = {}
     return tuple(first.setdefault(x, len(first)) for x in labels)
+
+
+def _swap(labels: list[int], members: dict, a: int, c: int) -> None:
+    """Exchange the regions of cells ``a`` and ``c``."""
+    la, lc = labels[a], labels[c]
+    members[la] ^= {a, c}
+    members[lc] ^= {a, c}
+    labels[a], labels[c] = lc, la
 
 
 def _neighbours(cell: int, n: int) -> list[int]:
@@ -219,8 +368,7 @@ def _neighbours(cell: int, n: int) -> list[int]:
             if 0 <= rr < n and 0 <= cc < n]
 
 
-def _connected(labels: list[int], label: int, n: int) -> bool:
-    cells = {i for i, x in enumerate(labels) if x == label}
+def _connected(cells: set[int], n: int) -> bool:
     start = next(iter(cells))
     seen, todo = {start}, deque([start])
     while todo:
@@ -233,7 +381,9 @@ def _connected(labels: list[int], label: int, n: int) -> bool:
 
 def region_letters(puzzle: Puzzle) -> str | None:
     """The region map of a jigsaw as letters (``a`` for the region of the first cell, then
-    in order of first appearance), as jigsaw files write it; ``None`` without regions.
+    in order of first appearance, from :data:`~qsudoku.model.symbols.REGION_LABELS`, which
+    :func:`~qsudoku.io.text.parse_regions` reads back at every size), as jigsaw files
+    write it; ``None`` without regions.
 
     >>> from qsudoku.io import Rules
     >>> region_letters(Rules(regions=(1, 1, 0, 0) * 2 + (2, 2, 3, 3) * 2).make([0] * 16))
@@ -247,5 +397,5 @@ def region_letters(puzzle: Puzzle) -> str | None:
         for c in u.cells:
             labels[c] = k
     first: dict[int, int] = {}
-    return "".join(chr(ord("a") + first.setdefault(x, len(first))) for x in labels) \
+    return "".join(REGION_LABELS[first.setdefault(x, len(first))] for x in labels) \
         if regions else None

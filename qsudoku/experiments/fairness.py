@@ -22,7 +22,7 @@ given and reported, so a run repeats from its report.
 >>> fairness(p, Config(), reads=10, max_solutions=1)
 Traceback (most recent call last):
 ...
-qsudoku.errors.ConfigError: puzzle has more than 1 solution (--max-solutions 1): raise the limit or give more cells
+qsudoku.experiments.fairness.SolutionsError: puzzle has more than 1 solution (--max-solutions 1): raise the limit or give more cells
 """
 
 from __future__ import annotations
@@ -32,18 +32,31 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from qsudoku.checks import need_type
+from qsudoku.checks import need_real, need_type
 from qsudoku.config import Config
-from qsudoku.errors import ConfigError
+from qsudoku.errors import ConfigError, TimeLimitError
 from qsudoku.exact.count import count_solutions
 from qsudoku.model.puzzle import Puzzle
+from qsudoku.samplers.options import MAX_READS, MAX_SECONDS
 from qsudoku.solving import build, make_plan, run_plan
 from qsudoku.solving.plan import draw_seed
 
-__all__ = ["Fairness", "fairness", "MAX_SOLUTIONS"]
+__all__ = ["Fairness", "fairness", "MAX_SOLUTIONS", "SOLUTIONS_CAP", "TIME_LIMIT",
+           "SolutionsError"]
 
 #: Default most solutions enumerated (``--max-solutions``).
 MAX_SOLUTIONS = 100
+#: The largest ``max_solutions`` accepted: every solution is kept in memory (a 9x9 grid
+#: is about 1 KB as a list), and a chi-square over more cells than reads means little.
+SOLUTIONS_CAP = 100_000
+#: Default seconds the enumeration of the solutions may take (``--time-limit``).
+TIME_LIMIT = 60.0
+
+
+class SolutionsError(ConfigError):
+    """This puzzle cannot be measured: more solutions than ``max_solutions``, none, or
+    more than the enumeration reached in its time limit (exit 2: a puzzle, not the run,
+    is refused; ``--keep-going`` reports it and goes on)."""
 
 
 @dataclass
@@ -117,8 +130,9 @@ def _grids(puzzle: Puzzle, config: Config, backend: str, reads: int, seed: int
     cands, model, _ = build(puzzle, config)
     if model is None:
         return [list(cands.grid) for _ in range(reads)], {}, "solved by propagation"
-    plan = make_plan(config)
-    rnd = plan.sample(model, seed=seed, num_reads=reads)
+    plan = make_plan(config)  # num_reads only to a sampler that takes it (not ``exact``)
+    rnd = plan.sample(model, seed=seed,
+                      num_reads=reads if "num_reads" in plan.accepted else None)
     out = []
     for d in rnd.decoded:
         out.extend([list(d.grid) if d.valid else None] * d.num_occurrences)
@@ -127,34 +141,50 @@ def _grids(puzzle: Puzzle, config: Config, backend: str, reads: int, seed: int
 
 def fairness(puzzle: Puzzle, config: Config = Config(), *, reads: int,
              max_solutions: int = MAX_SOLUTIONS, seed: int | None = None,
-             sampler: str | None = None) -> Fairness:
+             sampler: str | None = None, time_limit: float = TIME_LIMIT) -> Fairness:
     """Measure how evenly ``sampler`` (default: ``config``'s) hits ``puzzle``'s solutions.
 
     Args:
         puzzle: A puzzle with at most ``max_solutions`` solutions.
         config: Rules, weights and the sampler's parameters (its ``num_reads`` is
             replaced by ``reads``).
-        reads: Reads of the one fixed sample.
-        max_solutions: Most solutions enumerated; a puzzle with more is refused.
+        reads: Reads of the one fixed sample (at most
+            :data:`~qsudoku.samplers.options.MAX_READS`; a sampler that takes no
+            ``num_reads``, such as ``exact``, is called once and its reads counted).
+        max_solutions: Most solutions enumerated (at most :data:`SOLUTIONS_CAP`); a
+            puzzle with more is refused.
         seed: The run's seed (``None``: drawn, and reported).
         sampler: A registry name or ``"solve"`` (default: ``config.sampler.name``).
+        time_limit: Seconds the enumeration of the solutions may take.
 
     Raises:
-        ConfigError: ``reads`` or ``max_solutions`` not a positive integer, or the puzzle
-            has more than ``max_solutions`` solutions (or none).
+        ConfigError: ``reads`` or ``max_solutions`` not a positive integer or above its
+            cap, before any work.
+        SolutionsError: The puzzle has more than ``max_solutions`` solutions (or none),
+            or their enumeration reached ``time_limit``.
     """
     need_type("puzzle", puzzle, Puzzle)
     need_type("config", config, Config)
-    for name, value in (("reads", reads), ("max_solutions", max_solutions)):
+    for name, value, cap in (("reads", reads, MAX_READS),
+                             ("max_solutions", max_solutions, SOLUTIONS_CAP)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ConfigError(f"{name} = {value!r} must be an integer >= 1")
-    count = count_solutions(puzzle, max_solutions + 1, keep=max_solutions + 1)
+        if value > cap:  # refused before anything is allocated
+            raise ConfigError(f"{name} = {value:,} is above the most accepted, {cap:,} "
+                              f"({'one sampler call' if name == 'reads' else 'each solution is kept in memory'})")
+    need_real("time_limit", time_limit, low=0, low_open=True, high=MAX_SECONDS)
+    count = count_solutions(puzzle, max_solutions + 1, keep=max_solutions + 1,
+                            time_limit=time_limit)
     if count.count > max_solutions:
         s = "s" if max_solutions != 1 else ""
-        raise ConfigError(f"puzzle has more than {max_solutions} solution{s} (--max-solutions "
-                          f"{max_solutions}): raise the limit or give more cells")
+        raise SolutionsError(f"puzzle has more than {max_solutions} solution{s} (--max-solutions "
+                             f"{max_solutions}): raise the limit or give more cells")
+    if not count.complete:
+        raise SolutionsError(f"the enumeration of the solutions stopped at its time limit "
+                             f"({time_limit:g} s, --time-limit) after {count.count} "
+                             "solutions: give more cells or raise the limit")
     if count.count == 0:
-        raise ConfigError("puzzle has no solution: nothing to sample fairly")
+        raise SolutionsError("puzzle has no solution: nothing to sample fairly")
     if seed is None:
         seed = draw_seed()
     t = time.perf_counter()

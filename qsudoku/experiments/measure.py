@@ -51,7 +51,7 @@ ROW_FIELDS = (
     *(f"broken_{k}" for k in BROKEN_KINDS), "broken_total", "chain_break_fraction", "t_read",
     "tts99", "tts99_low", "tts99_high", "ttt99", "wall", "peak_rss_mb", "t_propagate", "t_build", "t_sample",
     "t_decode", "t_fallback",
-    "t_compile", "num_variables", "num_interactions", "rounds", "restarts", "w_cell", "w_row",
+    "t_compile", "num_variables", "num_interactions", "rounds", "w_cell", "w_row",
     "w_column", "w_box", "w_extra", "params", "info", "error")
 
 
@@ -211,7 +211,7 @@ def _metrics(r: Result, wall: float, fixed: bool) -> dict:
         "num_reads": r.num_reads, "num_valid": r.num_valid,
         "energy": r.energy, "min_energy": r.energy, "mean_energy": r.mean_energy,
         "broken_total": broken.get("total", 0.0 if not sampled else math.nan),
-        "chain_break_fraction": r.chain_break_fraction, "t_read": t_read, "wall": wall, "rounds": r.rounds, "restarts": r.restarts,
+        "chain_break_fraction": r.chain_break_fraction, "t_read": t_read, "wall": wall, "rounds": r.rounds,
         "num_variables": r.num_variables, "num_interactions": r.num_interactions,
         "params": _json(_scalars((r.sampler or {}).get("params", {}))),
         "info": _json(jsonable(info)) if info else "", "error": "; ".join(r.notes),

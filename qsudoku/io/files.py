@@ -3,7 +3,8 @@
 A file holds one puzzle per line (``n*n`` symbols, optionally followed by a
 space and a jigsaw region map), or one or more grids separated by blank lines,
 or tuple lists (one a line, or one list over many lines); ``#`` starts a comment
-line.  A ``.tsv`` file in the seeds format (``name  puzzle  regions  solution``;
+line, unless ``#`` is one of the digits (``--digits '#1-8'``): then there are no
+comment lines, and a line starting with ``#`` is puzzle text.  A ``.tsv`` file in the seeds format (``name  puzzle  regions  solution``;
 regions ``-`` = standard boxes) is read with its names and solutions.
 
 Files and stdin are read as streams (:mod:`qsudoku.io.stream`): each puzzle is
@@ -75,6 +76,7 @@ def load_puzzles(spec: str, rules: Rules = Rules(), *, stdin=None) -> list[Puzzl
     """
     spec = os.fspath(need_type("spec", spec, (str, os.PathLike), "a str or a path"))
     need_type("rules", rules, Rules)
+    _need_stream(stdin)
     out = []
     for item in iter_puzzles(spec, rules, stdin=stdin):
         if isinstance(item, QSudokuError):
@@ -90,6 +92,7 @@ def iter_puzzles(spec: str, rules: Rules = Rules(), *, stdin=None) -> Iterator[P
     puzzle is yielded as soon as its lines are read, and memory does not grow
     with the input.
     """
+    _need_stream(stdin)
     if spec == "-":
         stream = stdin if stdin is not None else sys.stdin
         if stream is None:  # ``qsudoku solve - <&-``: no standard input at all
@@ -103,7 +106,7 @@ def iter_puzzles(spec: str, rules: Rules = Rules(), *, stdin=None) -> Iterator[P
         yield PuzzleFormatError(f"{spec} is a directory, not a puzzle file")
         return
     if not os.path.exists(spec):
-        if spec.lower().endswith(_FILE_SUFFIXES) or os.sep in spec.rstrip(os.sep) and "." in os.path.basename(spec):
+        if _looks_like_path(spec) and not _is_line_puzzle(spec, rules):
             yield PuzzleFormatError(f"no such file: {spec}")
             return
         yield _guard(lambda: _parse_argument(spec, rules))
@@ -117,9 +120,52 @@ def iter_puzzles(spec: str, rules: Rules = Rules(), *, stdin=None) -> Iterator[P
     yield from _iter_text(file_lines(spec), rules, source=spec, solutions=solutions)
 
 
+def _need_stream(stdin) -> None:
+    """Refuse a ``stdin`` argument that is neither ``None`` nor a readable file object.
+
+    >>> _need_stream(object())
+    Traceback (most recent call last):
+    ...
+    TypeError: stdin must be None or a readable file object (with readline), not object
+    """
+    if stdin is not None and not callable(getattr(getattr(stdin, "buffer", stdin),
+                                                  "readline", None)):
+        raise TypeError("stdin must be None or a readable file object (with readline), not "
+                        f"{type(stdin).__name__}")
+
+
+def _looks_like_path(spec: str) -> bool:
+    """True if ``spec`` (no existing file) was meant as a file name: a known suffix, or a
+    directory part and a dot in its last part."""
+    return spec.lower().endswith(_FILE_SUFFIXES) or (
+        os.sep in spec.rstrip(os.sep) and "." in os.path.basename(spec))
+
+
+def _is_line_puzzle(text: str, rules: Rules) -> bool:
+    """True if ``text`` is one puzzle line: ``n*n`` symbols of the alphabet (digits and
+    blanks; ``--digits`` may hold ``/`` or ``.``-like symbols), optionally followed by a
+    region map; such an argument is a puzzle, not a file name, when no such file exists.
+
+    >>> _is_line_puzzle("1.3." "3..2" ".3.." "2..3", Rules()), _is_line_puzzle("a/b.txt", Rules())
+    (True, False)
+    """
+    parts = text.split()
+    if not 1 <= len(parts) <= 2 or "\n" in text.strip():
+        return False
+    try:
+        decode_line(parts[0], rules)
+    except PuzzleFormatError:
+        return False
+    return True
+
+
 def _parse_argument(text: str, rules: Rules) -> Puzzle:
-    """A puzzle given as an argument; ``"<puzzle> <regions>"`` reads as in a file."""
+    """A puzzle given as an argument; ``"<puzzle> <regions>"`` reads as in a file, and so
+    does one puzzle line whose digits include ``/`` (``--digits 0-9A-Za-z+/``)."""
     s = text.strip()
+    if rules.format in ("auto", "line") and _is_line_puzzle(s, rules) and (
+            len(s.split()) == 2 or "/" in s):
+        return _parse_one_line(s, rules, "<argument>", 1, _Solutions())
     if "\n" not in s and "/" not in s and len(s.split()) == 2 and not is_grid(s):
         return _parse_one_line(s, rules, "<argument>", 1, _Solutions())
     return parse_puzzle(text, rules, source="<argument>")
@@ -185,7 +231,7 @@ def _iter_text(lines, rules: Rules, *, source: str, solutions=None):
         if isinstance(ln, QSudokuError):
             yield ln
             return
-        if head or is_content(ln):
+        if head or is_content(ln, rules.comments):
             head.append((lineno, ln))
             break
     if not head:
@@ -194,23 +240,25 @@ def _iter_text(lines, rules: Rules, *, source: str, solutions=None):
     first = head[0][1]
     try:
         if "\t" in first and (source.endswith(".tsv") or len(first.split("\t")) >= 3):
-            yield from _iter_tsv(content_lines(_chain(head, lines)), rules, source)
+            yield from _iter_tsv(content_lines(_chain(head, lines), rules.comments), rules,
+                                 source)
         elif rules.format == "tuples" or (rules.format == "auto"
                                           and first.lstrip().startswith(("[", "("))):
             tuples = Rules.merged(rules, Rules(format="tuples"))
             if closed_list(first):  # one tuple list a line
                 yield from _same_size(((lineno, _guard(lambda: parse_puzzle(
                     ln, tuples, source=source, line=lineno)))
-                    for lineno, ln in content_lines(_chain(head, lines))), source)
+                    for lineno, ln in content_lines(_chain(head, lines), rules.comments)), source)
             else:
                 yield _guard(lambda: parse_puzzle(_whole(_chain(head, lines), source), tuples,
                                                   source=source, line=head[0][0]))
-        elif rules.format == "grid" or (rules.format == "auto" and looks_like_grids(head, lines)):
+        elif rules.format == "grid" or (rules.format == "auto"
+                                        and looks_like_grids(head, lines, rules.comments)):
             yield from _same_size(_iter_grids(_chain(head, lines), rules, source), source)
         else:
             yield from _same_size(((lineno, _guard(lambda: _parse_one_line(
                 ln, rules, source, lineno, solutions)))
-                for lineno, ln in content_lines(_chain(head, lines))), source)
+                for lineno, ln in content_lines(_chain(head, lines), rules.comments)), source)
     except _ReadError as e:  # the text ended in a read error: it is the last item
         yield e.error
 
@@ -292,7 +340,7 @@ def _with_solution(p: Puzzle, solution):
 
 def _iter_grids(numbered, rules, source):
     """``(first line, grid)`` of each grid of a text of grids (:func:`~.layout.grid_blocks`)."""
-    for start, block in grid_blocks(numbered):
+    for start, block in grid_blocks(numbered, rules.comments):
         yield start, _guard(lambda: parse_grid(block, rules, source=source, first_line=start))
 
 

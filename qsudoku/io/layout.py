@@ -31,19 +31,24 @@ __all__ = ["LOOKAHEAD", "is_content", "content_lines", "closed_list", "looks_lik
 LOOKAHEAD = 4 * MAX_SIZE
 
 
-def is_content(line: str) -> bool:
+def is_content(line: str, comments: bool = True) -> bool:
     """True for a line that holds puzzle text: neither blank nor a ``#`` comment.
+
+    ``comments=False`` (``#`` is one of the digits, :attr:`~qsudoku.io.rules.Rules.comments`):
+    there are no comment lines, every line that is not blank is puzzle text.
 
     >>> is_content("1.3."), is_content("  # a note"), is_content("   ")
     (True, False, False)
+    >>> is_content("#1234567" + "." * 73, comments=False)
+    True
     """
-    return bool(line.strip()) and not line.lstrip().startswith("#")
+    return bool(line.strip()) and not (comments and line.lstrip().startswith("#"))
 
 
-def content_lines(numbered):
+def content_lines(numbered, comments: bool = True):
     """Content lines only (:func:`is_content`) of ``(number, line)`` pairs: no blank or
     comment lines."""
-    return ((k, ln) for k, ln in numbered if is_content(ln))
+    return ((k, ln) for k, ln in numbered if is_content(ln, comments))
 
 
 def closed_list(line: str) -> bool:
@@ -60,7 +65,7 @@ def closed_list(line: str) -> bool:
     return s[:1] in "[(" and s[-1:] in "])" and depth == 0
 
 
-def looks_like_grids(head: list, rest) -> bool:
+def looks_like_grids(head: list, rest, comments: bool = True) -> bool:
     """True if the text is grids: :func:`is_grid` of the first content line and of
     the lines read ahead (into ``head``) while it says grids, up to the end of the
     first grid (so that a pipe of grids is answered grid by grid)."""
@@ -71,7 +76,7 @@ def looks_like_grids(head: list, rest) -> bool:
         head.append((lineno, ln))
         if isinstance(ln, QSudokuError):
             break
-        if is_content(ln):
+        if is_content(ln, comments):
             if not is_grid(head[0][1], [(lineno, ln)]):
                 return False
             block.append(ln)
@@ -99,13 +104,14 @@ def is_grid(line: str, content=()) -> bool:
     return n * n != len(s.split()[0]) or n < 4
 
 
-def grid_blocks(numbered: Iterable[tuple[int, str]]) -> Iterator[tuple[int, list[str]]]:
+def grid_blocks(numbered: Iterable[tuple[int, str]], comments: bool = True
+                ) -> Iterator[tuple[int, list[str]]]:
     """``(first line, lines)`` of each block of content lines; a block ends when it has
     as many rows as its first row has cells, at a blank or comment line, or (then
     its grid is an error) after more lines than any grid has."""
     block, start = [], None
     for lineno, ln in itertools.chain(numbered, [(None, "")]):
-        if is_content(ln):
+        if is_content(ln, comments):
             if start is None:
                 start = lineno
             block.append(ln)

@@ -11,7 +11,8 @@ alone.  A file that grows row by row (a results table, its lock) is opened by
 
 An existing target that is not a regular file is never replaced: a FIFO or a
 character device (a terminal, ``/dev/null``) is written through, opened as it is
-without ``O_CREAT`` (as the shell's ``>`` would); a socket or a block device is
+without ``O_CREAT`` (as the shell's ``>`` would; a FIFO with no reader is refused at
+once rather than waited for); a socket or a block device is
 refused; a symbolic link to a FIFO or a device (``/dev/stdout``) is refused, since
 qsudoku neither writes through a link nor replaces one that leads somewhere other
 than a regular file.
@@ -43,6 +44,7 @@ qsudoku.errors.ConfigError: cannot write ...: it is a directory
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import tempfile
@@ -56,7 +58,7 @@ from qsudoku.errors import ConfigError
 from qsudoku.io.failures import (MACHINE_ERRNOS, file_kind, is_machine, machine_error,
                                  output_error)
 
-__all__ = ["STDOUT", "is_stdout", "check_target", "atomic_write", "atomic_open", "write_text",
+__all__ = ["STDOUT", "is_stdout", "check_target", "check_outputs", "atomic_write", "atomic_open", "write_text",
            "write_bytes", "open_nofollow", "output_error", "file_kind", "make_directory",
            "machine_error", "is_machine", "MACHINE_ERRNOS"]
 
@@ -100,6 +102,75 @@ def check_target(path: str, what: str = "", binary: bool = False) -> None:
     if os.path.isdir(path) and not os.path.islink(path):
         raise ConfigError(f"cannot write {name}: it is a directory")
     _special(path, name)
+
+
+def check_outputs(outputs, inputs=(), *, what: str = "-o", binary: bool = False) -> None:
+    """Check every output file of a command before any is written: the one check of a
+    command that writes several files (a file and its companions, a results table and
+    its summaries), so that a bad one fails before the others are replaced.
+
+    The first of ``outputs`` is the file the user named (``-`` is standard output; a
+    FIFO or a terminal is written through, see :func:`check_target`); the others are
+    files qsudoku names after it (companions), which must be regular files or missing:
+    a FIFO there would block the run with no reader, a device would swallow the data.
+    No output may be the same file (same device and inode, so a link or another spelling
+    is caught) as one of ``inputs`` (puzzle files, a config) or as another output.
+
+    Args:
+        outputs: The paths to write, the named one first.
+        inputs: Paths the command reads (missing ones and ``None`` are ignored).
+        what: How the user named the first output (``"-o"``, ``"--out"``).
+        binary: The named output's format is binary (see :func:`check_target`).
+
+    Raises:
+        ConfigError: One line naming the output and why.
+
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> conf = os.path.join(folder, "c.summary.json"); _ = open(conf, "w").write("x")
+    >>> check_outputs([os.path.join(folder, "c.csv"), conf], [conf])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ConfigError: -o .../c.csv: .../c.summary.json is also an input of this run (.../c.summary.json); write the results to another file
+    """
+    outputs = [os.fspath(o) for o in outputs]
+    if not outputs or is_stdout(outputs[0]):
+        if outputs:
+            check_target(outputs[0], what, binary=binary)
+        return
+    read = {}
+    for p in inputs:
+        if p is not None and not is_stdout(p):
+            key = _identity(p)
+            if key is not None:
+                read.setdefault(key[:2], os.fspath(p))
+    written: dict = {}
+    for k, out in enumerate(outputs):
+        name = f"{what} {out}".strip() if k == 0 else out
+        check_target(out, what if k == 0 else "", binary=binary and k == 0)
+        key = _identity(out)
+        if key is None:
+            continue
+        if k and not stat.S_ISREG(key[2]):
+            raise ConfigError(f"cannot write {name}: it is {file_kind(key[2])}, not a regular "
+                              f"file (qsudoku writes the companions of {outputs[0]} only to "
+                              "regular files); nothing was written")
+        if key[:2] in read:
+            raise ConfigError(f"{what} {outputs[0]}: {out} is also an input of this run "
+                              f"({read[key[:2]]}); write the results to another file")
+        if key[:2] in written:
+            raise ConfigError(f"cannot write {name}: it is the same file as "
+                              f"{written[key[:2]]}; nothing was written")
+        written[key[:2]] = out
+
+
+def _identity(path):
+    """``(st_dev, st_ino, st_mode)`` of ``path`` (links followed), or ``None``."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return st.st_dev, st.st_ino, st.st_mode
 
 
 def _special(path: str, name: str) -> bool:
@@ -197,11 +268,16 @@ def atomic_open(path: str, mode: str = "w") -> Iterator[IO]:
 def _write_through(path: str, mode: str) -> Iterator[IO]:
     """The FIFO or character device ``path`` opened for writing as it is (no ``O_CREAT``,
     no link followed); checked again once open, so that a swap after the check is caught."""
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
+    try:  # without blocking: a FIFO with no reader fails now (ENXIO) instead of hanging
+        fd = os.open(path, os.O_WRONLY | os.O_NOFOLLOW | os.O_NONBLOCK
+                     | getattr(os, "O_CLOEXEC", 0))
     except OSError as e:
+        if e.errno == errno.ENXIO:
+            raise ConfigError(f"cannot write {path}: it is a FIFO with no reader (start "
+                              "the reader first, or write to a regular file)") from None
         raise output_error(path, e) from None
     try:
+        os.set_blocking(fd, True)
         st = os.fstat(fd)
         if not (stat.S_ISFIFO(st.st_mode) or stat.S_ISCHR(st.st_mode)):
             raise ConfigError(f"cannot write {path}: it changed while being opened")
@@ -247,8 +323,10 @@ def write_bytes(path: str, data: bytes) -> None:
 
 
 def write_text(path: str, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` atomically (see :func:`atomic_write`)."""
-    write_bytes(path, text.encode("utf-8"))
+    """Write ``text`` (UTF-8) to ``path`` atomically (see :func:`atomic_open`): a text
+    format, so standard output takes it even when it is a terminal."""
+    with atomic_open(path, "w") as f:
+        f.write(text)
 
 
 def open_nofollow(path: str, flags: int, mode: int = 0o666) -> int:

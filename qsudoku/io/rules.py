@@ -77,6 +77,16 @@ class Rules:
         if self.size is not None and not 2 <= self.size <= MAX_SIZE:
             raise PuzzleFormatError(f"grid size {self.size} is not supported (2..{MAX_SIZE})")
 
+    @property
+    def comments(self) -> bool:
+        """True if ``#`` starts a comment line: always, unless ``#`` is one of the digits
+        (then a line starting with ``#`` is puzzle text, and a file has no comments).
+
+        >>> Rules().comments, Rules(digits="#12345678").comments
+        (True, False)
+        """
+        return self.digits is None or "#" not in self.digits
+
     def merged(self, other: "Rules") -> "Rules":
         """``self`` with every field that ``other`` sets explicitly taken from ``other``."""
         changes = {k: v for k, v in vars(other).items() if v not in (None, "auto", "standard")}

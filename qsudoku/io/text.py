@@ -12,7 +12,8 @@ Accepted forms (``format="auto"`` picks by shape):
 
 Jigsaw region maps are letter grids (``aaabccccc/aaabbbccc/...``, newlines or
 ``/`` between rows, or one ``n*n`` string); labels are renumbered in order of
-first appearance.
+first appearance.  Any character but whitespace, ``/``, ``|`` and ``,`` is a label;
+qsudoku writes :data:`~qsudoku.model.symbols.REGION_LABELS`.
 
 >>> parse_puzzle("[[1,1,1],[2,3,4]]", rules=Rules(size=4)).format()
 '1......4........'
@@ -31,7 +32,7 @@ from qsudoku.checks import need_ints, need_type
 from qsudoku.errors import PuzzleFormatError
 from qsudoku.model.puzzle import Puzzle
 from qsudoku.io.rules import Rules
-from qsudoku.model.symbols import (MAX_SIZE, SYMBOLS, blanks_for, decode_symbol, default_alphabet,
+from qsudoku.model.symbols import (MAX_SIZE, REGION_SEPARATORS, SYMBOLS, blanks_for, decode_symbol, default_alphabet,
                                    digits_spec)
 
 __all__ = ["parse_puzzle", "parse_line", "decode_line", "parse_grid", "parse_tuples", "parse_regions",
@@ -181,6 +182,11 @@ def parse_tuples(text: str, rules: Rules = Rules(), *, source="<string>", line=1
     if not triples and not rules.size:
         raise PuzzleFormatError("an empty list of triples needs an explicit grid size (--size)",
                                 source=source, line=line)
+    for k, t in enumerate(triples):  # before a size is inferred from the largest entry
+        if min(t) < 1:
+            raise PuzzleFormatError(f"triple {k + 1} [{t[0]}, {t[1]}, {t[2]}] has an entry "
+                                    "below 1 (rows, columns and values are 1-indexed)",
+                                    source=source, line=line)
     n = rules.size or _infer_size(max(max(t) for t in triples), source=source, line=line)
     givens = [0] * (n * n)
     for k, (r, c, v) in enumerate(triples):
@@ -232,12 +238,34 @@ def _read_triples(text: str, source, line) -> list[tuple[int, int, int]]:
     return triples
 
 
+#: Sizes a tuple list's size is inferred for: its largest row, column or value, when it
+#: is one of these (any other needs ``--size``).
+INFERRED_SIZES = (*range(4, 26), 36, 49, 64)
+
+
 def _infer_size(largest: int, *, source=None, line=None) -> int:
-    for n in (4, 6, 8, 9, 12, 16, 20, 25, 36, 49, MAX_SIZE):
-        if largest <= n:
-            return n
-    raise PuzzleFormatError(f"value {largest} is larger than any supported size (at most "
-                            f"{MAX_SIZE})", source=source, line=line)
+    """The size of a tuple list whose largest row, column or value is ``largest``: that
+    number when it is one of :data:`INFERRED_SIZES`, else a refusal asking for ``--size``
+    (rounding up to a usual size would read a 10x10 list as 12x12, or ``[[1, 1, 26]]``
+    as 36x36, and solve another puzzle).
+
+    >>> _infer_size(10), _infer_size(36)
+    (10, 36)
+    >>> _infer_size(26)
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.PuzzleFormatError: cannot infer the size of this tuple list: its largest row, column or value is 26, and only 4 to 25, 36, 49 and 64 are inferred; pass --size N (e.g. --size 36)
+    """
+    if largest in INFERRED_SIZES:
+        return largest
+    if largest > MAX_SIZE:
+        raise PuzzleFormatError(f"value {largest} is larger than any supported size (at most "
+                                f"{MAX_SIZE})", source=source, line=line)
+    up = next(n for n in INFERRED_SIZES if n >= largest)
+    raise PuzzleFormatError(f"cannot infer the size of this tuple list: its largest row, "
+                            f"column or value is {largest}, and only 4 to 25, 36, 49 and 64 "
+                            f"are inferred; pass --size N (e.g. --size {up})",
+                            source=source, line=line)
 
 
 def parse_puzzle(text: str, rules: Rules = Rules(), *, source="<string>", line=1,
@@ -266,7 +294,7 @@ def parse_puzzle(text: str, rules: Rules = Rules(), *, source="<string>", line=1
 
 def parse_regions(text: str, n: int | None = None, *, source="<regions>", line=1) -> tuple[int, ...]:
     """Parse a jigsaw region map into flat region ids ``0..n-1`` (first-appearance order)."""
-    s = "".join(ch for ch in text if not ch.isspace() and ch not in "/|,")
+    s = "".join(ch for ch in text if not ch.isspace() and ch not in REGION_SEPARATORS)
     m = math.isqrt(len(s))
     if n is None:
         if m * m != len(s) or m < 2:

@@ -192,6 +192,13 @@ class Puzzle:
             from qsudoku.model.symbols import default_alphabet
 
             object.__setattr__(self, "alphabet", default_alphabet(n))
+        elif len(self.alphabet) != n:  # a symbol for each value 1..n, or format() fails
+            raise PuzzleFormatError(f"alphabet {self.alphabet!r} has {len(self.alphabet)} "
+                                    f"symbols, a {n}x{n} grid needs {n}")
+        else:
+            from qsudoku.model.symbols import check_alphabet
+
+            check_alphabet(self.alphabet)
 
     # -- constructors -----------------------------------------------------------------
     @classmethod

@@ -48,7 +48,6 @@ class Result:
         chain_break_fraction: Mean chain-break fraction per read (NaN unless a QPU sampler
             reports it).
         rounds: Sampler calls.
-        restarts: Times decimation went back to the root candidates.
         num_variables: Variables of the reduced QUBO.
         encoding: How its cells' candidates became variables (``one-hot``, ``domain-wall``).
         num_interactions: Its quadratic terms.
@@ -60,7 +59,7 @@ class Result:
             shown as the whole budget: each round gets the time left of it), the
             configured ``seed`` and the round policy (``route``).
         info: The rounds' ``sampleset.info`` (timings and numbers summed over rounds, the
-            last ``status``), with ``rounds`` and ``restarts``.
+            last ``status``), with ``rounds``.
         model: The :class:`~qsudoku.model.qubo.QuboModel` (``None`` if propagation solved it).
         sampleset: The raw :class:`dimod.SampleSet` (``None`` if propagation solved it).
         decoded: Every decoded read of ``sampleset``.
@@ -79,7 +78,6 @@ class Result:
     broken_per_read: dict[str, float] = field(default_factory=dict)
     chain_break_fraction: float = math.nan
     rounds: int = 0
-    restarts: int = 0
     num_variables: int = 0
     encoding: str = "one-hot"
     num_interactions: int = 0
@@ -122,7 +120,6 @@ class Result:
             "success_rate": self.success_rate,
             "num_reads": self.num_reads,
             "rounds": self.rounds,
-            "restarts": self.restarts,
             "propagation": dict(self.fired),
             "broken": list(self.broken),
             "sampler": jsonable(self.sampler),

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from qsudoku.errors import PuzzleFormatError
 
-__all__ = ["SYMBOLS", "WIDE_SYMBOLS", "MAX_SIZE", "default_alphabet", "parse_digits",
+__all__ = ["SYMBOLS", "WIDE_SYMBOLS", "MAX_SIZE", "REGION_LABELS", "default_alphabet", "parse_digits",
            "check_alphabet", "blanks_for", "decode_symbol", "case_sensitive", "digits_spec"]
 
 #: Symbols for values 1, 2, 3, ... in the default convention, read in either case.
@@ -40,6 +40,12 @@ WIDE_SYMBOLS = SYMBOLS + "abcdefghijklmnopqrstuvwxyz@$%"
 #: The largest grid side qsudoku reads (one default symbol per value).
 MAX_SIZE = len(WIDE_SYMBOLS)
 _BLANKS = frozenset(".*?_")
+#: The labels of a jigsaw's regions as qsudoku writes a region map (the first region
+#: ``a``), one per region up to :data:`MAX_SIZE`: none is a character the map reader
+#: skips (whitespace, ``/``, ``|``, ``,``), so every map written reads back.
+REGION_LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@+"
+#: Characters a region map may hold between its labels (row separators), never labels.
+REGION_SEPARATORS = "/|,"
 
 
 def default_alphabet(n: int) -> str:

@@ -1,5 +1,6 @@
-"""One-hot against domain wall, side by side: the rows notebook 04 and
-``benchmarks/encodings.py`` tabulate, and the paired bar chart that draws them.
+"""One-hot against domain wall, side by side: the rows notebook 04 and the encodings
+study (``benchmarks/studies/encodings.toml``) tabulate, and the paired bar chart that
+draws them.
 
 A row describes the reduced model of one puzzle in one encoding: its binary variables,
 its interactions and its coefficient range (largest over smallest non-zero absolute

@@ -4,7 +4,7 @@ One subpackage or module per family: :mod:`.aco`, :mod:`.swap` (``swap``, ``swap
 :mod:`.exact` (``sat``, ``cpsat``, ``ilp``, ``asp``, ``csp``, ``exact``), :mod:`.classical`
 (dwave-samplers), :mod:`.sqa` (``sqa``, ``rotor``), :mod:`.tempering` (``pt``, ``pa``;
 dwave-hybrid), :mod:`.dwave` (``qpu``, ``mock-qpu``, ``hybrid``, ``hybrid-cqm``,
-``decompose``, ``kerberos``); shared pieces: :mod:`.registry`, :mod:`.options` (parameter
+``decompose``, ``kerberos``); shared pieces: :mod:`.registry`, :mod:`qsudoku.checks` (parameter
 checks), :mod:`.onehot` (groups recognised from a BQM), :mod:`.penalty_fit`,
 :mod:`.reads` (threads of reads, warm-up), :mod:`.kernels` and :mod:`.jit` (numba).
 

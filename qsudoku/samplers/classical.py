@@ -36,7 +36,7 @@ from datetime import timedelta
 from typing import Any, Mapping
 
 from qsudoku.errors import ParameterError
-from qsudoku.samplers.options import (MAX_READS, MAX_SECONDS, need_bool, need_choice,
+from qsudoku.checks import (MAX_READS, MAX_SECONDS, need_bool, need_choice,
                                       need_int, need_real, need_time_limit)
 
 __all__ = ["neal_sampler", "check_sa", "check_tabu", "check_steepest", "check_random",
@@ -87,8 +87,9 @@ def _initial_states(sampler: str, params: Mapping) -> None:
     """``initial_states`` (samples-like, values 0/1 or -1/+1, at most MAX_READS states)
     and ``initial_states_generator``; the states' variables are checked by dimod against
     the BQM when sampled."""
-    need_choice(sampler, "initial_states_generator",
-                params.get("initial_states_generator", "random"), INITIAL_STATES_GENERATORS)
+    need_choice("initial_states_generator",
+                params.get("initial_states_generator", "random"), INITIAL_STATES_GENERATORS,
+                sampler=sampler)
     states = params.get("initial_states")
     if states is None:
         if params.get("initial_states_generator") in ("none", "tile"):
@@ -112,9 +113,9 @@ def _initial_states(sampler: str, params: Mapping) -> None:
 def _common(sampler: str, params: Mapping, seed_high: int) -> None:
     """``num_reads``, ``seed`` and the initial states, as every dwave-samplers class takes them."""
     if "num_reads" in params:
-        need_int(sampler, "num_reads", params["num_reads"], low=1, high=MAX_READS)
+        need_int("num_reads", params["num_reads"], low=1, high=MAX_READS, sampler=sampler)
     if "seed" in params:
-        need_int(sampler, "seed", params["seed"], low=0, high=seed_high, allow_none=True)
+        need_int("seed", params["seed"], low=0, high=seed_high, allow_none=True, sampler=sampler)
     _initial_states(sampler, params)
 
 
@@ -132,14 +133,15 @@ def check_sa(sampler: str, params: Mapping) -> None:
     qsudoku.errors.ParameterError: neal: num_sweeps = 1000 must be a multiple of num_sweeps_per_beta = 3
     """
     _common(sampler, params, 2**31 - 1)
-    kind = need_choice(sampler, "beta_schedule_type",
-                       params.get("beta_schedule_type", "geometric"), BETA_SCHEDULE_TYPES)
-    per_beta = need_int(sampler, "num_sweeps_per_beta", params.get("num_sweeps_per_beta", 1),
-                        low=1, high=C_INT)
+    kind = need_choice("beta_schedule_type",
+                       params.get("beta_schedule_type", "geometric"), BETA_SCHEDULE_TYPES,
+                       sampler=sampler)
+    per_beta = need_int("num_sweeps_per_beta", params.get("num_sweeps_per_beta", 1),
+                        low=1, high=C_INT, sampler=sampler)
     sweeps = params.get("num_sweeps")
     if sweeps is not None or kind != "custom":
-        sweeps = need_int(sampler, "num_sweeps", 1000 if sweeps is None else sweeps,
-                          low=1, high=MAX_SWEEPS)
+        sweeps = need_int("num_sweeps", 1000 if sweeps is None else sweeps,
+                          low=1, high=MAX_SWEEPS, sampler=sampler)
     schedule = params.get("beta_schedule")
     if kind == "custom":
         if schedule is None:
@@ -175,12 +177,12 @@ def check_sa(sampler: str, params: Mapping) -> None:
             _fail(sampler, "beta_range", beta_range, "must be left out or equal the first and "
                   "last values of beta_schedule for beta_schedule_type = 'custom'")
     if "randomize_order" in params:
-        need_bool(sampler, "randomize_order", params["randomize_order"])
+        need_bool("randomize_order", params["randomize_order"], sampler=sampler)
     criteria = params.get("proposal_acceptance_criteria", "Metropolis")
     if not (isinstance(criteria, str)
             and criteria.lower() in [c.lower() for c in PROPOSAL_ACCEPTANCE_CRITERIA]):
-        need_choice(sampler, "proposal_acceptance_criteria", criteria,
-                    PROPOSAL_ACCEPTANCE_CRITERIA)
+        need_choice("proposal_acceptance_criteria", criteria,
+                    PROPOSAL_ACCEPTANCE_CRITERIA, sampler=sampler)
     stop = params.get("interrupt_function")
     if stop is not None and not callable(stop):
         _fail(sampler, "interrupt_function", stop, "must be a function (or None)")
@@ -196,26 +198,27 @@ def check_tabu(sampler: str, params: Mapping) -> None:
     """
     _common(sampler, params, 2**32 - 1)
     if "timeout" in params:
-        need_int(sampler, "timeout", params["timeout"], low=1, high=MAX_SWEEPS)
+        need_int("timeout", params["timeout"], low=1, high=MAX_SWEEPS, sampler=sampler)
     if "tenure" in params:
         value = params["tenure"]
         if value is not None and type(value) is not int:  # the library takes a Python int only
             _fail(sampler, "tenure", value, "must be an integer >= 0")
-        need_int(sampler, "tenure", value, low=0, high=C_INT, allow_none=True)
+        need_int("tenure", value, low=0, high=C_INT, allow_none=True, sampler=sampler)
     if "num_restarts" in params:
-        need_int(sampler, "num_restarts", params["num_restarts"], low=0, high=C_INT)
+        need_int("num_restarts", params["num_restarts"], low=0, high=C_INT, sampler=sampler)
     if "energy_threshold" in params:
-        need_real(sampler, "energy_threshold", params["energy_threshold"], allow_none=True)
+        need_real("energy_threshold", params["energy_threshold"], allow_none=True,
+                  low_open=False, sampler=sampler)
     for name in ("coefficient_z_first", "coefficient_z_restart", "lower_bound_z"):
         if name in params:
-            need_int(sampler, name, params[name], low=0, high=C_INT, allow_none=True)
+            need_int(name, params[name], low=0, high=C_INT, allow_none=True, sampler=sampler)
 
 
 def check_steepest(sampler: str, params: Mapping) -> None:
     """``steepest``: ``SteepestDescentSolver.sample`` parameters (seed below ``2**32``)."""
     _common(sampler, params, 2**32 - 1)
     if "large_sparse_opt" in params:
-        need_bool(sampler, "large_sparse_opt", params["large_sparse_opt"])
+        need_bool("large_sparse_opt", params["large_sparse_opt"], sampler=sampler)
 
 
 def check_random(sampler: str, params: Mapping) -> None:
@@ -225,14 +228,15 @@ def check_random(sampler: str, params: Mapping) -> None:
     too); ``max_num_samples`` caps the samples kept, at most ``MAX_READS``.
     """
     if "num_reads" in params:
-        need_int(sampler, "num_reads", params["num_reads"], low=1, high=MAX_READS)
+        need_int("num_reads", params["num_reads"], low=1, high=MAX_READS, sampler=sampler)
     if "seed" in params:
-        need_int(sampler, "seed", params["seed"], low=0, high=2**63 - 1, allow_none=True)
+        need_int("seed", params["seed"], low=0, high=2**63 - 1, allow_none=True, sampler=sampler)
     limit = params.get("time_limit")
     if isinstance(limit, timedelta):
         if not 0 < limit.total_seconds() <= MAX_SECONDS:
             _fail(sampler, "time_limit", limit, f"must be in (0, {MAX_SECONDS:g}] seconds")
     else:
-        need_time_limit(sampler, limit)
+        need_time_limit(limit, sampler=sampler)
     if "max_num_samples" in params:
-        need_int(sampler, "max_num_samples", params["max_num_samples"], low=1, high=MAX_READS)
+        need_int("max_num_samples", params["max_num_samples"], low=1, high=MAX_READS,
+                 sampler=sampler)

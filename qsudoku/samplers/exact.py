@@ -45,7 +45,7 @@ import numpy as np
 
 from qsudoku.errors import ConfigError, ContradictionError, ParameterError, TimeLimitError
 from qsudoku.exact.backends import BACKENDS
-from qsudoku.samplers import options as opt
+from qsudoku import checks as opt
 from qsudoku.samplers.onehot import find_groups
 
 __all__ = ["ExactSampler", "SATSampler", "CPSATSampler", "ILPSampler", "ASPSampler",
@@ -64,12 +64,12 @@ def _check(name: str, params: dict) -> dict:
     out = dict(params)
     for key, value in params.items():
         if key == "time_limit":
-            out[key] = opt.need_time_limit(name, value)
+            out[key] = opt.need_time_limit(value, sampler=name)
         elif key in _INT_PARAMS:
             low, high = _INT_PARAMS[key]
-            out[key] = opt.need_int(name, key, value, low=low, high=high)
+            out[key] = opt.need_int(key, value, low=low, high=high, sampler=name)
         elif key in _BOOL_PARAMS:
-            out[key] = opt.need_bool(name, key, value)
+            out[key] = opt.need_bool(key, value, sampler=name)
         elif key == "solver" and not isinstance(value, str):
             raise ParameterError(f"{name}: solver = {value!r} must be a solver's name (a string)")
     return out
@@ -120,9 +120,9 @@ class ExactSampler(dimod.Sampler):
         if unknown:
             raise ParameterError(f"sampler {self.name!r} does not accept parameter(s) "
                                  f"{', '.join(unknown)}")
-        opt.need_int(self.name, "num_reads", num_reads, low=1, high=opt.MAX_READS,
-                     allow_none=True)
-        seed = opt.need_seed(self.name, seed)
+        opt.need_int("num_reads", num_reads, low=1, high=opt.MAX_READS,
+                     allow_none=True, sampler=self.name)
+        seed = opt.need_seed(seed, sampler=self.name)
         call = {**self.defaults, **_check(self.name, params)}
         if seed is not None and "seed" in call:
             call["seed"] = seed % 2**31
@@ -240,13 +240,13 @@ class LimitedExactSolver(dimod.ExactSolver):
 
     def __init__(self, max_variables: int = 20):
         super().__init__()
-        self.max_variables = opt.need_int("exact", "max_variables", max_variables, low=0,
-                                          high=30)
+        self.max_variables = opt.need_int("max_variables", max_variables, low=0,
+                                          high=30, sampler="exact")
         self.parameters = {"max_variables": []}
 
     def sample(self, bqm, max_variables=None, **kwargs):
-        limit = opt.need_int("exact", "max_variables", max_variables, low=0, high=30,
-                             allow_none=True)
+        limit = opt.need_int("max_variables", max_variables, low=0, high=30,
+                             allow_none=True, sampler="exact")
         limit = self.max_variables if limit is None else limit
         opt.no_unknown("exact", kwargs)
         if len(bqm.variables) > limit:

@@ -10,33 +10,83 @@ directly) also lets a sampler object passed in be recognised as the registered o
 factory returns as its ``product``, and when several entries share a class (``qpu`` and
 ``mock-qpu``) the object's ``name`` attribute tells them apart.
 
-``defaults`` is the one home of a sampler's parameters: the parameters every solve round
-passes to ``sample()`` (a configuration's ``[sampler.params]`` override them).  Every
-registered sampler is constructible with no arguments.
+``defaults`` are a sampler's parameters that every solve round passes to ``sample()`` (a
+configuration's ``[sampler.params]`` override them).  For qsudoku's own samplers they are
+read from the signature of the class's ``sample()`` (:class:`ClassDefaults`), their one
+home, so that calling the class with no arguments, as Ocean code does, runs what the
+registry name runs; ``round`` adds what the solve path's rounds pass on top (many reads,
+which it stops at its time limit or a ground state).  Every registered sampler is
+constructible with no arguments.
 
 Structure-aware samplers (exact backends, ``aco``, ``swap``, ``swap-tabu``) list
 ``groups`` in their ``parameters``; a caller may pass the model's labelled one-hot groups
 as ``groups=[(kind, [labels...]), ...]``, or leave them to be recognised from the BQM.
 
 >>> spec = get_spec("aco")
->>> spec.target, spec.offline, spec.defaults["num_ants"]
-('qsudoku.samplers.aco.sampler:AntColonySampler', True, 10)
+>>> spec.target, spec.offline, spec.defaults["num_ants"], spec.round
+('qsudoku.samplers.aco.sampler:AntColonySampler', True, 10, {'num_reads': 1000000})
 >>> check_values({"num_reads": 10, "seed": 0})
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
 import math
 import numbers
 import sys
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
+from typing import Callable, Iterator, Mapping
 
 from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
 
 __all__ = ["SamplerSpec", "SPECS", "register", "get_spec", "get_sampler", "names",
-           "check_params", "check_values", "check_sampler_values", "default_params"]
+           "check_params", "check_values", "check_sampler_values", "default_params",
+           "ClassDefaults", "sample_defaults"]
+
+#: ``sample()`` parameters that are not defaults to list: the model's groups, and what
+#: the solve path sets for each round (its seed, the time left, stop at a ground state).
+_PER_CALL = ("groups", "seed", "time_limit", "stop_at_ground")
+
+
+def sample_defaults(cls) -> dict:
+    """The defaults of ``cls.sample()``'s keyword parameters, less :data:`_PER_CALL` and
+    those whose default is ``None`` (no value: the sampler decides).
+
+    >>> class S:
+    ...     def sample(self, bqm, groups=None, num_reads=10, seed=None, **kw): ...
+    >>> sample_defaults(S)
+    {'num_reads': 10}
+    """
+    return {k: p.default for k, p in inspect.signature(cls.sample).parameters.items()
+            if p.default is not p.empty and p.default is not None and k not in _PER_CALL}
+
+
+class ClassDefaults(Mapping):
+    """The :func:`sample_defaults` of the class ``"module:Class"``, read when first used
+    (so that the registry imports no sampler module until then)."""
+
+    def __init__(self, target: str):
+        self.target = target
+        self._values: dict | None = None
+
+    def _load(self) -> dict:
+        if self._values is None:
+            module, _, attr = self.target.partition(":")
+            self._values = sample_defaults(getattr(importlib.import_module(module), attr))
+        return self._values
+
+    def __getitem__(self, key):
+        return self._load()[key]
+
+    def __iter__(self) -> Iterator:
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+    def __repr__(self) -> str:
+        return f"ClassDefaults({self.target!r})"
 
 
 @dataclass(frozen=True)
@@ -48,7 +98,8 @@ class SamplerSpec:
         target: ``"module:Class"`` (or ``"module:factory"``): called with the options,
             it returns the :class:`dimod.Sampler`; a callable is called directly.
         summary: One line for ``qsudoku samplers``.
-        defaults: The parameters every solve round passes to ``sample()``.
+        defaults: The parameters every solve round passes to ``sample()``: for a class of
+            qsudoku's, the defaults of its ``sample()`` signature (:class:`ClassDefaults`).
         extra: The pip extra that provides it (``None`` = core dependency).
         offline: False for backends that need a network and a token.
         checks: ``"module:function"`` of the checks of its ``sample()`` parameters, for a
@@ -61,6 +112,11 @@ class SamplerSpec:
             for a class target, which is its own product): how an object passed to
             :func:`qsudoku.solve` is recognised as this entry.  Entries sharing a class
             are told apart by the object's ``name`` attribute (:meth:`matches`).
+        round: What every solve round passes on top of ``defaults`` (reads that the round
+            stops at its time limit or a ground state).
+        ignores_weights: The ``[qubo.weights]`` kinds that do not change what it does:
+            a structure-aware sampler reads the one-hot groups, not their weights (a solve
+            that sets one of them says so in a note).
         round_cost: Seconds one solve round of its work costs, when that is more than the
             default time budget gives (``decompose``: a run of QPU calls); the default
             budget (``route.time_budget = "auto"``) is then at least this.  ``None``: no
@@ -75,6 +131,8 @@ class SamplerSpec:
     offline: bool = True
     checks: str | None = None
     product: str | None = None
+    round: Mapping = field(default_factory=dict)
+    ignores_weights: tuple[str, ...] = ()
     round_cost: float | None = None
 
     @property
@@ -120,6 +178,11 @@ _DW = _S + "dwave."
 _DWC = _DW + "checks:"  # the checks of what is passed on to dwave-system and dwave-hybrid
 _QPU = _DW + "qpu:QPUSampler"  # qpu and mock-qpu: the object's name tells them apart
 _ROUND = {"num_reads": 1_000_000}  # the solve path stops them at its time limit or a ground state
+_OWN = ClassDefaults  # defaults: those of the class's sample()
+#: Every weight kind: what a sampler that reads only the one-hot groups ignores.
+_ALL_WEIGHTS = ("cell", "row", "column", "box", "extra")
+#: The swap samplers keep every cell one-hot; the unit weights rank their moves.
+_CELL_WEIGHT = ("cell",)
 
 #: Seconds of a ``decompose`` round: a run of QPU calls (each about 20 ms of QPU access plus
 #: the network on a QPU, or simulated annealing of the same problem on the mock); see
@@ -131,14 +194,16 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
     SamplerSpec("aco", _S + "aco.sampler:AntColonySampler",
                 "the default: an ant colony that builds consistent partial assignments cell by "
                 "cell, propagating over the one-hot groups (numba)",
-                {**_ROUND, "num_ants": 10, "stall": 150, "max_iters": 1_000_000_000}),
+                _OWN(_S + "aco.sampler:AntColonySampler"), round=_ROUND,
+                ignores_weights=_ALL_WEIGHTS),
     SamplerSpec("swap-tabu", _S + "swap.tabu:SwapTabuSampler",
                 "tabu search over digit swaps inside boxes/regions (keeps one-hot groups; numba)",
-                {**_ROUND, "tenure": 4, "stall": 500, "bump": 1.0}),
+                _OWN(_S + "swap.tabu:SwapTabuSampler"), round=_ROUND,
+                ignores_weights=_CELL_WEIGHT),
     SamplerSpec("swap", _S + "swap.anneal:SwapAnnealingSampler",
-                "annealing with digit swaps inside boxes/regions (keeps one-hot groups; numba)",
-                {**_ROUND, "num_sweeps": 300, "num_replicas": 16, "beta_range": (0.5, 4.0),
-                 "focus": 3}),
+                "replica exchange with digit swaps inside boxes/regions (keeps one-hot groups; "
+                "numba)", _OWN(_S + "swap.anneal:SwapAnnealingSampler"),
+                round=_ROUND, ignores_weights=_CELL_WEIGHT),
     SamplerSpec("sa", _DS + "SimulatedAnnealingSampler",
                 "simulated annealing (dwave-samplers) on the reduced QUBO",
                 {"num_reads": 50, "num_sweeps": 1000}, checks=_CHECKS + "check_sa"),
@@ -149,13 +214,10 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
     SamplerSpec("sqa", _S + "sqa.sampler:PathIntegralSampler",
                 "simulated quantum annealing: dwave-samplers' path-integral annealer with a "
                 "transverse field falling to 0 while beta rises (units of the penalty weights)",
-                {"num_reads": 20, "num_sweeps": 500, "num_sweeps_per_beta": 5,
-                 "beta_range": (0.25, 5.0), "beta_schedule_type": "linear",
-                 "transverse_field": 0.5}, checks=_SQA + "check_sqa"),
+                _OWN(_SQA + "PathIntegralSampler"), checks=_SQA + "check_sqa"),
     SamplerSpec("rotor", _S + "sqa.sampler:RotorSampler",
                 "dwave-samplers' rotor-model (spin-vector) annealer, energies of the "
-                "projected reads", {"num_reads": 50, "num_sweeps": 1000,
-                                    "beta_range": (1.0, 50.0)}, checks=_SQA + "check_rotor"),
+                "projected reads", _OWN(_SQA + "RotorSampler"), checks=_SQA + "check_rotor"),
     SamplerSpec("pt", _TEMPER + "ParallelTemperingSampler",
                 "parallel tempering (dwave-hybrid's workflow), one run per read",
                 {"num_reads": 5, "num_sweeps": 200, "num_replicas": 4, "max_iter": 10}, extra="qpu", checks=_TEMPER + "check_pt"),
@@ -171,17 +233,17 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
                 "uniform random states: the floor any sampler must beat", {"num_reads": 100},
                 checks=_CHECKS + "check_random"),
     SamplerSpec("sat", _S + "exact:SATSampler",
-                "exact: SAT over the candidates (python-sat, exactly-one clauses)"),
+                "exact: SAT over the candidates (python-sat, exactly-one clauses)", ignores_weights=_ALL_WEIGHTS),
     SamplerSpec("cpsat", _S + "exact:CPSATSampler",
                 "exact: CP with AllDifferent per unit (OR-Tools CP-SAT); minimises any BQM "
-                "without one-hot structure", extra="classical"),
+                "without one-hot structure", extra="classical", ignores_weights=_ALL_WEIGHTS),
     SamplerSpec("ilp", _S + "exact:ILPSampler",
                 "exact: 0-1 integer programme, one row per group (HiGHS); minimises any BQM "
-                "without one-hot structure", extra="classical"),
+                "without one-hot structure", extra="classical", ignores_weights=_ALL_WEIGHTS),
     SamplerSpec("asp", _S + "exact:ASPSampler",
-                "exact: answer-set programme, one cardinality rule (clingo)", extra="classical"),
+                "exact: answer-set programme, one cardinality rule (clingo)", extra="classical", ignores_weights=_ALL_WEIGHTS),
     SamplerSpec("csp", _S + "exact:CSPSampler",
-                "exact: qsudoku's own exact-cover search (no dependencies)"),
+                "exact: qsudoku's own exact-cover search (no dependencies)", ignores_weights=_ALL_WEIGHTS),
     SamplerSpec("exact", _S + "exact:LimitedExactSolver",
                 "brute-force enumeration (dimod.ExactSolver), at most 20 variables"),
     SamplerSpec("qpu", _S + "dwave.qpu:qpu_sampler",
@@ -198,16 +260,16 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
                 product=_DW + "hybrid:HybridSampler"),
     SamplerSpec("hybrid-cqm", _S + "dwave.hybrid:hybrid_cqm_sampler",
                 "Leap hybrid CQM solver: one-hot groups as constraints, not penalties",
-                extra="qpu", offline=False, product=_DW + "hybrid:HybridCQMSampler"),
+                extra="qpu", offline=False, product=_DW + "hybrid:HybridCQMSampler", ignores_weights=_ALL_WEIGHTS),
     SamplerSpec("hybrid-nl", _S + "dwave.hybrid:hybrid_nl_sampler",
                 "Leap nonlinear solver (LeapHybridNLSampler): an integer per open cell over its "
                 "candidates, each digit once per unit", extra="qpu", offline=False,
-                product=_DW + "hybrid:HybridNLSampler"),
+                product=_DW + "hybrid:HybridNLSampler", ignores_weights=_ALL_WEIGHTS),
     SamplerSpec("decompose", _S + "dwave.decompose:decompose_sampler",
                 "QPU-sized subproblems (<= subproblem_size variables, clique-embedded) of the "
                 "reduced QUBO, composed classically (default: a consistent partial grid grown "
                 "by the calls with singles propagation); option qpu_sampler = qpu | mock-qpu | "
-                "hybrid", {"qpu_reads": 10, "batch": 8}, extra="qpu", offline=False,
+                "hybrid", _OWN(_DW + "decompose:DecomposeSampler"), extra="qpu", offline=False,
                 checks=_DWC + "check_decompose", product=_DW + "decompose:DecomposeSampler",
                 round_cost=DECOMPOSE_ROUND),
     SamplerSpec("kerberos", _S + "dwave.kerberos:kerberos_sampler",
@@ -221,16 +283,19 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
 
 def register(name: str, *, summary: str = "", defaults: Mapping | None = None,
              extra: str | None = None, offline: bool = True, checks: str | None = None,
-             product: str | None = None, round_cost: float | None = None):
+             product: str | None = None, round: Mapping | None = None,
+             ignores_weights: tuple[str, ...] = (),
+             round_cost: float | None = None):
     """Decorator registering a factory (``factory(**options) -> dimod.Sampler``) under
     ``name``: for samplers of your own; qsudoku's are in :data:`SPECS`.  ``checks`` and
     ``product`` are :attr:`SamplerSpec.checks` and :attr:`SamplerSpec.product` (and
     ``round_cost`` :attr:`SamplerSpec.round_cost`): with a
     ``product``, the factory's objects passed to ``solve(..., sampler=obj)`` are
-    recognised as ``name``."""
+    recognised as ``name``; ``ignores_weights`` is :attr:`SamplerSpec.ignores_weights`."""
     def deco(factory):
         SPECS[name] = SamplerSpec(name, factory, summary, dict(defaults or {}), extra, offline,
-                                  checks, product, round_cost)
+                                  checks, product, dict(round or {}), tuple(ignores_weights),
+                                  round_cost)
         return factory
     return deco
 
@@ -272,12 +337,14 @@ def get_sampler(name: str, **options):
 
 
 def default_params(name: str) -> dict:
-    """The registered default sampling parameters of ``name``.
+    """The sampling parameters a solve round of ``name`` passes: its defaults and
+    :attr:`SamplerSpec.round`.
 
-    >>> default_params("swap-tabu")["tenure"]
-    4
+    >>> default_params("swap-tabu")["tenure"], default_params("swap-tabu")["num_reads"]
+    (4, 1000000)
     """
-    return dict(get_spec(name).defaults)
+    spec = get_spec(name)
+    return {**spec.defaults, **spec.round}
 
 
 _POSITIVE_INTS = {"num_reads", "num_sweeps", "num_sweeps_per_beta", "timeout",

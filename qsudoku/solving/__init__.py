@@ -3,7 +3,6 @@
 - :mod:`.plan`: the sampler, its checked parameters and seed, made once from a config;
 - :mod:`.rounds`: one sampler call on one model, decoded (:func:`sample_round`), and the
   statistics over rounds (:class:`Tally`);
-- :mod:`.decimate`: fixing agreed cells between rounds;
 - :mod:`.fallback`: the exact fallback;
 - :mod:`.loop`: the round loop of one puzzle, within its time budget;
 - :mod:`.policy`: the round policy that chains them.

@@ -73,7 +73,7 @@ def run_exact_sampler(plan: Plan, root: Candidates, result: Result, deadline: fl
     result.timings["sample"] += time.perf_counter() - t
     result.rounds, result.num_reads = 1, 1
     result.num_variables = info.get("num_variables", 0)
-    result.info = {**info, "rounds": 1, "restarts": 0, "qubo": "not built (exact sampler)"}
+    result.info = {**info, "rounds": 1, "qubo": "not built (exact sampler)"}
     if grid is not None and result.puzzle.is_solution(grid):
         result.grid, result.valid, result.energy = list(grid), True, 0.0
         result.num_valid, result.success_rate = 1, 1.0

@@ -1,5 +1,5 @@
 """The round loop of one puzzle (step 3 of :mod:`.policy`): sample the root model in rounds
-until a read is valid or the budget is spent, decimating between rounds.
+until a read is valid or the budget is spent.
 
 Round 0 takes the configured seed as it is; later rounds draw theirs from it.  A sampler
 without a time parameter takes batches of reads that fit the time left at the time per
@@ -18,12 +18,11 @@ import time
 
 import numpy as np
 
-from qsudoku.errors import ContradictionError, TimeLimitError
-from qsudoku.model.propagate import Candidates, propagate
+from qsudoku.errors import TimeLimitError
+from qsudoku.model.propagate import Candidates
 from qsudoku.model.puzzle import Puzzle
 from qsudoku.model.qubo import QuboModel, build_model
 from qsudoku.model.result import Result
-from qsudoku.solving.decimate import choose_fixes, with_fixed
 from qsudoku.solving.plan import Plan
 from qsudoku.solving.rounds import Tally
 
@@ -87,13 +86,13 @@ class RoundLoop:
         """Build the root model now, before :meth:`run` (which reuses it), so that a
         budget can be derived from it; ``None`` if the deadline ended the build (the notes
         say so, and :meth:`run` then samples nothing)."""
-        model, _ = self._model(self.root)
+        model, _ = self._model()
         self.unbuilt = model is None
         return model
 
     def run(self) -> Tally:
         """Run the rounds; the statistics over them."""
-        cands, depth, built = self.root, 0, 0.0
+        built = 0.0
         if self.unbuilt:
             return self.tally
         probe = (self.batched and self.max_reads > UNMEASURED_READS
@@ -104,7 +103,7 @@ class RoundLoop:
             t = time.perf_counter()
             if tally.rounds and (t >= self.deadline or self.deadline - t < built):
                 break
-            model, built = self._model(cands)
+            model, built = self._model()
             if model is None:
                 break
             t = time.perf_counter()
@@ -123,8 +122,7 @@ class RoundLoop:
             self.timings["decode"] += rnd.t_decode
             tally.add(rnd)
             self._note_reads(rnd, rnd.params)
-            if cands is self.root:
-                result.sampleset, result.decoded = rnd.sampleset, rnd.decoded
+            result.sampleset, result.decoded = rnd.sampleset, rnd.decoded
             if probe:
                 self._note_cut(rnd.num_reads, rnd.best.valid and
                                self.puzzle.is_solution(rnd.best.grid))
@@ -136,9 +134,6 @@ class RoundLoop:
                 n_next = self._reads_that_fit()
                 if n_next < 1:
                     break
-            cands, depth = self._decimate(cands, depth, model, rnd)
-            if cands is None:
-                break
         if result.valid:
             result.solved_by = f"{self.plan.label} ({rounds_text(tally.rounds)})"
         return tally
@@ -152,13 +147,13 @@ class RoundLoop:
             return int(self.plan.seed)
         return drawn
 
-    def _model(self, cands: Candidates) -> tuple[QuboModel | None, float]:
-        """The model of ``cands`` (the root's is built once) and the seconds it took."""
-        if cands is self.root and self.root_model is not None:
+    def _model(self) -> tuple[QuboModel | None, float]:
+        """The root model (built once) and the seconds it took."""
+        if self.root_model is not None:
             return self.root_model, self.root_built
         t = time.perf_counter()
         try:
-            model = build_model(cands, self.plan.config.qubo.weights,
+            model = build_model(self.root, self.plan.config.qubo.weights,
                                 deadline=self.deadline,
                                 encoding=self.plan.config.qubo.encoding)
         except TimeLimitError as err:  # the budget ended while building: not decided
@@ -170,11 +165,10 @@ class RoundLoop:
             return None, 0.0
         built = time.perf_counter() - t
         self.timings["build"] += built
-        if cands is self.root:
-            self.root_model, self.root_built = model, built
-            self.result.model = model
-            self.result.num_variables = model.num_variables
-            self.result.num_interactions = model.num_interactions
+        self.root_model, self.root_built = model, built
+        self.result.model = model
+        self.result.num_variables = model.num_variables
+        self.result.num_interactions = model.num_interactions
         return model, built
 
     def _note_reads(self, rnd, call: dict) -> None:
@@ -224,29 +218,3 @@ class RoundLoop:
                                  f"{self.budget:g} s budget ({per_read:.2g} s per read, measured "
                                  f"on a first call of {first} reads); reads were cut to fit: "
                                  f"{first} in the first round, {then}")
-
-    def _decimate(self, cands: Candidates, depth: int, model, rnd):
-        """The candidates of the next round: fewer cells after a decimation step, or the
-        root after a contradiction or a full dive (``None`` = stop: solved by it)."""
-        rc = self.plan.config.route
-        fixes = choose_fixes(self.rng, model, rnd.decoded, 1) if depth < rc.max_depth else []
-        if not fixes:
-            if cands is not self.root or rc.max_depth:
-                self.result.restarts += 1
-            return self.root, 0
-        grid = list(cands.grid)
-        for cell, digit in fixes:
-            grid[cell] = digit
-        t = time.perf_counter()
-        try:
-            nxt = propagate(with_fixed(self.puzzle, grid), self.plan.config.propagate.rules)
-        except ContradictionError:
-            nxt = None
-        self.timings["propagate"] += time.perf_counter() - t
-        if nxt is None or (nxt.solved and not self.puzzle.is_solution(nxt.grid)):
-            self.result.restarts += 1
-            return self.root, 0
-        if nxt.solved:  # run() names the sampler that got it here
-            self.result.grid, self.result.valid = list(nxt.grid), True
-            return None, 0
-        return nxt, depth + 1

@@ -6,8 +6,9 @@ value, a sampler that is not installed (unless ``sampler.fallback`` names one th
 Every sampler gets the same treatment:
 
 - a *registered* sampler (built here, or passed in as an instance of a registered class)
-  takes its registry entry's parameters (:attr:`qsudoku.samplers.SamplerSpec.defaults`,
-  their one home) with the config's on top;
+  takes its registry entry's parameters (:func:`qsudoku.samplers.default_params`: the
+  defaults, read from the class's ``sample()`` for qsudoku's own, and the round's reads)
+  with the config's on top;
 - any other :class:`dimod.Sampler` takes the config's parameters that its ``parameters``
   accept; the others are left out, with one note;
 - the seed is taken out of the parameters: each round gets its own, drawn from it
@@ -35,7 +36,7 @@ from qsudoku.config import Config
 from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
 from qsudoku.model.encodings import DEFAULT_ENCODING
 from qsudoku.samplers import check_params, get_sampler, get_spec, names
-from qsudoku.samplers.registry import check_sampler_values, check_values
+from qsudoku.samplers.registry import check_sampler_values, check_values, default_params
 from qsudoku.solving.rounds import Round, sample_round
 
 __all__ = ["Plan", "make_plan", "offline_plan", "TIME_PARAMS", "FIXED_SAMPLE_READS", "spec_of",
@@ -304,13 +305,13 @@ def make_plan(config: Config = Config(), sampler=None) -> Plan:
     with_seed = {"seed": seed} if seed is not None and "seed" in accepted else {}
     if spec is not None and spec.name == config.sampler.name:
         label = spec.name
-        params = check_params(sampler, {**spec.defaults, **given, **with_seed}, label,
-                              config.source)
+        params = check_params(sampler, {**default_params(spec.name), **given, **with_seed},
+                              label, config.source)
     else:  # a sampler of its own: its registered defaults, and what it accepts of the config's
         label = spec.name if spec is not None else type(sampler).__name__
         dropped = sorted(set(given) - accepted)
         given = {k: v for k, v in given.items() if k in accepted}
-        params = {**(dict(spec.defaults) if spec is not None else {}), **given}
+        params = {**(default_params(spec.name) if spec is not None else {}), **given}
         if spec is not None:  # a registered class is checked as strictly as when configured
             check_sampler_values(label, {**params, **with_seed}, config.source)
         else:
@@ -326,10 +327,32 @@ def make_plan(config: Config = Config(), sampler=None) -> Plan:
                           f"{encoding} encoding does not have: use encoding = "
                           f"\"{DEFAULT_ENCODING}\" with it, or a sampler that takes any BQM "
                           "(sa, tabu, sqa, mock-qpu, ...)")
+    ignored = _ignored_weights(spec, config)
+    if ignored:
+        notes.append(f"the penalty weights {ignored} do not change what {label} does: it reads "
+                     "the QUBO's one-hot groups, not their weights (samplers that take any BQM, "
+                     "e.g. sa, tabu, sqa, sample the weighted QUBO)")
     if seed is not None and "seed" not in accepted:
         notes.append(f"sampler {label!r} takes no seed; seed {seed} has no effect on it")
     online = spec is not None and not spec.offline
     return Plan(label, sampler, params, seed, config, tuple(notes), accepted, online)
+
+
+def _ignored_weights(spec, config: Config) -> str:
+    """The weights ``config`` sets away from the defaults that the sampler of ``spec`` does
+    not read (:attr:`~qsudoku.samplers.SamplerSpec.ignores_weights`), as ``"cell=3"``; ``""``
+    if none.
+
+    >>> _ignored_weights(get_spec("aco"), Config().with_overrides(weights={"cell": 3}))
+    'cell=3'
+    >>> _ignored_weights(get_spec("sa"), Config().with_overrides(weights={"cell": 3}))
+    ''
+    """
+    if spec is None or not spec.ignores_weights:
+        return ""
+    default, given = Config().qubo.weights, config.qubo.weights
+    return ", ".join(f"{k}={getattr(given, k):g}" for k in spec.ignores_weights
+                     if getattr(given, k) != getattr(default, k))
 
 
 def _raised_by_foreign_sample(error: BaseException) -> bool:

@@ -18,8 +18,7 @@
    before anything is submitted.  A sampler that takes no seed runs one round (its answer
    would not change), and so does every sampler with ``route.enabled = false``
    (``--no-route``);
-4. decimate between rounds if ``route.max_depth > 0`` (:mod:`.decimate`);
-5. if no round found a valid grid, run the exact fallback (:mod:`.fallback`).
+4. if no round found a valid grid, run the exact fallback (:mod:`.fallback`).
 
 >>> from qsudoku import Config
 >>> from qsudoku.io import parse_puzzle
@@ -174,7 +173,6 @@ def run_plan(plan: Plan, puzzle: Puzzle, *, budget: float | None = None,
                                                          fixed_sample=fixed_sample),
                              "route": {"time_budget": time_budget,
                                        "budget": "default" if auto else "set",
-                                       "max_depth": rc.max_depth,
                                        "one_round": not rc.enabled or fixed_sample,
                                        "fixed_sample": fixed_sample,
                                        "exact_fallback": "" if fixed_sample else
@@ -257,8 +255,7 @@ def _add_tally(result: Result, tally: Tally) -> None:
     result.mean_energy = tally.mean_energy
     result.chain_break_fraction = tally.chain_break_fraction
     best_info = dict(tally.best_round.sampleset.info) if tally.rounds else {}
-    result.info = {**best_info, **tally.info, "rounds": tally.rounds,
-                   "restarts": result.restarts}
+    result.info = {**best_info, **tally.info, "rounds": tally.rounds}
     if "num_reads" in result.info:  # a sampler's count of one round: say what ran
         result.info["num_reads"] = tally.num_reads
     if tally.rounds:

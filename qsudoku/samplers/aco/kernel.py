@@ -10,17 +10,14 @@ An ant visits the *cell* groups one after another from a random start.  At a cel
 not yet done and still has alive candidates it chooses one (the highest pheromone with
 probability ``q0``, else at random in proportion to pheromone) and then propagates units:
 every group left with a single alive member takes it (naked and hidden singles, read off
-the groups alone).  Alternatively (``fewest``) an ant always fills next the open group (a
-cell or a (unit, digit) group) with the fewest alive members: the most constrained choice
-first.  A cell whose candidates run out is skipped: ants never backtrack.  The
+the groups alone).  A cell whose candidates run out is skipped: plain ants never backtrack
+(refuting ants, :mod:`.learn`, undo a choice whose propagation contradicts).  The
 ant's score is the number of cells it fixed; one that fixes every cell has found a ground
 state.  After each iteration the best-so-far ant lays pheromone ``bestPher`` on its choices
 (best-value evaporation: ``bestPher`` decays every iteration and a better iteration-best ant
 replaces the best-so-far one), following Lloyd and Amos, "Solving Sudoku with Ant Colony
 Optimisation" (IEEE Trans. Games, 2020).  A colony whose record stalls ends, so that the
-sampler starts a fresh one (single colonies have heavy-tailed run times).  Optionally some
-ants *repair* the record instead of starting afresh: they keep its cells except those around
-its empty cells, propagate, and fill the rest (an iterated greedy step).
+sampler starts a fresh one (single colonies have heavy-tailed run times).
 
 Each colony has its own xorshift64* generator seeded from ``(seed, read)``.
 """
@@ -29,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from qsudoku.samplers.aco.learn import FADE, fewest_group, learn_ant
+from qsudoku.samplers.aco.learn import FADE, learn_ant
 from qsudoku.samplers.kernels import copy, ijit, njit, randint, seed_state, uniform
 
 __all__ = ["root_state", "colony", "cell_index"]
@@ -131,66 +128,14 @@ def _pick(rng, c, alive, tau, q0, g_ptr, g_var):
     return best
 
 
-@ijit
-def _kept(record, kept, cell_of):
-    """The record's variable of each cell (``-1``: empty)."""
-    kept[:] = -1
-    for v in range(record.shape[0]):
-        if record[v] != 0 and cell_of[v] >= 0:
-            kept[cell_of[v]] = v
-
-
-@ijit
-def _free(rng, record, freed, cell_of, cells, v_ptr, v_grp, g_ptr, g_var, spread):
-    """Mark the cells to rebuild: up to ``spread`` empty cells of the record (chosen at
-    random; all of them if ``spread`` is 0) and every cell holding a candidate that shares
-    a group with one of their candidates."""
-    freed[:] = 0
-    nc = cells.shape[0]
-    holes = np.empty(nc, np.int64)
-    nh = 0
-    for k in range(nc):
-        c = cells[k]
-        empty = True
-        for y in range(g_ptr[c], g_ptr[c + 1]):
-            if record[g_var[y]] != 0:
-                empty = False
-                break
-        if empty:
-            holes[nh] = k
-            nh += 1
-    take = nh if spread <= 0 or spread >= nh else spread
-    for t in range(take):  # a partial Fisher-Yates draw of ``take`` holes
-        j = t + randint(rng, nh - t)
-        k = holes[j]
-        holes[j] = holes[t]
-        holes[t] = k
-        c = cells[k]
-        freed[k] = 1
-        for y in range(g_ptr[c], g_ptr[c + 1]):
-            u = g_var[y]
-            for x in range(v_ptr[u], v_ptr[u + 1]):
-                h = v_grp[x]
-                for z in range(g_ptr[h], g_ptr[h + 1]):
-                    w = cell_of[g_var[z]]
-                    if w >= 0:
-                        freed[w] = 1
-
-
 @njit
-def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap, xi, late,
-           stop, fewest, refute, backjump, budget, weight, blame, v_ptr, v_grp, g_ptr, g_var,
-           cells, alive0, cnt0, done0, chosen0):
+def colony(seed, read, num_ants, max_iters, stall, q0, rho, evap, xi, late, stop, weight, blame,
+           v_ptr, v_grp, g_ptr, g_var, cells, alive0, cnt0, done0, chosen0):
     """One ant colony, from the root state until a complete ant, ``max_iters`` or the deadline.
 
     Args:
         seed, read: The generator of this colony is ``(seed, read)``.
         num_ants: Ants per iteration.
-        repair: Ants per iteration (the first ones) that start from the record less the
-            cells that could clash with its empty cells (an iterated greedy step: the
-            record moves to a repaired assignment that fixes at least as many cells).
-        spread: A repairing ant frees the surroundings of this many of the record's empty
-            cells, drawn at random (0 = all of them).
         max_iters: Iterations at most.
         stall: The colony ends after this many iterations without a new record (its
             runs are heavy-tailed: a fresh colony beats a stagnant one).
@@ -202,14 +147,11 @@ def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap
             stops at its next iteration (a compiled kernel reads no clock).
         stop: One-element array; the colony stops when it is non-zero and sets it to 1 when
             it finds a complete assignment (so that colonies in other threads stop).
-        fewest: 0: an ant visits the cells in order from a random start; 1: it next fills
-            an open group (any kind) with the fewest alive members (see :func:`.learn.fewest_group`).
-        refute, backjump, budget, weight, blame: With ``blame`` an array (zeros, one per
-            variable) the ants learn from failures (:func:`.learn.learn_ant`, which
-            always fills the fewest group first, refutes if ``refute`` is non-zero and
-            backjumps ``backjump`` choices at most ``budget`` times); ``weight`` scales the
-            blame in their choices.  With ``blame=None`` numba prunes the learning branch
-            before typing it, so the plain colony compiles without the learning ant.
+        weight, blame: With ``blame`` an array (zeros, one per variable) the ants refute
+            (:func:`.learn.learn_ant`: they fill the fewest group first, undo a choice
+            whose propagation contradicts and rule it out); ``weight`` scales the blame
+            in their choices.  With ``blame=None`` numba prunes the refuting branch
+            before typing it, so the plain colony compiles without the refuting ant.
         v_ptr, v_grp: Each variable's groups (CSR); g_ptr, g_var: each group's variables.
         cells: The cell groups, in the order the ants visit them (from a random start).
         alive0, cnt0, done0, chosen0: The root state (:func:`root_state`).
@@ -236,14 +178,8 @@ def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap
     record_fixed = 0
     for k in range(nc):
         record_fixed += done0[cells[k]]
-    root_fixed = record_fixed
-    cell_of = cell_index(nv, g_ptr, g_var, cells)
-    kept = np.full(nc, -1, np.int64)  # the record's variable per cell (-1: empty)
-    freed = np.zeros(nc, np.int8)
     tr_kind = np.empty(2 * nv + g_ptr.shape[0], np.int8)
     tr_val = np.empty(2 * nv + g_ptr.shape[0], np.int64)
-    dec_mark = np.empty(nv + 1, np.int64)
-    dec_var = np.empty(nv + 1, np.int64)
     best_pher = 0.0
     it = 0
     ended = 1
@@ -262,57 +198,35 @@ def colony(seed, read, num_ants, repair, spread, max_iters, stall, q0, rho, evap
             copy(cnt, cnt0)
             copy(done, done0)
             copy(chosen, chosen0)
-            mending = ant < repair and record_fixed > root_fixed
-            if mending:  # rebuild the record, less the cells that could clash with its holes
-                _free(rng, record, freed, cell_of, cells, v_ptr, v_grp, g_ptr, g_var, spread)
-                for k in range(nc):
-                    v = kept[k]
-                    if v >= 0 and freed[k] == 0 and alive[v] != 0 and done[cells[k]] == 0:
-                        top = _choose(v, alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var,
-                                      stack, 0)
-                        _propagate(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack,
-                                   top)
-            scan = nc if fewest == 0 else g_ptr.shape[0]
             if blame is not None:
-                learn_ant(rng, tau, tau0, q0, xi, blame, weight, refute, backjump, budget,
-                          alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, tr_kind,
-                          tr_val, dec_mark, dec_var, late)
-                scan = 0
-            start = randint(rng, nc)
-            for k in range(scan):
-                if fewest == 0:
+                learn_ant(rng, tau, tau0, q0, xi, blame, weight, alive, cnt, done, chosen,
+                          v_ptr, v_grp, g_ptr, g_var, stack, tr_kind, tr_val)
+                randint(rng, nc)  # (the plain ant's start: each seed's ants stay as measured)
+            else:
+                start = randint(rng, nc)
+                for k in range(nc):
                     c = cells[(start + k) % nc]
-                else:
-                    c = fewest_group(rng, cnt, done)
-                    if c < 0:
-                        break
-                if done[c] != 0:
-                    continue
-                u = _pick(rng, c, alive, tau, q0, g_ptr, g_var)
-                if u < 0:
-                    continue  # no candidate left: the ant leaves this cell empty
-                tau[u] = (1.0 - xi) * tau[u] + xi * tau0
-                top = _choose(u, alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, 0)
-                _propagate(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top)
+                    if done[c] != 0:
+                        continue
+                    u = _pick(rng, c, alive, tau, q0, g_ptr, g_var)
+                    if u < 0:
+                        continue  # no candidate left: the ant leaves this cell empty
+                    tau[u] = (1.0 - xi) * tau[u] + xi * tau0
+                    top = _choose(u, alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var,
+                                  stack, 0)
+                    _propagate(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top)
             fixed = 0
             for k in range(nc):
                 fixed += done[cells[k]]
             if fixed > it_fixed:
                 it_fixed = fixed
                 copy(it_best, chosen)
-            if mending and fixed >= record_fixed:  # the repaired record moves on (ties too)
-                if fixed > record_fixed:
-                    since = 0
-                record_fixed = fixed
-                copy(record, chosen)
-                _kept(record, kept, cell_of)
             if fixed == nc:
                 break
         if it_fixed > record_fixed:
             since = 0
             record_fixed = it_fixed
             copy(record, it_best)
-            _kept(record, kept, cell_of)
         if it_fixed == nc:
             stop[0] = 1
             break

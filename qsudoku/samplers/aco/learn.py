@@ -1,32 +1,28 @@
-"""An ant that learns from its failures: refutation, bounded backjumps and blame.
+"""An ant that refutes its failures: a choice whose propagation contradicts is undone.
 
 The plain ant of :mod:`.kernel` never undoes a choice: a cell whose candidates run
 out stays empty.  This ant keeps a *trail* of what each choice changed (variables ruled
-out, groups hit, variables chosen), so that it can undo the last choices, and answers a
-contradiction (an open group left with no alive member) three ways:
+out, groups hit, variables chosen), so that it can undo its last choice, and answers a
+contradiction (an open group left with no alive member):
 
-- ``refute``: the choice that caused it is undone and its variable ruled out (a failed
-  literal, found inside the construction, per choice), and the removal is propagated;
-- ``backjump``: a contradiction that the refutation does not clear undoes the last
-  ``backjump`` choices (and the refutations made after them), rules out the first of them
-  there (with ``backjump = 1`` a sound refutation) and the ant goes on from there, drawing
-  afresh; after ``budget`` such backjumps the ant stops undoing and, like the plain ant,
-  leaves cells whose candidates run out empty.  The search stays a bounded number of
-  undos per ant, not an exhaustive tree search;
-- blame: every refuted variable and every undone choice gains one unit of ``blame``,
-  which fades by :data:`FADE` per colony iteration; an ant weighs a candidate by its
-  pheromone divided by ``1 + weight * blame`` (a pheromone that repels).
+- refutation: the choice that caused it is undone and its variable ruled out (a failed
+  literal, found inside the construction, per choice), and the removal is propagated; a
+  removal that contradicts too is undone, and from there the ant goes on as the plain ant,
+  leaving cells whose candidates run out empty;
+- blame: every refuted variable gains one unit of ``blame``, which fades by :data:`FADE`
+  per colony iteration; an ant weighs a candidate by its pheromone divided by
+  ``1 + weight * blame`` (a pheromone that repels).
 
-Every choice is still the ant's pheromone draw over the alive members of the open group
-with the fewest of them (the most constrained choice first); propagation is unit
-propagation over the one-hot groups (naked and hidden singles).
+Every choice is the ant's pheromone draw over the alive members of the open group with the
+fewest of them (the most constrained choice first); propagation is unit propagation over
+the one-hot groups (naked and hidden singles).
 
 >>> from qsudoku.io import parse_puzzle
 >>> from qsudoku.model.propagate import propagate
 >>> from qsudoku.model.qubo import build_model
 >>> from qsudoku.samplers.aco import AntColonySampler
 >>> m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
->>> ss = AntColonySampler().sample(m.bqm, groups=m.groups(), refute=True, backjump=1, seed=1)
+>>> ss = AntColonySampler().sample(m.bqm, groups=m.groups(), refute=True, seed=1)
 >>> float(ss.first.energy)
 0.0
 """
@@ -130,8 +126,7 @@ def fewest_group(rng, cnt, done):
     """An open group with the fewest alive members (at least one), ``-1`` if none.
 
     The scan starts at a random group and stops at the first one with two members or fewer
-    (after propagation none has fewer), so ties go to the first met.  Both the plain ants
-    (``order="fewest"``) and the learning ants choose their next group with it."""
+    (after propagation none has fewer), so ties go to the first met."""
     ng = cnt.shape[0]
     best = -1
     best_n = 1 << 62
@@ -175,8 +170,8 @@ def _weighed(rng, c, alive, tau, blame, weight, q0, g_ptr, g_var):
 
 
 @njit
-def learn_ant(rng, tau, tau0, q0, xi, blame, weight, refute, backjump, budget, alive, cnt, done,
-              chosen, v_ptr, v_grp, g_ptr, g_var, stack, tr_kind, tr_val, dec_mark, dec_var, late):
+def learn_ant(rng, tau, tau0, q0, xi, blame, weight, alive, cnt, done, chosen, v_ptr, v_grp,
+              g_ptr, g_var, stack, tr_kind, tr_val):
     """Build one ant's assignment in place from the state given (see the module).
 
     Args:
@@ -184,21 +179,12 @@ def learn_ant(rng, tau, tau0, q0, xi, blame, weight, refute, backjump, budget, a
         tau, tau0: Pheromone per variable and its initial value (local update by ``xi``).
         q0: Probability of the greedy choice.
         blame, weight: Blame per variable (updated here) and its weight in a choice.
-        refute: 1: a choice whose propagation contradicts is undone and ruled out.
-        backjump: Choices undone by a contradiction that refutation does not clear.
-        budget: Backjumps at most for this ant; then it leaves dead cells empty.
         alive, cnt, done, chosen: The state, updated in place.
         v_ptr, v_grp, g_ptr, g_var: The cover (CSR, as in :mod:`.kernel`).
-        stack, tr_kind, tr_val, dec_mark, dec_var: Work arrays (propagation stack, trail of
-            ``2 * variables + groups`` entries, and per choice its trail mark and variable).
-        late: One-element array, non-zero when time is up: the ant then stops undoing.
-
-    Returns:
-        The number of backjumps made.
+        stack, tr_kind, tr_val: Work arrays (propagation stack, and a trail of
+            ``2 * variables + groups`` entries).
     """
     tr = 0
-    nlev = 0
-    jumps = 0
     strict = 1
     while True:
         c = fewest_group(rng, cnt, done)
@@ -212,39 +198,17 @@ def learn_ant(rng, tau, tau0, q0, xi, blame, weight, refute, backjump, budget, a
         tr, bad = _settle(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top,
                           tr_kind, tr_val, tr, strict)
         if not bad:
-            dec_mark[nlev] = mark
-            dec_var[nlev] = u
-            nlev += 1
             continue
-        blame[u] += 1.0
+        blame[u] += 1.0  # refute: undo the choice and rule it out
         tr = _undo(mark, alive, cnt, done, chosen, v_ptr, v_grp, tr_kind, tr_val, tr)
-        if refute != 0:
-            top, tr = _kill(u, alive, cnt, done, v_ptr, v_grp, stack, 0, tr_kind, tr_val, tr)
-            tr, bad = _settle(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top,
-                              tr_kind, tr_val, tr, strict)
-            if not bad:
-                continue
-            tr = _undo(mark, alive, cnt, done, chosen, v_ptr, v_grp, tr_kind, tr_val, tr)
-        # undo the last ``backjump`` choices, then rule out the first of them there
-        while backjump > 0 and jumps < budget and nlev > 0 and bad and late[0] == 0:
-            jumps += 1
-            back = min(backjump, nlev)
-            for i in range(nlev - back, nlev):
-                blame[dec_var[i]] += 1.0
-            nlev -= back
-            tr = _undo(dec_mark[nlev], alive, cnt, done, chosen, v_ptr, v_grp, tr_kind, tr_val,
-                       tr)
-            top, tr = _kill(dec_var[nlev], alive, cnt, done, v_ptr, v_grp, stack, 0, tr_kind,
-                            tr_val, tr)
-            tr, bad = _settle(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top,
-                              tr_kind, tr_val, tr, strict)
+        top, tr = _kill(u, alive, cnt, done, v_ptr, v_grp, stack, 0, tr_kind, tr_val, tr)
+        tr, bad = _settle(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top,
+                          tr_kind, tr_val, tr, strict)
         if not bad:
             continue
-        strict = 0  # out of backjumps: from here on the ant is the plain one
-        if tr != mark:  # a backjump's own contradiction: its empty group stays empty
-            continue
+        tr = _undo(mark, alive, cnt, done, chosen, v_ptr, v_grp, tr_kind, tr_val, tr)
+        strict = 0  # the removal contradicts too: from here on the ant is the plain one
         top, tr = _take(u, alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, 0,
                         tr_kind, tr_val, tr)
         tr, bad = _settle(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top,
                           tr_kind, tr_val, tr, strict)
-    return jumps

@@ -4,8 +4,8 @@ The sampler reads only the BQM and its labelled one-hot groups (``groups=[(kind,
 [labels...]), ...]``, as :meth:`qsudoku.model.qubo.QuboModel.groups` gives them, or
 recognised from the BQM by :func:`~qsudoku.samplers.onehot.find_groups`), checks that the
 BQM is the sum of their one-hot penalties, and treats them as an exact cover: each group
-must hold exactly one chosen variable.  Ants fill the ``cell`` groups one by one (or,
-with ``order="fewest"``, the groups with the fewest candidates left first), choosing by
+must hold exactly one chosen variable.  Ants fill the ``cell`` groups one by one (refuting
+ants, on large models, the groups with the fewest candidates left first), choosing by
 pheromone and propagating units over every group after each choice (see
 :mod:`.kernel`); a cell whose candidates run out stays empty.  A read is one colony;
 its sample is the partial assignment that fixed the most cells, as a 0/1 sample of the
@@ -35,17 +35,14 @@ import dimod
 import numpy as np
 
 from qsudoku.errors import ParameterError
-from qsudoku.samplers import options as opt
+from qsudoku import checks as opt
 from qsudoku.samplers.onehot import groups_of
 from qsudoku.samplers.penalty_fit import infer_weights
 from qsudoku.samplers.reads import (KernelSampler, as_binary, empty_sampleset, fresh_seed,
                                     parallel_reads)
 
-__all__ = ["AntColonySampler", "ExactCover", "compile_cover", "ORDERS", "AUTO_REFUTE_VARIABLES",
+__all__ = ["AntColonySampler", "ExactCover", "compile_cover", "AUTO_REFUTE_VARIABLES",
            "AUTO_TABU_VARIABLES", "TABU_MOVES_PER_CELL", "refutes", "auto_tabu_moves"]
-
-#: The orders in which an ant fills groups (``order=``), as the kernel's codes.
-ORDERS = {"scan": 0, "fewest": 1}
 
 #: The model size from which ``refute="auto"`` makes every colony refute: more variables
 #: than any 9x9 model has (729), so that a 9x9 solve never compiles the refuting ant (about
@@ -127,8 +124,6 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
         groups: The model's labelled one-hot groups (default: recognised from the BQM).
         num_reads: Colonies, each from fresh pheromone (spread over threads).
         num_ants: Ants per iteration.
-        repair: Ants per iteration that rebuild the best assignment so far around its
-            empty cells instead of starting afresh (0 = the plain ant colony).
         q0: Probability that an ant takes the highest-pheromone candidate.
         rho: Weight of the best-so-far ant's pheromone in the global update.
         evap: Best-value evaporation rate of the pheromone laid.
@@ -136,21 +131,13 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
         max_iters: Iterations at most per colony.
         stall: A colony ends after this many iterations without fixing more cells
             than before, and the next read starts a fresh one.
-        spread: A repairing ant rebuilds around this many empty cells, drawn at random
-            (0 = all of them).
-        order: ``"scan"``: an ant visits the cells in grid order from a random start;
-            ``"fewest"``: it next fills an open group (a cell, or a unit's digit) with
-            the fewest candidates left, the most constrained choice first (faster on
-            25x25 grids near 45% filled, slower on the hardest 9x9 puzzles; see
-            ``docs/performance.md``).
-        refute: ``True``: an ant undoes a choice whose propagation empties a group and
-            rules its digit out (see :mod:`.learn`; ants that learn fill the fewest group
-            first whatever ``order`` says); ``"auto"`` (the default): they do so on a
-            model of at least :data:`AUTO_REFUTE_VARIABLES` variables (:func:`refutes`).
-        backjump: A contradiction that refutation does not clear undoes this many of the
-            ant's last choices (0 = the ant never undoes choices).
-        jumps: Backjumps at most per ant; then it leaves dead cells empty.
-        blame: Weight of the fading blame of refuted and undone digits in a choice.
+        refute: ``True``: an ant fills the open group with the fewest candidates first,
+            undoes a choice whose propagation empties a group and rules its digit out
+            (see :mod:`.learn`); ``False``: it visits the cells in grid order from a
+            random start and never undoes a choice; ``"auto"`` (the default): ``True``
+            on a model of at least :data:`AUTO_REFUTE_VARIABLES` variables
+            (:func:`refutes`).
+        blame: Weight of the fading blame of refuted digits in a refuting ant's choice.
         tabu_moves: Moves at most of a tabu search over partial assignments
             (:mod:`.partial`) that goes on from each colony's record when the colony
             ends without a ground state (0: none).  ``"auto"`` (the default): none below
@@ -161,6 +148,10 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
         time_limit: Seconds after which colonies stop (``None`` = none).
         stop_at_ground: Stop every colony once any colony fixes every cell.
 
+    The defaults are what ``--sampler aco`` runs (the registry reads them from here); a
+    solve round asks for many reads (``num_reads`` 1,000,000) and stops them at its time
+    limit or the first ground state.
+
     The reads returned are the colonies that ended by themselves (a complete ant,
     ``stall`` or ``max_iters``); colonies cut short by another's complete ant are
     counted in ``info["cancelled"]``, not returned, so the valid fraction of a call
@@ -168,48 +159,41 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
     colony, the colonies that ran are returned.
     """
 
-    parameters = {"groups": [], "num_reads": [], "num_ants": [], "repair": [], "q0": [],
-                  "rho": [], "evap": [], "xi": [], "max_iters": [], "stall": [], "spread": [],
-                  "order": [], "refute": [], "backjump": [], "jumps": [],
-                  "blame": [], "tabu_moves": [], "seed": [], "time_limit": [], "stop_at_ground": []}
+    parameters = {"groups": [], "num_reads": [], "num_ants": [], "q0": [], "rho": [],
+                  "evap": [], "xi": [], "max_iters": [], "stall": [], "refute": [], "blame": [],
+                  "tabu_moves": [], "seed": [], "time_limit": [], "stop_at_ground": []}
     properties = {"numba": None}
 
     _WARM_CALLS = ({"max_iters": 2},)
-    # (refute or backjump compiles the learning ant, tabu_moves the tabu search)
-    _KERNEL_PARAMS = ("refute", "backjump", "tabu_moves")
+    # (refute compiles the refuting ant, tabu_moves the tabu search)
+    _KERNEL_PARAMS = ("refute", "tabu_moves")
 
     def sample(self, bqm, groups=None, num_reads: int = 1, num_ants: int = 10,
-               repair: int = 0, q0: float = 0.9, rho: float = 0.9, evap: float = 0.005,
-               xi: float = 0.1, max_iters: int = 1000, stall: int = 150, spread: int = 0,
-               order: str = "scan", refute="auto", backjump: int = 0,
-               jumps: int = 20, blame: float = 1.0, tabu_moves="auto", seed=None,
-               time_limit=None, stop_at_ground: bool = False, **kwargs):
+               q0: float = 0.9, rho: float = 0.9, evap: float = 0.005, xi: float = 0.1,
+               max_iters: int = 10**9, stall: int = 150, refute="auto", blame: float = 1.0,
+               tabu_moves="auto", seed=None, time_limit=None, stop_at_ground: bool = False,
+               **kwargs):
         t0 = time.perf_counter()
         name = "aco"
         opt.no_unknown(name, kwargs)
-        num_reads = opt.need_int(name, "num_reads", num_reads, low=1, high=opt.MAX_READS)
-        num_ants = opt.need_int(name, "num_ants", num_ants, low=1, high=10**4)
-        repair = opt.need_int(name, "repair", repair, low=0, high=10**4)
-        max_iters = opt.need_int(name, "max_iters", max_iters, low=1, high=10**12)
-        stall = opt.need_int(name, "stall", stall, low=1, high=10**12)
-        spread = opt.need_int(name, "spread", spread, low=0, high=10**7)
-        backjump = opt.need_int(name, "backjump", backjump, low=0, high=10**7)
-        jumps = opt.need_int(name, "jumps", jumps, low=0, high=10**9)
-        blame = opt.need_real(name, "blame", blame, low=0, high=1e12)
-        q0, rho, evap, xi = (opt.need_real(name, k, x, low=0, high=1) for k, x in
-                             (("q0", q0), ("rho", rho), ("evap", evap), ("xi", xi)))
-        order = opt.need_choice(name, "order", order, ORDERS)
+        num_reads = opt.need_int("num_reads", num_reads, low=1, high=opt.MAX_READS, sampler=name)
+        num_ants = opt.need_int("num_ants", num_ants, low=1, high=10**4, sampler=name)
+        max_iters = opt.need_int("max_iters", max_iters, low=1, high=10**12, sampler=name)
+        stall = opt.need_int("stall", stall, low=1, high=10**12, sampler=name)
+        blame = opt.need_real("blame", blame, low=0, high=1e12, low_open=False, sampler=name)
+        q0, rho, evap, xi = (opt.need_real(k, x, low=0, high=1, low_open=False, sampler=name)
+                             for k, x in (("q0", q0), ("rho", rho), ("evap", evap), ("xi", xi)))
         if not (isinstance(refute, str) and refute == "auto"):
             try:
-                refute = opt.need_bool(name, "refute", refute)
+                refute = opt.need_bool("refute", refute, sampler=name)
             except ParameterError:
                 raise ParameterError(f"aco: refute = {refute!r} must be true, false or "
                                      "'auto'") from None
         if not (isinstance(tabu_moves, str) and tabu_moves == "auto"):
-            tabu_moves = opt.need_int(name, "tabu_moves", tabu_moves, low=0, high=10**15)
-        stop_at_ground = opt.need_bool(name, "stop_at_ground", stop_at_ground)
-        seed = opt.need_seed(name, seed)
-        time_limit = opt.need_time_limit(name, time_limit)
+            tabu_moves = opt.need_int("tabu_moves", tabu_moves, low=0, high=10**15, sampler=name)
+        stop_at_ground = opt.need_bool("stop_at_ground", stop_at_ground, sampler=name)
+        seed = opt.need_seed(seed, sampler=name)
+        time_limit = opt.need_time_limit(time_limit, sampler=name)
         if not bqm.num_variables:
             return empty_sampleset(bqm, cells=0)
         from qsudoku.samplers.aco import kernel as K
@@ -228,7 +212,6 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
             if tabu_moves:  # a read is a greedy construction and then the tabu search
                 max_iters, refute = 1, False
         refute = refutes(refute, len(cv.variables))
-        learn = refute or backjump > 0  # (else the learning ant is not compiled)
 
         def colonies(n, first, flags):
             """Reads ``first .. first + n - 1``, one colony each, until a ground state
@@ -241,9 +224,8 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
                     break
                 stop = flags[:1] if stop_at_ground else np.zeros(1, np.int64)
                 chosen, fixed, its, ended = K.colony(
-                    seed, r, num_ants, repair, spread, max_iters, stall, q0, rho, evap, xi,
-                    flags[1:], stop, ORDERS[order], int(refute), backjump, jumps, blame,
-                    np.zeros(root[0].shape[0]) if learn else None, *arrays, *root)
+                    seed, r, num_ants, max_iters, stall, q0, rho, evap, xi, flags[1:], stop,
+                    blame, np.zeros(root[0].shape[0]) if refute else None, *arrays, *root)
                 made = 0
                 if tabu_moves and ended:  # a tabu search goes on from the colony's record
                     chosen, empty, made = partial_tabu(seed, r, chosen, root[0], *arrays,

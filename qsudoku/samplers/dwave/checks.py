@@ -32,7 +32,7 @@ import numbers
 from typing import Any, Mapping
 
 from qsudoku.errors import ParameterError
-from qsudoku.samplers.options import (MAX_SECONDS, need_bool, need_choice, need_int, need_real,
+from qsudoku.checks import (MAX_SECONDS, need_bool, need_choice, need_int, need_real,
                                       need_seed, need_time_limit)
 
 __all__ = ["check_qpu", "check_decompose", "check_kerberos", "CHAIN_BREAK_METHODS",
@@ -54,12 +54,12 @@ KERBEROS_PARAMS = ("num_reads", "init_sample", "max_iter", "max_time", "converge
                    "qpu_params", "max_subproblem_size", "seed")
 #: ``decompose``'s own parameters (any other is passed on to each subproblem call).
 DECOMPOSE_PARAMS = ("groups", "num_reads", "subproblem_size", "strategy", "max_calls",
-                    "qpu_reads", "seed", "energy_target", "time_limit", "patience", "polish",
-                    "backjump", "memory", "refute", "batch")
+                    "qpu_reads", "seed", "energy_target", "time_limit", "polish", "backjump",
+                    "memory", "refute", "batch")
 #: The most subproblems ``decompose`` packs into one QPU call (Pegasus P16 holds 8 cliques of 64).
 MAX_BATCH = 64
 #: ``decompose``'s ways of choosing the cells to free.
-DECOMPOSE_STRATEGIES = ("auto", "construct", "conflicts", "units", "energy")
+DECOMPOSE_STRATEGIES = ("auto", "construct", "energy")
 
 #: Integer Kerberos parameters and their ranges (``tabu_timeout`` in milliseconds).
 _KERBEROS_INTS = {"num_reads": (1, 10**4), "max_iter": (1, 10**6), "convergence": (1, 10**6),
@@ -106,11 +106,12 @@ def check_qpu(sampler: str, params: Mapping, prefix: str = "") -> None:
     """
     p = prefix
     if "num_reads" in params:
-        need_int(sampler, p + "num_reads", params["num_reads"], low=1, high=MAX_QPU_READS)
+        need_int(p + "num_reads", params["num_reads"], low=1, high=MAX_QPU_READS, sampler=sampler)
     if "num_sweeps" in params:  # the mock's simulated-annealing physics
-        need_int(sampler, p + "num_sweeps", params["num_sweeps"], low=1, high=10**7)
+        need_int(p + "num_sweeps", params["num_sweeps"], low=1, high=10**7, sampler=sampler)
     if "seed" in params:
-        need_int(sampler, p + "seed", params["seed"], low=0, high=2**32 - 1, allow_none=True)
+        need_int(p + "seed", params["seed"], low=0, high=2**32 - 1, allow_none=True,
+                 sampler=sampler)
     strength = params.get("chain_strength")
     if strength is not None and not (isinstance(strength, str) and strength in CHAIN_STRENGTHS):
         if not _finite(strength) or not strength > 0:
@@ -118,24 +119,25 @@ def check_qpu(sampler: str, params: Mapping, prefix: str = "") -> None:
                   f"{' or '.join(repr(s) for s in CHAIN_STRENGTHS)}")
     factor = params.get("chain_strength_factor")
     if factor is not None:
-        need_real(sampler, p + "chain_strength_factor", factor, low=0, low_open=True, high=1e6)
+        need_real(p + "chain_strength_factor", factor, low=0,
+                  low_open=True, high=1e6, sampler=sampler)
         if _finite(strength):
             _fail(sampler, p + "chain_strength_factor", factor, "applies to "
                   f"{' or '.join(repr(s) for s in CHAIN_STRENGTHS)}, not to a fixed "
                   f"chain_strength = {strength!r}")
-    need_choice(sampler, p + "chain_break_method", params.get("chain_break_method"),
-                CHAIN_BREAK_METHODS, allow_none=True)
+    need_choice(p + "chain_break_method", params.get("chain_break_method"),
+                CHAIN_BREAK_METHODS, allow_none=True, sampler=sampler)
     for key in _QPU_BOOLS:
         if key in params:
-            need_bool(sampler, p + key, params[key])
+            need_bool(p + key, params[key], sampler=sampler)
     for key in _QPU_TIMES:
         if params.get(key) is not None:
-            need_real(sampler, p + key, params[key], low=0, high=MAX_SECONDS * 1e6,
-                      low_open=key == "annealing_time")
+            need_real(p + key, params[key], low=0, high=MAX_SECONDS * 1e6,
+                      low_open=key == "annealing_time", sampler=sampler)
     if params.get("label") is not None and not isinstance(params["label"], str):
         _fail(sampler, p + "label", params["label"], "must be a string")
     if "answer_mode" in params:
-        need_choice(sampler, p + "answer_mode", params["answer_mode"], ("raw", "histogram"))
+        need_choice(p + "answer_mode", params["answer_mode"], ("raw", "histogram"), sampler=sampler)
     for key in ("anneal_schedule", "h_gain_schedule"):
         if params.get(key) is not None:
             _schedule(sampler, p + key, params[key])
@@ -152,35 +154,45 @@ def check_qpu(sampler: str, params: Mapping, prefix: str = "") -> None:
     action = params.get("warnings")
     if action is not None and type(action).__name__ != "WarningAction" and not (
             isinstance(action, str) and action.lower() in WARNING_ACTIONS):
-        need_choice(sampler, p + "warnings", action, WARNING_ACTIONS)
+        need_choice(p + "warnings", action, WARNING_ACTIONS, sampler=sampler)
     if params.get("annealing_time") is not None and params.get("anneal_schedule") is not None:
         _fail(sampler, p + "anneal_schedule", params["anneal_schedule"],
               "goes without annealing_time: give one of them, not both")
 
 
 def check_decompose(sampler: str, params: Mapping) -> None:
-    """``decompose``'s own parameters, and the QPU ones it passes on to every call.
+    """``decompose``'s own parameters given in ``params`` (their defaults are in
+    :meth:`~qsudoku.samplers.dwave.decompose.DecomposeSampler.sample`, which checks every
+    value it runs with), and the QPU ones it passes on to every call.
 
-    >>> check_decompose("decompose", {"patience": -1})
+    >>> check_decompose("decompose", {"batch": 0})
     Traceback (most recent call last):
     ...
-    qsudoku.errors.ParameterError: decompose: patience = -1 must be an integer in 0..10000000
+    qsudoku.errors.ParameterError: decompose: batch = 0 must be an integer in 1..64
     """
-    n, get = sampler, params.get
-    need_int(n, "subproblem_size", get("subproblem_size", 64), low=1, high=10**4)
-    need_int(n, "max_calls", get("max_calls", 2000), low=1, high=10**7)
-    need_int(n, "num_reads", get("num_reads", 1), low=1, high=10**4)
-    need_int(n, "qpu_reads", get("qpu_reads"), low=1, high=MAX_QPU_READS, allow_none=True)
-    need_choice(n, "strategy", get("strategy", "auto"), DECOMPOSE_STRATEGIES)
-    need_real(n, "energy_target", get("energy_target", 0.0), low=-1e15, high=1e15)
-    need_time_limit(n, get("time_limit"))
-    need_int(n, "patience", get("patience", 15), low=0, high=10**7)
-    need_bool(n, "polish", get("polish", True))
-    need_bool(n, "refute", get("refute", True))
-    need_seed(n, get("seed"))
-    need_int(n, "backjump", get("backjump", 3), low=0, high=10**6)
-    need_real(n, "memory", get("memory", 1.0), low=0, high=1e9)
-    need_int(n, "batch", get("batch", 1), low=1, high=MAX_BATCH)
+    n, given = sampler, {k: v for k, v in params.items() if k in DECOMPOSE_PARAMS}
+    ints = {"subproblem_size": (1, 10**4), "max_calls": (1, 10**7), "num_reads": (1, 10**4),
+            "backjump": (0, 10**6), "batch": (1, MAX_BATCH)}
+    for key, (low, high) in ints.items():
+        if key in given:
+            need_int(key, given[key], low=low, high=high, sampler=n)
+    if "qpu_reads" in given:
+        need_int("qpu_reads", given["qpu_reads"], low=1, high=MAX_QPU_READS, allow_none=True,
+                 sampler=n)
+    if "strategy" in given:
+        need_choice("strategy", given["strategy"], DECOMPOSE_STRATEGIES, sampler=n)
+    if "energy_target" in given:
+        need_real("energy_target", given["energy_target"], low=-1e15, high=1e15,
+                  low_open=False, sampler=n)
+    if "time_limit" in given:
+        need_time_limit(given["time_limit"], sampler=n)
+    for key in ("polish", "refute"):
+        if key in given:
+            need_bool(key, given[key], sampler=n)
+    if "seed" in given:
+        need_seed(given["seed"], sampler=n)
+    if "memory" in given:
+        need_real("memory", given["memory"], low=0, high=1e9, low_open=False, sampler=n)
     check_qpu(n, {k: v for k, v in params.items() if k not in DECOMPOSE_PARAMS})
 
 
@@ -201,14 +213,14 @@ def check_kerberos(sampler: str, params: Mapping) -> None:
                              f"{', '.join(sorted(KERBEROS_PARAMS))}")
     for key, (low, high) in _KERBEROS_INTS.items():
         if key in params:
-            need_int(n, key, params[key], low=low, high=high)
+            need_int(key, params[key], low=low, high=high, sampler=n)
     if "seed" in params:
-        need_seed(n, params["seed"])
+        need_seed(params["seed"], sampler=n)
     if "max_time" in params:
-        need_time_limit(n, params["max_time"], "max_time")
+        need_time_limit(params["max_time"], "max_time", sampler=n)
     if "energy_threshold" in params:
-        need_real(n, "energy_threshold", params["energy_threshold"], low=-1e15, high=1e15,
-                  allow_none=True)
+        need_real("energy_threshold", params["energy_threshold"], low=-1e15, high=1e15,
+                  allow_none=True, low_open=False, sampler=n)
     if params.get("init_sample") is not None:
         import dimod
 

@@ -16,13 +16,7 @@ assignment and repeatedly
    search* whose moves are QPU calls).
 
 It stops at ``energy_target`` (0: a valid grid) or after ``max_calls`` QPU calls.
-Equal-energy answers are accepted, so the state drifts along plateaus; after
-``patience`` calls without a gain the search is at a local minimum, and each unit it
-breaks gets one more unit of penalty weight in the subproblems sent from then on (the
-*breakout* method: the minimum stops being one; a valid grid keeps energy 0 whatever
-the weights).  Measured on four norvig_top95 puzzles with exact-quality subproblem
-answers (SA without chains) and at most 1000 calls: 0/4 without breakouts (every run
-stalls at energy 4), 2/4 with ``patience = 15``, 1/4 with 30, 0/4 with 5.
+Equal-energy answers are accepted, so the state drifts along plateaus.
 Freeing whole cells keeps the one-hot structure: a cell is never half fixed.  How the
 cells are chosen (``strategy``; the default ``auto`` is ``construct``, unless the groups are a
 domain wall's cells alone, with no candidate slots to propagate over: then ``energy``):
@@ -30,31 +24,30 @@ domain wall's cells alone, with no candidate slots to propagate over: then ``ene
 - ``construct``: a different search, in :mod:`.construct`: a consistent
   *partial* assignment grown by the QPU calls with singles propagation over the groups
   after every chosen digit; a contradiction refutes the digit, undoes the last call
-  (``backjump``) or restarts, and blames its digits in later subproblems (``memory``;
-  no local minima to break out of, ``patience`` is unused).  On a domain-wall model it
+  (``backjump``) or restarts, and blames its digits in later subproblems (``memory``).
+  On a domain-wall model it
   propagates over the candidate slots its groups list and sends each subproblem in walls
   (:mod:`.walls`): ``m - 1`` variables for a freed cell of ``m`` open digits, and
   ``subproblem_size`` counts walls, so a call frees more cells than in one-hot;
-- ``conflicts``: a violated unit (row, column, box ... any group whose sum is
-  not 1), then further violated units touching the freed cells, then other units
-  touching them, cells in random order until the budget is used;
-- ``units``: the same growth from a random unit, ignoring violations;
 - ``energy``: the cells whose current value has the most energy (hybrid's energy
-  impact, by cell), grown through the units they share.
+  impact, by cell), grown through the units they share, cells in random order until the
+  budget is used.  (Two more ways of choosing, from a violated unit or a random one, and
+  breakout weights at local minima stalled at energy 4-10 and were removed: see
+  ``docs/tried.md``.)
 
-Each call answers ``batch`` subproblems (default 8 in the registry; 1: one per call), all
+Each call answers ``batch`` subproblems (default 8; 1: one per call), all
 chosen from the same state (for ``construct``: the narrowest open cell and its units, from
-``batch`` tie-broken starts; for the others: ``batch`` draws of the strategy).  They go out
+``batch`` tie-broken starts; for ``energy``: ``batch`` draws).  They go out
 as one model, their disjoint union with variables ``(j, i)``, which the clique-mode QPU
 sampler places on as many disjoint clique embeddings (:mod:`.cliques`: packed once per graph,
 size and count, never searched per call), and each read is split back into one read per subproblem
 (:func:`~qsudoku.samplers.dwave.subproblems.sample_batch`).  ``construct`` takes, of the
 answers whose digits propagate without a contradiction, the one that chooses most digits
 (a contradiction only if none chooses a digit and one contradicts; a call that chooses
-nothing retries its state); the others take the answer with the largest gain.  A batched call is one QPU problem: its estimated access time is one call's
+nothing retries its state); ``energy`` takes the answer with the largest gain.  A batched call is one QPU problem: its estimated access time is one call's
 with all its qubits (about 18 ms for 8 x 64 variables and 10 reads against 17.5 ms for one),
 so the calls, not the subproblems, are what a run is billed for.  Measured with
-``python benchmarks/decompose.py --sets norvig_top95 forum_hardest_1106 --limit 100``
+``qsudoku bench --spec benchmarks/studies/decompose.toml`` (then ``benchmarks/decompose.py``)
 (mock QPU, seed = puzzle index; ``benchmarks/results/decompose.txt``), with 8 a call: all
 of the first 100 forum_hardest_1106 in a median of 21 calls (at most 319) and 0.37 s of
 estimated QPU access, against 50 calls (at most 860) and 0.88 s with one a call; all 61 of
@@ -84,7 +77,8 @@ estimated QPU access time (D-Wave's timing model, summed over calls).
 >>> import dimod
 >>> bqm = dimod.BQM({"a": -1.0, "b": -1.0, "c": -2.0}, {"ab": 2.0, "bc": 2.0, "ac": 2.0}, 1.0, "BINARY")
 >>> ss = DecomposeSampler(dimod.ExactSolver()).sample(bqm, groups=[("cell", ["a", "b", "c"])],
-...                                                   subproblem_size=3, seed=1, energy_target=-1)
+...                                                   subproblem_size=3, seed=1, energy_target=-1,
+...                                                   batch=1)
 >>> float(ss.first.energy), ss.info["qpu_calls"], ss.info["max_subproblem_variables"]
 (-1.0, 1, 3)
 """
@@ -111,21 +105,15 @@ QPU_SAMPLERS = ("qpu", "mock-qpu", "hybrid")
 _OWN = DECOMPOSE_PARAMS
 
 
-def choose_cells(structure: SubStructure, model: SubModel, x, strategy: str, size: int, rng) -> np.ndarray:
-    """The variables to free: cells grown unit by unit; of each freed cell its current value
-    and the values no fixed cell rules out; at most ``size`` variables."""
-    violated = structure.violated(x) if strategy != "energy" else []
-    bad = set(violated)
-    if strategy == "energy":
-        cost = model.field(x) * x
-        per_cell = np.array([cost[c].sum() for c in structure.cells])
-        per_cell += rng.random(len(per_cell)) * 1e-6 * (1 + np.abs(per_cell).max())
-        seeds = list(structure.units_of_cell[int(np.argmax(per_cell))]) or [0]
-        start = seeds[rng.integers(len(seeds))]
-    elif violated and strategy == "conflicts":
-        start = violated[rng.integers(len(violated))]
-    else:
-        start = int(rng.integers(len(structure.units)))
+def choose_cells(structure: SubStructure, model: SubModel, x, size: int, rng) -> np.ndarray:
+    """The variables to free (the ``energy`` strategy): cells grown unit by unit from a unit
+    of the cell of most energy; of each freed cell its current value and the values no fixed
+    cell rules out; at most ``size`` variables."""
+    cost = model.field(x) * x
+    per_cell = np.array([cost[c].sum() for c in structure.cells])
+    per_cell += rng.random(len(per_cell)) * 1e-6 * (1 + np.abs(per_cell).max())
+    seeds = list(structure.units_of_cell[int(np.argmax(per_cell))]) or [0]
+    start = seeds[rng.integers(len(seeds))]
     freed = np.zeros(len(structure.cells), bool)
     order: list[int] = []
     seen_units, frontier = {start}, [start]
@@ -141,13 +129,10 @@ def choose_cells(structure: SubStructure, model: SubModel, x, strategy: str, siz
                 budget -= cost
         is_open = structure.open_vars(x, freed)
         budget = size - sum(int(is_open[structure.cells[k]].sum()) for k in order)
-        nxt = {j for k in order for j in structure.units_of_cell[k]} - seen_units
-        first = [j for j in nxt if j in bad] if strategy == "conflicts" else []
-        others = [j for j in nxt if j not in first]
-        for group in (first, others):
-            for j in rng.permutation(group) if group else ():
-                seen_units.add(int(j))
-                frontier.append(int(j))
+        nxt = list({j for k in order for j in structure.units_of_cell[k]} - seen_units)
+        for j in rng.permutation(nxt) if nxt else ():
+            seen_units.add(int(j))
+            frontier.append(int(j))
     while order and budget < 0:  # freeing more cells opened more values: drop the last cells
         freed[order.pop()] = False
         is_open = structure.open_vars(x, freed)
@@ -174,15 +159,14 @@ class DecomposeSampler(dimod.Sampler):
         self.parameters = {k: [] for k in _OWN}
         self.parameters.update({k: [] for k in getattr(child, "parameters", {}) if k != "num_reads"})
         # Any encoding: a domain wall's cells are freed whole; construct reads its slots
-        # (QuboModel.groups()), the other strategies grow units through the interactions.
+        # (QuboModel.groups()), energy grows units through the interactions.
         self.properties = {"child_properties": getattr(child, "properties", {}),
                            "strategies": list(STRATEGIES), "any_encoding": True,
                            "wall_time_limit": True}  # time_limit: wall seconds, not billed
 
     def sample(self, bqm, groups=None, num_reads=1, subproblem_size=64, strategy="auto",
-               max_calls=2000, qpu_reads=None, seed=None, energy_target=0.0, time_limit=None,
-               patience=15, polish=True, backjump=3, memory=1.0, refute=True, batch=1,
-               **child_params):
+               max_calls=2000, qpu_reads=10, seed=None, energy_target=0.0, time_limit=None,
+               polish=True, backjump=3, memory=1.0, refute=True, batch=8, **child_params):
         """One decomposition run per read; returns a :class:`dimod.SampleSet` over ``bqm``'s variables.
 
         Args:
@@ -199,7 +183,6 @@ class DecomposeSampler(dimod.Sampler):
             seed: Seeds the choices and, if the child takes ``seed``, each of its calls.
             energy_target: Stop a run at this energy (0: a valid qsudoku grid).
             time_limit: Wall seconds per run (``None``: no limit).
-            patience: Calls without a gain before a breakout (0: never).
             polish: Take each read of every answer downhill (greedy single flips on the
                 subproblem, as D-Wave's post-processing does) before choosing the best.
             backjump: ``construct``: calls retried from a state before undoing the call
@@ -215,8 +198,7 @@ class DecomposeSampler(dimod.Sampler):
         check_decompose("decompose", dict(
             child_params, num_reads=num_reads, subproblem_size=subproblem_size,
             strategy=strategy, max_calls=max_calls, qpu_reads=qpu_reads, seed=seed,
-            energy_target=energy_target, time_limit=time_limit, patience=patience,
-            polish=polish, backjump=backjump, memory=memory, refute=refute, batch=batch))
+            energy_target=energy_target, time_limit=time_limit, polish=polish, backjump=backjump, memory=memory, refute=refute, batch=batch))
         unknown = sorted(set(child_params) - set(getattr(self.child, "parameters", {})))
         if unknown:
             raise ParameterError(f"decompose: unknown parameter(s) {', '.join(unknown)}; it "
@@ -236,14 +218,14 @@ class DecomposeSampler(dimod.Sampler):
             raise ParameterError("decompose: strategy 'construct' propagates over one-hot "
                                  "groups, and these domain-wall groups list no candidate "
                                  "slots; pass QuboModel.groups(), or use strategy = "
-                                 "conflicts, units or energy")
+                                 "energy")
         fit = getattr(self.child, "fit_batch", None)  # a clique-mode QPU: what fits its graph
         requested, batch = batch, fit(min(subproblem_size, model.n), batch) if fit else batch
         rng = np.random.default_rng(seed)
         if qpu_reads is not None and "num_reads" in getattr(self.child, "parameters", {}):
             child_params["num_reads"] = qpu_reads
         stats = {"qpu_calls": 0, "max_subproblem_variables": 0, "longest_chain": 0,
-                 "estimated_qpu_access_time": 0.0, "qpu_access_time": 0.0, "accepted": 0, "breakouts": 0,
+                 "estimated_qpu_access_time": 0.0, "qpu_access_time": 0.0, "accepted": 0,
                  "chain_break_fraction": 0.0, "restarts": 0, "backjumps": 0, "subproblems": 0}
         samples, energies, calls = [], [], []
         for _ in range(num_reads):
@@ -259,9 +241,8 @@ class DecomposeSampler(dimod.Sampler):
                 energies.append(model.energy(x))
                 calls.append(used)
                 continue
-            x, used = self._run(model, structure, rng, subproblem_size, strategy, max_calls,
-                                energy_target, time_limit, child_params, stats, patience,
-                                polish, batch)
+            x, used = self._run(model, structure, rng, subproblem_size, max_calls,
+                                energy_target, time_limit, child_params, stats, polish, batch)
             samples.append(x.astype(np.int8))
             energies.append(model.energy(x))
             calls.append(used)
@@ -279,35 +260,27 @@ class DecomposeSampler(dimod.Sampler):
             ss.info["batch_requested"] = requested
         return ss
 
-    def _run(self, model, structure, rng, size, strategy, max_calls, target, time_limit,
-             child_params, stats, patience, polish, batch=1):
+    def _run(self, model, structure, rng, size, max_calls, target, time_limit, child_params,
+             stats, polish, batch):
+        """One run of the ``energy`` strategy: a large neighbourhood search over a complete
+        assignment."""
         x = structure.initial(model.n, rng)
         energy = model.energy(x)
-        work, weights = model, np.zeros(len(structure.units))
-        low, since = work.energy(x), 0
         t0, used = time.perf_counter(), 0
         takes_seed = "seed" in getattr(self.child, "parameters", {})
         while energy > target + 1e-9 and used < max_calls:
             if time_limit is not None and time.perf_counter() - t0 > time_limit:
                 break
-            # a local minimum: weigh its broken units more (one-hot units only: a domain
-            # wall's units are grown from the interactions and are not constraints)
-            if patience and since >= patience and structure.one_hot:
-                weights[structure.violated(x)] += 1.0
-                work = model.with_penalties(structure.units, weights)
-                low, since = work.energy(x), 0
-                stats["breakouts"] += 1
-            frees = [choose_cells(structure, work, x, strategy, size, rng) for _ in range(batch)]
+            frees = [choose_cells(structure, model, x, size, rng) for _ in range(batch)]
             frees = [free for free in frees if len(free)]
             if not frees:
                 break
-            subs = [work.subproblem(free, x) for free in frees]
+            subs = [model.subproblem(free, x) for free in frees]
             params = dict(child_params)
             if takes_seed:
                 params["seed"] = int(rng.integers(2 ** 31))
             answers, info = sample_batch(self.child, subs, params)
             used += 1
-            since += 1
             tally(stats, info, max(map(len, frees)), len(subs))
             gains = []  # per subproblem: (energy change of its best answer, its answer)
             for sub, free, answer in zip(subs, frees, answers):
@@ -325,8 +298,6 @@ class DecomposeSampler(dimod.Sampler):
                 x[free] = y
                 energy = model.energy(x)
                 stats["accepted"] += 1
-                if work.energy(x) < low - 1e-9:
-                    low, since = work.energy(x), 0
         return x, used
 
 

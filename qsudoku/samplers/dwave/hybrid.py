@@ -36,7 +36,7 @@ from qsudoku.samplers.dwave.cloud import (CLIENT_OPTIONS, DEFAULT_LABEL, check_c
 from qsudoku.samplers.dwave.limits import PARAMETERS, PUBLISHED, bqm_size, check_size, cqm_size
 from qsudoku.samplers.dwave.nl_model import build_nl_model, model_size
 from qsudoku.samplers.onehot import groups_of
-from qsudoku.samplers.options import need_time_limit
+from qsudoku.checks import need_time_limit
 from qsudoku.samplers.reads import as_binary, empty_sampleset
 
 __all__ = ["HybridSampler", "HybridCQMSampler", "HybridNLSampler", "cqm_from_groups",
@@ -261,7 +261,7 @@ class HybridNLSampler(_Hybrid):
         if unknown:
             raise ParameterError(f"hybrid-nl: unknown parameter(s) {', '.join(unknown)}; it "
                                  f"accepts: {', '.join(sorted(self.parameters))}")
-        need_time_limit("hybrid-nl", time_limit)
+        need_time_limit(time_limit, sampler="hybrid-nl")
         if "label" in self.parameters:
             params.setdefault("label", DEFAULT_LABEL)
         if not len(bqm.variables):

@@ -10,15 +10,15 @@ improvement, or ``energy_threshold``.  The QPU branch here is a
 ``info`` counts the QPU calls and sums their estimated QPU access time.
 
 This is the sampler of D-Wave's own Sudoku example (dwave-examples/sudoku), which
-runs it on the full 729-variable model; ``benchmarks/kerberos.py`` compares the two.
+runs it on the full 729-variable model; ``benchmarks/kerberos.py`` (at d8fa8bf) compared
+the two.
 """
 
 from __future__ import annotations
 
 import dimod
 
-from qsudoku.errors import ConfigError
-from qsudoku.samplers import options as opt
+from qsudoku.errors import ConfigError, ParameterError
 from qsudoku.samplers.dwave.checks import KERBEROS_PARAMS, check_kerberos
 from qsudoku.samplers.dwave.cloud import plain
 
@@ -94,7 +94,7 @@ class KerberosQPUSampler(dimod.Sampler):
         unknown = sorted(set(params.get("qpu_params") or ()) - set(self.counter.parameters))
         if unknown:  # dwave-system's AutoEmbeddingComposite would drop them silently
             takes = sorted(set(self.counter.parameters) - {"num_reads"})
-            raise opt.ParameterError(
+            raise ParameterError(
                 f"kerberos: qpu_params has unknown parameter(s) {', '.join(unknown)}; the QPU "
                 f"sampler accepts: {', '.join(takes)}")
         if not bqm.num_variables:

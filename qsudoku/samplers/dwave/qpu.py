@@ -30,7 +30,6 @@ from qsudoku.samplers.dwave.cliques import Packed, clique_embedding, copies_that
 from qsudoku.samplers.dwave.embedding import (EmbeddingCache, check_embedding_parameters, embed_bqm,
                                               estimate_qpu_access_time, graph_key, target_id)
 from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
-from qsudoku.samplers import options as opt
 from qsudoku.samplers.dwave.checks import CHAIN_BREAK_METHODS, check_qpu
 from qsudoku.samplers.dwave.cloud import (CLIENT_OPTIONS, DEFAULT_LABEL, cloud_errors, plain,
                                           split_options)
@@ -82,7 +81,7 @@ def resolve_chain_strength(bqm, chain_strength=None, factor=None) -> float:
 
     ``chain_strength`` is a positive number, ``"uniform_torque_compensation"`` (the
     default; ``factor`` is its prefactor, default 1.414) or ``"max_j"`` (``factor``,
-    default 2.0, times the largest |J| of the Ising form).
+    default 2.0, times the largest ``|J|`` of the Ising form).
 
     >>> bqm = dimod.BQM({}, {"ab": 1.0, "bc": -3.0}, 0.0, "SPIN")
     >>> resolve_chain_strength(bqm, "max_j", 1.5), resolve_chain_strength(bqm, 2)

@@ -40,23 +40,6 @@ class SubModel:
         self.offset = float(offset)
         self.n = len(self.labels)
 
-    def with_penalties(self, groups, weights) -> "SubModel":
-        """This model plus ``weights[g] * (sum(x[g]) - 1)**2`` for each group ``g``."""
-        extra = SubModel.__new__(SubModel)
-        extra.labels, extra.index, extra.n = self.labels, self.index, self.n
-        lin, us, vs, bs, offset = self.lin.copy(), [self.u], [self.v], [self.b], self.offset
-        for g, w in zip(groups, weights):
-            if w and len(g):
-                lin[g] -= w
-                a, b = np.triu_indices(len(g), 1)
-                us.append(g[a])
-                vs.append(g[b])
-                bs.append(np.full(len(a), 2.0 * w))
-                offset += w
-        extra.lin, extra.offset = lin, offset
-        extra.u, extra.v, extra.b = np.concatenate(us), np.concatenate(vs), np.concatenate(bs)
-        return extra
-
     def field(self, x: np.ndarray) -> np.ndarray:
         """``dE/dx_i``: the linear bias plus the couplings to the variables set to 1."""
         return (self.lin + np.bincount(self.u, self.b * x[self.v], self.n)
@@ -167,9 +150,6 @@ class SubStructure:
             else:
                 x[c[rng.integers(len(c))]] = 1.0 if len(c) > 1 else float(rng.integers(2))
         return x
-
-    def violated(self, x: np.ndarray) -> list[int]:
-        return [j for j, u in enumerate(self.units) if abs(x[u].sum() - 1.0) > 1e-9]
 
     def open_vars(self, x: np.ndarray, freed: np.ndarray) -> np.ndarray:
         """Per variable: True if it is a cell's current value, or no fixed variable set to 1

@@ -60,7 +60,8 @@ __all__ = ["WallCode", "CHAIN"]
 #: mock QPU's reads broke walls to do so, and norvig_top95[3] was unsolved after 100
 #: calls ([4]: 91); with 2, the first 40 norvig_top95 puzzles that keep a model (27) were
 #: all solved, in a median of 1 call (4: median 2), and all 61 of the file take a median of
-#: 1 call (``python benchmarks/decompose.py --sets norvig_top95 --encoding domain-wall``).
+#: 1 call (``benchmarks/decompose.py`` at d8fa8bf; now ``qsudoku bench --spec
+#: benchmarks/studies/decompose.toml --encoding domain-wall``).
 CHAIN = 2.0
 
 

@@ -18,9 +18,9 @@ at inverse temperature ``beta_range[1]``).  The implementation is continuous-tim
 state; the library reports the energy of the rotor state before projection, which is
 not 0 for a valid grid.  Both answer a BQM without variables with no samples.
 
-The defaults (registry entries ``sqa`` and ``rotor``) are in units of the penalty
-weights (all 1 by default); with larger weights scale ``beta_range`` down by the same
-factor.  Measured success per read on seed004 is in ``docs/annealers.md``.
+The defaults (of the classes' ``sample()``, which ``sqa`` and ``rotor`` run) are in units
+of the penalty weights (all 1 by default); with larger weights scale ``beta_range`` down by
+the same factor.  Measured success per read on seed004 is in ``docs/annealers.md``.
 
 >>> import dimod
 >>> bqm = dimod.BQM({"a": -1.0, "b": -1.0}, {("a", "b"): 2.0}, 1.0, "BINARY")
@@ -43,7 +43,7 @@ import numpy as np
 from dwave.samplers import PathIntegralAnnealingSampler, RotorModelAnnealingSampler
 
 from qsudoku.samplers.classical import check_sa
-from qsudoku.samplers.options import need_choice, need_real
+from qsudoku.checks import need_choice, need_real
 from qsudoku.samplers.reads import empty_sampleset
 
 __all__ = ["PathIntegralSampler", "RotorSampler", "check_sqa", "check_rotor",
@@ -56,8 +56,8 @@ SCHEDULE_TYPES = ("linear", "geometric")
 def check_rotor(sampler: str, params: Mapping) -> None:
     """``rotor``'s parameters: those of simulated annealing (``beta_range``, sweeps,
     seed, initial states), with a ``linear`` or ``geometric`` schedule."""
-    need_choice(sampler, "beta_schedule_type", params.get("beta_schedule_type", "geometric"),
-                SCHEDULE_TYPES)
+    need_choice("beta_schedule_type", params.get("beta_schedule_type", "geometric"),
+                SCHEDULE_TYPES, sampler=sampler)
     check_sa(sampler, params)
 
 
@@ -65,8 +65,8 @@ def check_sqa(sampler: str, params: Mapping) -> None:
     """``sqa``'s parameters: ``rotor``'s, and ``transverse_field`` (a finite number
     ``>= 0``, or ``None`` for the library's classical schedule)."""
     check_rotor(sampler, {k: v for k, v in params.items() if k != "transverse_field"})
-    need_real(sampler, "transverse_field", params.get("transverse_field"), low=0, high=1e6,
-              allow_none=True)
+    need_real("transverse_field", params.get("transverse_field"), low=0, high=1e6,
+              allow_none=True, low_open=False, sampler=sampler)
 
 
 def transverse_schedule(beta_range, num_betas: int, transverse_field: float,
@@ -90,7 +90,8 @@ class PathIntegralSampler(PathIntegralAnnealingSampler):
     """Path-integral (simulated quantum) annealing with a transverse-field schedule.
 
     Parameters are the library's (``parameters`` lists them) and ``transverse_field``;
-    see the module's docstring.
+    see the module's docstring.  The defaults are what ``--sampler sqa`` runs (the registry
+    reads them from here); ``transverse_field=None`` is the library's own schedule.
     """
 
     name = "sqa"
@@ -99,7 +100,12 @@ class PathIntegralSampler(PathIntegralAnnealingSampler):
         super().__init__()
         self.parameters = {**self.parameters, "transverse_field": []}
 
-    def sample(self, bqm, *, transverse_field=None, **params) -> dimod.SampleSet:
+    def sample(self, bqm, *, num_reads=20, num_sweeps=500, num_sweeps_per_beta=5,
+               beta_range=(0.25, 5.0), beta_schedule_type="linear", transverse_field=0.5,
+               **params) -> dimod.SampleSet:
+        params.update(num_reads=num_reads, num_sweeps=num_sweeps, beta_range=beta_range,
+                      num_sweeps_per_beta=num_sweeps_per_beta,
+                      beta_schedule_type=beta_schedule_type)
         check_sqa(self.name, {**params, "transverse_field": transverse_field})
         if bqm.num_variables == 0:
             return empty_sampleset(bqm)
@@ -117,11 +123,14 @@ class PathIntegralSampler(PathIntegralAnnealingSampler):
 
 
 class RotorSampler(RotorModelAnnealingSampler):
-    """Rotor-model annealing whose energies are the BQM's energies of its reads."""
+    """Rotor-model annealing whose energies are the BQM's energies of its reads (the
+    defaults are what ``--sampler rotor`` runs)."""
 
     name = "rotor"
 
-    def sample(self, bqm, **params) -> dimod.SampleSet:
+    def sample(self, bqm, *, num_reads=50, num_sweeps=1000, beta_range=(1.0, 50.0),
+               **params) -> dimod.SampleSet:
+        params.update(num_reads=num_reads, num_sweeps=num_sweeps, beta_range=beta_range)
         check_rotor(self.name, params)
         if bqm.num_variables == 0:
             return empty_sampleset(bqm)

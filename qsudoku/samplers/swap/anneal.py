@@ -29,7 +29,8 @@ import time
 import dimod
 import numpy as np
 
-from qsudoku.samplers import options as opt
+from qsudoku import checks as opt
+from qsudoku.errors import ParameterError
 from qsudoku.samplers.onehot import groups_of
 from qsudoku.samplers.reads import (KernelSampler, as_binary, empty_sampleset, fresh_seed,
                                     num_threads, parallel_reads)
@@ -47,15 +48,18 @@ class SwapAnnealingSampler(KernelSampler, dimod.Sampler):
         num_reads: Independent reads, each from a fresh random matching.
         num_sweeps: Sweeps per read (a sweep = one proposal per movable cell).
         beta_range: ``(hot, cold)`` inverse temperatures, in units of the lightest
-            group weight; default ``(2.5, 5.0)`` (temperature 0.4 -> 0.2).
+            group weight; default ``(0.5, 4.0)`` (temperature 2 -> 0.25).
         beta_schedule_type: ``"geometric"`` (in temperature) or ``"linear"`` (in beta).
-        num_replicas: ``1`` = plain annealing; ``> 1`` = replica exchange with that many
-            temperatures spread geometrically over ``beta_range`` for ``num_sweeps`` sweeps.
+        num_replicas: ``1`` = plain annealing; ``> 1`` (the default, 16) = replica
+            exchange with that many temperatures spread geometrically over ``beta_range``
+            for ``num_sweeps`` sweeps.
         seed: Seed of the reads' generators (``None`` = fresh).
         time_limit: Seconds after which no new batch of reads starts (``None`` = none).
         stop_at_ground: Stop every read once any read reaches energy 0.
         focus: Redraw the first cell of a swap up to this many times until it lies in a
             conflict (min-conflicts bias); 0 = uniform proposals.
+
+    The defaults are what ``--sampler swap`` runs (the registry reads them from here).
         family: Unit kind whose units the moves keep as permutations (any kind that
             partitions the open cells: ``box``, ``region``, ``row``, ``column``);
             default the first of :data:`FAMILY_KINDS` present.
@@ -68,35 +72,35 @@ class SwapAnnealingSampler(KernelSampler, dimod.Sampler):
 
     _WARM_CALLS = ({"num_sweeps": 2, "num_replicas": 1}, {"num_sweeps": 2, "num_replicas": 2})
 
-    def sample(self, bqm, groups=None, num_reads: int = 10, num_sweeps: int = 20000,
-               beta_range=(2.5, 5.0), beta_schedule_type: str = "geometric",
-               num_replicas: int = 1, seed=None, time_limit=None,
-               stop_at_ground: bool = False, focus: int = 0, family: str | None = None,
+    def sample(self, bqm, groups=None, num_reads: int = 10, num_sweeps: int = 300,
+               beta_range=(0.5, 4.0), beta_schedule_type: str = "geometric",
+               num_replicas: int = 16, seed=None, time_limit=None,
+               stop_at_ground: bool = False, focus: int = 3, family: str | None = None,
                **kwargs):
         t0 = time.perf_counter()
         name = "swap"
         opt.no_unknown(name, kwargs)
-        num_reads = opt.need_int(name, "num_reads", num_reads, low=1, high=opt.MAX_READS)
-        num_sweeps = opt.need_int(name, "num_sweeps", num_sweeps, low=1, high=10**10)
-        num_replicas = opt.need_int(name, "num_replicas", num_replicas, low=1, high=10**4)
+        num_reads = opt.need_int("num_reads", num_reads, low=1, high=opt.MAX_READS, sampler=name)
+        num_sweeps = opt.need_int("num_sweeps", num_sweeps, low=1, high=10**10, sampler=name)
+        num_replicas = opt.need_int("num_replicas", num_replicas, low=1, high=10**4, sampler=name)
         if beta_range is None:
-            beta_range = (2.5, 5.0)
+            beta_range = (0.5, 4.0)
         if isinstance(beta_range, (str, bytes)) or not hasattr(beta_range, "__len__") \
                 or len(beta_range) != 2:
-            raise opt.ParameterError(f"swap: beta_range = {beta_range!r} must be two numbers "
+            raise ParameterError(f"swap: beta_range = {beta_range!r} must be two numbers "
                                      "(hot, cold)")
-        hot, cold = (opt.need_real(name, "beta_range", x, low=0, high=1e12, low_open=True)
+        hot, cold = (opt.need_real("beta_range", x, low=0, high=1e12, low_open=True, sampler=name)
                      for x in beta_range)
         if hot > cold:
-            raise opt.ParameterError(f"swap: beta_range = {beta_range!r} must be 0 < hot <= cold")
-        beta_schedule_type = opt.need_choice(name, "beta_schedule_type", beta_schedule_type,
-                                             ("geometric", "linear"))
-        stop_at_ground = opt.need_bool(name, "stop_at_ground", stop_at_ground)
-        focus = opt.need_int(name, "focus", focus, low=0, high=10**6)
-        seed = opt.need_seed(name, seed)
-        time_limit = opt.need_time_limit(name, time_limit)
+            raise ParameterError(f"swap: beta_range = {beta_range!r} must be 0 < hot <= cold")
+        beta_schedule_type = opt.need_choice("beta_schedule_type", beta_schedule_type,
+                                             ("geometric", "linear"), sampler=name)
+        stop_at_ground = opt.need_bool("stop_at_ground", stop_at_ground, sampler=name)
+        focus = opt.need_int("focus", focus, low=0, high=10**6, sampler=name)
+        seed = opt.need_seed(seed, sampler=name)
+        time_limit = opt.need_time_limit(time_limit, sampler=name)
         if family is not None and not isinstance(family, str):
-            raise opt.ParameterError(f"swap: family = {family!r} must be a unit kind (a string)")
+            raise ParameterError(f"swap: family = {family!r} must be a unit kind (a string)")
         if not bqm.num_variables:
             return empty_sampleset(bqm)
         from qsudoku.samplers.swap import kernel as K

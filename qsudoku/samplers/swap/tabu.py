@@ -31,7 +31,8 @@ import time
 
 import dimod
 
-from qsudoku.samplers import options as opt
+from qsudoku import checks as opt
+from qsudoku.errors import ParameterError
 from qsudoku.samplers.onehot import groups_of
 from qsudoku.samplers.reads import (KernelSampler, as_binary, empty_sampleset, fresh_seed,
                                     num_threads, parallel_reads)
@@ -74,16 +75,16 @@ class SwapTabuSampler(KernelSampler, dimod.Sampler):
         t0 = time.perf_counter()
         name = "swap-tabu"
         opt.no_unknown(name, kwargs)
-        num_reads = opt.need_int(name, "num_reads", num_reads, low=1, high=opt.MAX_READS)
-        tenure = opt.need_int(name, "tenure", tenure, low=0, high=10**6)
-        stall = opt.need_int(name, "stall", stall, low=1, high=10**12)
-        max_iters = opt.need_int(name, "max_iters", max_iters, low=1, high=10**12)
-        bump = opt.need_real(name, "bump", bump, low=0, high=1e6)
-        stop_at_ground = opt.need_bool(name, "stop_at_ground", stop_at_ground)
-        seed = opt.need_seed(name, seed)
-        time_limit = opt.need_time_limit(name, time_limit)
+        num_reads = opt.need_int("num_reads", num_reads, low=1, high=opt.MAX_READS, sampler=name)
+        tenure = opt.need_int("tenure", tenure, low=0, high=10**6, sampler=name)
+        stall = opt.need_int("stall", stall, low=1, high=10**12, sampler=name)
+        max_iters = opt.need_int("max_iters", max_iters, low=1, high=10**12, sampler=name)
+        bump = opt.need_real("bump", bump, low=0, high=1e6, low_open=False, sampler=name)
+        stop_at_ground = opt.need_bool("stop_at_ground", stop_at_ground, sampler=name)
+        seed = opt.need_seed(seed, sampler=name)
+        time_limit = opt.need_time_limit(time_limit, sampler=name)
         if family is not None and not isinstance(family, str):
-            raise opt.ParameterError(f"swap-tabu: family = {family!r} must be a unit kind "
+            raise ParameterError(f"swap-tabu: family = {family!r} must be a unit kind "
                                      "(a string)")
         if not bqm.num_variables:
             return empty_sampleset(bqm)

@@ -34,7 +34,7 @@ import dimod
 import numpy as np
 
 from qsudoku.samplers.classical import check_sa
-from qsudoku.samplers.options import MAX_READS, need_int, need_seed, no_unknown
+from qsudoku.checks import MAX_READS, need_int, need_seed, no_unknown
 from qsudoku.samplers.reads import empty_sampleset, fresh_seed
 
 __all__ = ["ParallelTemperingSampler", "PopulationAnnealingSampler", "check_pt", "check_pa",
@@ -50,9 +50,9 @@ PA_PARAMS = {"num_reads": 100, "num_iter": 100, "num_sweeps": 10, "beta_range": 
 
 def _check(sampler: str, params: Mapping, ints: Mapping, defaults: Mapping) -> None:
     for key, (low, high) in ints.items():
-        need_int(sampler, key, params.get(key, defaults[key]), low=low, high=high,
-                 allow_none=defaults[key] is None)
-    need_seed(sampler, params.get("seed"))
+        need_int(key, params.get(key, defaults[key]), low=low, high=high,
+                 allow_none=defaults[key] is None, sampler=sampler)
+    need_seed(params.get("seed"), sampler=sampler)
     if params.get("beta_range") is not None:  # two finite numbers 0 < hot <= cold
         check_sa(sampler, {"beta_range": params["beta_range"]})
 

@@ -1,0 +1,167 @@
+"""``--spec FILE``: a study written down once, run by ``qsudoku bench`` or ``qsudoku sweep``.
+
+A study spec is a small TOML file (the repository keeps them in ``benchmarks/studies/``)::
+
+    title = "The default solve on the hardest 9x9 sets"
+    figure = "docs/performance.md#the-hardest-9x9"   # the docs figure or table it makes
+    command = "bench"                                # or "sweep"
+    puzzles = ["sudoku9/forum_hardest_1106.txt"]     # set names: qsudoku.io.dataset_path
+
+    [options]                                        # the command's flags, without --
+    time-budget = [2]
+    no-fallback = true
+    out = "benchmarks/out/hard9.csv"
+
+``qsudoku bench --spec FILE`` runs it with the same engine as any ``bench`` (Dask with
+``--jobs``/``--scheduler``, ``--resume``, the machine record beside ``--out``).  Flags
+given on the command line win over the spec's (``--limit 2`` for a quick check; ``--param``,
+``--grid``, ``--weight`` and ``--option`` add to its lists), and ``PUZZLE`` arguments
+replace its ``puzzles``: a path, or the name of a set that does not ship
+(``QSUDOKU_DATA=DIR qsudoku bench --spec S lewis/sudoku25``).  A set name is looked up in
+``$QSUDOKU_DATA`` first, then in the repository's ``data/``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from qsudoku.errors import ConfigError
+
+__all__ = ["SpecAction", "read_spec", "spec_argv", "apply_spec", "KEYS"]
+
+#: Repeatable flags: the command line's items add to the spec's.
+APPENDED = ("param", "grid", "weight", "option")
+#: The keys of a spec's top level (``options`` holds the command's flags).
+KEYS = {"title", "figure", "command", "puzzles", "needs", "options"}
+
+
+def read_spec(path: str) -> dict:
+    """The spec at ``path``, its keys checked (not yet its options: :func:`apply_spec`).
+
+    Raises:
+        ConfigError: Unreadable, not TOML, an unknown key, or a key of the wrong type.
+    """
+    import tomllib
+
+    from qsudoku.config.files import MAX_CONFIG_BYTES
+    from qsudoku.io.reading import NotRegularFileError, read_regular
+
+    try:  # a FIFO would block, a device never end: a spec is a regular file
+        raw = read_regular(path, MAX_CONFIG_BYTES, "study spec")
+    except NotRegularFileError as e:
+        raise ConfigError(f"--spec {path}: {e.kind}, not a regular file") from None
+    if raw is None:
+        raise ConfigError(f"--spec {path}: no such file")
+    try:
+        spec = tomllib.loads(raw.decode("utf-8-sig"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as e:
+        raise ConfigError(f"--spec {path}: not TOML: {e}") from None
+    unknown = sorted(set(spec) - KEYS)
+    if unknown:
+        raise ConfigError(f"--spec {path}: unknown key {unknown[0]!r} (known: "
+                          f"{', '.join(sorted(KEYS))})")
+    if spec.get("command") not in ("bench", "sweep"):
+        raise ConfigError(f"--spec {path}: command must be \"bench\" or \"sweep\"")
+    puzzles = spec.get("puzzles", [])
+    if not (isinstance(puzzles, list) and all(isinstance(p, str) for p in puzzles)):
+        raise ConfigError(f"--spec {path}: puzzles must be a list of set names")
+    if not isinstance(spec.get("options", {}), dict):
+        raise ConfigError(f"--spec {path}: [options] must be a table of flags")
+    if "spec" in spec.get("options", {}):
+        raise ConfigError(f"--spec {path}: a spec cannot name another spec")
+    for key in ("title", "figure", "needs"):
+        if not isinstance(spec.get(key, ""), str):
+            raise ConfigError(f"--spec {path}: {key} must be a string")
+    return spec
+
+
+def spec_argv(spec: dict) -> list[str]:
+    """The command-line words of a spec's ``[options]`` (its puzzles not included).
+
+    >>> spec_argv({"options": {"limit": 5, "no-fallback": True, "time-budget": [1, 2],
+    ...                        "param": ["num_sweeps=10", "seed=1"]}})
+    ['--limit', '5', '--no-fallback', '--time-budget', '1,2', '--param', 'num_sweeps=10', '--param', 'seed=1']
+    """
+    out: list[str] = []
+    for key, value in spec.get("options", {}).items():
+        flag = "--" + key
+        if value is True:
+            out.append(flag)
+        elif value is False:
+            continue
+        elif isinstance(value, list) and key in APPENDED:
+            for item in value:
+                out += [flag, str(item)]
+        elif isinstance(value, list):
+            out += [flag, ",".join(str(v) for v in value)]
+        else:
+            out += [flag, str(value)]
+    return out
+
+
+def _resolve(word: str) -> str:
+    """A ``PUZZLE`` argument of a spec run: a path or a puzzle as given, else the set of
+    that name (``$QSUDOKU_DATA`` first, then ``data/``), so that ``lewis/sudoku25`` finds
+    a set that does not ship."""
+    from qsudoku.errors import DatasetMissingError
+    from qsudoku.io.datasets import dataset_path
+
+    if word == "-" or os.path.exists(word) or "/" not in word:
+        return word
+    try:
+        return str(dataset_path(word))
+    except DatasetMissingError:
+        return word  # read as given: its own error names it
+
+
+class SpecAction(argparse.Action):
+    """Keeps the spec's path and the parser that reads it; :func:`apply_spec` merges it."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, (values, parser))
+
+
+def apply_spec(args) -> None:
+    """Fill ``args`` from its ``--spec``: the spec's puzzles (resolved by
+    :func:`qsudoku.io.dataset_path`) unless ``PUZZLE`` arguments were given (paths, or
+    set names), and every
+    option the command line left at its default.
+
+    Raises:
+        ConfigError: The spec is for another command, or one of its options is refused
+            by the command's own parser (the message names the spec).
+        DatasetMissingError: A set it names is in no data folder.
+    """
+    if not getattr(args, "spec", None):
+        return
+    path, parser = args.spec
+    spec = read_spec(path)
+    command = parser.prog.split()[-1]  # "qsudoku bench" -> bench
+    if spec["command"] != command:
+        raise ConfigError(f"--spec {path} is a {spec['command']} study: run it with "
+                          f"qsudoku {spec['command']} --spec {path}")
+    from qsudoku.io.datasets import dataset_path
+
+    puzzles = [_resolve(p) for p in args.puzzles] if args.puzzles else \
+        [str(dataset_path(name)) for name in spec.get("puzzles", [])]
+
+    def refuse(message):
+        raise ConfigError(f"--spec {path}: {message}")
+
+    error, parser.error = parser.error, refuse
+    try:
+        given = parser.parse_args(list(puzzles) + spec_argv(spec))
+    finally:
+        parser.error = error
+    for key, value in vars(given).items():
+        if key in ("spec", "puzzles"):
+            continue
+        mine = getattr(args, key, None)
+        if key in APPENDED and isinstance(mine, list):  # repeatable flags: both lists
+            setattr(args, key, value + [v for v in mine if v not in value])
+        elif mine == parser.get_default(key):
+            setattr(args, key, value)
+    args.puzzles = list(puzzles)
+    if "out" in spec.get("options", {}) and args.out == given.out:
+        os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)

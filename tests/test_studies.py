@@ -1,0 +1,175 @@
+"""The studies of ``benchmarks/studies/*.toml``: each parses, names data that ships (or
+says what it needs), a docs section that exists and options its command accepts; one runs
+end to end at a tiny size; and ``benchmarks/`` keeps no path outside the repository."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from qsudoku.cli import build_parser
+from qsudoku.commands.spec import apply_spec, read_spec, spec_argv
+from qsudoku.errors import ConfigError
+from qsudoku.io import dataset_path
+from qsudoku.io.datasets import REPO_DATA
+
+from _cli import one_error, run
+from _shared import REPO, needs_data
+
+STUDIES = sorted((REPO / "benchmarks" / "studies").glob("*.toml"))
+
+
+def anchors(path: Path) -> set[str]:
+    """The heading anchors of a Markdown file, as GitHub and MyST make them."""
+    out = set()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        m = re.match(r"#+\s+(.*)", line)
+        if m:
+            text = re.sub(r"[^\w\- ]", "", m.group(1).lower())
+            out.add(text.replace(" ", "-"))
+    return out
+
+
+def test_there_are_studies():
+    assert len(STUDIES) >= 10
+
+
+@needs_data
+@pytest.mark.parametrize("path", STUDIES, ids=lambda p: p.stem)
+def test_a_study_names_its_data_its_figure_and_flags_its_command_takes(path, monkeypatch):
+    spec = read_spec(str(path))
+    assert spec["title"] and spec["command"] in ("bench", "sweep")
+    page, _, anchor = spec["figure"].partition("#")
+    assert (REPO / page).is_file(), spec["figure"]
+    assert anchor in anchors(REPO / page), spec["figure"]
+    assert spec["puzzles"] and all(not Path(n).is_absolute() and ".." not in Path(n).parts
+                                   for n in spec["puzzles"])
+    out = spec["options"].get("out", "")
+    assert out.startswith("benchmarks/out/"), "raw outputs go to the ignored benchmarks/out/"
+    if "needs" in spec:  # a set that does not ship: QSUDOKU_DATA names it
+        assert "QSUDOKU_DATA" in spec["needs"]
+        return
+    monkeypatch.setenv("QSUDOKU_NO_SHARED", "1")  # the repository stands on its own
+    monkeypatch.delenv("QSUDOKU_DATA", raising=False)
+    for name in spec["puzzles"]:
+        assert REPO_DATA in dataset_path(name).parents
+    parser = build_parser(spec["command"])
+    args = parser.parse_args([spec["command"], "--spec", str(path)])
+    apply_spec(args)  # every option is one its command takes, its values accepted
+    assert args.puzzles == [str(dataset_path(n)) for n in spec["puzzles"]]
+    words = spec_argv(spec)
+    assert args.out == out and "--spec" not in words
+
+
+def test_command_line_flags_win_over_the_spec(tmp_path):
+    path = REPO / "benchmarks" / "studies" / "hard9.toml"
+    args = build_parser("bench").parse_args(
+        ["bench", "--spec", str(path), "--limit", "2", "--out", str(tmp_path / "x.csv"),
+         "--param", "num_sweeps=5", str(dataset_path("sudoku9/gecode.txt"))])
+    apply_spec(args)
+    assert args.limit == 2 and args.out == str(tmp_path / "x.csv")
+    assert args.no_fallback and args.time_budget == [2.0]
+    assert args.puzzles == [str(dataset_path("sudoku9/gecode.txt"))]
+    assert args.param == ["num_sweeps=5"]
+
+
+def test_puzzle_arguments_of_a_spec_run_may_name_sets_of_qsudoku_data(tmp_path, monkeypatch):
+    extra = tmp_path / "lewis" / "sudoku4"
+    extra.mkdir(parents=True)
+    (extra / "lewis_p50.txt").write_text("1..." "..2." ".3.." "...4\n")
+    monkeypatch.setenv("QSUDOKU_DATA", str(tmp_path))
+    path = REPO / "benchmarks" / "studies" / "phase_transition_16.toml"
+    args = build_parser("bench").parse_args(["bench", "--spec", str(path), "lewis/sudoku4"])
+    apply_spec(args)
+    assert args.puzzles == [str(extra)]
+    assert args.time_budget == [1.0] and args.no_fallback
+
+
+def test_a_spec_for_the_other_command_is_refused_in_one_line(capsys):
+    path = REPO / "benchmarks" / "studies" / "encodings.toml"
+    code, _, err = run(capsys, "bench", "--spec", path, "--limit", "1")
+    assert code == 2
+    assert "qsudoku sweep --spec" in one_error(err)
+
+
+def test_a_bad_spec_is_refused_naming_it(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('command = "bench"\npuzzles = ["sudoku9/gecode.txt"]\n'
+                   '[options]\nno-such-flag = 1\n')
+    args = build_parser("bench").parse_args(["bench", "--spec", str(bad)])
+    with pytest.raises(ConfigError, match="bad.toml"):
+        apply_spec(args)
+    bad.write_text('command = "bench"\nfigures = "x"\n')
+    with pytest.raises(ConfigError, match="unknown key 'figures'"):
+        read_spec(str(bad))
+
+
+def test_a_spec_that_is_no_regular_file_is_one_error_line(tmp_path, capsys):
+    import os
+
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)
+    for path, said in [(fifo, "a FIFO, not a regular file"), (tmp_path / "no.toml", "no such file"),
+                       (tmp_path, "not a regular file")]:
+        code, _, err = run(capsys, "bench", "--spec", path)
+        assert code == 2
+        assert said in one_error(err) and str(path) in err
+
+
+@needs_data
+def test_a_study_runs_end_to_end_at_a_tiny_size(tmp_path, capsys, monkeypatch):
+    from qsudoku.experiments.results import iter_rows
+
+    monkeypatch.setenv("QSUDOKU_NO_SHARED", "1")
+    out = tmp_path / "hard9.csv"
+    code, _, err = run(capsys, "bench", "--spec", REPO / "benchmarks/studies/hard9.toml",
+                       "--limit", "1", "--jobs", "1", "--time-budget", "5", "--out", out,
+                       "--quiet")
+    assert code == 0, err
+    rows = list(iter_rows(str(out)))
+    assert sorted(r["set"] for r in rows) == ["sudoku9/forum_hardest_1106",
+                                             "sudoku9/magictour_top1465",
+                                             "sudoku9/royle_17clue"]
+    assert all(r["valid"] in (True, "True") for r in rows)
+    assert (tmp_path / "hard9.csv.machine.json").is_file()
+
+
+def test_benchmarks_name_no_path_outside_the_repository():
+    bad = []
+    for f in (REPO / "benchmarks").rglob("*"):
+        if f.is_file() and f.suffix in (".py", ".toml", ".json", ".md", ".txt"):
+            text = f.read_text(encoding="utf-8", errors="replace")
+            if "../shared" in text or re.search(r"(?<![\w.])/(work|home|tmp|Users)/", text):
+                bad.append(str(f.relative_to(REPO)))
+    assert bad == []
+
+
+def test_every_kept_result_is_referenced_from_the_docs_and_small():
+    results = REPO / "benchmarks" / "results"
+    docs = "".join(p.read_text(encoding="utf-8")
+                   for p in [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))])
+    files = [f for f in results.rglob("*") if f.is_file()]
+    assert sum(f.stat().st_size for f in files) <= 2 * 1024 * 1024
+    unreferenced = [str(f.relative_to(REPO)) for f in files if f.name not in docs]
+    assert unreferenced == []
+
+
+def test_every_study_is_listed_in_docs_benchmarks_with_its_command():
+    page = (REPO / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+    missing = [p.name for p in STUDIES
+               if f"qsudoku {read_spec(str(p))['command']} --spec benchmarks/studies/{p.name}"
+               not in page]
+    assert missing == []
+
+
+def test_every_asv_benchmark_module_is_in_asv_conf_benchmark_dir():
+    import json
+    import re as _re
+
+    text = (REPO / "asv.conf.json").read_text(encoding="utf-8")
+    conf = json.loads(_re.sub(r"(?m)^\s*//.*$", "", text))
+    assert conf["benchmark_dir"] == "benchmarks"
+    modules = {p.stem for p in (REPO / "benchmarks").glob("*.py")} - {"__init__", "common"}
+    assert modules == {"model", "kernels", "startup"}
