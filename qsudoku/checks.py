@@ -45,10 +45,10 @@ from qsudoku.errors import ParameterError
 
 __all__ = ["need_type", "need_int", "need_real", "need_ints", "need_memory", "describe",
            "need_bool", "need_choice", "need_seed", "need_time_limit", "no_unknown",
-           "MAX_SECONDS", "MAX_READS"]
+           "need_finite_bqm", "MAX_SECONDS", "MAX_READS"]
 
-#: The longest time limit a sampler accepts (about 116 days): beyond it a deadline
-#: overflows timers.
+#: The longest time budget or limit accepted anywhere (about 116 days): beyond it a deadline
+#: overflows timers, and a sampler's own time limit refuses it.
 MAX_SECONDS = 1e7
 #: The most reads of one sampler call.
 MAX_READS = 10**7
@@ -248,3 +248,42 @@ def need_memory(name: str, value: Any) -> str | int:
         raise ConfigError(f"{name} = {value!r} must be \"auto\" or a size such as \"2GiB\", "
                           "\"500MB\" or a number of bytes (0 = no limit)")
     return int(float(m.group(1)) * _UNITS[(m.group(2) or "").lower()])
+
+
+def need_finite_bqm(bqm: Any, *, sampler: str) -> None:
+    """Refuse a BQM with a bias or offset that is NaN or infinite (or biases whose sum
+    overflows), before any work: a sampler would answer NaN energies without a word.
+
+    One pass in C (the energy of the all-ones sample adds every bias); the offending
+    bias is looked for only when that sum is not finite.
+
+    >>> import dimod
+    >>> need_finite_bqm(dimod.BQM({"a": 1.0, "b": 2.0}, {"ab": -1.0}, 0.5, "SPIN"), sampler="sqa")
+    >>> need_finite_bqm(dimod.BQM({"a": 1.0, "b": 2.0}, {"ab": float("nan")}, 0, "SPIN"),
+    ...                 sampler="sqa")
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ConfigError: sqa: the BQM's quadratic bias of ('b', 'a') is nan; every bias must be a finite number
+    """
+    import dimod
+    import numpy as np
+
+    from qsudoku.errors import ConfigError
+
+    if not isinstance(bqm, dimod.BinaryQuadraticModel):
+        return
+    n = bqm.num_variables
+    with np.errstate(all="ignore"):
+        total = float(bqm.offset) + (float(bqm.energies((np.ones((1, n), np.int8),
+                                                          bqm.variables))[0] - bqm.offset)
+                                     if n else 0.0)
+    if math.isfinite(total):
+        return
+    where = (f"offset is {float(bqm.offset)!r}" if not math.isfinite(bqm.offset) else
+             next((f"linear bias of {v!r} is {float(b)!r}" for v, b in bqm.linear.items()
+                   if not math.isfinite(b)), None) or
+             next((f"quadratic bias of {uv!r} is {float(b)!r}"
+                   for uv, b in bqm.quadratic.items() if not math.isfinite(b)), None))
+    raise ConfigError(f"{sampler}: the BQM's {where}; every bias must be a finite number"
+                      if where else f"{sampler}: the BQM's biases add up past the float range "
+                      "(the energies would overflow); scale them down")

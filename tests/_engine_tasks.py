@@ -35,3 +35,11 @@ def boom(batch: list) -> list:
     if 3 in batch:
         raise ZeroDivisionError("batch 3 is a bug")
     return list(batch)
+
+
+def hog(batch: list) -> list:
+    """Touch ``batch[0]`` MB of memory and hold it (a worker past its memory limit)."""
+    block = bytearray(batch[0] * 2**20)
+    block[::4096] = b"x" * len(block[::4096])
+    time.sleep(30)
+    return [len(block)]

@@ -7,6 +7,7 @@ import math
 import os
 from dataclasses import replace
 
+from qsudoku.checks import MAX_SECONDS
 from qsudoku.model.encodings import ENCODINGS
 from qsudoku.config import DEFAULTS, Config, load_config, toml_value
 from qsudoku.errors import ConfigError, ContradictionError, PuzzleFormatError
@@ -68,9 +69,10 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
 
 
 def check_seconds(flag: str, value) -> float:
-    """``value`` (text or a number) as seconds: a finite number > 0, else one line naming
-    ``flag``; the one check of every option that takes seconds (``inf`` and ``nan`` are
-    refused: a limit must end).
+    """``value`` (text or a number) as seconds: a finite number > 0 and at most
+    :data:`~qsudoku.checks.MAX_SECONDS`, else one line naming ``flag``; the one check of
+    every option that takes seconds (``inf`` and ``nan`` are refused: a limit must end;
+    ``1e308`` too, which no sampler's time limit takes).
 
     >>> check_seconds("--time-limit", "2.5")
     2.5
@@ -78,6 +80,10 @@ def check_seconds(flag: str, value) -> float:
     Traceback (most recent call last):
     ...
     qsudoku.errors.ConfigError: --time-limit inf must be a finite number of seconds > 0
+    >>> check_seconds("--time-budget", "1e308")
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ConfigError: --time-budget 1e308 must be at most 1e+07 seconds (about 116 days)
     """
     try:
         x = float(value)
@@ -85,6 +91,9 @@ def check_seconds(flag: str, value) -> float:
         raise ConfigError(f"{flag} {value!r} is not a number of seconds") from None
     if not 0 < x < math.inf:
         raise ConfigError(f"{flag} {value} must be a finite number of seconds > 0")
+    if x > MAX_SECONDS:
+        raise ConfigError(f"{flag} {value} must be at most {MAX_SECONDS:g} seconds (about "
+                          f"{MAX_SECONDS / 86400:.0f} days)")
     return x
 
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 import argparse
 import os
 
-from qsudoku.checks import need_memory
 from qsudoku.commands.common import rules_from_args
-from qsudoku.config import load_config
+from qsudoku.config import load_config, need_worker_memory
 from qsudoku.experiments.limits import MAX_JOBS_PER_CPU, MAX_REPEAT, MAX_TASKS  # one home
 from qsudoku.errors import ConfigError, PuzzleFormatError
 from qsudoku.io.output import check_outputs, check_target, is_stdout
@@ -62,7 +61,7 @@ def check_experiment_args(args) -> None:
     if args.limit is not None and args.limit < 1:
         raise ConfigError(f"--limit {args.limit} must be >= 1")
     if args.worker_memory is not None:
-        args.worker_memory = need_memory("--worker-memory", args.worker_memory)
+        args.worker_memory = need_worker_memory("--worker-memory", args.worker_memory)
     remote = resolve_scheduler(args.scheduler) is not None  # then --jobs is unused
     if remote:  # a bad wait is said before any file is opened
         from qsudoku.experiments.scheduler import check_waits

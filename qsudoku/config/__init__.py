@@ -7,10 +7,11 @@ default; :mod:`~qsudoku.config.validate` checks raw data before it becomes those
 """
 
 from qsudoku.config.files import MAX_CONFIG_BYTES, load_config, toml_value
-from qsudoku.config.settings import (DEFAULT_CONFIG_PATH, DEFAULTS, ClusterConfig, Config,
-                                     PropagateConfig, QuboConfig, RouteConfig, SamplerConfig)
+from qsudoku.config.settings import (DEFAULT_CONFIG_PATH, DEFAULTS, MIN_WORKER_MEMORY,
+                                     ClusterConfig, Config, PropagateConfig, QuboConfig,
+                                     RouteConfig, SamplerConfig, need_worker_memory)
 from qsudoku.config.validate import WEIGHT_KEYS, weight_overrides
 
 __all__ = ["Config", "PropagateConfig", "QuboConfig", "SamplerConfig", "RouteConfig", "ClusterConfig",
            "load_config", "toml_value", "DEFAULT_CONFIG_PATH", "DEFAULTS", "MAX_CONFIG_BYTES",
-           "WEIGHT_KEYS", "weight_overrides"]
+           "WEIGHT_KEYS", "weight_overrides", "MIN_WORKER_MEMORY", "need_worker_memory"]

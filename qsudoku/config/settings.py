@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from qsudoku.checks import need_memory, need_type
+from qsudoku.checks import MAX_SECONDS, need_memory, need_type
 from qsudoku.config.validate import (WEIGHT_KEYS, check_finite, check_known, check_no_secrets,
                                      check_overrides, check_sampler_name, need_table,
                                      weight_overrides)
@@ -32,7 +32,8 @@ from qsudoku.model.encodings import get_encoding
 from qsudoku.model.qubo import Weights
 
 __all__ = ["Config", "PropagateConfig", "QuboConfig", "SamplerConfig", "RouteConfig", "ClusterConfig",
-           "DEFAULT_CONFIG_PATH", "DEFAULTS", "WEIGHT_KEYS", "weight_overrides"]
+           "DEFAULT_CONFIG_PATH", "DEFAULTS", "WEIGHT_KEYS", "weight_overrides",
+           "MIN_WORKER_MEMORY", "need_worker_memory"]
 
 #: The one home of every configuration default, shipped inside the package.
 DEFAULT_CONFIG_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -155,16 +156,39 @@ class RouteConfig:
             raise ConfigError(f"route.enabled = {self.enabled!r} must be true or false")
         if self.time_budget != "auto" and (
                 isinstance(self.time_budget, bool) or not isinstance(self.time_budget, (int, float))
-                or not self.time_budget > 0 or self.time_budget == float("inf")):
+                or not 0 < self.time_budget <= MAX_SECONDS):
             raise ConfigError(f"route.time_budget = {self.time_budget!r} must be a positive "
-                              "number of seconds or \"auto\"")
+                              f"number of seconds, at most {MAX_SECONDS:g}, or \"auto\"")
         if not isinstance(self.exact_fallback, str):
             raise ConfigError(f"route.exact_fallback = {self.exact_fallback!r} must be a sampler "
                               "name, a comma-separated list of them, or \"\"")
         tl = self.fallback_time_limit
-        if isinstance(tl, bool) or not isinstance(tl, (int, float)) or not 0 <= tl < float("inf"):
+        if isinstance(tl, bool) or not isinstance(tl, (int, float)) or not 0 <= tl <= MAX_SECONDS:
             raise ConfigError(f"route.fallback_time_limit = {tl!r} must be a number of seconds "
-                              ">= 0 (0 = no limit)")
+                              f">= 0 (0 = no limit), at most {MAX_SECONDS:g}")
+
+
+#: The least memory limit of a local Dask worker: one that has loaded qsudoku and solved a
+#: 9x9 peaks at about 180 MB, and Dask restarts a worker past 95% of its limit (below
+#: it every worker died at start and the run ended in an internal CommClosedError).
+MIN_WORKER_MEMORY = 256 * 2**20
+
+
+def need_worker_memory(name: str, value: Any) -> str | int:
+    """A worker memory limit (:func:`~qsudoku.checks.need_memory`): ``"auto"``, 0 (no
+    limit) or at least :data:`MIN_WORKER_MEMORY`.
+
+    >>> need_worker_memory("--worker-memory", "1MiB")
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ConfigError: --worker-memory = '1MiB' is below the 256 MiB a Dask worker needs to run qsudoku (about 180 MB after a 9x9 solve); give at least 256MiB, or 0 for no limit
+    """
+    size = need_memory(name, value)
+    if isinstance(size, int) and 0 < size < MIN_WORKER_MEMORY:
+        raise ConfigError(f"{name} = {value!r} is below the {MIN_WORKER_MEMORY >> 20} MiB a Dask "
+                          "worker needs to run qsudoku (about 180 MB after a 9x9 solve); give at "
+                          f"least {MIN_WORKER_MEMORY >> 20}MiB, or 0 for no limit")
+    return size
 
 
 @dataclass(frozen=True)
@@ -182,7 +206,7 @@ class ClusterConfig:
     worker_memory: str | int = DEFAULTS["cluster"]["worker_memory"]
 
     def __post_init__(self):
-        need_memory("cluster.worker_memory", self.worker_memory)
+        need_worker_memory("cluster.worker_memory", self.worker_memory)
         if not isinstance(self.scheduler, str):
             raise ConfigError(f"cluster.scheduler = {self.scheduler!r} must be an address "
                               "string such as \"tcp://host:8786\"")

@@ -36,6 +36,7 @@ import sys
 import uuid
 from typing import Any, Callable, Iterable, Iterator
 
+from qsudoku.config import MIN_WORKER_MEMORY, need_worker_memory
 from qsudoku.errors import BackendUnavailableError, ConfigError
 from qsudoku.experiments.scheduler import (DEFAULT_TIMEOUT, DEFAULT_WORKER_TIMEOUT, MAX_WAIT,  # noqa: F401
                                            SCHEDULER_ENV, TIMEOUT_ENV, WORKER_TIMEOUT_ENV,
@@ -100,6 +101,7 @@ def run_batches(fn: Callable[[Any], Any], batches: Iterable, *, jobs: int = 1,
     """
     if jobs < 0:
         raise ConfigError(f"jobs = {jobs} must be >= 0 (0 = one per CPU)")
+    worker_memory = need_worker_memory("worker_memory", worker_memory)
     address = resolve_scheduler(scheduler)
     if address is None:
         jobs = jobs or os.cpu_count() or 1
@@ -208,6 +210,7 @@ def _on_dask(fn, batches, jobs, address, setup, setup_args, on_start, timeout, w
     from distributed import KilledWorker, as_completed
 
     cluster = client = None
+    limit = 0  # each local worker's memory limit (bytes; 0 = none)
     plugin = f"qsudoku-setup-{uuid.uuid4().hex[:12]}"
     pending: dict = {}
     with terminate_as_interrupt(), _quiet_logs():
@@ -221,9 +224,14 @@ def _on_dask(fn, batches, jobs, address, setup, setup_args, on_start, timeout, w
                 cluster, client = _local_cluster(jobs, worker_memory)
                 from dask.utils import format_bytes
 
-                limit = next(iter(cluster.workers.values())).memory_manager.memory_limit
+                limit = next(iter(cluster.workers.values())).memory_manager.memory_limit or 0
                 info = (f"local Dask cluster: {jobs} workers, memory limit "
                         f"{format_bytes(limit) if limit else 'none'} each")
+                if 0 < limit < MIN_WORKER_MEMORY:  # "auto" over many jobs
+                    raise ConfigError(
+                        f"each of the {jobs} local Dask workers would get {format_bytes(limit)} "
+                        f"of memory, below the {MIN_WORKER_MEMORY >> 20} MiB one needs to run "
+                        "qsudoku; lower --jobs or set --worker-memory (0 = no limit)")
             local = address is None
             client.register_plugin(_worker_setup_class()(setup, setup_args, local), name=plugin)
             if on_start is not None:
@@ -250,10 +258,17 @@ def _on_dask(fn, batches, jobs, address, setup, setup_args, on_start, timeout, w
                 try:
                     result = fut.result()  # a batch's exception is raised here
                 except (KilledWorker, CancelledError) as e:  # the cluster, not the batch
-                    raise BackendUnavailableError(_lost(position[fut.key], address, e)) from None
+                    raise BackendUnavailableError(_lost(position[fut.key], address, e)
+                                                  + _memory_hint(limit)) from None
                 fut.release()
                 submit()  # the next batch is read only now: a bounded window
                 yield position.pop(fut.key), result
+        except OSError as e:  # a comm closed under us: workers that died (memory), not a bug
+            if type(e).__module__.split(".")[0] != "distributed":
+                raise
+            where = f"the Dask scheduler at {address}" if address else "the local Dask cluster"
+            raise BackendUnavailableError(f"lost the connection to {where} ({type(e).__name__})"
+                                          + _memory_hint(limit)) from None
         finally:
             _shutdown(client, cluster, list(pending.values()), plugin)
 
@@ -264,6 +279,16 @@ def _lost(position: int, address: str | None, e: BaseException) -> str:
         return (f"batch {position} was running on every worker that died "
                 f"(distributed.scheduler.allowed-failures); {where} gave up on it")
     return f"batch {position} was cancelled: lost the connection to {where}"
+
+
+def _memory_hint(limit: int) -> str:
+    """What to say of a local worker's memory limit when workers died."""
+    if not limit:
+        return ""
+    from dask.utils import format_bytes
+
+    return (f"; a local worker is restarted when it passes 95% of its memory limit of "
+            f"{format_bytes(limit)}: raise --worker-memory (0 = no limit)")
 
 
 def _local_cluster(jobs: int, worker_memory: str | int = "auto"):

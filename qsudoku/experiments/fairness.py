@@ -37,7 +37,7 @@ from qsudoku.config import Config
 from qsudoku.errors import ConfigError, TimeLimitError
 from qsudoku.exact.count import count_solutions
 from qsudoku.model.puzzle import Puzzle
-from qsudoku.samplers.options import MAX_READS, MAX_SECONDS
+from qsudoku.checks import MAX_READS, MAX_SECONDS
 from qsudoku.solving import build, make_plan, run_plan
 from qsudoku.solving.plan import draw_seed
 
@@ -149,7 +149,7 @@ def fairness(puzzle: Puzzle, config: Config = Config(), *, reads: int,
         config: Rules, weights and the sampler's parameters (its ``num_reads`` is
             replaced by ``reads``).
         reads: Reads of the one fixed sample (at most
-            :data:`~qsudoku.samplers.options.MAX_READS`; a sampler that takes no
+            :data:`~qsudoku.checks.MAX_READS`; a sampler that takes no
             ``num_reads``, such as ``exact``, is called once and its reads counted).
         max_solutions: Most solutions enumerated (at most :data:`SOLUTIONS_CAP`); a
             puzzle with more is refused.

@@ -49,7 +49,7 @@ from qsudoku import checks as opt
 from qsudoku.samplers.onehot import find_groups
 
 __all__ = ["ExactSampler", "SATSampler", "CPSATSampler", "ILPSampler", "ASPSampler",
-           "CSPSampler", "LimitedExactSolver", "BACKENDS"]
+           "CSPSampler", "LimitedExactSolver", "BACKENDS", "check_exact"]
 
 #: Backends that minimise a BQM without one-hot structure: name -> "module:function".
 _ANY_BQM = {"cpsat": "qsudoku.exact.qubo_min:minimize_cpsat",
@@ -59,11 +59,30 @@ _INT_PARAMS = {"num_workers": (1, 1024), "threads": (1, 1024), "seed": (0, 2**31
 _BOOL_PARAMS = ("hall", "restarts")
 
 
-def _check(name: str, params: dict) -> dict:
-    """The backend's parameters checked (type, range) before any work."""
+def check_exact(name: str, params, *, options: bool = False) -> dict:
+    """The parameters of the exact backend ``name`` checked (type, range) before any work:
+    the one check of every path that runs it (its registry entry's ``checks``, so a plan
+    refuses them before any work; :meth:`ExactSampler.sample`; an exact sampler solving
+    the candidates directly, :func:`qsudoku.solving.fallback.run_exact_sampler`).
+    ``seed`` and ``num_reads`` are the ``sample()`` keywords (``None`` allowed); unknown
+    names are :func:`~qsudoku.samplers.registry.check_params`' business.  ``options``: the
+    constructor's options, whose ``seed`` reaches the solver as it is (``0 .. 2**31 - 1``).
+
+    >>> check_exact("csp", {"hall": True, "seed": 2**40})["seed"]
+    1099511627776
+    >>> check_exact("csp", {"hall": "nonsense"})
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ParameterError: csp: hall = 'nonsense' must be true or false
+    """
     out = dict(params)
     for key, value in params.items():
-        if key == "time_limit":
+        if key == "seed" and not options:  # reduced modulo 2**31 where a backend takes it
+            out[key] = opt.need_seed(value, sampler=name)
+        elif key == "num_reads":
+            out[key] = opt.need_int(key, value, low=1, high=opt.MAX_READS, allow_none=True,
+                                    sampler=name)
+        elif key == "time_limit":
             out[key] = opt.need_time_limit(value, sampler=name)
         elif key in _INT_PARAMS:
             low, high = _INT_PARAMS[key]
@@ -106,7 +125,7 @@ class ExactSampler(dimod.Sampler):
         if unknown:
             raise ParameterError(f"sampler {name!r} has no option(s) {', '.join(unknown)}; "
                                  f"it accepts: {', '.join(sorted(params))}")
-        self.defaults = {**params, **_check(name, defaults)}
+        self.defaults = {**params, **check_exact(name, defaults, options=True)}
         self.parameters = {"groups": [], "num_reads": [], "seed": [], **{k: [] for k in params}}
         self.properties = {"exact": True, "backend": name, "summary": self.backend.summary,
                            "any_bqm": name in _ANY_BQM}
@@ -120,10 +139,9 @@ class ExactSampler(dimod.Sampler):
         if unknown:
             raise ParameterError(f"sampler {self.name!r} does not accept parameter(s) "
                                  f"{', '.join(unknown)}")
-        opt.need_int("num_reads", num_reads, low=1, high=opt.MAX_READS,
-                     allow_none=True, sampler=self.name)
-        seed = opt.need_seed(seed, sampler=self.name)
-        call = {**self.defaults, **_check(self.name, params)}
+        seed = check_exact(self.name, {"num_reads": num_reads, "seed": seed})["seed"]
+        call = {**self.defaults, **check_exact(self.name, params)}
+        opt.need_finite_bqm(bqm, sampler=self.name)
         if seed is not None and "seed" in call:
             call["seed"] = seed % 2**31
         t0 = time.perf_counter()
@@ -254,4 +272,5 @@ class LimitedExactSolver(dimod.ExactSolver):
                 f"the exact solver enumerates all 2^N states; this model has N = "
                 f"{len(bqm.variables)} variables, above its limit of {limit}. "
                 "Use --sampler sa, or more propagation rules to shrink the model")
+        opt.need_finite_bqm(bqm, sampler="exact")
         return super().sample(bqm)

@@ -172,8 +172,11 @@ def known_secrets(config_file: str | None = None) -> set[str]:
         pass
     for path in paths:
         parser = configparser.ConfigParser(interpolation=None, default_section="defaults")
+        path = os.path.expandvars(os.path.expanduser(str(path)))
+        if not os.path.isfile(path):  # a FIFO would block here; D-Wave's factories refuse it
+            continue
         try:
-            parser.read(os.path.expanduser(str(path)), encoding="utf-8")
+            parser.read(path, encoding="utf-8")
         except (OSError, configparser.Error, UnicodeError):
             continue
         for section in [parser.defaults(), *(parser[s] for s in parser.sections())]:

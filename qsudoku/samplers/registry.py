@@ -103,9 +103,10 @@ class SamplerSpec:
         extra: The pip extra that provides it (``None`` = core dependency).
         offline: False for backends that need a network and a token.
         checks: ``"module:function"`` of the checks of its ``sample()`` parameters, for a
-            sampler whose class is not qsudoku's (its ``sample`` checks nothing of ours)
-            or that passes parameters on to another library (they are checked before any
-            model is built): ``function(name, params)`` raises
+            sampler whose class is not qsudoku's (its ``sample`` checks nothing of ours),
+            whose ``sample`` a solve may skip (the exact backends) or that passes
+            parameters on to another library (they are checked before any model is
+            built): ``function(name, params)`` raises
             :class:`~qsudoku.errors.ParameterError` naming the sampler and the parameter.
             :func:`check_params` runs it; ``None`` = the sampler checks its own.
         product: ``"module:Class"`` of the objects a factory ``target`` returns (``None``
@@ -176,6 +177,7 @@ _SQA = _S + "sqa.sampler:"
 _TEMPER = _S + "tempering.sampler:"
 _DW = _S + "dwave."
 _DWC = _DW + "checks:"  # the checks of what is passed on to dwave-system and dwave-hybrid
+_EXACT = _S + "exact:check_exact"  # also run where a solve skips their sample()
 _QPU = _DW + "qpu:QPUSampler"  # qpu and mock-qpu: the object's name tells them apart
 _ROUND = {"num_reads": 1_000_000}  # the solve path stops them at its time limit or a ground state
 _OWN = ClassDefaults  # defaults: those of the class's sample()
@@ -233,17 +235,22 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
                 "uniform random states: the floor any sampler must beat", {"num_reads": 100},
                 checks=_CHECKS + "check_random"),
     SamplerSpec("sat", _S + "exact:SATSampler",
-                "exact: SAT over the candidates (python-sat, exactly-one clauses)", ignores_weights=_ALL_WEIGHTS),
+                "exact: SAT over the candidates (python-sat, exactly-one clauses)",
+                ignores_weights=_ALL_WEIGHTS, checks=_EXACT),
     SamplerSpec("cpsat", _S + "exact:CPSATSampler",
                 "exact: CP with AllDifferent per unit (OR-Tools CP-SAT); minimises any BQM "
-                "without one-hot structure", extra="classical", ignores_weights=_ALL_WEIGHTS),
+                "without one-hot structure", extra="classical",
+                ignores_weights=_ALL_WEIGHTS, checks=_EXACT),
     SamplerSpec("ilp", _S + "exact:ILPSampler",
                 "exact: 0-1 integer programme, one row per group (HiGHS); minimises any BQM "
-                "without one-hot structure", extra="classical", ignores_weights=_ALL_WEIGHTS),
+                "without one-hot structure", extra="classical",
+                ignores_weights=_ALL_WEIGHTS, checks=_EXACT),
     SamplerSpec("asp", _S + "exact:ASPSampler",
-                "exact: answer-set programme, one cardinality rule (clingo)", extra="classical", ignores_weights=_ALL_WEIGHTS),
+                "exact: answer-set programme, one cardinality rule (clingo)", extra="classical",
+                ignores_weights=_ALL_WEIGHTS, checks=_EXACT),
     SamplerSpec("csp", _S + "exact:CSPSampler",
-                "exact: qsudoku's own exact-cover search (no dependencies)", ignores_weights=_ALL_WEIGHTS),
+                "exact: qsudoku's own exact-cover search (no dependencies)",
+                ignores_weights=_ALL_WEIGHTS, checks=_EXACT),
     SamplerSpec("exact", _S + "exact:LimitedExactSolver",
                 "brute-force enumeration (dimod.ExactSolver), at most 20 variables"),
     SamplerSpec("qpu", _S + "dwave.qpu:qpu_sampler",

@@ -36,6 +36,7 @@ from qsudoku.model.propagate import Candidates
 from qsudoku.model.qubo import Weights, build_model
 from qsudoku.model.result import Result
 from qsudoku.samplers import get_sampler, names
+from qsudoku.samplers.exact import check_exact
 from qsudoku.solving.plan import Plan
 from qsudoku.solving.rounds import sample_round
 
@@ -58,14 +59,17 @@ def exact_backend(sampler: Any) -> str | None:
 def run_exact_sampler(plan: Plan, root: Candidates, result: Result, deadline: float) -> None:
     """The plan's exact sampler solves ``root`` directly into ``result``: one call within
     its ``time_limit`` parameter, or else the budget left until ``deadline``; no QUBO.
+    Its parameters pass :func:`~qsudoku.samplers.exact.check_exact` first, as in its
+    ``sample()``.
 
     Raises:
+        ParameterError: A parameter of the wrong type or out of range.
         ContradictionError: If the backend proves there is no solution.
     """
     name = exact_backend(plan.sampler)
-    params = {**getattr(plan.sampler, "defaults", {}), **plan.params}
+    params = check_exact(name, {**getattr(plan.sampler, "defaults", {}), **plan.params})
     if plan.seed is not None:
-        params["seed"] = plan.seed % 2**31
+        params["seed"] = check_exact(name, {"seed": plan.seed})["seed"] % 2**31
     limit = params.get("time_limit")
     limit = max(deadline - time.perf_counter(), 1e-3) if limit is None else limit
     t = time.perf_counter()
@@ -162,5 +166,5 @@ def _sample(sampler, cands: Candidates, weights: Weights, time_limit: float | No
     params = {}
     if deadline is not None and "time_limit" in (getattr(sampler, "parameters", None) or {}):
         params["time_limit"] = max(1e-3, deadline - time.perf_counter())
-    rnd = sample_round(model, sampler, params)
+    rnd = sample_round(model, sampler, params, finite=True)  # built from checked weights
     return (rnd.best.grid if rnd.best.valid else None), rnd.sampleset.info.get("status")

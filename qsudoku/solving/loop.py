@@ -14,7 +14,9 @@ first on :data:`PROBE_READS` reads.  A round is skipped when the time left is be
 
 from __future__ import annotations
 
+import math
 import time
+from dataclasses import replace
 
 import numpy as np
 
@@ -24,9 +26,11 @@ from qsudoku.model.puzzle import Puzzle
 from qsudoku.model.qubo import QuboModel, build_model
 from qsudoku.model.result import Result
 from qsudoku.solving.plan import Plan
+from qsudoku.samplers import get_spec, names
 from qsudoku.solving.rounds import Tally
 
-__all__ = ["RoundLoop", "rounds_text", "SAMPLE_OVERHEAD", "UNMEASURED_READS", "PROBE_READS"]
+__all__ = ["RoundLoop", "rounds_text", "SAMPLE_OVERHEAD", "UNMEASURED_READS", "PROBE_READS",
+           "WORK_PARAMS"]
 
 #: What a round's sampler call may cost beyond its time limit, in builds of the model: the
 #: structured samplers check the BQM against the groups before their first read and score
@@ -45,6 +49,12 @@ _STOPS = {"stop_at_ground": "its first ground state", "time_limit": "its time li
 UNMEASURED_READS = 1000
 #: Reads of the short first call that measures a sampler asked for more.
 PROBE_READS = 4
+#: Parameters a read's work grows with, for samplers without a time parameter (``rotor``,
+#: ``sqa``, ``sa``: sweeps; ``pt``: sweeps, replicas, iterations; ``pa``: iterations).
+#: When the user raises one above its registered default, the first round runs one read
+#: at the registered values, and the later rounds scale the raised ones down to what
+#: fits the time left (a note says so): the budget bounds the work.
+WORK_PARAMS = ("num_sweeps", "num_replicas", "max_iter", "num_iter")
 
 
 def rounds_text(n: int) -> str:
@@ -81,6 +91,8 @@ class RoundLoop:
         self.root_built = 0.0  # seconds the root model took to build
         self.noted_reads = False  # the fewer-reads note is given once
         self.unbuilt = False  # the root's build ran out of time (build_root)
+        self.work = self._raised_work()  # {param: (asked, registered)}
+        self.last_per_read = 0.0  # seconds per read of the last round (work scaled)
 
     def build_root(self) -> QuboModel | None:
         """Build the root model now, before :meth:`run` (which reuses it), so that a
@@ -96,9 +108,14 @@ class RoundLoop:
         if self.unbuilt:
             return self.tally
         probe = (self.batched and self.max_reads > UNMEASURED_READS
-                 and "annealing_time" not in self.plan.accepted)
+                 and "annealing_time" not in self.plan.accepted and not self.work)
         n_next: int | None = PROBE_READS if probe else None
         tally, result = self.tally, self.result
+        plan = self.plan
+        if self.work:  # one read at the registered work first: it measures a read
+            plan = replace(self.plan, params={**self.plan.params,
+                                              **{k: d for k, (_, d) in self.work.items()}})
+            n_next = 1 if "num_reads" in self.plan.accepted else None
         while not tally.rounds or not self.one:
             t = time.perf_counter()
             if tally.rounds and (t >= self.deadline or self.deadline - t < built):
@@ -115,9 +132,10 @@ class RoundLoop:
                                         "the budget")
                 break
             left = self.deadline - t - built  # a build's worth kept for the reads' scoring
-            rnd = self.plan.sample(model, seed=self._seed(), left=None if self.fixed else left,
+            rnd = plan.sample(model, seed=self._seed(), left=None if self.fixed else left,
                                    num_reads=n_next, fixed_sample=self.fixed,
-                                   deadline=None if self.fixed else self.deadline)
+                                   deadline=None if self.fixed else self.deadline,
+                                   finite=True)  # built here from checked weights
             self.timings["sample"] += rnd.t_sample
             self.timings["decode"] += rnd.t_decode
             tally.add(rnd)
@@ -131,7 +149,10 @@ class RoundLoop:
                 result.grid, result.valid = list(rnd.best.grid), True
                 break
             if self.batched:
+                self.last_per_read = (rnd.t_sample + rnd.t_decode) / max(1, rnd.num_reads)
                 n_next = self._reads_that_fit()
+                if self.work and tally.rounds == 1:
+                    plan, n_next = self._fit_work(built)
                 if n_next < 1:
                     break
         if result.valid:
@@ -190,8 +211,49 @@ class RoundLoop:
         self.noted_reads = True
 
     def _per_read(self) -> float:
-        """Seconds per read so far: sampling and decoding (decoding many reads is not free)."""
+        """Seconds per read so far: sampling and decoding (decoding many reads is not free);
+        of the last round when the work per read was scaled."""
+        if self.work:
+            return self.last_per_read
         return (self.tally.t_sample + self.tally.t_decode) / max(1, self.tally.num_reads)
+
+    def _raised_work(self) -> dict:
+        """The :data:`WORK_PARAMS` the user set above the registered defaults, for a
+        registered sampler without a time parameter, in a budgeted solve of several rounds
+        that can take ``num_reads``: ``{param: (asked, registered)}``."""
+        plan = self.plan
+        if (self.fixed or self.one or plan.timed or not self.batched
+                or plan.label not in names()):
+            return {}
+        defaults, asked = get_spec(plan.label).defaults, plan.config.sampler.params
+        return {k: (int(asked[k]), int(defaults[k])) for k in WORK_PARAMS
+                if k in asked and k in defaults and k in plan.params
+                and isinstance(asked[k], int) and asked[k] > defaults[k] > 0}
+
+    def _fit_work(self, built: float) -> tuple[Plan, int]:
+        """After the first round (one read at the registered work): the plan of the later
+        rounds, its raised work scaled to fit the time left, and their reads."""
+        per_read = max(self.last_per_read, 1e-9)  # a read at the registered work
+        left = self.deadline - time.perf_counter() - built
+        need = math.prod(a / d for a, d in self.work.values())
+        fit = left / (self.max_reads * per_read)  # work per read that fits, in registered units
+        reads = self.max_reads
+        if fit >= need:
+            return self.plan, reads
+        scaled, factor = {}, max(fit, 1.0) / need
+        for k, (a, d) in self.work.items():
+            scaled[k] = max(d, int(a * factor))
+            factor /= scaled[k] / a
+        if fit < 1:  # not even the registered work fits every read: fewer reads
+            reads = max(0, int(left / per_read))
+        asked = ", ".join(f"{k} = {a}" for k, (a, _) in self.work.items())
+        ran = ", ".join(f"{k} = {v}" for k, v in scaled.items())
+        then = (f"the later rounds ran {ran} with {reads} read(s) each" if reads >= 1 else
+                "no further round fits")
+        self.result.notes.append(
+            f"{self.plan.label}: {asked} per read cannot fit the {self.budget:g} s budget (a "
+            f"read at the registered work took {per_read:.2g} s); {then}")
+        return replace(self.plan, params={**self.plan.params, **scaled}), reads
 
     def _reads_that_fit(self) -> int:
         """Reads of the next round: at most the asked ones, as many as the time left holds

@@ -39,11 +39,14 @@ from qsudoku.samplers import check_params, get_sampler, get_spec, names
 from qsudoku.samplers.registry import check_sampler_values, check_values, default_params
 from qsudoku.solving.rounds import Round, sample_round
 
-__all__ = ["Plan", "make_plan", "offline_plan", "TIME_PARAMS", "FIXED_SAMPLE_READS", "spec_of",
-           "draw_seed"]
+__all__ = ["Plan", "make_plan", "offline_plan", "TIME_PARAMS", "READ_MS_PARAMS",
+           "FIXED_SAMPLE_READS", "spec_of", "draw_seed"]
 
 #: Sampling parameters that take a time limit in seconds: a round passes the time left.
 TIME_PARAMS = ("time_limit", "time_budget")
+#: A time limit in milliseconds per read, the reads one after another (``tabu``'s
+#: ``timeout``): a round caps it at the time left shared over its reads.
+READ_MS_PARAMS = ("timeout",)
 #: Most reads of a fixed sample when ``num_reads`` is not configured: ``aco``, ``swap`` and
 #: ``swap-tabu`` register 10**6 reads, meant to be cut short by a time limit or the first
 #: ground state, neither of which a fixed sample has.
@@ -155,13 +158,19 @@ class Plan:
             num_reads = self.sample_size
         if num_reads is not None:
             call["num_reads"] = num_reads
+        if left is not None and not fixed_sample:
+            reads = max(1, int(call.get("num_reads") or 1))
+            for k in READ_MS_PARAMS:
+                if k in self.accepted and isinstance(call.get(k), (int, float)):
+                    call[k] = max(1, min(int(call[k]), int(float(left) * 1000 / reads)))
         return call
 
     def sample(self, model, *, seed: int | None = None, left: float | None = None,
                num_reads: int | None = None, deadline: float | None = None,
-               fixed_sample: bool = False) -> Round:
+               fixed_sample: bool = False, finite: bool = False) -> Round:
         """One round: sample ``model`` with :meth:`round_params` and decode every read (the
-        reads of lowest energy that fit before ``deadline``, if one is given).
+        reads of lowest energy that fit before ``deadline``, if one is given).  ``finite``:
+        see :func:`~qsudoku.solving.rounds.sample_round` (a model of a NaN bias is refused).
 
         >>> from qsudoku import Config, parse_puzzle
         >>> from qsudoku.solving import build
@@ -176,7 +185,8 @@ class Plan:
         """
         with self.rejected():
             return sample_round(model, self.sampler, self.round_params(
-                seed, left, num_reads, fixed_sample=fixed_sample), self.label, deadline)
+                seed, left, num_reads, fixed_sample=fixed_sample), self.label, deadline,
+                finite=finite)
 
     def warm_up(self) -> float:
         """Compile the sampler's kernels for these parameters (seconds it took; 0 if none)."""

@@ -62,7 +62,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 
-from qsudoku.checks import need_real, need_type
+from qsudoku.checks import MAX_SECONDS, need_real, need_type
 from qsudoku.config import Config
 from qsudoku.errors import BackendUnavailableError
 from qsudoku.model.propagate import Candidates, propagate
@@ -132,7 +132,7 @@ def solve(puzzle: Puzzle, config: Config = Config(), *, sampler=None,
     t0 = time.perf_counter()
     need_type("puzzle", puzzle, Puzzle)
     need_type("config", config, Config)
-    need_real("budget", budget, low=0, allow_none=True)
+    need_real("budget", budget, low=0, high=MAX_SECONDS, allow_none=True)
     plan = make_plan(config, sampler)
     setup = time.perf_counter() - t0  # building the sampler (imports): not sampling time
     result = run_plan(plan, puzzle, budget=budget)

@@ -31,6 +31,7 @@ from typing import Any, Mapping
 from qsudoku.errors import SamplerOutputError
 from qsudoku.model.decode import Decoded, decode
 from qsudoku.model.qubo import QuboModel
+from qsudoku.checks import need_finite_bqm
 
 __all__ = ["Round", "Tally", "sample_round", "checked_sampleset", "DECODE_SAMPLE", "best_read", "call_params", "INFO_KEYS"]
 
@@ -156,7 +157,7 @@ def _decode_within(model: QuboModel, sampleset, deadline: float | None):
 
 
 def sample_round(model: QuboModel, sampler, params: Mapping, name: str | None = None,
-                 deadline: float | None = None) -> Round:
+                 deadline: float | None = None, *, finite: bool = False) -> Round:
     """Sample ``model.bqm`` once with ``sampler`` and decode every read.
 
     Args:
@@ -168,15 +169,22 @@ def sample_round(model: QuboModel, sampler, params: Mapping, name: str | None = 
         deadline: ``time.perf_counter()`` value by which decoding should end: when the
             sampler returned more reads than fit, only those of lowest energy are decoded
             (:attr:`Round.returned` keeps the count returned).
+        finite: The model's biases are known to be finite (built by
+            :func:`~qsudoku.model.qubo.build_model` from checked weights, as every round of
+            a solve is), so the check of every bias (one pass in C) is skipped.
 
     Returns:
         The :class:`Round`.
 
     Raises:
+        ConfigError: A bias of ``model.bqm`` is NaN or infinite (any sampler, before it
+            runs: :func:`~qsudoku.checks.need_finite_bqm`).
         SamplerOutputError: The sampler's answer is not usable (:func:`checked_sampleset`).
     """
     call = call_params(sampler, model, params)
     name = name or getattr(sampler, "name", None) or type(sampler).__name__
+    if not finite:
+        need_finite_bqm(model.bqm, sampler=str(name))
     t = time.perf_counter()
     sampleset = checked_sampleset(str(name), sampler.sample(model.bqm, **call), model)
     t_sample = time.perf_counter() - t

@@ -96,6 +96,7 @@ from qsudoku.samplers.dwave.construct import construct_run
 from qsudoku.samplers.dwave.subproblems import descend, sample_batch, SubModel, SubStructure, tally
 from qsudoku.samplers.dwave.cloud import plain
 from qsudoku.samplers.dwave.walls import WallCode
+from qsudoku.checks import need_finite_bqm
 
 __all__ = ["DecomposeSampler", "decompose_sampler", "choose_cells", "STRATEGIES", "QPU_SAMPLERS"]
 
@@ -203,6 +204,7 @@ class DecomposeSampler(dimod.Sampler):
         if unknown:
             raise ParameterError(f"decompose: unknown parameter(s) {', '.join(unknown)}; it "
                                  f"accepts: {', '.join(sorted(self.parameters))}")
+        need_finite_bqm(bqm, sampler="decompose")
         if not bqm.num_variables:
             return dimod.SampleSet.from_samples(([], []), bqm.vartype, [],
                                                 info={"qpu_calls": 0, "strategy": strategy})

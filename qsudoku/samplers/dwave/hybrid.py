@@ -32,7 +32,7 @@ import numpy as np
 
 from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
 from qsudoku.samplers.dwave.cloud import (CLIENT_OPTIONS, DEFAULT_LABEL, check_credentials,
-                                          cloud_errors, plain, split_options)
+                                          client_options, cloud_errors, plain, split_options)
 from qsudoku.samplers.dwave.limits import PARAMETERS, PUBLISHED, bqm_size, check_size, cqm_size
 from qsudoku.samplers.dwave.nl_model import build_nl_model, model_size
 from qsudoku.samplers.onehot import groups_of
@@ -124,7 +124,7 @@ class HybridSampler(_Hybrid):
             params.setdefault("label", DEFAULT_LABEL)
         minimum = float(child.min_time_limit(bqm))
         limit = _time_limit(time_limit, minimum, child.properties)
-        with cloud_errors(self.what):
+        with cloud_errors(self.what, source=child):
             ss = child.sample(bqm, time_limit=limit, **params)
             ss.resolve()
         return self._finish(ss, limit, minimum)
@@ -221,7 +221,7 @@ class HybridCQMSampler(_Hybrid):
             params.setdefault("label", DEFAULT_LABEL)
         minimum = float(child.min_time_limit(cqm))
         limit = _time_limit(time_limit, minimum, child.properties)
-        with cloud_errors(self.what):
+        with cloud_errors(self.what, source=child):
             res = child.sample_cqm(cqm, time_limit=limit, **params)
             res.resolve()
         pos = {v: i for i, v in enumerate(res.variables)}
@@ -274,7 +274,8 @@ class HybridNLSampler(_Hybrid):
         child = self.admit(size)
         minimum = float(child.estimated_min_time_limit(nl.model))
         limit = _time_limit(time_limit, minimum, child.properties)
-        with cloud_errors(self.what):  # the states are read from the answer when first used
+        # the states are read from the answer when first used
+        with cloud_errors(self.what, source=child):
             result = child.sample(nl.model, time_limit=limit, **params).result()
             rows = nl.samples()
             states = [i for i in range(nl.model.states.size()) if nl.choice.has_state(i)]
@@ -298,7 +299,7 @@ def _hybrid_factory(name: str, cls_name: str, wrapper):
 
         def connect():
             with cloud_errors(wrapper.what, constructing=True, client=client):
-                return getattr(dwave.system, cls_name)(**client)
+                return getattr(dwave.system, cls_name)(**client_options(client))
 
         return wrapper(connect=connect)
 

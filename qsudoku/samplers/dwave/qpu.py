@@ -29,10 +29,11 @@ import numpy as np
 from qsudoku.samplers.dwave.cliques import Packed, clique_embedding, copies_that_fit
 from qsudoku.samplers.dwave.embedding import (EmbeddingCache, check_embedding_parameters, embed_bqm,
                                               estimate_qpu_access_time, graph_key, target_id)
+from qsudoku.checks import need_finite_bqm
 from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
 from qsudoku.samplers.dwave.checks import CHAIN_BREAK_METHODS, check_qpu
-from qsudoku.samplers.dwave.cloud import (CLIENT_OPTIONS, DEFAULT_LABEL, cloud_errors, plain,
-                                          split_options)
+from qsudoku.samplers.dwave.cloud import (CLIENT_OPTIONS, DEFAULT_LABEL, client_options,
+                                          cloud_errors, plain, split_options)
 from qsudoku.samplers.redact import scrub
 
 __all__ = ["QPUSampler", "clique_parts", "qpu_sampler", "mock_qpu_sampler", "mock_child", "resolve_chain_strength",
@@ -236,6 +237,7 @@ class QPUSampler(dimod.ComposedSampler):
         if "seed" in params and "seed" not in child.parameters:  # a real QPU: the embedding's
             del params["seed"]
         check_qpu_params(params, child.parameters, child.properties, self.name)
+        need_finite_bqm(bqm, sampler=self.name)
         if "label" in child.parameters:
             params.setdefault("label", DEFAULT_LABEL)
         strength = resolve_chain_strength(bqm, chain_strength, chain_strength_factor)
@@ -256,7 +258,7 @@ class QPUSampler(dimod.ComposedSampler):
         method = (chain_breaks.MinimizeEnergy(bqm, emb.embedding)
                   if chain_break_method == "minimize_energy"
                   else getattr(chain_breaks, chain_break_method or "majority_vote"))
-        with cloud_errors("QPU"):
+        with cloud_errors("QPU", source=child):
             ss = FixedEmbeddingComposite(child, emb.embedding).sample(
                 bqm, chain_strength=strength, chain_break_method=method,
                 return_embedding=bool(return_embedding), **params)
@@ -351,7 +353,7 @@ def qpu_sampler(**options):
 
     cache = _cache_from(local)
     with cloud_errors("QPU", constructing=True, client=client):
-        child = DWaveSampler(**client)
+        child = DWaveSampler(**client_options(client))
     return QPUSampler(child, cache, local.get("embedding_parameters"))
 
 

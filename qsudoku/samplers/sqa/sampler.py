@@ -43,7 +43,7 @@ import numpy as np
 from dwave.samplers import PathIntegralAnnealingSampler, RotorModelAnnealingSampler
 
 from qsudoku.samplers.classical import check_sa
-from qsudoku.checks import need_choice, need_real
+from qsudoku.checks import need_choice, need_finite_bqm, need_real
 from qsudoku.samplers.reads import empty_sampleset
 
 __all__ = ["PathIntegralSampler", "RotorSampler", "check_sqa", "check_rotor",
@@ -107,6 +107,7 @@ class PathIntegralSampler(PathIntegralAnnealingSampler):
                       num_sweeps_per_beta=num_sweeps_per_beta,
                       beta_schedule_type=beta_schedule_type)
         check_sqa(self.name, {**params, "transverse_field": transverse_field})
+        need_finite_bqm(bqm, sampler=self.name)
         if bqm.num_variables == 0:
             return empty_sampleset(bqm)
         if transverse_field is not None:
@@ -132,6 +133,7 @@ class RotorSampler(RotorModelAnnealingSampler):
                **params) -> dimod.SampleSet:
         params.update(num_reads=num_reads, num_sweeps=num_sweeps, beta_range=beta_range)
         check_rotor(self.name, params)
+        need_finite_bqm(bqm, sampler=self.name)
         if bqm.num_variables == 0:
             return empty_sampleset(bqm)
         ss = super().sample(bqm, **params)

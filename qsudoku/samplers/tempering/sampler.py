@@ -34,7 +34,7 @@ import dimod
 import numpy as np
 
 from qsudoku.samplers.classical import check_sa
-from qsudoku.checks import MAX_READS, need_int, need_seed, no_unknown
+from qsudoku.checks import MAX_READS, need_finite_bqm, need_int, need_seed, no_unknown
 from qsudoku.samplers.reads import empty_sampleset, fresh_seed
 
 __all__ = ["ParallelTemperingSampler", "PopulationAnnealingSampler", "check_pt", "check_pa",
@@ -87,6 +87,7 @@ class _Workflow(dimod.Sampler):
         no_unknown(self.name, {k: v for k, v in params.items() if k not in self.defaults})
         params = {**self.defaults, **params}
         self.check(self.name, params)
+        need_finite_bqm(bqm, sampler=self.name)
         seed = fresh_seed() % 2**63 if params["seed"] is None else params["seed"]
         info = {"seed": seed, **{k: v for k, v in params.items() if k != "seed"}}
         if bqm.num_variables == 0:
