@@ -21,7 +21,7 @@ from copy import copy
 
 from qsudoku.io.output import is_stdout
 from qsudoku.experiments.bench import SOLVE, format_summary, points, summarize
-from qsudoku.errors import BackendUnavailableError, ConfigError
+from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError, QSudokuError
 from qsudoku.commands.common import (SecondsListAction, add_config_args, add_input_args,
                                      add_route_args, config_from_args)
 from qsudoku.commands.experiment import (add_experiment_args, check_experiment_args,
@@ -72,16 +72,53 @@ def _points(args, budgets):
         a = copy(args)
         a.sampler = None if name == SOLVE else name
         a.param = _params_for(args.param, name)
-        pts = points(config_from_args(a), [name], budgets)
         try:
+            pts = points(config_from_args(a), [name], budgets)
             runner.check_point(pts[0])  # bad parameters fail now, not once per puzzle
         except BackendUnavailableError as e:
             print(f"qsudoku: note: skipping {name}: {e}", file=sys.stderr)
             continue
+        except ParameterError as e:
+            hint = _per_sampler_hint(args, names, name)
+            if not hint:
+                raise
+            raise ParameterError(f"{e} {hint}") from None
         out.extend(pts)
     if not out:
         raise BackendUnavailableError("none of the requested backends can run here")
     return out
+
+
+def _per_sampler_hint(args, names: list[str], name: str) -> str:
+    """``(to set it for one sampler only, use --param sa.num_sweeps=100)`` when a plain
+    ``--param`` that backend ``name`` rejects is one another backend of the run accepts,
+    so that its per-sampler form would have worked ("" if none)."""
+    from qsudoku.experiments.measure import plan_for
+
+    def accepted(backend: str) -> frozenset | None:
+        a = copy(args)
+        a.sampler, a.param = None if backend == SOLVE else backend, []
+        try:
+            return plan_for(config_from_args(a)).accepted
+        except QSudokuError:  # not buildable here: no hint from it
+            return None
+
+    mine = accepted(name)
+    forms = []
+    for item in _params_for(args.param, name):
+        if item not in (args.param or []):  # given as name.KEY=VALUE already
+            continue
+        key = item.partition("=")[0].strip()
+        if mine is None or key in mine:
+            continue
+        for other in names:
+            takes = accepted(other) if other != name else None
+            if takes is not None and key in takes:
+                forms.append(f"--param {other}.{item.strip()}")
+                break
+    if not forms:
+        return ""
+    return f"(to set it for one sampler only, use {' '.join(forms)})"
 
 
 def _params_for(items: list[str], name: str) -> list[str]:

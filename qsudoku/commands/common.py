@@ -16,6 +16,7 @@ from qsudoku.io.files import iter_puzzles
 from qsudoku.io.stream import MAX_LINE_BYTES
 from qsudoku.io.rules import parse_box
 from qsudoku.model.result import count_noun
+from qsudoku.solving.budget import BASE_BUDGET, BIG_MODEL
 
 __all__ = ["add_input_args", "add_config_args", "add_route_args", "rules_from_args", "config_from_args",
            "iter_inputs", "parse_key_values", "add_index_arg", "pick_puzzle", "check_seconds",
@@ -120,7 +121,9 @@ def add_route_args(p: argparse.ArgumentParser, budget: bool = True) -> None:
     if budget:
         r.add_argument("--time-budget", action=SecondsAction, metavar="S", dest="route_budget",
                        help="seconds of sampling rounds per puzzle (default "
-                            f"{DEFAULTS['route']['time_budget']:g})")
+                            f"{DEFAULTS['route']['time_budget']}: {BASE_BUDGET:g} s, more on "
+                            f"models of {BIG_MODEL:,} variables or more and for samplers whose "
+                            "rounds cost more; the output says which budget ran)")
     r.add_argument("--no-fallback", action="store_true",
                    help="no exact fallback: report what the sampler alone reached")
     r.add_argument("--no-route", action="store_true",

@@ -150,6 +150,24 @@ def _qpu_line(info: dict) -> str:
     return "qpu: " + ", ".join(parts)
 
 
+def _run_lines(result) -> list[str]:
+    """The budget that ran and why, and the seed (drawn or given), of a result that did more
+    than propagate."""
+    if result.solved_by == "propagation":
+        return []
+    sampler = result.sampler or {}
+    route, seed = sampler.get("route") or {}, sampler.get("seed")
+    lines = []
+    if route.get("time_budget") is not None and not route.get("fixed_sample"):
+        seconds = float(route["time_budget"])
+        shown = f"{seconds:.3g}" if seconds < 1000 else f"{seconds:.0f}"
+        lines.append(f"budget: {shown} s ({route.get('budget', 'set')})")
+    if seed is not None:
+        lines.append(f"seed: {seed}" + (f" (drawn; --seed {seed} repeats it)"
+                                        if sampler.get("seed_drawn") else ""))
+    return lines
+
+
 def render(result) -> str:
     """The human-readable report of one result."""
     p = result.puzzle
@@ -169,6 +187,7 @@ def render(result) -> str:
     qpu = _qpu_line(result.info)
     if qpu:
         lines.append(qpu)
+    lines.extend(_run_lines(result))
     if result.broken:
         more = f" (+{len(result.broken) - 8} more)" if len(result.broken) > 8 else ""
         lines.append("broken: " + "; ".join(result.broken[:8]) + more)

@@ -129,8 +129,9 @@ class SamplerConfig:
 class RouteConfig:
     """``[route]``: the round policy of every sampler (see :mod:`qsudoku.solving.solve`).
 
-    The reduced QUBO is sampled in rounds for at most ``time_budget`` seconds, until a
-    read is valid (``enabled = false``: one round).  If the rounds end unsolved, an exact solver finishes the
+    The reduced QUBO is sampled in rounds for at most ``time_budget`` seconds (``"auto"``:
+    a default that fits the model and the sampler, see :mod:`qsudoku.solving.budget`), until
+    a read is valid (``enabled = false``: one round).  If the rounds end unsolved, an exact solver finishes the
     puzzle and the result says so.  ``exact_fallback`` names it: a registry name such as
     ``"csp"``, or a comma-separated list tried in order, skipping backends whose library
     is not installed; ``""`` = none.  The fallback stops after ``fallback_time_limit``
@@ -141,7 +142,7 @@ class RouteConfig:
     """
 
     enabled: bool = _R["enabled"]
-    time_budget: float = _R["time_budget"]
+    time_budget: float | str = _R["time_budget"]
     exact_fallback: str = _R["exact_fallback"]
     fallback_time_limit: float = _R["fallback_time_limit"]
 
@@ -153,10 +154,11 @@ class RouteConfig:
     def __post_init__(self):
         if not isinstance(self.enabled, bool):
             raise ConfigError(f"route.enabled = {self.enabled!r} must be true or false")
-        if (isinstance(self.time_budget, bool) or not isinstance(self.time_budget, (int, float))
+        if self.time_budget != "auto" and (
+                isinstance(self.time_budget, bool) or not isinstance(self.time_budget, (int, float))
                 or not 0 < self.time_budget <= MAX_SECONDS):
             raise ConfigError(f"route.time_budget = {self.time_budget!r} must be a positive "
-                              f"number of seconds, at most {MAX_SECONDS:g}")
+                              f"number of seconds, at most {MAX_SECONDS:g}, or \"auto\"")
         if not isinstance(self.exact_fallback, str):
             raise ConfigError(f"route.exact_fallback = {self.exact_fallback!r} must be a sampler "
                               "name, a comma-separated list of them, or \"\"")

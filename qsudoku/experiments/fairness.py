@@ -39,6 +39,7 @@ from qsudoku.exact.count import count_solutions
 from qsudoku.model.puzzle import Puzzle
 from qsudoku.checks import MAX_READS, MAX_SECONDS
 from qsudoku.solving import build, make_plan, run_plan
+from qsudoku.solving.plan import draw_seed
 
 __all__ = ["Fairness", "fairness", "MAX_SOLUTIONS", "SOLUTIONS_CAP", "TIME_LIMIT",
            "SolutionsError"]
@@ -184,8 +185,8 @@ def fairness(puzzle: Puzzle, config: Config = Config(), *, reads: int,
                              "solutions: give more cells or raise the limit")
     if count.count == 0:
         raise SolutionsError("puzzle has no solution: nothing to sample fairly")
-    if seed is None:  # below 2**31: the bound of dwave-samplers' seeds
-        seed = int(np.random.SeedSequence().generate_state(1)[0]) >> 1
+    if seed is None:
+        seed = draw_seed()
     t = time.perf_counter()
     grids, params, note = _grids(puzzle, config, sampler or config.sampler.name, reads, seed)
     seconds = time.perf_counter() - t

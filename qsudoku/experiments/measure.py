@@ -27,7 +27,6 @@ from the operating system's entropy when none is configured.
 from __future__ import annotations
 
 import math
-import secrets
 import time
 from typing import Any, Mapping, Sequence
 
@@ -97,9 +96,11 @@ def check_point(point: Point) -> None:
 def task_plan(task: Task):
     """The point's plan with the task's seed when the sampler takes one, and that seed
     (``None`` if it takes none): the ``seed`` param plus the repeat, or, without one, a
-    seed drawn from the operating system's entropy (:mod:`secrets`), so that the row names
-    a seed that reproduces its reads."""
+    seed drawn from the operating system's entropy (:func:`~qsudoku.solving.plan.draw_seed`,
+    as ``solve`` draws its own), so that the row names a seed that reproduces its reads."""
     from dataclasses import replace
+
+    from qsudoku.solving.plan import draw_seed
 
     cfg = task.point.config
     plan = plan_for(cfg)
@@ -109,7 +110,7 @@ def task_plan(task: Task):
     if isinstance(base, int) and not isinstance(base, bool):
         seed = int(base) + task.repeat
     else:
-        seed = secrets.randbits(31)
+        seed = draw_seed()
     return replace(plan, seed=seed), seed
 
 

@@ -118,6 +118,10 @@ class SamplerSpec:
         ignores_weights: The ``[qubo.weights]`` kinds that do not change what it does:
             a structure-aware sampler reads the one-hot groups, not their weights (a solve
             that sets one of them says so in a note).
+        round_cost: Seconds one solve round of its work costs, when that is more than the
+            default time budget gives (``decompose``: a run of QPU calls); the default
+            budget (``route.time_budget = "auto"``) is then at least this.  ``None``: no
+            more than any sampler's.
     """
 
     name: str
@@ -130,6 +134,7 @@ class SamplerSpec:
     product: str | None = None
     round: Mapping = field(default_factory=dict)
     ignores_weights: tuple[str, ...] = ()
+    round_cost: float | None = None
 
     @property
     def made(self) -> str:
@@ -180,6 +185,11 @@ _OWN = ClassDefaults  # defaults: those of the class's sample()
 _ALL_WEIGHTS = ("cell", "row", "column", "box", "extra")
 #: The swap samplers keep every cell one-hot; the unit weights rank their moves.
 _CELL_WEIGHT = ("cell",)
+
+#: Seconds of a ``decompose`` round: a run of QPU calls (each about 20 ms of QPU access plus
+#: the network on a QPU, or simulated annealing of the same problem on the mock); see
+#: ``docs/annealers.md``.
+DECOMPOSE_ROUND = 120.0
 
 #: Every sampler qsudoku ships, in the order ``qsudoku samplers`` lists them.
 SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
@@ -267,7 +277,8 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
                 "reduced QUBO, composed classically (default: a consistent partial grid grown "
                 "by the calls with singles propagation); option qpu_sampler = qpu | mock-qpu | "
                 "hybrid", _OWN(_DW + "decompose:DecomposeSampler"), extra="qpu", offline=False,
-                checks=_DWC + "check_decompose", product=_DW + "decompose:DecomposeSampler"),
+                checks=_DWC + "check_decompose", product=_DW + "decompose:DecomposeSampler",
+                round_cost=DECOMPOSE_ROUND),
     SamplerSpec("kerberos", _S + "dwave.kerberos:kerberos_sampler",
                 "dwave-hybrid KerberosSampler (tabu | SA | QPU subproblems); option "
                 "qpu_sampler = qpu | mock-qpu",
@@ -280,15 +291,18 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
 def register(name: str, *, summary: str = "", defaults: Mapping | None = None,
              extra: str | None = None, offline: bool = True, checks: str | None = None,
              product: str | None = None, round: Mapping | None = None,
-             ignores_weights: tuple[str, ...] = ()):
+             ignores_weights: tuple[str, ...] = (),
+             round_cost: float | None = None):
     """Decorator registering a factory (``factory(**options) -> dimod.Sampler``) under
     ``name``: for samplers of your own; qsudoku's are in :data:`SPECS`.  ``checks`` and
-    ``product`` are :attr:`SamplerSpec.checks` and :attr:`SamplerSpec.product`: with a
+    ``product`` are :attr:`SamplerSpec.checks` and :attr:`SamplerSpec.product` (and
+    ``round_cost`` :attr:`SamplerSpec.round_cost`): with a
     ``product``, the factory's objects passed to ``solve(..., sampler=obj)`` are
     recognised as ``name``; ``ignores_weights`` is :attr:`SamplerSpec.ignores_weights`."""
     def deco(factory):
         SPECS[name] = SamplerSpec(name, factory, summary, dict(defaults or {}), extra, offline,
-                                  checks, product, dict(round or {}), tuple(ignores_weights))
+                                  checks, product, dict(round or {}), tuple(ignores_weights),
+                                  round_cost)
         return factory
     return deco
 

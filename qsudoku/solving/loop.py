@@ -90,12 +90,23 @@ class RoundLoop:
         self.root_model: QuboModel | None = None
         self.root_built = 0.0  # seconds the root model took to build
         self.noted_reads = False  # the fewer-reads note is given once
+        self.unbuilt = False  # the root's build ran out of time (build_root)
         self.work = self._raised_work()  # {param: (asked, registered)}
         self.last_per_read = 0.0  # seconds per read of the last round (work scaled)
+
+    def build_root(self) -> QuboModel | None:
+        """Build the root model now, before :meth:`run` (which reuses it), so that a
+        budget can be derived from it; ``None`` if the deadline ended the build (the notes
+        say so, and :meth:`run` then samples nothing)."""
+        model, _ = self._model()
+        self.unbuilt = model is None
+        return model
 
     def run(self) -> Tally:
         """Run the rounds; the statistics over them."""
         built = 0.0
+        if self.unbuilt:
+            return self.tally
         probe = (self.batched and self.max_reads > UNMEASURED_READS
                  and "annealing_time" not in self.plan.accepted and not self.work)
         n_next: int | None = PROBE_READS if probe else None

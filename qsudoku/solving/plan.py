@@ -26,6 +26,7 @@ Every sampler gets the same treatment:
 
 from __future__ import annotations
 
+import secrets
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
@@ -39,7 +40,7 @@ from qsudoku.samplers.registry import check_sampler_values, check_values, defaul
 from qsudoku.solving.rounds import Round, sample_round
 
 __all__ = ["Plan", "make_plan", "offline_plan", "TIME_PARAMS", "READ_MS_PARAMS",
-           "FIXED_SAMPLE_READS", "spec_of"]
+           "FIXED_SAMPLE_READS", "spec_of", "draw_seed"]
 
 #: Sampling parameters that take a time limit in seconds: a round passes the time left.
 TIME_PARAMS = ("time_limit", "time_budget")
@@ -73,6 +74,22 @@ class Plan:
     notes: tuple[str, ...] = ()
     accepted: frozenset = field(default=frozenset(), repr=False)
     online: bool = False
+    seed_drawn: bool = False
+
+    def seeded(self) -> "Plan":
+        """This plan with a seed drawn by :func:`draw_seed` (``seed_drawn``) if it has none
+        and the sampler takes one, so that the seed that runs is known: re-running with it
+        reproduces the reads of a sampler that does a fixed amount of work.
+
+        >>> plan = make_plan(Config().with_overrides(sampler="sa")).seeded()
+        >>> isinstance(plan.seed, int), plan.seed_drawn
+        (True, True)
+        >>> make_plan(Config().with_overrides(sampler="sa", seed=4)).seeded().seed
+        4
+        """
+        if self.seed is not None or not self.takes_seed:
+            return self
+        return replace(self, seed=draw_seed(), seed_drawn=True)
 
     @property
     def takes_seed(self) -> bool:
@@ -201,6 +218,17 @@ class Plan:
         kind = ParameterError if isinstance(e, ParameterError) else ConfigError
         return kind(f"{where}sampler {self.label!r} rejected its parameters "
                            f"{dict(self.params)}: {e}")
+
+
+def draw_seed() -> int:
+    """A fresh seed from the operating system's entropy, below ``2**31``: every registered
+    sampler takes it (dwave-samplers' are 32-bit).  The one way a run draws the seed it
+    then reports (``solve``, ``bench`` and ``sweep`` rows, ``fairness``).
+
+    >>> 0 <= draw_seed() < 2**31
+    True
+    """
+    return secrets.randbits(31)
 
 
 def spec_of(sampler):

@@ -71,6 +71,7 @@ from qsudoku.model.qubo import QuboModel, build_model
 from qsudoku.model.result import Result
 from qsudoku.solving.loop import (PROBE_READS, SAMPLE_OVERHEAD, UNMEASURED_READS, RoundLoop,
                                   rounds_text)
+from qsudoku.solving.budget import BASE_BUDGET, auto_budget, is_auto, set_budget
 from qsudoku.solving.plan import Plan, make_plan, offline_plan
 from qsudoku.solving.rounds import Tally
 
@@ -156,7 +157,9 @@ def run_plan(plan: Plan, puzzle: Puzzle, *, budget: float | None = None,
     """
     t0 = time.perf_counter() if clock_start is None else clock_start
     cfg, rc = plan.config, plan.config.route
-    time_budget = rc.time_budget if budget is None else float(budget)
+    plan = plan.seeded()  # the seed that runs is known and reported, drawn if none was given
+    auto = budget is None and is_auto(rc.time_budget)
+    time_budget = BASE_BUDGET if auto else float(rc.time_budget if budget is None else budget)
     timings = {"propagate": 0.0, "build": 0.0, "sample": 0.0, "decode": 0.0, "fallback": 0.0}
     t = time.perf_counter()
     root = root_candidates(puzzle, cfg)
@@ -165,9 +168,11 @@ def run_plan(plan: Plan, puzzle: Puzzle, *, budget: float | None = None,
                     encoding=cfg.qubo.encoding,
                     energy=None, fired=dict(root.fired), timings=timings, notes=list(plan.notes),
                     sampler={"name": plan.label, "seed": plan.seed,
+                             "seed_drawn": plan.seed is not None and plan.seed_drawn,
                              "params": plan.round_params(plan.seed, time_budget,
                                                          fixed_sample=fixed_sample),
                              "route": {"time_budget": time_budget,
+                                       "budget": "default" if auto else "set",
                                        "one_round": not rc.enabled or fixed_sample,
                                        "fixed_sample": fixed_sample,
                                        "exact_fallback": "" if fixed_sample else
@@ -180,6 +185,9 @@ def run_plan(plan: Plan, puzzle: Puzzle, *, budget: float | None = None,
     if _is_exact(plan.sampler):  # it reads the candidates: no QUBO to build
         from qsudoku.solving import fallback  # the exact layer, only when needed
 
+        if auto:
+            time_budget = set_budget(result, plan, root.num_variables, 0.0, t0,
+                                     time.perf_counter())
         fallback.run_exact_sampler(plan, root, result, t0 + time_budget)
         if not result.valid and rc.fallback_names:  # the sampler was the exact solver asked for
             result.notes.append(f"no exact fallback after the exact sampler {plan.label!r}: "
@@ -189,8 +197,12 @@ def run_plan(plan: Plan, puzzle: Puzzle, *, budget: float | None = None,
     if compile_time:  # a JIT compile (first call in a process) is not sampling time
         timings["compile"] = compile_time
     try:
-        tally = RoundLoop(plan, puzzle, root, result, t0 + time_budget + compile_time,
-                          time_budget, fixed_sample).run()
+        loop = RoundLoop(plan, puzzle, root, result, t0 + time_budget + compile_time,
+                         time_budget, fixed_sample)
+        if auto and not fixed_sample:
+            auto_budget(loop, plan, root, result, t0, compile_time)
+            time_budget = loop.budget
+        tally = loop.run()
     except BackendUnavailableError as e:  # an online sampler that could not connect
         return run_plan(offline_plan(plan, e), puzzle, budget=budget, clock_start=t0,
                         fixed_sample=fixed_sample)

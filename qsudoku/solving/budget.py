@@ -1,0 +1,127 @@
+"""The time budget of a solve: the one set, exactly, or a default that fits the work.
+
+A budget set (``--time-budget S``, ``route.time_budget = S`` in a config file, or
+``budget=S`` in the API) is ``S`` seconds counted from the start of the puzzle's solve,
+propagation and the QUBO's build included.  The shipped default, ``route.time_budget =
+"auto"``, is derived from the work instead (:func:`default_budget`):
+
+- :data:`BASE_BUDGET` (0.8 s), counted the same way, for a model of fewer than
+  :data:`BIG_MODEL` variables (every 9x9 to 25x25 model: a blank 25x25 has 15,625) and a
+  sampler whose rounds cost no more: sampling alone solves the hardest shared 9x9 sets well
+  within it, and more time buys little on what it does not solve (the exact fallback is
+  better started early);
+- on a model of :data:`BIG_MODEL` variables or more (loose 36x36 and 49x49 grids, where
+  sampling is faster than the exact fallback) :data:`BUILDS` times the model's build time
+  of sampling, counted from when the model is built, plus the sampler's own work around
+  its limit (:data:`~qsudoku.solving.loop.SAMPLE_OVERHEAD` builds): the build measures the
+  model's size in this machine's seconds (its load included), and it no longer eats into
+  the first round;
+- at least what one round of the sampler costs, when its registry entry says so
+  (:attr:`qsudoku.samplers.SamplerSpec.round_cost`: ``decompose``, a run of QPU calls).
+
+The result says which budget ran and why (``sampler.route.time_budget`` and
+``sampler.route.budget``; a ``budget:`` line in the text output).
+
+>>> default_budget(200, 0.002)
+(0.8, 'default')
+>>> default_budget(117_649, 1.5)
+(9.0, 'default for 117,649 variables: 6 times the 1.5 s build of the model, after it')
+>>> default_budget(200, 0.002, round_cost=120.0, label="decompose")
+(120.0, 'default for decompose: what one round of its work costs')
+"""
+
+from __future__ import annotations
+
+import time
+
+from qsudoku.model.propagate import Candidates
+from qsudoku.model.result import Result
+from qsudoku.samplers import SPECS
+from qsudoku.solving.loop import SAMPLE_OVERHEAD, RoundLoop
+from qsudoku.solving.plan import Plan
+
+__all__ = ["AUTO", "BASE_BUDGET", "BIG_MODEL", "BUILDS", "MAX_BUILD", "default_budget",
+           "is_auto", "auto_budget", "set_budget"]
+
+#: The value of ``route.time_budget`` that asks for the derived default.
+AUTO = "auto"
+#: Seconds of the default budget on a small model (the 9x9 to 25x25 budget).
+BASE_BUDGET = 0.8
+#: Variables from which the default budget grows with the model: more than any 25x25 model
+#: has (15,625), so blank and loose 36x36 and 49x49 grids, where the default sampler's reads
+#: are a tabu search over partial assignments (``aco``'s ``AUTO_TABU_VARIABLES``).
+BIG_MODEL = 20_000
+#: Builds of the model that the default budget gives a big model's sampling.  ``aco``'s
+#: sampling (its own checks of the BQM included) took 0.9-3.4 builds to solve a blank 36x36
+#: (seeds 0-4) and 1.6-5.1 builds a blank 49x49 (seeds 1-4; seed 0 was still 8 short after
+#: 2.4), at load average 3-9 on 2 cores, where a build and a read slow down alike
+#: (``qsudoku solve blank.txt --size 36 --format tuples --seed S --time-budget 60
+#: --no-fallback --json``, ``blank.txt`` holding ``[]``; ``docs/big_grids.md``).
+BUILDS = 6
+#: Seconds the default budget waits at most for a big model to be built (then the exact
+#: fallback decides, as when a set budget ends during the build).
+MAX_BUILD = 60.0
+
+
+def is_auto(budget) -> bool:
+    """True if ``budget`` asks for the derived default (``"auto"``).
+
+    >>> is_auto("auto"), is_auto(0.8)
+    (True, False)
+    """
+    return isinstance(budget, str) and budget == AUTO
+
+
+def default_budget(num_variables: int, built: float, *, round_cost: float | None = None,
+                   label: str = "") -> tuple[float, str]:
+    """The default budget's seconds of sampling and the reason, for a model of
+    ``num_variables`` variables built in ``built`` seconds and a sampler whose round costs
+    ``round_cost`` seconds (``None``: no more than any).
+
+    The seconds are counted from the start of the solve when they are
+    :data:`BASE_BUDGET` (reason ``"default"``), else from when the model is built.
+    """
+    seconds, why = BASE_BUDGET, "default"
+    if num_variables >= BIG_MODEL and BUILDS * built > seconds:
+        seconds = BUILDS * built
+        why = (f"default for {num_variables:,} variables: {BUILDS} times the {built:.2g} s "
+               "build of the model, after it")
+    if round_cost is not None and round_cost > seconds:
+        seconds, why = float(round_cost), (f"default for {label}: what one round of its work "
+                                            "costs")
+    return round(seconds, 3), why
+
+
+def auto_budget(loop: RoundLoop, plan: Plan, root: Candidates, result: Result, t0: float,
+                 compile_time: float) -> None:
+    """Build the root model and set ``loop``'s deadline to the default budget
+    (:func:`default_budget`).  A big model (or a costly sampler's)
+    may take up to :data:`MAX_BUILD` to build, and its sampling is
+    counted from the end of its build, with the sampler's own work around its limit on
+    top; a small one is built within the base budget, as under a set budget."""
+    spec = SPECS.get(plan.label)
+    if root.num_variables >= BIG_MODEL or (spec is not None and spec.round_cost):
+        loop.deadline = max(loop.deadline, time.perf_counter() + MAX_BUILD)
+    model = loop.build_root()
+    if model is None:  # the build ran out of time: the notes say so
+        return
+    now = time.perf_counter() - compile_time  # a JIT compile is not sampling time
+    loop.budget = set_budget(result, plan, model.num_variables, loop.root_built, t0, now)
+    loop.deadline = t0 + loop.budget + compile_time
+
+
+def set_budget(result: Result, plan: Plan, num_variables: int, built: float, t0: float,
+                now: float) -> float:
+    """The default budget of a model, as seconds from ``t0`` (recorded in ``result``): the
+    base budget from the start, or a big model's (or costly sampler's) from ``now``, with
+    :data:`~qsudoku.solving.loop.SAMPLE_OVERHEAD` builds on top."""
+    spec = SPECS.get(plan.label)
+    seconds, why = default_budget(num_variables, built, label=plan.label,
+                                  round_cost=spec.round_cost if spec is not None else None)
+    if why != "default":
+        seconds = round(now - t0 + SAMPLE_OVERHEAD * built + seconds, 3)
+    route = result.sampler["route"]
+    route["time_budget"], route["budget"] = seconds, why
+    if "time_limit" in result.sampler["params"] or "time_budget" in result.sampler["params"]:
+        result.sampler["params"] = plan.round_params(plan.seed, seconds)
+    return seconds
