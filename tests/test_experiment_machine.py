@@ -7,21 +7,20 @@ from __future__ import annotations
 import errno
 import itertools
 import os
-import socket
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
 
 from qsudoku import Config, parse_puzzle
-from qsudoku.errors import BackendUnavailableError, ConfigError, MachineError
+from qsudoku.errors import ConfigError, MachineError
 from qsudoku.experiments import bench, sweep, table
 from qsudoku.experiments.runner import Point, Source, Task, run
 from qsudoku.experiments.table import RowWriter, read_rows
 
 from _cli import one_error, run as cli
+from _servers import mute_listener
 
 FOUR = "12.." "34.." "...." "...."
 PUZZLES = ["12.." "34.." "...." "....", "1..." "..2." "...." "...4", ".2.." "...1" "3..." "..4.",
@@ -175,28 +174,8 @@ def test_library_calls_check_their_arguments_and_limits(tmp_path):
 @pytest.fixture
 def silent_listener():
     """A TCP listener that accepts connections and never answers."""
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(8)
-    held: list = []
-    stop = threading.Event()
-
-    def accept():
-        server.settimeout(0.2)
-        while not stop.is_set():
-            try:
-                held.append(server.accept()[0])
-            except OSError:
-                continue
-
-    thread = threading.Thread(target=accept, daemon=True)
-    thread.start()
-    yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
-    stop.set()
-    thread.join(5)
-    for c in held:
-        c.close()
-    server.close()
+    with mute_listener(8) as port:
+        yield f"tcp://127.0.0.1:{port}"
 
 
 def test_a_scheduler_that_never_answers_fails_within_its_timeout(silent_listener, capsys,

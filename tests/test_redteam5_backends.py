@@ -6,16 +6,15 @@ the exit code, the message and that nothing was lost."""
 from __future__ import annotations
 
 import os
-import socket
 import stat
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
 
 from _cli import one_error, run
+from _servers import mute_listener
 
 ROOT = Path(__file__).resolve().parents[1]
 FOUR = "1......2........"  # 4x4
@@ -92,27 +91,8 @@ def test_secret_reading_skips_a_fifo(monkeypatch, tmp_path):
 @pytest.fixture
 def black_hole():
     """A TCP server on 127.0.0.1 that accepts every connection and never answers."""
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(64)
-    held, stop = [], threading.Event()
-
-    def accept():
-        server.settimeout(0.2)
-        while not stop.is_set():
-            try:
-                held.append(server.accept()[0])
-            except OSError:
-                continue
-
-    thread = threading.Thread(target=accept, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.getsockname()[1]}/sapi"
-    stop.set()
-    thread.join()
-    for conn in held:
-        conn.close()
-    server.close()
+    with mute_listener() as port:
+        yield f"http://127.0.0.1:{port}/sapi"
 
 
 @pytest.mark.parametrize("sampler", ["qpu", "hybrid-nl"])
