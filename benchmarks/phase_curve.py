@@ -61,9 +61,9 @@ def measure(size: int, args) -> tuple[list[tuple[float, Path]], dict]:
     out = RESULTS / f"phase_curve_{size}.csv"
     if args.reuse and out.with_suffix(".summary.json").is_file():
         return files, _by_set(out)
-    argv = ["bench", *map(str, (f for _, f in files)), "--limit", str(args.limit),
+    argv = ["bench", *map(str, (f for _, f in files)), "--first", str(args.limit),
             "--sampler", args.samplers, "--reads", str(args.reads), "--seed", "1",
-            "--no-fallback", "--jobs", str(args.jobs), "--out", str(out), "--overwrite",
+            "--no-fallback", "--jobs", str(args.jobs), "-o", str(out), "--overwrite",
             "--no-progress", "--quiet"]
     code = qsudoku(argv)
     if code not in (0, 1):

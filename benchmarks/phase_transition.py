@@ -133,8 +133,8 @@ def bench_fraction(path: Path, budget: float, rows: Path, args) -> None:
     added to ``rows``.  Each file is a fresh process (and cluster), so the rows'
     ``peak_rss_mb`` is the peak of the processes that solved that fraction alone."""
     cmd = [sys.executable, "-m", "qsudoku", "bench", str(path), "--no-fallback",
-           "--time-budget", f"{budget:g}", "--seed", "0", "--limit", str(args.limit),
-           "--jobs", str(args.jobs), "--out", str(rows), "--resume", "--quiet"]
+           "--time-budget", f"{budget:g}", "--seed", "0", "--first", str(args.limit),
+           "--jobs", str(args.jobs), "-o", str(rows), "--resume", "--quiet"]
     if args.worker_memory:
         cmd += ["--worker-memory", args.worker_memory]
     subprocess.run(cmd, check=True)

@@ -160,7 +160,7 @@ def main() -> None:
         size = os.path.getsize(big)
         out = os.path.join(tmp, "rows.csv")
         cmd = [sys.executable, "-m", "qsudoku", "bench", big, "--sampler", "sa", "--reads", "1",
-               "--param", "num_sweeps=10", "--out", out, "--quiet", "--jobs", str(args.jobs)]
+               "--param", "num_sweeps=10", "-o", out, "--quiet", "--jobs", str(args.jobs)]
         env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
         child = subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE, text=True)
         proc = psutil.Process(child.pid)

@@ -28,7 +28,7 @@ from qsudoku.exact.generate import (ATTEMPTS, make_puzzle, random_regions, regio
                                     symmetries)
 from qsudoku.io.output import check_target, write_text
 from qsudoku.model.symbols import MAX_SIZE
-from qsudoku.commands.common import rules_from_args
+from qsudoku.commands.common import add_option, rules_from_args
 
 __all__ = ["register", "run", "render", "FORMATS", "companion"]
 
@@ -61,8 +61,9 @@ def register(sub) -> None:
                    help="random seed (default: a fresh one, printed on stderr)")
     p.add_argument("--unique", action="store_true",
                    help="only puzzles with exactly one solution (removal stops where it must)")
-    p.add_argument("--format", choices=list(FORMATS), default="line",
-                   help="; ".join(f"{k}: {v}" for k, v in FORMATS.items()))
+    add_option(p, "--to", choices=list(FORMATS), default="line", dest="format", old=("--format",),
+               help="output format (default line): "
+                    + "; ".join(f"{k}: {v}" for k, v in FORMATS.items()))
     p.add_argument("-o", "--output", default="-", metavar="FILE",
                    help="output file (default - : standard output, puzzles only)")
     p.set_defaults(run=run)
@@ -87,9 +88,9 @@ def _check(args) -> None:
     if not 2 <= args.size <= MAX_SIZE:
         raise ConfigError(f"--size {args.size} must be between 2 and {MAX_SIZE}")
     if args.format == "tuples" and args.count != 1:
-        raise ConfigError("--format tuples holds one puzzle a file: use --count 1")
+        raise ConfigError("--to tuples holds one puzzle a file: use --count 1")
     if args.format in ("grid", "tuples") and args.regions == "random":
-        raise ConfigError(f"--format {args.format} carries no region map: use --format line "
+        raise ConfigError(f"--to {args.format} carries no region map: use --to line "
                           "or tsv with --regions random, or give a fixed --regions")
     if args.output != "-":
         check_target(args.output, "-o")
