@@ -19,13 +19,13 @@ from qsudoku.model.qubo import build_model
 from qsudoku.samplers import get_sampler, get_spec
 
 from _shared import DATA, EVERY_KIND, SEEDS, needs_data
+from _puzzles import IMPOSSIBLE9, SEED004, THREE_GIVENS4
 
 BACKENDS = ["sat", "cpsat", "ilp", "asp", "csp"]
 
 #: (file, how many puzzles): every kind and size the data has, 4x4 to 16x16.
 SAMPLE = [(rel, 2 if rel in ("sudoku9/forum_hardest_1106.txt", "generated/sudokux9/unique.txt")
                 else 1) for rel in EVERY_KIND]
-IMPOSSIBLE = ".....5.8....6.1.43..........1.5........1.6...3.......553.....61........4........."
 
 
 def _sample():
@@ -112,7 +112,7 @@ def test_cadical_runs_without_its_arena_on_a_big_formula(monkeypatch):
 
 @pytest.mark.parametrize("name", BACKENDS)
 def test_pipeline_result_shape(name):
-    p = parse_puzzle("2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......")
+    p = parse_puzzle(SEED004)
     # its own limit, not the 0.8 s budget, which a first import of the solver's library on a
     # busy host can use up (cpsat failed so beside the CaDiCaL tests under xdist)
     r = solve(p, Config().with_overrides(sampler=name, rules=[], params={"time_limit": 60}))
@@ -127,7 +127,7 @@ def test_pipeline_result_shape(name):
 
 @pytest.mark.parametrize("name", BACKENDS)
 def test_infeasible_puzzle_raises_contradiction_naming_the_solver(name):
-    m = build_model(propagate(parse_puzzle(IMPOSSIBLE)))
+    m = build_model(propagate(parse_puzzle(IMPOSSIBLE9)))
     sampler = get_sampler(name)
     with pytest.raises(ContradictionError, match=rf"no solution: {name}") as e:
         sampler.sample(m.bqm, groups=m.groups())
@@ -141,7 +141,7 @@ def test_sampler_api_and_parameters(name):
     assert "groups" in sampler.parameters and "time_limit" in sampler.parameters
     assert sampler.properties["exact"] is True
     assert get_spec(name).offline
-    m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
+    m = build_model(propagate(parse_puzzle(THREE_GIVENS4), rules=()))
     with pytest.raises(ConfigError, match="does not accept"):
         sampler.sample(m.bqm, groups=m.groups(), num_sweeps=3)
     assert len(sampler.sample(m.bqm, groups=m.groups(), num_reads=5)) == 1  # one exact answer
@@ -159,7 +159,7 @@ def test_sampler_api_and_parameters(name):
 
 
 def test_spin_models_get_spin_samples():
-    m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
+    m = build_model(propagate(parse_puzzle(THREE_GIVENS4), rules=()))
     spin = m.bqm.change_vartype(dimod.SPIN, inplace=False)
     ss = get_sampler("csp").sample(spin, groups=m.groups())
     assert set(ss.first.sample.values()) == {-1, 1}
@@ -176,7 +176,7 @@ def test_csp_time_limit_gives_an_invalid_sample_not_an_error():
 
 
 def test_options_and_params_reach_the_backends():
-    m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
+    m = build_model(propagate(parse_puzzle(THREE_GIVENS4), rules=()))
     ss = get_sampler("sat", solver="minisat22").sample(m.bqm, groups=m.groups())
     assert ss.info["solver"] == "sat:minisat22"
     with pytest.raises(ConfigError, match="unknown SAT solver"):
@@ -218,7 +218,7 @@ def test_cpsat_uses_alldifferent_for_units_and_exactly_one_elsewhere():
 def test_backends_write_nothing_to_stdout(name, capfd):
     """Solver libraries must not print on stdout (HiGHS 1.16 prints a banner there),
     or ``qsudoku solve --json`` output would not parse."""
-    p = parse_puzzle("1..." "..2." "...." "...4")
+    p = parse_puzzle(THREE_GIVENS4)
     result = solve(p, Config().with_overrides(sampler=name, params={"time_limit": 60}))
     out, _ = capfd.readouterr()
     assert result.valid
@@ -298,7 +298,7 @@ def _units_by_hand(problem):
     return tuple(out)
 
 
-@pytest.mark.parametrize("text,variant", [("1..." "..2." "...." "...4", "standard"),
+@pytest.mark.parametrize("text,variant", [(THREE_GIVENS4, "standard"),
                                           ("." * 36, "standard"), ("1" + "." * 80, "x")])
 def test_units_recovered_from_bare_groups_are_the_linked_distinct_digit_ones(text, variant):
     rng = random.Random(5)

@@ -17,6 +17,7 @@ from qsudoku.model.propagate import propagate
 from qsudoku.model.qubo import Constraint, QuboModel, Weights, build_model, one_hot
 
 from _shared import DATA, needs_data
+from _puzzles import THREE_GIVENS4
 
 # -- the reference: the builder and decoder as they were before vectorising -------------
 
@@ -235,7 +236,7 @@ def test_model_built_without_builder_caches_decodes_the_same():
 def test_groups_returns_fresh_lists():
     from qsudoku.io import parse_puzzle
 
-    m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), ()))
+    m = build_model(propagate(parse_puzzle(THREE_GIVENS4), ()))
     first = m.groups()
     first[0][1].append("junk")
     first.append(("cell", []))

@@ -28,6 +28,7 @@ from qsudoku.io.text import parse_line
 from qsudoku.model.puzzle import Puzzle
 
 from _shared import data_sets
+from _puzzles import EASY4, FOUR_GIVENS4, ONE_GIVEN4, SEED004
 
 SCALE = int(os.environ.get("QSUDOKU_FUZZ_SCALE", "1"))
 
@@ -37,18 +38,16 @@ def cli_settings(examples: int) -> settings:
     return settings(max_examples=examples * SCALE, suppress_health_check=[
         HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large])
 
-SEED004 = "2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......"
-SOLUTION4 = "1234341221434321"
 #: Valid puzzle lines of several sizes and kinds (no data files needed).
 BASE_LINES = [
     SEED004,
-    "12.434.2.1.3..21",
-    "1...............",
+    EASY4,
+    ONE_GIVEN4,
     "." * 36,
     "1....." "...2.." + "." * 24,
     "G" + "." * 254 + "1",
     "1.3.2..4.1....2. aabbaabbccddccdd",
-    "1..." "..2." ".3.." "...4" " abbbaacbaccdddcd",
+    FOUR_GIVENS4 + " abbbaacbaccdddcd",
 ]
 #: Symbols worth trying: every alphabet, blanks, separators, look-alikes and control characters.
 NASTY = (string.digits + "ABCDEFGHIJKLMNOPQRSTUVWXYZabcgpz" + ".*?_0-|+=: \t/#[](),;'\"\\"
@@ -327,7 +326,7 @@ def test_cli_hostile_configs(tmp_path_factory, capsys, cfg, garbage):
     path = tmp_path_factory.getbasetemp() / "fuzz.toml"
     text = "\n".join(f"{json.dumps(k)} = {_toml(v)}" for k, v in cfg.items())
     path.write_bytes(garbage if garbage is not None else text.encode())
-    code, out, err = run_cli(capsys, ["solve", "1...............", "--config", str(path), "--json"])
+    code, out, err = run_cli(capsys, ["solve", ONE_GIVEN4, "--config", str(path), "--json"])
     assert "DEV-not-a-real-token-0123" not in out + err
     if code == 2:
         assert len(err.strip().splitlines()) == 1
@@ -354,7 +353,7 @@ FLAG_VALUES = {
 
 @cli_settings(150)
 @given(flags=st.lists(st.sampled_from(sorted(FLAG_VALUES)), max_size=4, unique=True),
-       data=st.data(), puzzle=st.sampled_from(["12.434.2.1.3..21", "1.3.2..4.1....2.",
+       data=st.data(), puzzle=st.sampled_from([EASY4, "1.3.2..4.1....2.",
                                                "[[1,1,1],[2,2,3]]"]))
 def test_cli_hostile_flags(capsys, flags, data, puzzle):
     argv = ["solve", puzzle, "--json"]

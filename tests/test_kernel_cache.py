@@ -14,6 +14,7 @@ import pytest
 
 import qsudoku
 from qsudoku.samplers import jit as _jit
+from _puzzles import HARD9
 
 pytestmark = pytest.mark.skipif(not _jit.HAVE_NUMBA, reason="numba not installed")
 
@@ -148,7 +149,7 @@ print(hashlib.sha256(repr(out).encode()).hexdigest()[:16], "numba.np.linalg" in 
 def test_kernels_loaded_without_numbas_refresh_give_the_same_reads(tmp_path):
     """The quick load (the runtime initialised alone) and numba's own (every registry
     installed first) run the same machine code: the same seeded reads."""
-    hard = "........2..8.1.9..5....3.4....1.93...6..3..8...37......4......53.1.7.8..2........"
+    hard = HARD9
     env = {"NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     first = _run(_SAMPLE.format(puzzle=hard, mode="quick"), env, tmp_path)  # fills the cache
     quick = _run(_SAMPLE.format(puzzle=hard, mode="quick"), env, tmp_path)
