@@ -255,7 +255,7 @@ from qsudoku.model.qubo import build_model
 from qsudoku.samplers import get_sampler
 from qsudoku.samplers.swap import kernel as _swap_kernel
 assert not _swap_kernel.HAVE_NUMBA
-m = build_model(propagate(parse_puzzle(THREE_GIVENS4), ()))
+m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), ()))
 ss = get_sampler("aco").sample(m.bqm, groups=m.groups(), num_reads=2, max_iters=50, seed=1)
 print(float(ss.first.energy), len(ss))
 """

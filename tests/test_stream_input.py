@@ -69,7 +69,7 @@ def test_first_answer_comes_before_stdin_ends(form):
         rest, err = proc.stdout.read(), proc.stderr.read()
     finally:
         proc.kill()
-    assert [a["puzzle"] for a in answers] == EASY4_SET[:2]
+    assert [a["puzzle"] for a in answers] == list(EASY4_SET[:2])
     assert all(a["valid"] and a["solution"] == SOLVED4 for a in answers)
     assert rest == b"" and proc.returncode == 0, err
 
@@ -102,7 +102,7 @@ def test_huge_sweep_grid_is_a_limit_error():
 @pytest.mark.parametrize("command", ["solve", "count"])
 @pytest.mark.parametrize("first_bad,code", [(False, 0), (True, 2)])
 def test_head_keeps_the_exit_code_of_the_results(tmp_path, command, first_bad, code):
-    lines = ["11" + "." * 14] * first_bad + EASY4_SET * 200
+    lines = ["11" + "." * 14] * first_bad + list(EASY4_SET) * 200
     path = tmp_path / "many.txt"
     path.write_text("\n".join(lines) + "\n")
     proc = qsudoku(command, path, "--keep-going", "--json")
