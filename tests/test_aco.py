@@ -45,6 +45,7 @@ def test_registered_and_honours_the_sampler_api():
     assert isinstance(s, dimod.Sampler) and {"groups", "num_ants", "stall"} <= set(s.parameters)
 
 
+@pytest.mark.slow
 def test_samples_are_consistent_partial_assignments_with_true_energies():
     # Few iterations on a hard grid: most colonies leave cells empty, none sets two
     # variables of one group, and the energy is the BQM's (each empty group costs its weight).
@@ -94,6 +95,7 @@ def test_relative_weights_give_true_energies_and_a_ground_state():
     assert ss.first.energy == pytest.approx(0.0)
 
 
+@pytest.mark.slow
 def test_seeded_runs_are_reproducible_and_the_python_kernel_matches_numba():
     from qsudoku.samplers.aco import kernel as K
 

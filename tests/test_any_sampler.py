@@ -56,6 +56,7 @@ def test_random_sampler_takes_the_reads():
     assert r.solved_by in ("RandomSampler (1 round)", "none") and r.num_reads == 7
 
 
+@pytest.mark.slow
 def test_every_sampler_runs_the_same_round_policy():
     """A sampler passed in gets the rounds, the seeds and the fallback of a configured one."""
     cfg = Config().with_overrides(seed=2)

@@ -76,6 +76,7 @@ def test_a_sampler_row_is_a_fixed_sample_and_solve_takes_rounds():
     assert solve["success_prob"] == "" and solve["tts99"] == ""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["aco", "swap", "swap-tabu"])
 def test_samplers_that_stop_at_ground_run_every_read_of_a_fixed_sample(name):
     # by default these stop every thread at the first ground state; a fixed sample runs all
@@ -131,6 +132,7 @@ def test_solve_backend_is_exactly_qsudoku_solve():
     assert row["budget"] == 1e-6 and row["rounds"] == 0 and row["valid"] is False
 
 
+@pytest.mark.slow
 @needs_data
 def test_cli_jobs_summary_and_plot(tmp_path, capsys):
     out, figs = str(tmp_path / "r.csv"), str(tmp_path / "figs")
@@ -205,11 +207,13 @@ def _interrupt_then_resume(tmp_path, sig, jobs):
             assert "do-not-leak-7f3a" not in f.read()
 
 
+@pytest.mark.slow
 @needs_data
 def test_sigint_with_jobs_then_resume(tmp_path):
     _interrupt_then_resume(tmp_path, signal.SIGINT, jobs=2)
 
 
+@pytest.mark.slow
 @needs_data
 def test_sigterm_then_resume(tmp_path):
     _interrupt_then_resume(tmp_path, signal.SIGTERM, jobs=1)
@@ -336,6 +340,7 @@ def test_parquet_by_chunks_is_the_table_of_the_whole_journal(tmp_path, capsys):
                                   load(str(tmp_path / "whole.parquet")))
 
 
+@pytest.mark.slow
 def test_parquet_by_chunks_types_each_column_as_the_whole_file_does(tmp_path):
     import random
 

@@ -71,6 +71,7 @@ def test_route_with_a_seed_gives_the_same_answer(capsys):
     assert runs[0]["valid"] and runs[0]["solved_by"].startswith("aco (")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sampler", _seeded_offline_samplers())
 def test_every_seeded_offline_sampler_reproduces(capsys, sampler):
     # One round: a time budget makes read counts machine-dependent.  A generous budget, so

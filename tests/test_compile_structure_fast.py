@@ -212,6 +212,7 @@ def _random_bqm(draw_groups, kind_weights, num_vars, change):
     return bqm, [(k, [labels[v] for v in g]) for k, g in draw_groups]
 
 
+@pytest.mark.slow
 @given(num_vars=st.integers(2, 12),
        groups=st.lists(st.tuples(st.sampled_from("abc"), st.lists(st.integers(0, 11), max_size=6)),
                        min_size=1, max_size=8),

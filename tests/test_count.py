@@ -63,6 +63,7 @@ def test_time_limit_marks_the_count_incomplete():
     assert "at least" in c.describe()
 
 
+@pytest.mark.slow
 @needs_data
 def test_data_puzzles_are_unique():
     """A sample of every kind: the data promises exactly one solution each."""

@@ -85,6 +85,7 @@ def test_a_plan_passes_decompose_the_time_left():
     assert plan.round_params(1, 7.5)["time_limit"] == 7.5
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n, box, given", [(36, 6, 0.6), (49, 7, 0.62)])
 def test_the_solve_path_runs_decompose_on_big_grids_with_the_mock_qpu(n, box, given):
     from qsudoku import Config, solve

@@ -74,6 +74,7 @@ def seed004():
 
 # -- the mock QPU end to end ---------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_mock_qpu_solves_4x4_through_embedding_and_reports_chains(tmp_path):
     cfg = mock_cfg(tmp_path / "emb", rules=[], num_reads=30)
     r = solve(parse_puzzle(TWO_GIVENS4), cfg)

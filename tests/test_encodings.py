@@ -175,6 +175,7 @@ def test_decompose_frees_whole_domain_wall_cells(strategy):
             dw.bqm, groups=walls_only, strategy="construct")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("puzzle", [SEED001, SEED003, SEED004], ids=["seed001", "seed003",
                                                                       "seed004"])
 def test_decompose_constructs_the_seed_puzzles_in_domain_walls(puzzle):
@@ -190,6 +191,7 @@ def test_decompose_constructs_the_seed_puzzles_in_domain_walls(puzzle):
     assert 0 < dw.info["max_subproblem_variables"] <= 64
 
 
+@pytest.mark.slow
 def test_decompose_energy_strategy_on_the_domain_wall_has_no_breakouts():
     """On a domain wall, the ``energy`` strategy grows units from the interactions, and no
     breakout weighs them (they are not constraints: weighing them as one-hot units made the

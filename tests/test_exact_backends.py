@@ -41,6 +41,7 @@ def puzzles():
     return _sample()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", BACKENDS)
 def test_every_backend_returns_the_listed_solution(name, puzzles):
     """Givens-only models (no singles), so every backend has real work on every puzzle."""
@@ -58,6 +59,7 @@ def test_every_backend_returns_the_listed_solution(name, puzzles):
         assert ss.info["status"] == "solved" and ss.info["timing"]["total"] > 0
 
 
+@pytest.mark.slow
 @needs_data
 @pytest.mark.parametrize("name", ["sat", "cpsat", "asp"])
 def test_fast_backends_solve_a_25x25(name):
@@ -79,6 +81,7 @@ def _conflicts(problem, options):
         return s.accum_stats()["conflicts"]
 
 
+@pytest.mark.slow
 @needs_data
 def test_cadical_runs_with_the_options_of_its_table():
     """python-sat ignores an option it does not know, so the run itself is compared: the
@@ -92,6 +95,7 @@ def test_cadical_runs_with_the_options_of_its_table():
     assert out.info["stats"]["conflicts"] != _conflicts(problem, {})
 
 
+@pytest.mark.slow
 @needs_data
 def test_cadical_runs_without_its_arena_on_a_big_formula(monkeypatch):
     """A big formula takes BIG_OPTIONS as well (on this puzzle, 12,653 conflicts with the
@@ -187,6 +191,7 @@ def test_options_and_params_reach_the_backends():
     assert params == {"num_workers": 2, "seed": 3} and ss.info["status"] == "solved"
 
 
+@pytest.mark.slow
 @needs_data
 @pytest.mark.parametrize("backend", ["ilp", "cpsat"])
 def test_isolated_child_process_gives_the_same_answer(backend):
@@ -240,6 +245,7 @@ def test_one_table_drives_samplers_counting_and_exports():
     assert all(TABLE[name].count is not None for name in COUNT_METHODS.values())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("module", ["qsudoku.exact.backends", "qsudoku.exact.isolate",
                                     "qsudoku.exact.cp", "qsudoku.exact.lp"])
 def test_exact_modules_import_alone_without_a_cycle(module):

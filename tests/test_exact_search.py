@@ -30,6 +30,7 @@ def sample_puzzles():
     return out + load_puzzles(str(SEEDS))
 
 
+@pytest.mark.slow
 @needs_data
 def test_groups_match_the_qubo_model_exactly():
     for p in sample_puzzles()[::4]:
@@ -40,6 +41,7 @@ def test_groups_match_the_qubo_model_exactly():
             assert [(g.kind, [ours.labels[v] for v in g.members]) for g in ours.groups] == theirs
 
 
+@pytest.mark.slow
 @needs_data
 @pytest.mark.parametrize("hall", [False, True])
 def test_search_finds_the_listed_solution_of_every_kind(hall):
@@ -51,6 +53,7 @@ def test_search_finds_the_listed_solution_of_every_kind(hall):
         assert problem.grid(res.solutions[0]) == list(p.solution), p.name
 
 
+@pytest.mark.slow
 @needs_data
 def test_search_from_sampler_groups_recovers_units_and_solves():
     """The csp route sees only (kind, labels) groups; units come back as shared-cell components."""

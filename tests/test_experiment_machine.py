@@ -38,6 +38,7 @@ def _keys(path) -> list[str]:
     return keys
 
 
+@pytest.mark.slow
 def test_file_size_limit_is_exit_4_and_every_finished_row_is_kept(tmp_path):
     src = tmp_path / "p.txt"
     src.write_text("\n".join(PUZZLES) + "\n")
@@ -299,6 +300,7 @@ _FSIZE = ("import resource, signal, sys\n"
           "sys.exit(main(sys.argv[1:]))\n")
 
 
+@pytest.mark.slow
 def test_a_file_size_limit_while_resume_rewrites_its_file_is_exit_4(tmp_path):
     src = tmp_path / "p.txt"
     src.write_text("\n".join(PUZZLES) + "\n")

@@ -174,6 +174,7 @@ def _models(path, count, weights=WEIGHTS):
                 yield p, c, w
 
 
+@pytest.mark.slow
 @needs_data
 @pytest.mark.parametrize("path,count", CASES, ids=[c[0] for c in CASES])
 def test_build_model_matches_reference(path, count):
@@ -181,6 +182,7 @@ def test_build_model_matches_reference(path, count):
         assert_same_model(ref_build_model(c, w), build_model(c, w))
 
 
+@pytest.mark.slow
 @needs_data
 @pytest.mark.parametrize("path,count", CASES, ids=[c[0] for c in CASES])
 def test_decode_matches_reference(path, count):
@@ -275,6 +277,7 @@ def _generated_models():
                 yield propagate(p, rules), w
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("piece", [1, 7, 1000])
 def test_a_build_in_small_pieces_is_the_reference_bit_for_bit(monkeypatch, piece):
     import qsudoku.model.penalty as qubo
@@ -284,6 +287,7 @@ def test_a_build_in_small_pieces_is_the_reference_bit_for_bit(monkeypatch, piece
         assert_same_model(ref_build_model(c, w), build_model(c, w, deadline=1e300))
 
 
+@pytest.mark.slow
 @needs_data
 def test_a_build_in_small_pieces_matches_reference_on_real_puzzles(monkeypatch):
     import qsudoku.model.penalty as qubo

@@ -181,6 +181,7 @@ def grid_text(draw):
 
 
 # -- parser-level fuzzing ----------------------------------------------------------------
+@pytest.mark.slow
 @settings(max_examples=300 * SCALE)
 @given(text=st.text(max_size=300), fmt=st.sampled_from(["auto", "line", "grid", "tuples"]))
 def test_arbitrary_text_never_escapes_typed_errors(text, fmt):
@@ -203,6 +204,7 @@ def test_tuple_lists_parse_or_fail_cleanly(text, size):
         assert out.source == "<string>" and out.line == 1, out
 
 
+@pytest.mark.slow
 @settings(max_examples=100 * SCALE)
 @given(text=grid_text())
 def test_grids_parse_or_fail_cleanly(text):
@@ -223,6 +225,7 @@ def test_region_maps_parse_or_fail_cleanly(givens, regions):
                 assert len(u.cells) == out.size
 
 
+@pytest.mark.slow
 @settings(max_examples=200 * SCALE)
 @given(lines=st.lists(st.one_of(mutated(), st.sampled_from(LINES), st.binary(max_size=64).map(
            lambda b: b.decode("latin-1"))), min_size=0, max_size=6),
@@ -242,6 +245,7 @@ def test_files_yield_puzzles_or_errors_naming_the_file(tmp_path_factory, lines, 
 
 
 # -- CLI-level fuzzing -------------------------------------------------------------------
+@pytest.mark.slow
 @cli_settings(150)
 @given(lines=st.lists(st.one_of(mutated(SMALL_LINES), st.sampled_from(SMALL_LINES)),
                       min_size=1, max_size=4),
@@ -259,6 +263,7 @@ def test_cli_solve_on_hostile_files(tmp_path_factory, capsys, lines, junk, keep_
         assert path.name in err, err  # the error names the file (with its line, when known)
 
 
+@pytest.mark.slow
 @cli_settings(150)
 @given(lines=st.lists(st.one_of(mutated(["1" * 81, SEED004]), st.just(SEED004)), min_size=1,
                       max_size=5))
@@ -320,6 +325,7 @@ config_dicts = st.fixed_dictionaries({}, optional={
 })
 
 
+@pytest.mark.slow
 @cli_settings(150)
 @given(cfg=config_dicts, garbage=st.one_of(st.none(), st.binary(max_size=60)))
 def test_cli_hostile_configs(tmp_path_factory, capsys, cfg, garbage):
@@ -351,6 +357,7 @@ FLAG_VALUES = {
 }
 
 
+@pytest.mark.slow
 @cli_settings(150)
 @given(flags=st.lists(st.sampled_from(sorted(FLAG_VALUES)), max_size=4, unique=True),
        data=st.data(), puzzle=st.sampled_from([EASY4, "1.3.2..4.1....2.",

@@ -21,6 +21,7 @@ def generate(capsys, tmp_path, *argv, name="g.txt"):
     return out
 
 
+@pytest.mark.slow
 def test_the_same_seed_writes_the_same_files(capsys, tmp_path):
     argv = ("--size", "16", "--fraction", "0.45", "--count", "10", "--seed", "7")
     a = generate(capsys, tmp_path, *argv, name="a.txt")
@@ -44,6 +45,7 @@ def test_stdout_is_the_default_and_matches_the_file(capsys, tmp_path):
     assert code == 0 and out == f.read_text()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv, read", [
     (("--size", "4"), ()), (("--size", "6", "--box", "3x2"), ("--box", "3x2")),
     (("--size", "8", "--box", "2x4"), ("--box", "2x4")),
@@ -85,6 +87,7 @@ def test_every_format_reads_back(capsys, tmp_path, fmt):
     assert all(p.units == q.units for p, q in zip(back, lines))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [16, 25])
 @pytest.mark.parametrize("fmt", ["grid", "tuples"])
 def test_large_grids_read_back(capsys, tmp_path, size, fmt):
@@ -96,6 +99,7 @@ def test_large_grids_read_back(capsys, tmp_path, size, fmt):
     assert [p.givens for p in back] == [p.givens for p in line]
 
 
+@pytest.mark.slow
 def test_a_36x36_line_reads_back_with_no_flag(capsys, tmp_path):
     """Above 35 symbols the default alphabet is case-sensitive and one line holds a puzzle."""
     f = generate(capsys, tmp_path, "--size", "36", "--fraction", "0.45", "--count", "2",

@@ -96,6 +96,7 @@ NOT_OURS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, make, why", NOT_OURS, ids=[n for n, _, _ in NOT_OURS])
 def test_resume_refuses_a_file_that_is_not_ours_and_leaves_it(tmp_path, name, make, why):
     if name.endswith(".parquet"):
@@ -111,6 +112,7 @@ def test_resume_refuses_a_file_that_is_not_ours_and_leaves_it(tmp_path, name, ma
     assert not os.path.exists(f"{out}.machine.json")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["r.csv", "r.parquet"])
 def test_resume_continues_a_file_of_ours(tmp_path, name):
     if name.endswith(".parquet"):
@@ -146,6 +148,7 @@ def test_lock_a_hard_link_is_refused_and_its_data_kept(tmp_path):
     assert state(precious) == before and not (tmp_path / "r.csv").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target", ["precious.txt", "missing.txt", "fifo"])
 def test_lock_a_symbolic_link_is_refused_and_never_followed(tmp_path, target):
     if target == "fifo":
@@ -176,6 +179,7 @@ def test_lock_a_file_that_is_not_a_lock_is_left_alone(tmp_path, content, why):
     assert state(lock) == before
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("content", [b"999999999\n", b""])
 def test_lock_left_by_a_dead_run_is_replaced(tmp_path, content):
     lock = tmp_path / "r.csv.lock"
@@ -220,6 +224,7 @@ def test_sweep_an_output_that_is_the_config_is_refused(tmp_path):
 
 
 # -- 2. files qsudoku opens on its own --------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["solve", "count"])
 @pytest.mark.parametrize("kind", ["fifo", "directory"])
 def test_solutions_beside_the_input_that_are_not_a_file_are_skipped(tmp_path, command, kind):
@@ -249,6 +254,7 @@ def test_solutions_as_a_link_to_a_huge_file_are_read_with_a_bound(tmp_path):
     assert state(big) == before
 
 
+@pytest.mark.slow
 def test_machine_record_that_is_a_fifo_is_left_alone(tmp_path):
     fifo = tmp_path / "m.csv.machine.json"
     os.mkfifo(fifo)
@@ -291,6 +297,7 @@ def entry_name(tmp_path_factory) -> str:
     return entry.name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["fifo", "link to a FIFO", "link to a huge file"])
 def test_embedding_cache_entry_that_cannot_be_read_is_a_miss(tmp_path, entry_name, kind):
     entry = tmp_path / "cache" / "embeddings" / entry_name

@@ -104,6 +104,7 @@ def _run(code: str, env_extra: dict, cwd) -> str:
     return out.stdout.strip()
 
 
+@pytest.mark.slow
 def test_a_changed_helper_module_recompiles_the_kernels_that_use_it(tmp_path):
     """numba alone keys a cached kernel on its own file: after the helper it calls changes,
     a new process would load the old machine code.  Keyed on every kernel module beside
@@ -146,6 +147,7 @@ print(hashlib.sha256(repr(out).encode()).hexdigest()[:16], "numba.np.linalg" in 
 """
 
 
+@pytest.mark.slow
 def test_kernels_loaded_without_numbas_refresh_give_the_same_reads(tmp_path):
     """The quick load (the runtime initialised alone) and numba's own (every registry
     installed first) run the same machine code: the same seeded reads."""
@@ -191,6 +193,7 @@ def _corrupt_empty_files(folder: Path) -> None:
         f.write_bytes(b"")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("corrupt", [_corrupt_truncated_index, _corrupt_garbage_code,
                                      _corrupt_empty_files])
 def test_a_corrupt_cache_entry_is_dropped_and_rebuilt_with_one_line(tmp_path, corrupt):

@@ -104,6 +104,7 @@ def test_fallback_time_limit_stops_a_hopeless_exact_search():
     assert any("stopped at its 0.5 s time limit" in n for n in r.notes)
 
 
+@pytest.mark.slow
 @needs_data
 @pytest.mark.skipif("sat" not in names(), reason="python-sat not installed")
 def test_default_solve_finishes_a_25x25_with_the_sat_fallback():

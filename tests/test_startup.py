@@ -90,6 +90,7 @@ def test_cli_help_still_lists_every_subcommand():
     assert got["imported"] == ["qsudoku.commands.bench"]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not HAVE_NUMBA, reason="numba is not installed")
 def test_a_warm_route_runs_no_compiler_pass():
     """With the kernels in numba's cache, a hard puzzle only loads them: no compiler pass
@@ -131,6 +132,7 @@ def test_only_the_program_freezes_the_heap_for_a_quick_exit():
     assert got["out"].splitlines() == ["main 0 0", "run 0 True"]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not HAVE_NUMBA, reason="numba is not installed")
 def test_warm_up_loads_the_kernels_that_the_parameters_choose():
     """``refute`` makes the colonies run the learning ant, another compiled kernel: warming

@@ -55,6 +55,7 @@ def _grid(puzzle: str) -> str:
     return "\n".join(rows) + "\n\n"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("form", [lambda p: p + "\n", _grid], ids=["lines", "grids"])
 def test_first_answer_comes_before_stdin_ends(form):
     proc = qsudoku("solve", "-", "--json", stdin=subprocess.PIPE)

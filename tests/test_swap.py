@@ -93,6 +93,7 @@ def test_replica_exchange_and_relative_weights_give_true_energies():
     assert ss.first.energy == pytest.approx(0.0)
 
 
+@pytest.mark.slow
 def test_seeded_runs_are_reproducible_and_the_python_kernel_matches_numba():
     from qsudoku.samplers.swap import kernel as K
     from qsudoku.samplers.swap.structure import kernel_args

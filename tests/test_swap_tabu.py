@@ -81,6 +81,7 @@ def test_relative_weights_give_true_energies():
     assert ss.first.energy == pytest.approx(0.0)
 
 
+@pytest.mark.slow
 def test_seeded_runs_are_reproducible_and_the_python_kernel_matches_numba():
     from qsudoku.samplers.swap import tabu_kernel as K
     from qsudoku.samplers.swap.structure import kernel_args
@@ -163,6 +164,7 @@ def test_reads_cut_short_by_another_reads_ground_state_are_dropped():
     assert (ss.record.energy == 0).any()
 
 
+@pytest.mark.slow
 def test_both_swap_samplers_run_without_numba():
     """numba is optional: without it the kernels run as plain Python (slow, but correct)."""
     import subprocess

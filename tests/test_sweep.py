@@ -97,6 +97,7 @@ def test_weights_move_the_broken_constraints_between_kinds():
     assert unit(cheap) < unit(dear)
 
 
+@pytest.mark.slow
 def test_rows_are_tidy_and_parallel_runs_match_serial_ones():
     p, q = parse_puzzle(SEED004), parse_puzzle(BOX_GIVEN4)
     axes = {"cell": [0.5, 2], "num_sweeps": [50, 500]}
@@ -183,6 +184,7 @@ def test_resume_runs_only_missing_rows_and_parquet_is_typed(tmp_path):
     assert summarize(df)["runs"].tolist() == [2, 2]
 
 
+@pytest.mark.slow
 def test_sigterm_keeps_finished_rows_and_resume_completes(tmp_path):
     out = tmp_path / "s.csv"
     cmd = [sys.executable, "-m", "qsudoku", "sweep", SEED001, "--grid", "cell=1",
@@ -274,6 +276,7 @@ def test_cli_sweep_bad_input_is_exit_2(argv, message, capsys):
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.slow
 @pytest.mark.skipif("mock-qpu" not in names(), reason="mock-qpu sampler not registered")
 def test_chain_strength_sweep_on_the_mock_qpu_reports_chain_breaks():
     rows = run_sweep([parse_puzzle(BOX_GIVEN4)], {"chain_strength": [0.2, 4.0]},

@@ -15,6 +15,7 @@ from _shared import DATA
 from _puzzles import THREE_GIVENS4
 
 
+@pytest.mark.slow
 def test_bench_over_a_directory_on_workers_with_a_memory_limit(tmp_path, capsys):
     folder = tmp_path / "sudoku4"
     folder.mkdir()
