@@ -1,7 +1,8 @@
 """Shared fixtures: the puzzle data shipped in ``data/``, and a reproducible Hypothesis profile.
 
 The data is the repository's own (``data/``, see its README), so a fresh clone runs
-every data test; tests reach it through :mod:`_shared`.
+every data test; tests reach it through :mod:`_shared`, and the small puzzles they share
+through :mod:`_puzzles`.  ``pytest -m "not slow"`` is the fast loop (docs/development.md).
 
 Hypothesis runs with the ``qsudoku`` profile: no deadline (2 slow cores must not
 turn into flaky failures) and ``derandomize=True`` (the same examples on every

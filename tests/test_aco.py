@@ -19,12 +19,9 @@ from qsudoku.samplers.kernels import HAVE_NUMBA
 from qsudoku.samplers.aco import compile_cover
 
 from test_swap import JIGSAW6_REGIONS, JIGSAW6_SOL, SOL9, SOLX9, blanked
+from _puzzles import HARD9, HARD9_SOLUTION, THREE_GIVENS4
 
 needs_numba = pytest.mark.skipif(not HAVE_NUMBA, reason="numba not installed (kernels run as Python)")
-
-# forum_hardest_1106 #1: no propagation rule fills a cell.
-HARD = "........2..8.1.9..5....3.4....1.93...6..3..8...37......4......53.1.7.8..2........"
-HARD_SOL = "639847512478512963512693748724189356965234187183765294847921635351476829296358471"
 
 
 def model_of(puzzle, rules=(), weights=Weights()):
@@ -48,10 +45,11 @@ def test_registered_and_honours_the_sampler_api():
     assert isinstance(s, dimod.Sampler) and {"groups", "num_ants", "stall"} <= set(s.parameters)
 
 
+@pytest.mark.slow
 def test_samples_are_consistent_partial_assignments_with_true_energies():
     # Few iterations on a hard grid: most colonies leave cells empty, none sets two
     # variables of one group, and the energy is the BQM's (each empty group costs its weight).
-    m = model_of(parse_puzzle(HARD), rules=("naked_single", "hidden_single"))
+    m = model_of(parse_puzzle(HARD9), rules=("naked_single", "hidden_single"))
     ss = get_sampler("aco").sample(m.bqm, groups=m.groups(), num_reads=4, num_ants=2,
                                    max_iters=2, seed=3)
     assert set(ss.variables) == set(m.bqm.variables) and ss.vartype is dimod.BINARY
@@ -77,7 +75,7 @@ def test_finds_valid_grids_of_every_variant(kind):
         sol = [(r + c) % 5 + 1 for r in range(5) for c in range(5)]
         p = Puzzle(5, tuple(blanked(sol, 0.3, 6)), tuple(row_units(5) + column_units(5)))
     else:
-        p = parse_puzzle(HARD)
+        p = parse_puzzle(HARD9)
     m = model_of(p, rules=("naked_single", "hidden_single") if kind == "hardest9" else ())
     assert m.num_variables > 0
     ss = get_sampler("aco").sample(m.bqm, groups=m.groups(), num_reads=1000, stall=50,
@@ -85,7 +83,7 @@ def test_finds_valid_grids_of_every_variant(kind):
     best = min(decode(m, ss), key=lambda d: d.energy)
     assert best.valid and best.energy == 0.0 and p.is_solution(best.grid)
     if kind == "hardest9":
-        assert "".join(map(str, best.grid)) == HARD_SOL
+        assert "".join(map(str, best.grid)) == HARD9_SOLUTION
 
 
 @needs_numba
@@ -97,10 +95,11 @@ def test_relative_weights_give_true_energies_and_a_ground_state():
     assert ss.first.energy == pytest.approx(0.0)
 
 
+@pytest.mark.slow
 def test_seeded_runs_are_reproducible_and_the_python_kernel_matches_numba():
     from qsudoku.samplers.aco import kernel as K
 
-    m = model_of(parse_puzzle(HARD), rules=("naked_single", "hidden_single"))
+    m = model_of(parse_puzzle(HARD9), rules=("naked_single", "hidden_single"))
     s = get_sampler("aco")
     kw = dict(groups=m.groups(), num_reads=3, num_ants=3, max_iters=5, seed=11)
     a, b = s.sample(m.bqm, **kw), s.sample(m.bqm, **kw)
@@ -124,13 +123,13 @@ def test_seeded_runs_are_reproducible_and_the_python_kernel_matches_numba():
 
 @needs_numba
 def test_refuting_ants_reach_ground_states():
-    m = model_of(parse_puzzle(HARD), rules=("naked_single", "hidden_single"))
+    m = model_of(parse_puzzle(HARD9), rules=("naked_single", "hidden_single"))
     s = get_sampler("aco")
     for learn in (dict(refute=True), dict(refute=True, blame=2.0)):
         ss = s.sample(m.bqm, groups=m.groups(), num_reads=100, stall=50, time_limit=30, seed=4,
                       stop_at_ground=True, **learn)
         dimod.testing.assert_sampleset_energies(ss, m.bqm)
-        assert "".join(map(str, min(decode(m, ss), key=lambda d: d.energy).grid)) == HARD_SOL
+        assert "".join(map(str, min(decode(m, ss), key=lambda d: d.energy).grid)) == HARD9_SOLUTION
     with pytest.raises(ValueError, match="blame"):
         s.sample(m.bqm, groups=m.groups(), blame=-1.0)
     for gone in ("repair", "spread", "order", "backjump", "jumps"):  # experiments removed
@@ -143,7 +142,7 @@ def test_auto_refute_makes_every_colony_refute_from_the_threshold_only():
     from qsudoku.samplers.aco import AUTO_REFUTE_VARIABLES
 
     s = get_sampler("aco")
-    small = model_of(parse_puzzle(HARD), rules=("naked_single", "hidden_single"))
+    small = model_of(parse_puzzle(HARD9), rules=("naked_single", "hidden_single"))
     big = model_of(Puzzle.standard([0] * 16 * 16))  # blank 16x16: 4,096 variables
     assert len(small.bqm.variables) < AUTO_REFUTE_VARIABLES <= len(big.bqm.variables)
     kw = dict(num_reads=4, num_ants=3, max_iters=3, seed=11)
@@ -157,7 +156,7 @@ def test_auto_refute_makes_every_colony_refute_from_the_threshold_only():
 
 
 def test_a_colony_ends_after_stall_iterations_without_a_new_record():
-    m = model_of(parse_puzzle(HARD), rules=("naked_single", "hidden_single"))
+    m = model_of(parse_puzzle(HARD9), rules=("naked_single", "hidden_single"))
     ss = get_sampler("aco").sample(m.bqm, groups=m.groups(), num_reads=6, num_ants=1, q0=1.0,
                                    stall=3, max_iters=10_000, seed=4)
     its = ss.info["iterations"]
@@ -168,7 +167,7 @@ def test_a_colony_ends_after_stall_iterations_without_a_new_record():
 
 
 def test_rejects_bad_parameters_missing_groups_and_other_bqms():
-    m = model_of(parse_puzzle("1..." "..2." "...." "...4"))
+    m = model_of(parse_puzzle(THREE_GIVENS4))
     s = get_sampler("aco")
     assert float(s.sample(m.bqm, seed=1).first.energy) == 0.0  # groups recognised
     with pytest.raises(ParameterError, match="aco: the BQM has no one-hot structure"):
@@ -205,7 +204,7 @@ def test_time_limit_stops_long_runs():
 
 @needs_numba
 def test_the_route_runs_with_the_aco_sampler():
-    p = parse_puzzle(HARD)
+    p = parse_puzzle(HARD9)
     r = anneal_route(p, sampler="aco", seed=1, time_budget=20.0)
     assert r.valid and p.is_solution(r.grid) and r.solved_by.startswith("aco (")
 
@@ -258,7 +257,7 @@ def test_colonies_cut_short_by_a_ground_state_are_not_reads(seed):
     """With ``stop_at_ground``, the colonies another thread's complete ant stopped are
     counted in ``info["cancelled"]``, never returned: every read returned ended by itself."""
     m = model_of(parse_puzzle(
-        "........2..8.1.9..5....3.4....1.93...6..3..8...37......4......53.1.7.8..2........"))
+        HARD9))
     ss = get_sampler("aco").sample(m.bqm, groups=m.groups(), num_reads=8, seed=seed,
                                    stop_at_ground=True)
     assert (ss.record.energy == 0).any()
@@ -270,7 +269,7 @@ def test_the_tabu_search_completes_partial_assignments_and_matches_python():
     from qsudoku.samplers.aco import kernel as K
     from qsudoku.samplers.aco.partial import partial_tabu
 
-    m = model_of(parse_puzzle(HARD), rules=("naked_single", "hidden_single"))
+    m = model_of(parse_puzzle(HARD9), rules=("naked_single", "hidden_single"))
     cv = compile_cover(m.bqm, m.groups())
     alive, _, _, chosen = K.root_state(cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var)
     arrays = (cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var, cv.cells)
@@ -280,7 +279,7 @@ def test_the_tabu_search_completes_partial_assignments_and_matches_python():
     sample = dict(zip(cv.variables, best))
     assert empty == 0 and 0 < moves < 10**6 and m.bqm.energy(sample) == 0.0
     ss = dimod.SampleSet.from_samples_bqm(sample, m.bqm)
-    assert "".join(map(str, decode(m, ss)[0].grid)) == HARD_SOL
+    assert "".join(map(str, decode(m, ss)[0].grid)) == HARD9_SOLUTION
     # a short run: the assignment returned is consistent, and python and numba agree
     flags = [np.zeros(1, np.int64) for _ in range(4)]
     fast = partial_tabu(5, 1, chosen, alive, *arrays, 50, flags[0], flags[1])
@@ -295,7 +294,7 @@ def test_the_tabu_search_completes_partial_assignments_and_matches_python():
 
 @needs_numba
 def test_tabu_moves_continue_colonies_records_to_ground_states():
-    m = model_of(parse_puzzle(HARD), rules=("naked_single", "hidden_single"))
+    m = model_of(parse_puzzle(HARD9), rules=("naked_single", "hidden_single"))
     s = get_sampler("aco")
     # one greedy ant for one iteration leaves cells empty; the tabu search fills them
     kw = dict(groups=m.groups(), num_reads=4, num_ants=1, max_iters=1, seed=7, refute=False)

@@ -18,9 +18,8 @@ from qsudoku.model.propagate import propagate
 from qsudoku.model.qubo import build_model
 from qsudoku.samplers import get_sampler
 from qsudoku.samplers.registry import check_sampler_values
+from _puzzles import SEED004, THREE_GIVENS4
 
-#: The seed004 puzzle of shared/data/seeds/seeds.tsv (63 variables after singles).
-SEED004 = "2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......"
 NEW = ("sqa", "rotor", "pt", "pa")
 
 
@@ -32,7 +31,7 @@ def test_defaults_solve_seed004(name):
 
 @pytest.mark.parametrize("name", NEW)
 def test_a_seed_repeats_the_reads_and_an_unseeded_run_names_its_seed(name):
-    bqm = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=())).bqm
+    bqm = build_model(propagate(parse_puzzle(THREE_GIVENS4), rules=())).bqm
     sampler = get_sampler(name)
     a, b = (sampler.sample(bqm, num_reads=3, seed=11) for _ in range(2))
     assert np.array_equal(a.record.sample, b.record.sample)
@@ -55,7 +54,7 @@ def test_a_seed_repeats_the_reads_and_an_unseeded_run_names_its_seed(name):
 def test_bad_values_are_one_line_errors_before_and_inside_sample(name, params, message):
     with pytest.raises(ParameterError, match=message.replace("[", r"\[")):
         check_sampler_values(name, params)
-    bqm = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=())).bqm
+    bqm = build_model(propagate(parse_puzzle(THREE_GIVENS4), rules=())).bqm
     with pytest.raises(ParameterError, match=message.replace("[", r"\[")):
         get_sampler(name).sample(bqm, **params)
 
@@ -64,7 +63,7 @@ def test_bad_values_are_one_line_errors_before_and_inside_sample(name, params, m
 def test_bench_on_a_local_dask_cluster_and_sweep(tmp_path, capsys):
     out = str(tmp_path / "bench.csv")
     code = main(["bench", SEED004, "--sampler", ",".join(NEW), "--seed", "2", "--jobs", "2",
-                 "--param", "pa.num_reads=20", "--out", out, "--quiet"])
+                 "--param", "pa.num_reads=20", "-o", out, "--quiet"])
     assert code == 0
     rows = read_rows(out)
     assert sorted(r["sampler"] for r in rows) == sorted(NEW)
@@ -72,7 +71,7 @@ def test_bench_on_a_local_dask_cluster_and_sweep(tmp_path, capsys):
     for name, grid in (("sqa", "transverse_field=0.25,0.5"), ("pt", "num_replicas=2,4")):
         sweep = str(tmp_path / f"{name}.csv")
         assert main(["sweep", SEED004, "--sampler", name, "--grid", grid, "--seed", "1",
-                     "--reads", "2", "--out", sweep, "--quiet"]) == 0
+                     "--reads", "2", "-o", sweep, "--quiet"]) == 0
         rows = read_rows(sweep)
         assert len(rows) == 2 and {r["sampler"] for r in rows} == {name}
 

@@ -15,8 +15,9 @@ from qsudoku.errors import ConfigError, ParameterError
 from qsudoku.io import parse_puzzle
 from qsudoku.solving import build
 from qsudoku.samplers import get_sampler
+from _puzzles import SEED004, THREE_GIVENS4
 
-FOUR = parse_puzzle("1..." "..2." "...." "...4")  # propagation leaves it open
+FOUR = parse_puzzle(THREE_GIVENS4)  # propagation leaves it open
 
 
 @pytest.mark.parametrize("config", [
@@ -55,6 +56,7 @@ def test_random_sampler_takes_the_reads():
     assert r.solved_by in ("RandomSampler (1 round)", "none") and r.num_reads == 7
 
 
+@pytest.mark.slow
 def test_every_sampler_runs_the_same_round_policy():
     """A sampler passed in gets the rounds, the seeds and the fallback of a configured one."""
     cfg = Config().with_overrides(seed=2)
@@ -66,7 +68,7 @@ def test_every_sampler_runs_the_same_round_policy():
 def test_sa_passed_in_solves_the_seed_puzzle_every_time():
     """Ocean's SA alone takes one read per call; under the round policy it samples until a
     read is valid, within the budget (the seed004 puzzle: 10 of 10 seeds)."""
-    p = parse_puzzle("2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......")
+    p = parse_puzzle(SEED004)
     solved = [solve(p, Config().with_overrides(seed=s, route={"exact_fallback": ""}),
                     sampler=SimulatedAnnealingSampler()).valid for s in range(10)]
     assert solved == [True] * 10

@@ -25,11 +25,11 @@ from qsudoku.io import format_grid
 from qsudoku.model.puzzle import box_units, diagonal_units, region_units, row_units
 from qsudoku.solving import solve
 from qsudoku.samplers import get_sampler
+from _puzzles import THREE_GIVENS4, TWO_GIVENS4
 
 NAN, INF = math.nan, math.inf
-OPEN4 = "1......2........"  # a 4x4 that propagation leaves open
-P = parse_puzzle(OPEN4)
-OTHER = parse_puzzle("1.....2........4")
+P = parse_puzzle(TWO_GIVENS4)
+OTHER = parse_puzzle(THREE_GIVENS4)
 CANDS = propagate(P)
 MODEL = build_model(CANDS)
 BLANK9 = [0] * 81
@@ -54,13 +54,13 @@ def _cases() -> list[Case]:
     # parse_puzzle / load_puzzles / Rules
     add("parse_puzzle(None)", lambda: parse_puzzle(None), TE, "text")
     add("parse_puzzle(123)", lambda: parse_puzzle(123), TE, "text")
-    add("parse_puzzle(bytes)", lambda: parse_puzzle(OPEN4.encode()), TE, "text")
-    add("parse_puzzle(list)", lambda: parse_puzzle(list(OPEN4)), TE, "text")
-    add("parse_puzzle(rules=str)", lambda: parse_puzzle(OPEN4, rules="x"), TE, "rules")
+    add("parse_puzzle(bytes)", lambda: parse_puzzle(TWO_GIVENS4.encode()), TE, "text")
+    add("parse_puzzle(list)", lambda: parse_puzzle(list(TWO_GIVENS4)), TE, "text")
+    add("parse_puzzle(rules=str)", lambda: parse_puzzle(TWO_GIVENS4, rules="x"), TE, "rules")
     add("parse_puzzle('')", lambda: parse_puzzle(""), VE, "puzzle")
     add("load_puzzles(None)", lambda: load_puzzles(None), TE, "spec")
     add("load_puzzles(5)", lambda: load_puzzles(5), TE, "spec")
-    add("load_puzzles(rules=5)", lambda: load_puzzles(OPEN4, rules=5), TE, "rules")
+    add("load_puzzles(rules=5)", lambda: load_puzzles(TWO_GIVENS4, rules=5), TE, "rules")
     add("Rules(box='3x3')", lambda: Rules(box="3x3"), TE, "box")
     add("Rules(box=(0, 3))", lambda: Rules(box=(0, 3)), VE, "box")
     add("Rules(box=(2,))", lambda: Rules(box=(2,)), TE, "box")
@@ -146,13 +146,13 @@ def _cases() -> list[Case]:
     # format_grid
     add("format_grid(p, [99]*16)", lambda: format_grid(P, [99] * 16), VE, "grid")
     add("format_grid(None)", lambda: format_grid(None), TE, "puzzle")
-    add("format_grid(str)", lambda: format_grid(OPEN4), TE, "puzzle")
+    add("format_grid(str)", lambda: format_grid(TWO_GIVENS4), TE, "puzzle")
     add("format_grid(p, str)", lambda: format_grid(P, "1234" * 4), TE, "grid")
     add("format_grid(p, short)", lambda: format_grid(P, [1] * 5), VE, "grid")
     add("format_grid(p, floats)", lambda: format_grid(P, [0.5] * 16), TE, "grid")
     # propagate
     add("propagate(None)", lambda: propagate(None), TE, "puzzle")
-    add("propagate(str)", lambda: propagate(OPEN4), TE, "puzzle")
+    add("propagate(str)", lambda: propagate(TWO_GIVENS4), TE, "puzzle")
     add("propagate(rules=str)", lambda: propagate(P, rules="naked_single"), TE, "rules")
     add("propagate(rules=['bogus'])", lambda: propagate(P, rules=["bogus"]), VE, "rule")
     add("propagate(rules=[5])", lambda: propagate(P, rules=[5]), TE, "rules")
@@ -181,7 +181,7 @@ def _cases() -> list[Case]:
     add("decode(model, dict)", lambda: decode(MODEL, {"a": 1}), TE, "sampleset")
     # solve
     add("solve(None)", lambda: solve(None), TE, "puzzle")
-    add("solve(str)", lambda: solve(OPEN4), TE, "puzzle")
+    add("solve(str)", lambda: solve(TWO_GIVENS4), TE, "puzzle")
     add("solve(config=None)", lambda: solve(P, None), TE, "config")
     add("solve(config=dict)", lambda: solve(P, {}), TE, "config")
     add("solve(budget=-1)", lambda: solve(P, budget=-1), VE, "budget")

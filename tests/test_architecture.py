@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from _puzzles import SEED004
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "qsudoku"
@@ -123,7 +124,7 @@ def test_the_puzzle_path_is_short():
     import qsudoku
 
     puzzle = qsudoku.parse_puzzle(
-        "2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......")
+        SEED004)
     seen: list[str] = []
 
     def tracer(frame, event, arg):

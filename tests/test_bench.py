@@ -20,12 +20,13 @@ from qsudoku.io import load_puzzles, parse_puzzle
 from qsudoku.experiments.table import RowWriter, read_rows
 
 from _shared import DATA, REPO, needs_data
+from _puzzles import BOX_GIVEN4, FOUR_GIVENS4, HARD9, SEED004
 
 NO_RULES = Config().with_overrides(rules=[])
 #: One round, no fallback: the read counts are the configured ones.
 ONCE = NO_RULES.with_overrides(route={"enabled": False, "exact_fallback": ""})
 # 4x4 puzzles that need sampling when propagation is off (givens only eliminate).
-SMALL = ["12.." "34.." "...." "....", "1..." "..2." ".3.." "...4", ".2.." "...1" "3..." "..4."]
+SMALL = [BOX_GIVEN4, FOUR_GIVENS4, ".2.." "...1" "3..." "..4."]
 
 
 def test_tts99_decreases_with_p_and_is_inf_at_zero():
@@ -63,7 +64,7 @@ def test_bench_rows_two_samplers():
 
 
 def test_a_sampler_row_is_a_fixed_sample_and_solve_takes_rounds():
-    p = parse_puzzle("2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......")
+    p = parse_puzzle(SEED004)
     cfg = NO_RULES.with_overrides(sampler="sa", params={"num_reads": 20, "num_sweeps": 1})
     row = bench_one(p, "sa", cfg, budget=0.15)  # a budget does not apply to a fixed sample
     assert row["fixed_sample"] is True and row["rounds"] == 1 and row["num_reads"] == 20
@@ -75,6 +76,7 @@ def test_a_sampler_row_is_a_fixed_sample_and_solve_takes_rounds():
     assert solve["success_prob"] == "" and solve["tts99"] == ""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["aco", "swap", "swap-tabu"])
 def test_samplers_that_stop_at_ground_run_every_read_of_a_fixed_sample(name):
     # by default these stop every thread at the first ground state; a fixed sample runs all
@@ -87,7 +89,7 @@ def test_samplers_that_stop_at_ground_run_every_read_of_a_fixed_sample(name):
 
 
 def test_an_unseeded_row_names_the_seed_that_reproduces_its_reads():
-    p = parse_puzzle("2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......")
+    p = parse_puzzle(SEED004)
     cfg = NO_RULES.with_overrides(sampler="sa", params={"num_reads": 6, "num_sweeps": 20})
     a, b = bench_one(p, "sa", cfg), bench_one(p, "sa", cfg)
     assert isinstance(a["seed"], int) and a["seed"] != b["seed"]  # drawn, not a fixed 0
@@ -130,13 +132,14 @@ def test_solve_backend_is_exactly_qsudoku_solve():
     assert row["budget"] == 1e-6 and row["rounds"] == 0 and row["valid"] is False
 
 
+@pytest.mark.slow
 @needs_data
 def test_cli_jobs_summary_and_plot(tmp_path, capsys):
     out, figs = str(tmp_path / "r.csv"), str(tmp_path / "figs")
-    code = main(["bench", str(DATA / "generated/sudoku4/unique.txt"), "--limit", "3", "--rules",
+    code = main(["bench", str(DATA / "generated/sudoku4/unique.txt"), "--first", "3", "--rules",
                  "none", "--sampler",
                  "sa,steepest", "--reads", "3", "--seed", "5", "--param", "sa.num_sweeps=50",
-                 "--jobs", "2", "--no-fallback", "--out", out,
+                 "--jobs", "2", "--no-fallback", "-o", out,
                  "--plot", figs])
     assert code == 0
     text = capsys.readouterr().out
@@ -154,16 +157,16 @@ def test_cli_jobs_summary_and_plot(tmp_path, capsys):
     assert os.path.exists(str(tmp_path / "r.summary.json"))
     # --plot alone redraws from the results file; an existing --out needs --resume
     os.remove(os.path.join(figs, "size_vs_time.png"))
-    assert main(["bench", "--out", out, "--plot", figs, "--quiet"]) == 0
+    assert main(["bench", "-o", out, "--plot", figs, "--quiet"]) == 0
     assert os.path.exists(os.path.join(figs, "size_vs_time.png"))
-    assert main(["bench", str(DATA / "generated/sudoku4/unique.txt"), "--out", out]) == 2
+    assert main(["bench", str(DATA / "generated/sudoku4/unique.txt"), "-o", out]) == 2
 
 
 def test_cli_bad_arguments(capsys):
-    assert main(["bench", "1..." "..2." ".3.." "...4", "--time-budget", "soon"]) == 2
-    assert main(["bench", "1..." "..2." ".3.." "...4", "--sampler", "nosuch"]) == 2
-    assert main(["bench", "1..." "..2." ".3.." "...4", "--resume"]) == 2
-    assert "--resume needs --out" in capsys.readouterr().err
+    assert main(["bench", FOUR_GIVENS4, "--time-budget", "soon"]) == 2
+    assert main(["bench", FOUR_GIVENS4, "--sampler", "nosuch"]) == 2
+    assert main(["bench", FOUR_GIVENS4, "--resume"]) == 2
+    assert "--resume needs -o" in capsys.readouterr().err
 
 
 def _interrupt_then_resume(tmp_path, sig, jobs):
@@ -172,9 +175,9 @@ def _interrupt_then_resume(tmp_path, sig, jobs):
     out = str(tmp_path / f"r{jobs}.csv")
     n = 12
     # Rows must be slow enough (~0.1 s each) that the run cannot finish before the signal.
-    cmd = [sys.executable, "-m", "qsudoku", "bench", str(src), "--limit", str(n), "--rules",
+    cmd = [sys.executable, "-m", "qsudoku", "bench", str(src), "--first", str(n), "--rules",
            "naked_single", "--sampler", "sa", "--param", "num_sweeps=20000", "--reads", "6",
-           "--jobs", str(jobs), "--out", out, "--quiet"]
+           "--jobs", str(jobs), "-o", out, "--quiet"]
     env = dict(os.environ, DWAVE_API_TOKEN="do-not-leak-7f3a", PYTHONPATH=str(REPO))
     # A shell without job control starts background commands with SIGINT ignored, and a child
     # inherits that (CI may run the suite so): give the bench the default handler, as a
@@ -204,11 +207,13 @@ def _interrupt_then_resume(tmp_path, sig, jobs):
             assert "do-not-leak-7f3a" not in f.read()
 
 
+@pytest.mark.slow
 @needs_data
 def test_sigint_with_jobs_then_resume(tmp_path):
     _interrupt_then_resume(tmp_path, signal.SIGINT, jobs=2)
 
 
+@pytest.mark.slow
 @needs_data
 def test_sigterm_then_resume(tmp_path):
     _interrupt_then_resume(tmp_path, signal.SIGTERM, jobs=1)
@@ -271,7 +276,7 @@ def test_the_summary_is_the_same_for_csv_and_parquet_and_streams_the_file(tmp_pa
     csv_out, pq_out = str(tmp_path / "a.csv"), str(tmp_path / "b.parquet")
     argv = ["bench", *SMALL, "1..." "...." "..4." "...2", "--sampler", "solve,sa", "--reads",
             "2", "--param", "sa.num_sweeps=10", "--rules", "none", "--seed", "3"]
-    code, first = main([*argv, "--out", csv_out]), capsys.readouterr().out
+    code, first = main([*argv, "-o", csv_out]), capsys.readouterr().out
     assert code == 0 and "solve" in first and "sa " in first and "nan" not in first
     _as_parquet(csv_out, pq_out)
 
@@ -282,7 +287,7 @@ def test_the_summary_is_the_same_for_csv_and_parquet_and_streams_the_file(tmp_pa
     for module in (results, table):  # the summary, the count, the resume and the Parquet
         monkeypatch.setattr(module, "read_rows", whole)  # stream the rows, never hold them all
     for out in (pq_out, csv_out):  # a resume with nothing new prints the whole file's summary
-        assert main([*argv, "--out", out, "--resume"]) == 0
+        assert main([*argv, "-o", out, "--resume"]) == 0
         summaries[out] = capsys.readouterr().out
     assert summaries[csv_out] == summaries[pq_out] == first
     assert len(first.splitlines()) == 4  # header, rule, solve, sa
@@ -321,7 +326,7 @@ def test_parquet_by_chunks_is_the_table_of_the_whole_journal(tmp_path, capsys):
 
     journal = str(tmp_path / "b.parquet.partial.csv")
     assert main(["bench", *SMALL, "--sampler", "solve,sa", "--reads", "2", "--param",
-                 "sa.num_sweeps=10", "--rules", "none", "--out", journal, "--quiet"]) == 0
+                 "sa.num_sweeps=10", "--rules", "none", "-o", journal, "--quiet"]) == 0
     capsys.readouterr()
     whole = _whole_parquet(journal, str(tmp_path / "whole.parquet"))
     for chunk in (1, 2, 4):
@@ -335,6 +340,7 @@ def test_parquet_by_chunks_is_the_table_of_the_whole_journal(tmp_path, capsys):
                                   load(str(tmp_path / "whole.parquet")))
 
 
+@pytest.mark.slow
 def test_parquet_by_chunks_types_each_column_as_the_whole_file_does(tmp_path):
     import random
 
@@ -390,14 +396,14 @@ def _two_puzzles(tmp_path):
     """An easy puzzle (propagation solves it) and the first forum_hardest one."""
     path = tmp_path / "mix.txt"
     path.write_text("2851396746...48519419657328738564192542391786196782453861973245957426831324815967\n"
-                    "........2..8.1.9..5....3.4....1.93...6..3..8...37......4......53.1.7.8..2........\n")
+                    + HARD9 + "\n")
     return str(path)
 
 
 def test_propagation_solved_puzzles_enter_no_samplers_p(tmp_path, capsys):
     out = str(tmp_path / "r.csv")
     assert main(["bench", _two_puzzles(tmp_path), "--sampler", "sa", "--param", "num_sweeps=5",
-                 "--no-fallback", "--reads", "10", "--seed", "1", "--out", out]) == 0
+                 "--no-fallback", "--reads", "10", "--seed", "1", "-o", out]) == 0
     text = capsys.readouterr().out
     line = next(x for x in text.splitlines() if " sa " in x)
     assert "0.000 [0.000, 0.278]" in line and "0.0%" in line
@@ -417,7 +423,7 @@ def test_every_summary_row_has_p_and_median_tts99_with_ordered_intervals(tmp_pat
     out = str(tmp_path / "r.csv")
     assert main(["bench", _two_puzzles(tmp_path), *SMALL, "--rules", "none", "--sampler",
                  "solve,sa,steepest", "--param", "sa.num_sweeps=20", "--reads", "8",
-                 "--no-fallback", "--seed", "2", "--out", out, "--quiet"]) == 0
+                 "--no-fallback", "--seed", "2", "-o", out, "--quiet"]) == 0
     with open(str(tmp_path / "r.summary.json"), encoding="utf-8") as f:
         doc = json.load(f)
     fixed = [s for s in doc["summary"] if s["fixed_sample"]]

@@ -22,6 +22,7 @@ from qsudoku.model.qubo import build_model
 from qsudoku.model.symbols import MAX_SIZE, default_alphabet
 
 from _cli import one_error, run
+from _puzzles import SEED004
 
 
 def full_grid(n: int, seed: int) -> list[int]:
@@ -134,7 +135,7 @@ def test_above_64x64_is_one_line(capsys, args, piece):
 
 
 def test_an_exact_sampler_solves_the_candidates_without_a_qubo():
-    p = parse_puzzle("2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......")
+    p = parse_puzzle(SEED004)
     r = solve(p, Config().with_overrides(sampler="sat", params={"solver": "minisat22"}, seed=4))
     assert r.valid and r.solved_by == "sat (exact, no QUBO)"
     assert r.info["solver"] == "sat:minisat22"  # the sampler's parameters reach the backend

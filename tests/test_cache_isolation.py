@@ -13,6 +13,8 @@ import tempfile
 import textwrap
 from pathlib import Path
 
+import pytest
+
 import _isolation
 
 #: The variables tests/conftest.py points at a session temporary directory.
@@ -91,6 +93,7 @@ def _inner_session(tmp_path: Path, tests: str, home: Path) -> subprocess.Complet
                           capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow
 def test_another_program_writing_the_real_cache_does_not_change_the_verdict(tmp_path):
     """A writer process fills the real ``~/.cache/qsudoku`` while the session runs; the
     session passes, and its summary counts the skips by reason."""
@@ -135,6 +138,7 @@ def test_another_program_writing_the_real_cache_does_not_change_the_verdict(tmp_
     assert proc.stdout.index("2 skipped: reason A") < proc.stdout.index("1 skipped: reason B")
 
 
+@pytest.mark.slow
 def test_a_write_of_the_suites_own_under_the_real_home_fails_it(tmp_path):
     home = tmp_path / "home"
     home.mkdir()

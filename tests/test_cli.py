@@ -20,9 +20,9 @@ from qsudoku.cli import build_parser, main
 from qsudoku.samplers import get_sampler, get_spec, names
 
 from _cli import run
+from _puzzles import BOX_GIVEN4, EASY4, FOUR_GIVENS4, SEED004, TWO_SOLUTIONS4
 
 REPO = Path(__file__).resolve().parents[1]
-SEED004 = "2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......"
 
 
 def _without_timings(line: str) -> dict:
@@ -71,6 +71,7 @@ def test_route_with_a_seed_gives_the_same_answer(capsys):
     assert runs[0]["valid"] and runs[0]["solved_by"].startswith("aco (")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sampler", _seeded_offline_samplers())
 def test_every_seeded_offline_sampler_reproduces(capsys, sampler):
     # One round: a time budget makes read counts machine-dependent.  A generous budget, so
@@ -140,9 +141,9 @@ def test_bad_input_exit_code_wins_over_invalid_result(tmp_path, capsys):
 
 
 def test_check_unique_flags_an_ambiguous_puzzle_with_a_second_solution(capsys):
-    code, out, _ = run(capsys, "solve", "1..." "..2." ".3.." "...4", "--check-unique")
+    code, out, _ = run(capsys, "solve", FOUR_GIVENS4, "--check-unique")
     assert code == 0 and "unique: yes (exact count)" in out
-    code, out, _ = run(capsys, "solve", "12.." "34.." "...." "....", "--check-unique",
+    code, out, _ = run(capsys, "solve", BOX_GIVEN4, "--check-unique",
                        "--json", "--sampler", "csp")
     d = json.loads(out)
     assert code == 1 and d["valid"] is True
@@ -156,7 +157,7 @@ def test_check_unique_that_ran_out_of_time_is_undecided_not_false():
     from qsudoku.commands.solve import _count_fields, _count_text
     from qsudoku.exact.count import SolutionCount
 
-    p = parse_puzzle("1..." "..2." ".3.." "...4")
+    p = parse_puzzle(FOUR_GIVENS4)
     stopped = SolutionCount(1, True, complete=False, solutions=[[0] * 16])
     assert _count_fields(p, stopped)["unique"] is None
     assert "not decided" in _count_text(p, stopped)
@@ -224,7 +225,7 @@ def test_fewer_reads_note_reads_well(capsys):
 def test_bench_existing_output_names_the_ways_on(tmp_path, capsys):
     out_csv = tmp_path / "r.csv"
     out_csv.write_text("key\n")
-    code, out, err = run(capsys, "bench", SEED004, "--sampler", "random", "--out", out_csv)
+    code, out, err = run(capsys, "bench", SEED004, "--sampler", "random", "-o", out_csv)
     assert code == 2 and "--overwrite" in err and "--resume" in err
 
 
@@ -238,7 +239,107 @@ def test_show_hist_says_where_it_wrote_and_counts_reads(tmp_path, capsys, monkey
                         lambda *a, **k: titles.append(k["title"]) or real(*a, **k))
     hist = tmp_path / "h.svg"
     code, out, err = run(capsys, "show", SEED004, "--solve", "--sampler", "sa", "--reads", "1",
-                         "--no-route", "--no-fallback", "--seed", "1", "--out",
+                         "--no-route", "--no-fallback", "--seed", "1", "-o",
                          tmp_path / "g.svg", "--hist", hist)
     assert code in (0, 1) and f"wrote {hist}" in err and hist.exists()
     assert titles == ["<argument>:1: 1 read"]
+
+
+# One vocabulary: one flag name per meaning in every subcommand, old spellings with a note
+
+OUTPUT_COMMANDS = ("bench", "sweep", "show", "qubo", "export", "generate")
+#: command -> (old spelling, new option strings) still accepted for this release
+OLD_SPELLINGS = [("bench", "--out", "-o/--output"), ("sweep", "--out", "-o/--output"),
+                 ("show", "--out", "-o/--output"), ("bench", "--limit", "--first"),
+                 ("sweep", "--limit", "--first"), ("count", "--limit", "--max-solutions"),
+                 ("count", "--time-limit", "--time-budget"), ("embed", "--timeout", "--time-budget"),
+                 ("generate", "--format", "--to")]
+
+
+def _visible_options(command: str) -> dict:
+    """Option string -> action of what ``qsudoku COMMAND --help`` shows."""
+    import argparse
+
+    sub = build_parser(command)._subparsers._group_actions[0].choices[command]
+    return {s: a for a in sub._actions if a.help is not argparse.SUPPRESS for s in a.option_strings}
+
+
+@pytest.mark.parametrize("command", OUTPUT_COMMANDS)
+def test_every_command_that_writes_a_file_takes_dash_o_and_output(command):
+    options = _visible_options(command)
+    assert options["-o"] is options["--output"], command
+
+
+def test_one_flag_name_per_meaning_in_every_subcommand():
+    """The seconds a command may spend on a puzzle are --time-budget, the output file
+    -o/--output, the first N puzzles --first; --format is only the input format."""
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    for command in sub.choices:
+        options = _visible_options(command)
+        assert not {"--out", "--limit", "--time-limit", "--timeout"} & set(options), command
+        if "--format" in options:
+            assert options["--format"].choices == ["auto", "line", "grid", "tuples"], command
+    for command in ("solve", "bench", "sweep", "show", "count", "embed"):
+        assert "--time-budget" in _visible_options(command), command
+
+
+@pytest.mark.parametrize("command, old, new", OLD_SPELLINGS)
+def test_an_old_spelling_does_what_the_new_name_does_with_a_one_line_note(capsys, command,
+                                                                          old, new):
+    value = {"--format": "tsv", "--out": "r.png"}.get(old, "3")
+    args = [] if command == "generate" else ["P"]
+    args += ["-o", "x.png"] if command == "show" and old != "--out" else []
+
+    def parse(flag):
+        return vars(build_parser(command).parse_args([command, *args, flag, value]))
+
+    assert parse(old) == parse(new.split("/")[-1])
+    err = capsys.readouterr().err
+    assert err == f"qsudoku: note: {old} is deprecated; use {new}\n"  # once: for the old name
+    assert main([command, "--help"]) == 0
+    assert f"{old} " not in capsys.readouterr().out  # hidden from --help
+
+
+def test_old_spellings_print_the_note_on_stderr_and_keep_json_clean(capsys):
+    new = run(capsys, "count", TWO_SOLUTIONS4, "--max-solutions", "3", "--time-budget", "5",
+              "--json")
+    old = run(capsys, "count", TWO_SOLUTIONS4, "--limit", "3", "--time-limit", "5", "--json")
+    assert new[0] == old[0] == 1
+    records = [json.loads(out) for _, out, _ in (new, old)]  # stdout is JSON lines only
+    for r in records:
+        r.pop("seconds")
+    assert records[0] == records[1] and records[0]["count"] == 2
+    assert new[2] == ""
+    assert old[2].splitlines() == ["qsudoku: note: --limit is deprecated; use --max-solutions",
+                                   "qsudoku: note: --time-limit is deprecated; use --time-budget"]
+
+
+def test_generate_to_is_the_output_format(capsys):
+    new = run(capsys, "generate", "--size", "4", "--seed", "1", "--to", "tsv", "--count", "2")
+    old = run(capsys, "generate", "--size", "4", "--seed", "1", "--format", "tsv", "--count", "2")
+    assert new[0] == old[0] == 0 and new[1] == old[1] and new[1].count("\t") == 6
+    assert old[2] == "qsudoku: note: --format is deprecated; use --to\n"
+    code, _, err = run(capsys, "generate", "--size", "4", "--to", "tsv", "--format", "line")
+    assert code == 2 and "--format: not allowed with argument --to" in err
+
+
+def test_bench_and_sweep_write_dash_o_and_still_take_out(tmp_path, capsys):
+    fast = ["--sampler", "random", "--reads", "1", "--rules", "none", "--quiet"]
+    for command, extra in (("bench", []), ("sweep", ["--grid", "cell=1"])):
+        for flag in ("-o", "--output", "--out"):
+            out = tmp_path / f"{command}{flag.strip('-')}.csv"
+            code, _, err = run(capsys, command, EASY4, EASY4, *fast, *extra, "--first", "1",
+                               flag, out)
+            assert code == 0 and out.exists(), (command, flag, err)
+            assert (flag == "--out") == ("--out is deprecated; use -o/--output" in err)
+            assert len(out.read_text().splitlines()) == 2  # a header, the first puzzle
+
+
+def test_show_output_is_required_under_either_name(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    code, _, err = run(capsys, "show", SEED004)
+    assert code == 2 and "-o/--output is required" in err
+    for flag in ("-o", "--output", "--out"):
+        out = tmp_path / f"g{flag.strip('-')}.svg"
+        code, _, err = run(capsys, "show", SEED004, flag, out)
+        assert code == 0 and out.exists(), err

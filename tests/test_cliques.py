@@ -72,6 +72,7 @@ def test_a_single_clique_may_fit_where_no_packed_one_does():
     assert copies_that_fit(15, sampler, copies=4) == 0
 
 
+@pytest.mark.slow
 def test_small_cliques_are_searched_at_a_size_minorminer_survives():
     assert [search_size(n, "zephyr", 4) for n in (2, 5, 8, 9)] == [2, 9, 9, 9]
     assert [search_size(n, "chimera", 4) for n in (3, 4, 5)] == [5, 5, 5]

@@ -16,6 +16,7 @@ from qsudoku.model.propagate import propagate
 from qsudoku.model.qubo import Weights, build_model, one_hot
 from qsudoku.samplers import penalty_fit as S
 from qsudoku.samplers.swap.structure import compile_structure
+from _puzzles import THREE_GIVENS4
 
 # (file under data/, number of puzzles): 4x4, 9x9, Sudoku-X, jigsaw and jigsaw-X.
 FILES = [("generated/sudoku4/unique.txt", 3), ("sudoku9/forum_hardest_1106.txt", 3),
@@ -147,7 +148,7 @@ def test_perturbed_bqms_are_rejected_by_the_exact_method_and_compile_structure(r
 
 
 def test_changes_within_the_tolerance_are_accepted_like_the_exact_method(monkeypatch):
-    m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
+    m = build_model(propagate(parse_puzzle(THREE_GIVENS4), rules=()))
     (u, v), bias = next(iter(m.bqm.quadratic.items()))
     a, b = _unrelated_pair(m)
     tiny = m.bqm.copy()
@@ -166,7 +167,7 @@ def test_changes_within_the_tolerance_are_accepted_like_the_exact_method(monkeyp
 
 def test_fast_path_matches_the_exact_method_under_compile_structure():
     """compile_structure (fast path) gives the weights the exact method reads off."""
-    m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()),
+    m = build_model(propagate(parse_puzzle(THREE_GIVENS4), rules=()),
                     Weights(cell=2.0, row=0.5, column=1.5, box=3.0))
     st_ = compile_structure(m.bqm, m.groups())
     conf = [i for i, c in enumerate(m.constraints) if c.kind not in ("cell", "box")]
@@ -178,7 +179,7 @@ def test_a_group_that_repeats_a_variable_goes_to_the_exact_method(monkeypatch):
     calls = []
     real = S._infer_weights_exact
     monkeypatch.setattr(S, "_infer_weights_exact", lambda *a: calls.append(1) or real(*a))
-    m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
+    m = build_model(propagate(parse_puzzle(THREE_GIVENS4), rules=()))
     groups = m.groups()
     kind, labels = groups[0]
     groups = [(kind, list(labels) + [labels[0]])] + groups[1:]
@@ -211,6 +212,7 @@ def _random_bqm(draw_groups, kind_weights, num_vars, change):
     return bqm, [(k, [labels[v] for v in g]) for k, g in draw_groups]
 
 
+@pytest.mark.slow
 @given(num_vars=st.integers(2, 12),
        groups=st.lists(st.tuples(st.sampled_from("abc"), st.lists(st.integers(0, 11), max_size=6)),
                        min_size=1, max_size=8),
@@ -238,7 +240,7 @@ def test_random_group_structures_get_the_exact_methods_decision(num_vars, groups
 @pytest.mark.parametrize("value", [float("nan"), float("inf")])
 def test_non_finite_biases_are_rejected(where, value):
     # A NaN coupler between unrelated variables once counted as absent and passed the check.
-    m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
+    m = build_model(propagate(parse_puzzle(THREE_GIVENS4), rules=()))
     bqm = m.bqm.copy()
     if where == "extra coupler":
         bqm.add_quadratic(*_unrelated_pair(m), value)

@@ -12,9 +12,8 @@ from qsudoku.errors import ConfigError
 from qsudoku.samplers.registry import check_values
 
 from _cli import one_error, run
+from _puzzles import EASY4, ONE_GIVEN4
 
-EASY4 = "12.434.2.1.3..21"  # propagation solves it: nothing is sampled
-OPEN4 = "1..............."  # propagation leaves 53 variables: the sampler runs
 TOKEN = "DEV-abc123-not-a-real-token"
 
 
@@ -65,7 +64,7 @@ CONFIG_CASES = [
 
 
 @pytest.mark.parametrize("text,pieces", [c[1:] for c in CONFIG_CASES], ids=[c[0] for c in CONFIG_CASES])
-@pytest.mark.parametrize("puzzle", [EASY4, OPEN4], ids=["propagation_only", "sampled"])
+@pytest.mark.parametrize("puzzle", [EASY4, ONE_GIVEN4], ids=["propagation_only", "sampled"])
 def test_bad_config_file_names_key_and_file_exit_2(tmp_path, capsys, text, pieces, puzzle):
     """Checked up front: also when propagation solves the puzzle and nothing is sampled."""
     path = tmp_path / "bad.toml"
@@ -91,7 +90,7 @@ def test_binary_and_missing_config_files(tmp_path, capsys):
 def test_parameter_the_sampler_does_not_accept(tmp_path, capsys):
     path = tmp_path / "extra.toml"
     path.write_text("[sampler]\nname = 'sa'\n[sampler.params]\nnum_sweep = 10\n")
-    code, out, err = run(capsys, "solve", OPEN4, "--config", path)
+    code, out, err = run(capsys, "solve", ONE_GIVEN4, "--config", path)
     line = one_error(err)
     assert code == 2 and "does not accept parameter(s) num_sweep" in line
     assert f"(in {path})" in line and "num_sweeps" in line  # lists what it does accept
@@ -100,7 +99,7 @@ def test_parameter_the_sampler_does_not_accept(tmp_path, capsys):
 def test_sampler_option_the_constructor_does_not_accept(tmp_path, capsys):
     path = tmp_path / "opt.toml"
     path.write_text("[sampler.options]\nturbo = true\n")
-    code, out, err = run(capsys, "solve", OPEN4, "--config", path)
+    code, out, err = run(capsys, "solve", ONE_GIVEN4, "--config", path)
     assert code == 2 and "bad option" in one_error(err) and "turbo" in err
 
 
@@ -151,7 +150,7 @@ def test_bad_flag_is_one_error_line_exit_2(capsys, flags, pieces):
 
 
 def test_unknown_parameter_flag_when_sampling(capsys):
-    code, out, err = run(capsys, "solve", OPEN4, "--param", "num_sweep=10")
+    code, out, err = run(capsys, "solve", ONE_GIVEN4, "--param", "num_sweep=10")
     assert code == 2 and "does not accept parameter(s) num_sweep" in one_error(err)
 
 
@@ -165,7 +164,7 @@ def test_argparse_type_errors_are_exit_2(capsys, flags):
 def test_flag_overrides_a_good_config(tmp_path, capsys):
     path = tmp_path / "ok.toml"
     path.write_text("[sampler.params]\nnum_reads = 5\nnum_sweeps = 20\n")
-    code, out, err = run(capsys, "solve", OPEN4, "--config", path, "--reads", "-2")
+    code, out, err = run(capsys, "solve", ONE_GIVEN4, "--config", path, "--reads", "-2")
     assert code == 2 and "num_reads = -2" in one_error(err)
 
 

@@ -12,32 +12,30 @@ from qsudoku.io import load_puzzles, parse_puzzle
 from qsudoku.model.puzzle import Puzzle
 
 from _shared import DATA, SEEDS, data_sets, needs_data
-
-IMPOSSIBLE = ".....5.8....6.1.43..........1.5........1.6...3.......553.....61........4........."
-TWO = "123." ".412" "..4." "..2."  # exactly 2 solutions
+from _puzzles import FOUR_GIVENS4, IMPOSSIBLE9, TWO_SOLUTIONS4
 
 
 def test_unique_none_and_several():
-    one = count_solutions(parse_puzzle("1..." "..2." ".3.." "...4"))
+    one = count_solutions(parse_puzzle(FOUR_GIVENS4))
     assert (one.count, one.at_least, one.unique, one.describe()) == (1, False, True, "unique")
-    none = count_solutions(parse_puzzle(IMPOSSIBLE))
+    none = count_solutions(parse_puzzle(IMPOSSIBLE9))
     assert (none.count, none.at_least, none.describe()) == (0, False, "no solution")
-    two = count_solutions(parse_puzzle(TWO), limit=10)
+    two = count_solutions(parse_puzzle(TWO_SOLUTIONS4), limit=10)
     assert (two.count, two.at_least, two.describe()) == (2, False, "2 solutions")
-    p = parse_puzzle(TWO)
+    p = parse_puzzle(TWO_SOLUTIONS4)
     assert all(p.is_solution(g) for g in two.solutions) and two.solutions[0] != two.solutions[1]
 
 
 @pytest.mark.parametrize("method", ["search", "sat"])
 def test_both_methods_agree(method):
     assert count_solutions(Puzzle.standard([0] * 16), limit=1000, method=method).count == 288
-    two = count_solutions(parse_puzzle(TWO), limit=5, method=method)
+    two = count_solutions(parse_puzzle(TWO_SOLUTIONS4), limit=5, method=method)
     assert (two.count, two.at_least) == (2, False) and len(two.solutions) == 2
-    assert count_solutions(parse_puzzle(IMPOSSIBLE), method=method).count == 0
-    solved = count_solutions(parse_puzzle("1..." "..2." ".3.." "...4"), method=method)
+    assert count_solutions(parse_puzzle(IMPOSSIBLE9), method=method).count == 0
+    solved = count_solutions(parse_puzzle(FOUR_GIVENS4), method=method)
     assert solved.unique and solved.solutions[0] == [1, 2, 4, 3, 3, 4, 2, 1, 4, 3, 1, 2, 2, 1, 3, 4]
     with pytest.raises(ConfigError, match="method"):
-        count_solutions(parse_puzzle(TWO), method="guess")
+        count_solutions(parse_puzzle(TWO_SOLUTIONS4), method="guess")
 
 
 def test_limit_gives_a_lower_bound():
@@ -56,7 +54,7 @@ def test_contradictory_propagation_is_zero_but_clashing_givens_are_bad_input():
         count_solutions(parse_puzzle("11.." "...." "...." "...."))
     assert e.value.exit_code == 2
     with pytest.raises(ConfigError, match="limit"):
-        count_solutions(parse_puzzle(TWO), limit=0)
+        count_solutions(parse_puzzle(TWO_SOLUTIONS4), limit=0)
 
 
 def test_time_limit_marks_the_count_incomplete():
@@ -65,6 +63,7 @@ def test_time_limit_marks_the_count_incomplete():
     assert "at least" in c.describe()
 
 
+@pytest.mark.slow
 @needs_data
 def test_data_puzzles_are_unique():
     """A sample of every kind: the data promises exactly one solution each."""
@@ -81,20 +80,20 @@ def test_data_puzzles_are_unique():
 
 
 def test_cli_exit_codes_and_output(capsys):
-    assert main(["count", "1..." "..2." ".3.." "...4"]) == 0
+    assert main(["count", FOUR_GIVENS4]) == 0
     assert "unique" in capsys.readouterr().out
-    assert main(["count", TWO]) == 1
+    assert main(["count", TWO_SOLUTIONS4]) == 1
     out = capsys.readouterr().out
     assert "at least 2 solutions" in out and "solution 2:" in out and "differ in " in out
-    assert main(["count", IMPOSSIBLE]) == 1
+    assert main(["count", IMPOSSIBLE9]) == 1
     assert "no solution" in capsys.readouterr().out
     assert main(["count", "11.." "...." "...." "...."]) == 2
-    assert main(["count", TWO, "--limit", "0"]) == 2
-    assert main(["count", "1..." "..2." ".3.." "...4", "--method", "sat"]) == 0
+    assert main(["count", TWO_SOLUTIONS4, "--max-solutions", "0"]) == 2
+    assert main(["count", FOUR_GIVENS4, "--method", "sat"]) == 0
 
 
 def test_cli_json(capsys):
-    assert main(["count", TWO, "--limit", "5", "--json"]) == 1
+    assert main(["count", TWO_SOLUTIONS4, "--max-solutions", "5", "--json"]) == 1
     rec = json.loads(capsys.readouterr().out)
     assert rec["count"] == 2 and rec["at_least"] is False and rec["unique"] is False
     assert len(rec["solutions"]) == 2 and all(len(s) == 16 for s in rec["solutions"])

@@ -5,12 +5,13 @@ from qsudoku.model.decode import decode, decode_array, success_rate
 from qsudoku.io import parse_puzzle
 from qsudoku.model.propagate import propagate
 from qsudoku.model.qubo import build_model
+from _puzzles import BOX_GIVEN4
 
 SOL = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]
 
 
 def _model():
-    return build_model(propagate(parse_puzzle("12.." "34.." "...." "...."), rules=()))
+    return build_model(propagate(parse_puzzle(BOX_GIVEN4), rules=()))
 
 
 def test_valid_sample_decodes_to_grid():

@@ -20,8 +20,9 @@ from qsudoku.samplers import get_sampler  # noqa: E402
 from qsudoku.samplers.dwave.decompose import (STRATEGIES, DecomposeSampler, choose_cells, SubModel,  # noqa: E402
                                         SubStructure)
 from qsudoku.samplers.dwave.qpu import mock_child  # noqa: E402
+from _puzzles import SEED003, TWO_GIVENS4
 
-FOUR = parse_puzzle("1......2........")        # 32 variables after singles
+FOUR = parse_puzzle(TWO_GIVENS4)        # 32 variables after singles
 SIX = parse_puzzle("1.....2.....3.....4.....5.....6.....")
 
 
@@ -84,6 +85,7 @@ def test_a_plan_passes_decompose_the_time_left():
     assert plan.round_params(1, 7.5)["time_limit"] == 7.5
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n, box, given", [(36, 6, 0.6), (49, 7, 0.62)])
 def test_the_solve_path_runs_decompose_on_big_grids_with_the_mock_qpu(n, box, given):
     from qsudoku import Config, solve
@@ -362,7 +364,7 @@ def test_solve_reports_subproblems_per_call_in_the_qpu_line(capsys, tmp_path, mo
     from qsudoku.cli import main
 
     monkeypatch.setenv("QSUDOKU_CACHE_DIR", str(tmp_path))
-    argv = ["solve", "1......2........", "--sampler", "decompose", "--option",
+    argv = ["solve", TWO_GIVENS4, "--sampler", "decompose", "--option",
             "qpu_sampler=mock-qpu", "--param", "batch=3", "--param", "subproblem_size=12",
             "--param", "num_sweeps=200", "--seed", "1", "--no-fallback"]
     assert main(argv) == 0
@@ -401,7 +403,7 @@ def test_a_domain_wall_start_keeps_every_cell_a_single_wall():
     from qsudoku.model.qubo import build_model
 
     puzzle = parse_puzzle(
-        "..8..1.......2..3.5.....4....76..5...1..3..............2.....1....5..7..6..4.....")
+        SEED003)
     dw = build_model(propagate(puzzle, Config().propagate.rules), encoding="domain-wall")
     model = SubModel(dw.bqm)
     structure = SubStructure(model, dw.groups())
@@ -453,7 +455,7 @@ def test_construct_counts_a_domain_wall_subproblem_in_walls():
     from qsudoku.samplers.dwave.construct import Propagator, pick_cells
     from qsudoku.samplers.dwave.walls import WallCode
 
-    seed003 = "..8..1.......2..3.5.....4....76..5...1..3..............2.....1....5..7..6..4....."
+    seed003 = SEED003
     _, dw, _ = build(parse_puzzle(seed003), Config().with_overrides(encoding="domain-wall"))
     code = WallCode(dw.bqm, dw.groups())
     st = code.structure

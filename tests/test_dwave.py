@@ -24,8 +24,8 @@ from qsudoku.model.qubo import Weights, build_model
 from qsudoku.samplers import get_sampler, get_spec
 from qsudoku.samplers.dwave.qpu import resolve_chain_strength, scrub
 from qsudoku.samplers.dwave.hybrid import cqm_from_groups
+from _puzzles import TWO_GIVENS4
 
-FOUR = "1......2........"  # 4x4, 42 variables without propagation rules
 TOKEN = "SENTINEL-" + "5eb7" * 12  # token-shaped: 9-letter prefix, 48 hex digits
 PLAIN_TOKEN = "SENTINEL-not-hex-at-all"
 
@@ -74,9 +74,10 @@ def seed004():
 
 # -- the mock QPU end to end ---------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_mock_qpu_solves_4x4_through_embedding_and_reports_chains(tmp_path):
     cfg = mock_cfg(tmp_path / "emb", rules=[], num_reads=30)
-    r = solve(parse_puzzle(FOUR), cfg)
+    r = solve(parse_puzzle(TWO_GIVENS4), cfg)
     assert r.valid and r.num_variables == 42
     info = r.info
     assert info["num_variables"] == 42 and info["num_qubits"] >= 42 and info["longest_chain"] >= 1
@@ -86,7 +87,7 @@ def test_mock_qpu_solves_4x4_through_embedding_and_reports_chains(tmp_path):
     assert info["target"].startswith("pegasus[16]") and 0 < info["estimated_qpu_access_time"] < 1e6
     assert "chain_break_fraction" in r.sampleset.record.dtype.names
     json.dumps(info)  # JSON-friendly all the way down
-    again = solve(parse_puzzle(FOUR), cfg)
+    again = solve(parse_puzzle(TWO_GIVENS4), cfg)
     assert again.info["embedding_cache_hit"] is True
     assert again.info["num_qubits"] == info["num_qubits"]
     assert again.info["embedding_time"] == pytest.approx(info["embedding_time"], abs=1e-3)
@@ -135,7 +136,7 @@ def test_mock_qpu_topologies_are_selectable(topology, prefix, tmp_path):
     cfg = Config.from_dict({"propagate": {"rules": []}, "sampler": {
         "name": "mock-qpu", "options": {"topology": topology, "cache_dir": str(tmp_path)},
         "params": {"num_reads": 10, "seed": 2}}, "route": {"enabled": False}})
-    r = solve(parse_puzzle(FOUR), cfg)
+    r = solve(parse_puzzle(TWO_GIVENS4), cfg)
     assert r.info["target"].startswith(prefix) and r.num_reads == 10
     assert r.sampler["name"] == "mock-qpu" and r.info["num_qubits"] >= 42
 
@@ -155,7 +156,7 @@ def test_mock_qpu_bad_options_are_config_errors(options, message):
 def test_model_that_does_not_fit_is_backend_unavailable(tmp_path):
     sampler = get_sampler("mock-qpu", topology="chimera", shape=[1, 1, 4], cache_dir=str(tmp_path),
                           embedding_parameters={"timeout": 2, "tries": 2, "random_seed": 0})
-    m = build_model(propagate(parse_puzzle(FOUR), rules=[]))
+    m = build_model(propagate(parse_puzzle(TWO_GIVENS4), rules=[]))
     with pytest.raises(BackendUnavailableError, match="did not fit on chimera.*hybrid"):
         sampler.sample(m.bqm, num_reads=2)
     assert not list(tmp_path.glob("*.json"))  # failures are never cached
@@ -166,7 +167,7 @@ def test_model_that_does_not_fit_is_backend_unavailable(tmp_path):
 def test_chain_strength_choices():
     from dwave.embedding.chain_strength import uniform_torque_compensation
 
-    bqm = build_model(propagate(parse_puzzle(FOUR), rules=[])).bqm
+    bqm = build_model(propagate(parse_puzzle(TWO_GIVENS4), rules=[])).bqm
     utc = uniform_torque_compensation(bqm.spin)
     assert resolve_chain_strength(bqm) == pytest.approx(utc)
     assert resolve_chain_strength(bqm, "uniform_torque_compensation", 2.0) == \
@@ -181,7 +182,7 @@ def test_chain_strength_choices():
 
 
 def test_weak_chains_break_more_and_the_strength_used_is_reported(tmp_path):
-    m = build_model(propagate(parse_puzzle(FOUR), rules=[]))
+    m = build_model(propagate(parse_puzzle(TWO_GIVENS4), rules=[]))
     sampler = get_sampler("mock-qpu", cache_dir=str(tmp_path), topology="chimera")
     runs = {cs: sampler.sample(m.bqm, chain_strength=cs, num_reads=20, seed=1, num_sweeps=200)
             for cs in (0.05, 4.0)}
@@ -195,7 +196,7 @@ def test_weak_chains_break_more_and_the_strength_used_is_reported(tmp_path):
 def test_the_seed_decides_the_chains_and_the_samples_whatever_the_cache(tmp_path):
     """``seed`` seeds minorminer too: two fresh caches give the same chains and samples;
     a second call on the same model keeps the embedding of the first."""
-    m = build_model(propagate(parse_puzzle(FOUR), rules=[]))
+    m = build_model(propagate(parse_puzzle(TWO_GIVENS4), rules=[]))
     runs = []
     for name in ("a", "b"):
         sampler = get_sampler("mock-qpu", cache_dir=str(tmp_path / name), topology="chimera")
@@ -218,7 +219,7 @@ def test_the_seed_decides_the_chains_and_the_samples_whatever_the_cache(tmp_path
     ({"annealing_time": 20, "anneal_schedule": [[0, 0], [20, 1]]}, "not both"),
 ])
 def test_qpu_parameters_are_checked_before_submission(params, message, tmp_path):
-    m = build_model(propagate(parse_puzzle(FOUR), rules=[]))
+    m = build_model(propagate(parse_puzzle(TWO_GIVENS4), rules=[]))
     with pytest.raises(ConfigError, match=message):
         solve(m.puzzle, mock_cfg(tmp_path, rules=[], **params))
 
@@ -226,7 +227,7 @@ def test_qpu_parameters_are_checked_before_submission(params, message, tmp_path)
 def test_qpu_parameters_pass_through(tmp_path):
     cfg = mock_cfg(tmp_path, rules=[], annealing_time=50.0, auto_scale=False, label="my run",
                    chain_break_method="minimize_energy", answer_mode="raw")
-    r = solve(parse_puzzle(FOUR), cfg)
+    r = solve(parse_puzzle(TWO_GIVENS4), cfg)
     assert r.info["problem_label"] == "my run" and r.success_rate is not None
     assert r.sampler["params"]["annealing_time"] == 50.0
     sampler = get_sampler("mock-qpu", cache_dir=str(tmp_path))
@@ -237,7 +238,7 @@ def test_qpu_parameters_pass_through(tmp_path):
         assert context["chain_break_method"] == (method or "majority_vote")
         assert sum(len(c) for c in context["embedding"].values()) == ss.info["num_qubits"]
     with pytest.raises(ConfigError, match="does not accept parameter.*anneling_time"):
-        solve(parse_puzzle(FOUR), mock_cfg(tmp_path, rules=[], anneling_time=5))
+        solve(parse_puzzle(TWO_GIVENS4), mock_cfg(tmp_path, rules=[], anneling_time=5))
 
 
 # -- hybrid BQM and CQM through fake Leap solvers ------------------------------------------------
@@ -330,20 +331,20 @@ def test_hybrid_defaults_to_the_minimum_time_limit_and_decodes(cloud):
     cloud["answer"] = [solver]
     cfg = Config.from_dict({"propagate": {"rules": []}, "sampler": {"name": "hybrid"},
                             "route": ROUTE})
-    r = solve(parse_puzzle(FOUR), cfg)
+    r = solve(parse_puzzle(TWO_GIVENS4), cfg)
     assert solver.calls[0]["time_limit"] == pytest.approx(3.0)
     assert solver.calls[0]["label"] == "qsudoku"
     assert r.info["time_limit"] == pytest.approx(3.0) == r.info["min_time_limit"]
     assert r.info["timing"]["qpu_access_time"] == 40123 and r.num_reads == 5
     assert r.success_rate is not None and r.num_variables == 42
     with pytest.raises(ConfigError, match="time_limit = 1 s is below the solver's minimum of 3 s"):
-        solve(parse_puzzle(FOUR), cfg.with_overrides(params={"time_limit": 1}))
+        solve(parse_puzzle(TWO_GIVENS4), cfg.with_overrides(params={"time_limit": 1}))
 
 
 def test_hybrid_cqm_sends_one_hot_groups_as_constraints(cloud):
     solver = FakeCQMSolver()
     cloud["answer"] = [solver]
-    p = parse_puzzle(FOUR)
+    p = parse_puzzle(TWO_GIVENS4)
     cfg = Config.from_dict({"propagate": {"rules": []}, "sampler": {"name": "hybrid-cqm"},
                             "route": ROUTE})
     r = solve(p, cfg)
@@ -388,7 +389,7 @@ def test_a_model_over_the_published_limit_is_refused_before_any_client(
 
     made = _count_clients(monkeypatch, cls_name)
     monkeypatch.setitem(limits.PUBLISHED, name, {**limits.PUBLISHED[name], limit: 5})
-    assert main(["solve", FOUR, "--sampler", name, "--rules", "none", *LONG]) == 2
+    assert main(["solve", TWO_GIVENS4, "--sampler", name, "--rules", "none", *LONG]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and made == []
     assert err.startswith(f"qsudoku: error: the model is too large for Leap's {name} solver: ")
@@ -401,7 +402,7 @@ def test_a_model_under_the_limit_reaches_the_token_check(monkeypatch, capsys):
     assert PUBLISHED["hybrid"] == {"maximum_number_of_variables": 1_000_000,
                                    "maximum_number_of_biases": 200_000_000}
     made = _count_clients(monkeypatch, "LeapHybridSampler")
-    assert main(["solve", FOUR, "--sampler", "hybrid", "--rules", "none", *LONG]) == 3
+    assert main(["solve", TWO_GIVENS4, "--sampler", "hybrid", "--rules", "none", *LONG]) == 3
     err = capsys.readouterr().err
     assert err.startswith("qsudoku: error: no D-Wave API token") and made == []
 
@@ -412,11 +413,11 @@ def test_the_solvers_own_limit_is_checked_before_submission(cloud):
     cloud["answer"] = [solver]
     cfg = Config.from_dict({"propagate": {"rules": []}, "sampler": {"name": "hybrid"},
                             "route": ROUTE})
-    bqm = build(parse_puzzle(FOUR), cfg)[1].bqm
+    bqm = build(parse_puzzle(TWO_GIVENS4), cfg)[1].bqm
     biases = bqm.num_variables + bqm.num_interactions  # 42 + 156
     with pytest.raises(ModelTooLargeError, match=rf"hybrid solver: {biases} biases > "
                        r"maximum_number_of_biases 100 \(hybrid_binary_quadratic_model_fake's"):
-        solve(parse_puzzle(FOUR), cfg)
+        solve(parse_puzzle(TWO_GIVENS4), cfg)
     assert solver.calls == []
 
 
@@ -432,7 +433,7 @@ def test_a_sampler_that_cannot_connect_tries_once(cloud, monkeypatch):
 
     monkeypatch.setattr(Client, "get_solvers", refuse)
     sampler = get_sampler("hybrid")
-    m = build_model(propagate(parse_puzzle(FOUR), rules=[]))
+    m = build_model(propagate(parse_puzzle(TWO_GIVENS4), rules=[]))
     for _ in range(2):
         with pytest.raises(BackendUnavailableError, match="rejected the API token"):
             sampler.sample(m.bqm)
@@ -440,7 +441,7 @@ def test_a_sampler_that_cannot_connect_tries_once(cloud, monkeypatch):
 
 
 def test_cqm_objective_keeps_what_is_not_a_penalty():
-    p = parse_puzzle(FOUR)
+    p = parse_puzzle(TWO_GIVENS4)
     m = build_model(propagate(p, rules=[]), Weights(cell=2.0, row=0.5, column=0.75, box=1.5))
     cqm = cqm_from_groups(m.bqm, m.groups())
     assert not any(cqm.objective.linear.values()) and not cqm.objective.quadratic  # fitted per kind
@@ -448,7 +449,7 @@ def test_cqm_objective_keeps_what_is_not_a_penalty():
     v = m.variables[0]
     bqm.add_linear(v, 0.3)
     cqm = cqm_from_groups(bqm, m.groups())
-    solution = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]  # a valid completion of FOUR
+    solution = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]  # a valid completion of TWO_GIVENS4
     assert p.is_solution(solution)
     x = dict(zip(m.variables, m.sample_of_grid(solution)))
     assert cqm.check_feasible(x)
@@ -479,7 +480,7 @@ def test_cloud_failures_at_connection(name, cloud):
     for exc, message in _cloud_exceptions():
         cloud["answer"] = exc
         with pytest.raises(BackendUnavailableError, match=message) as err:
-            solve(parse_puzzle(FOUR), cfg)
+            solve(parse_puzzle(TWO_GIVENS4), cfg)
         text = str(err.value)
         assert TOKEN not in text and "\n" not in text and err.value.__cause__ is None
         assert err.value.exit_code == 3
@@ -521,7 +522,7 @@ def test_real_dwave_sampler_failures_during_sample(cloud, monkeypatch, tmp_path)
     solver = _fake_qpu(cloud, monkeypatch)
     sampler = get_sampler("qpu", cache_dir=str(tmp_path))
     assert type(sampler.child).__name__ == "DWaveSampler"
-    m = build_model(propagate(parse_puzzle(FOUR), rules=[]))
+    m = build_model(propagate(parse_puzzle(TWO_GIVENS4), rules=[]))
     with pytest.raises(ConfigError, match=r"qpu: num_reads = 20000 must be an integer in 1..10000"):
         sampler.sample(m.bqm, num_reads=20000)
     with pytest.raises(ConfigError, match="does not accept parameter 'annealing_time'"):
@@ -543,10 +544,10 @@ def test_cli_exit_3_with_one_line_and_fallback(cloud, capsys):
     from dwave.cloud.exceptions import SolverAuthenticationError
 
     cloud["answer"] = SolverAuthenticationError("Invalid token or access denied")
-    assert main(["solve", FOUR, "--sampler", "qpu"]) == 3
+    assert main(["solve", TWO_GIVENS4, "--sampler", "qpu"]) == 3
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("qsudoku: error: D-Wave rejected the API token")
-    assert main(["solve", FOUR, "--sampler", "hybrid", "--fallback", "sa", "--seed", "1", *LONG,
+    assert main(["solve", TWO_GIVENS4, "--sampler", "hybrid", "--fallback", "sa", "--seed", "1", *LONG,
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["solved_by"] == "sa (1 round)" and "unavailable" in out["notes"][0]
@@ -559,18 +560,18 @@ def test_token_never_reaches_output_or_files(token, cloud, monkeypatch, tmp_path
     monkeypatch.setenv("DWAVE_API_TOKEN", token)
     monkeypatch.setenv("QSUDOKU_CACHE_DIR", str(tmp_path / "cache"))
     cloud["answer"] = SolverAuthenticationError(f"token {token} is not valid")
-    codes = [main(["solve", FOUR, "--sampler", name, *LONG])
+    codes = [main(["solve", TWO_GIVENS4, "--sampler", name, *LONG])
              for name in ("qpu", "hybrid", "hybrid-cqm", "hybrid-nl")]
     assert codes == [3, 3, 3, 3]
     cfg = tmp_path / "mock.toml"
     cfg.write_text('[propagate]\nrules = []\n[sampler]\nname = "mock-qpu"\n'
                    '[sampler.params]\nnum_reads = 4\nseed = 1\n')
     # exit 1 = no valid read
-    assert main(["solve", FOUR, "--config", str(cfg), "--json", *LONG]) in (0, 1)
-    assert main(["embed", FOUR, "--rules", "none", "--json"]) == 0
+    assert main(["solve", TWO_GIVENS4, "--config", str(cfg), "--json", *LONG]) in (0, 1)
+    assert main(["embed", TWO_GIVENS4, "--rules", "none", "--json"]) == 0
     leaky = tmp_path / "leaky.toml"
     leaky.write_text(f'[sampler]\nname = "qpu"\n[sampler.options]\ntoken = "{token}"\n')
-    assert main(["solve", FOUR, "--config", str(leaky)]) == 2
+    assert main(["solve", TWO_GIVENS4, "--config", str(leaky)]) == 2
     out = capsys.readouterr()
     assert "credential" in out.err and "embedding_cache_hit" in out.out
     assert token not in out.out + out.err

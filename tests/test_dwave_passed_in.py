@@ -24,9 +24,8 @@ from qsudoku.io import parse_puzzle  # noqa: E402
 from qsudoku.samplers import get_sampler, get_spec  # noqa: E402
 from qsudoku.samplers.dwave.checks import check_kerberos, check_qpu  # noqa: E402
 from qsudoku.solving.plan import make_plan, spec_of  # noqa: E402
+from _puzzles import SEED004, THREE_GIVENS4
 
-FOUR = "1..." "..2." "...." "...4"  # propagation leaves it open
-SEED004 = "2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......"
 #: Registry name -> the options that build it offline (``cache_dir`` is added per test).
 OFFLINE = {"mock-qpu": {}, "decompose": {"qpu_sampler": "mock-qpu"},
            "kerberos": {"qpu_sampler": "mock-qpu"}}
@@ -94,7 +93,7 @@ def test_an_object_passed_in_runs_under_its_registry_name(name, params, tmp_path
     defaults under the parameters it accepts of the configuration's."""
     cfg = Config().with_overrides(seed=2, params=params, rules=[],
                                   route={"exact_fallback": ""})
-    r = solve(parse_puzzle(FOUR), cfg, sampler=_build(name, tmp_path))
+    r = solve(parse_puzzle(THREE_GIVENS4), cfg, sampler=_build(name, tmp_path))
     assert r.sampler["name"] == name and r.solved_by.startswith(f"{name} (")
     for key, value in get_spec(name).defaults.items():
         assert r.sampler["params"][key] == params.get(key, value)
@@ -179,7 +178,7 @@ def test_unknown_qpu_params_are_refused_before_dwave_hybrid_drops_them(tmp_path)
     """dwave-system's AutoEmbeddingComposite drops a key its child does not take."""
     from qsudoku.solving import build
 
-    _, model, _ = build(parse_puzzle(FOUR), Config().with_overrides(rules=[]))
+    _, model, _ = build(parse_puzzle(THREE_GIVENS4), Config().with_overrides(rules=[]))
     sampler = _build("kerberos", tmp_path)
     with pytest.raises(ParameterError, match="kerberos: qpu_params has unknown parameter.s. "
                                              "anneling_time"):
@@ -190,7 +189,7 @@ def test_unknown_qpu_params_are_refused_before_dwave_hybrid_drops_them(tmp_path)
 def test_an_initial_state_must_cover_the_model(tmp_path):
     from qsudoku.solving import build
 
-    _, model, _ = build(parse_puzzle(FOUR), Config().with_overrides(rules=[]))
+    _, model, _ = build(parse_puzzle(THREE_GIVENS4), Config().with_overrides(rules=[]))
     with pytest.raises(ParameterError, match="mock-qpu: initial_state has no value for"):
         _build("mock-qpu", tmp_path).sample(model.bqm, initial_state={"a": 1}, num_reads=1)
 

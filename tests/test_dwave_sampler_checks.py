@@ -18,9 +18,8 @@ from qsudoku.io import parse_puzzle
 from qsudoku.samplers import check_params, get_sampler, get_spec
 from qsudoku.samplers.registry import check_sampler_values
 from qsudoku.solving.plan import make_plan, spec_of
+from _puzzles import SEED004, THREE_GIVENS4
 
-FOUR = "1..." "..2." "...." "...4"  # propagation leaves it open
-SEED004 = "2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......"
 NAN, INF = float("nan"), float("inf")
 
 #: (sampler, parameter, bad value, text of the message); the families of every sampler.
@@ -116,7 +115,7 @@ def test_a_bad_value_is_one_parameter_error_naming_sampler_and_parameter(name, k
 @pytest.mark.parametrize("name, key, value, message",
                          [b for b in BAD if _toml(b[2]) is not None])
 def test_cli_param_exits_2_with_one_line(capsys, name, key, value, message):
-    code, out, err = run(capsys, "solve", FOUR, "--sampler", name, "--param",
+    code, out, err = run(capsys, "solve", THREE_GIVENS4, "--sampler", name, "--param",
                          f"{key}={_toml(value)}")
     assert code == 2 and out == "" and message in one_error(err)
 
@@ -149,7 +148,7 @@ def test_a_custom_schedule_is_checked_as_a_whole(params, message):
     agree with it, refused before any work (the library refuses them halfway through)."""
     custom = {"beta_schedule_type": "custom", "beta_schedule": [0.1, 2.0], "num_sweeps": 2}
     with pytest.raises(ParameterError) as e:
-        solve(parse_puzzle(FOUR), Config().with_overrides(sampler="sa",
+        solve(parse_puzzle(THREE_GIVENS4), Config().with_overrides(sampler="sa",
                                                           params={**custom, **params}))
     assert message in str(e.value)
 
@@ -181,7 +180,7 @@ def test_good_values_pass_and_sample(name, params):
     """The checks refuse nothing the library takes: the values above sample a 4x4 model."""
     cfg = Config().with_overrides(sampler=name, seed=3, params=params,
                                   route={"enabled": False, "exact_fallback": ""})
-    r = solve(parse_puzzle(FOUR), cfg)
+    r = solve(parse_puzzle(THREE_GIVENS4), cfg)
     assert r.sampler["name"] == name and r.num_reads >= 1
 
 
@@ -189,7 +188,7 @@ def test_initial_states_for_the_model_pass_and_run():
     """``initial_states`` with ``tile`` is checked for shape and values, not refused."""
     from qsudoku.solving import build
 
-    _, model, _ = build(parse_puzzle(FOUR))
+    _, model, _ = build(parse_puzzle(THREE_GIVENS4))
     state = [[0] * model.num_variables]
     params = {"initial_states": (state, list(model.bqm.variables)),
               "initial_states_generator": "tile", "num_reads": 3, "seed": 1}

@@ -13,9 +13,7 @@ from qsudoku.samplers.dwave.embedding import (EmbeddingCache, chain_stats, check
                                default_cache_dir, embed_bqm, estimate_qpu_access_time, graph_key,
                                is_valid_embedding, target_id)
 from qsudoku.errors import ConfigError
-
-FOUR = "1......2........"      # 42 variables without rules, 32 with singles
-SOLVED = "1234341221434321"     # nothing left to sample
+from _puzzles import SOLVED4, TWO_GIVENS4
 
 
 @pytest.fixture(autouse=True)
@@ -164,7 +162,7 @@ def test_qpu_access_time_estimate_grows_with_reads_and_anneal():
 
 def test_embed_command_reports_each_puzzle_and_a_summary(tmp_path, capsys):
     f = tmp_path / "puzzles.txt"
-    f.write_text(f"{FOUR}\n{SOLVED}\n")
+    f.write_text(f"{TWO_GIVENS4}\n{SOLVED4}\n")
     argv = ["embed", str(f), "--rules", "none", "--seed", "0", "--cache-dir", str(tmp_path / "c")]
     assert main(argv) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -178,17 +176,17 @@ def test_embed_command_reports_each_puzzle_and_a_summary(tmp_path, capsys):
 
 def test_embed_command_json_topology_and_failures(tmp_path, capsys):
     cache = ["--cache-dir", str(tmp_path)]
-    assert main(["embed", FOUR, "--topology", "zephyr", "--json", *cache]) == 0
+    assert main(["embed", TWO_GIVENS4, "--topology", "zephyr", "--json", *cache]) == 0
     row = json.loads(capsys.readouterr().out)
     assert row["topology"] == "zephyr" and row["shape"] == [12, 4] and row["fits"] is True
     assert row["num_variables"] == 32 and row["num_qubits"] >= 32 and row["longest_chain"] >= 1
     assert row["estimated_qpu_access_time_ms"] > 0 and row["embedding_cache_hit"] is False
-    tiny = ["--topology", "chimera", "--shape", "1,1,4", "--timeout", "1", "--tries", "1"]
-    assert main(["embed", FOUR, "--rules", "none", *tiny, *cache]) == 1
+    tiny = ["--topology", "chimera", "--shape", "1,1,4", "--time-budget", "1", "--tries", "1"]
+    assert main(["embed", TWO_GIVENS4, "--rules", "none", *tiny, *cache]) == 1
     assert "DOES NOT FIT on chimera[1, 1, 4]" in capsys.readouterr().out
-    assert main(["embed", FOUR, "--shape", "a,b"]) == 2
+    assert main(["embed", TWO_GIVENS4, "--shape", "a,b"]) == 2
     assert "--shape 'a,b'" in capsys.readouterr().err
-    assert main(["embed", FOUR, "--topology", "zephyr", "--shape", "4"]) == 2
+    assert main(["embed", TWO_GIVENS4, "--topology", "zephyr", "--shape", "4"]) == 2
     assert "not a valid zephyr shape" in capsys.readouterr().err
 
 
@@ -201,12 +199,12 @@ def test_embed_pins_the_embedding_of_later_solves_and_their_qpu_line(tmp_path, c
 
     monkeypatch.setenv("QSUDOKU_CACHE_DIR", str(tmp_path))
     config = Path(__file__).resolve().parents[1] / "configs" / "mock-qpu.toml"
-    assert main(["embed", FOUR, "--json"]) == 0
+    assert main(["embed", TWO_GIVENS4, "--json"]) == 0
     row = json.loads(capsys.readouterr().out)
     assert row["embedding_cache_hit"] is False and row["encoding"] == "one-hot"
     for argv in (["--sampler", "mock-qpu"], ["--sampler", "mock-qpu", "--seed", "5"],
                  ["--config", str(config), "--seed", "1"]):
-        main(["solve", FOUR, *argv, "--no-fallback"])
+        main(["solve", TWO_GIVENS4, *argv, "--no-fallback"])
         qpu = [line for line in capsys.readouterr().out.splitlines() if line.startswith("qpu:")]
         assert len(qpu) == 1 and "cache hit True" in qpu[0], argv
         assert "QPU call" in qpu[0] and f"qubits {row['num_qubits']}" in qpu[0]

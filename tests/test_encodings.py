@@ -26,10 +26,8 @@ from qsudoku.model.propagate import propagate
 from qsudoku.model.puzzle import Puzzle, diagonal_units
 from qsudoku.model.qubo import Weights, build_model
 from qsudoku.samplers.registry import get_sampler
+from _puzzles import BOX_GIVEN4, SEED001, SEED003, SEED004, THREE_GIVENS4
 
-SEED004 = "2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......"
-SEED003 = "..8..1.......2..3.5.....4....76..5...1..3..............2.....1....5..7..6..4....."
-SEED001 = "1..2..3...2..3..4...3..4..56..4..5...7..5..6...8..6..78..9..7...9..1..8...1..2..4"
 GRID4 = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]
 GRID6 = [int(c) for c in "123456456123231564564231312645645312"]
 GRID9 = [(3 * (r % 3) + r // 3 + c) % 9 + 1 for r in range(9) for c in range(9)]
@@ -95,7 +93,7 @@ def test_domain_wall_solution_has_energy_zero_and_every_flip_costs(rules):
 
 
 def test_exact_ground_states_of_a_domain_wall_model_are_the_puzzles_solutions():
-    p = parse_puzzle("1..." "..2." "...." "...4")
+    p = parse_puzzle(THREE_GIVENS4)
     cands = propagate(p, ())
     dw = build_model(cands, Weights(cell=2.0, row=1.5), encoding="domain-wall")
     hot = build_model(cands)
@@ -115,7 +113,7 @@ def test_exact_ground_states_of_a_domain_wall_model_are_the_puzzles_solutions():
 
 
 def test_a_broken_chain_decodes_as_a_broken_cell_with_no_digit():
-    p = parse_puzzle("12.." "34.." "...." "....")
+    p = parse_puzzle(BOX_GIVEN4)
     dw = build_model(propagate(p, ()), encoding="domain-wall")
     x = dw.sample_of_grid(GRID4)
     # The first cell with two or more wall variables: break its chain as 0 then 1.
@@ -176,6 +174,7 @@ def test_decompose_frees_whole_domain_wall_cells():
             dw.bqm, groups=walls_only, strategy="construct")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("puzzle", [SEED001, SEED003, SEED004], ids=["seed001", "seed003",
                                                                       "seed004"])
 def test_decompose_constructs_the_seed_puzzles_in_domain_walls(puzzle):

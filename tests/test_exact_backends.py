@@ -19,13 +19,13 @@ from qsudoku.model.qubo import build_model
 from qsudoku.samplers import get_sampler, get_spec
 
 from _shared import DATA, EVERY_KIND, SEEDS, needs_data
+from _puzzles import IMPOSSIBLE9, SEED004, THREE_GIVENS4
 
 BACKENDS = ["sat", "cpsat", "ilp", "asp", "csp"]
 
 #: (file, how many puzzles): every kind and size the data has, 4x4 to 16x16.
 SAMPLE = [(rel, 2 if rel in ("sudoku9/forum_hardest_1106.txt", "generated/sudokux9/unique.txt")
                 else 1) for rel in EVERY_KIND]
-IMPOSSIBLE = ".....5.8....6.1.43..........1.5........1.6...3.......553.....61........4........."
 
 
 def _sample():
@@ -41,6 +41,7 @@ def puzzles():
     return _sample()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", BACKENDS)
 def test_every_backend_returns_the_listed_solution(name, puzzles):
     """Givens-only models (no singles), so every backend has real work on every puzzle."""
@@ -58,6 +59,7 @@ def test_every_backend_returns_the_listed_solution(name, puzzles):
         assert ss.info["status"] == "solved" and ss.info["timing"]["total"] > 0
 
 
+@pytest.mark.slow
 @needs_data
 @pytest.mark.parametrize("name", ["sat", "cpsat", "asp"])
 def test_fast_backends_solve_a_25x25(name):
@@ -79,6 +81,7 @@ def _conflicts(problem, options):
         return s.accum_stats()["conflicts"]
 
 
+@pytest.mark.slow
 @needs_data
 def test_cadical_runs_with_the_options_of_its_table():
     """python-sat ignores an option it does not know, so the run itself is compared: the
@@ -92,6 +95,7 @@ def test_cadical_runs_with_the_options_of_its_table():
     assert out.info["stats"]["conflicts"] != _conflicts(problem, {})
 
 
+@pytest.mark.slow
 @needs_data
 def test_cadical_runs_without_its_arena_on_a_big_formula(monkeypatch):
     """A big formula takes BIG_OPTIONS as well (on this puzzle, 12,653 conflicts with the
@@ -112,7 +116,7 @@ def test_cadical_runs_without_its_arena_on_a_big_formula(monkeypatch):
 
 @pytest.mark.parametrize("name", BACKENDS)
 def test_pipeline_result_shape(name):
-    p = parse_puzzle("2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......")
+    p = parse_puzzle(SEED004)
     # its own limit, not the 0.8 s budget, which a first import of the solver's library on a
     # busy host can use up (cpsat failed so beside the CaDiCaL tests under xdist)
     r = solve(p, Config().with_overrides(sampler=name, rules=[], params={"time_limit": 60}))
@@ -127,7 +131,7 @@ def test_pipeline_result_shape(name):
 
 @pytest.mark.parametrize("name", BACKENDS)
 def test_infeasible_puzzle_raises_contradiction_naming_the_solver(name):
-    m = build_model(propagate(parse_puzzle(IMPOSSIBLE)))
+    m = build_model(propagate(parse_puzzle(IMPOSSIBLE9)))
     sampler = get_sampler(name)
     with pytest.raises(ContradictionError, match=rf"no solution: {name}") as e:
         sampler.sample(m.bqm, groups=m.groups())
@@ -141,7 +145,7 @@ def test_sampler_api_and_parameters(name):
     assert "groups" in sampler.parameters and "time_limit" in sampler.parameters
     assert sampler.properties["exact"] is True
     assert get_spec(name).offline
-    m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
+    m = build_model(propagate(parse_puzzle(THREE_GIVENS4), rules=()))
     with pytest.raises(ConfigError, match="does not accept"):
         sampler.sample(m.bqm, groups=m.groups(), num_sweeps=3)
     assert len(sampler.sample(m.bqm, groups=m.groups(), num_reads=5)) == 1  # one exact answer
@@ -159,7 +163,7 @@ def test_sampler_api_and_parameters(name):
 
 
 def test_spin_models_get_spin_samples():
-    m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
+    m = build_model(propagate(parse_puzzle(THREE_GIVENS4), rules=()))
     spin = m.bqm.change_vartype(dimod.SPIN, inplace=False)
     ss = get_sampler("csp").sample(spin, groups=m.groups())
     assert set(ss.first.sample.values()) == {-1, 1}
@@ -176,7 +180,7 @@ def test_csp_time_limit_gives_an_invalid_sample_not_an_error():
 
 
 def test_options_and_params_reach_the_backends():
-    m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
+    m = build_model(propagate(parse_puzzle(THREE_GIVENS4), rules=()))
     ss = get_sampler("sat", solver="minisat22").sample(m.bqm, groups=m.groups())
     assert ss.info["solver"] == "sat:minisat22"
     with pytest.raises(ConfigError, match="unknown SAT solver"):
@@ -187,6 +191,7 @@ def test_options_and_params_reach_the_backends():
     assert params == {"num_workers": 2, "seed": 3} and ss.info["status"] == "solved"
 
 
+@pytest.mark.slow
 @needs_data
 @pytest.mark.parametrize("backend", ["ilp", "cpsat"])
 def test_isolated_child_process_gives_the_same_answer(backend):
@@ -218,7 +223,7 @@ def test_cpsat_uses_alldifferent_for_units_and_exactly_one_elsewhere():
 def test_backends_write_nothing_to_stdout(name, capfd):
     """Solver libraries must not print on stdout (HiGHS 1.16 prints a banner there),
     or ``qsudoku solve --json`` output would not parse."""
-    p = parse_puzzle("1..." "..2." "...." "...4")
+    p = parse_puzzle(THREE_GIVENS4)
     result = solve(p, Config().with_overrides(sampler=name, params={"time_limit": 60}))
     out, _ = capfd.readouterr()
     assert result.valid
@@ -240,6 +245,7 @@ def test_one_table_drives_samplers_counting_and_exports():
     assert all(TABLE[name].count is not None for name in COUNT_METHODS.values())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("module", ["qsudoku.exact.backends", "qsudoku.exact.isolate",
                                     "qsudoku.exact.cp", "qsudoku.exact.lp"])
 def test_exact_modules_import_alone_without_a_cycle(module):
@@ -298,7 +304,7 @@ def _units_by_hand(problem):
     return tuple(out)
 
 
-@pytest.mark.parametrize("text,variant", [("1..." "..2." "...." "...4", "standard"),
+@pytest.mark.parametrize("text,variant", [(THREE_GIVENS4, "standard"),
                                           ("." * 36, "standard"), ("1" + "." * 80, "x")])
 def test_units_recovered_from_bare_groups_are_the_linked_distinct_digit_ones(text, variant):
     rng = random.Random(5)

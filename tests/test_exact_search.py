@@ -15,6 +15,7 @@ from qsudoku.model.puzzle import Puzzle, diagonal_units
 from qsudoku.model.qubo import build_model
 
 from _shared import DATA, EVERY_KIND, SEEDS, needs_data
+from _puzzles import IMPOSSIBLE9, SEED004
 
 #: A few puzzles of every kind and size up to 16x16 (the search needs minutes on 25x25).
 SAMPLE = [(rel, 3 if rel.startswith(("sudoku9/", "jigsaw9/", "jigsawx6/")) else 2)
@@ -29,6 +30,7 @@ def sample_puzzles():
     return out + load_puzzles(str(SEEDS))
 
 
+@pytest.mark.slow
 @needs_data
 def test_groups_match_the_qubo_model_exactly():
     for p in sample_puzzles()[::4]:
@@ -39,6 +41,7 @@ def test_groups_match_the_qubo_model_exactly():
             assert [(g.kind, [ours.labels[v] for v in g.members]) for g in ours.groups] == theirs
 
 
+@pytest.mark.slow
 @needs_data
 @pytest.mark.parametrize("hall", [False, True])
 def test_search_finds_the_listed_solution_of_every_kind(hall):
@@ -50,6 +53,7 @@ def test_search_finds_the_listed_solution_of_every_kind(hall):
         assert problem.grid(res.solutions[0]) == list(p.solution), p.name
 
 
+@pytest.mark.slow
 @needs_data
 def test_search_from_sampler_groups_recovers_units_and_solves():
     """The csp route sees only (kind, labels) groups; units come back as shared-cell components."""
@@ -90,13 +94,9 @@ def test_counts_every_solution_of_the_empty_4x4():
     assert all(problem.check(s) for s in res.solutions[:: 17])
 
 
-#: Norvig's "impossible" puzzle: singles leave 356 candidates, yet it has no solution.
-IMPOSSIBLE = ".....5.8....6.1.43..........1.5........1.6...3.......553.....61........4........."
-
-
 @pytest.mark.parametrize("hall", [False, True])
 def test_infeasible_puzzle_is_proved_infeasible(hall):
-    problem = Problem.from_candidates(propagate(parse_puzzle(IMPOSSIBLE)))
+    problem = Problem.from_candidates(propagate(parse_puzzle(IMPOSSIBLE9)))
     assert problem.num_variables == 356
     res = solve_cover(problem, hall=hall)
     assert res.status == "infeasible" and res.solutions == [] and res.complete
@@ -106,10 +106,10 @@ def test_complete_grid_is_the_fallback_api():
     from qsudoku.errors import ContradictionError
     from qsudoku.exact.search import complete_grid
 
-    p = parse_puzzle("2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......")
+    p = parse_puzzle(SEED004)
     assert p.is_solution(complete_grid(propagate(p)))
     with pytest.raises(ContradictionError, match="no solution: csp"):
-        complete_grid(propagate(parse_puzzle(IMPOSSIBLE)))
+        complete_grid(propagate(parse_puzzle(IMPOSSIBLE9)))
     if DATA.is_dir():  # a hard 25x25: not solved in 0.2 s, so None (not an error)
         hard = load_puzzles(str(DATA / "sudoku25/gecode.txt"))[0]
         assert complete_grid(propagate(hard), time_limit=0.2) is None

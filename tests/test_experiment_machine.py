@@ -21,9 +21,9 @@ from qsudoku.experiments.table import RowWriter, read_rows
 
 from _cli import one_error, run as cli
 from _servers import mute_listener
+from _puzzles import BOX_GIVEN4, THREE_GIVENS4
 
-FOUR = "12.." "34.." "...." "...."
-PUZZLES = ["12.." "34.." "...." "....", "1..." "..2." "...." "...4", ".2.." "...1" "3..." "..4.",
+PUZZLES = [BOX_GIVEN4, THREE_GIVENS4, ".2.." "...1" "3..." "..4.",
            "...4" "4..." ".1.." "..3.", "1..." "...." "..4." "...2", "..3." "4..." "...1" ".3..",
            "2..." "...." "...1" ".3..", "...." "1..." "..2." "...3"]
 BENCH = ("bench", "--sampler", "sa", "--reads", "2", "--param", "num_sweeps=10", "--rules",
@@ -37,6 +37,7 @@ def _keys(path) -> list[str]:
     return keys
 
 
+@pytest.mark.slow
 def test_file_size_limit_is_exit_4_and_every_finished_row_is_kept(tmp_path):
     src = tmp_path / "p.txt"
     src.write_text("\n".join(PUZZLES) + "\n")
@@ -48,7 +49,7 @@ def test_file_size_limit_is_exit_4_and_every_finished_row_is_kept(tmp_path):
             "sys.exit(main(sys.argv[1:]))\n")
     env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}",
            "PYTHONDONTWRITEBYTECODE": "1"}
-    proc = subprocess.run([sys.executable, "-c", code, *BENCH, str(src), "--out", str(out)],
+    proc = subprocess.run([sys.executable, "-c", code, *BENCH, str(src), "-o", str(out)],
                           capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode == 4, proc.stderr
     assert proc.stderr.strip() == (
@@ -57,7 +58,7 @@ def test_file_size_limit_is_exit_4_and_every_finished_row_is_kept(tmp_path):
     kept = _keys(out)
     assert 0 < len(kept) < len(PUZZLES) and not os.path.exists(f"{out}.lock")
     # without the limit, --resume completes the table
-    assert subprocess.run([sys.executable, "-m", "qsudoku", *BENCH, str(src), "--out", str(out),
+    assert subprocess.run([sys.executable, "-m", "qsudoku", *BENCH, str(src), "-o", str(out),
                            "--resume"], env=env, timeout=120).returncode == 0
     keys = _keys(out)
     assert len(keys) == len(PUZZLES) and keys[:len(kept)] == kept
@@ -76,7 +77,7 @@ def test_a_full_disk_is_exit_4_and_resume_completes(tmp_path, capsys, monkeypatc
         real(fd, data)
 
     monkeypatch.setattr(table, "write_all", full_after_three)
-    code, _, err = cli(capsys, *BENCH, *PUZZLES[:5], "--out", out)
+    code, _, err = cli(capsys, *BENCH, *PUZZLES[:5], "-o", out)
     journal = table.journal_path(str(out))
     assert code == 4
     assert one_error(err) == (f"qsudoku: error: cannot write {journal}: no space left on "
@@ -84,7 +85,7 @@ def test_a_full_disk_is_exit_4_and_resume_completes(tmp_path, capsys, monkeypatc
                               "(--resume continues)")
     assert len(_keys(out)) == 3 and not os.path.exists(table.lock_path(str(out)))
     monkeypatch.setattr(table, "write_all", real)
-    assert cli(capsys, *BENCH, *PUZZLES[:5], "--out", out, "--resume")[0] == 0
+    assert cli(capsys, *BENCH, *PUZZLES[:5], "-o", out, "--resume")[0] == 0
     assert len(_keys(out)) == 5 and not os.path.exists(journal if suffix == ".parquet" else "-")
 
 
@@ -104,7 +105,7 @@ def test_parquet_that_cannot_be_written_keeps_its_journal(tmp_path, monkeypatch)
 
 
 def test_tasks_are_consumed_as_the_run_needs_them():
-    p = parse_puzzle(FOUR)
+    p = parse_puzzle(BOX_GIVEN4)
     pt = Point("sa", Config().with_overrides(sampler="sa", route={"enabled": False},
                                              params={"num_reads": 1, "num_sweeps": 5}))
     made = []
@@ -112,7 +113,7 @@ def test_tasks_are_consumed_as_the_run_needs_them():
     def endless():
         for i in itertools.count():
             made.append(i)
-            yield Task(p, Source.argument(FOUR, i), pt)
+            yield Task(p, Source.argument(BOX_GIVEN4, i), pt)
 
     class Enough(Exception):
         pass
@@ -142,10 +143,10 @@ def test_bench_and_sweep_inputs_are_iterators(tmp_path):
 
 
 def test_library_calls_check_their_arguments_and_limits(tmp_path):
-    p = parse_puzzle(FOUR)
+    p = parse_puzzle(BOX_GIVEN4)
     for kwargs, error, text in [
-            ({"puzzles": FOUR}, TypeError, "puzzles must be an iterable of Puzzle"),
-            ({"puzzles": [FOUR]}, TypeError, "puzzles[0] must be a Puzzle"),
+            ({"puzzles": BOX_GIVEN4}, TypeError, "puzzles must be an iterable of Puzzle"),
+            ({"puzzles": [BOX_GIVEN4]}, TypeError, "puzzles[0] must be a Puzzle"),
             ({"axes": [("cell", [1])]}, TypeError, "axes must be a mapping"),
             ({"axes": {"cell": 1}}, TypeError, "axes['cell'] must be a list"),
             ({"axes": {"cell": []}}, ValueError, "axes['cell'] has no values"),
@@ -181,7 +182,7 @@ def silent_listener():
 def test_a_scheduler_that_never_answers_fails_within_its_timeout(silent_listener, capsys,
                                                                  monkeypatch):
     monkeypatch.setenv("QSUDOKU_SCHEDULER_TIMEOUT", "1")
-    code, _, err = cli(capsys, *BENCH, FOUR, "--scheduler", silent_listener)
+    code, _, err = cli(capsys, *BENCH, BOX_GIVEN4, "--scheduler", silent_listener)
     assert code == 3
     assert one_error(err) == (f"qsudoku: error: cannot reach the Dask scheduler at "
                               f"{silent_listener}: no answer within 1 s (is `dask scheduler` "
@@ -193,8 +194,8 @@ def test_a_scheduler_that_never_answers_fails_within_its_timeout(silent_listener
 def test_bad_scheduler_waits_are_one_line_before_any_file(tmp_path, capsys, monkeypatch,
                                                           variable, value):
     monkeypatch.setenv(variable, value)
-    code, _, err = cli(capsys, *BENCH, FOUR, "--scheduler", "tcp://127.0.0.1:1",
-                       "--out", tmp_path / "r.csv")
+    code, _, err = cli(capsys, *BENCH, BOX_GIVEN4, "--scheduler", "tcp://127.0.0.1:1",
+                       "-o", tmp_path / "r.csv")
     assert code == 2
     assert one_error(err) == (f"qsudoku: error: {variable}={value!r} must be a number of "
                               "seconds > 0 and <= 86400")
@@ -209,8 +210,8 @@ def test_a_scheduler_without_workers_is_reported_after_a_bounded_wait(capsys, mo
     with LocalCluster(n_workers=0, processes=False, protocol="tcp", host="127.0.0.1",
                       dashboard_address=None) as cluster:
         address = cluster.scheduler_address
-        code, _, err = cli(capsys, "bench", "--sampler", "sa", "--rules", "none", FOUR,
-                           "--scheduler", address, "--out", tmp_path / "r.csv")
+        code, _, err = cli(capsys, "bench", "--sampler", "sa", "--rules", "none", BOX_GIVEN4,
+                           "--scheduler", address, "-o", tmp_path / "r.csv")
     assert code == 3
     assert err.strip().splitlines() == [
         f"qsudoku: the Dask scheduler at {address} has no workers; waiting up to 1 s for one",
@@ -240,7 +241,7 @@ def test_parquet_without_pyarrow_is_exit_3_before_any_work(tmp_path, command):
     src = work / "p.txt"
     src.write_text("\n".join(PUZZLES) + "\n")
     out = work / "r.parquet"
-    proc = subprocess.run([sys.executable, "-m", "qsudoku", *command, str(src), "--out",
+    proc = subprocess.run([sys.executable, "-m", "qsudoku", *command, str(src), "-o",
                            str(out)], capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode == 3, proc.stderr
     assert proc.stderr.strip() == (
@@ -264,7 +265,7 @@ def test_the_library_checks_the_parquet_engine_before_any_work(tmp_path):
             "    except BackendUnavailableError as e:\n"
             "        print(e)\n")
     out = tmp_path / "r.parquet"
-    proc = subprocess.run([sys.executable, "-c", code, str(out), FOUR], capture_output=True,
+    proc = subprocess.run([sys.executable, "-c", code, str(out), BOX_GIVEN4], capture_output=True,
                           text=True, env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.count("need pyarrow, which is not installed") == 2, proc.stdout
@@ -278,19 +279,20 @@ _FSIZE = ("import resource, signal, sys\n"
           "sys.exit(main(sys.argv[1:]))\n")
 
 
+@pytest.mark.slow
 def test_a_file_size_limit_while_resume_rewrites_its_file_is_exit_4(tmp_path):
     src = tmp_path / "p.txt"
     src.write_text("\n".join(PUZZLES) + "\n")
     out = tmp_path / "r.csv"
     env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}",
            "PYTHONDONTWRITEBYTECODE": "1"}
-    first = subprocess.run([sys.executable, "-m", "qsudoku", *BENCH, str(src), "--limit", "5",
-                            "--out", str(out)], env=env, timeout=120)
+    first = subprocess.run([sys.executable, "-m", "qsudoku", *BENCH, str(src), "--first", "5",
+                            "-o", str(out)], env=env, timeout=120)
     assert first.returncode == 0
     before = out.read_bytes()
     limit = len(before) // 2  # the rewritten file cannot be written whole
     proc = subprocess.run([sys.executable, "-c", _FSIZE.format(limit=limit), *BENCH, str(src),
-                           "--out", str(out), "--resume"], capture_output=True, text=True,
+                           "-o", str(out), "--resume"], capture_output=True, text=True,
                           env=env, timeout=120)
     assert proc.returncode == 4, proc.stderr
     assert proc.stderr.strip() == (
@@ -305,14 +307,14 @@ def test_a_file_size_limit_while_resume_rewrites_its_file_is_exit_4(tmp_path):
 def test_a_full_disk_while_resume_rewrites_its_journal_is_exit_4(tmp_path, capsys, monkeypatch,
                                                                  suffix):
     out = tmp_path / f"r{suffix}"
-    assert cli(capsys, *BENCH, *PUZZLES[:3], "--out", out)[0] == 0
+    assert cli(capsys, *BENCH, *PUZZLES[:3], "-o", out)[0] == 0
     keys = _keys(out)
 
     def full(src, dst, **kwargs):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(os, "replace", full)
-    code, _, err = cli(capsys, *BENCH, *PUZZLES[:5], "--out", out, "--resume")
+    code, _, err = cli(capsys, *BENCH, *PUZZLES[:5], "-o", out, "--resume")
     assert code == 4
     assert one_error(err) == (f"qsudoku: error: cannot write {table.journal_path(str(out))}: no "
                               f"space left on device (ENOSPC); finished rows are kept in {out} "
@@ -330,7 +332,7 @@ def test_a_full_disk_when_the_lock_is_taken_is_exit_4_and_leaves_no_lock(tmp_pat
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(os, call, full)
-    code, _, err = cli(capsys, *BENCH, *PUZZLES[:2], "--out", out)
+    code, _, err = cli(capsys, *BENCH, *PUZZLES[:2], "-o", out)
     assert code == 4
     assert one_error(err) == (f"qsudoku: error: cannot write {table.lock_path(str(out))}: no "
                               "space left on device (ENOSPC)")
@@ -351,13 +353,13 @@ def test_flock_failing_removes_the_lock_file_it_created_only(tmp_path, capsys, m
         raise OSError(code, os.strerror(code))
 
     monkeypatch.setattr(fcntl, "flock", failing)
-    got, _, err = cli(capsys, *BENCH, *PUZZLES[:2], "--out", out)
+    got, _, err = cli(capsys, *BENCH, *PUZZLES[:2], "-o", out)
     assert got == exit_code
     assert one_error(err) == f"qsudoku: error: cannot lock {lock}: {why}"
     assert os.listdir(tmp_path) == []  # the lock file this run created is gone
     with open(lock, "w") as f:  # one it did not create (another writer's) is left alone
         f.write("12345\n")
-    assert cli(capsys, *BENCH, *PUZZLES[:2], "--out", out)[0] == exit_code
+    assert cli(capsys, *BENCH, *PUZZLES[:2], "-o", out)[0] == exit_code
     assert os.listdir(tmp_path) == ["r.csv.lock"] and open(lock).read() == "12345\n"
 
 
@@ -376,7 +378,7 @@ def test_the_machine_failing_a_read_or_a_directory_is_exit_4_not_bad_input(tmp_p
     assert isinstance(error, MachineError)
     assert str(error) == "cannot read p.txt: input/output error of the device (EIO)"
     src = tmp_path / "p.txt"
-    src.write_text(FOUR + "\n")
+    src.write_text(BOX_GIVEN4 + "\n")
     real_open = open
 
     def failing_open(path, *args, **kwargs):

@@ -18,9 +18,7 @@ from qsudoku.exact.mzn import MODEL
 from qsudoku.io import Rules, load_puzzles, parse_puzzle
 
 from _shared import DATA, SEEDS, needs_data
-
-SEED004 = "2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......"
-SOL004 = "285139674673248519419657328738564192542391786196782453861973245957426831324815967"
+from _puzzles import FOUR_GIVENS4, ONE_GIVEN4, SEED004, SEED004_SOLUTION
 
 
 def _export(tmp_path, puzzle, fmt, *extra):
@@ -55,7 +53,7 @@ def test_cnf_is_solved_by_pysat_and_proves_uniqueness(tmp_path, rules):
             if x > 0:
                 r, c, d = names[x]
                 grid[(r - 1) * 9 + c - 1] = str(d)
-        assert "".join(grid) == SOL004
+        assert "".join(grid) == SEED004_SOLUTION
         s.add_clause([-x for x in model if x > 0])
         assert not s.solve()  # unique
 
@@ -72,7 +70,7 @@ def test_lp_and_mps_are_solved_by_highs(tmp_path, fmt):
         if x > 0.5:
             _, r, c, d = name.split("_")
             grid[(int(r) - 1) * 9 + int(c) - 1] = d
-    assert "".join(grid) == SOL004
+    assert "".join(grid) == SEED004_SOLUTION
 
 
 @needs_data
@@ -115,7 +113,7 @@ def test_qubo_json_energy_is_zero_at_the_solution(tmp_path):
     path = _export(tmp_path, SEED004, "qubo-json")
     data = json.loads(path.read_text())
     assert data["format"] == "qsudoku-qubo-1" and data["vartype"] == "BINARY"
-    x = np.array([int(SOL004[r * 9 + c]) == d for r, c, d in data["variables"]], dtype=float)
+    x = np.array([int(SEED004_SOLUTION[r * 9 + c]) == d for r, c, d in data["variables"]], dtype=float)
     e = data["offset"] + np.dot(data["linear"], x) + sum(b * x[i] * x[j]
                                                          for i, j, b in data["quadratic"])
     assert e == pytest.approx(0.0)
@@ -379,7 +377,7 @@ def test_export_to_stdout_and_a_solved_puzzle(tmp_path, capsys):
     assert main(["export", SEED004, "--to", "lp-asp", "-o", "-"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("% qsudoku") and "#show value/3." in out
-    assert main(["export", "1..." "..2." ".3.." "...4", "-o", str(tmp_path / "s.cnf")]) == 0
+    assert main(["export", FOUR_GIVENS4, "-o", str(tmp_path / "s.cnf")]) == 0
     assert "nothing left to choose" in capsys.readouterr().out
     assert "p cnf 0 0" in (tmp_path / "s.cnf").read_text()
 
@@ -401,5 +399,5 @@ def _regions(p):
 
 
 def test_regions_helper_round_trips():
-    p = parse_puzzle("1...............", Rules(regions=(0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3)))
+    p = parse_puzzle(ONE_GIVEN4, Rules(regions=(0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3)))
     assert _regions(p) == "aabbaabbccddccdd"

@@ -11,28 +11,24 @@ from qsudoku import Config, parse_puzzle
 from qsudoku.cli import main
 from qsudoku.errors import ConfigError
 from qsudoku.experiments.fairness import fairness
-
-#: A 4x4 with exactly two solutions (a 2x2 rectangle of 1s and 2s left open).
-TWO = "..34" "3412" "..43" "4321"
-#: A 4x4 with more than two solutions.
-MANY = "1..." "..2." "...." "...."
+from _puzzles import FOUR_GIVENS4, MANY_SOLUTIONS4, OPEN_RECTANGLE4, SOLVED4
 
 
 @pytest.mark.parametrize("backend", ["sa", "sqa", "solve"])
 def test_two_solutions_are_both_counted_and_the_counts_add_up(backend):
-    f = fairness(parse_puzzle(TWO), Config(), reads=30, seed=4, sampler=backend)
+    f = fairness(parse_puzzle(OPEN_RECTANGLE4), Config(), reads=30, seed=4, sampler=backend)
     assert f.num_solutions == 2 and len(set(map(tuple, f.solutions))) == 2
     assert f.num_reads == 30 and sum(f.counts) == f.num_valid > 0
     assert 0.0 <= f.p_value <= 1.0 and f.chi2 >= 0.0
-    again = fairness(parse_puzzle(TWO), Config(), reads=30, seed=4, sampler=backend)
+    again = fairness(parse_puzzle(OPEN_RECTANGLE4), Config(), reads=30, seed=4, sampler=backend)
     assert again.counts == f.counts  # a seed repeats the run
 
 
 @pytest.mark.parametrize("draw", range(8))  # every drawn seed must suit dwave-samplers (< 2**31)
 def test_an_unseeded_run_reports_the_seed_that_repeats_it(draw):
-    f = fairness(parse_puzzle(TWO), Config().with_overrides(sampler="sa"), reads=10)
+    f = fairness(parse_puzzle(OPEN_RECTANGLE4), Config().with_overrides(sampler="sa"), reads=10)
     assert 0 <= f.seed < 2**31
-    again = fairness(parse_puzzle(TWO), Config().with_overrides(sampler="sa"), reads=10,
+    again = fairness(parse_puzzle(OPEN_RECTANGLE4), Config().with_overrides(sampler="sa"), reads=10,
                      seed=f.seed)
     assert again.counts == f.counts and again.params["num_reads"] == 10
 
@@ -40,7 +36,7 @@ def test_an_unseeded_run_reports_the_seed_that_repeats_it(draw):
 def test_chi_square_is_scipys_against_uniform():
     from scipy.stats import chisquare
 
-    f = fairness(parse_puzzle(MANY), Config().with_overrides(sampler="sa"), reads=60,
+    f = fairness(parse_puzzle(MANY_SOLUTIONS4), Config().with_overrides(sampler="sa"), reads=60,
                  max_solutions=12, seed=2)
     assert f.num_solutions == 12 and sum(f.counts) == f.num_valid
     stat, p = chisquare(f.counts)
@@ -48,30 +44,30 @@ def test_chi_square_is_scipys_against_uniform():
 
 
 def test_one_solution_has_no_test_and_too_many_is_refused():
-    unique = parse_puzzle("1..." "..2." ".3.." "...4")
+    unique = parse_puzzle(FOUR_GIVENS4)
     f = fairness(unique, Config().with_overrides(sampler="sa"), reads=5, seed=1)
     assert f.num_solutions == 1 and f.p_value is None and f.chi2 is None
     with pytest.raises(ConfigError, match="more than 11 solutions"):
-        fairness(parse_puzzle(MANY), Config(), reads=5, max_solutions=11)
+        fairness(parse_puzzle(MANY_SOLUTIONS4), Config(), reads=5, max_solutions=11)
     with pytest.raises(ConfigError, match="reads = 0"):
         fairness(unique, Config(), reads=0)
 
 
 def test_cli_reports_both_solutions_text_and_json(capsys):
-    assert main(["fairness", TWO, "--sampler", "sa", "--reads", "20", "--seed", "3"]) == 0
+    assert main(["fairness", OPEN_RECTANGLE4, "--sampler", "sa", "--reads", "20", "--seed", "3"]) == 0
     text = capsys.readouterr().out
     assert "2 solutions; sa: 20 reads" in text and text.count("solution   ") == 2
     assert "p = " in text
-    assert main(["fairness", TWO, "--sampler", "solve", "--reads", "4", "--seed", "3",
+    assert main(["fairness", OPEN_RECTANGLE4, "--sampler", "solve", "--reads", "4", "--seed", "3",
                  "--json"]) == 0
     row = json.loads(capsys.readouterr().out)
     assert row["sampler"] == "solve" and row["num_solutions"] == 2
     assert sum(row["counts"]) == row["num_valid"] == 4 and 0 <= row["p_value"] <= 1
-    assert sorted(row["solutions"]) == ["1234341221434321", "2134341212434321"]
+    assert sorted(row["solutions"]) == [SOLVED4, "2134341212434321"]
 
 
 def test_cli_bad_arguments_exit_2(capsys):
-    assert main(["fairness", MANY, "--sampler", "sa", "--max-solutions", "3"]) == 2
+    assert main(["fairness", MANY_SOLUTIONS4, "--sampler", "sa", "--max-solutions", "3"]) == 2
     assert "more than 3 solutions" in capsys.readouterr().err
-    assert main(["fairness", TWO, "--sampler", "sa", "--reads", "0"]) == 2
-    assert main(["fairness", TWO, "--sampler", "nosuch"]) == 2
+    assert main(["fairness", OPEN_RECTANGLE4, "--sampler", "sa", "--reads", "0"]) == 2
+    assert main(["fairness", OPEN_RECTANGLE4, "--sampler", "nosuch"]) == 2

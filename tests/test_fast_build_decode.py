@@ -17,6 +17,7 @@ from qsudoku.model.propagate import propagate
 from qsudoku.model.qubo import Constraint, QuboModel, Weights, build_model, one_hot
 
 from _shared import DATA, needs_data
+from _puzzles import THREE_GIVENS4
 
 # -- the reference: the builder and decoder as they were before vectorising -------------
 
@@ -173,6 +174,7 @@ def _models(path, count, weights=WEIGHTS):
                 yield p, c, w
 
 
+@pytest.mark.slow
 @needs_data
 @pytest.mark.parametrize("path,count", CASES, ids=[c[0] for c in CASES])
 def test_build_model_matches_reference(path, count):
@@ -180,6 +182,7 @@ def test_build_model_matches_reference(path, count):
         assert_same_model(ref_build_model(c, w), build_model(c, w))
 
 
+@pytest.mark.slow
 @needs_data
 @pytest.mark.parametrize("path,count", CASES, ids=[c[0] for c in CASES])
 def test_decode_matches_reference(path, count):
@@ -235,7 +238,7 @@ def test_model_built_without_builder_caches_decodes_the_same():
 def test_groups_returns_fresh_lists():
     from qsudoku.io import parse_puzzle
 
-    m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), ()))
+    m = build_model(propagate(parse_puzzle(THREE_GIVENS4), ()))
     first = m.groups()
     first[0][1].append("junk")
     first.append(("cell", []))
@@ -274,6 +277,7 @@ def _generated_models():
                 yield propagate(p, rules), w
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("piece", [1, 7, 1000])
 def test_a_build_in_small_pieces_is_the_reference_bit_for_bit(monkeypatch, piece):
     import qsudoku.model.penalty as qubo
@@ -283,6 +287,7 @@ def test_a_build_in_small_pieces_is_the_reference_bit_for_bit(monkeypatch, piece
         assert_same_model(ref_build_model(c, w), build_model(c, w, deadline=1e300))
 
 
+@pytest.mark.slow
 @needs_data
 def test_a_build_in_small_pieces_matches_reference_on_real_puzzles(monkeypatch):
     import qsudoku.model.penalty as qubo

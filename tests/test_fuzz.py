@@ -28,6 +28,7 @@ from qsudoku.io.text import parse_line
 from qsudoku.model.puzzle import Puzzle
 
 from _shared import data_sets
+from _puzzles import EASY4, FOUR_GIVENS4, ONE_GIVEN4, SEED004
 
 SCALE = int(os.environ.get("QSUDOKU_FUZZ_SCALE", "1"))
 
@@ -37,18 +38,16 @@ def cli_settings(examples: int) -> settings:
     return settings(max_examples=examples * SCALE, suppress_health_check=[
         HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large])
 
-SEED004 = "2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......"
-SOLUTION4 = "1234341221434321"
 #: Valid puzzle lines of several sizes and kinds (no data files needed).
 BASE_LINES = [
     SEED004,
-    "12.434.2.1.3..21",
-    "1...............",
+    EASY4,
+    ONE_GIVEN4,
     "." * 36,
     "1....." "...2.." + "." * 24,
     "G" + "." * 254 + "1",
     "1.3.2..4.1....2. aabbaabbccddccdd",
-    "1..." "..2." ".3.." "...4" " abbbaacbaccdddcd",
+    FOUR_GIVENS4 + " abbbaacbaccdddcd",
 ]
 #: Symbols worth trying: every alphabet, blanks, separators, look-alikes and control characters.
 NASTY = (string.digits + "ABCDEFGHIJKLMNOPQRSTUVWXYZabcgpz" + ".*?_0-|+=: \t/#[](),;'\"\\"
@@ -182,6 +181,7 @@ def grid_text(draw):
 
 
 # -- parser-level fuzzing ----------------------------------------------------------------
+@pytest.mark.slow
 @settings(max_examples=300 * SCALE)
 @given(text=st.text(max_size=300), fmt=st.sampled_from(["auto", "line", "grid", "tuples"]))
 def test_arbitrary_text_never_escapes_typed_errors(text, fmt):
@@ -204,6 +204,7 @@ def test_tuple_lists_parse_or_fail_cleanly(text, size):
         assert out.source == "<string>" and out.line == 1, out
 
 
+@pytest.mark.slow
 @settings(max_examples=100 * SCALE)
 @given(text=grid_text())
 def test_grids_parse_or_fail_cleanly(text):
@@ -224,6 +225,7 @@ def test_region_maps_parse_or_fail_cleanly(givens, regions):
                 assert len(u.cells) == out.size
 
 
+@pytest.mark.slow
 @settings(max_examples=200 * SCALE)
 @given(lines=st.lists(st.one_of(mutated(), st.sampled_from(LINES), st.binary(max_size=64).map(
            lambda b: b.decode("latin-1"))), min_size=0, max_size=6),
@@ -243,6 +245,7 @@ def test_files_yield_puzzles_or_errors_naming_the_file(tmp_path_factory, lines, 
 
 
 # -- CLI-level fuzzing -------------------------------------------------------------------
+@pytest.mark.slow
 @cli_settings(150)
 @given(lines=st.lists(st.one_of(mutated(SMALL_LINES), st.sampled_from(SMALL_LINES)),
                       min_size=1, max_size=4),
@@ -260,6 +263,7 @@ def test_cli_solve_on_hostile_files(tmp_path_factory, capsys, lines, junk, keep_
         assert path.name in err, err  # the error names the file (with its line, when known)
 
 
+@pytest.mark.slow
 @cli_settings(150)
 @given(lines=st.lists(st.one_of(mutated(["1" * 81, SEED004]), st.just(SEED004)), min_size=1,
                       max_size=5))
@@ -321,13 +325,14 @@ config_dicts = st.fixed_dictionaries({}, optional={
 })
 
 
+@pytest.mark.slow
 @cli_settings(150)
 @given(cfg=config_dicts, garbage=st.one_of(st.none(), st.binary(max_size=60)))
 def test_cli_hostile_configs(tmp_path_factory, capsys, cfg, garbage):
     path = tmp_path_factory.getbasetemp() / "fuzz.toml"
     text = "\n".join(f"{json.dumps(k)} = {_toml(v)}" for k, v in cfg.items())
     path.write_bytes(garbage if garbage is not None else text.encode())
-    code, out, err = run_cli(capsys, ["solve", "1...............", "--config", str(path), "--json"])
+    code, out, err = run_cli(capsys, ["solve", ONE_GIVEN4, "--config", str(path), "--json"])
     assert "DEV-not-a-real-token-0123" not in out + err
     if code == 2:
         assert len(err.strip().splitlines()) == 1
@@ -352,9 +357,10 @@ FLAG_VALUES = {
 }
 
 
+@pytest.mark.slow
 @cli_settings(150)
 @given(flags=st.lists(st.sampled_from(sorted(FLAG_VALUES)), max_size=4, unique=True),
-       data=st.data(), puzzle=st.sampled_from(["12.434.2.1.3..21", "1.3.2..4.1....2.",
+       data=st.data(), puzzle=st.sampled_from([EASY4, "1.3.2..4.1....2.",
                                                "[[1,1,1],[2,2,3]]"]))
 def test_cli_hostile_flags(capsys, flags, data, puzzle):
     argv = ["solve", puzzle, "--json"]

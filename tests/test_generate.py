@@ -21,6 +21,7 @@ def generate(capsys, tmp_path, *argv, name="g.txt"):
     return out
 
 
+@pytest.mark.slow
 def test_the_same_seed_writes_the_same_files(capsys, tmp_path):
     argv = ("--size", "16", "--fraction", "0.45", "--count", "10", "--seed", "7")
     a = generate(capsys, tmp_path, *argv, name="a.txt")
@@ -44,6 +45,7 @@ def test_stdout_is_the_default_and_matches_the_file(capsys, tmp_path):
     assert code == 0 and out == f.read_text()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv, read", [
     (("--size", "4"), ()), (("--size", "6", "--box", "3x2"), ("--box", "3x2")),
     (("--size", "8", "--box", "2x4"), ("--box", "2x4")),
@@ -79,23 +81,25 @@ def test_every_format_reads_back(capsys, tmp_path, fmt):
     argv = ("--size", "6", "--box", "3x2", "--count", str(count), "--seed", "11")
     lines = load_puzzles(str(generate(capsys, tmp_path, *argv, name="line.txt")),
                          Rules(box=(3, 2)))
-    f = generate(capsys, tmp_path, *argv, "--format", fmt, name=f"out.{fmt}")
+    f = generate(capsys, tmp_path, *argv, "--to", fmt, name=f"out.{fmt}")
     back = load_puzzles(str(f), Rules(box=(3, 2)))
     assert [p.givens for p in back] == [p.givens for p in lines]
     assert all(p.units == q.units for p, q in zip(back, lines))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [16, 25])
 @pytest.mark.parametrize("fmt", ["grid", "tuples"])
 def test_large_grids_read_back(capsys, tmp_path, size, fmt):
     """A 16x16 or 25x25 grid's separator lines are wider than any row of cells."""
     argv = ("--size", str(size), "--seed", "1", "--fraction", "0.3")
     line = load_puzzles(str(generate(capsys, tmp_path, *argv, name="line.txt")))
-    back = load_puzzles(str(generate(capsys, tmp_path, *argv, "--format", fmt,
+    back = load_puzzles(str(generate(capsys, tmp_path, *argv, "--to", fmt,
                                      name=f"out.{fmt}")))
     assert [p.givens for p in back] == [p.givens for p in line]
 
 
+@pytest.mark.slow
 def test_a_36x36_line_reads_back_with_no_flag(capsys, tmp_path):
     """Above 35 symbols the default alphabet is case-sensitive and one line holds a puzzle."""
     f = generate(capsys, tmp_path, "--size", "36", "--fraction", "0.45", "--count", "2",
@@ -110,7 +114,7 @@ def test_a_36x36_line_reads_back_with_no_flag(capsys, tmp_path):
 @pytest.mark.parametrize("fmt", ["line", "tsv"])
 def test_random_jigsaws_read_back_with_their_regions(capsys, tmp_path, fmt):
     f = generate(capsys, tmp_path, "--size", "7", "--regions", "random", "--count", "2",
-                 "--seed", "4", "--format", fmt, name=f"j.{fmt}")
+                 "--seed", "4", "--to", fmt, name=f"j.{fmt}")
     puzzles = load_puzzles(str(f))
     assert len({p.units for p in puzzles}) == 2
     for p in puzzles:
@@ -122,7 +126,7 @@ def test_random_jigsaws_read_back_with_their_regions(capsys, tmp_path, fmt):
 def test_a_fixed_region_map_is_kept_in_grid_format(capsys, tmp_path):
     regions = "aaabbb/aaabbb/cccddd/cccddd/eeefff/eeefff".replace("ddd/cccddd", "dcd/ccdddd")
     f = generate(capsys, tmp_path, "--regions", regions, "--count", "2", "--seed", "2",
-                 "--format", "grid", name="j.grid")
+                 "--to", "grid", name="j.grid")
     back = load_puzzles(str(f), Rules(regions=parse_regions(regions)))
     solutions = (tmp_path / "j.solutions.grid").read_text().split()
     assert len(back) == 2
@@ -130,8 +134,8 @@ def test_a_fixed_region_map_is_kept_in_grid_format(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("argv, words", [
-    (("--format", "tuples", "--count", "2"), ["--count 1"]),
-    (("--format", "grid", "--regions", "random"), ["no region map"]),
+    (("--to", "tuples", "--count", "2"), ["--count 1"]),
+    (("--to", "grid", "--regions", "random"), ["no region map"]),
     (("--fraction", "1.5",), ["--fraction 1.5"]),
     (("--count", "0",), ["--count 0"]),
     (("--size", "7",), ["no box shape"]),

@@ -22,9 +22,8 @@ import pytest
 
 from qsudoku.experiments.results import read_rows
 from qsudoku.experiments.table import lock_path
+from _puzzles import EASY4, ONE_GIVEN4
 
-EASY = "12.434.2.1.3..21"  # propagation solves it
-OPEN = "1..............."  # needs sampling
 BENCH = ("bench", "--sampler", "random", "--reads", "1", "--rules", "none", "--quiet")
 #: Seconds a run may take before a test calls it hung (a start of Python and qsudoku).
 TIMEOUT = 120
@@ -70,7 +69,7 @@ def leftovers(folder) -> list[str]:
 
 def easy_file(tmp_path, name="easy.txt"):
     path = tmp_path / name
-    path.write_text(EASY + "\n")
+    path.write_text(EASY4 + "\n")
     return path
 
 
@@ -97,6 +96,7 @@ NOT_OURS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, make, why", NOT_OURS, ids=[n for n, _, _ in NOT_OURS])
 def test_resume_refuses_a_file_that_is_not_ours_and_leaves_it(tmp_path, name, make, why):
     if name.endswith(".parquet"):
@@ -104,7 +104,7 @@ def test_resume_refuses_a_file_that_is_not_ours_and_leaves_it(tmp_path, name, ma
     out = tmp_path / name
     out.write_bytes(make(tmp_path))
     before = state(out)
-    proc = qsudoku(tmp_path, *BENCH, easy_file(tmp_path), "--out", out, "--resume")
+    proc = qsudoku(tmp_path, *BENCH, easy_file(tmp_path), "-o", out, "--resume")
     assert proc.returncode == 2
     line = error_line(proc)
     assert name in line and why in line, line
@@ -112,13 +112,14 @@ def test_resume_refuses_a_file_that_is_not_ours_and_leaves_it(tmp_path, name, ma
     assert not os.path.exists(f"{out}.machine.json")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["r.csv", "r.parquet"])
 def test_resume_continues_a_file_of_ours(tmp_path, name):
     if name.endswith(".parquet"):
         pytest.importorskip("pyarrow")
     puzzles = easy_file(tmp_path)
-    assert qsudoku(tmp_path, *BENCH, puzzles, "--out", name).returncode == 0
-    proc = qsudoku(tmp_path, *BENCH, puzzles, "--out", name, "--resume", "--repeat", "2")
+    assert qsudoku(tmp_path, *BENCH, puzzles, "-o", name).returncode == 0
+    proc = qsudoku(tmp_path, *BENCH, puzzles, "-o", name, "--resume", "--repeat", "2")
     assert proc.returncode == 0, proc.stderr
     assert len(read_rows(str(tmp_path / name))) == 2 and leftovers(tmp_path) == []
 
@@ -139,7 +140,7 @@ def test_lock_a_hard_link_is_refused_and_its_data_kept(tmp_path):
     precious.write_text("my data\n")
     os.link(precious, tmp_path / "r.csv.lock")
     before = state(precious)
-    proc = qsudoku(tmp_path, *BENCH, easy_file(tmp_path), "--out", "r.csv")
+    proc = qsudoku(tmp_path, *BENCH, easy_file(tmp_path), "-o", "r.csv")
     assert proc.returncode == 2
     assert error_line(proc) == (f"cannot lock r.csv: {tmp_path}/r.csv.lock exists and is not a "
                                 "lock file of qsudoku (a file with 2 names: a hard link); it was "
@@ -147,6 +148,7 @@ def test_lock_a_hard_link_is_refused_and_its_data_kept(tmp_path):
     assert state(precious) == before and not (tmp_path / "r.csv").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target", ["precious.txt", "missing.txt", "fifo"])
 def test_lock_a_symbolic_link_is_refused_and_never_followed(tmp_path, target):
     if target == "fifo":
@@ -155,7 +157,7 @@ def test_lock_a_symbolic_link_is_refused_and_never_followed(tmp_path, target):
         (tmp_path / target).write_text("my data\n")
     os.symlink(tmp_path / target, tmp_path / "r.csv.lock")
     before = state(*[p for p in (tmp_path / target,) if os.path.lexists(p)])
-    proc = qsudoku(tmp_path, *BENCH, easy_file(tmp_path), "--out", "r.csv")
+    proc = qsudoku(tmp_path, *BENCH, easy_file(tmp_path), "-o", "r.csv")
     assert proc.returncode == 2
     assert "r.csv.lock exists and is not a lock file of qsudoku (a symbolic link)" in \
         error_line(proc)
@@ -172,16 +174,17 @@ def test_lock_a_file_that_is_not_a_lock_is_left_alone(tmp_path, content, why):
     else:
         lock.write_bytes(content)
     before = state(lock)
-    proc = qsudoku(tmp_path, *BENCH, easy_file(tmp_path), "--out", "r.csv")
+    proc = qsudoku(tmp_path, *BENCH, easy_file(tmp_path), "-o", "r.csv")
     assert proc.returncode == 2 and why in error_line(proc)
     assert state(lock) == before
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("content", [b"999999999\n", b""])
 def test_lock_left_by_a_dead_run_is_replaced(tmp_path, content):
     lock = tmp_path / "r.csv.lock"
     lock.write_bytes(content)  # no live process holds it
-    proc = qsudoku(tmp_path, *BENCH, easy_file(tmp_path), "--out", "r.csv")
+    proc = qsudoku(tmp_path, *BENCH, easy_file(tmp_path), "-o", "r.csv")
     assert proc.returncode == 0, proc.stderr
     assert not lock.exists() and len(read_rows(str(tmp_path / "r.csv"))) == 1
 
@@ -199,13 +202,13 @@ def test_lock_is_created_exclusively_never_opened():
 @pytest.mark.parametrize("out", ["X.csv", "./X.csv", "link.csv", "hard.csv"])
 def test_an_output_that_is_also_an_input_is_refused(tmp_path, out):
     puzzles = tmp_path / "X.csv"
-    puzzles.write_text(EASY + "\n")
+    puzzles.write_text(EASY4 + "\n")
     os.symlink(puzzles, tmp_path / "link.csv")
     os.link(puzzles, tmp_path / "hard.csv")
     before = state(puzzles)
-    proc = qsudoku(tmp_path, *BENCH, "X.csv", "--out", out, "--overwrite")
+    proc = qsudoku(tmp_path, *BENCH, "X.csv", "-o", out, "--overwrite")
     assert proc.returncode == 2
-    assert error_line(proc) == (f"--out {out}: {out} is also an input of this run (X.csv); "
+    assert error_line(proc) == (f"-o {out}: {out} is also an input of this run (X.csv); "
                                 "write the results to another file")
     assert state(puzzles) == before and leftovers(tmp_path) == []
 
@@ -214,13 +217,14 @@ def test_sweep_an_output_that_is_the_config_is_refused(tmp_path):
     config = tmp_path / "c.csv"
     config.write_text("[sampler]\nname = \"random\"\n")
     before = state(config)
-    proc = qsudoku(tmp_path, "sweep", EASY, "--config", config, "--grid", "cell=1,2",
-                   "--out", config, "--overwrite", "--quiet")
+    proc = qsudoku(tmp_path, "sweep", EASY4, "--config", config, "--grid", "cell=1,2",
+                   "-o", config, "--overwrite", "--quiet")
     assert proc.returncode == 2 and "is also an input of this run" in error_line(proc)
     assert state(config) == before
 
 
 # -- 2. files qsudoku opens on its own --------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["solve", "count"])
 @pytest.mark.parametrize("kind", ["fifo", "directory"])
 def test_solutions_beside_the_input_that_are_not_a_file_are_skipped(tmp_path, command, kind):
@@ -250,11 +254,12 @@ def test_solutions_as_a_link_to_a_huge_file_are_read_with_a_bound(tmp_path):
     assert state(big) == before
 
 
+@pytest.mark.slow
 def test_machine_record_that_is_a_fifo_is_left_alone(tmp_path):
     fifo = tmp_path / "m.csv.machine.json"
     os.mkfifo(fifo)
     before = state(fifo)
-    proc = qsudoku(tmp_path, *BENCH, easy_file(tmp_path), "--out", "m.csv", timeout=60)
+    proc = qsudoku(tmp_path, *BENCH, easy_file(tmp_path), "-o", "m.csv", timeout=60)
     assert proc.returncode == 0
     assert proc.stderr.strip() == ("qsudoku: warning: m.csv.machine.json is a FIFO, not a "
                                    "regular file; the machine record is not written")
@@ -266,7 +271,7 @@ def test_journal_that_is_a_fifo_is_refused(tmp_path):
     fifo = tmp_path / "r.parquet.partial.csv"
     os.mkfifo(fifo)
     before = state(fifo)
-    proc = qsudoku(tmp_path, *BENCH, easy_file(tmp_path), "--out", "r.parquet", "--resume",
+    proc = qsudoku(tmp_path, *BENCH, easy_file(tmp_path), "-o", "r.parquet", "--resume",
                    timeout=60)
     assert proc.returncode == 2 and "not a regular file" in error_line(proc)
     assert state(fifo) == before
@@ -284,14 +289,15 @@ def test_reading_a_results_file_that_is_a_fifo_is_refused(tmp_path):
 
 @pytest.fixture(scope="module")
 def entry_name(tmp_path_factory) -> str:
-    """The file name of the embedding-cache entry of ``OPEN``'s model (one ``embed``)."""
+    """The file name of the embedding-cache entry of ``ONE_GIVEN4``'s model (one ``embed``)."""
     folder = tmp_path_factory.mktemp("embed")
-    proc = qsudoku(folder, "embed", OPEN, "--rules", "none", "--timeout", "5", "--seed", "1")
+    proc = qsudoku(folder, "embed", ONE_GIVEN4, "--rules", "none", "--time-budget", "5", "--seed", "1")
     assert proc.returncode == 0, proc.stderr
     (entry,) = (folder / "cache" / "embeddings").glob("*.json")
     return entry.name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["fifo", "link to a FIFO", "link to a huge file"])
 def test_embedding_cache_entry_that_cannot_be_read_is_a_miss(tmp_path, entry_name, kind):
     entry = tmp_path / "cache" / "embeddings" / entry_name
@@ -308,7 +314,7 @@ def test_embedding_cache_entry_that_cannot_be_read_is_a_miss(tmp_path, entry_nam
             f.truncate(10 * 1024 ** 3)  # sparse: no disk used
         os.symlink(other, entry)
     before = state(other)
-    proc = qsudoku(tmp_path, "embed", OPEN, "--rules", "none", "--timeout", "5", "--seed", "1",
+    proc = qsudoku(tmp_path, "embed", ONE_GIVEN4, "--rules", "none", "--time-budget", "5", "--seed", "1",
                    timeout=90)
     assert proc.returncode == 0, proc.stderr
     warning, = [ln for ln in proc.stderr.splitlines() if "SkippedFileWarning" in ln]

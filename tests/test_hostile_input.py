@@ -18,11 +18,8 @@ from qsudoku.io import Rules, load_puzzles, parse_digits, parse_puzzle
 from qsudoku.io import files as io_files
 
 from _cli import one_error, run
+from _puzzles import EASY4_SET, ONE_GIVEN4, SEED004, SOLVED4
 
-SEED004 = "2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......"
-SOLUTION4 = "1234341221434321"
-#: Puzzles with the unique solution SOLUTION4 that propagation alone solves.
-EASY4 = ["12.434.2.1.3..21", "1.3..41.21.3.3.1", "12..3.122..3.3.1"]
 NO_CANDIDATE = "12.." "..3." "..4." "...."  # r1c3 sees 1, 2 (row) and 3, 4 (column)
 NO_PLACE = "...2" ".1.." "..1." "1..."  # 1 has no place in row 1
 #: Options that keep a run cheap when a puzzle needs sampling.
@@ -36,9 +33,9 @@ def write(tmp_path, name, content):
 
 
 def test_easy_puzzles_are_valid():
-    for s in EASY4:
+    for s in EASY4_SET:
         p = parse_puzzle(s)
-        assert p.is_solution([int(ch) for ch in SOLUTION4]), s
+        assert p.is_solution([int(ch) for ch in SOLVED4]), s
 
 
 # -- 1. bad puzzles ----------------------------------------------------------------------
@@ -60,13 +57,13 @@ BAD_FILES = [
     ("dup.txt", "22" + SEED004[2:], ["dup.txt:1:", "digit 2 given twice in row 1", "r1c1 and r1c2"]),
     ("dup_box.txt", "1...\n.1..\n....\n....", ["dup_box.txt:1", "given twice in box 1",
                                                "r1c1 and r2c2"]),
-    ("jig_count.txt", "1..............." " aaaabbbbcccccccc",
+    ("jig_count.txt", ONE_GIVEN4 + " aaaabbbbcccccccc",
      ["jig_count.txt:1:", "3 regions, a 4x4 jigsaw needs 4"]),
-    ("jig_size.txt", "1..............." " aaaaabbbccccdddd",
+    ("jig_size.txt", ONE_GIVEN4 + " aaaaabbbccccdddd",
      ["jig_size.txt:1:", "region 1 has 5 cells, expected 4"]),
-    ("jig_len.txt", "1..............." " aaaabbbbccccddd",
+    ("jig_len.txt", ONE_GIVEN4 + " aaaabbbbccccddd",
      ["jig_len.txt:1:", "region map has 15 cells"]),
-    ("mixed.txt", SEED004 + "\n" + EASY4[0], ["mixed.txt:2:", "a 4x4 puzzle in a file of 9x9",
+    ("mixed.txt", SEED004 + "\n" + EASY4_SET[0], ["mixed.txt:2:", "a 4x4 puzzle in a file of 9x9",
                                               "line 1"]),
     ("empty.txt", "", ["empty.txt:", "no puzzle found"]),
     ("blank.txt", "\n  \n# only a comment\n\t\n", ["blank.txt:", "no puzzle found"]),
@@ -105,7 +102,7 @@ def test_debug_shows_the_traceback_and_keeps_the_exit_code(tmp_path, capsys):
 
 def test_large_tuple_list_is_refused_and_line_files_stream(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(io_files, "MAX_FILE_BYTES", 1000)
-    triples = [[r + 1, c + 1, int(d)] for r in range(4) for c, d in enumerate(EASY4[0][4 * r:][:4])
+    triples = [[r + 1, c + 1, int(d)] for r in range(4) for c, d in enumerate(EASY4_SET[0][4 * r:][:4])
                if d != "."]
     path = write(tmp_path, "tuples.txt", "[" + ",\n".join(map(str, triples * 40)) + "]")
     code, out, err = run(capsys, "solve", path, *FAST)
@@ -115,7 +112,7 @@ def test_large_tuple_list_is_refused_and_line_files_stream(tmp_path, capsys, mon
     code, out, err = run(capsys, "solve", path, "--json", *FAST)
     assert code == 0 and len(out.splitlines()) == 40 and err == ""
     # one puzzle a line is read as a stream: no size limit
-    path = write(tmp_path, "big.txt", (EASY4[0] + "\n") * 80)
+    path = write(tmp_path, "big.txt", (EASY4_SET[0] + "\n") * 80)
     code, out, err = run(capsys, "solve", path, "--json", *FAST)
     assert code == 0 and len(out.splitlines()) == 80 and err == ""
 
@@ -148,13 +145,13 @@ def test_wrong_convention_is_readable_with_digits(tmp_path):
 
 
 def test_keep_going_reports_bad_lines_and_solves_the_rest(tmp_path, capsys):
-    lines = [EASY4[0], "1" * 15, EASY4[1], "12.5" + "." * 12, "11" + "." * 14, EASY4[2],
+    lines = [EASY4_SET[0], "1" * 15, EASY4_SET[1], "12.5" + "." * 12, "11" + "." * 14, EASY4_SET[2],
              "1." * 8 + " aaaabbbb", ""]
     path = write(tmp_path, "many.txt", "\n".join(lines))
     code, out, err = run(capsys, "solve", path, "--keep-going", "--json")
     results = [json.loads(x) for x in out.splitlines()]
     assert [r["name"] for r in results] == ["many.txt:1", "many.txt:3", "many.txt:6"]
-    assert all(r["valid"] and r["solution"] == SOLUTION4 for r in results)
+    assert all(r["valid"] and r["solution"] == SOLVED4 for r in results)
     errors = err.strip().splitlines()
     assert [e.split(": ")[2].split(":")[1] for e in errors] == ["2", "4", "5", "7"], errors
     assert all(e.startswith("qsudoku: error: ") for e in errors)
@@ -165,7 +162,7 @@ def test_keep_going_reports_bad_lines_and_solves_the_rest(tmp_path, capsys):
 
 
 def test_keep_going_over_several_files(tmp_path, capsys):
-    good = write(tmp_path, "good.txt", EASY4[0])
+    good = write(tmp_path, "good.txt", EASY4_SET[0])
     bad = write(tmp_path, "bad.txt", b"\x00\x01")
     code, out, err = run(capsys, "solve", bad, "/no/such.txt", good, "--keep-going", "--json")
     assert code == 2 and len(out.splitlines()) == 1
@@ -189,7 +186,7 @@ def test_digit_without_place_names_the_unit(capsys):
 
 
 def test_no_solution_among_good_puzzles_is_exit_1(tmp_path, capsys):
-    path = write(tmp_path, "set.txt", "\n".join([EASY4[0], NO_CANDIDATE, EASY4[1]]))
+    path = write(tmp_path, "set.txt", "\n".join([EASY4_SET[0], NO_CANDIDATE, EASY4_SET[1]]))
     code, out, err = run(capsys, "solve", path, "--json")
     rows = [json.loads(x) for x in out.splitlines()]
     assert code == 1 and [r["valid"] for r in rows] == [True, False, True] and err == ""
@@ -211,12 +208,12 @@ def test_duplicate_givens_in_a_tsv_name_the_file(tmp_path, capsys):
 def test_ambiguous_puzzle_gets_a_valid_grid_and_says_if_it_differs(tmp_path, capsys):
     """An empty 4x4 has 288 solutions: any valid grid is a right answer, and a listed
     solution that differs is reported, never silently."""
-    path = write(tmp_path, "amb.tsv", f"empty\t{'.' * 16}\t-\t{SOLUTION4}\n")
+    path = write(tmp_path, "amb.tsv", f"empty\t{'.' * 16}\t-\t{SOLVED4}\n")
     code, out, err = run(capsys, "solve", path, "--json", "--seed", "1")
     r = json.loads(out)
     assert code == 0 and r["valid"] and parse_puzzle("." * 16).is_solution(
         [int(ch) for ch in r["solution"]])
-    assert r["matches_known_solution"] == (r["solution"] == SOLUTION4)
+    assert r["matches_known_solution"] == (r["solution"] == SOLVED4)
     code, out, err = run(capsys, "solve", path, "--seed", "1")
     assert code == 0 and ("differs from the solution" in out) == (not r["matches_known_solution"])
 
@@ -277,7 +274,7 @@ def test_env_file_size_limit_on_stdout_is_exit_4(tmp_path):
 
 
 def test_env_closed_stdout_is_exit_4(tmp_path):
-    out = _cli(["solve", EASY4[0]], tmp_path, lambda: os.close(1))
+    out = _cli(["solve", EASY4_SET[0]], tmp_path, lambda: os.close(1))
     assert out.returncode == 4
     assert one_error(out.stderr).endswith("cannot write standard output: it is closed (EBADF)")
 
@@ -307,7 +304,7 @@ def test_env_full_stdout_is_exit_4(capsys, monkeypatch):
             pass
 
     monkeypatch.setattr(sys, "stdout", Full())
-    code = main(["solve", EASY4[0]])
+    code = main(["solve", EASY4_SET[0]])
     err = capsys.readouterr().err
     assert code == 4
     assert one_error(err).endswith("cannot write standard output: no space left on device (ENOSPC)")
@@ -344,7 +341,7 @@ def test_cache_an_unreadable_kernel_entry_is_a_miss(tmp_path, recwarn):
 def test_config_fifo_is_refused_without_blocking(tmp_path, capsys):
     fifo = tmp_path / "c.toml"
     os.mkfifo(fifo)
-    code, out, err = run(capsys, "solve", EASY4[0], "--config", fifo)
+    code, out, err = run(capsys, "solve", EASY4_SET[0], "--config", fifo)
     assert code == 2 and one_error(err).endswith(f"{fifo}: a FIFO, not a regular file: a "
                                                  "config must be a file")
 
@@ -354,7 +351,7 @@ def test_config_fifo_is_refused_without_blocking(tmp_path, capsys):
                                   "[" + ".".join(["t"] * 3000) + "]"])
 def test_config_deeply_nested_is_one_line_exit_2(tmp_path, capsys, text):
     path = write(tmp_path, "deep.toml", text + "\n")
-    code, out, err = run(capsys, "solve", EASY4[0], "--config", path)
+    code, out, err = run(capsys, "solve", EASY4_SET[0], "--config", path)
     assert code == 2 and one_error(err).endswith(f"{path}: nested too deeply to read (a config "
                                                  "is a few tables deep)")
 
@@ -416,7 +413,7 @@ def test_secrets_proxy_endpoint_and_headers_are_masked(monkeypatch):
     (["[[1.5,1,4],[2,2.9,3]]", "--size", "4"], ["<argument>:1:2:", "triple 1 [1.5, 1, 4]",
                                                  "1.5 is not an integer"]),
     (["[[1,1,4],[2,2,True]]", "--size", "4"], ["triple 2 [2, 2, True]", "(cell r2c2)"]),
-    ([SOLUTION4, "--digits", "1123"], ["digits '1123' repeat a symbol", "positions 1 and 2"]),
+    ([SOLVED4, "--digits", "1123"], ["digits '1123' repeat a symbol", "positions 1 and 2"]),
 ])
 def test_input_is_read_exactly(capsys, argv, pieces):
     code, out, err = run(capsys, "solve", *argv)
@@ -447,7 +444,7 @@ def test_parameter_values_are_toml_values():
 
 
 def test_parameter_a_bad_boolean_names_the_parameter(capsys):
-    code, out, err = run(capsys, "solve", EASY4[0], "--sampler", "swap", "--no-route",
+    code, out, err = run(capsys, "solve", EASY4_SET[0], "--sampler", "swap", "--no-route",
                          "--param", "stop_at_ground=nonsense")
     assert code == 2 and "stop_at_ground" in one_error(err)
 
@@ -456,7 +453,7 @@ def test_missing_matplotlib_names_the_extra(tmp_path, capsys, monkeypatch):
     for name in [m for m in sys.modules if m == "matplotlib" or m.startswith("matplotlib.")]:
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "matplotlib", None)
-    code, out, err = run(capsys, "show", EASY4[0], "--out", tmp_path / "g.png")
+    code, out, err = run(capsys, "show", EASY4_SET[0], "-o", tmp_path / "g.png")
     assert code == 3 and one_error(err).endswith("pip install 'qsudoku[bench]'")
     _only(tmp_path)
 

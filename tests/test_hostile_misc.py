@@ -14,8 +14,7 @@ import subprocess
 import sys
 
 import pytest
-
-SEED004 = "2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......"
+from _puzzles import EASY4, SEED004, THREE_GIVENS4
 
 
 def qsudoku(tmp_path, *argv, env_extra=None, timeout=60, **kwargs):
@@ -73,9 +72,10 @@ def test_load_puzzles_without_any_stdin(monkeypatch):
         load_puzzles("-", stdin=None)
 
 
-SECONDS_OPTIONS = [("count", "--time-limit"), ("embed", "--timeout"), ("solve", "--time-budget"),
-                   ("show", "--time-budget"), ("sweep", "--time-budget"), ("bench", "--time-budget"),
-                   ("fairness", "--time-limit"), ("generate", "--time-limit")]
+SECONDS_OPTIONS = [("count", "--time-budget"), ("embed", "--time-budget"),
+                   ("solve", "--time-budget"), ("show", "--time-budget"),
+                   ("sweep", "--time-budget"), ("bench", "--time-budget"),
+                   ("fairness", "--time-budget"), ("generate", "--time-budget")]
 
 
 #: Float options that are not seconds, each range-checked by its command (nan and inf too).
@@ -112,7 +112,7 @@ def test_every_seconds_option_is_listed():
 def test_a_limit_must_be_finite(capsys, tmp_path, command, flag, value):
     from qsudoku.cli import main
 
-    (tmp_path / "e.txt").write_text("12.434.2.1.3..21\n")
+    (tmp_path / "e.txt").write_text(EASY4 + "\n")
     code = main([command, str(tmp_path / "e.txt"), f"{flag}={value}"])
     err = capsys.readouterr().err
     assert code == 2
@@ -139,7 +139,7 @@ def test_help_into_a_pipe_whose_reader_left_is_a_quiet_stop(tmp_path, argv):
 
 
 def test_solve_with_stdout_and_stderr_closed_is_exit_4(tmp_path):
-    (tmp_path / "e.txt").write_text("12.434.2.1.3..21\n")
+    (tmp_path / "e.txt").write_text(EASY4 + "\n")
 
     def close_both():
         os.close(1)
@@ -185,7 +185,7 @@ def test_a_foreign_sampler_that_returns_nothing_usable(value, said):
     from qsudoku.errors import SamplerOutputError
 
     with pytest.raises(SamplerOutputError, match=f"sampler '_Returns' {said}"):
-        qsudoku.solve(qsudoku.parse_puzzle("1..." "..2." "...." "...4"), sampler=_Returns(value))
+        qsudoku.solve(qsudoku.parse_puzzle(THREE_GIVENS4), sampler=_Returns(value))
 
 
 def test_the_null_sampler_is_named():
@@ -195,7 +195,7 @@ def test_the_null_sampler_is_named():
     from qsudoku.errors import QSudokuError
 
     with pytest.raises(QSudokuError, match="sampler 'NullSampler' returned an empty SampleSet"):
-        qsudoku.solve(qsudoku.parse_puzzle("1..." "..2." "...." "...4"), sampler=dimod.NullSampler())
+        qsudoku.solve(qsudoku.parse_puzzle(THREE_GIVENS4), sampler=dimod.NullSampler())
 
 
 @pytest.mark.parametrize("value", ["inf", "nan", "1e999", "text"])
@@ -205,7 +205,7 @@ def test_a_tampered_integer_column_is_read_as_missing(capsys, tmp_path, value):
     from qsudoku.cli import main
 
     (tmp_path / "e.txt").write_text("12.434.2.1.3..21\n1.3..41.21.3.3.1\n")
-    argv = ["bench", str(tmp_path / "e.txt"), "--out", str(tmp_path / "r.csv"), "--sampler",
+    argv = ["bench", str(tmp_path / "e.txt"), "-o", str(tmp_path / "r.csv"), "--sampler",
             "sa", "--reads", "2", "--no-progress"]
     assert main(argv) == 0
     with open(tmp_path / "r.csv", newline="") as f:
@@ -314,7 +314,7 @@ def test_solve_with_ten_million_reads_answers(tmp_path):
 def _solve_line(capsys, tmp_path, *flags):
     from qsudoku.cli import main
 
-    (tmp_path / "e.txt").write_text("12.434.2.1.3..21\n")
+    (tmp_path / "e.txt").write_text(EASY4 + "\n")
     code = main(["solve", str(tmp_path / "e.txt"), *flags])
     return code, capsys.readouterr()
 
@@ -353,7 +353,7 @@ def test_weight_unit_on_the_command_line(capsys, tmp_path):
 def test_a_sweep_axis_never_collapses_silently(capsys, tmp_path, spec, said):
     from qsudoku.cli import main
 
-    (tmp_path / "e.txt").write_text("12.434.2.1.3..21\n")
+    (tmp_path / "e.txt").write_text(EASY4 + "\n")
     code = main(["sweep", str(tmp_path / "e.txt"), "--grid", spec, "--no-progress"])
     line = one_line(capsys.readouterr().err)
     assert code == 2 and said in line

@@ -8,8 +8,7 @@ from qsudoku.io.files import iter_puzzles, rules_from_path
 from qsudoku.io.text import format_grid
 
 from _shared import DATA, SEEDS, needs_data, puzzle_files
-
-SEED004 = "2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......"
+from _puzzles import SEED004
 
 
 def test_line_with_dots_and_zeros():

@@ -14,6 +14,7 @@ import pytest
 
 import qsudoku
 from qsudoku.samplers import jit as _jit
+from _puzzles import HARD9
 
 pytestmark = pytest.mark.skipif(not _jit.HAVE_NUMBA, reason="numba not installed")
 
@@ -103,6 +104,7 @@ def _run(code: str, env_extra: dict, cwd) -> str:
     return out.stdout.strip()
 
 
+@pytest.mark.slow
 def test_a_changed_helper_module_recompiles_the_kernels_that_use_it(tmp_path):
     """numba alone keys a cached kernel on its own file: after the helper it calls changes,
     a new process would load the old machine code.  Keyed on every kernel module beside
@@ -145,10 +147,11 @@ print(hashlib.sha256(repr(out).encode()).hexdigest()[:16], "numba.np.linalg" in 
 """
 
 
+@pytest.mark.slow
 def test_kernels_loaded_without_numbas_refresh_give_the_same_reads(tmp_path):
     """The quick load (the runtime initialised alone) and numba's own (every registry
     installed first) run the same machine code: the same seeded reads."""
-    hard = "........2..8.1.9..5....3.4....1.93...6..3..8...37......4......53.1.7.8..2........"
+    hard = HARD9
     env = {"NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     first = _run(_SAMPLE.format(puzzle=hard, mode="quick"), env, tmp_path)  # fills the cache
     quick = _run(_SAMPLE.format(puzzle=hard, mode="quick"), env, tmp_path)
@@ -190,6 +193,7 @@ def _corrupt_empty_files(folder: Path) -> None:
         f.write_bytes(b"")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("corrupt", [_corrupt_truncated_index, _corrupt_garbage_code,
                                      _corrupt_empty_files])
 def test_a_corrupt_cache_entry_is_dropped_and_rebuilt_with_one_line(tmp_path, corrupt):

@@ -24,8 +24,8 @@ from qsudoku.solving import build, solve
 pytest.importorskip("dwave.optimization")
 from qsudoku.samplers.dwave.hybrid import HybridNLSampler  # noqa: E402
 from qsudoku.samplers.dwave.nl_model import build_nl_model, model_size  # noqa: E402
+from _puzzles import TWO_GIVENS4
 
-FOUR = "1......2........"
 FOUR_SOLUTION = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]
 
 
@@ -67,7 +67,7 @@ def _check_model(puzzle, solution):
 
 
 def test_a_valid_4x4_grid_satisfies_the_model_and_an_invalid_one_violates_it():
-    p = parse_puzzle(FOUR)
+    p = parse_puzzle(TWO_GIVENS4)
     assert p.is_solution(FOUR_SOLUTION)
     _check_model(p, FOUR_SOLUTION)
 
@@ -83,7 +83,7 @@ def test_every_variant_and_size(source):
 
 
 def test_a_sample_that_is_not_one_hot_and_groups_without_cells_are_refused():
-    m = build_model(propagate(parse_puzzle(FOUR), rules=()))
+    m = build_model(propagate(parse_puzzle(TWO_GIVENS4), rules=()))
     nl = build_nl_model(m.groups())
     with pytest.raises(ParameterError, match="hybrid-nl: cell 0 of the sample is not one-hot"):
         nl.set_state(0, {v: 0 for v in m.variables})
@@ -134,7 +134,7 @@ def _answers(puzzle, grids):
 
 
 def test_the_sampler_decodes_the_states_into_the_bqm_variables():
-    p = parse_puzzle(FOUR)
+    p = parse_puzzle(TWO_GIVENS4)
     m = build_model(propagate(p, rules=()))
     answers, m = _answers(p, [_broken(FOUR_SOLUTION, m), FOUR_SOLUTION])
     solver = FakeNLSolver(answers)
@@ -153,7 +153,7 @@ def test_the_sampler_decodes_the_states_into_the_bqm_variables():
 
 
 def test_spin_bqms_are_answered_in_spins():
-    p = parse_puzzle(FOUR)
+    p = parse_puzzle(TWO_GIVENS4)
     answers, m = _answers(p, [FOUR_SOLUTION])
     spin = m.bqm.change_vartype(dimod.SPIN, inplace=False)
     for groups in (m.groups(), None):  # None: recognised from the spins
@@ -163,7 +163,7 @@ def test_spin_bqms_are_answered_in_spins():
 
 
 def test_parameters_and_size_are_checked_before_any_call():
-    p = parse_puzzle(FOUR)
+    p = parse_puzzle(TWO_GIVENS4)
     m = build_model(propagate(p, rules=()))
     solver = FakeNLSolver()
     sampler = HybridNLSampler(solver)
@@ -190,7 +190,7 @@ def test_parameters_and_size_are_checked_before_any_call():
 
 
 def test_without_groups_they_are_recognised_and_a_foreign_bqm_is_refused():
-    p = parse_puzzle(FOUR)
+    p = parse_puzzle(TWO_GIVENS4)
     answers, m = _answers(p, [FOUR_SOLUTION])
     ss = HybridNLSampler(FakeNLSolver(answers)).sample(m.bqm)
     assert ss.first.energy == 0.0
@@ -201,7 +201,7 @@ def test_without_groups_they_are_recognised_and_a_foreign_bqm_is_refused():
 def test_listed_and_exit_3_with_the_token_line_without_a_token(capsys):
     assert main(["samplers"]) == 0
     assert any(line.startswith("hybrid-nl ") for line in capsys.readouterr().out.splitlines())
-    assert main(["solve", FOUR, "--sampler", "hybrid-nl"]) == 3
+    assert main(["solve", TWO_GIVENS4, "--sampler", "hybrid-nl"]) == 3
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert err.startswith("qsudoku: error: no D-Wave API token: set DWAVE_API_TOKEN")

@@ -23,11 +23,8 @@ from qsudoku.errors import BackendUnavailableError, ConfigError
 from qsudoku.io.output import atomic_open, check_target, open_nofollow, write_text
 
 from _cli import one_error, run
+from _puzzles import EASY4, FOUR_GIVENS4, SEED004
 
-#: A 4x4 puzzle that propagation solves (no sampler runs).
-EASY4 = "12.434.2.1.3..21"
-#: One that needs sampling (cheap with the options of FAST).
-OPEN4 = "1..." "..2." ".3.." "...4"
 FAST = ["--sampler", "random", "--reads", "1"]
 VICTIM = "must stay as it is\n"
 
@@ -95,7 +92,7 @@ def test_model_writers_never_follow_links(tmp_path, capsys, command, name):
     target = tmp_path / name
     victims = [plant(target, tmp_path, "victim1"), plant(tmp_path / (name + ".tmp"), tmp_path,
                                                           "victim2")]
-    code, out, err = run(capsys, command, OPEN4, "-o", target)
+    code, out, err = run(capsys, command, FOUR_GIVENS4, "-o", target)
     assert code == 0 and f"wrote {target}" in out
     assert [v.read_text() for v in victims] == [VICTIM, VICTIM]
     assert not target.is_symlink() and target.stat().st_size > 0
@@ -106,7 +103,7 @@ def test_show_never_follows_links(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     target = tmp_path / "grid.svg"
     victim = plant(target, tmp_path)
-    code, out, err = run(capsys, "show", EASY4, "--out", target)
+    code, out, err = run(capsys, "show", EASY4, "-o", target)
     assert code == 0 and victim.read_text() == VICTIM
     assert target.read_text().lstrip().startswith("<?xml")
 
@@ -116,15 +113,15 @@ def test_show_never_follows_links(tmp_path, capsys):
     (["export", EASY4, "-o", "{tmp}/missing/x.cnf"], ["missing", "does not exist"]),
     (["qubo", EASY4, "-o", "{tmp}/missing/x.bqm"], ["missing", "does not exist"]),
     (["qubo", EASY4, "--to", "bqm", "-o", "{dir}"], ["it is a directory"]),
-    (["show", EASY4, "--out", "{tmp}/missing/g.png"], ["missing", "does not exist"]),
-    (["show", EASY4, "--out", "{tmp}/g.png", "--dpi", "0"], ["--dpi 0 must be between"]),
-    (["show", EASY4, "--out", "{tmp}/g.png", "--dpi", "100000"], ["--dpi 100000"]),
-    (["bench", EASY4, "--sampler", "sa", "--out", "{tmp}/missing/r.csv"],
-     ["--out", "missing", "does not exist"]),
-    (["sweep", EASY4, "--grid", "cell=1", "--out", "{tmp}/missing/r.csv"],
-     ["--out", "missing", "does not exist"]),
-    (["sweep", EASY4, "--grid", "cell=1", "--out", "{dir}"], ["it is a directory"]),
-    (["bench", "--out", "{tmp}/r.csv", "--plot", "{tmp}/file"], ["--plot", "not a directory"]),
+    (["show", EASY4, "-o", "{tmp}/missing/g.png"], ["missing", "does not exist"]),
+    (["show", EASY4, "-o", "{tmp}/g.png", "--dpi", "0"], ["--dpi 0 must be between"]),
+    (["show", EASY4, "-o", "{tmp}/g.png", "--dpi", "100000"], ["--dpi 100000"]),
+    (["bench", EASY4, "--sampler", "sa", "-o", "{tmp}/missing/r.csv"],
+     ["-o", "missing", "does not exist"]),
+    (["sweep", EASY4, "--grid", "cell=1", "-o", "{tmp}/missing/r.csv"],
+     ["-o", "missing", "does not exist"]),
+    (["sweep", EASY4, "--grid", "cell=1", "-o", "{dir}"], ["it is a directory"]),
+    (["bench", "-o", "{tmp}/r.csv", "--plot", "{tmp}/file"], ["--plot", "not a directory"]),
 ])
 def test_bad_output_paths_are_one_line_exit_2(tmp_path, capsys, argv, pieces):
     (tmp_path / "dir").mkdir()
@@ -143,7 +140,7 @@ def test_bad_output_paths_are_one_line_exit_2(tmp_path, capsys, argv, pieces):
 def test_machine_json_replaces_a_link(tmp_path, capsys):
     out = tmp_path / "r.csv"
     victim = plant(tmp_path / "r.csv.machine.json", tmp_path)
-    code, _, err = run(capsys, "bench", EASY4, "--sampler", "sa", "--out", out, "--quiet")
+    code, _, err = run(capsys, "bench", EASY4, "--sampler", "sa", "-o", out, "--quiet")
     assert code == 0, err
     assert victim.read_text() == VICTIM
     assert "python" in json.loads((tmp_path / "r.csv.machine.json").read_text())
@@ -156,7 +153,7 @@ def test_results_table_refuses_links(tmp_path, capsys, name, planted):
     if name.endswith(".parquet"):
         pytest.importorskip("pyarrow")
     victim = plant(tmp_path / planted, tmp_path)
-    code, _, err = run(capsys, "sweep", EASY4, "--grid", "cell=1", "--out", tmp_path / name,
+    code, _, err = run(capsys, "sweep", EASY4, "--grid", "cell=1", "-o", tmp_path / name,
                        "--quiet")
     assert code == 2 and "symbolic link" in one_error(err) and planted in err
     assert victim.read_text() == VICTIM
@@ -165,7 +162,7 @@ def test_results_table_refuses_links(tmp_path, capsys, name, planted):
 def test_resume_of_a_foreign_csv_is_one_line(tmp_path, capsys):
     out = tmp_path / "r.csv"
     out.write_text("name,score\na,1\n")
-    code, _, err = run(capsys, "bench", EASY4, "--sampler", "sa", "--out", out, "--resume")
+    code, _, err = run(capsys, "bench", EASY4, "--sampler", "sa", "-o", out, "--resume")
     assert code == 2 and "r.csv" in one_error(err)
     assert out.read_text() == "name,score\na,1\n"
 
@@ -192,15 +189,13 @@ def test_debug_keeps_exit_3(capsys, monkeypatch):
         raise BackendUnavailableError("no such backend here")
 
     monkeypatch.setattr("qsudoku.solving.plan.get_sampler", unavailable)
-    assert main(["solve", OPEN4]) == 3
-    assert main(["--debug", "solve", OPEN4]) == 3
+    assert main(["solve", FOUR_GIVENS4]) == 3
+    assert main(["--debug", "solve", FOUR_GIVENS4]) == 3
     err = capsys.readouterr().err
     assert "Traceback" in err and "BackendUnavailableError: no such backend here" in err
 
 
 # -- "-" is standard output; no repr of numpy or Python objects in any output ------------
-#: A 9x9 seed puzzle whose reduced model has 63 variables (offset 108).
-SEED004 = "2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......"
 QUICK = ["--sampler", "sa", "--reads", "2", "--param", "num_sweeps=10", "--seed", "1"]
 #: What a repr of a numpy or Python object looks like in text.
 REPR = re.compile(r"np\.[a-z_]+\d*\(|array\(|dtype=|numpy\.|<[a-z_.]+ object at 0x")
@@ -218,7 +213,7 @@ def test_qubo_to_stdout_prints_the_model(capsys):
 
 def test_binary_pictures_to_stdout_only_when_redirected(capsysbinary, monkeypatch):
     pytest.importorskip("matplotlib")
-    assert main(["show", EASY4, "--out", "-"]) == 0
+    assert main(["show", EASY4, "-o", "-"]) == 0
     out, err = capsysbinary.readouterr()
     assert out.startswith(b"\x89PNG") and b"wrote" not in err
 
@@ -227,19 +222,19 @@ def test_binary_pictures_to_stdout_only_when_redirected(capsysbinary, monkeypatc
             return True
 
     monkeypatch.setattr("sys.stdout", Terminal(io.BytesIO()))
-    assert main(["show", EASY4, "--out", "-"]) == 2
+    assert main(["show", EASY4, "-o", "-"]) == 2
     assert b"standard output is a terminal" in capsysbinary.readouterr().err
     assert sys.stdout.buffer.getvalue() == b""
 
 
 def test_results_stream_to_stdout_as_csv(capsys):
-    code, out, err = run(capsys, "bench", OPEN4, *FAST, "--out", "-")
+    code, out, err = run(capsys, "bench", FOUR_GIVENS4, *FAST, "-o", "-")
     rows = list(csv.DictReader(io.StringIO(out)))
     assert code == 0 and len(rows) == 1 and rows[0]["sampler"] == "random"
     assert "TTS99" in err and not os.path.exists("-.machine.json")
-    code, out, err = run(capsys, "sweep", OPEN4, *FAST, "--out", "-", "--resume")
+    code, out, err = run(capsys, "sweep", FOUR_GIVENS4, *FAST, "-o", "-", "--resume")
     assert code == 2 and "--resume needs a results file" in one_error(err)
-    code, out, err = run(capsys, "bench", OPEN4, *FAST, "--out", "-", "--plot", "-")
+    code, out, err = run(capsys, "bench", FOUR_GIVENS4, *FAST, "-o", "-", "--plot", "-")
     assert code == 2 and "--plot needs a directory" in one_error(err) and out == ""
 
 
@@ -256,12 +251,12 @@ def _outputs(tmp_path):
     yield ["count", SEED004], []
     yield ["count", SEED004, "--json"], []
     yield ["samplers"], []
-    yield ["embed", SEED004, "--no-cache", "--timeout", "5"], []
-    yield ["embed", SEED004, "--no-cache", "--timeout", "5", "--json"], []
-    yield ["bench", SEED004, *QUICK, "--out", csv_out], [csv_out,
+    yield ["embed", SEED004, "--no-cache", "--time-budget", "5"], []
+    yield ["embed", SEED004, "--no-cache", "--time-budget", "5", "--json"], []
+    yield ["bench", SEED004, *QUICK, "-o", csv_out], [csv_out,
                                                          Path(f"{csv_out}.machine.json")]
-    yield ["sweep", SEED004, *QUICK[:4], "--grid", "num_sweeps=5,10", "--out", "-"], []
-    yield ["show", SEED004, *QUICK, "--solve", "--out", svg], [svg]
+    yield ["sweep", SEED004, *QUICK[:4], "--grid", "num_sweeps=5,10", "-o", "-"], []
+    yield ["show", SEED004, *QUICK, "--solve", "-o", svg], [svg]
 
 
 def test_no_output_shows_a_repr(tmp_path, capsys):

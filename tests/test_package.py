@@ -1,5 +1,6 @@
 import subprocess
 import sys
+from _puzzles import FOUR_GIVENS4
 
 
 def test_import_stays_light():
@@ -11,7 +12,7 @@ def test_import_stays_light():
 
 
 def test_python_dash_m_runs_cli():
-    out = subprocess.run([sys.executable, "-m", "qsudoku", "solve", "1..." "..2." ".3.." "...4",
+    out = subprocess.run([sys.executable, "-m", "qsudoku", "solve", FOUR_GIVENS4,
                           "--json"], capture_output=True, text=True)
     assert out.returncode == 0 and '"valid": true' in out.stdout
 

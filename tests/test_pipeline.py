@@ -6,8 +6,7 @@ from qsudoku import Config, load_puzzles, parse_puzzle, solve
 from qsudoku.cli import main
 
 from _shared import SEEDS, needs_data, puzzle_files
-
-SEED004 = "2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......"
+from _puzzles import FOUR_GIVENS4, SEED001, SEED004, TWO_GIVENS4
 
 
 def test_solve_reports_every_stage():
@@ -25,13 +24,13 @@ def test_solve_reports_every_stage():
 
 
 def test_propagation_only_solve_has_no_model():
-    r = solve(parse_puzzle("1..." "..2." ".3.." "...4"))
+    r = solve(parse_puzzle(FOUR_GIVENS4))
     assert r.valid and r.solved_by == "propagation" and r.model is None and r.num_variables == 0
 
 
 def test_invalid_best_sample_is_data_with_broken_constraints():
     # one sweep of annealing on a 192-variable model essentially never solves it
-    p = parse_puzzle("1..2..3...2..3..4...3..4..56..4..5...7..5..6...8..6..78..9..7...9..1..8...1..2..4")
+    p = parse_puzzle(SEED001)
     r = solve(p, Config().with_overrides(sampler="sa", seed=1, reads=2, params={"num_sweeps": 1},
                                          route={"enabled": False, "exact_fallback": ""}))
     assert not r.valid and r.solved_by == "none" and r.rounds == 1 and r.broken and r.success_rate == 0.0 and r.energy > 0
@@ -84,8 +83,6 @@ def test_cli_qubo_writes_bqm_json_and_coo(tmp_path):
 
 # -- which errors are the user's (bad parameters, exit 2) and which are bugs -------------------
 
-OPEN4 = "1......2........"  # 4x4 that propagation leaves open
-
 
 class _ForeignSampler:
     """A sampler from outside qsudoku: checks ``knob`` in ``sample`` itself, like dimod's."""
@@ -114,7 +111,7 @@ def test_a_foreign_samplers_own_check_is_a_config_error():
 
     cfg = Config().with_overrides(sampler="sa", params={"knob": -1})
     with pytest.raises(ConfigError, match="rejected its parameters.*knob = -1 must be >= 0"):
-        solve(parse_puzzle(OPEN4), cfg, sampler=_foreign())
+        solve(parse_puzzle(TWO_GIVENS4), cfg, sampler=_foreign())
 
 
 def test_an_error_deeper_in_a_sampler_is_not_a_config_error():
@@ -122,7 +119,7 @@ def test_an_error_deeper_in_a_sampler_is_not_a_config_error():
 
     cfg = Config().with_overrides(sampler="sa", params={"knob": 1})
     with pytest.raises(ValueError, match="a bug deep inside") as e:
-        solve(parse_puzzle(OPEN4), cfg, sampler=_foreign())
+        solve(parse_puzzle(TWO_GIVENS4), cfg, sampler=_foreign())
     assert not isinstance(e.value, ConfigError)
 
 
@@ -135,7 +132,7 @@ def test_qsudokus_samplers_report_bad_parameters_as_config_errors():
                 # a value only the BQM shows wrong: the library's own refusal
                 Config().with_overrides(sampler="tabu", params={"tenure": 10**6})):
         with pytest.raises(ConfigError, match="rejected its parameters"):
-            solve(parse_puzzle(OPEN4), cfg)
+            solve(parse_puzzle(TWO_GIVENS4), cfg)
     # dwave-samplers' parameters are checked already when configured, naming the sampler
     with pytest.raises(ConfigError, match="sa: beta_schedule_type = 'bogus'; choose from"):
         Config().with_overrides(sampler="sa", params={"beta_schedule_type": "bogus"})
@@ -150,7 +147,7 @@ def test_a_bug_in_the_route_stays_a_bug(monkeypatch, where, error):
 
     monkeypatch.setattr(where, broken)
     with pytest.raises(type(error)) as e:
-        solve(parse_puzzle(OPEN4), Config().with_overrides(seed=1))
+        solve(parse_puzzle(TWO_GIVENS4), Config().with_overrides(seed=1))
     assert e.value is error
 
 
@@ -159,11 +156,11 @@ def test_the_cli_reports_a_bug_as_an_internal_error(monkeypatch, capsys):
         raise KeyError("lost key")
 
     monkeypatch.setattr("qsudoku.solving.rounds.decode", broken)
-    assert main(["solve", OPEN4, "--seed", "1"]) == 1
+    assert main(["solve", TWO_GIVENS4, "--seed", "1"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("qsudoku: internal error: KeyError: 'lost key'")
     assert "--debug" in err and "rejected" not in err
-    assert main(["--debug", "solve", OPEN4, "--seed", "1"]) == 1
+    assert main(["--debug", "solve", TWO_GIVENS4, "--seed", "1"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("Traceback") and "KeyError: 'lost key'" in err
 
@@ -175,8 +172,8 @@ def test_debug_keeps_the_exit_code_of_an_unavailable_backend(monkeypatch, capsys
         raise BackendUnavailableError("no such backend here")
 
     monkeypatch.setattr("qsudoku.solving.plan.get_sampler", unavailable)
-    assert main(["solve", OPEN4, "--sampler", "sa", "--no-route"]) == 3
-    assert main(["--debug", "solve", OPEN4, "--sampler", "sa", "--no-route"]) == 3
+    assert main(["solve", TWO_GIVENS4, "--sampler", "sa", "--no-route"]) == 3
+    assert main(["--debug", "solve", TWO_GIVENS4, "--sampler", "sa", "--no-route"]) == 3
     assert "BackendUnavailableError: no such backend here" in capsys.readouterr().err
 
 
@@ -186,6 +183,6 @@ def test_huge_or_non_finite_config_numbers_are_config_errors(tmp_path, capsys):
                          "sa: beta_range = [nan, 1.0] must be two finite numbers")):
         path = tmp_path / "c.toml"
         path.write_text(text)
-        assert main(["solve", OPEN4, "--config", str(path)]) == 2
+        assert main(["solve", TWO_GIVENS4, "--config", str(path)]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and piece in err and "Warning" not in err

@@ -12,8 +12,8 @@ from qsudoku.plots.grid import (STYLES, broken_cells, curves, draw_grid, draw_re
 from qsudoku.model.qubo import build_model
 
 from _shared import DATA, needs_data
+from _puzzles import BOX_GIVEN4, EASY4, SEED004
 
-SEED004 = "2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......"
 JIGSAW = "3.......4..2.6.1...1.9.8.2...5...6...2.....1...9...8...8.3.4.6...4.1.9..5.......7"
 REGIONS = "aaabcccccaaabbbcccaddddbbbcaadeeeebbddddeffffggeeeefiihgggffffihhhgggiiihhhhhgiii"
 
@@ -70,7 +70,7 @@ def test_given_propagated_and_annealed_digits_have_distinct_styles():
 
 
 def test_broken_constraints_of_an_invalid_sample_are_highlighted():
-    p = parse_puzzle("12.." "34.." "...." "....")
+    p = parse_puzzle(BOX_GIVEN4)
     m = build_model(propagate(p, rules=()))
     bad = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 2]  # r4c4 should be 1: row 4 has two 2s
     d = decode_array(m, m.sample_of_grid(bad)[None, :])[0]
@@ -145,17 +145,17 @@ def test_save_png_and_svg(tmp_path):
 
 def test_cli_show(tmp_path, capsys):
     out, hist = tmp_path / "g.png", tmp_path / "h.svg"
-    assert main(["show", SEED004, "--solve", "--seed", "2", "--out", str(out),
+    assert main(["show", SEED004, "--solve", "--seed", "2", "-o", str(out),
                  "--hist", str(hist)]) == 0
     assert out.stat().st_size > 1000 and hist.stat().st_size > 1000
     # an unsolvable budget: exit 1, picture still written
     code = main(["show", SEED004, "--solve", "--sampler", "sa", "--rules", "none", "--reads", "2", "--param",
-                 "num_sweeps=1", "--seed", "1", "--no-route", "--no-fallback", "--out", str(out)])
+                 "num_sweeps=1", "--seed", "1", "--no-route", "--no-fallback", "-o", str(out)])
     assert code == 1 and "NOT valid" in capsys.readouterr().err
-    assert main(["show", SEED004, "--candidates", "--out", str(tmp_path / "c.pdf")]) == 0
-    assert main(["show", SEED004, "--out", str(tmp_path / "g.jpg")]) == 2
-    assert main(["show", SEED004, "--hist", str(hist), "--out", str(out)]) == 2
-    assert main(["show", SEED004, "--index", "2", "--out", str(out)]) == 2
+    assert main(["show", SEED004, "--candidates", "-o", str(tmp_path / "c.pdf")]) == 0
+    assert main(["show", SEED004, "-o", str(tmp_path / "g.jpg")]) == 2
+    assert main(["show", SEED004, "--hist", str(hist), "-o", str(out)]) == 2
+    assert main(["show", SEED004, "--index", "2", "-o", str(out)]) == 2
     assert "only 1 puzzle" in capsys.readouterr().err
 
 
@@ -183,7 +183,7 @@ def test_show_solve_without_any_sample_draws_and_says_so(tmp_path, capsys, monke
 
     monkeypatch.setattr(pipeline, "solve", no_sample)
     out = tmp_path / "g.png"
-    code = main(["show", "12.434.2.1.3..21", "--solve", "--out", str(out)])
+    code = main(["show", EASY4, "--solve", "-o", str(out)])
     err = capsys.readouterr().err
     assert code == 1 and out.stat().st_size > 0
     assert "NOT valid" in err and "no sample" in err and "Traceback" not in err

@@ -7,8 +7,7 @@ from qsudoku.io import load_puzzles, parse_puzzle
 from qsudoku.model.propagate import RULES, check_rules, propagate
 
 from _shared import DATA, SEEDS, needs_data, puzzle_files
-
-SEED004 = "2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......"
+from _puzzles import ONE_GIVEN4, SEED004, THREE_GIVENS4
 
 
 def test_seed004_published_figure():
@@ -104,13 +103,13 @@ def test_continuing_from_singles_reaches_the_fresh_fixpoint(shared_puzzles):
 def test_start_must_come_from_the_same_puzzle():
     from qsudoku.model.puzzle import Puzzle, diagonal_units
 
-    a = parse_puzzle("1..." "..2." "...." "...4")
+    a = parse_puzzle(THREE_GIVENS4)
     b = parse_puzzle("2..." "..1." "...." "...4")
     with pytest.raises(ValueError, match="another puzzle"):
         propagate(a, start=propagate(b, ()))
-    c = parse_puzzle("1..." "...." "...." "....")
+    c = parse_puzzle(ONE_GIVEN4)
     x = Puzzle.standard(c.givens, extra=diagonal_units(4))  # same givens, more units
     with pytest.raises(ValueError, match="another puzzle"):
         propagate(c, start=propagate(x, ()))
-    same = parse_puzzle("1..." "..2." "...." "...4")  # an equal puzzle, another object
+    same = parse_puzzle(THREE_GIVENS4)  # an equal puzzle, another object
     assert propagate(a, start=propagate(same, ())).grid == propagate(a).grid

@@ -75,3 +75,43 @@ def test_broken_units_and_is_solution():
 def test_format_uses_alphabet():
     p = Puzzle.standard([10, 0] + [0] * 254)
     assert p.format().startswith("A.")
+
+
+
+#: The shared puzzles of tests/_puzzles.py: solutions (3: three or more), variables left by
+#: propagation with no rules and with the default rules (0: the singles solve it).
+SHARED = [("EASY4", 1, 7, 0), ("SOLVED4", 1, 0, 0), ("ONE_GIVEN4", 3, 53, 53),
+          ("TWO_GIVENS4", 3, 42, 32), ("THREE_GIVENS4", 3, 31, 15), ("FOUR_GIVENS4", 1, 20, 0),
+          ("BOX_GIVEN4", 3, 32, 32), ("TWO_SOLUTIONS4", 2, 14, 8), ("OPEN_RECTANGLE4", 2, 8, 8),
+          ("MANY_SOLUTIONS4", 3, 42, 32), ("SEED004", 1, 189, 63), ("SEED001", 1, 196, 192),
+          ("SEED003", 1, 307, 212), ("HARD9", 1, 248, 242), ("EASY9", 1, 153, 0),
+          ("IMPOSSIBLE9", 0, 356, 356)]
+
+
+@pytest.mark.parametrize("name, solutions, bare, singles", SHARED)
+def test_the_shared_puzzles_are_what_their_names_say(name, solutions, bare, singles):
+    import _puzzles
+    from qsudoku import Config, parse_puzzle
+    from qsudoku.exact.count import count_solutions
+    from qsudoku.model.propagate import propagate
+
+    p = parse_puzzle(getattr(_puzzles, name))
+    count = count_solutions(p, 3)
+    assert min(count.count, 3) == solutions
+    assert propagate(p, []).num_variables == bare
+    assert propagate(p, Config().propagate.rules).num_variables == singles
+    solution = getattr(_puzzles, name + "_SOLUTION", None)
+    if solution is not None:
+        assert count.solutions[0] == [int(c) for c in solution]
+    assert not set(vars(_puzzles)) - {n for n, *_ in SHARED} - {"EASY4_SET"} - \
+        {n + "_SOLUTION" for n, *_ in SHARED} - {n for n in vars(_puzzles) if n.startswith("_")}
+
+
+def test_the_shared_easy_set_is_solved_by_the_singles():
+    from _puzzles import EASY4_SET, SOLVED4
+    from qsudoku import Config, parse_puzzle
+    from qsudoku.model.propagate import propagate
+
+    for text in EASY4_SET:
+        cands = propagate(parse_puzzle(text), Config().propagate.rules)
+        assert cands.num_variables == 0 and "".join(map(str, cands.grid)) == SOLVED4

@@ -8,8 +8,7 @@ from qsudoku.model.propagate import propagate
 from qsudoku.model.qubo import Weights, build_model, one_hot
 
 from _shared import DATA, needs_data, puzzle_files
-
-SEED004 = "2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......"
+from _puzzles import SEED004
 
 
 def test_one_hot_matches_dimod_equality_constraint():

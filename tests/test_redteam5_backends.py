@@ -194,7 +194,7 @@ def test_exact_sampler_checks_hold_for_objects_passed_in():
 def test_a_time_budget_out_of_range_names_the_flag(command, budget, message, capsys, tmp_path):
     out_csv = tmp_path / "r.csv"
     out_csv.write_text("kept\n")
-    extra = ["--out", out_csv] if command == "bench" else []
+    extra = ["-o", out_csv] if command == "bench" else []
     code, out, err = run(capsys, command, HARD, "--sampler", "sa", f"--time-budget={budget}", *extra)
     line = one_error(err)
     assert code == 2 and out == "" and message in line and "rejected its parameters" not in line
@@ -289,7 +289,7 @@ def test_a_worker_memory_below_the_minimum_is_one_line(value, capsys, tmp_path):
     out_csv = tmp_path / "r.csv"
     out_csv.write_text("kept\n")
     code, out, err = run(capsys, "bench", FOUR, "--sampler", "sa", "--reads", "2", "--jobs", "2",
-                         "--worker-memory", value, "--out", out_csv, "--no-progress")
+                         "--worker-memory", value, "-o", out_csv, "--no-progress")
     line = one_error(err)
     assert code == 2 and out == "" and "internal error" not in err
     assert f"--worker-memory = {value!r} is below the 256 MiB a Dask worker needs" in line

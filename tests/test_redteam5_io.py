@@ -4,7 +4,7 @@ Each case checks the exit code, the one line said and that nothing was lost (an 
 a config or an earlier output keeps its bytes).  Runs that could hang (a FIFO with no
 reader, a long generation) go through a subprocess with a timeout, so that a regression
 fails instead of hanging; FIFOs are made with ``os.mkfifo`` in ``tmp_path``.  Bounded
-work is checked by behaviour (a ``--time-limit`` that stops a run with its message and
+work is checked by behaviour (a ``--time-budget`` that stops a run with its message and
 writes nothing), not by timing.
 """
 
@@ -78,9 +78,9 @@ def test_bench_input_named_like_the_summary_is_not_overwritten(capsys, tmp_path)
     puzzles = tmp_path / "r.summary.csv"
     puzzles.write_text(EASY + "\n")
     code, out, err = run(capsys, "bench", puzzles, "--sampler", "sa", "--reads", "3",
-                         "--out", tmp_path / "r.csv")
+                         "-o", tmp_path / "r.csv")
     assert code == 2
-    assert one_error(err) == (f"qsudoku: error: --out {tmp_path / 'r.csv'}: {puzzles} is also "
+    assert one_error(err) == (f"qsudoku: error: -o {tmp_path / 'r.csv'}: {puzzles} is also "
                               f"an input of this run ({puzzles}); write the results to "
                               "another file")
     assert puzzles.read_text() == EASY + "\n" and sorted(os.listdir(tmp_path)) == ["r.summary.csv"]
@@ -90,7 +90,7 @@ def test_sweep_config_named_like_the_summary_is_not_overwritten(capsys, tmp_path
     config = tmp_path / "c.summary.json"
     config.write_text('[sampler]\nname = "sa"\n')
     code, out, err = run(capsys, "sweep", EASY, "--config", config, "--grid", "cell=1,2",
-                         "--out", tmp_path / "c.csv", "--quiet")
+                         "-o", tmp_path / "c.csv", "--quiet")
     assert code == 2 and "c.summary.json is also an input of this run" in one_error(err)
     assert config.read_text() == '[sampler]\nname = "sa"\n'
     assert sorted(os.listdir(tmp_path)) == ["c.summary.json"]
@@ -141,7 +141,7 @@ def test_experiment_a_summary_fifo_is_refused_before_any_row(tmp_path, command, 
     os.mkfifo(tmp_path / fifo)
     extra = ["--sampler", "random", "--reads", "1"] if command == "bench" else \
         ["--grid", "cell=1,2", "--reads", "1"]
-    proc = qsudoku(tmp_path, command, EASY, *extra, "--out", "r.csv", "--quiet")
+    proc = qsudoku(tmp_path, command, EASY, *extra, "-o", "r.csv", "--quiet")
     assert proc.returncode == 2
     assert error_line(proc).startswith(f"cannot write {fifo}: it is a FIFO, not a regular file")
     assert not (tmp_path / "r.csv").exists()
@@ -163,7 +163,7 @@ def test_generate_to_standard_output_still_works(tmp_path):
 # -- unbounded work ------------------------------------------------------------------------------
 def test_generate_64x64_starts_from_a_pattern_and_reads_back(tmp_path):
     proc = qsudoku(tmp_path, "generate", "--size", "64", "--fraction", "0.9", "--seed", "1",
-                   "-o", "p.txt", "--time-limit", "120", timeout=180)
+                   "-o", "p.txt", "--time-budget", "120", timeout=180)
     assert proc.returncode == 0, proc.stderr
     (p,) = load_puzzles(str(tmp_path / "p.txt"))
     assert p.size == 64 and p.is_solution(p.solution)
@@ -181,10 +181,10 @@ def test_generate_unique_36_stops_at_its_time_limit_with_progress(capsys, tmp_pa
     monkeypatch.setattr(generate_cmd, "QUIET_SECONDS", 0.0)
     out = tmp_path / "u.txt"
     code, stdout, err = run(capsys, "generate", "--unique", "--size", "36", "--fraction", "0",
-                            "--seed", "1", "--time-limit", "2", "-o", out)
+                            "--seed", "1", "--time-budget", "2", "-o", out)
     assert code == 1
     lines = err.strip().splitlines()
-    assert lines[-1] == ("qsudoku: error: generate stopped at --time-limit 2 s while making "
+    assert lines[-1] == ("qsudoku: error: generate stopped at --time-budget 2 s while making "
                          "puzzle 1 of 1; nothing was written")
     assert lines[0].startswith("qsudoku: generate: puzzle 1 of 1: searching a random sudoku "
                                "36x36 (6x6 boxes) grid, attempt 1 of 8")
@@ -200,10 +200,10 @@ def test_unique_removal_reports_its_progress():
 
 def test_generate_a_big_random_jigsaw_says_its_search_and_stops_at_the_limit(tmp_path):
     proc = qsudoku(tmp_path, "generate", "--regions", "random", "--size", "28", "--seed", "1",
-                   "--time-limit", "3", "-o", "j.txt", timeout=120)
+                   "--time-budget", "3", "-o", "j.txt", timeout=120)
     assert proc.returncode == 1
     assert "qsudoku: generate: puzzle 1 of 1: making a random 28x28 region map" in proc.stderr
-    assert error_line(proc).startswith("generate stopped at --time-limit 3 s")
+    assert error_line(proc).startswith("generate stopped at --time-budget 3 s")
     assert not (tmp_path / "j.txt").exists()
 
 
@@ -212,9 +212,9 @@ def test_fairness_max_solutions_is_capped_and_timed(capsys):
     assert code == 2 and one_error(err) == ("qsudoku: error: --max-solutions 100000000 must be "
                                             "between 1 and 100,000")
     code, out, err = run(capsys, "fairness", "." * 81, "--max-solutions", "100000",
-                         "--time-limit", "1")
+                         "--time-budget", "1")
     assert code == 2 and out == ""
-    assert "the enumeration of the solutions stopped at its time limit (1 s, --time-limit)" \
+    assert "the enumeration of the solutions stopped at its time limit (1 s, --time-budget)" \
         in one_error(err)
 
 
@@ -245,7 +245,7 @@ def test_a_64x64_line_with_slash_digits_is_a_puzzle_argument(capsys):
     assert "/" in line
     (p,) = load_puzzles(line, Rules(digits="0-9A-Za-z+/"))
     assert list(p.givens) == givens
-    code, out, err = run(capsys, "count", line, "--digits", "0-9A-Za-z+/", "--limit", "2")
+    code, out, err = run(capsys, "count", line, "--digits", "0-9A-Za-z+/", "--max-solutions", "2")
     assert code == 0 and "unique" in out, err
     code, out, err = run(capsys, "count", "no/such.txt")
     assert code == 2 and one_error(err) == "qsudoku: error: no such file: no/such.txt"

@@ -13,9 +13,8 @@ from qsudoku.errors import ConfigError
 from qsudoku.experiments.table import RowWriter, read_rows
 
 from _cli import one_error, run
+from _puzzles import BOX_GIVEN4, THREE_GIVENS4
 
-FOUR = "12.." "34.." "...." "...."
-OTHER = "1..." "..2." "...." "...4"
 BENCH = ("--sampler", "sa", "--reads", "2", "--param", "num_sweeps=10", "--rules", "none",
          "--quiet")
 
@@ -29,9 +28,9 @@ def _bench(capsys, *argv):
     ("--seed", "7"), ("--option", "x=1"), ("--time-budget", "5")])
 def test_bench_resume_with_other_settings_computes_new_rows(tmp_path, capsys, change):
     out = str(tmp_path / "r.csv")
-    assert _bench(capsys, FOUR, "--out", out)[0] == 0
+    assert _bench(capsys, BOX_GIVEN4, "-o", out)[0] == 0
     old = read_rows(out)
-    code, _, err = _bench(capsys, FOUR, "--out", out, "--resume", *change)
+    code, _, err = _bench(capsys, BOX_GIVEN4, "-o", out, "--resume", *change)
     if change[0] == "--option":  # sa takes no constructor option x: refused, file untouched
         assert code == 2 and read_rows(out) == old
         return
@@ -42,26 +41,26 @@ def test_bench_resume_with_other_settings_computes_new_rows(tmp_path, capsys, ch
     assert code == 0, err
     assert len(rows) == 2 and rows[0] == old[0] and rows[0]["key"] != rows[1]["key"]
     # the same settings again: nothing new
-    assert _bench(capsys, FOUR, "--out", out, "--resume", *change)[0] == 0
+    assert _bench(capsys, BOX_GIVEN4, "-o", out, "--resume", *change)[0] == 0
     assert len(read_rows(out)) == 2
 
 
 def test_bench_resume_after_the_files_puzzles_changed(tmp_path, capsys):
     src, out = tmp_path / "p.txt", str(tmp_path / "r.csv")
-    src.write_text(FOUR + "\n")
-    assert _bench(capsys, src, "--out", out)[0] == 0
-    assert _bench(capsys, src, "--out", out, "--resume")[0] == 0
+    src.write_text(BOX_GIVEN4 + "\n")
+    assert _bench(capsys, src, "-o", out)[0] == 0
+    assert _bench(capsys, src, "-o", out, "--resume")[0] == 0
     assert len(read_rows(out)) == 1  # unchanged file: nothing new
-    src.write_text(OTHER + "\n")  # same path, same line, another puzzle
-    assert _bench(capsys, src, "--out", out, "--resume")[0] == 0
+    src.write_text(THREE_GIVENS4 + "\n")  # same path, same line, another puzzle
+    assert _bench(capsys, src, "-o", out, "--resume")[0] == 0
     rows = read_rows(out)
     assert len(rows) == 2 and rows[0]["index"] == rows[1]["index"] == "0"
 
 
 def test_sweep_resume_with_other_reads_and_exact_float_settings(tmp_path, capsys):
     out = str(tmp_path / "s.csv")
-    base = ("sweep", FOUR, "--rules", "none", "--param", "num_sweeps=10", "--quiet",
-            "--out", out)
+    base = ("sweep", BOX_GIVEN4, "--rules", "none", "--param", "num_sweeps=10", "--quiet",
+            "-o", out)
     assert run(capsys, *base, "--reads", "2", "--grid", "cell=1.0000001,1.0000002")[0] == 0
     rows = read_rows(out)
     assert len(rows) == 2 and rows[0]["key"] != rows[1]["key"]
@@ -74,13 +73,13 @@ def test_sweep_resume_with_other_reads_and_exact_float_settings(tmp_path, capsys
 
 def test_a_resume_file_that_repeats_a_key_is_one_error_naming_the_line(tmp_path, capsys):
     out = tmp_path / "r.csv"
-    assert _bench(capsys, FOUR, OTHER, "--out", out)[0] == 0
+    assert _bench(capsys, BOX_GIVEN4, THREE_GIVENS4, "-o", out)[0] == 0
     lines = out.read_text().splitlines(keepends=True)
     first_key = lines[1].split(",")[0]
     lines[2] = first_key + lines[2][lines[2].index(","):]  # row 2 carries row 1's key
     out.write_text("".join(lines))
     before = out.read_bytes()
-    code, _, err = _bench(capsys, FOUR, OTHER, "--out", out, "--resume")
+    code, _, err = _bench(capsys, BOX_GIVEN4, THREE_GIVENS4, "-o", out, "--resume")
     assert code == 2
     assert one_error(err) == (f"qsudoku: error: cannot resume {out}, line 3: it repeats the "
                               "key of line 2 (was the file edited?)")
@@ -89,11 +88,11 @@ def test_a_resume_file_that_repeats_a_key_is_one_error_naming_the_line(tmp_path,
 
 def test_a_resume_file_whose_row_does_not_parse_is_one_error_naming_the_line(tmp_path, capsys):
     out = tmp_path / "r.csv"
-    assert _bench(capsys, FOUR, OTHER, "--out", out)[0] == 0
+    assert _bench(capsys, BOX_GIVEN4, THREE_GIVENS4, "-o", out)[0] == 0
     lines = out.read_text().splitlines(keepends=True)
     lines[2] = "just,three,fields\n"
     out.write_text("".join(lines))
-    code, _, err = _bench(capsys, FOUR, "--out", out, "--resume")
+    code, _, err = _bench(capsys, BOX_GIVEN4, "-o", out, "--resume")
     assert code == 2
     assert one_error(err).startswith(f"qsudoku: error: {out}, line 3: 3 fields where the header")
     (tmp_path / "bin.csv").write_bytes(b"key,a\n\xff\xfe,1\n")
@@ -103,9 +102,9 @@ def test_a_resume_file_whose_row_does_not_parse_is_one_error_naming_the_line(tmp
 
 def test_the_journal_of_a_running_parquet_output_is_the_same_file(tmp_path, capsys):
     out = str(tmp_path / "c.parquet")
-    assert _bench(capsys, FOUR, "--out", out)[0] == 0
+    assert _bench(capsys, BOX_GIVEN4, "-o", out)[0] == 0
     with RowWriter(out, ("key",), resume=True):  # a run writing c.parquet
-        code, _, err = _bench(capsys, FOUR, OTHER, "--out", out + ".partial.csv", "--resume")
+        code, _, err = _bench(capsys, BOX_GIVEN4, THREE_GIVENS4, "-o", out + ".partial.csv", "--resume")
         assert code == 2 and "being written by another qsudoku run" in one_error(err)
     assert len(read_rows(out)) == 1  # nothing lost, nothing added
 
@@ -128,17 +127,17 @@ def test_hard_links_and_linked_directories_reach_the_same_writer(tmp_path):
 
 def test_a_refused_run_does_not_touch_the_first_runs_files(tmp_path, capsys):
     out = tmp_path / "r.csv"
-    assert _bench(capsys, FOUR, "--out", out)[0] == 0
+    assert _bench(capsys, BOX_GIVEN4, "-o", out)[0] == 0
     machine = tmp_path / "r.csv.machine.json"
     assert json.loads(machine.read_text())["cores"] >= 1
     machine.write_text("first run\n")
     before = out.read_bytes()
-    code, _, err = _bench(capsys, OTHER, "--out", out)  # exists, no --resume
+    code, _, err = _bench(capsys, THREE_GIVENS4, "-o", out)  # exists, no --resume
     assert code == 2 and "exists" in one_error(err)
     with RowWriter(out, ("key",), resume=True):  # another run holds it
-        code, _, err = _bench(capsys, OTHER, "--out", out, "--resume")
+        code, _, err = _bench(capsys, THREE_GIVENS4, "-o", out, "--resume")
         assert code == 2 and "another qsudoku run" in one_error(err)
-    code, _, err = run(capsys, "sweep", OTHER, "--grid", "cell=1,2", "--out", out, "--resume",
+    code, _, err = run(capsys, "sweep", THREE_GIVENS4, "--grid", "cell=1,2", "-o", out, "--resume",
                        "--quiet")  # other columns than the bench rows
     assert code == 2 and "other columns" in one_error(err)
     assert machine.read_text() == "first run\n" and out.read_bytes() == before
@@ -147,8 +146,8 @@ def test_a_refused_run_does_not_touch_the_first_runs_files(tmp_path, capsys):
 def test_parquet_output_prints_the_same_summary_as_csv(tmp_path, capsys):
     summaries = []
     for name in ("b.csv", "b.parquet"):
-        code, out, err = run(capsys, "bench", FOUR, OTHER, "--sampler", "solve,sa", "--reads", "2",
-                             "--rules", "none", "--no-progress", "--out", tmp_path / name)
+        code, out, err = run(capsys, "bench", BOX_GIVEN4, THREE_GIVENS4, "--sampler", "solve,sa",
+                             "--reads", "2", "--rules", "none", "--no-progress", "-o", tmp_path / name)
         assert code == 0, err
         lines = out.strip().splitlines()[2:]
         summaries.append([line.split()[:5] for line in lines])  # set .. solved (not times)
@@ -162,7 +161,7 @@ def test_an_output_that_is_a_fifo_is_refused_and_stays_a_fifo(tmp_path, capsys, 
 
     fifo = tmp_path / "r.csv"
     os.mkfifo(fifo)
-    code, _, err = _bench(capsys, FOUR, "--out", fifo, *resume)
+    code, _, err = _bench(capsys, BOX_GIVEN4, "-o", fifo, *resume)
     assert code == 2
     assert one_error(err) == (f"qsudoku: error: cannot write {fifo}: it is not a regular file "
                               "(a results file must be one)")

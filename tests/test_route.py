@@ -12,18 +12,16 @@ from qsudoku.samplers import names
 from qsudoku.samplers.kernels import HAVE_NUMBA
 
 from _shared import DATA, needs_data
+from _puzzles import FOUR_GIVENS4, HARD9, HARD9_SOLUTION
 
 needs_numba = pytest.mark.skipif(not HAVE_NUMBA, reason="numba not installed (kernels run as Python)")
 
-# forum_hardest_1106 #1 (not solved by any propagation rule) and its solution.
-HARD = "........2..8.1.9..5....3.4....1.93...6..3..8...37......4......53.1.7.8..2........"
-HARD_SOL = "639847512478512963512693748724189356965234187183765294847921635351476829296358471"
 # krazydad insane #1: needs sampling after singles, but anneals in milliseconds.
 INSANE = "..3.6..24.5.8..........75...2.7..6.1..1.2.9..7.5..1.4...69..........3.9.58..7.1.."
 
 
 def test_propagation_alone_needs_no_round():
-    r = anneal_route(parse_puzzle("1..." "..2." ".3.." "...4"))
+    r = anneal_route(parse_puzzle(FOUR_GIVENS4))
     assert isinstance(r, Result)
     assert (r.valid, r.solved_by, r.rounds) == (True, "propagation", 0)
 
@@ -41,47 +39,47 @@ def test_anneal_solves_a_9x9_and_counts_rounds_and_reads():
 @needs_numba
 @pytest.mark.parametrize("name", ["swap-tabu", "swap"])
 def test_either_route_sampler_solves_a_hardest_9x9(name):
-    p = parse_puzzle(HARD)
+    p = parse_puzzle(HARD9)
     r = anneal_route(p, seed=7, time_budget=30.0, sampler=name)
-    assert r.valid and "".join(map(str, r.grid)) == HARD_SOL
+    assert r.valid and "".join(map(str, r.grid)) == HARD9_SOLUTION
     assert r.solved_by == f"{name} ({r.rounds} round{'s' * (r.rounds != 1)})"
     assert r.sampleset.info["feasible"] and r.num_reads >= 1
 
 
 def test_out_of_budget_without_fallback_is_unsolved_and_says_none():
     tiny = {"num_reads": 1, "max_iters": 1}
-    r = anneal_route(parse_puzzle(HARD), seed=3, max_rounds=1, sample_params=tiny)
+    r = anneal_route(parse_puzzle(HARD9), seed=3, max_rounds=1, sample_params=tiny)
     assert (r.valid, r.solved_by, r.rounds) == (False, "none", 1)
     assert r.energy > 0
 
 
 def test_fallback_finishes_and_the_result_says_so():
     tiny = {"num_reads": 1, "max_iters": 1}
-    r = anneal_route(parse_puzzle(HARD), seed=3, max_rounds=1, sample_params=tiny, fallback="csp")
-    assert r.valid and "".join(map(str, r.grid)) == HARD_SOL
+    r = anneal_route(parse_puzzle(HARD9), seed=3, max_rounds=1, sample_params=tiny, fallback="csp")
+    assert r.valid and "".join(map(str, r.grid)) == HARD9_SOLUTION
     assert r.solved_by == "csp fallback after aco (1 round)"
     assert any("fallback" in n for n in r.notes)
 
 
 def test_registry_fallback_is_used_and_a_missing_one_is_skipped_and_noted():
     tiny = {"num_reads": 1, "max_iters": 1}
-    r = anneal_route(parse_puzzle(HARD), seed=3, max_rounds=1, sample_params=tiny, fallback="csp")
+    r = anneal_route(parse_puzzle(HARD9), seed=3, max_rounds=1, sample_params=tiny, fallback="csp")
     assert r.valid and r.solved_by == "csp fallback after aco (1 round)"
-    assert "".join(map(str, r.grid)) == HARD_SOL
+    assert "".join(map(str, r.grid)) == HARD9_SOLUTION
     from qsudoku.errors import ConfigError
     from qsudoku.solving.fallback import run_fallback
     from qsudoku.model.propagate import propagate
 
-    r = anneal_route(parse_puzzle(HARD), seed=3, max_rounds=1, sample_params=tiny,
+    r = anneal_route(parse_puzzle(HARD9), seed=3, max_rounds=1, sample_params=tiny,
                      fallback=("csp",))
     assert r.valid and r.solved_by == "csp fallback after aco (1 round)"
     with pytest.raises(ConfigError, match="no-such-solver"):  # the config names only real ones
-        anneal_route(parse_puzzle(HARD), fallback=("no-such-solver", "csp"))
+        anneal_route(parse_puzzle(HARD9), fallback=("no-such-solver", "csp"))
     notes = []
-    grid, name = run_fallback(("no-such-solver", "csp"), propagate(parse_puzzle(HARD)), None, notes)
-    assert name == "csp" and "".join(map(str, grid)) == HARD_SOL
+    grid, name = run_fallback(("no-such-solver", "csp"), propagate(parse_puzzle(HARD9)), None, notes)
+    assert name == "csp" and "".join(map(str, grid)) == HARD9_SOLUTION
     assert any("'no-such-solver' unavailable" in n for n in notes)
-    assert run_fallback(("no-such-solver",), propagate(parse_puzzle(HARD)), None, []) == \
+    assert run_fallback(("no-such-solver",), propagate(parse_puzzle(HARD9)), None, []) == \
         (None, "no-such-solver")
 
 
@@ -96,6 +94,7 @@ def test_fallback_time_limit_stops_a_hopeless_exact_search():
     assert any("stopped at its 0.5 s time limit" in n for n in r.notes)
 
 
+@pytest.mark.slow
 @needs_data
 @pytest.mark.skipif("sat" not in names(), reason="python-sat not installed")
 def test_default_solve_finishes_a_25x25_with_the_sat_fallback():

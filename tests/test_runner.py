@@ -16,9 +16,8 @@ from qsudoku.experiments.table import RowWriter, read_rows
 from qsudoku.experiments.runner import Point, Source, Task, make_tasks
 
 from _shared import DATA, needs_data
+from _puzzles import BOX_GIVEN4, FOUR_GIVENS4, SEED004, THREE_GIVENS4
 
-FOUR = "12.." "34.." "...." "...."
-SEED004 = "2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......"
 SA = Config().with_overrides(sampler="sa", route={"enabled": False})
 
 
@@ -26,21 +25,21 @@ def test_task_keys_are_content_derived(tmp_path):
     a, b = tmp_path / "a" / "sudoku4", tmp_path / "b" / "sudoku4"
     a.mkdir(parents=True)
     b.mkdir(parents=True)
-    (a / "x.txt").write_text(FOUR + "\n")
-    (b / "x.txt").write_text(FOUR + "\n")
+    (a / "x.txt").write_text(BOX_GIVEN4 + "\n")
+    (b / "x.txt").write_text(BOX_GIVEN4 + "\n")
     fa, fb = Source.file(str(a / "x.txt"), 0, "sudoku4/x"), Source.file(str(b / "x.txt"), 0, "sudoku4/x")
     assert fa.set == fb.set and fa.ref != fb.ref  # same label, two files: two keys
     assert Source.file(str(a / "x.txt"), 0, "s") .ref == Source.file(
         os.path.relpath(a / "x.txt"), 0, "other label").ref  # the file, however it is named
     assert Source.argument("1...", 0).ref != Source.argument("2...", 0).ref
     assert Source.argument("1...", 0).ref == Source.argument("1...", 0).ref
-    p = parse_puzzle(FOUR)
+    p = parse_puzzle(BOX_GIVEN4)
     pts = [Point("sa", SA), Point("sa", SA, budget=1.0), Point("tabu", SA),
            Point("sa", SA, (("cell", 2.0),))]
     keys = {Task(p, fa, pt, r).key() for pt in pts for r in (0, 1)}
     assert len(keys) == 8
     # duplicates (the same argument twice) collapse into one task
-    tasks = make_tasks([(Source.argument(FOUR, 0), p)] * 2, pts[:1], repeat=2)
+    tasks = make_tasks([(Source.argument(BOX_GIVEN4, 0), p)] * 2, pts[:1], repeat=2)
     assert len(tasks) == 2 and len({t.key() for t in tasks}) == 2
 
 
@@ -53,16 +52,16 @@ def test_resume_runs_puzzles_added_later_and_files_of_the_same_name(tmp_path):
     a, b = tmp_path / "a" / "sudoku4", tmp_path / "b" / "sudoku4"
     a.mkdir(parents=True)
     b.mkdir(parents=True)
-    (a / "x.txt").write_text(FOUR + "\n" + "1..." "..2." ".3.." "...4" + "\n")
+    (a / "x.txt").write_text(BOX_GIVEN4 + "\n" + FOUR_GIVENS4 + "\n")
     (b / "x.txt").write_text(".2.." "...1" "3..." "..4." + "\n")
     out = str(tmp_path / "r.csv")
-    assert _bench(FOUR, "--out", out) == 0
-    assert _bench(FOUR, "1..." "..2." "...." "...4", "--out", out, "--resume") == 0
+    assert _bench(BOX_GIVEN4, "-o", out) == 0
+    assert _bench(BOX_GIVEN4, THREE_GIVENS4, "-o", out, "--resume") == 0
     rows = read_rows(out)
     assert [r["puzzle"] for r in rows] == ["<argument>:1", "<argument>:1"]  # two arguments
     assert len({r["key"] for r in rows}) == 2
-    assert _bench(str(a / "x.txt"), "--out", out, "--resume") == 0
-    assert _bench(str(a / "x.txt"), str(b / "x.txt"), "--out", out, "--resume") == 0
+    assert _bench(str(a / "x.txt"), "-o", out, "--resume") == 0
+    assert _bench(str(a / "x.txt"), str(b / "x.txt"), "-o", out, "--resume") == 0
     rows = read_rows(out)
     assert len(rows) == 5 and len({r["key"] for r in rows}) == 5
     assert [r["set"] for r in rows].count("sudoku4/x") == 3
@@ -70,9 +69,9 @@ def test_resume_runs_puzzles_added_later_and_files_of_the_same_name(tmp_path):
 
 def test_a_second_writer_is_refused_with_exit_2(tmp_path, capsys):
     out = str(tmp_path / "r.csv")
-    assert _bench(FOUR, "--out", out) == 0
+    assert _bench(BOX_GIVEN4, "-o", out) == 0
     with RowWriter(out, ("key",), resume=True):  # another run holds the file
-        code = _bench(FOUR, "1..." "..2." ".3.." "...4", "--out", out, "--resume")
+        code = _bench(BOX_GIVEN4, FOUR_GIVENS4, "-o", out, "--resume")
     err = capsys.readouterr().err
     assert code == 2 and "another" in err and "Traceback" not in err
     assert len(read_rows(out)) == 1  # nothing lost, nothing added
@@ -85,7 +84,7 @@ def _free_port() -> int:
 
 
 def test_unreachable_scheduler_is_exit_3_with_one_line(tmp_path, capsys):
-    code = main(["sweep", FOUR, "--grid", "cell=1", "--reads", "2", "--quiet",
+    code = main(["sweep", BOX_GIVEN4, "--grid", "cell=1", "--reads", "2", "--quiet",
                  "--scheduler", f"tcp://127.0.0.1:{_free_port()}"])
     err = capsys.readouterr().err.strip()
     assert code == 3 and len(err.splitlines()) == 1 and "127.0.0.1" in err
@@ -95,7 +94,7 @@ def test_sweep_keeps_reads_and_seed_without_a_config(tmp_path):
     out = str(tmp_path / "s.csv")
     # (a generous budget: on a loaded machine 0.8 s can pass before the first round)
     assert main(["sweep", SEED004, "--grid", "cell=1,2", "--reads", "7", "--seed", "5",
-                 "--repeat", "2", "--time-budget", "60", "--out", out, "--quiet"]) == 0
+                 "--repeat", "2", "--time-budget", "60", "-o", out, "--quiet"]) == 0
     rows = read_rows(out)
     assert {r["num_reads"] for r in rows} == {"7"} and {r["sampler"] for r in rows} == {"sa"}
     assert sorted(int(r["seed"]) for r in rows) == [5, 5, 6, 6]
@@ -106,7 +105,7 @@ def test_sweep_rows_are_fixed_samples_whatever_the_route_flags(tmp_path):
     # a sweep measures: one call of --reads reads, all counted; the round flags do not apply
     out = str(tmp_path / "s.csv")
     assert main(["sweep", SEED004, "--sampler", "swap-tabu", "--grid", "tenure=3,5",
-                 "--time-budget", "5", "--reads", "6", "--seed", "1", "--out", out,
+                 "--time-budget", "5", "--reads", "6", "--seed", "1", "-o", out,
                  "--quiet"]) == 0
     rows = read_rows(out)
     assert [r["tenure"] for r in rows] == ["3", "5"]
@@ -116,7 +115,7 @@ def test_sweep_rows_are_fixed_samples_whatever_the_route_flags(tmp_path):
     assert all('"stop_at_ground": false' in r["params"] for r in rows)
     out2 = str(tmp_path / "once.csv")
     assert main(["sweep", SEED004, "--sampler", "swap-tabu", "--grid", "tenure=4", "--no-route",
-                 "--out", out2, "--quiet"]) == 0
+                 "-o", out2, "--quiet"]) == 0
     (row,) = read_rows(out2)  # no --reads: the registered 10**6 capped for a fixed sample
     assert row["rounds"] == "1" and row["num_reads"] == "100" and "fallback" not in row["solved_by"]
 
@@ -128,7 +127,7 @@ def test_bench_rows_are_what_solve_prints(tmp_path):
     out = str(tmp_path / "b.csv")
     files = [str(DATA / "sudoku9" / "royle_17clue.txt"), str(DATA / "jigsaw9" / "smilingwayne.txt"),
              str(DATA / "sudoku9" / "forum_hardest_1106.txt")]
-    assert main(["bench", *files, "--limit", "2", "--seed", "3", "--out", out, "--quiet"]) == 0
+    assert main(["bench", *files, "--first", "2", "--seed", "3", "-o", out, "--quiet"]) == 0
     rows = read_rows(out)
     assert len(rows) == 6 and {r["sampler"] for r in rows} == {"solve"}
     import qsudoku
@@ -155,7 +154,7 @@ def test_local_cluster_rows_match_in_process_rows(tmp_path):
         outs[jobs] = str(tmp_path / f"j{jobs}.csv")
         assert main(["bench", str(tmp_path / "p.txt"), "--sampler", "sa,steepest", "--reads", "4",
                      "--seed", "2", "--rules", "none", "--repeat", "2", "--jobs", str(jobs),
-                     "--out", outs[jobs], "--quiet"]) == 0
+                     "-o", outs[jobs], "--quiet"]) == 0
     strip = lambda rows: sorted(  # noqa: E731
         tuple((k, v) for k, v in r.items() if not k.startswith(("t_", "tts99", "ttt99"))
               and k not in ("wall", "info", "peak_rss_mb")) for r in rows)
@@ -167,11 +166,11 @@ def test_scheduler_from_the_config_file_and_the_environment(tmp_path, capsys, mo
     port = _free_port()
     cfg = tmp_path / "c.toml"
     cfg.write_text(f'[sampler]\nname = "sa"\n[cluster]\nscheduler = "tcp://127.0.0.1:{port}"\n')
-    assert main(["sweep", FOUR, "--config", str(cfg), "--grid", "cell=1", "--quiet"]) == 3
+    assert main(["sweep", BOX_GIVEN4, "--config", str(cfg), "--grid", "cell=1", "--quiet"]) == 3
     assert f"127.0.0.1:{port}" in capsys.readouterr().err
     other = _free_port()
     monkeypatch.setenv("QSUDOKU_SCHEDULER", f"tcp://127.0.0.1:{other}")  # wins over the file
-    assert main(["sweep", FOUR, "--config", str(cfg), "--grid", "cell=1", "--quiet"]) == 3
+    assert main(["sweep", BOX_GIVEN4, "--config", str(cfg), "--grid", "cell=1", "--quiet"]) == 3
     assert f"127.0.0.1:{other}" in capsys.readouterr().err
     with pytest.raises(Exception, match="cluster.scheduler"):
         Config.from_dict({"cluster": {"scheduler": 5}})

@@ -22,6 +22,7 @@ from qsudoku.io import parse_puzzle
 from qsudoku.model.propagate import propagate
 from qsudoku.model.qubo import build_model
 from qsudoku.samplers import check_params, get_sampler, get_spec, names
+from _puzzles import THREE_GIVENS4
 
 #: Samplers that need a token: built offline on the mock QPU where the code allows.
 OFFLINE_OPTIONS = {"decompose": {"qpu_sampler": "mock-qpu"}, "kerberos": {"qpu_sampler": "mock-qpu"}}
@@ -43,7 +44,7 @@ def build(name):
 
 
 def small_model():
-    return build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
+    return build_model(propagate(parse_puzzle(THREE_GIVENS4), rules=()))
 
 
 @pytest.mark.parametrize("name", BUILDABLE)

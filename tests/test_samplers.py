@@ -9,6 +9,7 @@ from qsudoku.solving import make_plan
 from qsudoku.model.propagate import propagate
 from qsudoku.model.qubo import build_model
 from qsudoku.samplers import check_params, get_sampler, get_spec, names
+from _puzzles import THREE_GIVENS4
 
 OFFLINE = [n for n in names() if get_spec(n).offline]
 CORE = ["sa", "neal", "tabu", "steepest", "random", "exact"]
@@ -36,7 +37,7 @@ def test_sampler_contract(name):
 @pytest.mark.parametrize("name", OFFLINE)
 def test_sampler_returns_model_variables_and_true_energies(name):
     """Each offline sampler answers on a tiny Sudoku model in its variables, with true energies."""
-    m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=[]))
+    m = build_model(propagate(parse_puzzle(THREE_GIVENS4), rules=[]))
     cfg = Config().with_overrides(sampler=name)
     spec_params = dict(get_spec(name).defaults)
     sampler = get_sampler(name)
@@ -80,7 +81,7 @@ def test_unknown_sampler_lists_choices():
 
 
 def test_seeded_sa_is_reproducible():
-    m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=[]))
+    m = build_model(propagate(parse_puzzle(THREE_GIVENS4), rules=[]))
     # sa explicitly: the default swap-tabu stops every read once one reaches the ground state,
     # so which reads finish depends on thread timing (documented in the README)
     cfg = Config().with_overrides(sampler="sa", seed=11, reads=5)

@@ -13,9 +13,8 @@ import sys
 import pytest
 
 from qsudoku.samplers.kernels import HAVE_NUMBA
+from _puzzles import EASY9, HARD9
 
-EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
-HARD = "........2..8.1.9..5....3.4....1.93...6..3..8...37......4......53.1.7.8..2........"
 
 #: Never needed by the default route: plotting, tables, clusters, the QPU stack.
 HEAVY = ["pandas", "dask", "distributed", "matplotlib", "dwave.system", "dwave.cloud",
@@ -56,14 +55,14 @@ def test_watch_list_detects_an_import():
 
 
 def test_library_solve_by_propagation_imports_no_kernel_or_backend():
-    got = _imported(f"import qsudoku\nr = qsudoku.solve(qsudoku.parse_puzzle({EASY!r}))\n"
+    got = _imported(f"import qsudoku\nr = qsudoku.solve(qsudoku.parse_puzzle({EASY9!r}))\n"
                     "print(r.valid, r.solved_by)", HEAVY + OTHER_BACKENDS + KERNELS)
     assert got["out"] == "True propagation"
     assert got["imported"] == []
 
 
 def test_cli_solve_by_propagation_imports_no_kernel_or_backend():
-    got = _imported(f"from qsudoku.cli import main\nprint('exit', main(['solve', {EASY!r}]))",
+    got = _imported(f"from qsudoku.cli import main\nprint('exit', main(['solve', {EASY9!r}]))",
                     HEAVY + OTHER_BACKENDS + KERNELS + OTHER_COMMANDS)
     assert "VALID" in got["out"] and got["out"].endswith("exit 0")
     assert got["imported"] == []
@@ -72,9 +71,9 @@ def test_cli_solve_by_propagation_imports_no_kernel_or_backend():
 @pytest.mark.parametrize("how", ["library", "cli"])
 def test_default_route_imports_only_its_own_backend(how):
     """A hard puzzle runs the default sampler's kernels and nothing of the other backends."""
-    code = (f"import qsudoku\nr = qsudoku.solve(qsudoku.parse_puzzle({HARD!r}))\nprint(r.valid)"
+    code = (f"import qsudoku\nr = qsudoku.solve(qsudoku.parse_puzzle({HARD9!r}))\nprint(r.valid)"
             if how == "library" else
-            f"from qsudoku.cli import main\nprint('exit', main(['solve', {HARD!r}]))")
+            f"from qsudoku.cli import main\nprint('exit', main(['solve', {HARD9!r}]))")
     got = _imported(code, HEAVY + OTHER_BACKENDS + OTHER_COMMANDS)
     assert got["out"].endswith("True" if how == "library" else "exit 0")
     assert got["imported"] == []
@@ -91,6 +90,7 @@ def test_cli_help_still_lists_every_subcommand():
     assert got["imported"] == ["qsudoku.commands.bench"]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not HAVE_NUMBA, reason="numba is not installed")
 def test_a_warm_route_runs_no_compiler_pass():
     """With the kernels in numba's cache, a hard puzzle only loads them: no compiler pass
@@ -98,7 +98,7 @@ def test_a_warm_route_runs_no_compiler_pass():
     process).  The first interpreter fills the cache if it is empty."""
     code = ("from numba.core import event\nimport qsudoku\nfrom qsudoku.samplers.jit import "
             "cache_mode\nwith event.install_recorder('numba:run_pass') as rec:\n"
-            f"    r = qsudoku.solve(qsudoku.parse_puzzle({HARD!r}))\n"
+            f"    r = qsudoku.solve(qsudoku.parse_puzzle({HARD9!r}))\n"
             "print(r.valid, cache_mode(), sorted({e.data['name'] for _, e in rec.buffer}))")
     _imported(code, [])
     valid, mode, passes = _imported(code, [])["out"].split(" ", 2)
@@ -123,15 +123,16 @@ def test_only_the_program_freezes_the_heap_for_a_quick_exit():
     :func:`qsudoku.cli.main` called from Python leaves the caller's collector alone."""
     got = _imported("import contextlib, gc, io, sys\nfrom qsudoku.cli import main, run\n"
                     "with contextlib.redirect_stdout(io.StringIO()):\n"
-                    f"    code = main(['solve', {EASY!r}])\n"
+                    f"    code = main(['solve', {EASY9!r}])\n"
                     "print('main', code, gc.get_freeze_count())\n"
-                    f"sys.argv = ['qsudoku', 'solve', {EASY!r}]\n"
+                    f"sys.argv = ['qsudoku', 'solve', {EASY9!r}]\n"
                     "with contextlib.redirect_stdout(io.StringIO()):\n"
                     "    code = run()\n"
                     "print('run', code, gc.get_freeze_count() > 0)", [])
     assert got["out"].splitlines() == ["main 0 0", "run 0 True"]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not HAVE_NUMBA, reason="numba is not installed")
 def test_warm_up_loads_the_kernels_that_the_parameters_choose():
     """``refute`` makes the colonies run the learning ant, another compiled kernel: warming

@@ -22,9 +22,8 @@ import pytest
 from qsudoku.cli import main
 from qsudoku.io import files as io_files
 from qsudoku.io import stream as io_stream
+from _puzzles import EASY4_SET, SOLVED4
 
-EASY4 = ["12.434.2.1.3..21", "1.3..41.21.3.3.1", "12..3.122..3.3.1"]
-SOLUTION4 = "1234341221434321"
 #: A 6x6 jigsaw and its region map, as one line of a file (propagation solves it).
 JIGSAW6 = "4...351.6.......2..3.......6.452...1 aaabbbaabbbcadddccddcccedfffeefffeee"
 #: Address-space limit of the subprocesses (Python, numpy and numba fit in it).
@@ -56,12 +55,13 @@ def _grid(puzzle: str) -> str:
     return "\n".join(rows) + "\n\n"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("form", [lambda p: p + "\n", _grid], ids=["lines", "grids"])
 def test_first_answer_comes_before_stdin_ends(form):
     proc = qsudoku("solve", "-", "--json", stdin=subprocess.PIPE)
     try:
         answers = []
-        for puzzle in EASY4[:2]:
+        for puzzle in EASY4_SET[:2]:
             proc.stdin.write(form(puzzle).encode())
             proc.stdin.flush()  # stdin stays open: the answer must come anyway
             answers.append(json.loads(readline(proc.stdout)))
@@ -70,8 +70,8 @@ def test_first_answer_comes_before_stdin_ends(form):
         rest, err = proc.stdout.read(), proc.stderr.read()
     finally:
         proc.kill()
-    assert [a["puzzle"] for a in answers] == EASY4[:2]
-    assert all(a["valid"] and a["solution"] == SOLUTION4 for a in answers)
+    assert [a["puzzle"] for a in answers] == list(EASY4_SET[:2])
+    assert all(a["valid"] and a["solution"] == SOLVED4 for a in answers)
     assert rest == b"" and proc.returncode == 0, err
 
 
@@ -86,7 +86,7 @@ def test_dev_zero_is_one_error_line_not_memory_error():
 def test_endless_line_is_one_error_line(monkeypatch, capsys, tmp_path):
     monkeypatch.setattr(io_stream, "MAX_LINE_BYTES", 100)
     path = tmp_path / "long.txt"
-    path.write_text(EASY4[0] + "\n" + "1" * 150 + "\n" + EASY4[1] + "\n")
+    path.write_text(EASY4_SET[0] + "\n" + "1" * 150 + "\n" + EASY4_SET[1] + "\n")
     assert main(["solve", str(path), "--json"]) == 2
     out, err = capsys.readouterr()
     assert len(out.splitlines()) == 1
@@ -94,7 +94,7 @@ def test_endless_line_is_one_error_line(monkeypatch, capsys, tmp_path):
 
 
 def test_huge_sweep_grid_is_a_limit_error():
-    proc = qsudoku("sweep", EASY4[0], "--grid", "cell=1:2:100000000")
+    proc = qsudoku("sweep", EASY4_SET[0], "--grid", "cell=1:2:100000000")
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 2 and b"MemoryError" not in err
     assert err.decode().startswith("qsudoku: error: range '1:2:100000000' needs a count")
@@ -103,7 +103,7 @@ def test_huge_sweep_grid_is_a_limit_error():
 @pytest.mark.parametrize("command", ["solve", "count"])
 @pytest.mark.parametrize("first_bad,code", [(False, 0), (True, 2)])
 def test_head_keeps_the_exit_code_of_the_results(tmp_path, command, first_bad, code):
-    lines = ["11" + "." * 14] * first_bad + EASY4 * 200
+    lines = ["11" + "." * 14] * first_bad + list(EASY4_SET) * 200
     path = tmp_path / "many.txt"
     path.write_text("\n".join(lines) + "\n")
     proc = qsudoku(command, path, "--keep-going", "--json")
@@ -117,14 +117,14 @@ def test_head_keeps_the_exit_code_of_the_results(tmp_path, command, first_bad, c
 
 
 def test_bom_on_stdin_is_accepted(monkeypatch, capsys):
-    data = ("\ufeff" + EASY4[0] + "\n").encode("utf-8")
+    data = ("\ufeff" + EASY4_SET[0] + "\n").encode("utf-8")
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
     assert main(["solve", "-", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["solution"] == SOLUTION4
+    assert json.loads(capsys.readouterr().out)["solution"] == SOLVED4
 
 
 def test_bad_utf8_on_stdin_names_the_line(monkeypatch, capsys):
-    data = (EASY4[0] + "\n").encode() + b"caf\xe9\n"
+    data = (EASY4_SET[0] + "\n").encode() + b"caf\xe9\n"
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
     assert main(["solve", "-", "--json"]) == 2
     out, err = capsys.readouterr()
@@ -146,7 +146,7 @@ def test_jigsaw_line_as_an_argument_reads_as_in_a_file(tmp_path, capsys):
     (lambda p: p.write_bytes(b"caf\xe9\n"), "many.solutions.txt:1: not UTF-8 text"),
 ])
 def test_broken_solutions_file_is_one_error_line(tmp_path, capsys, make, piece):
-    (tmp_path / "many.txt").write_text(EASY4[0] + "\n")
+    (tmp_path / "many.txt").write_text(EASY4_SET[0] + "\n")
     make(tmp_path / "many.solutions.txt")
     assert main(["solve", str(tmp_path / "many.txt"), "--json"]) == 2
     out, err = capsys.readouterr()
@@ -154,8 +154,8 @@ def test_broken_solutions_file_is_one_error_line(tmp_path, capsys, make, piece):
 
 
 def test_solutions_are_read_in_step_with_the_puzzles(tmp_path):
-    (tmp_path / "p.txt").write_text(f"# header\n{EASY4[0]}\n\n{EASY4[1]}\n")
-    (tmp_path / "p.solutions.txt").write_text(f"\n{SOLUTION4}\n\n{'4' * 16}\n")
+    (tmp_path / "p.txt").write_text(f"# header\n{EASY4_SET[0]}\n\n{EASY4_SET[1]}\n")
+    (tmp_path / "p.solutions.txt").write_text(f"\n{SOLVED4}\n\n{'4' * 16}\n")
     a, b = io_files.load_puzzles(str(tmp_path / "p.txt"))
-    assert "".join(map(str, a.solution)) == SOLUTION4
+    assert "".join(map(str, a.solution)) == SOLVED4
     assert b.solution == (4,) * 16  # read as given (line 4), not checked here

@@ -46,7 +46,7 @@ def test_a_study_names_its_data_its_figure_and_flags_its_command_takes(path, mon
     assert anchor in anchors(REPO / page), spec["figure"]
     assert spec["puzzles"] and all(not Path(n).is_absolute() and ".." not in Path(n).parts
                                    for n in spec["puzzles"])
-    out = spec["options"].get("out", "")
+    out = spec["options"].get("output", "")
     assert out.startswith("benchmarks/out/"), "raw outputs go to the ignored benchmarks/out/"
     if "needs" in spec:  # a set that does not ship: QSUDOKU_DATA names it
         assert "QSUDOKU_DATA" in spec["needs"]
@@ -66,7 +66,7 @@ def test_a_study_names_its_data_its_figure_and_flags_its_command_takes(path, mon
 def test_command_line_flags_win_over_the_spec(tmp_path):
     path = REPO / "benchmarks" / "studies" / "hard9.toml"
     args = build_parser("bench").parse_args(
-        ["bench", "--spec", str(path), "--limit", "2", "--out", str(tmp_path / "x.csv"),
+        ["bench", "--spec", str(path), "--first", "2", "-o", str(tmp_path / "x.csv"),
          "--param", "num_sweeps=5", str(dataset_path("sudoku9/gecode.txt"))])
     apply_spec(args)
     assert args.limit == 2 and args.out == str(tmp_path / "x.csv")
@@ -89,7 +89,7 @@ def test_puzzle_arguments_of_a_spec_run_may_name_sets_of_qsudoku_data(tmp_path, 
 
 def test_a_spec_for_the_other_command_is_refused_in_one_line(capsys):
     path = REPO / "benchmarks" / "studies" / "encodings.toml"
-    code, _, err = run(capsys, "bench", "--spec", path, "--limit", "1")
+    code, _, err = run(capsys, "bench", "--spec", path, "--first", "1")
     assert code == 2
     assert "qsudoku sweep --spec" in one_error(err)
 
@@ -125,7 +125,7 @@ def test_a_study_runs_end_to_end_at_a_tiny_size(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("QSUDOKU_NO_SHARED", "1")
     out = tmp_path / "hard9.csv"
     code, _, err = run(capsys, "bench", "--spec", REPO / "benchmarks/studies/hard9.toml",
-                       "--limit", "1", "--jobs", "1", "--time-budget", "5", "--out", out,
+                       "--first", "1", "--jobs", "1", "--time-budget", "5", "-o", out,
                        "--quiet")
     assert code == 0, err
     rows = list(iter_rows(str(out)))

@@ -16,6 +16,7 @@ from qsudoku.model.qubo import Weights, build_model
 from qsudoku.samplers import get_sampler, names
 from qsudoku.samplers.kernels import HAVE_NUMBA
 from qsudoku.samplers.swap.structure import compile_structure
+from _puzzles import THREE_GIVENS4
 
 # Without numba the kernels run as plain Python: correct, but too slow for the longer runs.
 needs_numba = pytest.mark.skipif(not HAVE_NUMBA, reason="numba not installed (kernels run as Python)")
@@ -60,7 +61,7 @@ def test_samples_are_bqm_variables_with_true_energies_and_keep_cells_and_boxes_o
 @pytest.mark.parametrize("kind", ["sudoku4", "sudoku6", "jigsaw6", "sudokux9", "latin5"])
 def test_finds_valid_grids_of_every_variant(kind):
     if kind == "sudoku4":
-        p = parse_puzzle("1..." "..2." "...." "...4")
+        p = parse_puzzle(THREE_GIVENS4)
     elif kind == "sudoku6":
         p = Puzzle.standard(blanked([int(c) for c in "123456456123231564564231312645645312"], .3, 2),
                             box=(2, 3))
@@ -92,6 +93,7 @@ def test_replica_exchange_and_relative_weights_give_true_energies():
     assert ss.first.energy == pytest.approx(0.0)
 
 
+@pytest.mark.slow
 def test_seeded_runs_are_reproducible_and_the_python_kernel_matches_numba():
     from qsudoku.samplers.swap import kernel as K
     from qsudoku.samplers.swap.structure import kernel_args
@@ -135,7 +137,7 @@ def test_infeasible_box_returns_true_energies_and_says_so():
 
 
 def test_rejects_missing_groups_and_foreign_bqms():
-    m = model_of(parse_puzzle("1..." "..2." "...." "...4"))
+    m = model_of(parse_puzzle(THREE_GIVENS4))
     s = get_sampler("swap")
     assert float(s.sample(m.bqm, num_reads=4, seed=1).first.energy) == 0.0  # groups recognised
     with pytest.raises(ValueError, match="swap: the BQM has no one-hot structure"):
@@ -164,7 +166,7 @@ def test_time_limit_stops_long_runs():
 def test_reads_cut_short_by_another_reads_ground_state_are_dropped():
     """With stop_at_ground the unfinished reads are not samples: the valid share stays a
     per-read success probability."""
-    m = model_of(parse_puzzle("1..." "..2." "...." "...4"))
+    m = model_of(parse_puzzle(THREE_GIVENS4))
     ss = get_sampler("swap").sample(m.bqm, groups=m.groups(), num_reads=200, num_sweeps=50,
                                     stop_at_ground=True, seed=5)
     sweeps = ss.info["sweeps"]

@@ -17,12 +17,9 @@ from qsudoku.samplers.kernels import HAVE_NUMBA
 from qsudoku.samplers.swap.structure import compile_structure
 
 from test_swap import JIGSAW6_REGIONS, JIGSAW6_SOL, SOL9, SOLX9, blanked
+from _puzzles import HARD9, HARD9_SOLUTION, THREE_GIVENS4
 
 needs_numba = pytest.mark.skipif(not HAVE_NUMBA, reason="numba not installed (kernels run as Python)")
-
-# forum_hardest_1106 #1: no propagation rule fills a cell.
-HARD = "........2..8.1.9..5....3.4....1.93...6..3..8...37......4......53.1.7.8..2........"
-HARD_SOL = "639847512478512963512693748724189356965234187183765294847921635351476829296358471"
 
 
 def model_of(puzzle, rules=(), weights=Weights()):
@@ -62,7 +59,7 @@ def test_finds_valid_grids_of_every_variant(kind):
         sol = [(r + c) % 5 + 1 for r in range(5) for c in range(5)]
         p = Puzzle(5, tuple(blanked(sol, 0.3, 6)), tuple(row_units(5) + column_units(5)))
     else:
-        p = parse_puzzle(HARD)
+        p = parse_puzzle(HARD9)
     m = model_of(p, rules=("naked_single", "hidden_single") if kind == "hardest9" else ())
     assert m.num_variables > 0
     ss = get_sampler("swap-tabu").sample(m.bqm, groups=m.groups(), num_reads=10_000,
@@ -71,7 +68,7 @@ def test_finds_valid_grids_of_every_variant(kind):
     best = min(decode(m, ss), key=lambda d: d.energy)
     assert best.valid and best.energy == 0.0 and p.is_solution(best.grid)
     if kind == "hardest9":
-        assert "".join(map(str, best.grid)) == HARD_SOL
+        assert "".join(map(str, best.grid)) == HARD9_SOLUTION
 
 
 @needs_numba
@@ -84,6 +81,7 @@ def test_relative_weights_give_true_energies():
     assert ss.first.energy == pytest.approx(0.0)
 
 
+@pytest.mark.slow
 def test_seeded_runs_are_reproducible_and_the_python_kernel_matches_numba():
     from qsudoku.samplers.swap import tabu_kernel as K
     from qsudoku.samplers.swap.structure import kernel_args
@@ -105,7 +103,7 @@ def test_seeded_runs_are_reproducible_and_the_python_kernel_matches_numba():
 
 def test_breakout_weights_steer_the_walk_but_energies_stay_the_bqms():
     # Non-uniform weights: the search weights start at them and grow, the energies do not.
-    m = model_of(parse_puzzle(HARD), rules=("naked_single", "hidden_single"),
+    m = model_of(parse_puzzle(HARD9), rules=("naked_single", "hidden_single"),
                  weights=Weights(row=1.5, column=0.75))
     s = get_sampler("swap-tabu")
     kw = dict(groups=m.groups(), num_reads=4, max_iters=400, stall=10**6, seed=5)
@@ -118,7 +116,7 @@ def test_breakout_weights_steer_the_walk_but_energies_stay_the_bqms():
 
 
 def test_a_read_ends_after_stall_iterations_without_a_new_best():
-    m = model_of(parse_puzzle(HARD), rules=("naked_single", "hidden_single"))
+    m = model_of(parse_puzzle(HARD9), rules=("naked_single", "hidden_single"))
     ss = get_sampler("swap-tabu").sample(m.bqm, groups=m.groups(), num_reads=8, stall=5,
                                          max_iters=10_000, seed=4)
     its = ss.info["iterations"]
@@ -128,7 +126,7 @@ def test_a_read_ends_after_stall_iterations_without_a_new_best():
 
 
 def test_rejects_bad_parameters_and_missing_groups():
-    m = model_of(parse_puzzle("1..." "..2." "...." "...4"))
+    m = model_of(parse_puzzle(THREE_GIVENS4))
     s = get_sampler("swap-tabu")
     with pytest.raises(ValueError, match="swap-tabu: the BQM has no one-hot structure"):
         s.sample(dimod.BQM({"a": 1.0}, {}, 0.0, "BINARY"))
@@ -159,13 +157,14 @@ def test_time_limit_stops_long_runs():
 
 @needs_numba
 def test_reads_cut_short_by_another_reads_ground_state_are_dropped():
-    m = model_of(parse_puzzle("1..." "..2." "...." "...4"))
+    m = model_of(parse_puzzle(THREE_GIVENS4))
     ss = get_sampler("swap-tabu").sample(m.bqm, groups=m.groups(), num_reads=200, stall=50,
                                          stop_at_ground=True, seed=5)
     assert len(ss) + ss.info["interrupted"] == 200 and len(ss.info["iterations"]) == len(ss)
     assert (ss.record.energy == 0).any()
 
 
+@pytest.mark.slow
 def test_both_swap_samplers_run_without_numba():
     """numba is optional: without it the kernels run as plain Python (slow, but correct)."""
     import subprocess
@@ -195,7 +194,7 @@ def test_read_only_swap_deltas_follow_the_same_walk_as_shifting_the_counts():
     from qsudoku.samplers.swap import tabu_kernel as K
     from qsudoku.samplers.swap.structure import kernel_args
 
-    m = model_of(parse_puzzle(HARD), rules=("naked_single", "hidden_single"),
+    m = model_of(parse_puzzle(HARD9), rules=("naked_single", "hidden_single"),
                  weights=Weights(row=2.0, column=3.0))
     st = compile_structure(m.bqm, m.groups())
     assert st.digit_pure
@@ -238,7 +237,7 @@ def _swap_deltas(st, seed):
 
 
 def test_read_only_deltas_equal_shifted_counts_on_pure_models():
-    for puzzle, w in ((parse_puzzle(HARD), Weights(row=2.0, column=0.75)),
+    for puzzle, w in ((parse_puzzle(HARD9), Weights(row=2.0, column=0.75)),
                       (Puzzle.standard(blanked(SOLX9, 0.5, 6), extra=diagonal_units(9)),
                        Weights(extra=1.5))):
         m = model_of(puzzle, weights=w)
@@ -251,7 +250,7 @@ def test_read_only_deltas_equal_shifted_counts_on_pure_models():
 def test_a_conflict_group_mixing_digits_of_a_box_is_not_pure():
     # A 4x4 model plus an odd extra group: r3c3 holding 1 or r4c3 holding 3 (two digits of
     # one box): the read-only deltas would be wrong, so the kernel shifts the counts.
-    m = model_of(parse_puzzle("1..." "..2." "...." "...4"))
+    m = model_of(parse_puzzle(THREE_GIVENS4))
     groups = m.groups()
     odd = [v for v in m.variables if v in ((2, 2, 1), (3, 2, 3))]
     assert len(odd) == 2

@@ -17,10 +17,7 @@ from qsudoku.experiments.sweep import (expand, load, parse_axis, parse_values, r
                            summarize)
 
 from _shared import REPO
-
-SEED004 = "2.513...4....48........7.2..385...92....9.7........45.86.97....95.....31..4......"
-SEED001 = "1..2..3...2..3..4...3..4..56..4..5...7..5..6...8..6..78..9..7...9..1..8...1..2..4"
-FOUR = "12.." "34.." "...." "...."
+from _puzzles import BOX_GIVEN4, HARD9, SEED001, SEED004, THREE_GIVENS4
 
 
 def _cfg(**kw):
@@ -100,8 +97,9 @@ def test_weights_move_the_broken_constraints_between_kinds():
     assert unit(cheap) < unit(dear)
 
 
+@pytest.mark.slow
 def test_rows_are_tidy_and_parallel_runs_match_serial_ones():
-    p, q = parse_puzzle(SEED004), parse_puzzle(FOUR)
+    p, q = parse_puzzle(SEED004), parse_puzzle(BOX_GIVEN4)
     axes = {"cell": [0.5, 2], "num_sweeps": [50, 500]}
     cfg = _cfg(reads=10, seed=11)
     serial = run_sweep([p, q], axes, cfg, repeat=2)
@@ -136,7 +134,7 @@ def test_sampler_axis_uses_each_samplers_defaults_and_carries_reads_and_seed():
 
 
 def test_none_means_the_samplers_default_and_arrays_are_swept():
-    rows = run_sweep([parse_puzzle(FOUR)], {"beta_range": [None, (0.5, 5)]}, _cfg(reads=3))
+    rows = run_sweep([parse_puzzle(BOX_GIVEN4)], {"beta_range": [None, (0.5, 5)]}, _cfg(reads=3))
     assert [r["beta_range"] for r in rows] == ["default", "(0.5,5)"]
     assert [r["setting"] for r in rows] == ["beta_range=default", "beta_range=(0.5,5)"]
     assert '"beta_range": [0.5, 5]' in rows[1]["params"]
@@ -186,10 +184,11 @@ def test_resume_runs_only_missing_rows_and_parquet_is_typed(tmp_path):
     assert summarize(df)["runs"].tolist() == [2, 2]
 
 
+@pytest.mark.slow
 def test_sigterm_keeps_finished_rows_and_resume_completes(tmp_path):
     out = tmp_path / "s.csv"
     cmd = [sys.executable, "-m", "qsudoku", "sweep", SEED001, "--grid", "cell=1",
-           "--param", "num_sweeps=2000", "--reads", "8", "--repeat", "12", "--out", str(out),
+           "--param", "num_sweeps=2000", "--reads", "8", "--repeat", "12", "-o", str(out),
            "--no-progress"]
     proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
@@ -212,9 +211,9 @@ def test_sigterm_keeps_finished_rows_and_resume_completes(tmp_path):
 # -- the command -------------------------------------------------------------------------
 def test_cli_sweep_prints_a_summary(tmp_path, capsys):
     out = tmp_path / "s.csv"
-    code = main(["sweep", SEED004, FOUR, "--grid", "cell=0.5:2:3", "--grid", "unit=1",
+    code = main(["sweep", SEED004, BOX_GIVEN4, "--grid", "cell=0.5:2:3", "--grid", "unit=1",
                  "--param", "num_sweeps=10,100", "--reads", "5", "--seed", "1", "--rules",
-                 "none", "--out", str(out)])
+                 "none", "-o", str(out)])
     cap = capsys.readouterr()
     assert code == 0, cap.err
     head = cap.out.splitlines()[0].split()
@@ -242,26 +241,22 @@ def test_cli_sweep_plots_p_and_tts99_with_intervals_per_axis(tmp_path, capsys):
     for axis in ("cell", "num_sweeps"):
         assert (figs / f"tts99_vs_{axis}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     (figs / "file").write_text("x")
-    assert main(["sweep", FOUR, "--grid", "cell=1,2", "--plot", str(figs / "file")]) == 2
+    assert main(["sweep", BOX_GIVEN4, "--grid", "cell=1,2", "--plot", str(figs / "file")]) == 2
     assert "not a directory" in capsys.readouterr().err
-
-
-#: The first puzzle of forum_hardest_1106 (tdoku): SA with few sweeps rarely solves it.
-HARD = "........2..8.1.9..5....3.4....1.93...6..3..8...37......4......53.1.7.8..2........"
 
 
 def test_a_sweep_row_is_a_fixed_sample_and_its_seed_reproduces_it(tmp_path, capsys):
     out = str(tmp_path / "s.csv")
-    assert main(["sweep", HARD, "--grid", "cell=1,2", "--reads", "7", "--param",
-                 "num_sweeps=20", "--out", out, "--quiet"]) == 0
+    assert main(["sweep", HARD9, "--grid", "cell=1,2", "--reads", "7", "--param",
+                 "num_sweeps=20", "-o", out, "--quiet"]) == 0
     rows = read_rows(out)
     assert len(rows) == 2 and all(r["num_reads"] == "7" and r["rounds"] == "1" for r in rows)
     assert all(r["fixed_sample"] == "True" and "fallback" not in r["solved_by"] for r in rows)
     first = rows[0]
     seed = int(first["seed"])  # drawn, and named
     again = str(tmp_path / "again.csv")
-    assert main(["sweep", HARD, "--grid", "cell=1", "--reads", "7", "--param",
-                 "num_sweeps=20", "--seed", str(seed), "--out", again, "--quiet"]) == 0
+    assert main(["sweep", HARD9, "--grid", "cell=1", "--reads", "7", "--param",
+                 "num_sweeps=20", "--seed", str(seed), "-o", again, "--quiet"]) == 0
     (rerun,) = read_rows(again)
     assert rerun["seed"] == first["seed"]
     for k in ("num_valid", "num_target", "energy", "mean_energy", "broken_total",
@@ -272,18 +267,19 @@ def test_a_sweep_row_is_a_fixed_sample_and_its_seed_reproduces_it(tmp_path, caps
 @pytest.mark.parametrize("argv, message", [
     (["--grid", "cell=x:1:2"], "cell"),
     (["--grid", "cell=1", "--param", "cell=2"], "swept twice"),
-    (["--resume"], "--resume needs --out"),
+    (["--resume"], "--resume needs -o"),
     (["--param", "bogus=1,2"], "bogus"),
     (["--sampler", "nope"], "unknown sampler"),
 ])
 def test_cli_sweep_bad_input_is_exit_2(argv, message, capsys):
-    assert main(["sweep", FOUR, *argv]) == 2
+    assert main(["sweep", BOX_GIVEN4, *argv]) == 2
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.slow
 @pytest.mark.skipif("mock-qpu" not in names(), reason="mock-qpu sampler not registered")
 def test_chain_strength_sweep_on_the_mock_qpu_reports_chain_breaks():
-    rows = run_sweep([parse_puzzle(FOUR)], {"chain_strength": [0.2, 4.0]},
+    rows = run_sweep([parse_puzzle(BOX_GIVEN4)], {"chain_strength": [0.2, 4.0]},
                      _cfg(sampler="mock-qpu", reads=20, rules=[]))
     weak, strong = rows
     assert weak["chain_strength"] == 0.2 and 0 <= weak["chain_break_fraction"] <= 1
@@ -294,13 +290,13 @@ def test_sweep_summary_is_the_same_for_csv_and_parquet(tmp_path, capsys):
     from qsudoku.experiments.table import RowWriter
 
     csv_out, pq_out = str(tmp_path / "s.csv"), str(tmp_path / "s.parquet")
-    argv = ["sweep", FOUR, "1..." "..2." "...." "...4", "--grid", "cell=1,2", "--param",
+    argv = ["sweep", BOX_GIVEN4, THREE_GIVENS4, "--grid", "cell=1,2", "--param",
             "num_sweeps=10", "--reads", "3", "--seed", "1", "--rules", "none"]
-    assert main([*argv, "--out", csv_out]) == 0
+    assert main([*argv, "-o", csv_out]) == 0
     first = capsys.readouterr().out
     with RowWriter(pq_out, ("key",)) as w:
         w.write_many(read_rows(csv_out))
-    assert main([*argv, "--out", pq_out, "--resume"]) == 0
+    assert main([*argv, "-o", pq_out, "--resume"]) == 0
     assert capsys.readouterr().out == first
     assert "optimal TTS99 over cell" in first and "p_read" in first
     assert summarize(csv_out).equals(summarize(pq_out))

@@ -79,6 +79,7 @@ def test_sat_count_stops_while_loading_too():
     assert res.status == "time_limit" and not res.solutions
 
 
+@pytest.mark.slow
 def test_a_blank_25x25_on_tiny_limits_says_not_decided():
     r = anneal_route(blank(25), time_budget=0.05, fallback=("sat", "csp"),
                      fallback_time_limit=0.05, seed=1)

@@ -12,8 +12,10 @@ from qsudoku.cli import main
 from qsudoku.errors import ConfigError
 
 from _shared import DATA
+from _puzzles import THREE_GIVENS4
 
 
+@pytest.mark.slow
 def test_bench_over_a_directory_on_workers_with_a_memory_limit(tmp_path, capsys):
     folder = tmp_path / "sudoku4"
     folder.mkdir()
@@ -21,8 +23,8 @@ def test_bench_over_a_directory_on_workers_with_a_memory_limit(tmp_path, capsys)
         shutil.copy(DATA / "generated" / "sudoku4" / name, folder / name)
     (folder / "notes.md").write_text("not a puzzle file")
     out = tmp_path / "r.csv"
-    code = main(["bench", str(folder), "--limit", "4", "--sampler", "sa", "--reads", "2",
-                 "--jobs", "2", "--worker-memory", "1GiB", "--out", str(out), "--no-progress"])
+    code = main(["bench", str(folder), "--first", "4", "--sampler", "sa", "--reads", "2",
+                 "--jobs", "2", "--worker-memory", "1GiB", "-o", str(out), "--no-progress"])
     err = capsys.readouterr().err
     assert code in (0, 1), err
     assert "local Dask cluster: 2 workers, memory limit 1.00 GiB each" in err
@@ -35,7 +37,7 @@ def test_bench_over_a_directory_on_workers_with_a_memory_limit(tmp_path, capsys)
 
 @pytest.mark.parametrize("value", ["lots", "1.5.2GB", "1 XB"])
 def test_a_bad_worker_memory_is_one_line(value, capsys):
-    assert main(["bench", "1..." "..2." "...." "...4", "--worker-memory", value,
+    assert main(["bench", THREE_GIVENS4, "--worker-memory", value,
                  "--jobs", "2"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--worker-memory" in err[0] and "2GiB" in err[0]

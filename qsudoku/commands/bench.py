@@ -1,15 +1,15 @@
 """``qsudoku bench``: success probability, TTS99, stage times and model size, backends side by side.
 
-    qsudoku bench data/sudoku9/magictour_top1465.txt --limit 20 --sampler solve,sa,tabu \\
-        --reads 100 --time-budget 1 --jobs 2 --out top.csv --plot figs/
+    qsudoku bench data/sudoku9/magictour_top1465.txt --first 20 --sampler solve,sa,tabu \\
+        --reads 100 --time-budget 1 --jobs 2 -o top.csv --plot figs/
 
 With no ``--sampler`` (or ``solve``) each row is exactly what ``qsudoku solve`` does
 with the configuration (its figures: time to a valid grid, who solved it); a registry
 name takes a fixed sample of the reduced QUBO with that sampler (``--reads`` reads, all
 counted, no fallback; its figures: p per read and TTS99 with 95% intervals).  Rows are
-written as they finish (``--out``), the summary next to it (``F.summary.csv``,
+written as they finish (``-o``), the summary next to it (``F.summary.csv``,
 ``F.summary.json``); an interrupted run keeps them and ``--resume`` continues.
-``qsudoku bench --out top.csv --plot figs/`` (no puzzles) draws the figures of an
+``qsudoku bench -o top.csv --plot figs/`` (no puzzles) draws the figures of an
 existing results file.
 """
 
@@ -40,12 +40,12 @@ def register(sub) -> None:
                     "(the default) is exactly what 'qsudoku solve' does; a registry name takes "
                     "a fixed sample of --reads reads of the reduced QUBO with that sampler, "
                     "all counted, no fallback; puzzles propagation solves are counted apart. "
-                    "Rows go to --out as they finish, the summary to F.summary.csv/.json.")
+                    "Rows go to -o/--output as they finish, the summary to F.summary.csv/.json.")
     add_input_args(p)
     add_config_args(p)
     add_route_args(p, budget=False)
     for action in p._actions:
-        if action.dest == "puzzles":  # optional here: --plot alone reads --out
+        if action.dest == "puzzles":  # optional here: --plot alone reads --output
             action.nargs = "*"
         elif action.dest == "sampler":
             action.metavar = "A,B,..."
@@ -154,7 +154,7 @@ def run(args) -> int:
         check_format(args.out)  # a .parquet output without pyarrow: before any work
     if not args.puzzles:
         if not (args.plot and args.out):
-            raise ConfigError("give puzzle files to run, or --out FILE --plot DIR to draw "
+            raise ConfigError("give puzzle files to run, or -o FILE --plot DIR to draw "
                               "an existing results file")
         if not (os.path.exists(args.out) or os.path.exists(args.out + ".partial.csv")):
             raise ConfigError(f"results file not found: {args.out}")
@@ -166,13 +166,13 @@ def run(args) -> int:
 
 
 def _report(args, rows) -> int:
-    """Print the summary of the run (with ``--out``: of the whole file, its rows streamed,
-    so the same for every format and never held whole), write it next to ``--out`` and
+    """Print the summary of the run (with ``--output``: of the whole file, its rows streamed,
+    so the same for every format and never held whole), write it next to ``--output`` and
     draw ``--plot``."""
     from qsudoku.experiments.bench import write_summary
     from qsudoku.experiments.results import iter_rows
 
-    file = None if is_stdout(args.out) else args.out  # --out -: the rows are in ``rows``
+    file = None if is_stdout(args.out) else args.out  # --output -: the rows are in ``rows``
     if args.plot:  # the figures need every row
         from qsudoku.experiments.table import read_rows
         from qsudoku.io.output import make_directory

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import sys
 from dataclasses import replace
 
 from qsudoku.checks import MAX_SECONDS
@@ -20,7 +21,55 @@ from qsudoku.solving.budget import BASE_BUDGET, BIG_MODEL
 
 __all__ = ["add_input_args", "add_config_args", "add_route_args", "rules_from_args", "config_from_args",
            "iter_inputs", "parse_key_values", "add_index_arg", "pick_puzzle", "check_seconds",
-           "SecondsAction", "SecondsListAction"]
+           "SecondsAction", "SecondsListAction", "add_option", "DeprecatedAlias"]
+
+
+def add_option(container, *names: str, old: tuple[str, ...] = (), **kwargs) -> argparse.Action:
+    """``container.add_argument(*names, **kwargs)``, plus ``old`` spellings of the same option
+    that still work for this release: each prints one note on stderr (``qsudoku: note: --out
+    is deprecated; use -o/--output``; standard output stays clean) and then does what the new
+    name does.  The old names are hidden from ``--help``; the new and old names exclude each
+    other, and a ``required`` option is satisfied by either.  The one home of the command
+    line's renamed flags (``docs/development.md`` lists them).
+
+    Args:
+        container: A parser or an argument group.
+        names: The option's names (``"-o", "--output"``).
+        old: Deprecated names of the same option (``"--out",``).
+        kwargs: As for ``add_argument``.
+
+    Returns:
+        The new option's action.
+
+    >>> p = argparse.ArgumentParser(prog="x")
+    >>> _ = add_option(p, "-o", "--output", old=("--out",), required=True)
+    >>> p.parse_args(["-o", "a.csv"]).output
+    'a.csv'
+    >>> p.parse_args(["--out", "a.csv"]).output  # and the note on stderr
+    'a.csv'
+    """
+    if not old:
+        return container.add_argument(*names, **kwargs)
+    group = container.add_mutually_exclusive_group(required=kwargs.pop("required", False))
+    action = group.add_argument(*names, **kwargs)
+    group.add_argument(*old, action=DeprecatedAlias, dest=action.dest, target=action)
+    return action
+
+
+class DeprecatedAlias(argparse.Action):
+    """An old spelling of the option ``target`` (see :func:`add_option`): one note on stderr,
+    then ``target``'s own action (its type, choices and checks apply unchanged)."""
+
+    def __init__(self, option_strings, dest, target: argparse.Action, **kwargs):
+        super().__init__(option_strings, dest, nargs=target.nargs, const=target.const,
+                         default=argparse.SUPPRESS, type=target.type, choices=target.choices,
+                         required=False, help=argparse.SUPPRESS, metavar=target.metavar)
+        self.target = target
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"qsudoku: note: {option_string} is deprecated; use "
+              f"{'/'.join(self.target.option_strings)}", file=sys.stderr)
+        self.target(parser, namespace, values, option_string)
 
 
 def add_input_args(p: argparse.ArgumentParser, many: bool = True) -> None:

@@ -9,22 +9,23 @@ from qsudoku.errors import ConfigError, exit_code_for
 from qsudoku.exact.backends import COUNT_METHODS
 from qsudoku.exact.count import count_solutions
 from qsudoku.io.text import format_grid
-from qsudoku.commands.common import SecondsAction, add_input_args, iter_inputs
+from qsudoku.commands.common import SecondsAction, add_input_args, add_option, iter_inputs
 
 
 def register(sub) -> None:
     p = sub.add_parser(
         "count", help="count the solutions of puzzles (no solution, unique, or at least K)",
         description="Count each puzzle's solutions with qsudoku's exact search, stopping at "
-                    "--limit. When a puzzle is not unique the first two solutions are shown, "
-                    "with the cells where they differ. Exit 0 if every puzzle has exactly one "
-                    "solution, 1 if some has none, several, or was not counted to the end "
-                    "(--time-limit), 2 on bad input.")
+                    "--max-solutions. When a puzzle is not unique the first two solutions are "
+                    "shown, with the cells where they differ. Exit 0 if every puzzle has exactly "
+                    "one solution, 1 if some has none, several, or was not counted to the end "
+                    "(--time-budget), 2 on bad input.")
     add_input_args(p)
-    p.add_argument("--limit", type=int, default=2, metavar="K",
-                   help="stop counting at K solutions (default 2: enough to decide uniqueness)")
-    p.add_argument("--time-limit", action=SecondsAction, metavar="S",
-                   help="seconds per puzzle before giving up (the count is then a lower bound)")
+    add_option(p, "--max-solutions", type=int, default=2, metavar="K", old=("--limit",),
+               help="stop counting at K solutions (default 2: enough to decide uniqueness)")
+    add_option(p, "--time-budget", action=SecondsAction, metavar="S", dest="time_limit",
+               old=("--time-limit",),
+               help="seconds per puzzle before giving up (the count is then a lower bound)")
     p.add_argument("--method", choices=["auto", *COUNT_METHODS], default="auto",
                    help="qsudoku's own search (fast up to 16x16), a SAT solver with blocking "
                         "clauses (python-sat; better on hard 25x25 puzzles), or auto (default: "
@@ -34,8 +35,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    if args.limit < 1:
-        raise ConfigError(f"--limit {args.limit} must be >= 1")
+    if args.max_solutions < 1:
+        raise ConfigError(f"--max-solutions {args.max_solutions} must be >= 1")
     args.exit_so_far = 0  # also the exit code if the reader of stdout leaves early
 
     def on_error(err):
@@ -43,7 +44,7 @@ def run(args) -> int:
         print(f"qsudoku: error: {err}", file=sys.stderr)
 
     for puzzle in iter_inputs(args, on_error):
-        result = count_solutions(puzzle, args.limit, time_limit=args.time_limit,
+        result = count_solutions(puzzle, args.max_solutions, time_limit=args.time_limit,
                                  method=args.method)
         if not result.unique:
             args.exit_so_far = max(args.exit_so_far, 1)

@@ -15,7 +15,7 @@ import statistics
 import sys
 
 from qsudoku.model.encodings import ENCODINGS
-from qsudoku.commands.common import SecondsAction, add_input_args, iter_inputs
+from qsudoku.commands.common import SecondsAction, add_input_args, add_option, iter_inputs
 
 TOPOLOGY_CHOICES = ("pegasus", "zephyr", "chimera")
 
@@ -38,7 +38,9 @@ def register(sub) -> None:
                         "chimera (2000Q, C16); default pegasus")
     g.add_argument("--shape", metavar="N[,T]", help="graph shape, e.g. 16 (pegasus), 12,4 "
                    "(zephyr), 16,16,4 (chimera)")
-    g.add_argument("--timeout", action=SecondsAction, metavar="S", help="minorminer timeout per puzzle (s)")
+    add_option(g, "--time-budget", action=SecondsAction, metavar="S", dest="timeout",
+               old=("--timeout",), help="seconds minorminer may search for each puzzle's "
+                                        "embedding (its timeout; default 1000)")
     g.add_argument("--tries", type=int, metavar="N", help="minorminer restarts")
     g.add_argument("--patience", type=int, metavar="N",
                    help="minorminer chainlength_patience (0 = fastest, longer chains)")

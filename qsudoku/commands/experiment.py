@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from qsudoku.commands.common import rules_from_args
+from qsudoku.commands.common import add_option, rules_from_args
 from qsudoku.config import load_config, need_worker_memory
 from qsudoku.experiments.limits import MAX_JOBS_PER_CPU, MAX_REPEAT, MAX_TASKS  # one home
 from qsudoku.errors import ConfigError, PuzzleFormatError
@@ -29,7 +29,8 @@ def add_experiment_args(p: argparse.ArgumentParser, what: str) -> argparse._Argu
                         "benchmarks/studies/hard9.toml); flags given here win")
     g.add_argument("--repeat", type=int, default=1, metavar="R",
                    help="runs per puzzle and setting; repeat r uses seed (--seed or 0) + r")
-    g.add_argument("--limit", type=int, metavar="N", help="only the first N puzzles of each input")
+    add_option(g, "--first", type=int, metavar="N", dest="limit", old=("--limit",),
+               help="only the first N puzzles of each input")
     g.add_argument("--jobs", type=int, default=1, metavar="J",
                    help="1: run in this process (default); J > 1: a local Dask cluster of J "
                         "single-threaded worker processes; 0: one per CPU")
@@ -39,10 +40,11 @@ def add_experiment_args(p: argparse.ArgumentParser, what: str) -> argparse._Argu
     g.add_argument("--worker-memory", metavar="SIZE",
                    help="memory limit of each local worker (--jobs > 1), e.g. 2GiB; auto "
                         "(default, [cluster] worker_memory) shares the machine's memory; 0 = none")
-    g.add_argument("--out", metavar="FILE", help="results .csv or .parquet, written row by "
-                   "row; - streams CSV rows to standard output (the summary goes to stderr)")
-    g.add_argument("--resume", action="store_true", help="keep the rows --out has, run the rest")
-    g.add_argument("--overwrite", action="store_true", help="replace an existing --out")
+    add_option(g, "-o", "--output", metavar="FILE", dest="out", old=("--out",),
+               help="results .csv or .parquet, written row by row; - streams CSV rows to "
+                    "standard output (the summary goes to stderr)")
+    g.add_argument("--resume", action="store_true", help="keep the rows --output has, run the rest")
+    g.add_argument("--overwrite", action="store_true", help="replace an existing --output")
     g.add_argument("--no-progress", action="store_true", help="no progress bar")
     g.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     return g
@@ -52,14 +54,14 @@ def add_experiment_args(p: argparse.ArgumentParser, what: str) -> argparse._Argu
 
 def check_experiment_args(args) -> None:
     """Merge ``--spec``; counts must be positive and bounded (the limits of
-    :func:`qsudoku.experiments.runner.check_limits`), ``--resume`` needs ``--out``."""
+    :func:`qsudoku.experiments.runner.check_limits`), ``--resume`` needs ``--output``."""
     from qsudoku.commands.spec import apply_spec
     from qsudoku.experiments.limits import check_limits
     from qsudoku.experiments.scheduler import resolve_scheduler
 
     apply_spec(args)  # a --spec fills what the command line left unset
     if args.limit is not None and args.limit < 1:
-        raise ConfigError(f"--limit {args.limit} must be >= 1")
+        raise ConfigError(f"--first {args.limit} must be >= 1")
     if args.worker_memory is not None:
         args.worker_memory = need_worker_memory("--worker-memory", args.worker_memory)
     remote = resolve_scheduler(args.scheduler) is not None  # then --jobs is unused
@@ -70,16 +72,16 @@ def check_experiment_args(args) -> None:
     check_limits(repeat=args.repeat, jobs=args.jobs, remote=remote,
                  names={"repeat": "--repeat", "jobs": "--jobs"})
     if args.resume and not args.out:
-        raise ConfigError("--resume needs --out FILE")
+        raise ConfigError("--resume needs -o FILE")
     if args.out:
-        check_target(args.out, "--out")
+        check_target(args.out, "-o")
         _check_not_input(args)
     if args.resume and args.overwrite:
         raise ConfigError("--resume and --overwrite exclude each other")
 
 
 def _check_not_input(args) -> None:
-    """Refuse an ``--out`` (or its journal, its summaries, its machine record) that is
+    """Refuse an ``--output`` (or its journal, its summaries, its machine record) that is
     also a file the run reads: a puzzle file, its solutions, ``--config`` or ``--regions``, under any
     name (the same ``(st_dev, st_ino)``, so a link or another path is caught too)."""
     from qsudoku.experiments.bench import summary_paths
@@ -94,11 +96,11 @@ def _check_not_input(args) -> None:
     inputs += [getattr(args, "config", None), getattr(args, "regions", None)]
     # the results, their journal and the two summaries: all checked before any is written
     check_outputs(list(dict.fromkeys((args.out, journal_path(args.out), *summary_paths(args.out)))),
-                  inputs, what="--out")
+                  inputs, what="-o")
     machine = args.out + ".machine.json"  # not a regular file: skipped with a warning
     for p in inputs:
         if p and os.path.exists(p) and os.path.exists(machine) and os.path.samefile(p, machine):
-            raise ConfigError(f"--out {args.out}: {machine} is also an input of this run "
+            raise ConfigError(f"-o {args.out}: {machine} is also an input of this run "
                               f"({p}); write the results to another file")
 
 
@@ -114,8 +116,8 @@ def experiment_tasks(args, sources, points):
 
 
 def run_experiment(args, tasks, axis_keys=(), points=None) -> list[dict]:
-    """Run ``tasks`` as the flags say; returns the new rows (none with ``--out FILE``: the
-    file has them; ``--out -`` streams them as CSV to standard output).
+    """Run ``tasks`` as the flags say; returns the new rows (none with ``--output FILE``: the
+    file has them; ``--output -`` streams them as CSV to standard output).
 
     Notes on stderr say where the tasks run and, after Ctrl-C, how many rows were kept.
     ``<out>.machine.json`` is written only once the output is held (a refused run
@@ -226,7 +228,7 @@ def set_label(spec: str) -> str:
 
 
 def read_experiment_inputs(args):
-    """``(Source, Puzzle)`` of every ``PUZZLE`` argument (first ``--limit`` of each), read
+    """``(Source, Puzzle)`` of every ``PUZZLE`` argument (the first ``--first N`` of each), read
     as the run needs them (an iterator: a large file is never held whole); unreadable
     ones are errors, or with ``--keep-going`` reported and skipped.
 

@@ -25,14 +25,15 @@ def register(sub) -> None:
                     "a chi-square test against uniform and its p-value. Exit 0 when every "
                     "puzzle got a valid read, 1 if some got none, 2 on bad input (also a "
                     "puzzle with more solutions than --max-solutions, or whose solutions "
-                    "take longer than --time-limit to enumerate; --keep-going reports such "
+                    "take longer than --time-budget to enumerate; --keep-going reports such "
                     "a puzzle, or an unreadable one, and goes on).")
     add_input_args(p)
     add_config_args(p)
     p.add_argument("--max-solutions", type=int, default=MAX_SOLUTIONS, metavar="K",
                    help=f"most solutions enumerated (default {MAX_SOLUTIONS}, at most "
                         f"{SOLUTIONS_CAP:,}); a puzzle with more is refused")
-    p.add_argument("--time-limit", action=SecondsAction, default=TIME_LIMIT, metavar="S",
+    p.add_argument("--time-budget", dest="time_limit", action=SecondsAction, default=TIME_LIMIT,
+                   metavar="S",
                    help=f"seconds the enumeration of a puzzle's solutions may take (default "
                         f"{TIME_LIMIT:g}); a puzzle that needs longer is refused")
     p.add_argument("--json", action="store_true", help="one JSON object per puzzle (JSON lines)")

@@ -18,7 +18,7 @@ companions that ``data/`` sets have; ``-o -`` (the default) prints the puzzles o
 The three files are checked before any is written (a companion must be a regular file
 or missing), so a bad one replaces nothing.
 
-The work is bounded: ``--time-limit S`` stops the run (exit 1, nothing written to
+The work is bounded: ``--time-budget S`` stops the run (exit 1, nothing written to
 ``-o FILE``), and a puzzle that takes more than :data:`QUIET_SECONDS` says what it is
 doing on stderr (a big random jigsaw, whose grid search may take minutes, says each step).
 """
@@ -35,7 +35,7 @@ from qsudoku.exact.generate import (ATTEMPTS, make_puzzle, random_regions, regio
                                     symmetries)
 from qsudoku.io.output import check_outputs, write_text
 from qsudoku.model.symbols import MAX_SIZE
-from qsudoku.commands.common import SecondsAction, rules_from_args
+from qsudoku.commands.common import SecondsAction, add_option, rules_from_args
 
 __all__ = ["register", "run", "render", "FORMATS", "companion"]
 
@@ -68,11 +68,12 @@ def register(sub) -> None:
                    help="random seed (default: a fresh one, printed on stderr)")
     p.add_argument("--unique", action="store_true",
                    help="only puzzles with exactly one solution (removal stops where it must)")
-    p.add_argument("--format", choices=list(FORMATS), default="line",
-                   help="; ".join(f"{k}: {v}" for k, v in FORMATS.items()))
+    add_option(p, "--to", choices=list(FORMATS), default="line", dest="format", old=("--format",),
+               help="output format (default line): "
+                    + "; ".join(f"{k}: {v}" for k, v in FORMATS.items()))
     p.add_argument("-o", "--output", default="-", metavar="FILE",
                    help="output file (default - : standard output, puzzles only)")
-    p.add_argument("--time-limit", action=SecondsAction, metavar="S",
+    p.add_argument("--time-budget", dest="time_limit", action=SecondsAction, metavar="S",
                    help="seconds the whole run may take (default: no limit); past it the "
                         "run stops with exit 1 and -o FILE is not written. Progress goes "
                         "to stderr once a puzzle takes more than a few seconds")
@@ -98,9 +99,9 @@ def _check(args) -> None:
     if not 2 <= args.size <= MAX_SIZE:
         raise ConfigError(f"--size {args.size} must be between 2 and {MAX_SIZE}")
     if args.format == "tuples" and args.count != 1:
-        raise ConfigError("--format tuples holds one puzzle a file: use --count 1")
+        raise ConfigError("--to tuples holds one puzzle a file: use --count 1")
     if args.format in ("grid", "tuples") and args.regions == "random":
-        raise ConfigError(f"--format {args.format} carries no region map: use --format line "
+        raise ConfigError(f"--to {args.format} carries no region map: use --to line "
                           "or tsv with --regions random, or give a fixed --regions")
     # the puzzles and their two companions: all checked before any is written
     check_outputs(_outputs(args.output), [args.regions], what="-o")
@@ -139,7 +140,7 @@ def run(args) -> int:
         except TimeLimitError:
             kept = ("nothing was written" if args.output != "-" else
                     f"{k - 1} puzzle{'s' if k != 2 else ''} printed")
-            raise TimeLimitError(f"generate stopped at --time-limit {args.time_limit:g} s "
+            raise TimeLimitError(f"generate stopped at --time-budget {args.time_limit:g} s "
                                  f"while making puzzle {k} of {args.count}; {kept}") from None
         clock.done()
         puzzles.append(p)

@@ -7,7 +7,7 @@ import sys
 from qsudoku.errors import ConfigError, ContradictionError, exit_code_for
 from qsudoku.io.output import check_target, is_stdout
 from qsudoku.model.result import count_noun
-from qsudoku.commands.common import (add_config_args, add_index_arg, add_input_args,
+from qsudoku.commands.common import (add_config_args, add_index_arg, add_input_args, add_option,
                                      add_route_args, config_from_args, pick_puzzle)
 
 _FORMATS = (".png", ".svg", ".pdf")
@@ -31,12 +31,12 @@ def register(sub) -> None:
     g.add_argument("--solve", action="store_true", help="solve it and draw the best sample")
     g.add_argument("--candidates", action="store_true",
                    help="pencil-mark the candidates of open cells (without --solve)")
-    g.add_argument("--out", required=True, metavar="FILE",
-                   help="grid.png, grid.svg or grid.pdf; - writes PNG to standard output "
-                        "when it is redirected (not to a terminal)")
+    add_option(g, "-o", "--output", required=True, metavar="FILE", dest="out", old=("--out",),
+               help="grid.png, grid.svg or grid.pdf; - writes PNG to standard output "
+                    "when it is redirected (not to a terminal)")
     g.add_argument("--hist", metavar="FILE",
                    help="also an energy histogram of the sample set (with --solve; "
-                        "a file name as for --out)")
+                        "a file name as for --output)")
     g.add_argument("--dpi", type=int, default=110,
                    help=f"resolution of PNG output ({MIN_DPI} to {MAX_DPI}, default 110)")
     p.set_defaults(run=run)
@@ -61,13 +61,13 @@ def run(args) -> int:
 
     if not MIN_DPI <= args.dpi <= MAX_DPI:
         raise ConfigError(f"--dpi {args.dpi} must be between {MIN_DPI} and {MAX_DPI}")
-    _check_out(args.out, "--out")
+    _check_out(args.out, "-o")
     if args.hist:
         if not args.solve:
             raise ConfigError("--hist needs --solve (it shows the energies of the samples)")
         _check_out(args.hist, "--hist")
         if is_stdout(args.hist) and is_stdout(args.out):
-            raise ConfigError("--out - and --hist -: standard output takes one picture")
+            raise ConfigError("-o - and --hist -: standard output takes one picture")
     cfg = config_from_args(args)
     puzzle = pick_puzzle(args)
     code = 0

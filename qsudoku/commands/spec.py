@@ -10,11 +10,11 @@ A study spec is a small TOML file (the repository keeps them in ``benchmarks/stu
     [options]                                        # the command's flags, without --
     time-budget = [2]
     no-fallback = true
-    out = "benchmarks/out/hard9.csv"
+    output = "benchmarks/out/hard9.csv"
 
 ``qsudoku bench --spec FILE`` runs it with the same engine as any ``bench`` (Dask with
-``--jobs``/``--scheduler``, ``--resume``, the machine record beside ``--out``).  Flags
-given on the command line win over the spec's (``--limit 2`` for a quick check; ``--param``,
+``--jobs``/``--scheduler``, ``--resume``, the machine record beside ``--output``).  Flags
+given on the command line win over the spec's (``--first 2`` for a quick check; ``--param``,
 ``--grid``, ``--weight`` and ``--option`` add to its lists), and ``PUZZLE`` arguments
 replace its ``puzzles``: a path, or the name of a set that does not ship
 (``QSUDOKU_DATA=DIR qsudoku bench --spec S lewis/sudoku25``).  A set name is looked up in
@@ -79,9 +79,9 @@ def read_spec(path: str) -> dict:
 def spec_argv(spec: dict) -> list[str]:
     """The command-line words of a spec's ``[options]`` (its puzzles not included).
 
-    >>> spec_argv({"options": {"limit": 5, "no-fallback": True, "time-budget": [1, 2],
+    >>> spec_argv({"options": {"first": 5, "no-fallback": True, "time-budget": [1, 2],
     ...                        "param": ["num_sweeps=10", "seed=1"]}})
-    ['--limit', '5', '--no-fallback', '--time-budget', '1,2', '--param', 'num_sweeps=10', '--param', 'seed=1']
+    ['--first', '5', '--no-fallback', '--time-budget', '1,2', '--param', 'num_sweeps=10', '--param', 'seed=1']
     """
     out: list[str] = []
     for key, value in spec.get("options", {}).items():
@@ -163,5 +163,5 @@ def apply_spec(args) -> None:
         elif mine == parser.get_default(key):
             setattr(args, key, value)
     args.puzzles = list(puzzles)
-    if "out" in spec.get("options", {}) and args.out == given.out:
+    if "output" in spec.get("options", {}) and args.out == given.out:
         os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)

@@ -25,14 +25,14 @@ sampler call of --reads reads, all counted, no fallback (the round policy, --tim
 and --no-route do not apply).  Repeat r runs with seed --seed + r; without --seed each
 run draws a seed and its row names it.  The summary (p per read, median TTS99 with 95%
 intervals, and the optimal TTS99 over each swept axis) is printed and written next to
---out (F.summary.csv, F.summary.json); see docs/measurement.md.
+--output (F.summary.csv, F.summary.json); see docs/measurement.md.
 
 examples:
   qsudoku sweep PUZZLE --grid cell=0.5:4:8 --grid unit=1 --param num_sweeps=100,1000,10000
-  qsudoku sweep puzzles.txt --limit 5 --grid cell=1,2 --reads 100 --repeat 3 --jobs 2 \\
-      --out sweep.parquet
-  qsudoku sweep puzzles.txt --grid cell=1,2 --out sweep.csv --resume   # after an interruption
-  qsudoku sweep puzzles.txt --grid cell=1,2 --scheduler tcp://head:8786 --out s.csv
+  qsudoku sweep puzzles.txt --first 5 --grid cell=1,2 --reads 100 --repeat 3 --jobs 2 \\
+      -o sweep.parquet
+  qsudoku sweep puzzles.txt --grid cell=1,2 -o sweep.csv --resume   # after an interruption
+  qsudoku sweep puzzles.txt --grid cell=1,2 --scheduler tcp://head:8786 -o s.csv
 """
 
 
@@ -44,7 +44,7 @@ def register(sub) -> None:
         description="Run every puzzle x setting x repeat as a fixed sample of --reads reads "
                     "and record success probability per read, min/mean energy, broken "
                     "constraints by kind, TTS99 (with 95% intervals) and times, one row per "
-                    "run, written as each run finishes (--out), on a local or remote Dask "
+                    "run, written as each run finishes (-o/--output), on a local or remote Dask "
                     "cluster (--jobs, --scheduler).",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_input_args(p)
@@ -104,7 +104,7 @@ def run(args) -> int:
         runner.check_point(pt)  # a bad weight, parameter or sampler fails before any run
     sources = read_experiment_inputs(args)
     rows = run_experiment(args, experiment_tasks(args, sources, pts), list(axes), points=pts)
-    stream = is_stdout(args.out)  # --out -: the rows are in ``rows``, stdout has them
+    stream = is_stdout(args.out)  # --output -: the rows are in ``rows``, stdout has them
     file = None if stream else args.out  # with a file: all of it, streamed (any format)
     by = list(axes) or ["setting"]
     summary = summarize(file if file else rows, by=by)

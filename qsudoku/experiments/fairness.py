@@ -49,7 +49,7 @@ MAX_SOLUTIONS = 100
 #: The largest ``max_solutions`` accepted: every solution is kept in memory (a 9x9 grid
 #: is about 1 KB as a list), and a chi-square over more cells than reads means little.
 SOLUTIONS_CAP = 100_000
-#: Default seconds the enumeration of the solutions may take (``--time-limit``).
+#: Default seconds the enumeration of the solutions may take (``--time-budget``).
 TIME_LIMIT = 60.0
 
 
@@ -181,7 +181,7 @@ def fairness(puzzle: Puzzle, config: Config = Config(), *, reads: int,
                              f"{max_solutions}): raise the limit or give more cells")
     if not count.complete:
         raise SolutionsError(f"the enumeration of the solutions stopped at its time limit "
-                             f"({time_limit:g} s, --time-limit) after {count.count} "
+                             f"({time_limit:g} s, --time-budget) after {count.count} "
                              "solutions: give more cells or raise the limit")
     if count.count == 0:
         raise SolutionsError("puzzle has no solution: nothing to sample fairly")

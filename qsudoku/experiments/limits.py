@@ -64,4 +64,4 @@ def check_limits(*, repeat: int = 1, jobs: int = 1, remote: bool = False, points
     if points * repeat > MAX_TASKS:
         raise ConfigError(f"{points} settings x {repeat} repeats = {points * repeat} runs per "
                           f"puzzle; at most {MAX_TASKS} in one command (fewer settings, or "
-                          "several --out files)")
+                          "several -o files)")

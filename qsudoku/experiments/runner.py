@@ -178,7 +178,7 @@ def run_to(out: str | None, tasks: Iterable[Task], axis_keys: Sequence[str] = ()
         return run(tasks, None, **kwargs)
     if is_stdout(out):
         if resume:
-            raise ConfigError("--resume needs a results file: standard output (--out -) "
+            raise ConfigError("--resume needs a results file: standard output (-o -) "
                               "has no rows to continue")
         writer = StdoutRows(("key",), fields=columns(axis_keys))
     else:

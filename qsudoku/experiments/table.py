@@ -289,7 +289,7 @@ class RowWriter:
 
 
 class StdoutRows(RowWriter):
-    """The rows of a run as CSV on standard output (``--out -``), a line per finished row,
+    """The rows of a run as CSV on standard output (``-o -``), a line per finished row,
     flushed for the reader of a pipe; no file to lock, resume or convert (nor Parquet).
 
     >>> with StdoutRows(("k",)) as w:

@@ -13,7 +13,7 @@
   :func:`qsudoku.experiments.bench.summarize`.
 * ``size_vs_time.png``: model variables against wall time per solve.
 
-Reproduce: ``qsudoku bench FILE --sampler solve,sa --out F.csv --plot DIR``.
+Reproduce: ``qsudoku bench FILE --sampler solve,sa -o F.csv --plot DIR``.
 """
 
 from __future__ import annotations
