@@ -122,6 +122,12 @@ class SpecAction(argparse.Action):
         setattr(namespace, self.dest, (values, parser))
 
 
+def _default(parser, dest: str):
+    """The default of ``dest`` (an old spelling's hidden alias has none of its own)."""
+    default = parser.get_default(dest)
+    return None if default == argparse.SUPPRESS else default
+
+
 def apply_spec(args) -> None:
     """Fill ``args`` from its ``--spec``: the spec's puzzles (resolved by
     :func:`qsudoku.io.dataset_path`) unless ``PUZZLE`` arguments were given (paths, or
@@ -160,7 +166,7 @@ def apply_spec(args) -> None:
         mine = getattr(args, key, None)
         if key in APPENDED and isinstance(mine, list):  # repeatable flags: both lists
             setattr(args, key, value + [v for v in mine if v not in value])
-        elif mine == parser.get_default(key):
+        elif mine == _default(parser, key):
             setattr(args, key, value)
     args.puzzles = list(puzzles)
     if "output" in spec.get("options", {}) and args.out == given.out:
