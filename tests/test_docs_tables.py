@@ -1,7 +1,8 @@
 """The docs' tables of results are read from ``benchmarks/results`` at build time, not typed again.
 
-- every ``{include}`` / ``{literalinclude}`` of a docs page names a file that exists, and a
-  slice of a ``.txt`` results file included as a table is a Markdown table;
+- every ``{include}`` / ``{literalinclude}`` / ``{results-table}`` of a docs page names a file
+  that exists; a slice of a ``.txt`` results file included as a table is a Markdown table, and
+  a ``results-table`` (the local extension's directive) reads a rectangular table;
 - every curated table ``benchmarks/results/<name>.md`` is included by a docs page and names
   the results files it comes from, which exist;
 - no docs page types a table row that a results file holds (row-level duplication).
@@ -12,12 +13,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from _shared import REPO
 
 DOCS = REPO / "docs"
 RESULTS = REPO / "benchmarks" / "results"
 _BUILT = ("_build", "tutorials", "api")
-_INCLUDE = re.compile(r"^```\{(include|literalinclude)\}[ \t]+(\S+)[ \t]*\n((?::[\w-]+:.*\n)*)```",
+_INCLUDE = re.compile(r"^```\{(include|literalinclude|results-table)\}[ \t]+(\S+)[ \t]*\n((?::[\w-]+:.*\n)*)```",
                       re.M)
 
 
@@ -57,6 +60,42 @@ def test_an_included_slice_of_a_results_file_is_a_markdown_table():
             part = lines[int(opts.get("start-line", 0)):int(opts.get("end-line", len(lines)))]
             assert len(part) >= 3 and all(line.startswith("|") for line in part), (page.name, file)
             assert _is_row(part[0]) and not _is_row(part[1]), (page.name, file.name, part[:2])
+
+
+def _reader():
+    import sys
+
+    sys.path.insert(0, str(DOCS / "_ext"))
+    try:
+        from qsudoku_docs import read_results_table
+    finally:
+        sys.path.remove(str(DOCS / "_ext"))
+    return read_results_table
+
+
+def test_every_results_table_directive_reads_a_table():
+    read = _reader()
+    tables = 0
+    for page in _pages():
+        for kind, file, opts in _includes(page):
+            if kind == "results-table":
+                end = opts.get("end-line")
+                head, rows = read(file, int(opts.get("start-line", 0)), end and int(end),
+                                  opts.get("header"), opts.get("sep", r"\s{2,}"))
+                assert rows and all(len(r) == len(head) for r in rows)
+                tables += 1
+    assert tables
+
+
+def test_a_ragged_plain_table_is_an_error(tmp_path):
+    read = _reader()
+    path = tmp_path / "r.txt"
+    path.write_text("run: x\nset    n  wall med\n-----\na     1  2.0 ms\nb  2 3.0 ms\n")
+    assert read(path, 1, 4) == (["set", "n", "wall med"], [["a", "1", "2.0 ms"]])
+    with pytest.raises(ValueError, match="do not split"):
+        read(path, 1, 5)
+    assert read(path, 3, 5, "set | n | wall", r"\s+(?=\d)|\s{2,}")[1] == [
+        ["a", "1", "2.0 ms"], ["b", "2", "3.0 ms"]]
 
 
 def test_every_curated_table_is_included_and_names_its_sources():
