@@ -10,6 +10,8 @@ Directives (usable from MyST pages as ```` ```{qsudoku-cli} ````):
   name, class, default parameters, description, the extra it needs, whether it needs a
   network, and the penalty weights it does not read. ``:weights: read`` lists only the
   samplers for which every weight matters.
+- ``results-table``: a table of a results file of ``benchmarks/results`` read at build time
+  (:func:`read_results_table`), so that its figures are not typed again.
 
 At ``config-inited`` it also writes one API stub page per name of ``qsudoku.__all__`` into
 ``docs/api/`` (a build product, not committed).
@@ -318,8 +320,50 @@ def write_api_stubs(app, config) -> None:
         if old.name not in wanted:
             old.unlink()
 
+# -- tables of benchmarks/results --------------------------------------------------------
+
+def read_results_table(path: Path, start: int, end: int | None, header: str | None = None,
+                       sep: str = r"\s{2,}"):
+    """The header and rows of the plain-text table at lines ``[start:end]`` (a Python slice)
+    of a results file: cells are separated by ``sep`` (a regular expression; two or more
+    spaces by default), rules of ``-`` or ``=`` skipped. ``header`` (cells separated by ``|``) replaces a header line that does not split
+    so (the slice then starts at the first row). Every row must have the header's cells.
+    """
+    lines = path.read_text(encoding="utf-8").splitlines()[start:end]
+    rows = [re.split(sep, line.strip()) for line in lines
+            if line.strip() and set(line.strip()) - set("-= ")]
+    head = [h.strip() for h in header.split("|")] if header else rows.pop(0)
+    bad = [r for r in rows if len(r) != len(head)]
+    if not rows or bad:
+        raise ValueError(f"{path.name} lines {start}-{end}: rows {bad[:1] or rows} do not "
+                         f"split into the {len(head)} cells {head}")
+    return head, rows
+
+
+class ResultsTableDirective(Directive):
+    """``results-table FILE`` with ``:start-line:``, ``:end-line:``, ``:header:``, ``:sep:``."""
+
+    required_arguments = 1
+    option_spec = {"start-line": directives.nonnegative_int,
+                   "end-line": directives.nonnegative_int, "header": directives.unchanged,
+                   "sep": directives.unchanged}
+
+    def run(self):
+        env = self.state.document.settings.env
+        rel, path = env.relfn2path(self.arguments[0])
+        env.note_dependency(rel)
+        try:
+            head, rows = read_results_table(Path(path), self.options.get("start-line", 0),
+                                            self.options.get("end-line"),
+                                            self.options.get("header"),
+                                            self.options.get("sep", r"\s{2,}"))
+        except (OSError, ValueError) as exc:
+            raise self.error(str(exc)) from None
+        return [_table(head, [[_para(c) for c in r] for r in rows])]
+
 
 def setup(app):
+    app.add_directive("results-table", ResultsTableDirective)
     app.add_directive("qsudoku-cli", CliDirective)
     app.add_directive("qsudoku-config", ConfigDirective)
     app.add_directive("qsudoku-samplers", SamplersDirective)
