@@ -62,7 +62,8 @@ class DeprecatedAlias(argparse.Action):
 
     def __init__(self, option_strings, dest, target: argparse.Action, **kwargs):
         super().__init__(option_strings, dest, nargs=target.nargs, const=target.const,
-                         default=argparse.SUPPRESS, type=target.type, choices=target.choices,
+                         default=argparse.SUPPRESS, type=target.type,  # type: ignore[arg-type]
+                         choices=target.choices,
                          required=False, help=argparse.SUPPRESS, metavar=target.metavar)
         self.target = target
 

@@ -138,7 +138,7 @@ def check_outputs(outputs, inputs=(), *, what: str = "-o", binary: bool = False)
         if outputs:
             check_target(outputs[0], what, binary=binary)
         return
-    read = {}
+    read: dict[tuple[int, int], str] = {}
     for p in inputs:
         if p is not None and not is_stdout(p):
             key = _identity(p)
