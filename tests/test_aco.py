@@ -312,6 +312,7 @@ def test_tabu_moves_continue_colonies_records_to_ground_states():
 
 
 @needs_numba
+@pytest.mark.slow
 def test_auto_tabu_moves_turn_reads_on_loose_big_models_into_greedy_plus_tabu():
     from qsudoku.samplers.aco import AUTO_TABU_VARIABLES, TABU_MOVES_PER_CELL
 

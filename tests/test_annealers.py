@@ -30,6 +30,7 @@ def test_defaults_solve_seed004(name):
 
 
 @pytest.mark.parametrize("name", NEW)
+@pytest.mark.slow
 def test_a_seed_repeats_the_reads_and_an_unseeded_run_names_its_seed(name):
     bqm = build_model(propagate(parse_puzzle(THREE_GIVENS4), rules=())).bqm
     sampler = get_sampler(name)

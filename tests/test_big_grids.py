@@ -142,6 +142,7 @@ def test_an_exact_sampler_solves_the_candidates_without_a_qubo():
     assert r.model is None and "build" not in r.timings and r.num_variables > 0
 
 
+@pytest.mark.slow
 def test_a_blank_49x49_runs_the_exact_sampler_and_no_fallback_after_it(capsys):
     code, out, _ = run(capsys, "solve", "[]", "--size", "49", "--sampler", "sat",
                        "--param", "time_limit=0.3", "--no-fallback", "--json")

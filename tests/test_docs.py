@@ -145,6 +145,7 @@ def test_examples_import_only_the_public_api():
     assert not bad, f"imports from modules the API reference does not document: {bad}"
 
 
+@pytest.mark.slow
 def test_every_public_module_imports():
     for module in sorted(_public_modules()):
         proc = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True,

@@ -139,6 +139,7 @@ def test_solve_with_the_domain_wall_solves_seed004(sampler):
     assert r.to_dict()["encoding"] == "domain-wall" and r.num_variables == 36
 
 
+@pytest.mark.slow
 def test_sa_solves_seed001_with_the_domain_wall_at_chain_weight_two():
     """The domain wall's chain weight is tuned apart from the units': at ``cell = 2``
     simulated annealing solves seed001's 192-variable domain-wall model without fallback."""

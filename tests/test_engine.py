@@ -243,6 +243,7 @@ def test_losing_the_scheduler_is_a_backend_error_not_a_hang(dask_cluster):
     assert address in str(e.value) and "\n" not in str(e.value) and len(done) < 30
 
 
+@pytest.mark.slow
 def test_unreachable_scheduler_is_one_line_within_seconds():
     address = f"tcp://127.0.0.1:{_free_port()}"
     t0 = time.time()

@@ -77,6 +77,7 @@ def standard_puzzles(draw):
 # -- 1. parse and format round trip -------------------------------------------------------
 @settings(max_examples=150)
 @given(p=standard_puzzles())
+@pytest.mark.slow
 def test_random_puzzles_round_trip_through_every_text_form(p):
     rules = rules_of(p)
     line = parse_line(p.format(), rules)

@@ -45,6 +45,7 @@ def dwave_env(tmp_path):
 # -- a D-Wave config file that is a FIFO ------------------------------------------------------
 
 @pytest.mark.parametrize("sampler", ["qpu", "hybrid-nl"])
+@pytest.mark.slow
 def test_a_fifo_as_dwave_config_file_is_refused_not_waited_on(sampler, dwave_env, tmp_path):
     fifo = tmp_path / "dwave-fifo.conf"
     os.mkfifo(fifo)
@@ -96,6 +97,7 @@ def black_hole():
 
 
 @pytest.mark.parametrize("sampler", ["qpu", "hybrid-nl"])
+@pytest.mark.slow
 def test_an_endpoint_that_never_answers_ends_in_exit_3(sampler, black_hole, dwave_env):
     env = dict(dwave_env, DWAVE_API_TOKEN=TOKEN, DWAVE_API_ENDPOINT=black_hole)
     code, out, err = qsudoku("solve", FOUR, "--sampler", sampler, "--option",
@@ -348,6 +350,7 @@ def test_tabu_timeout_is_capped_by_the_time_left():
                                             ("rotor", "num_sweeps=2000000"),
                                             ("pt", "num_sweeps=200000"),
                                             ("pt", "max_iter=100000")])
+@pytest.mark.slow
 def test_the_time_budget_bounds_work_per_read_the_user_set(sampler, param):
     """Each used to run past 130 s; now the rounds end near the 1 s budget (the guard is
     far above it: the first read at the registered work, on a busy host, is the rest)."""

@@ -161,6 +161,7 @@ def test_generate_to_standard_output_still_works(tmp_path):
 
 
 # -- unbounded work ------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_generate_64x64_starts_from_a_pattern_and_reads_back(tmp_path):
     proc = qsudoku(tmp_path, "generate", "--size", "64", "--fraction", "0.9", "--seed", "1",
                    "-o", "p.txt", "--time-budget", "120", timeout=180)
@@ -177,6 +178,7 @@ def test_pattern_grid_fills_every_box_shape_and_not_a_jigsaw():
     assert pattern_grid(Rules(variant="x").make([0] * 81)) is None
 
 
+@pytest.mark.slow
 def test_generate_unique_36_stops_at_its_time_limit_with_progress(capsys, tmp_path, monkeypatch):
     monkeypatch.setattr(generate_cmd, "QUIET_SECONDS", 0.0)
     out = tmp_path / "u.txt"
@@ -198,6 +200,7 @@ def test_unique_removal_reports_its_progress():
     assert "removing givens, 0 of 16 cells tried" in said and p.is_solution(p.solution)
 
 
+@pytest.mark.slow
 def test_generate_a_big_random_jigsaw_says_its_search_and_stops_at_the_limit(tmp_path):
     proc = qsudoku(tmp_path, "generate", "--regions", "random", "--size", "28", "--seed", "1",
                    "--time-budget", "3", "-o", "j.txt", timeout=120)
@@ -226,6 +229,7 @@ def test_fairness_refuses_an_impossible_read_count_before_allocating():
 
 
 # -- wrong or lost output ------------------------------------------------------------------------
+@pytest.mark.slow
 def test_region_maps_of_every_size_read_back():
     rng = random.Random(5)
     for n in range(2, MAX_SIZE + 1):

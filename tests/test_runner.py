@@ -83,6 +83,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.slow
 def test_unreachable_scheduler_is_exit_3_with_one_line(tmp_path, capsys):
     code = main(["sweep", BOX_GIVEN4, "--grid", "cell=1", "--reads", "2", "--quiet",
                  "--scheduler", f"tcp://127.0.0.1:{_free_port()}"])
@@ -162,6 +163,7 @@ def test_local_cluster_rows_match_in_process_rows(tmp_path):
     assert strip(one) == strip(two) and len({r["key"] for r in two}) == len(two)
 
 
+@pytest.mark.slow
 def test_scheduler_from_the_config_file_and_the_environment(tmp_path, capsys, monkeypatch):
     port = _free_port()
     cfg = tmp_path / "c.toml"

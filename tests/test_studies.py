@@ -119,6 +119,7 @@ def test_a_spec_that_is_no_regular_file_is_one_error_line(tmp_path, capsys):
 
 
 @needs_data
+@pytest.mark.slow
 def test_a_study_runs_end_to_end_at_a_tiny_size(tmp_path, capsys, monkeypatch):
     from qsudoku.experiments.results import iter_rows
 
