@@ -49,7 +49,7 @@ import io
 import os
 import tempfile
 from contextlib import contextmanager
-from typing import IO, Callable, Iterator
+from typing import IO, Callable, Iterator, Mapping, Sequence
 
 import stat
 import sys
@@ -59,6 +59,7 @@ from qsudoku.io.failures import (MACHINE_ERRNOS, file_kind, is_machine, machine_
                                  output_error)
 
 __all__ = ["STDOUT", "is_stdout", "check_target", "check_outputs", "atomic_write", "atomic_open", "write_text",
+           "write_texts",
            "write_bytes", "open_nofollow", "output_error", "file_kind", "make_directory",
            "machine_error", "is_machine", "MACHINE_ERRNOS"]
 
@@ -104,23 +105,28 @@ def check_target(path: str, what: str = "", binary: bool = False) -> None:
     _special(path, name)
 
 
-def check_outputs(outputs, inputs=(), *, what: str = "-o", binary: bool = False) -> None:
+def check_outputs(outputs, inputs=(), *, what: str | Sequence[str] = "-o",
+                  binary: bool | Sequence[bool] = False) -> None:
     """Check every output file of a command before any is written: the one check of a
-    command that writes several files (a file and its companions, a results table and
-    its summaries), so that a bad one fails before the others are replaced.
+    command that writes files (a file and its companions, a results table and its
+    summaries, a picture and its histogram), so that a bad one fails before the others
+    are replaced and no input is ever written over.
 
-    The first of ``outputs`` is the file the user named (``-`` is standard output; a
-    FIFO or a terminal is written through, see :func:`check_target`); the others are
-    files qsudoku names after it (companions), which must be regular files or missing:
-    a FIFO there would block the run with no reader, a device would swallow the data.
-    No output may be the same file (same device and inode, so a link or another spelling
-    is caught) as one of ``inputs`` (puzzle files, a config) or as another output.
+    The first outputs are the files the user named, one for each flag of ``what``
+    (``-`` is standard output; a FIFO or a terminal is written through, see
+    :func:`check_target`); the others are files qsudoku names after the first
+    (companions), which must be regular files or missing: a FIFO there would block the
+    run with no reader, a device would swallow the data.  No output may be the same
+    file (same device and inode, so a link or another spelling is caught) as one of
+    ``inputs`` (puzzle files and their companions, a config, a region map, a spec), nor
+    the same file as another output (the same path, for files not yet made), nor may
+    two outputs be standard output.
 
     Args:
-        outputs: The paths to write, the named one first.
+        outputs: The paths to write, the named ones first.
         inputs: Paths the command reads (missing ones and ``None`` are ignored).
-        what: How the user named the first output (``"-o"``, ``"--out"``).
-        binary: The named output's format is binary (see :func:`check_target`).
+        what: How the user named the named outputs (``"-o"``; ``("-o", "--hist")``).
+        binary: Whether each named output's format is binary (see :func:`check_target`).
 
     Raises:
         ConfigError: One line naming the output and why.
@@ -132,13 +138,18 @@ def check_outputs(outputs, inputs=(), *, what: str = "-o", binary: bool = False)
     Traceback (most recent call last):
     ...
     qsudoku.errors.ConfigError: -o .../c.csv: .../c.summary.json is also an input of this run (.../c.summary.json); write the results to another file
+    >>> a = os.path.join(folder, "a.png")
+    >>> check_outputs([a, a], what=("-o", "--hist"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ConfigError: cannot write --hist .../a.png: it is the same file as -o .../a.png; nothing was written
     """
     outputs = [os.fspath(o) for o in outputs]
-    if not outputs or is_stdout(outputs[0]):
-        if outputs:
-            check_target(outputs[0], what, binary=binary)
-        return
-    read: dict[tuple[int, int], str] = {}
+    flags = [what] if isinstance(what, str) else list(what)
+    kinds = [binary] * len(flags) if isinstance(binary, bool) else list(binary)
+    if len(outputs) > len(flags) and is_stdout(outputs[0]):
+        outputs = outputs[:len(flags)]  # companions of standard output: none are written
+    read: dict = {}
     for p in inputs:
         if p is not None and not is_stdout(p):
             key = _identity(p)
@@ -146,22 +157,31 @@ def check_outputs(outputs, inputs=(), *, what: str = "-o", binary: bool = False)
                 read.setdefault(key[:2], os.fspath(p))
     written: dict = {}
     for k, out in enumerate(outputs):
-        name = f"{what} {out}".strip() if k == 0 else out
-        check_target(out, what if k == 0 else "", binary=binary and k == 0)
+        flag = flags[k] if k < len(flags) else ""
+        name = f"{flag} {out}".strip()
+        check_target(out, flag, binary=k < len(flags) and bool(kinds[k]))
         key = _identity(out)
-        if key is None:
-            continue
-        if k and not stat.S_ISREG(key[2]):
+        if k >= len(flags) and key is not None and not stat.S_ISREG(key[2]):
             raise ConfigError(f"cannot write {name}: it is {file_kind(key[2])}, not a regular "
                               f"file (qsudoku writes the companions of {outputs[0]} only to "
                               "regular files); nothing was written")
-        if key[:2] in read:
-            raise ConfigError(f"{what} {outputs[0]}: {out} is also an input of this run "
+        if key is not None and key[:2] in read:
+            owner = flags[k] if k < len(flags) else flags[0]
+            named = out if k < len(flags) else outputs[0]
+            raise ConfigError(f"{owner} {named}: {out} is also an input of this run "
                               f"({read[key[:2]]}); write the results to another file")
-        if key[:2] in written:
-            raise ConfigError(f"cannot write {name}: it is the same file as "
-                              f"{written[key[:2]]}; nothing was written")
-        written[key[:2]] = out
+        same = ("-",) if is_stdout(out) else key[:2] if key is not None else _place(out)
+        if same in written:
+            raise ConfigError(f"cannot write {name}: " + (
+                f"standard output takes {written[same]} already" if is_stdout(out) else
+                f"it is the same file as {written[same]}") + "; nothing was written")
+        written[same] = name
+
+
+def _place(path: str) -> tuple[str, str]:
+    """Where a file not yet made will be: its real directory and its name."""
+    p = os.path.abspath(path)
+    return os.path.realpath(os.path.dirname(p)), os.path.basename(p)
 
 
 def _identity(path):
@@ -238,11 +258,7 @@ def atomic_open(path: str, mode: str = "w") -> Iterator[IO]:
             yield f
         return
     directory = os.path.dirname(os.path.abspath(path))
-    try:  # mkstemp opens O_CREAT | O_EXCL | O_NOFOLLOW with a random name, mode 0600
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.",
-                                   suffix=".tmp")
-    except OSError as e:
-        raise output_error(path, e) from None
+    fd, tmp = _temporary(path)
     try:
         with os.fdopen(fd, "wb") as raw:
             f = raw if mode == "wb" else io.TextIOWrapper(raw, encoding="utf-8", newline="")
@@ -262,6 +278,76 @@ def atomic_open(path: str, mode: str = "w") -> Iterator[IO]:
             raise output_error(path, e) from None
         raise
     _fsync_dir(directory)
+
+
+def _temporary(path: str) -> tuple[int, str]:
+    """A new temporary file beside ``path``: ``(descriptor, name)``."""
+    try:  # mkstemp opens O_CREAT | O_EXCL | O_NOFOLLOW with a random name, mode 0600
+        return tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)),
+                                prefix=f".{os.path.basename(path)}.", suffix=".tmp")
+    except OSError as e:
+        raise output_error(path, e) from None
+
+
+def write_texts(files: Mapping[str, str]) -> None:
+    """Write several text files (UTF-8) as one: a file and its companions.
+
+    Every regular target is first written whole to a temporary file beside it
+    (exclusive, ``fsync``-ed, as :func:`atomic_open` does); only once every one is
+    written are they renamed onto their targets, one after another.  What the machine
+    refuses (a full disk, a file-size limit, a quota) is refused while writing the
+    temporaries, so then every target is left as it was and no temporary is left
+    behind; a rename allocates no data and does not fail so.  A FIFO or a character
+    device among the targets is written through after the renames (it has no old
+    content to keep).  A reader that must never see one file new and another old
+    takes the writer's lock (:mod:`qsudoku.experiments.locks`).
+
+    Raises:
+        ConfigError: See :func:`check_target`, or the system refused a file.
+        MachineError: The disk is full, a file-size limit or quota was reached.
+
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> a, b = os.path.join(folder, "a.txt"), os.path.join(folder, "b.txt")
+    >>> write_texts({a: "1\\n", b: "2\\n"})
+    >>> open(a).read(), open(b).read()
+    ('1\\n', '2\\n')
+    """
+    through, staged = [], {}
+    for path in files:
+        check_target(path)
+        if is_stdout(path) or _special(path, path):
+            through.append(path)
+    try:
+        for path, text in files.items():
+            if path in through:
+                continue
+            fd, staged[path] = _temporary(path)
+            try:
+                with os.fdopen(fd, "wb") as f:
+                    f.write(text.encode("utf-8"))
+                    f.flush()
+                    os.fsync(f.fileno())
+                os.chmod(staged[path], 0o666 & ~_umask())
+            except OSError as e:
+                raise output_error(path, e) from None
+        for path in list(staged):  # every file is whole: now they replace the old ones
+            try:
+                os.replace(staged[path], path)
+            except OSError as e:
+                raise output_error(path, e) from None
+            del staged[path]
+    finally:
+        for tmp in staged.values():
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+    for directory in dict.fromkeys(os.path.dirname(os.path.abspath(p)) for p in files
+                                   if p not in through):
+        _fsync_dir(directory)
+    for path in through:
+        write_text(path, files[path])
 
 
 @contextmanager
