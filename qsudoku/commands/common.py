@@ -322,7 +322,8 @@ def command_inputs(args) -> list[str]:
     given = getattr(args, "puzzles", None) or []
     files = [p for p in (given if isinstance(given, list) else [given])
              if isinstance(p, str) and not is_stdout(p)]
-    out = [name for p in files for name in (p, companion(p, "solutions"), companion(p, "ids"))]
+    out: list = [name for p in files
+                 for name in (p, companion(p, "solutions"), companion(p, "ids"))]
     spec = getattr(args, "spec", None)  # (path, parser) once parsed: see commands.spec
     out += [spec[0] if isinstance(spec, tuple) else spec, getattr(args, "config", None),
             getattr(args, "regions", None)]

@@ -55,24 +55,27 @@ def add_experiment_args(p: argparse.ArgumentParser, what: str) -> argparse._Argu
 def check_experiment_args(args) -> None:
     """Merge ``--spec``; counts must be positive and bounded (the limits of
     :func:`qsudoku.experiments.runner.check_limits`), ``--resume`` needs ``--output``."""
-    from qsudoku.commands.spec import apply_spec
+    from qsudoku.commands.spec import apply_spec, option_name
     from qsudoku.experiments.limits import check_limits
     from qsudoku.experiments.scheduler import resolve_scheduler
 
     apply_spec(args)  # a --spec fills what the command line left unset
-    if args.limit is not None and args.limit < 1:
-        raise ConfigError(f"--first {args.limit} must be >= 1")
+    if args.limit is not None and args.limit < 1:  # a value of the spec is named so
+        raise ConfigError(f"{option_name(args, 'limit', '--first', ' =')} {args.limit} "
+                          "must be >= 1")
     if args.worker_memory is not None:
-        args.worker_memory = need_worker_memory("--worker-memory", args.worker_memory)
+        args.worker_memory = need_worker_memory(
+            option_name(args, "worker_memory", "--worker-memory"), args.worker_memory)
     remote = resolve_scheduler(args.scheduler) is not None  # then --jobs is unused
     if remote:  # a bad wait is said before any file is opened
         from qsudoku.experiments.scheduler import check_waits
 
         check_waits()
     check_limits(repeat=args.repeat, jobs=args.jobs, remote=remote,
-                 names={"repeat": "--repeat", "jobs": "--jobs"})
+                 names={"repeat": option_name(args, "repeat", "--repeat", " ="),
+                        "jobs": option_name(args, "jobs", "--jobs", " =")})
     if args.resume and not args.out:
-        raise ConfigError("--resume needs -o FILE")
+        raise ConfigError(f"{option_name(args, 'resume', '--resume')} needs -o FILE")
     if args.out:
         _check_not_input(args)
     if args.resume and args.overwrite:
