@@ -28,7 +28,9 @@ Every failure is one line naming the path (:mod:`qsudoku.io.failures`): a
 :class:`~qsudoku.errors.ConfigError` (exit 2) for a missing directory, a target that is
 a directory, a link, or what the operating system refused (permissions); a
 :class:`~qsudoku.errors.MachineError` (exit 4) for a failure of the machine (a full disk,
-a file-size limit, a quota, an I/O error).
+a file-size limit, a quota, an I/O error).  The checks of a target made before anything
+is written (:func:`check_target`, and :func:`check_outputs`, the one check of a command's
+outputs against its inputs) are in :mod:`qsudoku.io.targets`.
 
 >>> import os, tempfile
 >>> folder = tempfile.mkdtemp()
@@ -49,7 +51,7 @@ import io
 import os
 import tempfile
 from contextlib import contextmanager
-from typing import IO, Callable, Iterator, Mapping, Sequence
+from typing import IO, Callable, Iterator, Mapping
 
 import stat
 import sys
@@ -57,169 +59,13 @@ import sys
 from qsudoku.errors import ConfigError
 from qsudoku.io.failures import (MACHINE_ERRNOS, file_kind, is_machine, machine_error,
                                  output_error)
+from qsudoku.io.targets import (STDOUT, check_outputs, check_target, is_stdout,
+                                written_through)
 
 __all__ = ["STDOUT", "is_stdout", "check_target", "check_outputs", "atomic_write", "atomic_open", "write_text",
            "write_texts",
            "write_bytes", "open_nofollow", "output_error", "file_kind", "make_directory",
            "machine_error", "is_machine", "MACHINE_ERRNOS"]
-
-#: The output name that means standard output.
-STDOUT = "-"
-
-
-def is_stdout(path) -> bool:
-    """True if the output ``path`` means standard output (``-``).
-
-    >>> is_stdout("-"), is_stdout("./-"), is_stdout("out.json")
-    (True, False, False)
-    """
-    return path == STDOUT
-
-
-def check_target(path: str, what: str = "", binary: bool = False) -> None:
-    """Fail early, in one line, if ``path`` cannot be an output file.
-
-    Args:
-        path: The output file (``-``: standard output).
-        what: How the user named it (e.g. ``"-o"``), put before the path.
-        binary: The format is binary: refused on standard output if that is a terminal.
-
-    Raises:
-        ConfigError: Its directory does not exist (or is not a directory), or
-            ``path`` itself is a directory, or a binary format would go to a terminal.
-
-    >>> check_target("-", "-o")  # standard output takes text
-    """
-    name = f"{what} {path}".strip()
-    if is_stdout(path):
-        if binary and _stdout_is_terminal():
-            raise ConfigError(f"cannot write {name}: the format is binary and standard "
-                              "output is a terminal; redirect it (> FILE, | program) or "
-                              "give a file name")
-        return
-    parent = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(parent):
-        raise ConfigError(f"cannot write {name}: directory {parent} does not exist")
-    if os.path.isdir(path) and not os.path.islink(path):
-        raise ConfigError(f"cannot write {name}: it is a directory")
-    _special(path, name)
-
-
-def check_outputs(outputs, inputs=(), *, what: str | Sequence[str] = "-o",
-                  binary: bool | Sequence[bool] = False) -> None:
-    """Check every output file of a command before any is written: the one check of a
-    command that writes files (a file and its companions, a results table and its
-    summaries, a picture and its histogram), so that a bad one fails before the others
-    are replaced and no input is ever written over.
-
-    The first outputs are the files the user named, one for each flag of ``what``
-    (``-`` is standard output; a FIFO or a terminal is written through, see
-    :func:`check_target`); the others are files qsudoku names after the first
-    (companions), which must be regular files or missing: a FIFO there would block the
-    run with no reader, a device would swallow the data.  No output may be the same
-    file (same device and inode, so a link or another spelling is caught) as one of
-    ``inputs`` (puzzle files and their companions, a config, a region map, a spec), nor
-    the same file as another output (the same path, for files not yet made), nor may
-    two outputs be standard output.
-
-    Args:
-        outputs: The paths to write, the named ones first.
-        inputs: Paths the command reads (missing ones and ``None`` are ignored).
-        what: How the user named the named outputs (``"-o"``; ``("-o", "--hist")``).
-        binary: Whether each named output's format is binary (see :func:`check_target`).
-
-    Raises:
-        ConfigError: One line naming the output and why.
-
-    >>> import os, tempfile
-    >>> folder = tempfile.mkdtemp()
-    >>> conf = os.path.join(folder, "c.summary.json"); _ = open(conf, "w").write("x")
-    >>> check_outputs([os.path.join(folder, "c.csv"), conf], [conf])  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    qsudoku.errors.ConfigError: -o .../c.csv: .../c.summary.json is also an input of this run (.../c.summary.json); write the results to another file
-    >>> a = os.path.join(folder, "a.png")
-    >>> check_outputs([a, a], what=("-o", "--hist"))  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    qsudoku.errors.ConfigError: cannot write --hist .../a.png: it is the same file as -o .../a.png; nothing was written
-    """
-    outputs = [os.fspath(o) for o in outputs]
-    flags = [what] if isinstance(what, str) else list(what)
-    kinds = [binary] * len(flags) if isinstance(binary, bool) else list(binary)
-    if len(outputs) > len(flags) and is_stdout(outputs[0]):
-        outputs = outputs[:len(flags)]  # companions of standard output: none are written
-    read: dict = {}
-    for p in inputs:
-        if p is not None and not is_stdout(p):
-            key = _identity(p)
-            if key is not None:
-                read.setdefault(key[:2], os.fspath(p))
-    written: dict = {}
-    for k, out in enumerate(outputs):
-        flag = flags[k] if k < len(flags) else ""
-        name = f"{flag} {out}".strip()
-        check_target(out, flag, binary=k < len(flags) and bool(kinds[k]))
-        key = _identity(out)
-        if k >= len(flags) and key is not None and not stat.S_ISREG(key[2]):
-            raise ConfigError(f"cannot write {name}: it is {file_kind(key[2])}, not a regular "
-                              f"file (qsudoku writes the companions of {outputs[0]} only to "
-                              "regular files); nothing was written")
-        if key is not None and key[:2] in read:
-            owner = flags[k] if k < len(flags) else flags[0]
-            named = out if k < len(flags) else outputs[0]
-            raise ConfigError(f"{owner} {named}: {out} is also an input of this run "
-                              f"({read[key[:2]]}); write the results to another file")
-        same = ("-",) if is_stdout(out) else key[:2] if key is not None else _place(out)
-        if same in written:
-            raise ConfigError(f"cannot write {name}: " + (
-                f"standard output takes {written[same]} already" if is_stdout(out) else
-                f"it is the same file as {written[same]}") + "; nothing was written")
-        written[same] = name
-
-
-def _place(path: str) -> tuple[str, str]:
-    """Where a file not yet made will be: its real directory and its name."""
-    p = os.path.abspath(path)
-    return os.path.realpath(os.path.dirname(p)), os.path.basename(p)
-
-
-def _identity(path):
-    """``(st_dev, st_ino, st_mode)`` of ``path`` (links followed), or ``None``."""
-    try:
-        st = os.stat(path)
-    except (OSError, ValueError):
-        return None
-    return st.st_dev, st.st_ino, st.st_mode
-
-
-def _special(path: str, name: str) -> bool:
-    """True if ``path`` is a FIFO or a character device, to be written through.
-
-    Raises:
-        ConfigError: ``path`` is a socket or a block device, or a symbolic link to
-            anything but a regular file (a link to a FIFO or device is neither followed
-            nor replaced).
-    """
-    try:
-        st = os.lstat(path)
-    except OSError:
-        return False
-    if stat.S_ISLNK(st.st_mode):
-        try:
-            to = os.stat(path)
-        except OSError:  # a dangling link: replaced, as a link to a regular file is
-            return False
-        if not stat.S_ISREG(to.st_mode) and not stat.S_ISDIR(to.st_mode):
-            raise ConfigError(f"cannot write {name}: it is a symbolic link to "
-                              f"{file_kind(to.st_mode)} (qsudoku neither writes through a link "
-                              "nor replaces one that leads to a FIFO or a device)")
-        return False
-    if stat.S_ISFIFO(st.st_mode) or stat.S_ISCHR(st.st_mode):
-        return True
-    if not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
-        raise ConfigError(f"cannot write {name}: it is {file_kind(st.st_mode)}, not a regular file")
-    return False
 
 
 def atomic_write(path: str, write: Callable[[IO[bytes]], object]) -> None:
@@ -253,7 +99,7 @@ def atomic_open(path: str, mode: str = "w") -> Iterator[IO]:
         with _write_stdout(mode) as f:
             yield f
         return
-    if _special(path, path):
+    if written_through(path, path):
         with _write_through(path, mode) as f:
             yield f
         return
@@ -316,7 +162,7 @@ def write_texts(files: Mapping[str, str]) -> None:
     through, staged = [], {}
     for path in files:
         check_target(path)
-        if is_stdout(path) or _special(path, path):
+        if is_stdout(path) or written_through(path, path):
             through.append(path)
     try:
         for path, text in files.items():
@@ -379,13 +225,6 @@ def _write_through(path: str, mode: str) -> Iterator[IO]:
     finally:
         if fd >= 0:
             os.close(fd)
-
-
-def _stdout_is_terminal() -> bool:
-    try:
-        return bool(sys.stdout.isatty())
-    except (AttributeError, ValueError, OSError):  # closed or not a stream
-        return False
 
 
 @contextmanager
