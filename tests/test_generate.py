@@ -244,6 +244,7 @@ def test_a_second_run_to_the_same_output_is_refused_while_one_holds_it(capsys, t
     assert puzzles[0].solution is not None and puzzles[0].is_solution(puzzles[0].solution)
 
 
+@pytest.mark.slow  # 10 s; the lock itself: test_a_second_run_to_the_same_output_is_refused...
 def test_two_runs_to_one_output_never_mix_their_files(capsys, tmp_path):
     """Two ``generate`` runs to one ``-o`` at once mixed their files (1 of 6 tries): the
     three files end as one run wrote them, the other run refused or ran after it."""
