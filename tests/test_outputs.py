@@ -184,6 +184,20 @@ def test_no_writer_writes_over_its_inputs(tmp_path, capsys, monkeypatch, argv, v
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(files)
 
 
+@pytest.mark.parametrize("out", ["d/a.txt", "d/a.solutions.txt"])
+def test_no_writer_writes_over_a_puzzle_file_of_a_directory_it_reads(tmp_path, capsys,
+                                                                      monkeypatch, out):
+    """A directory stands for its puzzle files: those (and their companions) are inputs."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "d").mkdir()
+    files = {"d/a.txt": TWO_GIVENS4 + "\n", "d/a.solutions.txt": "2341412334121234\n"}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    code, _, err = run(capsys, "bench", "d", *FAST, "-o", out, "--overwrite")
+    assert code == 2 and f"{out} is also an input of this run" in one_error(err)
+    assert {n: (tmp_path / n).read_text() for n in files} == files
+
+
 @pytest.mark.parametrize("hist", ["a.png", "./a.png", "{tmp}/a.png"])
 def test_show_refuses_one_file_for_both_pictures(tmp_path, capsys, monkeypatch, hist):
     """``show P --solve -o a.png --hist a.png`` kept one picture of two, exit 0."""

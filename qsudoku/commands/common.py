@@ -310,24 +310,36 @@ def iter_inputs(args, on_error=None, check_givens: bool = True):
 
 
 def command_inputs(args) -> list[str]:
-    """Every file a command reads, as its arguments name them: each ``PUZZLE`` file with
-    its companions (``.solutions``, ``.ids``), ``--regions``, ``--config`` and
-    ``--spec`` (names that are no file, such as a puzzle string, are ignored by the
-    check that reads this list).
+    """Every file a command reads, as its arguments name them: each ``PUZZLE`` file (a
+    directory's puzzle files) with its companions (``.solutions``, ``.ids``), ``--regions``,
+    ``--config`` and ``--spec`` (names that are no file, such as a puzzle string, are
+    ignored by the check that reads this list).
 
     >>> import argparse
     >>> command_inputs(argparse.Namespace(puzzles=["a.txt", "-"], config="c.toml"))
     ['a.txt', 'a.solutions.txt', 'a.ids.txt', 'c.toml']
     """
     given = getattr(args, "puzzles", None) or []
-    files = [p for p in (given if isinstance(given, list) else [given])
-             if isinstance(p, str) and not is_stdout(p)]
+    files = [f for p in (given if isinstance(given, list) else [given])
+             if isinstance(p, str) and not is_stdout(p) for f in _files_of(p)]
     out: list = [name for p in files
                  for name in (p, companion(p, "solutions"), companion(p, "ids"))]
     spec = getattr(args, "spec", None)  # (path, parser) once parsed: see commands.spec
     out += [spec[0] if isinstance(spec, tuple) else spec, getattr(args, "config", None),
             getattr(args, "regions", None)]
     return [p for p in out if isinstance(p, str)]
+
+
+def _files_of(spec: str) -> list[str]:
+    """The puzzle files ``spec`` names: a directory's (as the reader takes them), or itself."""
+    from qsudoku.io.datasets import puzzle_files_in
+
+    if not os.path.isdir(spec):
+        return [spec]
+    try:
+        return puzzle_files_in(spec)
+    except (PuzzleFormatError, OSError):  # none to read: none to keep from being written
+        return []
 
 
 def check_writes(args, outputs, *, what="-o", binary=False) -> None:
