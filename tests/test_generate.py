@@ -175,3 +175,95 @@ def test_random_regions_are_connected_and_of_size_n(n):
             todo += [d for d in (c - n, c + n, c - 1 if q else -1, c + 1 if q < n - 1 else -1)
                      if d in cells]
         assert seen == cells
+
+
+# -- the three files as one: all old or all new, one writer at a time -------------------
+OLD = {"g.txt": "OLDP\n", "g.solutions.txt": "OLDS\n", "g.ids.txt": "OLDI\n"}
+
+
+def _old_files(folder) -> None:
+    for name, text in OLD.items():
+        (folder / name).write_text(text)
+
+
+def _files(folder) -> dict:
+    return {p.name: p.read_text() for p in sorted(folder.iterdir())}
+
+
+def _cli(folder, *argv, limit=None):
+    """``python -m qsudoku ARGS`` in ``folder``, under a file-size limit of ``limit`` bytes."""
+    import os
+    import resource
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import qsudoku
+
+    def bounded():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    env = dict(os.environ, PYTHONPATH=str(Path(qsudoku.__file__).resolve().parents[1]))
+    return subprocess.Popen([sys.executable, "-m", "qsudoku", *map(str, argv)], cwd=folder,
+                            env=env, preexec_fn=None if limit is None else bounded,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+@pytest.mark.parametrize("fmt", ["tuples", "line"])  # the limit hits the solutions / the puzzles
+def test_a_file_size_limit_leaves_the_three_files_all_old(tmp_path, fmt):
+    """``(ulimit -f 1; qsudoku generate ... -o g.txt)`` left g.txt new and its companions
+    old, so that the puzzles read back with another run's solutions."""
+    _old_files(tmp_path)
+    proc = _cli(tmp_path, "generate", "--size", "9", "--fraction", "0", "--seed", "1",
+                "--to", fmt, "-o", "g.txt", limit=50)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 4, err
+    line = one_error(err)
+    assert "file too large" in line and "EFBIG" in line
+    assert _files(tmp_path) == OLD  # no temporary, no lock file left either
+
+
+def test_a_second_run_to_the_same_output_is_refused_while_one_holds_it(capsys, tmp_path):
+    from qsudoku.experiments.locks import lock, unlock
+
+    _old_files(tmp_path)
+    out = tmp_path / "g.txt"
+    held = lock(str(out))
+    try:
+        code, _, err = run(capsys, "generate", "--size", "4", "--seed", "1", "-o", out)
+    finally:
+        unlock(str(out), held)
+    assert code == 2 and "is being written by another qsudoku run" in one_error(err)
+    assert _files(tmp_path) == OLD
+    code, _, err = run(capsys, "generate", "--size", "4", "--seed", "1", "-o", out)
+    assert code == 0, err
+    assert sorted(_files(tmp_path)) == sorted(OLD)  # the three new ones, the lock gone
+    puzzles = load_puzzles(str(out))
+    assert puzzles[0].solution is not None and puzzles[0].is_solution(puzzles[0].solution)
+
+
+@pytest.mark.slow  # 10 s; the lock itself: test_a_second_run_to_the_same_output_is_refused...
+def test_two_runs_to_one_output_never_mix_their_files(capsys, tmp_path):
+    """Two ``generate`` runs to one ``-o`` at once mixed their files (1 of 6 tries): the
+    three files end as one run wrote them, the other run refused or ran after it."""
+    argv = ("generate", "--size", "9", "--count", "20", "--fraction", "0.3")
+    expected = []
+    for seed in (1, 2):  # what each run writes alone
+        folder = tmp_path / f"alone{seed}"
+        folder.mkdir()
+        generate(capsys, folder, *argv[1:], "--seed", seed)
+        expected.append(_files(folder))
+    shared = tmp_path / "shared"
+    for _ in range(2):
+        shared.mkdir()
+        procs = [_cli(shared, *argv, "--seed", seed, "-o", "g.txt") for seed in (1, 2)]
+        for proc in procs:
+            out, err = proc.communicate(timeout=120)
+            assert proc.returncode == 0 or (proc.returncode == 2 and "is being written by "
+                                            "another qsudoku run" in one_error(err)), err
+        assert _files(shared) in expected
+        for p in shared.iterdir():
+            p.unlink()
+        shared.rmdir()

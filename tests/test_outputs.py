@@ -23,7 +23,7 @@ from qsudoku.errors import BackendUnavailableError, ConfigError
 from qsudoku.io.output import atomic_open, check_target, open_nofollow, write_text
 
 from _cli import one_error, run
-from _puzzles import EASY4, FOUR_GIVENS4, SEED004
+from _puzzles import EASY4, FOUR_GIVENS4, SEED004, TWO_GIVENS4
 
 FAST = ["--sampler", "random", "--reads", "1"]
 VICTIM = "must stay as it is\n"
@@ -134,6 +134,93 @@ def test_bad_output_paths_are_one_line_exit_2(tmp_path, capsys, argv, pieces):
     for piece in pieces:
         assert piece in line, (piece, line)
     assert not (tmp_path / "missing").exists() and no_temporaries(tmp_path)
+
+
+# -- no command writes over its inputs (one check: commands.common.check_writes) --------
+REGIONS4 = "aabb/aabb/ccdd/ccdd\n"
+SPEC = 'command = "{command}"\n[options]\nsampler = "random"\nreads = 1\n'
+
+
+def _inputs(tmp_path) -> dict:
+    """Input files of every kind, each holding what a command reads there."""
+    files = {"r.txt": REGIONS4, "r.svg": REGIONS4, "c.toml": '[sampler]\nname = "random"\n',
+             "c.summary.json": '[sampler]\nname = "random"\n',
+             "p.txt": TWO_GIVENS4 + "\n", "p.png": TWO_GIVENS4 + "\n",
+             "p.json": TWO_GIVENS4 + "\n", "p.solutions.json": "2341412334121234\n",
+             "p.ids.txt": "one\n", "s.summary.json": SPEC.format(command="bench")
+             + 'output = "s.csv"\n', "s.csv": SPEC.format(command="bench"),
+             "w.summary.csv": SPEC.format(command="sweep") + 'grid = ["cell=1"]\n'}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    return files
+
+
+@pytest.mark.parametrize("argv,victim", [
+    (["export", TWO_GIVENS4, "--regions", "r.txt", "--to", "cnf", "-o", "r.txt"], "r.txt"),
+    (["export", TWO_GIVENS4, "--config", "c.toml", "--to", "cnf", "-o", "c.toml"], "c.toml"),
+    (["export", "p.txt", "--to", "cnf", "-o", "p.ids.txt"], "p.ids.txt"),
+    (["qubo", "p.json", "-o", "p.json"], "p.json"),
+    (["qubo", "p.json", "-o", "./p.solutions.json"], "p.solutions.json"),
+    (["qubo", TWO_GIVENS4, "--config", "c.toml", "--to", "json", "-o", "c.toml"], "c.toml"),
+    (["show", "p.png", "-o", "p.png"], "p.png"),
+    (["show", TWO_GIVENS4, "--regions", "r.svg", "-o", "x.png", "--solve", "--hist", "r.svg"],
+     "r.svg"),
+    (["bench", "p.txt", "--spec", "s.summary.json"], "s.summary.json"),
+    (["bench", "p.txt", "--spec", "s.csv", "-o", "s.csv", "--overwrite"], "s.csv"),
+    (["sweep", "p.txt", "--spec", "w.summary.csv", "-o", "w.csv"], "w.summary.csv"),
+    (["sweep", "p.txt", "--grid", "cell=1", "--config", "c.summary.json", "-o", "c.csv"],
+     "c.summary.json"),
+])
+def test_no_writer_writes_over_its_inputs(tmp_path, capsys, monkeypatch, argv, victim):
+    """``export``/``qubo``/``show`` checked only the target; a spec was no input of bench.
+    Now every writer refuses an output that is an input (a puzzle file, a companion,
+    ``--regions``, ``--config``, ``--spec``), exit 2 in one line, every file unchanged."""
+    monkeypatch.chdir(tmp_path)
+    files = _inputs(tmp_path)
+    code, out, err = run(capsys, *argv)
+    assert code == 2, err
+    assert "is also an input of this run" in one_error(err) and victim in one_error(err)
+    assert {n: (tmp_path / n).read_text() for n in files} == files
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(files)
+
+
+@pytest.mark.parametrize("out", ["d/a.txt", "d/a.solutions.txt"])
+def test_no_writer_writes_over_a_puzzle_file_of_a_directory_it_reads(tmp_path, capsys,
+                                                                      monkeypatch, out):
+    """A directory stands for its puzzle files: those (and their companions) are inputs."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "d").mkdir()
+    files = {"d/a.txt": TWO_GIVENS4 + "\n", "d/a.solutions.txt": "2341412334121234\n"}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    code, _, err = run(capsys, "bench", "d", *FAST, "-o", out, "--overwrite")
+    assert code == 2 and f"{out} is also an input of this run" in one_error(err)
+    assert {n: (tmp_path / n).read_text() for n in files} == files
+
+
+@pytest.mark.parametrize("hist", ["a.png", "./a.png", "{tmp}/a.png"])
+def test_show_refuses_one_file_for_both_pictures(tmp_path, capsys, monkeypatch, hist):
+    """``show P --solve -o a.png --hist a.png`` kept one picture of two, exit 0."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "show", TWO_GIVENS4, "--solve", *FAST, "-o", "a.png",
+                         "--hist", hist.format(tmp=tmp_path))
+    assert code == 2 and "it is the same file as -o a.png" in one_error(err)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_show_refuses_standard_output_for_both_pictures(capsys):
+    code, out, err = run(capsys, "show", TWO_GIVENS4, "--solve", "-o", "-", "--hist", "-")
+    assert code == 2 and "standard output takes -o - already" in one_error(err)
+
+
+def test_show_writes_two_pictures_of_two_names(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    code, out, err = run(capsys, "show", TWO_GIVENS4, "--solve", "--sampler", "random",
+                         "--reads", "20", "--no-fallback",
+                         "-o", tmp_path / "a.png", "--hist", tmp_path / "b.png")
+    assert code in (0, 1), err
+    assert (tmp_path / "a.png").read_bytes()[:4] == b"\x89PNG"
+    assert (tmp_path / "b.png").read_bytes()[:4] == b"\x89PNG"
 
 
 # -- bench and sweep tables ------------------------------------------------------------

@@ -118,6 +118,77 @@ def test_a_spec_that_is_no_regular_file_is_one_error_line(tmp_path, capsys):
         assert said in one_error(err) and str(path) in err
 
 
+def _spec_run(tmp_path, capsys, monkeypatch, options: str, *argv, command="bench"):
+    """``qsudoku COMMAND p.txt --spec s.toml ARGV`` in ``tmp_path``, the spec's
+    ``[options]`` being ``options``; returns (exit code, stdout, stderr)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "p.txt").write_text("1......2........\n")
+    (tmp_path / "s.toml").write_text(f'command = "{command}"\n[options]\n{options}\n')
+    return run(capsys, command, "p.txt", "--spec", "s.toml", "--sampler", "random",
+               "--reads", "1", *argv)
+
+
+@pytest.mark.parametrize("options,said", [
+    # help printed bench's usage and exited 0 without running
+    ("help = true", "[options] help is not a study option"),
+    ("version = true", "[options] version is not a flag of qsudoku bench"),
+    ("h = true", "[options] h is not a flag of qsudoku bench"),  # argparse took it for --help
+    ("rep = 2", "[options] rep is not a flag of qsudoku bench (did you mean repeat?)"),
+])
+def test_a_spec_takes_study_options_only_by_their_full_names(tmp_path, capsys, monkeypatch,
+                                                             options, said):
+    code, out, err = _spec_run(tmp_path, capsys, monkeypatch, options)
+    assert code == 2 and out == ""
+    assert one_error(err).startswith(f"qsudoku: error: --spec s.toml: {said}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.txt", "s.toml"]
+
+
+@pytest.mark.parametrize("options,said", [
+    # was: --repeat 100000000 is too many, a flag the user never typed
+    ("repeat = 100000000", "[options] repeat = 100000000 is too many; at most 1000"),
+    ("first = 0", "[options] first = 0 must be >= 1"),
+    ("jobs = 100000", "[options] jobs = 100000 is too many; at most"),
+    ('worker-memory = "1MiB"', "[options] worker-memory = '1MiB' is below the 256 MiB"),
+    ("resume = true", "[options] resume needs -o FILE"),
+    ('repeat = "x"', "[options] repeat = \"x\": invalid int value: 'x'"),
+    ("time-budget = [1, 0]", "[options] time-budget = [1, 0]: 0 must be a finite number"),
+])
+def test_an_option_error_from_a_spec_names_the_spec_and_its_key(tmp_path, capsys, monkeypatch,
+                                                                options, said):
+    code, out, err = _spec_run(tmp_path, capsys, monkeypatch, options)
+    assert code == 2
+    assert one_error(err).startswith(f"qsudoku: error: --spec s.toml: {said}")
+
+
+def test_an_option_error_of_the_command_line_still_names_the_flag(tmp_path, capsys,
+                                                                   monkeypatch):
+    code, out, err = _spec_run(tmp_path, capsys, monkeypatch, "first = 1",
+                               "--repeat", "100000000")
+    assert code == 2
+    assert one_error(err) == "qsudoku: error: --repeat 100000000 is too many; at most 1000"
+
+
+@pytest.mark.parametrize("output,said", [
+    ("p.txt/r.csv", "cannot write into {tmp}/p.txt: it exists and is not a directory"),
+    ("p.txt/sub/r.csv", "cannot create the directory {tmp}/p.txt/sub: Not a directory"),
+])
+def test_a_spec_output_under_a_regular_file_is_one_line(tmp_path, capsys, monkeypatch,
+                                                        output, said):
+    """The directory was made before any check: ``internal error: FileExistsError``."""
+    code, out, err = _spec_run(tmp_path, capsys, monkeypatch, f'output = "{output}"')
+    assert code == 2
+    assert one_error(err) == (f'qsudoku: error: --spec s.toml: [options] output = "{output}": '
+                              + said.format(tmp=tmp_path))
+    assert (tmp_path / "p.txt").read_text() == "1......2........\n"
+
+
+def test_a_spec_output_directory_is_made_once_checked(tmp_path, capsys, monkeypatch):
+    code, out, err = _spec_run(tmp_path, capsys, monkeypatch, 'output = "new/r.csv"',
+                               "--quiet")
+    assert code == 0, err
+    assert (tmp_path / "new" / "r.csv").read_text().startswith("key,")
+
+
 @needs_data
 @pytest.mark.slow
 def test_a_study_runs_end_to_end_at_a_tiny_size(tmp_path, capsys, monkeypatch):

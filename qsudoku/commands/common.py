@@ -13,7 +13,8 @@ from qsudoku.model.encodings import ENCODINGS
 from qsudoku.config import DEFAULTS, Config, load_config, toml_value
 from qsudoku.errors import ConfigError, ContradictionError, PuzzleFormatError
 from qsudoku.io import Rules, parse_digits, parse_regions
-from qsudoku.io.files import iter_puzzles
+from qsudoku.io.files import companion, iter_puzzles
+from qsudoku.io.output import check_outputs, is_stdout
 from qsudoku.io.stream import MAX_LINE_BYTES
 from qsudoku.io.rules import parse_box
 from qsudoku.model.result import count_noun
@@ -21,7 +22,8 @@ from qsudoku.solving.budget import BASE_BUDGET, BIG_MODEL
 
 __all__ = ["add_input_args", "add_config_args", "add_route_args", "rules_from_args", "config_from_args",
            "iter_inputs", "parse_key_values", "add_index_arg", "pick_puzzle", "check_seconds",
-           "SecondsAction", "SecondsListAction", "add_option", "DeprecatedAlias"]
+           "SecondsAction", "SecondsListAction", "add_option", "DeprecatedAlias",
+           "command_inputs", "check_writes"]
 
 
 def add_option(container, *names: str, old: tuple[str, ...] = (), **kwargs) -> argparse.Action:
@@ -305,6 +307,50 @@ def iter_inputs(args, on_error=None, check_givens: bool = True):
                     continue
                 raise item
             yield item
+
+
+def command_inputs(args) -> list[str]:
+    """Every file a command reads, as its arguments name them: each ``PUZZLE`` file (a
+    directory's puzzle files) with its companions (``.solutions``, ``.ids``), ``--regions``,
+    ``--config`` and ``--spec`` (names that are no file, such as a puzzle string, are
+    ignored by the check that reads this list).
+
+    >>> import argparse
+    >>> command_inputs(argparse.Namespace(puzzles=["a.txt", "-"], config="c.toml"))
+    ['a.txt', 'a.solutions.txt', 'a.ids.txt', 'c.toml']
+    """
+    given = getattr(args, "puzzles", None) or []
+    files = [f for p in (given if isinstance(given, list) else [given])
+             if isinstance(p, str) and not is_stdout(p) for f in _files_of(p)]
+    out: list = [name for p in files
+                 for name in (p, companion(p, "solutions"), companion(p, "ids"))]
+    spec = getattr(args, "spec", None)  # (path, parser) once parsed: see commands.spec
+    out += [spec[0] if isinstance(spec, tuple) else spec, getattr(args, "config", None),
+            getattr(args, "regions", None)]
+    return [p for p in out if isinstance(p, str)]
+
+
+def _files_of(spec: str) -> list[str]:
+    """The puzzle files ``spec`` names: a directory's (as the reader takes them), or itself."""
+    from qsudoku.io.datasets import puzzle_files_in
+
+    if not os.path.isdir(spec):
+        return [spec]
+    try:
+        return puzzle_files_in(spec)
+    except (PuzzleFormatError, OSError):  # none to read: none to keep from being written
+        return []
+
+
+def check_writes(args, outputs, *, what="-o", binary=False) -> None:
+    """The one check of every command that writes: each of ``outputs`` can be written,
+    none is another, and none is a file the command reads (:func:`command_inputs`);
+    see :func:`qsudoku.io.output.check_outputs` for ``what`` and ``binary``.
+
+    Raises:
+        ConfigError: One line naming the output and why; nothing was written.
+    """
+    check_outputs(outputs, command_inputs(args), what=what, binary=binary)
 
 
 def add_index_arg(p, default: int | None = 1) -> None:

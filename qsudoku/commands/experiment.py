@@ -6,11 +6,11 @@ from __future__ import annotations
 import argparse
 import os
 
-from qsudoku.commands.common import add_option, rules_from_args
+from qsudoku.commands.common import add_option, check_writes, command_inputs, rules_from_args
 from qsudoku.config import load_config, need_worker_memory
 from qsudoku.experiments.limits import MAX_JOBS_PER_CPU, MAX_REPEAT, MAX_TASKS  # one home
 from qsudoku.errors import ConfigError, PuzzleFormatError
-from qsudoku.io.output import check_outputs, check_target, is_stdout
+from qsudoku.io.output import is_stdout
 
 __all__ = ["add_experiment_args", "check_experiment_args", "run_experiment",
            "read_experiment_inputs", "set_label", "experiment_tasks", "MAX_REPEAT",
@@ -55,26 +55,28 @@ def add_experiment_args(p: argparse.ArgumentParser, what: str) -> argparse._Argu
 def check_experiment_args(args) -> None:
     """Merge ``--spec``; counts must be positive and bounded (the limits of
     :func:`qsudoku.experiments.runner.check_limits`), ``--resume`` needs ``--output``."""
-    from qsudoku.commands.spec import apply_spec
+    from qsudoku.commands.spec import apply_spec, option_name
     from qsudoku.experiments.limits import check_limits
     from qsudoku.experiments.scheduler import resolve_scheduler
 
     apply_spec(args)  # a --spec fills what the command line left unset
-    if args.limit is not None and args.limit < 1:
-        raise ConfigError(f"--first {args.limit} must be >= 1")
+    if args.limit is not None and args.limit < 1:  # a value of the spec is named so
+        raise ConfigError(f"{option_name(args, 'limit', '--first', ' =')} {args.limit} "
+                          "must be >= 1")
     if args.worker_memory is not None:
-        args.worker_memory = need_worker_memory("--worker-memory", args.worker_memory)
+        args.worker_memory = need_worker_memory(
+            option_name(args, "worker_memory", "--worker-memory"), args.worker_memory)
     remote = resolve_scheduler(args.scheduler) is not None  # then --jobs is unused
     if remote:  # a bad wait is said before any file is opened
         from qsudoku.experiments.scheduler import check_waits
 
         check_waits()
     check_limits(repeat=args.repeat, jobs=args.jobs, remote=remote,
-                 names={"repeat": "--repeat", "jobs": "--jobs"})
+                 names={"repeat": option_name(args, "repeat", "--repeat", " ="),
+                        "jobs": option_name(args, "jobs", "--jobs", " =")})
     if args.resume and not args.out:
-        raise ConfigError("--resume needs -o FILE")
+        raise ConfigError(f"{option_name(args, 'resume', '--resume')} needs -o FILE")
     if args.out:
-        check_target(args.out, "-o")
         _check_not_input(args)
     if args.resume and args.overwrite:
         raise ConfigError("--resume and --overwrite exclude each other")
@@ -82,24 +84,20 @@ def check_experiment_args(args) -> None:
 
 def _check_not_input(args) -> None:
     """Refuse an ``--output`` (or its journal, its summaries, its machine record) that is
-    also a file the run reads: a puzzle file, its solutions, ``--config`` or ``--regions``, under any
-    name (the same ``(st_dev, st_ino)``, so a link or another path is caught too)."""
+    also a file the run reads (:func:`~qsudoku.commands.common.command_inputs`: a puzzle
+    file, its companions, ``--config``, ``--regions`` or ``--spec``), under any name (the
+    same ``(st_dev, st_ino)``, so a link or another path is caught too)."""
     from qsudoku.experiments.bench import summary_paths
     from qsudoku.experiments.results import journal_path
 
     if is_stdout(args.out):  # standard output is no file
         return
-
-    specs = args.puzzles if isinstance(args.puzzles, list) else [args.puzzles or []]
-    inputs = [s for s in specs if isinstance(s, str) and s != "-"]
-    inputs += [os.path.splitext(s)[0] + ".solutions" + os.path.splitext(s)[1] for s in inputs]
-    inputs += [getattr(args, "config", None), getattr(args, "regions", None)]
     # the results, their journal and the two summaries: all checked before any is written
-    check_outputs(list(dict.fromkeys((args.out, journal_path(args.out), *summary_paths(args.out)))),
-                  inputs, what="-o")
+    check_writes(args, list(dict.fromkeys((args.out, journal_path(args.out),
+                                           *summary_paths(args.out)))))
     machine = args.out + ".machine.json"  # not a regular file: skipped with a warning
-    for p in inputs:
-        if p and os.path.exists(p) and os.path.exists(machine) and os.path.samefile(p, machine):
+    for p in command_inputs(args):
+        if os.path.exists(p) and os.path.exists(machine) and os.path.samefile(p, machine):
             raise ConfigError(f"-o {args.out}: {machine} is also an input of this run "
                               f"({p}); write the results to another file")
 

@@ -6,9 +6,9 @@ import os
 
 from qsudoku.errors import ConfigError
 from qsudoku.exact.exports import EXPORTS
-from qsudoku.io.output import check_target, is_stdout, write_text
+from qsudoku.io.output import is_stdout, write_text
 from qsudoku.commands.common import (add_config_args, add_index_arg, add_input_args,
-                                     config_from_args, pick_puzzle)
+                                     check_writes, config_from_args, pick_puzzle)
 
 #: Format -> what it is: the classical formulations of the exact-backend table, then the QUBO.
 FORMATS = {**{name: e.summary for name, e in EXPORTS.items()},
@@ -77,7 +77,7 @@ def run(args) -> int:
 
     cfg = config_from_args(args)
     fmt = pick_format(args.output, args.to)
-    check_target(args.output, "-o", binary=fmt == "bqm")
+    check_writes(args, [args.output], binary=fmt == "bqm")
     puzzle = pick_puzzle(args)
     cands = propagate(puzzle, cfg.propagate.rules)
     payload, summary = render(puzzle, cands, fmt, cfg.qubo.weights, cfg.qubo.encoding)

@@ -16,7 +16,12 @@ With ``-o FILE`` the solutions go, one a line in the order of the puzzles, to
 ``<stem>.solutions<ext>`` and the seed of each puzzle to ``<stem>.ids<ext>``, the
 companions that ``data/`` sets have; ``-o -`` (the default) prints the puzzles only.
 The three files are checked before any is written (a companion must be a regular file
-or missing), so a bad one replaces nothing.
+or missing; none may be the ``--regions`` file), so a bad one replaces nothing.  They are
+written as one: each whole to a temporary file beside it, then the three renamed onto
+their names, under the lock ``bench`` and ``sweep`` take on an output
+(:mod:`qsudoku.experiments.locks`; a second run to the same ``-o`` is refused while one
+runs), so after a failure (a full disk, a file-size limit: exit 4) the three are all old
+or all new, and two runs never mix their files.
 
 The work is bounded: ``--time-budget S`` stops the run (exit 1, nothing written to
 ``-o FILE``), and a puzzle that takes more than :data:`QUIET_SECONDS` says what it is
@@ -33,11 +38,12 @@ import time
 from qsudoku.errors import ConfigError, ContradictionError, TimeLimitError
 from qsudoku.exact.generate import (ATTEMPTS, make_puzzle, random_regions, region_letters,
                                     symmetries)
-from qsudoku.io.output import check_outputs, write_text
+from qsudoku.io.files import companion
+from qsudoku.io.output import write_texts
 from qsudoku.model.symbols import MAX_SIZE
-from qsudoku.commands.common import SecondsAction, add_option, rules_from_args
+from qsudoku.commands.common import SecondsAction, add_option, check_writes, rules_from_args
 
-__all__ = ["register", "run", "render", "FORMATS", "companion"]
+__all__ = ["register", "run", "render", "FORMATS"]
 
 #: Output format -> what it writes.
 FORMATS = {"line": "one puzzle a line (jigsaw: puzzle, space, region map)",
@@ -80,17 +86,6 @@ def register(sub) -> None:
     p.set_defaults(run=run)
 
 
-def companion(path: str, what: str) -> str:
-    """The companion file of ``path``: ``companion("a/x.txt", "solutions")`` is
-    ``a/x.solutions.txt`` (the name :func:`qsudoku.io.load_puzzles` looks for).
-
-    >>> companion("data/generated/sudoku4/unique.txt", "ids")
-    'data/generated/sudoku4/unique.ids.txt'
-    """
-    stem, dot, ext = path.rpartition(".")
-    return f"{stem}.{what}.{ext}" if dot and "/" not in ext else f"{path}.{what}"
-
-
 def _check(args) -> None:
     if not 0 <= args.fraction <= 1:
         raise ConfigError(f"--fraction {args.fraction} must be between 0 and 1")
@@ -104,7 +99,7 @@ def _check(args) -> None:
         raise ConfigError(f"--to {args.format} carries no region map: use --to line "
                           "or tsv with --regions random, or give a fixed --regions")
     # the puzzles and their two companions: all checked before any is written
-    check_outputs(_outputs(args.output), [args.regions], what="-o")
+    check_writes(args, _outputs(args.output))
 
 
 def _outputs(output: str) -> list[str]:
@@ -116,6 +111,18 @@ def _outputs(output: str) -> list[str]:
 
 def run(args) -> int:
     _check(args)
+    if args.output == "-":
+        return _generate(args)
+    from qsudoku.experiments.locks import lock, unlock
+
+    held = lock(args.output)  # one writer of these three files at a time
+    try:
+        return _generate(args)
+    finally:
+        unlock(args.output, held)
+
+
+def _generate(args) -> int:
     seed = args.seed
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
@@ -148,13 +155,14 @@ def run(args) -> int:
             sys.stdout.write(render(p, args.format, f"generated_{seed}_{k}"))
             sys.stdout.flush()
     if args.output != "-":
-        write_text(args.output, "".join(render(p, args.format, f"generated_{seed}_{k}")
-                                        for k, p in enumerate(puzzles, start=1)))
-        write_text(companion(args.output, "solutions"),
-                   "".join(p.format(p.solution) + "\n" for p in puzzles))
-        write_text(companion(args.output, "ids"),
-                   "".join(f"qsudoku generate --seed {seed} #{k}\n"
-                           for k in range(1, len(puzzles) + 1)))
+        write_texts({  # the three as one: all old or all new after a failure
+            args.output: "".join(render(p, args.format, f"generated_{seed}_{k}")
+                                 for k, p in enumerate(puzzles, start=1)),
+            companion(args.output, "solutions"):
+                "".join(p.format(p.solution) + "\n" for p in puzzles),
+            companion(args.output, "ids"):
+                "".join(f"qsudoku generate --seed {seed} #{k}\n"
+                        for k in range(1, len(puzzles) + 1))})
         givens = sum(sum(1 for d in p.givens if d) for p in puzzles) / len(puzzles)
         print(f"wrote {args.output} ({len(puzzles)} {puzzles[0].kind} puzzles, "
               f"{givens:.1f} givens on average, seed {seed}) with its .solutions and .ids "

@@ -9,11 +9,11 @@ import shutil
 import sys
 
 from qsudoku.errors import ConfigError
-from qsudoku.io.output import atomic_open, atomic_write, check_target, is_stdout
+from qsudoku.io.output import atomic_open, atomic_write, is_stdout
 from qsudoku.solving import build
 from qsudoku.model.encodings import variable_name
 from qsudoku.commands.common import (add_config_args, add_index_arg, add_input_args,
-                                     config_from_args, pick_puzzle)
+                                     check_writes, config_from_args, pick_puzzle)
 
 FORMATS = ("bqm", "json", "coo")
 
@@ -41,7 +41,7 @@ def run(args) -> int:
     fmt = args.to or os.path.splitext(args.output)[1].lstrip(".").lower()
     if fmt not in FORMATS:
         raise ConfigError(f"cannot tell the format of {args.output!r}; use --to {'|'.join(FORMATS)}")
-    check_target(args.output, "-o", binary=fmt == "bqm")
+    check_writes(args, [args.output], binary=fmt == "bqm")
     puzzle = pick_puzzle(args)
     cands, model, _ = build(puzzle, cfg)
     said = sys.stderr if is_stdout(args.output) else sys.stdout  # stdout holds the model

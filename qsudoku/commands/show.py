@@ -5,10 +5,10 @@ from __future__ import annotations
 import sys
 
 from qsudoku.errors import ConfigError, ContradictionError, exit_code_for
-from qsudoku.io.output import check_target, is_stdout
+from qsudoku.io.output import is_stdout
 from qsudoku.model.result import count_noun
 from qsudoku.commands.common import (add_config_args, add_index_arg, add_input_args, add_option,
-                                     add_route_args, config_from_args, pick_puzzle)
+                                     add_route_args, check_writes, config_from_args, pick_puzzle)
 
 _FORMATS = (".png", ".svg", ".pdf")
 #: Resolution limits of ``--dpi`` (the picture's pixel count is bounded too, see
@@ -42,10 +42,11 @@ def register(sub) -> None:
     p.set_defaults(run=run)
 
 
-def _check_out(path: str, flag: str) -> None:
+def _check_out(path: str, flag: str) -> bool:
+    """Refuse a picture name of no known format; True if the format is binary."""
     if not is_stdout(path) and not path.lower().endswith(_FORMATS):
         raise ConfigError(f"{flag} {path!r} must end in {', '.join(_FORMATS)} (or be -)")
-    check_target(path, flag, binary=not path.lower().endswith(".svg"))
+    return not path.lower().endswith(".svg")
 
 
 def _wrote(path: str) -> None:
@@ -61,13 +62,14 @@ def run(args) -> int:
 
     if not MIN_DPI <= args.dpi <= MAX_DPI:
         raise ConfigError(f"--dpi {args.dpi} must be between {MIN_DPI} and {MAX_DPI}")
-    _check_out(args.out, "-o")
+    outputs, flags = [args.out], ["-o"]
     if args.hist:
         if not args.solve:
             raise ConfigError("--hist needs --solve (it shows the energies of the samples)")
-        _check_out(args.hist, "--hist")
-        if is_stdout(args.hist) and is_stdout(args.out):
-            raise ConfigError("-o - and --hist -: standard output takes one picture")
+        outputs, flags = [args.out, args.hist], ["-o", "--hist"]
+    # both pictures: checked together, against each other and every input, before either
+    check_writes(args, outputs, what=flags,
+                 binary=[_check_out(p, f) for p, f in zip(outputs, flags)])
     cfg = config_from_args(args)
     puzzle = pick_puzzle(args)
     code = 0

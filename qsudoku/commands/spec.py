@@ -19,16 +19,25 @@ given on the command line win over the spec's (``--first 2`` for a quick check; 
 replace its ``puzzles``: a path, or the name of a set that does not ship
 (``QSUDOKU_DATA=DIR qsudoku bench --spec S lewis/sudoku25``).  A set name is looked up in
 ``$QSUDOKU_DATA`` first, then in the repository's ``data/``.
+
+A spec is a study, not a command line: each key of ``[options]`` is the full name of one
+of the command's flags (no abbreviation), and the flags that do no study (``help``) are
+refused.  An error in a value the spec gave names the spec and its key
+(``--spec S: [options] repeat = 100000000 is too many; at most 1000``), and the directory
+of its ``output`` is checked before it is made.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
+import json
 import os
+import re
 
 from qsudoku.errors import ConfigError
 
-__all__ = ["SpecAction", "read_spec", "spec_argv", "apply_spec", "KEYS"]
+__all__ = ["SpecAction", "read_spec", "spec_argv", "apply_spec", "option_name", "KEYS"]
 
 #: Repeatable flags: the command line's items add to the spec's.
 APPENDED = ("param", "grid", "weight", "option")
@@ -149,25 +158,120 @@ def apply_spec(args) -> None:
                           f"qsudoku {spec['command']} --spec {path}")
     from qsudoku.io.datasets import dataset_path
 
+    options = spec.get("options", {})
+    keys = _study_options(path, parser, command, options)
     puzzles = [_resolve(p) for p in args.puzzles] if args.puzzles else \
         [str(dataset_path(name)) for name in spec.get("puzzles", [])]
+    try:
+        given = _parse(parser, list(puzzles) + spec_argv(spec))
+    except ConfigError as e:
+        raise _culprit(path, parser, options, keys) or ConfigError(f"--spec {path}: {e}") \
+            from None
+    taken = {}
+    for dest, value in vars(given).items():
+        if dest in ("spec", "puzzles"):
+            continue
+        mine = getattr(args, dest, None)
+        if dest in APPENDED and isinstance(mine, list):  # repeatable flags: both lists
+            setattr(args, dest, value + [v for v in mine if v not in value])
+        elif mine == _default(parser, dest):
+            setattr(args, dest, value)
+            taken[dest] = True
+    args.spec_keys = {keys[key].dest: key for key in options if taken.get(keys[key].dest)}
+    args.puzzles = list(puzzles)
+    if "output" in options and args.out == given.out:  # checked, then made
+        from qsudoku.io.output import make_directory
 
+        try:
+            make_directory(os.path.dirname(os.path.abspath(args.out)))
+        except ConfigError as e:
+            raise ConfigError(f"--spec {path}: [options] output = {_shown(options['output'])}: "
+                              f"{e}") from None
+
+
+def option_name(args, dest: str, flag: str, sep: str = "") -> str:
+    """How a message names the option ``dest`` of a run: ``flag`` as the user types it, or,
+    when its value came from the run's ``--spec``, the spec and the key (then followed by
+    ``sep``, e.g. ``" ="`` before a value).
+
+    >>> args = argparse.Namespace(spec=("s.toml", None), spec_keys={"repeat": "repeat"})
+    >>> option_name(args, "repeat", "--repeat", " ="), option_name(args, "jobs", "--jobs")
+    ('--spec s.toml: [options] repeat =', '--jobs')
+    """
+    key = (getattr(args, "spec_keys", None) or {}).get(dest)
+    return flag if key is None else f"--spec {args.spec[0]}: [options] {key}{sep}"
+
+
+def _study_options(path: str, parser, command: str, options: dict) -> dict:
+    """The flag of each key of ``[options]``: the full name of a flag of ``command``
+    (``--`` + key) that is a study option.
+
+    Raises:
+        ConfigError: A key that is no flag (an abbreviation included), or a flag that
+            does no study (``help``, ``version``).
+    """
+    flags = {name[2:]: action for action in parser._actions for name in action.option_strings
+             if name.startswith("--")}
+    out = {}
+    for key in options:
+        action = flags.get(key)
+        if action is None:
+            close = difflib.get_close_matches(key, list(flags), 1)
+            raise ConfigError(f"--spec {path}: [options] {key} is not a flag of qsudoku "
+                              f"{command}" + (f" (did you mean {close[0]}?)" if close else "")
+                              + "; a key is a flag's full name without --")
+        if isinstance(action, (argparse._HelpAction, argparse._VersionAction)):
+            raise ConfigError(f"--spec {path}: [options] {key} is not a study option (it "
+                              f"runs nothing; qsudoku {command} --{key} shows it)")
+        out[key] = action
+    return out
+
+
+def _culprit(path: str, parser, options: dict, keys: dict) -> ConfigError | None:
+    """The error of the first key of ``[options]`` whose value alone is refused, naming
+    the spec and the key; ``None`` if each is taken alone (two keys that exclude
+    each other)."""
+    import contextlib
+    import io
+
+    for key, value in options.items():
+        try:
+            with contextlib.redirect_stderr(io.StringIO()):  # an old spelling's note: said
+                _parse(parser, spec_argv({"options": {key: value}}))
+        except ConfigError as e:
+            return ConfigError(f"--spec {path}: [options] {key} = {_shown(value)}: "
+                               f"{_reason(str(e), keys[key])}")
+    return None
+
+
+def _parse(parser, words: list[str]) -> argparse.Namespace:
+    """``parser.parse_args(words)``, its usage errors raised as :class:`ConfigError`."""
     def refuse(message):
-        raise ConfigError(f"--spec {path}: {message}")
+        raise ConfigError(message)
 
     error, parser.error = parser.error, refuse
     try:
-        given = parser.parse_args(list(puzzles) + spec_argv(spec))
+        return parser.parse_args(words)
     finally:
         parser.error = error
-    for key, value in vars(given).items():
-        if key in ("spec", "puzzles"):
-            continue
-        mine = getattr(args, key, None)
-        if key in APPENDED and isinstance(mine, list):  # repeatable flags: both lists
-            setattr(args, key, value + [v for v in mine if v not in value])
-        elif mine == _default(parser, key):
-            setattr(args, key, value)
-    args.puzzles = list(puzzles)
-    if "output" in spec.get("options", {}) and args.out == given.out:
-        os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+
+
+def _reason(message: str, action) -> str:
+    """``message`` without the flag it starts with (the key says which it is).
+
+    >>> _reason("argument --repeat: invalid int value: 'x'", argparse.Action(["--repeat"], "r"))
+    "invalid int value: 'x'"
+    """
+    message = re.sub(r"^argument [^:]*: ", "", message)
+    for flag in action.option_strings:
+        if message.startswith(flag + " "):
+            return message[len(flag) + 1:]
+    return message
+
+
+def _shown(value) -> str:
+    """A spec's value as TOML writes it (``"x"``, ``[1, 2]``, ``true``)."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return str(value)

@@ -45,12 +45,25 @@ from qsudoku.io.stream import file_lines, read_lines
 from qsudoku.model.symbols import MAX_SIZE
 from qsudoku.io.text import decode_line, parse_grid, parse_line, parse_puzzle, parse_regions
 
-__all__ = ["load_puzzles", "iter_puzzles", "rules_from_path", "MAX_FILE_BYTES"]
+__all__ = ["load_puzzles", "iter_puzzles", "rules_from_path", "companion", "MAX_FILE_BYTES"]
 
 #: A puzzle form read whole (a tuple list) is refused above this size; files of one
 #: puzzle a line, grids and ``.tsv`` are streamed and may be of any size.
 MAX_FILE_BYTES = 64 * 1024 * 1024
 _FILE_SUFFIXES = (".txt", ".tsv", ".sdk", ".sudoku", ".csv", ".json", ".grid")
+
+
+def companion(path: str, what: str) -> str:
+    """The companion file ``what`` (``solutions``, ``ids``) of the puzzle file ``path``:
+    the one name the reader looks for and ``qsudoku generate`` writes.
+
+    >>> companion("data/generated/sudoku4/unique.txt", "ids")
+    'data/generated/sudoku4/unique.ids.txt'
+    >>> companion("puzzles", "solutions")
+    'puzzles.solutions'
+    """
+    stem, ext = os.path.splitext(path)
+    return f"{stem}.{what}{ext}"
 
 
 def rules_from_path(path: str) -> Rules:
@@ -186,10 +199,9 @@ class _Solutions:
         :class:`~qsudoku.io.reading.SkippedFileWarning`) if it is not a regular file (a
         FIFO, a device, a directory) or cannot be opened: the file qsudoku reads on its
         own is opened without blocking and checked before any read."""
-        stem, ext = os.path.splitext(path)
-        if stem.endswith(".solutions"):
+        if os.path.splitext(path)[0].endswith(".solutions"):
             return cls()
-        sol = stem + ".solutions" + ext
+        sol = companion(path, "solutions")
         try:
             stream = open_regular(sol, "solutions file")
         except QSudokuError as e:

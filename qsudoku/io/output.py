@@ -28,7 +28,9 @@ Every failure is one line naming the path (:mod:`qsudoku.io.failures`): a
 :class:`~qsudoku.errors.ConfigError` (exit 2) for a missing directory, a target that is
 a directory, a link, or what the operating system refused (permissions); a
 :class:`~qsudoku.errors.MachineError` (exit 4) for a failure of the machine (a full disk,
-a file-size limit, a quota, an I/O error).
+a file-size limit, a quota, an I/O error).  The checks of a target made before anything
+is written (:func:`check_target`, and :func:`check_outputs`, the one check of a command's
+outputs against its inputs) are in :mod:`qsudoku.io.targets`.
 
 >>> import os, tempfile
 >>> folder = tempfile.mkdtemp()
@@ -49,7 +51,7 @@ import io
 import os
 import tempfile
 from contextlib import contextmanager
-from typing import IO, Callable, Iterator
+from typing import IO, Callable, Iterator, Mapping
 
 import stat
 import sys
@@ -57,149 +59,13 @@ import sys
 from qsudoku.errors import ConfigError
 from qsudoku.io.failures import (MACHINE_ERRNOS, file_kind, is_machine, machine_error,
                                  output_error)
+from qsudoku.io.targets import (STDOUT, check_outputs, check_target, is_stdout,
+                                written_through)
 
 __all__ = ["STDOUT", "is_stdout", "check_target", "check_outputs", "atomic_write", "atomic_open", "write_text",
+           "write_texts",
            "write_bytes", "open_nofollow", "output_error", "file_kind", "make_directory",
            "machine_error", "is_machine", "MACHINE_ERRNOS"]
-
-#: The output name that means standard output.
-STDOUT = "-"
-
-
-def is_stdout(path) -> bool:
-    """True if the output ``path`` means standard output (``-``).
-
-    >>> is_stdout("-"), is_stdout("./-"), is_stdout("out.json")
-    (True, False, False)
-    """
-    return path == STDOUT
-
-
-def check_target(path: str, what: str = "", binary: bool = False) -> None:
-    """Fail early, in one line, if ``path`` cannot be an output file.
-
-    Args:
-        path: The output file (``-``: standard output).
-        what: How the user named it (e.g. ``"-o"``), put before the path.
-        binary: The format is binary: refused on standard output if that is a terminal.
-
-    Raises:
-        ConfigError: Its directory does not exist (or is not a directory), or
-            ``path`` itself is a directory, or a binary format would go to a terminal.
-
-    >>> check_target("-", "-o")  # standard output takes text
-    """
-    name = f"{what} {path}".strip()
-    if is_stdout(path):
-        if binary and _stdout_is_terminal():
-            raise ConfigError(f"cannot write {name}: the format is binary and standard "
-                              "output is a terminal; redirect it (> FILE, | program) or "
-                              "give a file name")
-        return
-    parent = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(parent):
-        raise ConfigError(f"cannot write {name}: directory {parent} does not exist")
-    if os.path.isdir(path) and not os.path.islink(path):
-        raise ConfigError(f"cannot write {name}: it is a directory")
-    _special(path, name)
-
-
-def check_outputs(outputs, inputs=(), *, what: str = "-o", binary: bool = False) -> None:
-    """Check every output file of a command before any is written: the one check of a
-    command that writes several files (a file and its companions, a results table and
-    its summaries), so that a bad one fails before the others are replaced.
-
-    The first of ``outputs`` is the file the user named (``-`` is standard output; a
-    FIFO or a terminal is written through, see :func:`check_target`); the others are
-    files qsudoku names after it (companions), which must be regular files or missing:
-    a FIFO there would block the run with no reader, a device would swallow the data.
-    No output may be the same file (same device and inode, so a link or another spelling
-    is caught) as one of ``inputs`` (puzzle files, a config) or as another output.
-
-    Args:
-        outputs: The paths to write, the named one first.
-        inputs: Paths the command reads (missing ones and ``None`` are ignored).
-        what: How the user named the first output (``"-o"``, ``"--out"``).
-        binary: The named output's format is binary (see :func:`check_target`).
-
-    Raises:
-        ConfigError: One line naming the output and why.
-
-    >>> import os, tempfile
-    >>> folder = tempfile.mkdtemp()
-    >>> conf = os.path.join(folder, "c.summary.json"); _ = open(conf, "w").write("x")
-    >>> check_outputs([os.path.join(folder, "c.csv"), conf], [conf])  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    qsudoku.errors.ConfigError: -o .../c.csv: .../c.summary.json is also an input of this run (.../c.summary.json); write the results to another file
-    """
-    outputs = [os.fspath(o) for o in outputs]
-    if not outputs or is_stdout(outputs[0]):
-        if outputs:
-            check_target(outputs[0], what, binary=binary)
-        return
-    read: dict[tuple[int, int], str] = {}
-    for p in inputs:
-        if p is not None and not is_stdout(p):
-            key = _identity(p)
-            if key is not None:
-                read.setdefault(key[:2], os.fspath(p))
-    written: dict = {}
-    for k, out in enumerate(outputs):
-        name = f"{what} {out}".strip() if k == 0 else out
-        check_target(out, what if k == 0 else "", binary=binary and k == 0)
-        key = _identity(out)
-        if key is None:
-            continue
-        if k and not stat.S_ISREG(key[2]):
-            raise ConfigError(f"cannot write {name}: it is {file_kind(key[2])}, not a regular "
-                              f"file (qsudoku writes the companions of {outputs[0]} only to "
-                              "regular files); nothing was written")
-        if key[:2] in read:
-            raise ConfigError(f"{what} {outputs[0]}: {out} is also an input of this run "
-                              f"({read[key[:2]]}); write the results to another file")
-        if key[:2] in written:
-            raise ConfigError(f"cannot write {name}: it is the same file as "
-                              f"{written[key[:2]]}; nothing was written")
-        written[key[:2]] = out
-
-
-def _identity(path):
-    """``(st_dev, st_ino, st_mode)`` of ``path`` (links followed), or ``None``."""
-    try:
-        st = os.stat(path)
-    except (OSError, ValueError):
-        return None
-    return st.st_dev, st.st_ino, st.st_mode
-
-
-def _special(path: str, name: str) -> bool:
-    """True if ``path`` is a FIFO or a character device, to be written through.
-
-    Raises:
-        ConfigError: ``path`` is a socket or a block device, or a symbolic link to
-            anything but a regular file (a link to a FIFO or device is neither followed
-            nor replaced).
-    """
-    try:
-        st = os.lstat(path)
-    except OSError:
-        return False
-    if stat.S_ISLNK(st.st_mode):
-        try:
-            to = os.stat(path)
-        except OSError:  # a dangling link: replaced, as a link to a regular file is
-            return False
-        if not stat.S_ISREG(to.st_mode) and not stat.S_ISDIR(to.st_mode):
-            raise ConfigError(f"cannot write {name}: it is a symbolic link to "
-                              f"{file_kind(to.st_mode)} (qsudoku neither writes through a link "
-                              "nor replaces one that leads to a FIFO or a device)")
-        return False
-    if stat.S_ISFIFO(st.st_mode) or stat.S_ISCHR(st.st_mode):
-        return True
-    if not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
-        raise ConfigError(f"cannot write {name}: it is {file_kind(st.st_mode)}, not a regular file")
-    return False
 
 
 def atomic_write(path: str, write: Callable[[IO[bytes]], object]) -> None:
@@ -233,16 +99,12 @@ def atomic_open(path: str, mode: str = "w") -> Iterator[IO]:
         with _write_stdout(mode) as f:
             yield f
         return
-    if _special(path, path):
+    if written_through(path, path):
         with _write_through(path, mode) as f:
             yield f
         return
     directory = os.path.dirname(os.path.abspath(path))
-    try:  # mkstemp opens O_CREAT | O_EXCL | O_NOFOLLOW with a random name, mode 0600
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.",
-                                   suffix=".tmp")
-    except OSError as e:
-        raise output_error(path, e) from None
+    fd, tmp = _temporary(path)
     try:
         with os.fdopen(fd, "wb") as raw:
             f = raw if mode == "wb" else io.TextIOWrapper(raw, encoding="utf-8", newline="")
@@ -262,6 +124,76 @@ def atomic_open(path: str, mode: str = "w") -> Iterator[IO]:
             raise output_error(path, e) from None
         raise
     _fsync_dir(directory)
+
+
+def _temporary(path: str) -> tuple[int, str]:
+    """A new temporary file beside ``path``: ``(descriptor, name)``."""
+    try:  # mkstemp opens O_CREAT | O_EXCL | O_NOFOLLOW with a random name, mode 0600
+        return tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)),
+                                prefix=f".{os.path.basename(path)}.", suffix=".tmp")
+    except OSError as e:
+        raise output_error(path, e) from None
+
+
+def write_texts(files: Mapping[str, str]) -> None:
+    """Write several text files (UTF-8) as one: a file and its companions.
+
+    Every regular target is first written whole to a temporary file beside it
+    (exclusive, ``fsync``-ed, as :func:`atomic_open` does); only once every one is
+    written are they renamed onto their targets, one after another.  What the machine
+    refuses (a full disk, a file-size limit, a quota) is refused while writing the
+    temporaries, so then every target is left as it was and no temporary is left
+    behind; a rename allocates no data and does not fail so.  A FIFO or a character
+    device among the targets is written through after the renames (it has no old
+    content to keep).  A reader that must never see one file new and another old
+    takes the writer's lock (:mod:`qsudoku.experiments.locks`).
+
+    Raises:
+        ConfigError: See :func:`check_target`, or the system refused a file.
+        MachineError: The disk is full, a file-size limit or quota was reached.
+
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> a, b = os.path.join(folder, "a.txt"), os.path.join(folder, "b.txt")
+    >>> write_texts({a: "1\\n", b: "2\\n"})
+    >>> open(a).read(), open(b).read()
+    ('1\\n', '2\\n')
+    """
+    through, staged = [], {}
+    for path in files:
+        check_target(path)
+        if is_stdout(path) or written_through(path, path):
+            through.append(path)
+    try:
+        for path, text in files.items():
+            if path in through:
+                continue
+            fd, staged[path] = _temporary(path)
+            try:
+                with os.fdopen(fd, "wb") as f:
+                    f.write(text.encode("utf-8"))
+                    f.flush()
+                    os.fsync(f.fileno())
+                os.chmod(staged[path], 0o666 & ~_umask())
+            except OSError as e:
+                raise output_error(path, e) from None
+        for path in list(staged):  # every file is whole: now they replace the old ones
+            try:
+                os.replace(staged[path], path)
+            except OSError as e:
+                raise output_error(path, e) from None
+            del staged[path]
+    finally:
+        for tmp in staged.values():
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+    for directory in dict.fromkeys(os.path.dirname(os.path.abspath(p)) for p in files
+                                   if p not in through):
+        _fsync_dir(directory)
+    for path in through:
+        write_text(path, files[path])
 
 
 @contextmanager
@@ -293,13 +225,6 @@ def _write_through(path: str, mode: str) -> Iterator[IO]:
     finally:
         if fd >= 0:
             os.close(fd)
-
-
-def _stdout_is_terminal() -> bool:
-    try:
-        return bool(sys.stdout.isatty())
-    except (AttributeError, ValueError, OSError):  # closed or not a stream
-        return False
 
 
 @contextmanager
