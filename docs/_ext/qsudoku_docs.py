@@ -9,7 +9,8 @@ extension adds what only a build can do:
   (:func:`read_results_table`), so that its figures are not typed again.
 - A link from a page to a notebook, ``../notebooks/NAME.ipynb`` (which resolves on GitHub),
   is read as a link to the notebook's page of the site, ``tutorials/NAME`` (the copy
-  ``conf.py`` makes), at ``source-read``.
+  ``conf.py`` makes), and a notebook's link to ``../docs/PAGE.md`` as one to the page, at
+  ``source-read``.
 
 At ``config-inited`` it also writes one API stub page per name of ``qsudoku.__all__`` into
 ``docs/api/`` (a build product, not committed).
@@ -131,6 +132,7 @@ class ResultsTableDirective(Directive):
 
 
 _NOTEBOOK_LINK = re.compile(r"\]\(\.\./notebooks/([\w-]+\.ipynb)((?:#[\w-]*)?)\)")
+_PAGE_LINK = re.compile(r"\]\(\.\./docs/([\w-]+\.md(?:#[\w-]*)?)\)")
 
 
 def notebook_links(text: str) -> str:
@@ -142,13 +144,25 @@ def notebook_links(text: str) -> str:
     return _NOTEBOOK_LINK.sub(r"](tutorials/\1\2)", text)
 
 
-def _read_notebook_links(app, docname: str, source: list[str]) -> None:
-    if "/" not in docname:  # the pages of docs/ (the notebooks' copies are in tutorials/)
+def page_links(text: str) -> str:
+    """A notebook's links to ``../docs/PAGE.md`` (from ``notebooks/``) made links from its
+    copy in ``docs/tutorials/``.
+
+    >>> page_links('"[the model](../docs/model.md#the-energy-gap)"')
+    '"[the model](../model.md#the-energy-gap)"'
+    """
+    return _PAGE_LINK.sub(r"](../\1)", text)
+
+
+def _read_links(app, docname: str, source: list[str]) -> None:
+    if docname.startswith("tutorials/"):  # a notebook's copy
+        source[0] = page_links(source[0])
+    elif "/" not in docname:  # a page of docs/
         source[0] = notebook_links(source[0])
 
 
 def setup(app):
     app.add_directive("results-table", ResultsTableDirective)
-    app.connect("source-read", _read_notebook_links)
+    app.connect("source-read", _read_links)
     app.connect("config-inited", write_api_stubs)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
