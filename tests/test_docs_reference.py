@@ -179,3 +179,12 @@ def test_the_histogram_example_draws_many_reads(tmp_path):
     row = json.loads(proc.stdout)
     row = row[0] if isinstance(row, list) else row
     assert row["num_reads"] >= 100 and 0 < row["success_rate"] < 1, row
+
+
+@pytest.mark.parametrize("nb", sorted((REPO / "notebooks").glob("*.ipynb")), ids=lambda p: p.name)
+def test_every_relative_link_of_a_notebook_resolves(nb):
+    cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
+    text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    bad = [link for link in re.findall(r"\]\(([^)\s]+)\)", text)
+           if not re.match(r"[a-z]+:", link) and not (nb.parent / link.partition("#")[0]).exists()]
+    assert bad == []
