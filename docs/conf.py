@@ -29,6 +29,8 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "qsudoku_docs",
+    # MathJax served from the built site (_static/mathjax), so formulas render offline
+    "sphinx-mathjax-offline",
 ]
 
 # Markdown and notebooks
@@ -61,3 +63,9 @@ for _nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
     _copy = _TUTORIALS / _nb.name
     if not _copy.is_file() or _copy.read_bytes() != _nb.read_bytes():
         shutil.copyfile(_nb, _copy)
+
+# -- the theme ------------------------------------------------------------------------------
+# docs/_static/qsudoku.css: wide tables scroll inside their column (furo's right-hand table of
+# contents stays clear), code in table cells wraps.
+html_static_path = ["_static"]
+html_css_files = ["qsudoku.css"]

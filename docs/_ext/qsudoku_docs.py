@@ -1,17 +1,16 @@
 """Reference pages generated from the code, so that they cannot drift from it.
 
-Directives (usable from MyST pages as ```` ```{qsudoku-cli} ````):
+The command-line, configuration and samplers references are Markdown written into the
+repository by ``docs/_ext/reference_pages.py`` (so that they read on GitHub too); this
+extension adds what only a build can do:
 
-- ``qsudoku-cli``: every subcommand of :func:`qsudoku.cli.build_parser`, its usage,
-  description and every flag with its help, read from the argparse parsers as they are.
-- ``qsudoku-config``: every key of ``qsudoku/defaults.toml`` (optional keys left commented
-  out included), with its default and the file's own comments.
-- ``qsudoku-samplers``: every sampler of the registry (:data:`qsudoku.samplers.SPECS`):
-  name, class, default parameters, description, the extra it needs, whether it needs a
-  network, and the penalty weights it does not read. ``:weights: read`` lists only the
-  samplers for which every weight matters.
-- ``results-table``: a table of a results file of ``benchmarks/results`` read at build time
+- ``results-table`` (usable from MyST pages as ```` ```{results-table} FILE ````): a table
+  of a results file of ``benchmarks/results`` read at build time
   (:func:`read_results_table`), so that its figures are not typed again.
+- A link from a page to a notebook, ``../notebooks/NAME.ipynb`` (which resolves on GitHub),
+  is read as a link to the notebook's page of the site, ``tutorials/NAME`` (the copy
+  ``conf.py`` makes), and a notebook's link to ``../docs/PAGE.md`` as one to the page, at
+  ``source-read``.
 
 At ``config-inited`` it also writes one API stub page per name of ``qsudoku.__all__`` into
 ``docs/api/`` (a build product, not committed).
@@ -19,46 +18,19 @@ At ``config-inited`` it also writes one API stub page per name of ``qsudoku.__al
 
 from __future__ import annotations
 
-import argparse
 import re
 from pathlib import Path
 
 from docutils import nodes
 from docutils.parsers.rst import Directive, directives
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python < 3.11
-    import tomli as tomllib
-
 ROOT = Path(__file__).resolve().parents[2]
-DEFAULTS = ROOT / "qsudoku" / "defaults.toml"
 
 
 # -- small node builders -------------------------------------------------------------------
 
-def _section(title: str, ident: str, *children) -> nodes.section:
-    sec = nodes.section(ids=[nodes.make_id(ident)], names=[nodes.fully_normalize_name(ident)])
-    sec += nodes.title(text=title)
-    for child in children:
-        sec += child
-    return sec
-
-
 def _para(text: str) -> nodes.paragraph:
     return nodes.paragraph(text=text)
-
-
-def _usage(text: str) -> nodes.literal_block:
-    block = nodes.literal_block(text=text.rstrip())
-    block["language"] = "text"
-    return block
-
-
-def _code(text: str) -> nodes.paragraph:
-    p = nodes.paragraph()
-    p += nodes.literal(text=text)
-    return p
 
 
 def _table(headers: list[str], rows: list[list[nodes.Node]], widths=None) -> nodes.table:
@@ -85,209 +57,6 @@ def _table(headers: list[str], rows: list[list[nodes.Node]], widths=None) -> nod
             row += entry
         body += row
     return table
-
-
-# -- the command line ---------------------------------------------------------------------
-
-def _flag_rows(parser: argparse.ArgumentParser) -> list[list[nodes.Node]]:
-    formatter = parser._get_formatter()
-    rows = []
-    for action in parser._actions:
-        if action.help == argparse.SUPPRESS:
-            continue
-        if isinstance(action, argparse._SubParsersAction):
-            continue
-        if action.option_strings:
-            metavar = "" if action.nargs == 0 else " " + formatter._format_args(
-                action, action.dest.upper())
-            name = ", ".join(s + metavar for s in action.option_strings)
-        else:
-            name = formatter._format_args(action, action.dest)
-        text = formatter._expand_help(action) if action.help else ""
-        rows.append([_code(name), _para(text)])
-    return rows
-
-
-def _epilog(parser: argparse.ArgumentParser) -> nodes.Node:
-    """The epilog as ``--help`` shows it: its lines kept if the parser keeps them."""
-    if issubclass(parser.formatter_class, argparse.RawDescriptionHelpFormatter):
-        return _usage(parser.epilog or "")
-    return _para(" ".join((parser.epilog or "").split()))
-
-
-class CliDirective(Directive):
-    """Every subcommand of ``qsudoku`` and every one of its flags."""
-
-    has_content = False
-
-    def run(self):
-        from qsudoku.cli import build_parser
-
-        parser = build_parser()
-        out = [_para(parser.description or ""),
-               _section("qsudoku", "cli-qsudoku", _usage(parser.format_usage()),
-                        _table(["flag", "help"], _flag_rows(parser), [3, 7]))]
-        if parser.epilog:
-            out.append(_epilog(parser))
-        subs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-        helps = {c.dest: c.help for c in subs._choices_actions}
-        for name, sub in subs.choices.items():
-            children = [_usage(sub.format_usage())]
-            if helps.get(name):
-                children.append(_para(helps[name]))
-            if sub.description and sub.description != helps.get(name):
-                children.append(_para(sub.description))
-            children.append(_table(["flag", "help"], _flag_rows(sub), [3, 7]))
-            if sub.epilog:
-                children.append(_epilog(sub))
-            out.append(_section(f"qsudoku {name}", f"cli-{name}", *children))
-        return out
-
-
-# -- the configuration --------------------------------------------------------------------
-
-_TABLE = re.compile(r"^\[([\w.]+)\]\s*(?:#\s?(.*))?$")
-_KEY = re.compile(r"^(\w+)\s*=\s*(.*?)\s*(?:#\s?(.*))?$")
-_OPTIONAL = re.compile(r"^#\s*(\w+)\s*=\s*(.*?)\s*(?:#\s?(.*))?$")
-_MORE = re.compile(r"^#\s+#\s?(.*)$")
-
-
-def read_defaults(path: Path = DEFAULTS):
-    """``(preamble, tables)`` of a commented TOML file: ``tables`` maps a table name to
-    ``(comment, [(key, value text, description, optional)])``.  Every key TOML reads is
-    found (else ``ValueError``), so the page cannot miss one."""
-    text = path.read_text(encoding="utf-8")
-    data = tomllib.loads(text)
-    preamble: list[str] = []
-    tables: dict[str, tuple[list[str], list]] = {}
-    table, pending, keys = None, [], None
-    open_brackets = 0
-    for line in text.splitlines():
-        stripped = line.strip()
-        if open_brackets > 0:  # the rest of a multi-line array
-            keys[-1][1] += " " + stripped.split("#")[0].strip()
-            open_brackets += stripped.count("[") - stripped.count("]")
-            continue
-        if not stripped:
-            if table is None and pending:
-                preamble.extend(pending)
-                pending = []
-            continue
-        m = _TABLE.match(stripped)
-        if m:
-            table = m.group(1)
-            keys = []
-            tables[table] = ([m.group(2)] if m.group(2) else [], keys)
-            pending = []
-            continue
-        if table is None:
-            preamble.append(stripped.lstrip("#").strip())
-            continue
-        m = _MORE.match(stripped)
-        if m and keys:
-            keys[-1][2].append(m.group(1))
-            continue
-        m = _KEY.match(stripped) or _OPTIONAL.match(stripped)
-        if m:
-            optional = stripped.startswith("#")
-            desc = pending + ([m.group(3)] if m.group(3) else [])
-            if not keys and not tables[table][0] and pending and len(pending) > 1:
-                tables[table][0].extend(pending)  # a table's opening comment
-                desc = [m.group(3)] if m.group(3) else []
-            keys.append([m.group(1), m.group(2), desc, optional])
-            pending = []
-            if not optional:
-                open_brackets = m.group(2).count("[") - m.group(2).count("]")
-            continue
-        if stripped.startswith("#"):
-            pending.append(stripped.lstrip("#").strip())
-            continue
-        raise ValueError(f"{path}: cannot read line {line!r}")
-    for name, value in data.items():
-        _check_found(name, value, tables, path)
-    return preamble, tables
-
-
-def _check_found(prefix: str, table, tables, path) -> None:
-    found = {k[0] for k in tables.get(prefix, ([], []))[1]}
-    for key, value in table.items():
-        if isinstance(value, dict):
-            _check_found(f"{prefix}.{key}", value, tables, path)
-        elif key not in found:
-            raise ValueError(f"{path}: key {prefix}.{key} was not found by the docs' reader")
-
-
-class ConfigDirective(Directive):
-    """Every key of ``qsudoku/defaults.toml``: default and comments, table by table."""
-
-    has_content = False
-
-    def run(self):
-        preamble, tables = read_defaults()
-        out = [_para(" ".join(preamble))]
-        for name, (comment, keys) in tables.items():
-            children = [_para(" ".join(comment))] if comment else []
-            rows = [[_code(f"{name}.{key}"), _code(value if not optional else "(not set)"),
-                     _para(("optional, e.g. " + value + ". " if optional else "")
-                           + " ".join(desc))]
-                    for key, value, desc, optional in keys]
-            if rows:
-                children.append(_table(["key", "default", "what it does"], rows, [2, 2, 6]))
-            out.append(_section(f"[{name}]", f"config-{name}", *children))
-        return out
-
-
-# -- the samplers -------------------------------------------------------------------------
-
-WEIGHT_KINDS = ("cell", "row", "column", "box", "extra")
-
-
-def _weights_text(spec) -> str:
-    ignored = tuple(spec.ignores_weights)
-    if not ignored:
-        return "every weight"
-    if set(ignored) >= set(WEIGHT_KINDS):
-        return "none (reads the one-hot groups)"
-    read = [k for k in WEIGHT_KINDS if k not in ignored]
-    return ", ".join(read) + " (not " + ", ".join(ignored) + ")"
-
-
-class SamplersDirective(Directive):
-    """Every registered sampler, read from the registry."""
-
-    has_content = False
-    option_spec = {"weights": directives.unchanged}
-
-    def run(self):
-        from qsudoku.samplers import SPECS
-
-        specs = list(SPECS.values())
-        if self.options.get("weights") == "read":
-            specs = [s for s in specs if not s.ignores_weights]
-            rows = [[_code(s.name), _para(s.summary)] for s in specs]
-            return [_table(["sampler", "what it is"], rows, [2, 8])]
-        rows = [[_code(s.name), _para(s.summary),
-                 _code(f"qsudoku[{s.extra}]") if s.extra else _para("core"),
-                 _para("yes" if s.offline else "no: network and token"),
-                 _para(_weights_text(s))] for s in specs]
-        out = [_table(["sampler", "what it is", "needs", "offline", "weights it reads"], rows,
-                      [2, 6, 2, 2, 3])]
-        for s in specs:
-            made = s.made or s.target
-            children = [_para(s.summary),
-                        _table(["", ""], [
-                            [_para("class"), _code(str(made))],
-                            [_para("built by"), _code(str(s.target))],
-                            [_para("default parameters"),
-                             _code(", ".join(f"{k}={v!r}" for k, v in s.defaults.items()) or
-                                   "(none)")],
-                            [_para("extra"), _code(f"pip install 'qsudoku[{s.extra}]'")
-                             if s.extra else _para("none: a core dependency")],
-                            [_para("offline"), _para("yes" if s.offline else "no")],
-                            [_para("penalty weights it reads"), _para(_weights_text(s))],
-                        ], [2, 8])]
-            out.append(_section(s.name, f"sampler-{s.name}", *children))
-        return out
 
 
 # -- the API stubs ------------------------------------------------------------------------
@@ -362,10 +131,38 @@ class ResultsTableDirective(Directive):
         return [_table(head, [[_para(c) for c in r] for r in rows])]
 
 
+_NOTEBOOK_LINK = re.compile(r"\]\(\.\./notebooks/([\w-]+\.ipynb)((?:#[\w-]*)?)\)")
+_PAGE_LINK = re.compile(r"\]\(\.\./docs/([\w-]+\.md(?:#[\w-]*)?)\)")
+
+
+def notebook_links(text: str) -> str:
+    """A page's links to ``../notebooks/NAME.ipynb`` made links to the site's copy.
+
+    >>> notebook_links("[01](../notebooks/01_walkthrough.ipynb#energies)")
+    '[01](tutorials/01_walkthrough.ipynb#energies)'
+    """
+    return _NOTEBOOK_LINK.sub(r"](tutorials/\1\2)", text)
+
+
+def page_links(text: str) -> str:
+    """A notebook's links to ``../docs/PAGE.md`` (from ``notebooks/``) made links from its
+    copy in ``docs/tutorials/``.
+
+    >>> page_links('"[the model](../docs/model.md#the-energy-gap)"')
+    '"[the model](../model.md#the-energy-gap)"'
+    """
+    return _PAGE_LINK.sub(r"](../\1)", text)
+
+
+def _read_links(app, docname: str, source: list[str]) -> None:
+    if docname.startswith("tutorials/"):  # a notebook's copy
+        source[0] = page_links(source[0])
+    elif "/" not in docname:  # a page of docs/
+        source[0] = notebook_links(source[0])
+
+
 def setup(app):
     app.add_directive("results-table", ResultsTableDirective)
-    app.add_directive("qsudoku-cli", CliDirective)
-    app.add_directive("qsudoku-config", ConfigDirective)
-    app.add_directive("qsudoku-samplers", SamplersDirective)
+    app.connect("source-read", _read_links)
     app.connect("config-inited", write_api_stubs)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

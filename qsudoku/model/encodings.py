@@ -7,7 +7,7 @@ a cell to one value.  The builder (:mod:`qsudoku.model.qubo`) writes every unit 
 ``(sum of indicators - 1)**2`` through that one seam, and decoding reads indicators back
 through it, so samplers, decoding and the exact backends never branch on the encoding.
 
-* ``one-hot`` (the design card's encoding): a variable per candidate, the indicator *is* the
+* ``one-hot`` (the default): a variable per candidate, the indicator *is* the
   variable, and a cell's own penalty is ``w_cell * (sum q - 1)**2``.  Its groups are the
   exact cover that the structure-aware samplers (aco, swap, ...) read.
 * ``domain-wall`` (Chancellor, Quantum Sci. Technol. 4:045004, 2019): a cell with candidates
@@ -155,7 +155,7 @@ class DomainWall(Encoding):
 
 #: The encodings by name (``[qubo] encoding``, ``--encoding``).
 ENCODINGS = {enc.name: enc for enc in (OneHot(), DomainWall())}
-#: The encoding of the design card, and the default.
+#: The default encoding.
 DEFAULT_ENCODING = "one-hot"
 
 

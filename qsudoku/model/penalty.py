@@ -1,6 +1,6 @@
 """Quadratic penalties of linear equalities: ``w * (sum_i a_i x_i + b)**2`` over binaries.
 
-One builder for every equality the QUBO holds.  The one-hot penalty of the design card,
+One builder for every equality the QUBO holds.  The one-hot penalty of a cell or a unit,
 ``w * (sum q - 1)**2``, is its case ``a_i = 1, b = -1``: ``-w`` per variable, ``+2w`` per
 pair and ``+w`` offset.  An encoding whose value indicators are not single variables (the
 domain wall writes a digit's indicator as a difference of two variables) passes the
