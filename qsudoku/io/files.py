@@ -43,7 +43,8 @@ from qsudoku.io.reading import open_regular, skip
 from qsudoku.io.rules import Rules
 from qsudoku.io.stream import file_lines, read_lines
 from qsudoku.model.symbols import MAX_SIZE
-from qsudoku.io.text import decode_line, parse_grid, parse_line, parse_puzzle, parse_regions
+from qsudoku.io.text import (decode_line, parse_grid, parse_line, parse_puzzle, parse_regions,
+                             size_header, with_size)
 
 __all__ = ["load_puzzles", "iter_puzzles", "rules_from_path", "MAX_FILE_BYTES"]
 
@@ -234,6 +235,13 @@ def _iter_text(lines, rules: Rules, *, source: str, solutions=None):
         if head or is_content(ln, rules.comments):
             head.append((lineno, ln))
             break
+        size = size_header(ln) if rules.comments else None
+        if size is not None:  # '# size N' before the first puzzle: the size of its tuple lists
+            try:
+                rules = with_size(rules, size, source=source, line=lineno)
+            except PuzzleFormatError as e:
+                yield e
+                return
     if not head:
         yield PuzzleFormatError("no puzzle found (empty input)", source=source)
         return
@@ -246,12 +254,13 @@ def _iter_text(lines, rules: Rules, *, source: str, solutions=None):
                                           and first.lstrip().startswith(("[", "("))):
             tuples = Rules.merged(rules, Rules(format="tuples"))
             if closed_list(first):  # one tuple list a line
-                yield from _same_size(((lineno, _guard(lambda: parse_puzzle(
-                    ln, tuples, source=source, line=lineno)))
+                yield from _same_size(((lineno, _guard(lambda: _known(parse_puzzle(
+                    ln, tuples, source=source, line=lineno), solutions, lineno, rules)))
                     for lineno, ln in content_lines(_chain(head, lines), rules.comments)), source)
             else:
-                yield _guard(lambda: parse_puzzle(_whole(_chain(head, lines), source), tuples,
-                                                  source=source, line=head[0][0]))
+                yield _guard(lambda: _known(parse_puzzle(
+                    _whole(_chain(head, lines), source), tuples, source=source,
+                    line=head[0][0]), solutions, head[0][0], rules))
         elif rules.format == "grid" or (rules.format == "auto"
                                         and looks_like_grids(head, lines, rules.comments)):
             yield from _same_size(_iter_grids(_chain(head, lines), rules, source), source)
@@ -315,27 +324,39 @@ def _parse_one_line(line, rules, source, lineno, solutions):
     elif len(parts) != 1:
         raise PuzzleFormatError(f"expected a puzzle (and optionally a region map), found "
                                 f"{len(parts)} fields", source=source, line=lineno)
-    solution = _solution(solutions.get(lineno), rules)
     p = parse_line(parts[0], rules, source=source, line=lineno,
                    regions=regions, name=f"{os.path.basename(source)}:{lineno}")
-    return _with_solution(p, solution)
+    return _known(p, solutions, lineno, rules)
 
 
-def _solution(text, rules):
-    if not text:
-        return None
-    try:
-        return tuple(decode_line(text, rules)[0])
-    except PuzzleFormatError:
-        return None
+def _known(p: Puzzle, solutions: "_Solutions", lineno: int, rules: Rules) -> Puzzle:
+    """``p`` with the known solution of line ``lineno`` of its solutions file, if any."""
+    return _with_solution(p, solutions.get(lineno), rules,
+                          source=solutions.path or "", line=lineno)
 
 
-def _with_solution(p: Puzzle, solution):
-    if solution is None or len(solution) != len(p.givens):
+def _with_solution(p: Puzzle, text: str | None, rules: Rules, *, source: str,
+                   line: int) -> Puzzle:
+    """``p`` with the known solution ``text`` (``None``, empty or a comment: none known).
+
+    Raises:
+        PuzzleFormatError: ``text`` is not a solution of ``p``'s size (a companion of
+            another puzzle set is never paired with this one).
+    """
+    if not text or not is_content(text, rules.comments):  # a comment line: none known
         return p
+    try:
+        solution = tuple(decode_line(text, rules)[0])
+    except PuzzleFormatError:
+        solution = ()
+    if len(solution) != len(p.givens):
+        n = p.size
+        raise PuzzleFormatError(f"the known solution has {len(text)} symbols, a {n}x{n} puzzle "
+                                f"needs {n * n}: these solutions belong to other puzzles",
+                                source=source, line=line)
     from dataclasses import replace
 
-    return replace(p, solution=tuple(solution))
+    return replace(p, solution=solution)
 
 
 def _iter_grids(numbered, rules, source):
@@ -363,6 +384,6 @@ def _iter_tsv_items(content, rules, source):
             regions = None if regions_text in ("", "-") else parse_regions(
                 regions_text, source=source, line=lineno)
             p = parse_line(puzzle, rules, source=source, line=lineno, regions=regions, name=name)
-            return _with_solution(p, _solution(sol_text, rules))
+            return _with_solution(p, sol_text, rules, source=source, line=lineno)
 
         yield lineno, _guard(one)
