@@ -129,7 +129,8 @@ class BackendUnavailableError(QSudokuError, RuntimeError):
 
 class SamplerOutputError(BackendUnavailableError):
     """A sampler ran but returned no usable answer: nothing, ``None``, an object that is
-    not a :class:`dimod.SampleSet`, an empty one, or one without the model's variables.
+    not a :class:`dimod.SampleSet`, an empty one, or one without the model's variables;
+    or a registered factory returned no sampler (nothing with a ``sample`` method).
     The message names the sampler and what it returned (exit 3, as a backend that cannot
     run here).
 

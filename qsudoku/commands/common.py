@@ -86,7 +86,8 @@ def add_input_args(p: argparse.ArgumentParser, many: bool = True) -> None:
     g.add_argument("--digits", metavar="ALPHABET",
                    help="symbols for 1..n, e.g. 0-9A-F (default 1-9 then A=10, B=11, ...)")
     g.add_argument("--format", choices=["auto", "line", "grid", "tuples"], default="auto")
-    g.add_argument("--size", type=int, help="grid size for tuple lists (default: inferred)")
+    g.add_argument("--size", type=int, help="grid size for tuple lists (default: the file's "
+                   "'# size N' line or its sudokuN/ folder; never guessed)")
     g.add_argument("--keep-going", action="store_true",
                    help="report unreadable puzzles of a file and go on with the rest")
 

@@ -41,7 +41,8 @@ class Rules:
             (``"0-9A-Z"``, see :func:`~qsudoku.model.symbols.parse_digits`); ``None`` =
             the default convention.
         format: ``"auto"``, ``"line"``, ``"grid"`` or ``"tuples"``.
-        size: Grid size for tuple lists (``None`` = infer).
+        size: Grid size for tuple lists (``None``: a ``# size N`` line, the box shape or
+            region map gives it; a list with none is refused, never guessed).
     """
 
     box: tuple[int, int] | None = None
