@@ -56,13 +56,16 @@ MAX_READS = 10**7
 
 
 def _shown(value: Any) -> str:
-    """The repr of ``value``, cut to 40 characters (``10**400`` is not quoted whole).
+    """The repr of ``value``, cut to 40 characters (``10**400`` is not quoted whole); a
+    string up to 120, so that a token-shaped one is quoted whole and the command line's
+    masking (:func:`qsudoku.samplers.redact.mask`) recognises it, never a piece of it.
 
     >>> _shown(10**400)
     '100000000000000000000000000000000000...'
     """
     text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    limit = 120 if isinstance(value, str) else 40
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def describe(value: Any) -> str:
