@@ -23,6 +23,7 @@ __all__ = [
     "DatasetMissingError",
     "BackendUnavailableError",
     "SamplerOutputError",
+    "SampleValueError",
     "TimeLimitError",
     "MachineError",
     "exit_code_for",
@@ -136,6 +137,16 @@ class SamplerOutputError(BackendUnavailableError):
 
     >>> exit_code_for(SamplerOutputError("sampler 'Mine' returned None, not a dimod.SampleSet"))
     3
+    """
+
+
+class SampleValueError(SamplerOutputError, ValueError):
+    """A sample set holds values its vartype does not: not 0/1 for ``BINARY``, not -1/+1
+    for ``SPIN`` (a fractional relaxation, a count).  Decoding refuses it rather than read
+    such a value as a digit; from a sampler in a solve it is exit 3, as any unusable answer.
+
+    >>> exit_code_for(SampleValueError("sample set holds 0.5")), issubclass(SampleValueError, ValueError)
+    (3, True)
     """
 
 

@@ -180,3 +180,24 @@ def test_data_rules_follow_directory():
         "jigsaw 6x6 + diagonals"
     assert load_puzzles(str(made / "sudoku12" / "unique_box3x4.txt"))[0].kind == \
         "sudoku 12x12 (3x4 boxes)"
+
+
+def test_load_puzzles_refuses_a_fifo_or_device_instead_of_blocking(tmp_path):
+    """A FIFO with no writer would block ``load_puzzles`` forever (it reads a file whole);
+    the command line reads a stream, and :func:`iter_puzzles` still does."""
+    import os
+    from pathlib import Path
+
+    fifo = tmp_path / "p.fifo"
+    os.mkfifo(fifo)
+    for spec in (fifo, str(fifo)):
+        with pytest.raises(PuzzleFormatError, match=r"p.fifo is a FIFO, not a regular file: "
+                                                     r"load_puzzles reads a file whole"):
+            load_puzzles(spec)
+    with pytest.raises(PuzzleFormatError, match="/dev/null is a character device"):
+        load_puzzles(Path("/dev/null"))
+    path = tmp_path / "p.txt"
+    path.write_text("1......2........\n")
+    link = tmp_path / "link.txt"
+    link.symlink_to(path)  # a link to a regular file reads
+    assert len(load_puzzles(link)) == 1 and len(load_puzzles("1......2........")) == 1

@@ -12,7 +12,7 @@ yielded as soon as its lines are read, so memory does not grow with the input
 and the first answer comes before a pipe closes; only a tuple list spread over
 several lines is read whole (at most :data:`MAX_FILE_BYTES`).
 
-The rules of a file under ``shared/data`` follow from its directory and file
+The rules of a file under ``data/`` (or a folder laid out like it) follow from its directory and file
 name (``sudoku6/janko_box3x2.txt`` has 3x2 boxes, ``sudokux9/`` adds the
 diagonals, ``jigsaw7/`` reads a region map per line, ``sudoku49/`` gives the size
 of its tuple lists, blank ``[]`` included); a sibling
@@ -31,12 +31,14 @@ import itertools
 import math
 import os
 import re
+import stat
 import sys
 from typing import IO, Iterator
 
 from qsudoku.checks import need_type
 from qsudoku.errors import PuzzleFormatError, QSudokuError
 from qsudoku.model.puzzle import Puzzle
+from qsudoku.io.failures import file_kind
 from qsudoku.io.layout import (closed_list, content_lines, grid_blocks, is_content, is_grid,
                                 looks_like_grids)
 from qsudoku.io.reading import open_regular, skip
@@ -55,7 +57,7 @@ _FILE_SUFFIXES = (".txt", ".tsv", ".sdk", ".sudoku", ".csv", ".json", ".grid")
 
 
 def rules_from_path(path: str) -> Rules:
-    """Rules implied by a file's directory and name under ``shared/data``."""
+    """Rules implied by a file's directory and name, laid out as in ``data/``."""
     parent = os.path.basename(os.path.dirname(os.path.abspath(path)))
     kw = {}
     m = re.fullmatch(r"(sudoku|jigsaw)(x?)(\d+)", parent)
@@ -72,12 +74,18 @@ def rules_from_path(path: str) -> Rules:
 def load_puzzles(spec: str, rules: Rules = Rules(), *, stdin=None) -> list[Puzzle]:
     """All puzzles of ``spec`` (a path, ``-`` for stdin, or a literal puzzle).
 
+    The file is read whole, so it must be a regular file: a FIFO, a device or a socket
+    would block or never end, and is refused (read such a stream with
+    :func:`iter_puzzles`, as the command line does, or pass it as ``stdin`` with ``-``).
+
     Raises:
-        PuzzleFormatError: On the first unreadable puzzle (file, line and cell named).
+        PuzzleFormatError: On the first unreadable puzzle (file, line and cell named), or
+            ``spec`` names a file that is not a regular file.
     """
     spec = os.fspath(need_type("spec", spec, (str, os.PathLike), "a str or a path"))
     need_type("rules", rules, Rules)
     _need_stream(stdin)
+    _need_regular(spec)
     out = []
     for item in iter_puzzles(spec, rules, stdin=stdin):
         if isinstance(item, QSudokuError):
@@ -119,6 +127,19 @@ def iter_puzzles(spec: str, rules: Rules = Rules(), *, stdin=None) -> Iterator[P
         yield e
         return
     yield from _iter_text(file_lines(spec), rules, source=spec, solutions=solutions)
+
+
+def _need_regular(spec: str) -> None:
+    """Refuse a ``spec`` that names an existing file that is not a regular file (nor a
+    directory, which :func:`iter_puzzles` refuses itself), before anything opens it."""
+    try:
+        mode = os.stat(spec).st_mode if spec != "-" else stat.S_IFREG
+    except (OSError, ValueError):  # no such file (a literal puzzle), or a name the OS refuses
+        return
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise PuzzleFormatError(f"{spec} is {file_kind(mode)}, not a regular file: "
+                                "load_puzzles reads a file whole; read a stream with "
+                                "iter_puzzles (as the command line does) or as stdin with '-'")
 
 
 def _need_stream(stdin) -> None:

@@ -1,7 +1,8 @@
 """Rules: which units a puzzle read from text gets.
 
 A file's rules come from flags (``--box RxC``, ``--variant x``, a region map) or
-from its place under ``shared/data`` (see :func:`qsudoku.io.files.rules_from_path`);
+from its place in a folder laid out as ``data/`` is (see
+:func:`qsudoku.io.files.rules_from_path`);
 :meth:`Rules.make` turns givens into a :class:`~qsudoku.model.puzzle.Puzzle`.
 
 >>> Rules(box=(2, 3)).make([0] * 36).kind
