@@ -331,14 +331,13 @@ def register(name: str, *, summary: str = "", defaults: Mapping | None = None,
     need_type("summary", summary, str)
     if not isinstance(offline, bool):
         raise TypeError(f"offline must be True or False, not {describe(offline)}")
-    fields = dict(summary=summary, defaults=check_mapping("defaults", defaults),
-                  extra=check_extra(extra), offline=offline,
+    every, per_round = check_mapping("defaults", defaults), check_mapping("round", round)
+    check_values({**every, **per_round}, f"register({name!r})")
+    fields = dict(summary=summary, defaults=every, extra=check_extra(extra), offline=offline,
                   checks=check_target("checks", checks, resolve=True),
-                  product=check_target("product", product),
-                  round=check_mapping("round", round),
+                  product=check_target("product", product), round=per_round,
                   ignores_weights=check_weight_kinds(ignores_weights, _ALL_WEIGHTS),
                   round_cost=check_round_cost(round_cost))
-    check_values({**fields["defaults"], **fields["round"]}, f"register({name!r})")
 
     def deco(factory):
         SPECS[name] = SamplerSpec(name, check_factory(name, factory), **fields)
