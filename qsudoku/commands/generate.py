@@ -43,7 +43,8 @@ __all__ = ["register", "run", "render", "size_line", "FORMATS", "companion"]
 #: Output format -> what it writes.
 FORMATS = {"line": "one puzzle a line (jigsaw: puzzle, space, region map)",
            "grid": "grids separated by blank lines",
-           "tuples": "a # size N line, then a list of 1-indexed [row, col, value] triples (one puzzle)",
+           "tuples": "a # size N line, then a list of 1-indexed [row, col, value] triples "
+                     "(one puzzle)",
            "tsv": "name, puzzle, regions (- for boxes), solution; tab-separated"}
 
 

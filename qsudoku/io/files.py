@@ -12,8 +12,8 @@ yielded as soon as its lines are read, so memory does not grow with the input
 and the first answer comes before a pipe closes; only a tuple list spread over
 several lines is read whole (at most :data:`MAX_FILE_BYTES`).
 
-The rules of a file under ``data/`` (or a folder laid out like it) follow from its directory and file
-name (``sudoku6/janko_box3x2.txt`` has 3x2 boxes, ``sudokux9/`` adds the
+The rules of a file under ``data/`` (or a folder laid out like it) follow from its
+directory and file name (``sudoku6/janko_box3x2.txt`` has 3x2 boxes, ``sudokux9/`` adds the
 diagonals, ``jigsaw7/`` reads a region map per line, ``sudoku49/`` gives the size
 of its tuple lists, blank ``[]`` included); a sibling
 ``<name>.solutions.txt`` provides the known solutions.  Explicit rules (CLI

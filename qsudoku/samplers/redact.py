@@ -41,7 +41,8 @@ import re
 import sys
 from typing import Iterable
 
-__all__ = ["redact", "scrub", "mask", "MaskedStream", "masked_stderr", "RedactingFilter", "install_log_redaction", "known_secrets",
+__all__ = ["redact", "scrub", "mask", "MaskedStream", "masked_stderr", "RedactingFilter",
+           "install_log_redaction", "known_secrets",
            "install_record_redaction", "header_values", "url_secrets", "option_secrets",
            "LOGGER_PREFIXES", "MASK", "SECRET_ENV"]
 
