@@ -37,6 +37,7 @@ TypeError: size must be an int, not str ('9')
 
 from __future__ import annotations
 
+import decimal
 import math
 import numbers
 from typing import Any, Iterable
@@ -54,12 +55,22 @@ MAX_SECONDS = 1e7
 MAX_READS = 10**7
 
 
+def _shown(value: Any) -> str:
+    """The repr of ``value``, cut to 40 characters (``10**400`` is not quoted whole); a
+    string up to 120, so that a token-shaped one is quoted whole and the command line's
+    masking (:func:`qsudoku.samplers.redact.mask`) recognises it, never a piece of it.
+
+    >>> _shown(10**400)
+    '100000000000000000000000000000000000...'
+    """
+    text = repr(value)
+    limit = 120 if isinstance(value, str) else 40
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def describe(value: Any) -> str:
     """``"str ('1...')"``: the type and a short repr of ``value``, for messages."""
-    text = repr(value)
-    if len(text) > 40:
-        text = text[:37] + "..."
-    return f"{type(value).__name__} ({text})"
+    return f"{type(value).__name__} ({_shown(value)})"
 
 
 def _article(what: str) -> str:
@@ -104,17 +115,21 @@ def need_int(name: str, value: Any, *, low: int | None = None, high: int | None 
     bound = (f"in {low}..{high}" if low is not None and high is not None
              else f">= {low}" if low is not None else f"<= {high}" if high is not None else "")
     if sampler is not None:
-        raise ParameterError(f"{sampler}: {name} = {value!r} must be an integer {bound}"
+        raise ParameterError(f"{sampler}: {name} = {_shown(value)} must be an integer {bound}"
                              .rstrip())
     if not ok:
         raise TypeError(f"{name} must be an integer, not {describe(value)}")
-    raise ValueError(f"{name} = {value} must be an integer {bound}")
+    raise ValueError(f"{name} = {_shown(value)} must be an integer {bound}")
 
 
 def need_real(name: str, value: Any, *, low: float | None = None, high: float | None = None,
               low_open: bool = True, allow_none: bool = False,
               sampler: str | None = None) -> float | None:
     """Return ``value`` as a ``float`` if it is a finite number within its bounds.
+
+    Any real number is taken (``int``, ``float``, :class:`~fractions.Fraction`,
+    :class:`~decimal.Decimal`, numpy's); ``bool`` is not a number here, and a value beyond
+    every float (``10**400``) is refused as out of bounds, never an ``OverflowError``.
 
     Args:
         name: The argument's name.
@@ -132,15 +147,20 @@ def need_real(name: str, value: Any, *, low: float | None = None, high: float | 
     """
     if value is None and allow_none:
         return None
-    ok = not isinstance(value, bool) and isinstance(value, numbers.Real)
+    ok = not isinstance(value, bool) and isinstance(value, (numbers.Real, decimal.Decimal))
     if not ok and sampler is None:
         raise TypeError(f"{name} must be a number, not {describe(value)}")
-    x = float(value) if ok else math.nan
+    try:
+        x = float(value) if ok else math.nan
+    except OverflowError:  # an int or Fraction beyond any float (10**400)
+        x = math.inf if value > 0 else -math.inf
+    except ValueError:  # Decimal('sNaN')
+        x = math.nan
     below = low is not None and (x <= low if low_open else x < low)
     if not math.isfinite(x) or below or (high is not None and x > high):
         parts = ([f"{'>' if low_open else '>='} {low:g}"] if low is not None else []) + \
                 ([f"<= {high:g}"] if high is not None else [])
-        text = f"{name} = {value!r} must be a finite number {' and '.join(parts)}".rstrip()
+        text = f"{name} = {_shown(value)} must be a finite number {' and '.join(parts)}".rstrip()
         if sampler is not None:
             raise ParameterError(f"{sampler}: {text}")
         raise ValueError(text)

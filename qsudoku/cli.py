@@ -12,6 +12,8 @@ command keeps it in ``args.exit_so_far`` as it goes).  Standard output is watche
 command runs (:class:`GuardedStdout`): a write that the machine refuses, or a standard
 output that was closed before qsudoku started (``qsudoku solve P >&-``), is exit 4 with
 one line, as is an ``OSError`` of :data:`~qsudoku.io.failures.MACHINE_ERRNOS` anywhere else.
+No secret reaches standard error: a token-shaped value or a URL's password in any line is
+``<token>`` (:mod:`qsudoku.samplers.redact`).
 """
 
 from __future__ import annotations
@@ -105,7 +107,16 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    """Run the CLI; returns the exit code."""
+    """Run the CLI; returns the exit code.  Everything it writes to stderr is masked
+    (:func:`~qsudoku.samplers.redact.masked_stderr`): a token-shaped argument quoted in an
+    error, or the password of a scheduler address, shows as ``<token>``."""
+    from qsudoku.samplers.redact import masked_stderr
+
+    with masked_stderr():
+        return _main(argv)
+
+
+def _main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     # the subcommand is the first word that is not an option (the global ones take no value)
     parser = build_parser(next((a for a in argv if not a.startswith("-")), None))

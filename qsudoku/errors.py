@@ -23,6 +23,7 @@ __all__ = [
     "DatasetMissingError",
     "BackendUnavailableError",
     "SamplerOutputError",
+    "SampleValueError",
     "TimeLimitError",
     "MachineError",
     "exit_code_for",
@@ -129,11 +130,22 @@ class BackendUnavailableError(QSudokuError, RuntimeError):
 
 class SamplerOutputError(BackendUnavailableError):
     """A sampler ran but returned no usable answer: nothing, ``None``, an object that is
-    not a :class:`dimod.SampleSet`, an empty one, or one without the model's variables.
+    not a :class:`dimod.SampleSet`, an empty one, or one without the model's variables;
+    or a registered factory returned no sampler (nothing with a ``sample`` method).
     The message names the sampler and what it returned (exit 3, as a backend that cannot
     run here).
 
     >>> exit_code_for(SamplerOutputError("sampler 'Mine' returned None, not a dimod.SampleSet"))
+    3
+    """
+
+
+class SampleValueError(SamplerOutputError, ValueError):
+    """A sample set holds values its vartype does not: not 0/1 for ``BINARY``, not -1/+1
+    for ``SPIN`` (a fractional relaxation, a count).  Decoding refuses it rather than read
+    such a value as a digit; from a sampler in a solve it is exit 3, as any unusable answer.
+
+    >>> exit_code_for(SampleValueError("sample set holds 0.5"))
     3
     """
 

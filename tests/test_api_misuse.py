@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import math
 import sys
+from decimal import Decimal
+from fractions import Fraction
 from typing import Callable, NamedTuple
 
+import numpy as np
 import pytest
 
 import qsudoku
@@ -187,6 +190,16 @@ def _cases() -> list[Case]:
     add("solve(budget=-1)", lambda: solve(P, budget=-1), VE, "budget")
     add("solve(budget=nan)", lambda: solve(P, budget=NAN), VE, "budget")
     add("solve(budget='1')", lambda: solve(P, budget="1"), TE, "budget")
+    add("solve(budget=10**400)", lambda: solve(P, budget=10**400), VE, "budget")
+    add("solve(budget=-10**400)", lambda: solve(P, budget=-10**400), VE, "budget")
+    add("solve(budget=Fraction(10**400))", lambda: solve(P, budget=Fraction(10**400)), VE,
+        "budget")
+    add("solve(budget=Decimal('1e400'))", lambda: solve(P, budget=Decimal("1e400")), VE,
+        "budget")
+    add("solve(budget=Decimal('sNaN'))", lambda: solve(P, budget=Decimal("sNaN")), VE, "budget")
+    add("solve(budget=True)", lambda: solve(P, budget=True), TE, "budget")
+    add("solve(budget=np.uint64 max)", lambda: solve(P, budget=np.uint64(2**64 - 1)), VE,
+        "budget")
     add("solve(sampler='sa')", lambda: solve(P, sampler="sa"), TE, "sampler")
     # Config
     ov = Config().with_overrides
@@ -294,6 +307,18 @@ def test_the_table_covers_the_public_api():
     for name in ("parse_puzzle", "load_puzzles", "propagate", "build_model", "Weights", "solve",
                  "Config", "load_config", "Puzzle", "Unit", "Rules"):
         assert name in qsudoku.__all__ and name in tried, name
+
+
+@pytest.mark.parametrize("budget", [Decimal("0.5"), Fraction(1, 2), np.int64(1), np.float32(0.5)])
+def test_a_budget_of_any_numeric_type_is_taken(budget):
+    r = solve(P, budget=budget)
+    assert r.sampler["route"]["time_budget"] == float(budget)
+
+
+def test_a_budget_beyond_every_float_is_quoted_short():
+    with pytest.raises(ValueError) as e:
+        solve(P, budget=10**400)
+    assert str(e.value) == f"budget = {'1' + '0' * 36}... must be a finite number > 0 and <= 1e+07"
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.label for c in CASES])

@@ -42,6 +42,11 @@ def tuples_text(givens: list[int], n: int) -> str:
     return json.dumps([[i // n + 1, i % n + 1, v] for i, v in enumerate(givens) if v])
 
 
+def size_line(n: int) -> str:
+    """The line that gives a tuple list its size (``qsudoku generate --to tuples``)."""
+    return f"# size {n}\n"
+
+
 def grid_lines(out: str) -> str:
     """The printed grid of ``qsudoku solve``'s text report (between header and notes)."""
     lines = out.splitlines()[1:]
@@ -50,10 +55,11 @@ def grid_lines(out: str) -> str:
 
 
 @pytest.mark.parametrize("n", [36, 49])
-def test_a_tuple_list_reads_with_no_flag_and_its_printed_grid_reads_back(tmp_path, capsys, n):
+def test_a_tuple_list_reads_with_its_size_line_and_its_printed_grid_reads_back(tmp_path, capsys,
+                                                                               n):
     solution = full_grid(n, seed=n)
     path = tmp_path / f"big{n}.txt"
-    path.write_text(tuples_text(with_blanks(solution, 0.1, seed=1), n) + "\n")
+    path.write_text(size_line(n) + tuples_text(with_blanks(solution, 0.1, seed=1), n) + "\n")
     code, out, _ = run(capsys, "solve", path)
     assert code == 0 and f"sudoku {n}x{n}" in out and "VALID" in out.splitlines()[0]
     printed = grid_lines(out)

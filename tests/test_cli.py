@@ -19,7 +19,7 @@ from qsudoku import Config, parse_puzzle, solve
 from qsudoku.cli import build_parser, main
 from qsudoku.samplers import get_sampler, get_spec, names
 
-from _cli import run
+from _cli import one_error, run
 from _puzzles import BOX_GIVEN4, EASY4, FOUR_GIVENS4, SEED004, TWO_SOLUTIONS4
 
 REPO = Path(__file__).resolve().parents[1]
@@ -343,3 +343,55 @@ def test_show_output_is_required_under_either_name(tmp_path, capsys):
         out = tmp_path / f"g{flag.strip('-')}.svg"
         code, _, err = run(capsys, "show", SEED004, flag, out)
         assert code == 0 and out.exists(), err
+
+
+# -- secrets stay masked in our own messages --------------------------------------------------
+TOK = "DEV-" + "0123abcd" * 5  # the shape of a D-Wave token
+P4 = "1......2........"
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", P4, "--param", f"seed={TOK}"],
+    ["solve", P4, "--sampler", TOK],
+    ["solve", P4, "--rules", TOK],
+    ["solve", P4, "--weight", f"cell={TOK}"],
+    ["solve", P4, "--seed", TOK],  # argparse's own usage error
+    ["solve", TOK + ".txt"],
+    ["bench", P4, "--sampler", "sa", "-o", "{tmp}/r.csv", "--param", f"seed={TOK}"],
+    ["sweep", P4, "--sampler", "sa", "-o", "{tmp}/s.csv", "--grid", f"seed={TOK}"],
+    ["bench", P4, "--sampler", "sa", "-o", "{tmp}/r.csv", "--scheduler",
+     f"tcp://u:{TOK}@127.0.0.1:1"],
+    ["bench", P4, "--sampler", "sa", "-o", "{tmp}/r.csv", "--scheduler",
+     "tcp://u:hunter2@127.0.0.1:1"],
+])
+def test_a_token_in_an_argument_error_is_masked(capsys, tmp_path, argv):
+    code, out, err = run(capsys, *[a.replace("{tmp}", str(tmp_path)) for a in argv])
+    assert code == 2 and "<token>" in err, err
+    assert TOK not in out + err and "hunter2" not in out + err and "0123abcd0123" not in err
+    for f in tmp_path.iterdir():
+        assert TOK not in f.read_text(errors="replace") and "hunter2" not in f.read_text()
+
+
+@pytest.mark.parametrize("where", ["env", "config"])
+def test_a_scheduler_password_from_the_environment_or_config_is_masked(capsys, tmp_path,
+                                                                      monkeypatch, where):
+    address = f"tcp://user:{TOK}@127.0.0.1:1"
+    argv = ["bench", P4, "--sampler", "sa", "-o", tmp_path / "r.csv"]
+    if where == "env":
+        monkeypatch.setenv("QSUDOKU_SCHEDULER", address)
+    else:
+        (tmp_path / "c.toml").write_text(f'[cluster]\nscheduler = "{address}"\n')
+        argv += ["--config", tmp_path / "c.toml"]
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and TOK not in out + err
+    assert one_error(err) == ("qsudoku: error: scheduler address 'tcp://<token>@127.0.0.1:1' "
+                              "holds a user and password, which no Dask address does (a "
+                              "secured cluster uses tls:// with certificates)")
+
+
+def test_masking_ends_with_the_command(capsys):
+    import sys
+
+    before = sys.stderr
+    run(capsys, "solve", P4, "--sampler", TOK)
+    assert sys.stderr is before

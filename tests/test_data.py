@@ -81,8 +81,7 @@ def test_a_fraction_set_is_rewritten_by_the_readme_loop(capsys, tmp_path):
     assert out.read_bytes() == (REPO_DATA / "generated/sudoku9/fraction_0.45.txt").read_bytes()
 
 
-def test_the_resolver_finds_shipped_sets_without_the_share(monkeypatch):
-    monkeypatch.setenv("QSUDOKU_NO_SHARED", "1")
+def test_the_resolver_searches_qsudoku_data_and_the_repository_only(monkeypatch, tmp_path):
     monkeypatch.delenv("QSUDOKU_DATA", raising=False)
     assert data_roots() == [REPO_DATA]
     assert dataset_path("sudoku9/forum_hardest_1106.txt") == \
@@ -91,6 +90,12 @@ def test_the_resolver_finds_shipped_sets_without_the_share(monkeypatch):
         dataset_path("sudoku9/krazydad_1_easy.txt")
     assert "sudoku9/krazydad_1_easy.txt" in str(e.value) and "QSUDOKU_DATA" in str(e.value)
     assert e.value.exit_code == 2
+    share = REPO_DATA.parent.parent / "shared" / "data"  # the developers' share: not searched
+    assert share not in data_roots() and "shared" not in str(e.value)
+    (tmp_path / "sudoku9").mkdir()
+    (tmp_path / "sudoku9" / "krazydad_1_easy.txt").write_text("x\n")
+    monkeypatch.setenv("QSUDOKU_DATA", str(tmp_path))  # how a set that does not ship is found
+    assert dataset_path("sudoku9/krazydad_1_easy.txt") == tmp_path / "sudoku9/krazydad_1_easy.txt"
 
 
 def test_qsudoku_data_comes_first(monkeypatch, tmp_path):

@@ -1,5 +1,8 @@
+import re
+
 import dimod
 import numpy as np
+import pytest
 
 from qsudoku.model.decode import decode, decode_array, success_rate
 from qsudoku.io import parse_puzzle
@@ -52,3 +55,37 @@ def test_decode_sampleset_respects_variable_order_and_occurrences():
     assert [d.valid for d in out] == [True, False]
     assert success_rate(out) == 0.75
     assert np.isclose(out[1].energy, 1.0)
+
+
+def test_a_spin_sample_set_decodes_as_the_same_states():
+    """-1/+1 are 0/1: the solution sampled as an Ising model decodes to the same grid and
+    energy, and a broken read stays broken."""
+    m = _model()
+    good, bad = m.sample_of_grid(SOL), m.sample_of_grid(SOL)
+    bad[[i for i, v in enumerate(m.variables) if v == (3, 3, 1)][0]] = 0
+    spins = [[2 * int(x) - 1 for x in s] for s in (good, bad)]
+    energies = [m.bqm.spin.energy((s, m.variables)) for s in spins]
+    ss = dimod.SampleSet.from_samples((spins, m.variables), "SPIN", energy=energies)
+    as_spin, as_binary = decode(m, ss), decode_array(m, np.array([good, bad]))
+    assert [(d.grid, d.valid, d.broken) for d in as_spin] == \
+        [(d.grid, d.valid, d.broken) for d in as_binary]
+    assert [d.energy for d in as_spin] == pytest.approx([0.0, 4.0])
+
+
+@pytest.mark.parametrize("vartype, value", [("BINARY", 0.5), ("BINARY", 2), ("BINARY", -1),
+                                            ("SPIN", 0), ("SPIN", 0.5)])
+def test_a_value_outside_the_vartype_is_refused(vartype, value):
+    from qsudoku.errors import SampleValueError
+
+    m = _model()
+    x = [int(v) if vartype == "BINARY" else 2 * int(v) - 1 for v in m.sample_of_grid(SOL)]
+    x[3] = value
+    ss = dimod.SampleSet.from_samples(([x], m.variables), vartype, energy=[0.0])
+    low = -1 if vartype == "SPIN" else 0
+    shown = float(value) if isinstance(value, float) else value  # as the record stores it
+    expected = (f"sample 0 holds {shown!r} for variable {m.variables[3]!r}: a {vartype} sample "
+                f"set holds only {low} and 1")
+    with pytest.raises(SampleValueError, match=re.escape(expected)):
+        decode(m, ss)
+    with pytest.raises(ValueError):  # a ValueError, as the API's other wrong values
+        decode(m, ss)

@@ -87,6 +87,31 @@ def test_every_format_reads_back(capsys, tmp_path, fmt):
     assert all(p.units == q.units for p, q in zip(back, lines))
 
 
+@pytest.mark.parametrize("size", [9, 16, 25])
+def test_a_tuple_list_reads_back_at_its_size_for_every_seed(capsys, tmp_path, size):
+    """Four givens of a 9x9 may hold no 9 (they were read as 8x8 and solved): the file's
+    ``# size N`` line says the size, and the solutions companion pairs up with it."""
+    for seed in range(1, 13):
+        f = generate(capsys, tmp_path, "--size", str(size), "--fraction", "0.05", "--to",
+                     "tuples", "--seed", str(seed), name=f"g{seed}.txt")
+        assert f.read_text().startswith(f"# size {size}\n[")
+        (p,) = load_puzzles(str(f))
+        assert p.size == size and p.solution is not None and p.is_solution(p.solution)
+        assert sum(1 for d in p.givens if d) == round(0.05 * size * size)
+        (back,) = load_puzzles(f.read_text(), Rules(format="tuples"))  # as an argument too
+        assert back.givens == p.givens
+
+
+def test_a_tuple_list_without_its_size_line_asks_for_size(capsys, tmp_path):
+    f = generate(capsys, tmp_path, "--size", "9", "--fraction", "0.05", "--to", "tuples",
+                 "--seed", "1")
+    f.write_text(f.read_text().split("\n", 1)[1])  # an older file: no size line
+    code, out, err = run(capsys, "solve", f, "--sampler", "sat")
+    assert code == 2 and out == "" and "pass --size N" in one_error(err)
+    code, out, err = run(capsys, "solve", f, "--size", "9", "--sampler", "sat")
+    assert code == 0 and "sudoku 9x9" in out
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("size", [16, 25])
 @pytest.mark.parametrize("fmt", ["grid", "tuples"])

@@ -108,7 +108,7 @@ def test_large_tuple_list_is_refused_and_line_files_stream(tmp_path, capsys, mon
     code, out, err = run(capsys, "solve", path, *FAST)
     assert code == 2 and "tuples.txt" in one_error(err) and "refused" in err
     # one tuple list a line is read as a stream, like one puzzle a line
-    path = write(tmp_path, "lists.txt", "\n".join([str(triples)] * 40))
+    path = write(tmp_path, "lists.txt", "# size 4\n" + "\n".join([str(triples)] * 40))
     code, out, err = run(capsys, "solve", path, "--json", *FAST)
     assert code == 0 and len(out.splitlines()) == 40 and err == ""
     # one puzzle a line is read as a stream: no size limit
@@ -122,7 +122,7 @@ def test_large_tuple_list_is_refused_and_line_files_stream(tmp_path, capsys, mon
     (".", "is a directory"),
     ("1" * 80, "<argument>:1: a puzzle line has n*n symbols"),
     ("[[0, 1, 1]]", "1-indexed"),
-    ("[]", "needs an explicit grid size"),
+    ("[]", "a tuple list carries no grid size: pass --size N"),
 ])
 def test_bad_puzzle_arguments(capsys, spec, piece):
     code, out, err = run(capsys, "solve", spec)

@@ -46,10 +46,63 @@ def test_decimal_tokens_for_large_grids():
 
 
 def test_tuples_one_indexed():
-    p = parse_puzzle("[[1, 3, 8], [1, 6, 1], [9, 9, 5]]")
+    p = parse_puzzle("[[1, 3, 8], [1, 6, 1], [9, 9, 5]]", Rules(size=9))
     assert p.size == 9 and p.givens[2] == 8 and p.givens[5] == 1 and p.givens[80] == 5
     with pytest.raises(PuzzleFormatError, match="1-indexed"):
         parse_puzzle("[[0, 3, 8]]")
+
+
+@pytest.mark.parametrize("text", ["[[1, 3, 8], [1, 6, 1], [9, 9, 5]]", "[[2, 1, 5], [8, 3, 7]]",
+                                  "[]"])
+def test_a_tuple_list_without_a_size_is_refused_not_guessed(text):
+    """Its largest entry is no size: a 9x9 of four givens may hold no 9 (read as 8x8)."""
+    with pytest.raises(PuzzleFormatError, match=r"carries no grid size.*pass --size N, or begin "
+                                                 r"the file with a line '# size N'"):
+        parse_puzzle(text)
+
+
+def test_a_size_line_box_or_region_map_gives_a_tuple_list_its_size():
+    assert parse_puzzle("# size 9\n[[2, 1, 5], [8, 3, 7]]").size == 9
+    assert parse_puzzle("# Size: 16x16\n\n[[1, 1, 2]]").size == 16
+    assert parse_puzzle("[[1, 1, 2]]", Rules(box=(2, 3))).size == 6
+    assert parse_puzzle("[[1, 1, 2]]", Rules(regions=parse_regions("aabb/aabb/ccdd/ccdd"))).size == 4
+    with pytest.raises(PuzzleFormatError, match=r"says '# size 9' but the size is 16"):
+        parse_puzzle("# size 9\n[[1, 1, 2]]", Rules(size=16))
+    with pytest.raises(PuzzleFormatError, match=r"<string>:3:.*outside a 4x4 grid"):
+        parse_puzzle("# size 4\n\n[[1, 1, 5]]")  # the list's own line is named
+
+
+def test_a_file_of_tuple_lists_takes_its_size_line(tmp_path):
+    path = tmp_path / "t.txt"
+    path.write_text("# size 9\n[[2, 1, 5], [8, 3, 7]]\n[]\n")
+    assert [p.size for p in load_puzzles(str(path))] == [9, 9]
+    assert [p.size for p in load_puzzles(str(path), Rules(size=9))] == [9, 9]
+    with pytest.raises(PuzzleFormatError, match=r"t.txt:1: the text says '# size 9' but the "
+                                                 r"size is 16"):
+        load_puzzles(str(path), Rules(size=16))
+    old = tmp_path / "old.txt"  # a file of before the size line: it reads with --size
+    old.write_text("[[2, 1, 5], [8, 3, 7]]\n")
+    with pytest.raises(PuzzleFormatError, match=r"old.txt:1: a tuple list carries no grid size"):
+        load_puzzles(str(old))
+    (p,) = load_puzzles(str(old), Rules(size=9))
+    assert p.size == 9 and p.givens[9] == 5
+
+
+def test_a_companion_of_another_size_is_refused(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text("1......2........\n")
+    (tmp_path / "p.solutions.txt").write_text("1" * 81 + "\n")
+    with pytest.raises(PuzzleFormatError, match=r"p.solutions.txt:1: the known solution has 81 "
+                                                 r"symbols, a 4x4 puzzle needs 16"):
+        load_puzzles(str(path))
+    (tmp_path / "p.solutions.txt").write_text("# a note\n")  # a comment: no known solution
+    assert load_puzzles(str(path))[0].solution is None
+    tuples = tmp_path / "t.txt"
+    tuples.write_text("# size 9\n[[1, 1, 1]]\n")
+    (tmp_path / "t.solutions.txt").write_text("# size 9\n" + "1234" * 4 + "\n")
+    with pytest.raises(PuzzleFormatError, match=r"t.solutions.txt:2: the known solution has 16 "
+                                                 r"symbols, a 9x9 puzzle needs 81"):
+        load_puzzles(str(tuples))
 
 
 @needs_data
@@ -57,7 +110,7 @@ def test_seed003_as_tuples_matches_line():
     seeds = {p.name: p for p in load_puzzles(str(SEEDS))}
     p = seeds["seed003_integer_programming"]
     triples = [[c // 9 + 1, c % 9 + 1, d] for c, d in enumerate(p.givens) if d]
-    assert parse_puzzle(str(triples)).givens == p.givens
+    assert parse_puzzle(str(triples), Rules(size=9)).givens == p.givens
 
 
 def test_region_map_letter_grid():
@@ -127,3 +180,24 @@ def test_data_rules_follow_directory():
         "jigsaw 6x6 + diagonals"
     assert load_puzzles(str(made / "sudoku12" / "unique_box3x4.txt"))[0].kind == \
         "sudoku 12x12 (3x4 boxes)"
+
+
+def test_load_puzzles_refuses_a_fifo_or_device_instead_of_blocking(tmp_path):
+    """A FIFO with no writer would block ``load_puzzles`` forever (it reads a file whole);
+    the command line reads a stream, and :func:`iter_puzzles` still does."""
+    import os
+    from pathlib import Path
+
+    fifo = tmp_path / "p.fifo"
+    os.mkfifo(fifo)
+    for spec in (fifo, str(fifo)):
+        with pytest.raises(PuzzleFormatError, match=r"p.fifo is a FIFO, not a regular file: "
+                                                     r"load_puzzles reads a file whole"):
+            load_puzzles(spec)
+    with pytest.raises(PuzzleFormatError, match="/dev/null is a character device"):
+        load_puzzles(Path("/dev/null"))
+    path = tmp_path / "p.txt"
+    path.write_text("1......2........\n")
+    link = tmp_path / "link.txt"
+    link.symlink_to(path)  # a link to a regular file reads
+    assert len(load_puzzles(link)) == 1 and len(load_puzzles("1......2........")) == 1

@@ -303,15 +303,15 @@ def test_a_10x10_tuple_list_is_read_as_10x10(capsys, tmp_path):
     assert code == 0 and "sudoku 10x10 (2x5 boxes)  VALID" in out
 
 
-@pytest.mark.parametrize("text, largest, hint", [("[[1,1,26]]", 26, 36), ("[[1,1,3]]", 3, 4)])
-def test_a_tuple_list_of_no_inferable_size_asks_for_size(capsys, text, largest, hint):
+@pytest.mark.parametrize("text, largest, size", [("[[1,1,26]]", 26, 36), ("[[1,1,3]]", 3, 4)])
+def test_a_tuple_list_of_no_given_size_asks_for_size(capsys, text, largest, size):
     code, out, err = run(capsys, "solve", text)
     assert code == 2 and one_error(err) == (
-        f"qsudoku: error: <argument>:1: cannot infer the size of this tuple list: its largest "
-        f"row, column or value is {largest}, and only 4 to 25, 36, 49 and 64 are inferred; "
-        f"pass --size N (e.g. --size {hint})")
-    (p,) = load_puzzles(text, Rules(size=hint))  # with the size it reads
-    assert p.size == hint and p.givens[0] == largest
+        f"qsudoku: error: <argument>:1: a tuple list carries no grid size (its largest row, "
+        f"column or value is {largest}; the grid may be larger): pass --size N, or begin the "
+        "file with a line '# size N'")
+    (p,) = load_puzzles(text, Rules(size=size))  # with the size it reads
+    assert p.size == size and p.givens[0] == largest
 
 
 def test_fairness_with_the_exact_sampler_passes_no_num_reads(capsys):

@@ -88,3 +88,105 @@ def test_seeded_sa_is_reproducible():
     a, _ = sample_model(m, cfg)
     b, _ = sample_model(m, cfg)
     assert (a.record.sample == b.record.sample).all()
+
+
+# -- register: checked at the door ------------------------------------------------------------
+@pytest.fixture
+def registry(monkeypatch):
+    """A copy of the registry for one test (registrations vanish after it)."""
+    from qsudoku.samplers import registry as reg
+
+    monkeypatch.setattr(reg, "SPECS", dict(reg.SPECS))
+    return reg
+
+
+def _sa(**options):
+    return dimod.RandomSampler()
+
+
+@pytest.mark.parametrize("name, error, piece", [
+    (None, TypeError, "sampler name must be a str, not NoneType"),
+    (123, TypeError, "sampler name must be a str, not int"),
+    (b"x", TypeError, "sampler name must be a str, not bytes"),
+    ("", ConfigError, "sampler name '' cannot be used on the command line"),
+    ("a,b", ConfigError, "sampler name 'a,b' cannot be used on the command line"),
+    ("a b", ConfigError, "cannot be used on the command line"),
+    ("a\nb", ConfigError, "cannot be used on the command line"),
+    ("tab\t", ConfigError, "cannot be used on the command line"),
+    ("-x", ConfigError, "does not start with -"),
+    ("solve", ConfigError, "'solve' is reserved"),
+    ("aco", ConfigError, "sampler 'aco' is built in: pass replace=True"),
+])
+def test_register_refuses_a_name_the_command_line_cannot_use(registry, name, error, piece):
+    with pytest.raises(error, match=piece.replace("(", r"\(")):
+        registry.register(name)(_sa)
+    assert registry.SPECS.keys() == registry.BUILT_IN  # nothing stored
+    assert "aco" in names()  # names() and its messages still work
+    with pytest.raises(ConfigError, match="unknown sampler 'no-such'; choose from aco, "):
+        get_spec("no-such")
+
+
+def test_solve_is_bench_s_name_of_the_default_path():
+    from qsudoku.experiments.bench import SOLVE
+    from qsudoku.samplers.entries import RESERVED
+
+    assert SOLVE in RESERVED
+
+
+@pytest.mark.parametrize("options, error, piece", [
+    ({"round_cost": "x"}, TypeError, "round_cost must be a number, not str"),
+    ({"round_cost": 1e308}, ConfigError, r"round_cost = 1e\+308 must be a finite number > 0"),
+    ({"round_cost": 0}, ConfigError, "round_cost = 0 must be a finite number > 0"),
+    ({"round_cost": float("nan")}, ConfigError, "round_cost = nan"),
+    ({"round_cost": True}, TypeError, "round_cost must be a number, not bool"),
+    ({"checks": "no.such:fn"}, ConfigError, "checks = 'no.such:fn': cannot import no.such"),
+    ({"checks": "os:no_such_fn"}, ConfigError, "os has no callable no_such_fn"),
+    ({"checks": "os.path"}, ConfigError, "checks = 'os.path' must be 'module:attribute'"),
+    ({"checks": 5}, TypeError, "checks must be"),
+    ({"product": "nocolon"}, ConfigError, "product = 'nocolon' must be 'module:attribute'"),
+    ({"defaults": [1]}, TypeError, "defaults must be a mapping"),
+    ({"defaults": {"num_reads": -1}}, ConfigError, r"num_reads = -1 \(in register\('mine'\)\)"),
+    ({"defaults": {1: 2}}, TypeError, "defaults keys must be parameter names"),
+    ({"round": {"num_sweeps": 0}}, ConfigError, "num_sweeps = 0"),
+    ({"offline": "yes"}, TypeError, "offline must be True or False"),
+    ({"extra": "a b"}, ConfigError, "extra = 'a b' is not the name of a pip extra"),
+    ({"ignores_weights": ("colour",)}, ConfigError, "'colour' is not a weight kind"),
+    ({"ignores_weights": "cell"}, TypeError, "ignores_weights must be a tuple"),
+    ({"summary": None}, TypeError, "summary must be a str"),
+])
+def test_register_checks_every_option(registry, options, error, piece):
+    with pytest.raises(error, match=piece):
+        registry.register("mine", **options)(_sa)
+    assert "mine" not in registry.SPECS
+
+
+def test_register_refuses_a_factory_that_is_not_callable(registry):
+    with pytest.raises(TypeError, match=r"register\('mine'\) needs a callable factory"):
+        registry.register("mine")(42)
+    assert "mine" not in registry.SPECS
+
+
+@pytest.mark.parametrize("made", [None, 42, "sa"])
+def test_a_factory_returning_no_sampler_is_one_clear_error_when_used(registry, capsys, made):
+    from qsudoku import solve
+    from qsudoku.errors import SamplerOutputError
+
+    registry.register("mine")(lambda **options: made)
+    with pytest.raises(SamplerOutputError, match=r"the factory registered as sampler 'mine' "
+                                                 r"returned .*, not a dimod.Sampler"):
+        get_sampler("mine")
+    with pytest.raises(SamplerOutputError, match="'mine'"):
+        solve(parse_puzzle(THREE_GIVENS4), Config().with_overrides(sampler="mine"))
+
+
+def test_register_replaces_a_built_in_only_when_asked_and_takes_good_options(registry):
+    registry.register("aco", replace=True, summary="mine")(_sa)
+    assert get_spec("aco").summary == "mine"
+    registry.register("my-sa", defaults={"num_reads": 3}, round_cost=2.5,
+                      checks="qsudoku.samplers.classical:check_sa",
+                      ignores_weights=["cell"])(_sa)
+    spec = get_spec("my-sa")
+    assert (spec.round_cost, spec.ignores_weights, dict(spec.defaults)) == \
+        (2.5, ("cell",), {"num_reads": 3})
+    registry.register("my-sa", summary="again")(_sa)  # one's own name: replaced silently
+    assert get_spec("my-sa").summary == "again" and "my-sa" in names()

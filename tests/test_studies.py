@@ -51,7 +51,6 @@ def test_a_study_names_its_data_its_figure_and_flags_its_command_takes(path, mon
     if "needs" in spec:  # a set that does not ship: QSUDOKU_DATA names it
         assert "QSUDOKU_DATA" in spec["needs"]
         return
-    monkeypatch.setenv("QSUDOKU_NO_SHARED", "1")  # the repository stands on its own
     monkeypatch.delenv("QSUDOKU_DATA", raising=False)
     for name in spec["puzzles"]:
         assert REPO_DATA in dataset_path(name).parents
@@ -194,7 +193,6 @@ def test_a_spec_output_directory_is_made_once_checked(tmp_path, capsys, monkeypa
 def test_a_study_runs_end_to_end_at_a_tiny_size(tmp_path, capsys, monkeypatch):
     from qsudoku.experiments.results import iter_rows
 
-    monkeypatch.setenv("QSUDOKU_NO_SHARED", "1")
     out = tmp_path / "hard9.csv"
     code, _, err = run(capsys, "bench", "--spec", REPO / "benchmarks/studies/hard9.toml",
                        "--first", "1", "--jobs", "1", "--time-budget", "5", "-o", out,

@@ -80,7 +80,7 @@ def add_input_args(p: argparse.ArgumentParser, many: bool = True) -> None:
     p.add_argument("puzzles", nargs="+" if many else None, metavar="PUZZLE",
                    help="a puzzle string, a file (one puzzle per line, grids, tuples, .tsv), "
                         "or - for stdin")
-    g = p.add_argument_group("rules (override what a file's path under shared/data implies)")
+    g = p.add_argument_group("rules (override what a file's path under data/ implies)")
     g.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: most square)")
     g.add_argument("--variant", choices=["standard", "x"], help="x adds both main diagonals")
     g.add_argument("--regions", metavar="MAP|FILE",
@@ -88,7 +88,8 @@ def add_input_args(p: argparse.ArgumentParser, many: bool = True) -> None:
     g.add_argument("--digits", metavar="ALPHABET",
                    help="symbols for 1..n, e.g. 0-9A-F (default 1-9 then A=10, B=11, ...)")
     g.add_argument("--format", choices=["auto", "line", "grid", "tuples"], default="auto")
-    g.add_argument("--size", type=int, help="grid size for tuple lists (default: inferred)")
+    g.add_argument("--size", type=int, help="grid size for tuple lists (default: the file's "
+                   "'# size N' line or its sudokuN/ folder; never guessed)")
     g.add_argument("--keep-going", action="store_true",
                    help="report unreadable puzzles of a file and go on with the rest")
 

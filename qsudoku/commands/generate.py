@@ -8,8 +8,9 @@ every platform.  Each format is one the package reads back:
 * ``line``: one puzzle a line (a jigsaw adds a space and its region map);
 * ``grid``: grids separated by blank lines (a jigsaw needs a fixed ``--regions``,
   given again when reading);
-* ``tuples``: a list of 1-indexed ``[row, col, value]`` triples (one puzzle a file,
-  so ``--count 1``; a jigsaw needs a fixed ``--regions``);
+* ``tuples``: a ``# size N`` line, then a list of 1-indexed ``[row, col, value]``
+  triples (one puzzle a file, so ``--count 1``; a jigsaw needs a fixed ``--regions``);
+  the solutions companion begins with the same line, so that the lines pair up;
 * ``tsv``: the seeds format, ``name  puzzle  regions  solution``.
 
 With ``-o FILE`` the solutions go, one a line in the order of the puzzles, to
@@ -43,12 +44,13 @@ from qsudoku.io.output import write_texts
 from qsudoku.model.symbols import MAX_SIZE
 from qsudoku.commands.common import SecondsAction, add_option, check_writes, rules_from_args
 
-__all__ = ["register", "run", "render", "FORMATS"]
+__all__ = ["register", "run", "render", "size_line", "FORMATS"]
 
 #: Output format -> what it writes.
 FORMATS = {"line": "one puzzle a line (jigsaw: puzzle, space, region map)",
            "grid": "grids separated by blank lines",
-           "tuples": "a list of 1-indexed [row, col, value] triples (one puzzle)",
+           "tuples": "a # size N line, then a list of 1-indexed [row, col, value] triples "
+                     "(one puzzle)",
            "tsv": "name, puzzle, regions (- for boxes), solution; tab-separated"}
 
 
@@ -159,7 +161,8 @@ def _generate(args) -> int:
             args.output: "".join(render(p, args.format, f"generated_{seed}_{k}")
                                  for k, p in enumerate(puzzles, start=1)),
             companion(args.output, "solutions"):
-                "".join(p.format(p.solution) + "\n" for p in puzzles),
+                size_line(puzzles[0], args.format)
+                + "".join(p.format(p.solution) + "\n" for p in puzzles),
             companion(args.output, "ids"):
                 "".join(f"qsudoku generate --seed {seed} #{k}\n"
                         for k in range(1, len(puzzles) + 1))})
@@ -230,13 +233,24 @@ def _random_jigsaw(rules, n: int, args, rng, clock):
                              "tries (rules too tight for this size?)")
 
 
+def size_line(p, fmt: str) -> str:
+    """The ``# size N`` line that begins a file of format ``fmt`` (tuple lists only), and
+    its solutions companion, so that line ``k`` of both is the same puzzle.
+
+    >>> from qsudoku.io import parse_puzzle
+    >>> size_line(parse_puzzle("1.3." "3..2" ".3.." "2..3"), "tuples")
+    '# size 4\\n'
+    """
+    return f"# size {p.size}\n" if fmt == "tuples" else ""
+
+
 def render(p, fmt: str, name: str) -> str:
     """One puzzle in output format ``fmt`` (see :data:`FORMATS`), ending in a newline.
 
     >>> from qsudoku.io import parse_puzzle
     >>> p = parse_puzzle("1.3." "3..2" ".3.." "2..3")
     >>> render(p, "tuples", "x")
-    '[[1, 1, 1], [1, 3, 3], [2, 1, 3], [2, 4, 2], [3, 2, 3], [4, 1, 2], [4, 4, 3]]\\n'
+    '# size 4\\n[[1, 1, 1], [1, 3, 3], [2, 1, 3], [2, 4, 2], [3, 2, 3], [4, 1, 2], [4, 4, 3]]\\n'
     """
     from qsudoku.io.text import format_grid
 
@@ -245,9 +259,9 @@ def render(p, fmt: str, name: str) -> str:
         return p.format() + (f" {regions}" if regions else "") + "\n"
     if fmt == "grid":
         return format_grid(p) + "\n\n"
-    if fmt == "tuples":
+    if fmt == "tuples":  # the size first: a tuple list of few givens does not show it
         n = p.size
-        return "[" + ", ".join(f"[{i // n + 1}, {i % n + 1}, {d}]"
-                               for i, d in enumerate(p.givens) if d) + "]\n"
+        return size_line(p, fmt) + "[" + ", ".join(f"[{i // n + 1}, {i % n + 1}, {d}]"
+                                                   for i, d in enumerate(p.givens) if d) + "]\n"
     solution = p.format(p.solution) if p.solution else ""
     return "\t".join((name, p.format(), regions or "-", solution)) + "\n"

@@ -16,6 +16,7 @@ import os
 import sys
 
 from qsudoku.errors import BackendUnavailableError, ConfigError
+from qsudoku.samplers.redact import redact, url_secrets
 
 __all__ = ["SCHEDULER_ENV", "TIMEOUT_ENV", "WORKER_TIMEOUT_ENV", "MAX_WAIT", "DEFAULT_TIMEOUT",
            "DEFAULT_WORKER_TIMEOUT", "seconds_from_env", "resolve_scheduler", "check_waits",
@@ -78,13 +79,18 @@ def connect(address: str, timeout: float):
     :func:`probe` within ``timeout`` seconds.
 
     Raises:
-        ConfigError: A malformed address.
+        ConfigError: A malformed address, or one with a ``user:password@`` (masked in
+            the message).
         BackendUnavailableError: No connection, no answer in time, or not a scheduler.
     """
     from distributed import Client
     from distributed.comm.addressing import parse_address, parse_host_port
     from distributed.comm.registry import get_backend
 
+    if url_secrets(address):  # no Dask address holds one; never quoted back
+        raise ConfigError(f"scheduler address {redact(address, url_secrets(address))!r} holds "
+                          "a user and password, which no Dask address does (a secured "
+                          "cluster uses tls:// with certificates)")
     try:  # a bad address must fail before a Client exists (its clean-up would hang)
         protocol, location = parse_address(address)
         get_backend(protocol)

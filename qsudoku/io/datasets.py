@@ -7,10 +7,10 @@ this order, and the first one holding the set wins:
 1. every directory of ``$QSUDOKU_DATA`` (``os.pathsep``-separated), so that a
    user can add sets that do not ship (or override one that does);
 2. the repository's ``data/`` (found from the package's location in a clone or an
-   editable install; a wheel has none);
-3. ``../shared/data`` beside the repository (the developers' share), unless
-   ``$QSUDOKU_NO_SHARED`` is set to a non-empty value (tests set it to check that
-   the repository stands on its own).
+   editable install; a wheel has none).
+
+Nothing else is searched: a folder beside the repository that only its developers have
+would make a name resolve on their machines and fail on every other.
 
 >>> dataset_path("sudoku9/forum_hardest_1106.txt").name
 'forum_hardest_1106.txt'
@@ -29,12 +29,10 @@ from qsudoku.checks import need_type
 from qsudoku.errors import DatasetMissingError
 
 __all__ = ["dataset_path", "data_roots", "puzzle_files_in", "expand_inputs", "REPO_DATA",
-           "ENV_DATA", "ENV_NO_SHARED"]
+           "ENV_DATA"]
 
 #: Environment variable: extra data folders, searched first.
 ENV_DATA = "QSUDOKU_DATA"
-#: Environment variable: when non-empty, ``../shared/data`` is not searched.
-ENV_NO_SHARED = "QSUDOKU_NO_SHARED"
 #: The repository's ``data/`` folder (it exists in a clone or an editable install).
 REPO_DATA = Path(__file__).resolve().parents[2] / "data"
 
@@ -47,8 +45,6 @@ def data_roots() -> list[Path]:
     """
     roots = [Path(d) for d in os.environ.get(ENV_DATA, "").split(os.pathsep) if d]
     roots.append(REPO_DATA)
-    if not os.environ.get(ENV_NO_SHARED):
-        roots.append(REPO_DATA.parent.parent / "shared" / "data")
     return [r for r in roots if r.is_dir()]
 
 

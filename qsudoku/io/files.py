@@ -12,8 +12,8 @@ yielded as soon as its lines are read, so memory does not grow with the input
 and the first answer comes before a pipe closes; only a tuple list spread over
 several lines is read whole (at most :data:`MAX_FILE_BYTES`).
 
-The rules of a file under ``shared/data`` follow from its directory and file
-name (``sudoku6/janko_box3x2.txt`` has 3x2 boxes, ``sudokux9/`` adds the
+The rules of a file under ``data/`` (or a folder laid out like it) follow from its
+directory and file name (``sudoku6/janko_box3x2.txt`` has 3x2 boxes, ``sudokux9/`` adds the
 diagonals, ``jigsaw7/`` reads a region map per line, ``sudoku49/`` gives the size
 of its tuple lists, blank ``[]`` included); a sibling
 ``<name>.solutions.txt`` provides the known solutions.  Explicit rules (CLI
@@ -31,19 +31,22 @@ import itertools
 import math
 import os
 import re
+import stat
 import sys
 from typing import IO, Iterator
 
 from qsudoku.checks import need_type
 from qsudoku.errors import PuzzleFormatError, QSudokuError
 from qsudoku.model.puzzle import Puzzle
+from qsudoku.io.failures import file_kind
 from qsudoku.io.layout import (closed_list, content_lines, grid_blocks, is_content, is_grid,
                                 looks_like_grids)
 from qsudoku.io.reading import open_regular, skip
 from qsudoku.io.rules import Rules
 from qsudoku.io.stream import file_lines, read_lines
 from qsudoku.model.symbols import MAX_SIZE
-from qsudoku.io.text import decode_line, parse_grid, parse_line, parse_puzzle, parse_regions
+from qsudoku.io.text import (decode_line, parse_grid, parse_line, parse_puzzle, parse_regions,
+                             size_header, with_size)
 
 __all__ = ["load_puzzles", "iter_puzzles", "rules_from_path", "companion", "MAX_FILE_BYTES"]
 
@@ -67,7 +70,7 @@ def companion(path: str, what: str) -> str:
 
 
 def rules_from_path(path: str) -> Rules:
-    """Rules implied by a file's directory and name under ``shared/data``."""
+    """Rules implied by a file's directory and name, laid out as in ``data/``."""
     parent = os.path.basename(os.path.dirname(os.path.abspath(path)))
     kw = {}
     m = re.fullmatch(r"(sudoku|jigsaw)(x?)(\d+)", parent)
@@ -84,12 +87,18 @@ def rules_from_path(path: str) -> Rules:
 def load_puzzles(spec: str, rules: Rules = Rules(), *, stdin=None) -> list[Puzzle]:
     """All puzzles of ``spec`` (a path, ``-`` for stdin, or a literal puzzle).
 
+    The file is read whole, so it must be a regular file: a FIFO, a device or a socket
+    would block or never end, and is refused (read such a stream with
+    :func:`iter_puzzles`, as the command line does, or pass it as ``stdin`` with ``-``).
+
     Raises:
-        PuzzleFormatError: On the first unreadable puzzle (file, line and cell named).
+        PuzzleFormatError: On the first unreadable puzzle (file, line and cell named), or
+            ``spec`` names a file that is not a regular file.
     """
     spec = os.fspath(need_type("spec", spec, (str, os.PathLike), "a str or a path"))
     need_type("rules", rules, Rules)
     _need_stream(stdin)
+    _need_regular(spec)
     out = []
     for item in iter_puzzles(spec, rules, stdin=stdin):
         if isinstance(item, QSudokuError):
@@ -131,6 +140,19 @@ def iter_puzzles(spec: str, rules: Rules = Rules(), *, stdin=None) -> Iterator[P
         yield e
         return
     yield from _iter_text(file_lines(spec), rules, source=spec, solutions=solutions)
+
+
+def _need_regular(spec: str) -> None:
+    """Refuse a ``spec`` that names an existing file that is not a regular file (nor a
+    directory, which :func:`iter_puzzles` refuses itself), before anything opens it."""
+    try:
+        mode = os.stat(spec).st_mode if spec != "-" else stat.S_IFREG
+    except (OSError, ValueError):  # no such file (a literal puzzle), or a name the OS refuses
+        return
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise PuzzleFormatError(f"{spec} is {file_kind(mode)}, not a regular file: "
+                                "load_puzzles reads a file whole; read a stream with "
+                                "iter_puzzles (as the command line does) or as stdin with '-'")
 
 
 def _need_stream(stdin) -> None:
@@ -246,6 +268,13 @@ def _iter_text(lines, rules: Rules, *, source: str, solutions=None):
         if head or is_content(ln, rules.comments):
             head.append((lineno, ln))
             break
+        size = size_header(ln) if rules.comments else None
+        if size is not None:  # '# size N' before the first puzzle: the size of its tuple lists
+            try:
+                rules = with_size(rules, size, source=source, line=lineno)
+            except PuzzleFormatError as e:
+                yield e
+                return
     if not head:
         yield PuzzleFormatError("no puzzle found (empty input)", source=source)
         return
@@ -258,12 +287,13 @@ def _iter_text(lines, rules: Rules, *, source: str, solutions=None):
                                           and first.lstrip().startswith(("[", "("))):
             tuples = Rules.merged(rules, Rules(format="tuples"))
             if closed_list(first):  # one tuple list a line
-                yield from _same_size(((lineno, _guard(lambda: parse_puzzle(
-                    ln, tuples, source=source, line=lineno)))
+                yield from _same_size(((lineno, _guard(lambda: _known(parse_puzzle(
+                    ln, tuples, source=source, line=lineno), solutions, lineno, rules)))
                     for lineno, ln in content_lines(_chain(head, lines), rules.comments)), source)
             else:
-                yield _guard(lambda: parse_puzzle(_whole(_chain(head, lines), source), tuples,
-                                                  source=source, line=head[0][0]))
+                yield _guard(lambda: _known(parse_puzzle(
+                    _whole(_chain(head, lines), source), tuples, source=source,
+                    line=head[0][0]), solutions, head[0][0], rules))
         elif rules.format == "grid" or (rules.format == "auto"
                                         and looks_like_grids(head, lines, rules.comments)):
             yield from _same_size(_iter_grids(_chain(head, lines), rules, source), source)
@@ -327,27 +357,39 @@ def _parse_one_line(line, rules, source, lineno, solutions):
     elif len(parts) != 1:
         raise PuzzleFormatError(f"expected a puzzle (and optionally a region map), found "
                                 f"{len(parts)} fields", source=source, line=lineno)
-    solution = _solution(solutions.get(lineno), rules)
     p = parse_line(parts[0], rules, source=source, line=lineno,
                    regions=regions, name=f"{os.path.basename(source)}:{lineno}")
-    return _with_solution(p, solution)
+    return _known(p, solutions, lineno, rules)
 
 
-def _solution(text, rules):
-    if not text:
-        return None
-    try:
-        return tuple(decode_line(text, rules)[0])
-    except PuzzleFormatError:
-        return None
+def _known(p: Puzzle, solutions: "_Solutions", lineno: int, rules: Rules) -> Puzzle:
+    """``p`` with the known solution of line ``lineno`` of its solutions file, if any."""
+    return _with_solution(p, solutions.get(lineno), rules,
+                          source=solutions.path or "", line=lineno)
 
 
-def _with_solution(p: Puzzle, solution):
-    if solution is None or len(solution) != len(p.givens):
+def _with_solution(p: Puzzle, text: str | None, rules: Rules, *, source: str,
+                   line: int) -> Puzzle:
+    """``p`` with the known solution ``text`` (``None``, empty or a comment: none known).
+
+    Raises:
+        PuzzleFormatError: ``text`` is not a solution of ``p``'s size (a companion of
+            another puzzle set is never paired with this one).
+    """
+    if not text or not is_content(text, rules.comments):  # a comment line: none known
         return p
+    try:
+        solution = tuple(decode_line(text, rules)[0])
+    except PuzzleFormatError:
+        solution = ()
+    if len(solution) != len(p.givens):
+        n = p.size
+        raise PuzzleFormatError(f"the known solution has {len(text)} symbols, a {n}x{n} puzzle "
+                                f"needs {n * n}: these solutions belong to other puzzles",
+                                source=source, line=line)
     from dataclasses import replace
 
-    return replace(p, solution=tuple(solution))
+    return replace(p, solution=solution)
 
 
 def _iter_grids(numbered, rules, source):
@@ -375,6 +417,6 @@ def _iter_tsv_items(content, rules, source):
             regions = None if regions_text in ("", "-") else parse_regions(
                 regions_text, source=source, line=lineno)
             p = parse_line(puzzle, rules, source=source, line=lineno, regions=regions, name=name)
-            return _with_solution(p, _solution(sol_text, rules))
+            return _with_solution(p, sol_text, rules, source=source, line=lineno)
 
         yield lineno, _guard(one)

@@ -1,7 +1,8 @@
 """Rules: which units a puzzle read from text gets.
 
 A file's rules come from flags (``--box RxC``, ``--variant x``, a region map) or
-from its place under ``shared/data`` (see :func:`qsudoku.io.files.rules_from_path`);
+from its place in a folder laid out as ``data/`` is (see
+:func:`qsudoku.io.files.rules_from_path`);
 :meth:`Rules.make` turns givens into a :class:`~qsudoku.model.puzzle.Puzzle`.
 
 >>> Rules(box=(2, 3)).make([0] * 36).kind
@@ -41,7 +42,8 @@ class Rules:
             (``"0-9A-Z"``, see :func:`~qsudoku.model.symbols.parse_digits`); ``None`` =
             the default convention.
         format: ``"auto"``, ``"line"``, ``"grid"`` or ``"tuples"``.
-        size: Grid size for tuple lists (``None`` = infer).
+        size: Grid size for tuple lists (``None``: a ``# size N`` line, the box shape or
+            region map gives it; a list with none is refused, never guessed).
     """
 
     box: tuple[int, int] | None = None

@@ -36,7 +36,7 @@ from qsudoku.model.symbols import (MAX_SIZE, REGION_SEPARATORS, SYMBOLS, blanks_
                                    digits_spec)
 
 __all__ = ["parse_puzzle", "parse_line", "decode_line", "parse_grid", "parse_tuples", "parse_regions",
-           "format_grid", "looks_like_grid_row"]
+           "format_grid", "looks_like_grid_row", "size_header", "with_size", "SIZE_HEADER"]
 
 _SEP_LINE = re.compile(r"^[\s\-+=|:*]*$")
 _DECIMAL = re.compile(r"[0-9]{1,3}")  # ASCII only: str.isdigit() also accepts '²' and '٣'
@@ -170,24 +170,30 @@ def parse_tuples(text: str, rules: Rules = Rules(), *, source="<string>", line=1
                  name="", regions=None) -> Puzzle:
     """Parse a list of 1-indexed ``[row, col, value]`` triples.
 
-    Every entry must be an integer: ``1.5`` or ``True`` is refused with its line and
-    triple (and the cell, when its row and column are integers), never truncated.
+    A tuple list carries no size of its own, so the size is never guessed from its
+    largest entry (a 9x9 puzzle of few givens may hold no 9): it is ``rules.size``
+    (``--size``, a ``# size N`` first line, a ``sudokuN/`` folder) or what the box
+    shape or region map implies; without one the list is refused with a line asking
+    for ``--size``.  Every entry must be an integer: ``1.5`` or ``True`` is refused
+    with its line and triple (and the cell, when its row and column are integers),
+    never truncated.
 
-    >>> parse_tuples("[[1, 1, 4], [2, 2.9, 3]]")
+    >>> parse_tuples("[[1, 1, 4], [2, 2.9, 3]]", Rules(size=4))
     Traceback (most recent call last):
     ...
     qsudoku.errors.PuzzleFormatError: <string>:1:13: triple 2 [2, 2.9, 3]: 2.9 is not an integer (a tuple list holds [row, col, value] triples of integers)
+    >>> parse_tuples("[[1, 1, 4], [2, 3, 1]]")
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.PuzzleFormatError: <string>:1: a tuple list carries no grid size (its largest row, column or value is 4; the grid may be larger): pass --size N, or begin the file with a line '# size N'
     """
     triples = _read_triples(text, source, line)
-    if not triples and not rules.size:
-        raise PuzzleFormatError("an empty list of triples needs an explicit grid size (--size)",
-                                source=source, line=line)
-    for k, t in enumerate(triples):  # before a size is inferred from the largest entry
+    for k, t in enumerate(triples):
         if min(t) < 1:
             raise PuzzleFormatError(f"triple {k + 1} [{t[0]}, {t[1]}, {t[2]}] has an entry "
                                     "below 1 (rows, columns and values are 1-indexed)",
                                     source=source, line=line)
-    n = rules.size or _infer_size(max(max(t) for t in triples), source=source, line=line)
+    n = _given_size(rules, regions, triples, source=source, line=line)
     givens = [0] * (n * n)
     for k, (r, c, v) in enumerate(triples):
         if not (1 <= r <= n and 1 <= c <= n and 1 <= v <= n):
@@ -238,34 +244,59 @@ def _read_triples(text: str, source, line) -> list[tuple[int, int, int]]:
     return triples
 
 
-#: Sizes a tuple list's size is inferred for: its largest row, column or value, when it
-#: is one of these (any other needs ``--size``).
-INFERRED_SIZES = (*range(4, 26), 36, 49, 64)
+#: The first line of a text of tuple lists that gives their size: ``# size 9`` (what
+#: ``qsudoku generate --to tuples`` writes; ``# size: 9`` and ``# size 9x9`` read too).
+SIZE_HEADER = re.compile(r"#\s*size\s*[:=]?\s*(\d{1,4})(?:\s*[xX]\s*\1)?\s*", re.IGNORECASE)
 
 
-def _infer_size(largest: int, *, source=None, line=None) -> int:
-    """The size of a tuple list whose largest row, column or value is ``largest``: that
-    number when it is one of :data:`INFERRED_SIZES`, else a refusal asking for ``--size``
-    (rounding up to a usual size would read a 10x10 list as 12x12, or ``[[1, 1, 26]]``
-    as 36x36, and solve another puzzle).
+def size_header(line: str) -> int | None:
+    """The size a ``# size N`` line gives, else ``None``.
 
-    >>> _infer_size(10), _infer_size(36)
-    (10, 36)
-    >>> _infer_size(26)
+    >>> size_header("# size 9"), size_header("# Size: 16x16"), size_header("# sized 9")
+    (9, 16, None)
+    """
+    m = SIZE_HEADER.fullmatch(line.strip())
+    return int(m.group(1)) if m else None
+
+
+def with_size(rules: Rules, size: int, *, source=None, line=None) -> Rules:
+    """``rules`` with the ``size`` a text's ``# size N`` line gives; a different size set
+    already (``--size``, a ``sudokuN/`` folder) is refused, so that neither is guessed.
+
+    >>> with_size(Rules(), 9).size
+    9
+    >>> with_size(Rules(size=16), 9)
     Traceback (most recent call last):
     ...
-    qsudoku.errors.PuzzleFormatError: cannot infer the size of this tuple list: its largest row, column or value is 26, and only 4 to 25, 36, 49 and 64 are inferred; pass --size N (e.g. --size 36)
+    qsudoku.errors.PuzzleFormatError: the text says '# size 9' but the size is 16 (--size or its folder); drop one
     """
-    if largest in INFERRED_SIZES:
-        return largest
+    if rules.size is not None and rules.size != size:
+        raise PuzzleFormatError(f"the text says '# size {size}' but the size is {rules.size} "
+                                "(--size or its folder); drop one", source=source, line=line)
+    if not 2 <= size <= MAX_SIZE:
+        raise PuzzleFormatError(f"grid size {size} is not supported (2..{MAX_SIZE})",
+                                source=source, line=line)
+    return Rules.merged(rules, Rules(size=size))
+
+
+def _given_size(rules: Rules, regions, triples, *, source, line) -> int:
+    """The size of a tuple list: given by ``rules`` (its size, box shape or region map)
+    or ``regions``, never guessed from its entries."""
+    regions = regions if regions is not None else rules.regions
+    if rules.size:
+        return rules.size
+    if rules.box is not None:
+        return rules.box[0] * rules.box[1]
+    if regions is not None:
+        return math.isqrt(len(regions))
+    largest = max((max(t) for t in triples), default=0)
     if largest > MAX_SIZE:
         raise PuzzleFormatError(f"value {largest} is larger than any supported size (at most "
                                 f"{MAX_SIZE})", source=source, line=line)
-    up = next(n for n in INFERRED_SIZES if n >= largest)
-    raise PuzzleFormatError(f"cannot infer the size of this tuple list: its largest row, "
-                            f"column or value is {largest}, and only 4 to 25, 36, 49 and 64 "
-                            f"are inferred; pass --size N (e.g. --size {up})",
-                            source=source, line=line)
+    seen = (f" (its largest row, column or value is {largest}; the grid may be larger)"
+            if triples else "")
+    raise PuzzleFormatError(f"a tuple list carries no grid size{seen}: pass --size N, or "
+                            "begin the file with a line '# size N'", source=source, line=line)
 
 
 def parse_puzzle(text: str, rules: Rules = Rules(), *, source="<string>", line=1,
@@ -274,6 +305,11 @@ def parse_puzzle(text: str, rules: Rules = Rules(), *, source="<string>", line=1
     need_type("text", text, str, "a str (the puzzle's text)")
     need_type("rules", rules, Rules)
     s = text.strip()
+    first, _, rest = s.partition("\n")
+    size = size_header(first) if rules.comments else None
+    if size is not None:  # '# size N' then the puzzle: the size of its tuple list
+        rules = with_size(rules, size, source=source, line=line)
+        s, line = rest.strip(), line + 1 + rest[:len(rest) - len(rest.lstrip())].count("\n")
     fmt = rules.format
     if fmt == "auto":
         if s.startswith("[") or s.startswith("("):

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from qsudoku.checks import need_type
+from qsudoku.errors import SampleValueError
 from qsudoku.model.qubo import QuboModel
 
 __all__ = ["Decoded", "decode", "decode_array", "success_rate"]
@@ -118,14 +119,47 @@ def _grids(model: QuboModel, on: np.ndarray, digits: np.ndarray) -> np.ndarray:
 
 
 def decode(model: QuboModel, sampleset) -> list[Decoded]:
-    """Decode every sample of a :class:`dimod.SampleSet` (in its record order)."""
+    """Decode every sample of a :class:`dimod.SampleSet` (in its record order).
+
+    A ``SPIN`` sample set (of the model's BQM sampled as an Ising model) is read as the
+    same states in ``BINARY`` (-1 is 0, +1 is 1; the energies are the same); any other
+    value (a fractional relaxation, a 2) is refused, never read as a digit.
+
+    Raises:
+        TypeError: Not a model and a :class:`dimod.SampleSet`.
+        ValueError: The sample set lacks a model variable.
+        SampleValueError: A value that is not 0/1 (``BINARY``) or -1/+1 (``SPIN``).
+    """
     import dimod
 
     need_type("model", model, QuboModel)
     need_type("sampleset", sampleset, dimod.SampleSet)
+    sampleset = _binary(sampleset)
     rec = sampleset.record
     occ = rec.num_occurrences if "num_occurrences" in rec.dtype.names else None
     return decode_array(model, _aligned(model, sampleset), rec.energy, occ)
+
+
+def _binary(sampleset):
+    """``sampleset`` in ``BINARY`` (a ``SPIN`` one converted), checked to hold only its
+    vartype's two values."""
+    import dimod
+
+    spin = sampleset.vartype is dimod.SPIN
+    values = np.asarray(sampleset.record.sample)
+    low = -1 if spin else 0
+    if not values.size or (not spin and values.dtype.kind in "iub"
+                           and values.min() >= 0 and values.max() <= 1):
+        return sampleset  # the usual case, checked without a copy
+    bad = (values != low) & (values != 1)
+    if bad.any():
+        s, v = (int(k) for k in np.argwhere(bad)[0])
+        raise SampleValueError(
+            f"sample {s} holds {values[s, v].item()!r} for variable "
+            f"{sampleset.variables[v]!r}: a "
+            f"{sampleset.vartype.name} sample set holds only {low} and 1 (decode reads BINARY "
+            "0/1 or SPIN -1/+1 samples, not fractional or other values)")
+    return sampleset.change_vartype(dimod.BINARY, inplace=False) if spin else sampleset
 
 
 def success_rate(decoded: list[Decoded]) -> float:

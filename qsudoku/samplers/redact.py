@@ -34,12 +34,15 @@ D-Wave sampler installs it itself (nothing to wire in the experiment engine).
 from __future__ import annotations
 
 import configparser
+import contextlib
 import logging
 import os
 import re
+import sys
 from typing import Iterable
 
-__all__ = ["redact", "scrub", "RedactingFilter", "install_log_redaction", "known_secrets",
+__all__ = ["redact", "scrub", "mask", "MaskedStream", "masked_stderr", "RedactingFilter",
+           "install_log_redaction", "known_secrets",
            "install_record_redaction", "header_values", "url_secrets", "option_secrets",
            "LOGGER_PREFIXES", "MASK", "SECRET_ENV"]
 
@@ -141,14 +144,64 @@ def redact(text: str, secrets: Iterable[str] = ()) -> str:
     return _KEYED_RE.sub(_mask_keyed, text)
 
 
+def mask(text: str) -> str:
+    """:func:`redact` ``text`` with every secret learned in this process: qsudoku's own
+    messages (an argument quoted in an error, a scheduler address) are masked as D-Wave's
+    logs are.
+
+    >>> mask("parameter seed = 'DEV-" + "0123abcd" * 5 + "' must be an integer >= 0")
+    "parameter seed = '<token>' must be an integer >= 0"
+    >>> mask("scheduler address 'tcp://u:hunter2@host:1' is not valid")
+    "scheduler address 'tcp://u:<token>@host:1' is not valid"
+    """
+    return redact(text, _FILTER.secrets)
+
+
 def scrub(text: str) -> str:
-    """:func:`redact` ``text`` and put it on one line of at most 240 characters (for errors).
+    """:func:`mask` ``text`` and put it on one line of at most 240 characters (for errors).
 
     >>> scrub("no\\n  solver " + "x" * 300)[:12]
     'no solver xx'
     """
-    text = " ".join(redact(text, _FILTER.secrets).split())
+    text = " ".join(mask(text).split())
     return text if len(text) <= 240 else text[:237] + "..."
+
+
+class MaskedStream:
+    """A text stream (standard error) that :func:`mask` s everything written to it, so no
+    line of qsudoku's (errors, notes, warnings, argparse's usage errors) shows a secret.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> _ = MaskedStream(out).write("--sampler DEV-" + "0" * 32 + " is unknown")
+    >>> out.getvalue()
+    '--sampler <token> is unknown'
+    """
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, text):
+        return self.stream.write(mask(text) if isinstance(text, str) else text)
+
+    def writelines(self, lines):
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
+
+
+@contextlib.contextmanager
+def masked_stderr():
+    """Within the block, ``sys.stderr`` is a :class:`MaskedStream` over the real one."""
+    previous = sys.stderr
+    sys.stderr = MaskedStream(previous) if previous is not None else None
+    try:
+        yield
+    finally:
+        if isinstance(sys.stderr, MaskedStream):  # else a command replaced it: theirs stays
+            sys.stderr = previous
 
 
 def known_secrets(config_file: str | None = None) -> set[str]:

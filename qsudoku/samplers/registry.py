@@ -38,11 +38,14 @@ import sys
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Mapping
 
-from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
+from qsudoku.checks import describe, need_type
+from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError, SamplerOutputError
+from qsudoku.samplers.entries import (check_extra, check_factory, check_mapping, check_name,
+                                      check_round_cost, check_target, check_weight_kinds)
 
 __all__ = ["SamplerSpec", "SPECS", "register", "get_spec", "get_sampler", "names",
            "check_params", "check_values", "check_sampler_values", "default_params",
-           "ClassDefaults", "sample_defaults"]
+           "ClassDefaults", "sample_defaults", "BUILT_IN"]
 
 #: ``sample()`` parameters that are not defaults to list: the model's groups, and what
 #: the solve path sets for each round (its seed, the time left, stop at a ground state).
@@ -288,21 +291,56 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
 )}
 
 
+#: The names qsudoku ships: :func:`register` replaces one only when asked (``replace=True``).
+BUILT_IN = frozenset(SPECS)
+
+
 def register(name: str, *, summary: str = "", defaults: Mapping | None = None,
              extra: str | None = None, offline: bool = True, checks: str | None = None,
              product: str | None = None, round: Mapping | None = None,
              ignores_weights: tuple[str, ...] = (),
-             round_cost: float | None = None):
+             round_cost: float | None = None, replace: bool = False):
     """Decorator registering a factory (``factory(**options) -> dimod.Sampler``) under
     ``name``: for samplers of your own; qsudoku's are in :data:`SPECS`.  ``checks`` and
     ``product`` are :attr:`SamplerSpec.checks` and :attr:`SamplerSpec.product` (and
     ``round_cost`` :attr:`SamplerSpec.round_cost`): with a
     ``product``, the factory's objects passed to ``solve(..., sampler=obj)`` are
-    recognised as ``name``; ``ignores_weights`` is :attr:`SamplerSpec.ignores_weights`."""
+    recognised as ``name``; ``ignores_weights`` is :attr:`SamplerSpec.ignores_weights`.
+
+    Everything is checked here, not at the first solve (:mod:`.entries`): ``name`` must be
+    one the command line can use (no comma, space or newline, no leading ``-``, not
+    ``solve``), ``checks`` is imported and must be a callable, ``defaults`` and ``round``
+    are checked as sampling parameters, ``round_cost`` is seconds in ``(0, 1e7]``.  A
+    built-in name (``aco``, ``sa``, ...) is replaced only with ``replace=True``.  The
+    factory must be callable; what it returns is checked when it is first used
+    (:func:`get_sampler`).
+
+    >>> register("aco")(lambda **options: None)
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ConfigError: sampler 'aco' is built in: pass replace=True to register(...) to replace it
+
+    Raises:
+        TypeError: A field of the wrong type (the factory not callable, a name not a str).
+        ConfigError: A field of a wrong value, naming it (a ``ValueError``).
+    """
+    check_name(name)
+    if name in BUILT_IN and replace is not True:
+        raise ConfigError(f"sampler {name!r} is built in: pass replace=True to register(...) "
+                          "to replace it")
+    need_type("summary", summary, str)
+    if not isinstance(offline, bool):
+        raise TypeError(f"offline must be True or False, not {describe(offline)}")
+    every, per_round = check_mapping("defaults", defaults), check_mapping("round", round)
+    check_values({**every, **per_round}, f"register({name!r})")
+    fields = dict(summary=summary, defaults=every, extra=check_extra(extra), offline=offline,
+                  checks=check_target("checks", checks, resolve=True),
+                  product=check_target("product", product), round=per_round,
+                  ignores_weights=check_weight_kinds(ignores_weights, _ALL_WEIGHTS),
+                  round_cost=check_round_cost(round_cost))
+
     def deco(factory):
-        SPECS[name] = SamplerSpec(name, factory, summary, dict(defaults or {}), extra, offline,
-                                  checks, product, dict(round or {}), tuple(ignores_weights),
-                                  round_cost)
+        SPECS[name] = SamplerSpec(name, check_factory(name, factory), **fields)
         return factory
     return deco
 
@@ -313,7 +351,7 @@ def names() -> list[str]:
     >>> {"aco", "sa", "exact", "cpsat"} <= set(names())
     True
     """
-    return sorted(SPECS)
+    return sorted(map(str, SPECS))
 
 
 def get_spec(name: str) -> SamplerSpec:
@@ -330,10 +368,12 @@ def get_sampler(name: str, **options):
     Raises:
         ConfigError: Unknown name or bad option (:class:`ParameterError`).
         BackendUnavailableError: Its package is not installed.
+        SamplerOutputError: Its (registered) factory returned no sampler (nothing with a
+            ``sample`` method).
     """
     spec = get_spec(name)
     try:
-        return spec.factory(**options)
+        sampler = spec.factory(**options)
     except ImportError as e:
         hint = f"pip install 'qsudoku[{spec.extra}]'" if spec.extra else "pip install -e ."
         raise BackendUnavailableError(
@@ -341,6 +381,10 @@ def get_sampler(name: str, **options):
         ) from None
     except TypeError as e:
         raise ParameterError(f"sampler {name!r}: bad option: {e}") from None
+    if not callable(getattr(sampler, "sample", None)):  # a registered factory's mistake
+        raise SamplerOutputError(f"the factory registered as sampler {name!r} returned "
+                                 f"{describe(sampler)}, not a dimod.Sampler (no sample method)")
+    return sampler
 
 
 def default_params(name: str) -> dict:
