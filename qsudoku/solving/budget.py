@@ -130,16 +130,18 @@ def set_budget(result: Result, plan: Plan, num_variables: int, built: float, t0:
     """The default budget of a model, as seconds from ``t0`` (recorded in ``result``): the
     base budget from the start, or a big model's (or costly sampler's, or an ``exact``
     sampler's) from ``now``, with :data:`~qsudoku.solving.loop.SAMPLE_OVERHEAD` builds on
-    top."""
+    top.  An exact sampler's is recorded as its time limit, counted from ``now``."""
     spec = SPECS.get(plan.label)
     seconds, why = default_budget(
         num_variables, built, label=plan.label,
         round_cost=spec.round_cost if spec is not None else None,
         exact_limit=plan.config.route.fallback_time_limit if exact else None)
-    if why != "default":
-        seconds = round(now - t0 + SAMPLE_OVERHEAD * built + seconds, 3)
     route = result.sampler["route"]
     route["time_budget"], route["budget"] = seconds, why
+    if why != "default":
+        seconds = round(now - t0 + SAMPLE_OVERHEAD * built + seconds, 3)
+        if not exact:  # an exact sampler's is its time limit, as the fallback's is
+            route["time_budget"] = seconds
     if "time_limit" in result.sampler["params"] or "time_budget" in result.sampler["params"]:
         result.sampler["params"] = plan.round_params(plan.seed, seconds)
     return seconds

@@ -5,7 +5,9 @@ Round 0 takes the configured seed as it is; later rounds draw theirs from it.  A
 without a time parameter takes batches of reads that fit the time left at the time per
 read measured so far, and its first round is measured first: a call of
 :data:`PROBE_READS` read, then the rest of its reads that fit (on a blank 25x25, one
-``sa`` read costs seconds, and 50 of them minutes).  A round is skipped when the time left is below
+``sa`` read costs seconds, and 50 of them minutes); not a QPU's (its reads are checked
+against its access-time limit) nor a population's (``properties["population"]``:
+``pa``'s reads are annealed together).  A round is skipped when the time left is below
 :data:`SAMPLE_OVERHEAD` builds of the model.  One round only for a fixed sample, with
 ``route.enabled = false``, and for a sampler that takes no seed.
 
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from dataclasses import replace
 
 import numpy as np
@@ -106,7 +109,9 @@ class RoundLoop:
         built = 0.0
         if self.unbuilt:
             return self.tally
-        probe = (self.batched and self.max_reads > PROBE_READS
+        props = getattr(self.plan.sampler, "properties", None)
+        population = isinstance(props, Mapping) and bool(props.get("population"))
+        probe = (self.batched and self.max_reads > PROBE_READS and not population
                  and "annealing_time" not in self.plan.accepted and not self.work)
         n_next: int | None = PROBE_READS if probe else None
         tally, result = self.tally, self.result
