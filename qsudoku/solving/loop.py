@@ -285,5 +285,5 @@ class RoundLoop:
         then = f"then as many as fit ({fits} in the next call)" if fits >= 1 else "no more fit"
         self.result.notes.append(f"{label}: {asked} reads per round cannot fit the "
                                  f"{self.budget:g} s budget ({per_read:.2g} s per read, measured "
-                                 f"on a first call of {count_noun(first, 'read')}); reads were cut to "
-                                 f"fit: {first} in the first call, {then}")
+                                 f"on a first call of {count_noun(first, 'read')}); reads were "
+                                 f"cut to fit: {first} in the first call, {then}")
