@@ -273,7 +273,8 @@ print(json.dumps({"compiled_in_sample": compiled, "timings": r.timings,
 def test_a_first_25x25_solve_compiles_nothing_in_its_sample_stage(tmp_path):
     """Issue 49: ``sample 11.47 s`` under ``budget: 0.8 s`` on a fresh install: the
     refuting ants of a model of 1,000 variables or more compiled inside the sample stage.
-    A fresh numba cache, a fresh interpreter."""
+    After a fresh compile the first full garbage collection took 1.1 s of the first
+    round: the warm-up collects it.  A fresh numba cache, a fresh interpreter."""
     pytest.importorskip("numba")
     from qsudoku.io.datasets import dataset_path
 
@@ -285,3 +286,5 @@ def test_a_first_25x25_solve_compiles_nothing_in_its_sample_stage(tmp_path):
     got = json.loads(out.stdout.strip().splitlines()[-1])
     assert got["compiled_in_sample"] == [], got
     assert got["timings"]["compile"] > got["timings"]["sample"], got  # compiled, in warm-up
+    # within its budget, give or take a loaded machine (it was 11-64 s against 0.8 s)
+    assert got["timings"]["sample"] < 3 * got["budget"], got
