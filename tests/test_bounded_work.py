@@ -288,3 +288,25 @@ def test_a_first_25x25_solve_compiles_nothing_in_its_sample_stage(tmp_path):
     assert got["timings"]["compile"] > got["timings"]["sample"], got  # compiled, in warm-up
     # within its budget, give or take a loaded machine (it was 11-64 s against 0.8 s)
     assert got["timings"]["sample"] < 3 * got["budget"], got
+
+
+def test_a_bounded_search_without_a_process_to_spare_is_the_machines_refusal(monkeypatch,
+                                                                             target):
+    from qsudoku.errors import MachineError
+    from qsudoku.samplers.dwave import search as S
+
+    class Refusing:
+        def Pipe(self, duplex):
+            import multiprocessing
+
+            return multiprocessing.Pipe(duplex)
+
+        def Process(self, **kwargs):
+            class P:
+                def start(self):
+                    raise BlockingIOError(11, "Resource temporarily unavailable")
+            return P()
+
+    monkeypatch.setattr(S, "_context", Refusing)
+    with pytest.raises(MachineError, match="cannot start the embedding search's process"):
+        S.search([(0, 1)], [(0, 1)], {"timeout": 1}, bounded=True)

@@ -22,6 +22,8 @@ import multiprocessing
 import time
 from typing import Any, Mapping, Sequence
 
+from qsudoku.errors import MachineError
+
 __all__ = ["search", "cannot_fit", "GRACE", "MINORMINER_TIMEOUT", "REFUSALS"]
 
 #: Seconds a bounded search may run past its limit before its process is ended: minorminer
@@ -97,6 +99,7 @@ def search(source: Sequence, target: Sequence, params: Mapping, *,
 
     Raises:
         RuntimeError: Any other failure of minorminer (a bug, not a verdict).
+        MachineError: A bounded search could not start its process.
     """
     t = time.perf_counter()
     if not bounded:
@@ -107,7 +110,12 @@ def search(source: Sequence, target: Sequence, params: Mapping, *,
     receive, send = ctx.Pipe(duplex=False)
     proc: Any = ctx.Process(target=_child, args=(send, source, target, dict(params)),
                             daemon=True)
-    proc.start()
+    try:
+        proc.start()
+    except OSError as e:  # no process to spare (ulimit -u, memory): the machine refused
+        receive.close()
+        send.close()
+        raise MachineError(f"cannot start the embedding search's process: {e}") from None
     send.close()
     try:
         done = receive.poll(limit + GRACE)
