@@ -156,12 +156,12 @@ def test_a_blank_49x49_runs_the_exact_sampler_and_no_fallback_after_it(capsys):
     assert d["num_variables"] == 49 ** 3 and d["num_interactions"] == 0
     assert "build" not in d["timings"] and d["info"]["status"] in ("solved", "time_limit")
     if not d["valid"]:
-        assert any("'sat' ran and stopped at its 0.3 s time limit" in n for n in d["notes"])
+        assert any("'sat' found no solution within its 0.3 s time limit" in n
+                   for n in d["notes"])
     r = solve(Puzzle.standard([0] * 49 ** 2),
               Config().with_overrides(sampler="sat", params={"time_limit": 0.3},
                                       route={"exact_fallback": "sat,csp"}))
-    assert r.valid or "no exact fallback after the exact sampler 'sat': it had the time it " \
-        "was given (name another with --sampler)" in r.notes
+    assert r.valid or any("no fallback runs after an exact sampler" in n for n in r.notes)
     assert "fallback" not in r.solved_by and "fallback" not in r.timings
 
 

@@ -11,9 +11,9 @@ from _puzzles import FOUR_GIVENS4, SEED001, SEED004, TWO_GIVENS4
 
 def test_solve_reports_every_stage():
     r = solve(parse_puzzle(SEED004), Config().with_overrides(sampler="sa", seed=3))
-    assert r.valid and r.solved_by == "sa (1 round)" and r.energy == 0.0
+    assert r.valid and r.solved_by.startswith("sa (") and r.energy == 0.0
     assert r.num_variables == 63 and r.num_interactions > 0
-    assert 0 < r.success_rate <= 1 and r.num_reads == 50
+    assert 0 < r.success_rate <= 1 and 1 <= r.num_reads <= 50  # one read, then the rest
     assert set(r.timings) >= {"propagate", "build", "sample", "decode", "total"}
     assert r.model.puzzle.is_solution(r.grid)
     d = r.to_dict()

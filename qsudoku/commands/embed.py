@@ -40,7 +40,8 @@ def register(sub) -> None:
                    "(zephyr), 16,16,4 (chimera)")
     add_option(g, "--time-budget", action=SecondsAction, metavar="S", dest="timeout",
                old=("--timeout",), help="seconds minorminer may search for each puzzle's "
-                                        "embedding (its timeout; default 1000)")
+                                        "embedding, its initialization included (default "
+                                        "1000)")
     g.add_argument("--tries", type=int, metavar="N", help="minorminer restarts")
     g.add_argument("--patience", type=int, metavar="N",
                    help="minorminer chainlength_patience (0 = fastest, longer chains)")
@@ -119,6 +120,8 @@ def report_row(puzzle, model, embedded, child, reads: int) -> dict:
                mean_chain_length=stats["mean_chain_length"] if embedded.found else None,
                embedding_time=stats["embedding_time"], embedding_cache_hit=embedded.cache_hit,
                qubits_available=len(child.nodelist))
+    if not embedded.found:
+        row["why"] = embedded.why or None
     est = estimate_qpu_access_time(child.properties, stats["num_qubits"], num_reads=reads) \
         if embedded.found else None
     row["estimated_qpu_access_time_ms"] = round(est / 1e3, 2) if est is not None else None
@@ -134,7 +137,8 @@ def render_row(row: dict) -> str:
     head = f"{name}  {row['num_variables']} variables, {row['num_interactions']} interactions -> "
     where = f"{row['topology']}{row['shape']}"
     if not row["fits"]:
-        return head + f"DOES NOT FIT on {where} (no embedding found in {row['embedding_time']:.1f} s)"
+        why = row.get("why") or f"no embedding found in {row['embedding_time']:.1f} s"
+        return head + f"DOES NOT FIT on {where} ({why})"
     cached = " (cached)" if row["embedding_cache_hit"] else ""
     est = row["estimated_qpu_access_time_ms"]
     cost = f", QPU access ~{est:.1f} ms per {row['estimate_num_reads']} reads" if est else ""
@@ -185,7 +189,8 @@ def run(args) -> int:
             print(json.dumps({"name": puzzle.name, "error": str(e)}) if args.json else
                   f"{puzzle.name or 'puzzle'}  NO SOLUTION: {e}", flush=True)
             continue
-        embedded = embed_bqm(model.bqm, child, cache, parameters=params) if model else None
+        embedded = embed_bqm(model.bqm, child, cache, parameters=params,
+                             bounded=True) if model else None  # --time-budget holds
         row = report_row(puzzle, model, embedded, child, args.reads)
         rows.append(row)
         if not row["fits"]:

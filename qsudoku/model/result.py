@@ -37,7 +37,8 @@ class Result:
             when a sampling round found a valid grid; ``"<backend> (exact, no QUBO)"``
             when an exact sampler solved the candidates directly; ``"sat fallback after
             <sampler> (N rounds)"`` when the exact fallback finished; ``"none"`` when
-            nothing did.
+            nothing did (``"none: <backend> stopped at its S s time limit"`` for an exact
+            sampler that ran out of time).
         energy: Energy of the best read (``0.0`` for propagation-only solves).
         success_rate: Fraction of reads that were valid (``None`` without sampling).
         num_reads: Reads taken over all rounds.

@@ -12,6 +12,7 @@ built here from its one-hot groups (no puzzle model needed).
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import os
 import sys
@@ -59,7 +60,9 @@ class KernelSampler:
 
     A subclass lists in ``_WARM_CALLS`` the keyword sets of :meth:`sample` that together
     run every kernel it uses, and in ``_KERNEL_PARAMS`` the parameters of :meth:`sample`
-    that choose which kernels those are.
+    that choose which kernels those are; :meth:`kernel_params` resolves those whose choice
+    depends on the model's size (``aco``'s ``"auto"``), so that the warm-up on the blank
+    4x4 runs the kernels a model of that size runs.
     """
 
     _WARM_CALLS: tuple = ()
@@ -68,11 +71,19 @@ class KernelSampler:
     def __init__(self):
         self.properties = dict(self.properties, numba=_have_numba())
 
-    def warm_up(self, params: dict | None = None) -> float:
+    def kernel_params(self, chosen: dict, num_variables: int) -> dict:
+        """The :data:`_KERNEL_PARAMS` values ``chosen`` as :meth:`sample` resolves them
+        on a model of ``num_variables`` variables (here: as they are)."""
+        return chosen
+
+    def warm_up(self, params: dict | None = None, num_variables: int | None = None) -> float:
         """Compile (or load from numba's cache) the kernels that :meth:`sample` runs with
-        ``params``, on a blank 4x4 model, once per process, so that no time limit pays for
-        them; returns the seconds it took."""
+        ``params`` (on a model of ``num_variables`` variables, if given: see
+        :meth:`kernel_params`), on a blank 4x4 model, once per process, so that no time
+        limit pays for them; returns the seconds it took."""
         chosen = {k: v for k, v in (params or {}).items() if k in self._KERNEL_PARAMS}
+        if num_variables is not None:
+            chosen = self.kernel_params(chosen, num_variables)
         key = (type(self), repr(sorted(chosen.items())))
         if key in _WARMED:
             return 0.0
@@ -81,6 +92,9 @@ class KernelSampler:
         for kwargs in self._WARM_CALLS:
             self.sample(bqm, groups=groups, num_reads=1, seed=0, **{**chosen, **kwargs})
         _WARMED.add(key)
+        # The compiler's garbage is collected here, under compile: else the first full
+        # collection falls in the first round (1.1 s of a fresh 25x25's, at load 11).
+        gc.collect()
         return time.perf_counter() - t
 
 

@@ -17,7 +17,12 @@ propagation and the QUBO's build included.  The shipped default, ``route.time_bu
   model's size in this machine's seconds (its load included), and it no longer eats into
   the first round;
 - at least what one round of the sampler costs, when its registry entry says so
-  (:attr:`qsudoku.samplers.SamplerSpec.round_cost`: ``decompose``, a run of QPU calls).
+  (:attr:`qsudoku.samplers.SamplerSpec.round_cost`: ``decompose``, a run of QPU calls);
+- for an exact sampler (``sat``, ``cpsat``, ``ilp``, ``asp``, ``csp``: it solves the
+  candidates, and no fallback runs after it), the time limit of an exact solve, the
+  fallback's (``route.fallback_time_limit``, 60 s; ``0`` = none), counted from the end of
+  propagation: a user who names an exact solver expects its answer, and CP-SAT's start-up
+  alone took 1.3 s of the base budget on a busy machine.
 
 The result says which budget ran and why (``sampler.route.time_budget`` and
 ``sampler.route.budget``; a ``budget:`` line in the text output).
@@ -28,12 +33,15 @@ The result says which budget ran and why (``sampler.route.time_budget`` and
 (9.0, 'default for 117,649 variables: 6 times the 1.5 s build of the model, after it')
 >>> default_budget(200, 0.002, round_cost=120.0, label="decompose")
 (120.0, 'default for decompose: what one round of its work costs')
+>>> default_budget(200, 0.0, label="cpsat", exact_limit=60.0)
+(60.0, "default for the exact sampler cpsat: an exact solve's time limit, route.fallback_time_limit")
 """
 
 from __future__ import annotations
 
 import time
 
+from qsudoku.checks import MAX_SECONDS
 from qsudoku.model.propagate import Candidates
 from qsudoku.model.result import Result
 from qsudoku.samplers import SPECS
@@ -73,14 +81,21 @@ def is_auto(budget) -> bool:
 
 
 def default_budget(num_variables: int, built: float, *, round_cost: float | None = None,
-                   label: str = "") -> tuple[float, str]:
+                   label: str = "", exact_limit: float | None = None) -> tuple[float, str]:
     """The default budget's seconds of sampling and the reason, for a model of
     ``num_variables`` variables built in ``built`` seconds and a sampler whose round costs
-    ``round_cost`` seconds (``None``: no more than any).
+    ``round_cost`` seconds (``None``: no more than any); for an exact sampler,
+    ``exact_limit``, the time limit of an exact solve (``0``: none, and the seconds are
+    :data:`~qsudoku.checks.MAX_SECONDS`).
 
     The seconds are counted from the start of the solve when they are
-    :data:`BASE_BUDGET` (reason ``"default"``), else from when the model is built.
+    :data:`BASE_BUDGET` (reason ``"default"``), else from when the model is built (for
+    an exact sampler, which builds none, from the end of propagation).
     """
+    if exact_limit is not None:
+        return (float(exact_limit or MAX_SECONDS),
+                f"default for the exact sampler {label}: an exact solve's time limit, "
+                "route.fallback_time_limit" + (" (0: none)" if not exact_limit else ""))
     seconds, why = BASE_BUDGET, "default"
     if num_variables >= BIG_MODEL and BUILDS * built > seconds:
         seconds = BUILDS * built
@@ -111,17 +126,22 @@ def auto_budget(loop: RoundLoop, plan: Plan, root: Candidates, result: Result, t
 
 
 def set_budget(result: Result, plan: Plan, num_variables: int, built: float, t0: float,
-                now: float) -> float:
+                now: float, *, exact: bool = False) -> float:
     """The default budget of a model, as seconds from ``t0`` (recorded in ``result``): the
-    base budget from the start, or a big model's (or costly sampler's) from ``now``, with
-    :data:`~qsudoku.solving.loop.SAMPLE_OVERHEAD` builds on top."""
+    base budget from the start, or a big model's (or costly sampler's, or an ``exact``
+    sampler's) from ``now``, with :data:`~qsudoku.solving.loop.SAMPLE_OVERHEAD` builds on
+    top.  An exact sampler's is recorded as its time limit, counted from ``now``."""
     spec = SPECS.get(plan.label)
-    seconds, why = default_budget(num_variables, built, label=plan.label,
-                                  round_cost=spec.round_cost if spec is not None else None)
-    if why != "default":
-        seconds = round(now - t0 + SAMPLE_OVERHEAD * built + seconds, 3)
+    seconds, why = default_budget(
+        num_variables, built, label=plan.label,
+        round_cost=spec.round_cost if spec is not None else None,
+        exact_limit=plan.config.route.fallback_time_limit if exact else None)
     route = result.sampler["route"]
     route["time_budget"], route["budget"] = seconds, why
+    if why != "default":
+        seconds = round(now - t0 + SAMPLE_OVERHEAD * built + seconds, 3)
+        if not exact:  # an exact sampler's is its time limit, as the fallback's is
+            route["time_budget"] = seconds
     if "time_limit" in result.sampler["params"] or "time_budget" in result.sampler["params"]:
         result.sampler["params"] = plan.round_params(plan.seed, seconds)
     return seconds

@@ -83,8 +83,10 @@ def run_exact_sampler(plan: Plan, root: Candidates, result: Result, deadline: fl
         result.num_valid, result.success_rate = 1, 1.0
         result.solved_by = f"{plan.label} (exact, no QUBO)"
     elif info.get("status") == "time_limit":
-        result.notes.append(f"the exact sampler {plan.label!r} ran and stopped at its "
-                            f"{limit:g} s time limit without a solution (no QUBO built)")
+        result.solved_by = f"none: {plan.label} stopped at its {limit:.3g} s time limit"
+        result.notes.append(f"the exact sampler {plan.label!r} found no solution within its "
+                            f"{limit:.3g} s time limit (no fallback runs after an exact "
+                            "sampler; --time-budget S gives it S seconds)")
 
 
 def run_fallback(chain: Sequence[str], cands: Candidates, time_limit: float | None,

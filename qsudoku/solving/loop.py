@@ -3,8 +3,11 @@ until a read is valid or the budget is spent.
 
 Round 0 takes the configured seed as it is; later rounds draw theirs from it.  A sampler
 without a time parameter takes batches of reads that fit the time left at the time per
-read measured so far; one asked for more than :data:`UNMEASURED_READS` reads is measured
-first on :data:`PROBE_READS` reads.  A round is skipped when the time left is below
+read measured so far, and its first round is measured first: a call of
+:data:`PROBE_READS` read, then the rest of its reads that fit (on a blank 25x25, one
+``sa`` read costs seconds, and 50 of them minutes); not a QPU's (its reads are checked
+against its access-time limit) nor a population's (``properties["population"]``:
+``pa``'s reads are annealed together).  A round is skipped when the time left is below
 :data:`SAMPLE_OVERHEAD` builds of the model.  One round only for a fixed sample, with
 ``route.enabled = false``, and for a sampler that takes no seed.
 
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from dataclasses import replace
 
 import numpy as np
@@ -24,13 +28,12 @@ from qsudoku.errors import TimeLimitError
 from qsudoku.model.propagate import Candidates
 from qsudoku.model.puzzle import Puzzle
 from qsudoku.model.qubo import QuboModel, build_model
-from qsudoku.model.result import Result
+from qsudoku.model.result import Result, count_noun
 from qsudoku.solving.plan import Plan
 from qsudoku.samplers import get_spec, names
 from qsudoku.solving.rounds import Tally
 
-__all__ = ["RoundLoop", "rounds_text", "SAMPLE_OVERHEAD", "UNMEASURED_READS", "PROBE_READS",
-           "WORK_PARAMS"]
+__all__ = ["RoundLoop", "rounds_text", "SAMPLE_OVERHEAD", "PROBE_READS", "WORK_PARAMS"]
 
 #: What a round's sampler call may cost beyond its time limit, in builds of the model: the
 #: structured samplers check the BQM against the groups before their first read and score
@@ -42,13 +45,12 @@ SAMPLE_OVERHEAD = 2.5
 #: The sampler parameters that end a round early, and how a note says so.
 _STOPS = {"stop_at_ground": "its first ground state", "time_limit": "its time limit"}
 
-
-#: The most reads a first round takes unmeasured: every registered sampler's default and
-#: the usual ``--reads`` (a few hundred) are at most this, so such a run samples exactly as
-#: configured.
-UNMEASURED_READS = 1000
-#: Reads of the short first call that measures a sampler asked for more.
-PROBE_READS = 4
+#: Reads of the first call of a sampler without a time parameter, which measures the time
+#: per read before the rest of the first round's reads are committed: a read's cost is
+#: known only once one has run (``sa``: 2 ms on a 9x9, seconds on a blank 25x25; ``sqa``:
+#: 20-80 ms on the README's 9x9), and no registered default of reads fits every model.
+#: The rest of the first round's reads follow in a second call, as many as fit.
+PROBE_READS = 1
 #: Parameters a read's work grows with, for samplers without a time parameter (``rotor``,
 #: ``sqa``, ``sa``: sweeps; ``pt``: sweeps, replicas, iterations; ``pa``: iterations).
 #: When the user raises one above its registered default, the first round runs one read
@@ -107,7 +109,9 @@ class RoundLoop:
         built = 0.0
         if self.unbuilt:
             return self.tally
-        probe = (self.batched and self.max_reads > UNMEASURED_READS
+        props = getattr(self.plan.sampler, "properties", None)
+        population = isinstance(props, Mapping) and bool(props.get("population"))
+        probe = (self.batched and self.max_reads > PROBE_READS and not population
                  and "annealing_time" not in self.plan.accepted and not self.work)
         n_next: int | None = PROBE_READS if probe else None
         tally, result = self.tally, self.result
@@ -141,16 +145,18 @@ class RoundLoop:
             tally.add(rnd)
             self._note_reads(rnd, rnd.params)
             result.sampleset, result.decoded = rnd.sampleset, rnd.decoded
-            if probe:
-                self._note_cut(rnd.num_reads, rnd.best.valid and
-                               self.puzzle.is_solution(rnd.best.grid))
+            solved = rnd.best.valid and self.puzzle.is_solution(rnd.best.grid)
+            rest = self.max_reads
+            if probe:  # the rest of the first round's reads follow, as many as fit
+                rest = max(1, self.max_reads - rnd.num_reads)
+                self._note_cut(rnd.num_reads, rest, solved)
                 probe = False
-            if rnd.best.valid and self.puzzle.is_solution(rnd.best.grid):
+            if solved:
                 result.grid, result.valid = list(rnd.best.grid), True
                 break
             if self.batched:
                 self.last_per_read = (rnd.t_sample + rnd.t_decode) / max(1, rnd.num_reads)
-                n_next = self._reads_that_fit()
+                n_next = min(rest, self._reads_that_fit())
                 if self.work and tally.rounds == 1:
                     plan, n_next = self._fit_work(built)
                 if n_next < 1:
@@ -262,21 +268,22 @@ class RoundLoop:
         per_read = self._per_read()
         return min(self.max_reads, int(left / per_read)) if per_read > 0 else self.max_reads
 
-    def _note_cut(self, first: int, found: bool) -> None:
-        """Say how many reads ran when the asked reads were measured first (and cut)."""
+    def _note_cut(self, first: int, rest: int, found: bool) -> None:
+        """Say how many reads ran when the first round's reads were measured first: when
+        the user asked for them and the first call found the grid, and when the rest of
+        them were cut to fit the budget (nothing when they all fit)."""
         label, asked, fits = self.plan.label, self.max_reads, self._reads_that_fit()
         per_read = self._per_read()
         if found:
-            self.result.notes.append(f"{label}: a first call of {first} of the {asked} reads "
-                                     "asked (measuring the time per read) found the grid")
+            if self.asked is not None:
+                self.result.notes.append(f"{label}: a first call of {first} of the {asked} "
+                                         "reads asked (measuring the time per read) found the "
+                                         "grid")
             return
-        if fits >= asked:
-            self.result.notes.append(f"{label}: a first call of {first} reads measured "
-                                     f"{per_read:.2g} s per read; {asked} reads per round fit "
-                                     f"the {self.budget:g} s budget")
+        if fits >= rest:
             return
-        then = f"then as many as fit ({fits} in the next round)" if fits >= 1 else "no more fit"
+        then = f"then as many as fit ({fits} in the next call)" if fits >= 1 else "no more fit"
         self.result.notes.append(f"{label}: {asked} reads per round cannot fit the "
                                  f"{self.budget:g} s budget ({per_read:.2g} s per read, measured "
-                                 f"on a first call of {first} reads); reads were cut to fit: "
-                                 f"{first} in the first round, {then}")
+                                 f"on a first call of {count_noun(first, 'read')}); reads were "
+                                 f"cut to fit: {first} in the first call, {then}")

@@ -188,10 +188,17 @@ class Plan:
                 seed, left, num_reads, fixed_sample=fixed_sample), self.label, deadline,
                 finite=finite)
 
-    def warm_up(self) -> float:
-        """Compile the sampler's kernels for these parameters (seconds it took; 0 if none)."""
+    def warm_up(self, num_variables: int | None = None) -> float:
+        """Compile the sampler's kernels for these parameters (seconds it took; 0 if none),
+        those a model of ``num_variables`` variables runs when it is given (a kernel
+        sampler's choice of kernels may depend on the model's size: ``aco``'s refuting
+        ants from 1,000 variables)."""
         warm = getattr(self.sampler, "warm_up", None)
-        return warm(dict(self.params)) if warm is not None else 0.0
+        if warm is None:
+            return 0.0
+        if num_variables is None:
+            return warm(dict(self.params))
+        return warm(dict(self.params), num_variables)
 
     @contextmanager
     def rejected(self):

@@ -9,11 +9,11 @@
 3. sample it in rounds (:mod:`.loop`) until a read is a valid grid or ``route.time_budget``
    is spent.  Each round gets its own seed, drawn from the configured one; a sampler with a
    time parameter gets the time left; one without takes its configured ``num_reads`` in the
-   first round, then batches of at most that many that fit the time left.  A first round
-   asking more than :data:`~.loop.UNMEASURED_READS` reads starts with a short call of
-   :data:`~.loop.PROBE_READS` reads instead, whose time per read sets the reads that fit:
-   the budget bounds the first round too (``--reads 10000000 --time-budget 1`` answers
-   within seconds), and a note says how many reads ran.  A QPU (``annealing_time``, real or
+   first round, then batches of at most that many that fit the time left.  The first
+   round starts with a call of :data:`~.loop.PROBE_READS` read, whose time sets how many
+   of the rest of its reads fit: the budget bounds the first round too
+   (``--reads 10000000 --time-budget 1`` answers within seconds, and ``sa`` on a blank
+   36x36 within its budget and one read), and a note says when reads were cut.  A QPU (``annealing_time``, real or
    mock) is not measured so: its reads are checked against the solver's access-time limit
    before anything is submitted.  A sampler that takes no seed runs one round (its answer
    would not change), and so does every sampler with ``route.enabled = false``
@@ -29,8 +29,8 @@
 >>> r.valid, r.solved_by
 (True, 'aco (1 round)')
 >>> r = solve(parse_puzzle("1..." "..2." "...." "...4"), Config().with_overrides(sampler="sa", seed=3))
->>> r.valid, r.solved_by, r.num_reads
-(True, 'sa (1 round)', 50)
+>>> r.valid, r.solved_by, r.num_reads  # its first call, of one read, found the grid
+(True, 'sa (1 round)', 1)
 
 Any other :class:`dimod.Sampler` plugs in the same way (here with a budget that decodes
 all 32768 states the exact solver returns; a short one keeps those of lowest energy):
@@ -69,14 +69,13 @@ from qsudoku.model.propagate import Candidates, propagate
 from qsudoku.model.puzzle import UNIT_KINDS, Puzzle
 from qsudoku.model.qubo import QuboModel, build_model
 from qsudoku.model.result import Result
-from qsudoku.solving.loop import (PROBE_READS, SAMPLE_OVERHEAD, UNMEASURED_READS, RoundLoop,
-                                  rounds_text)
+from qsudoku.solving.loop import PROBE_READS, SAMPLE_OVERHEAD, RoundLoop, rounds_text
 from qsudoku.solving.budget import BASE_BUDGET, auto_budget, is_auto, set_budget
 from qsudoku.solving.plan import Plan, make_plan, offline_plan
 from qsudoku.solving.rounds import Tally
 
 __all__ = ["solve", "run_plan", "build", "root_candidates", "rounds_text", "SAMPLE_OVERHEAD",
-           "UNMEASURED_READS", "PROBE_READS"]
+           "PROBE_READS"]
 
 
 def root_candidates(puzzle: Puzzle, config: Config) -> Candidates:
@@ -185,15 +184,12 @@ def run_plan(plan: Plan, puzzle: Puzzle, *, budget: float | None = None,
     if _is_exact(plan.sampler):  # it reads the candidates: no QUBO to build
         from qsudoku.solving import fallback  # the exact layer, only when needed
 
-        if auto:
+        if auto:  # the time limit of an exact solve, the fallback's (budget.py)
             time_budget = set_budget(result, plan, root.num_variables, 0.0, t0,
-                                     time.perf_counter())
+                                     time.perf_counter(), exact=True)
         fallback.run_exact_sampler(plan, root, result, t0 + time_budget)
-        if not result.valid and rc.fallback_names:  # the sampler was the exact solver asked for
-            result.notes.append(f"no exact fallback after the exact sampler {plan.label!r}: "
-                                "it had the time it was given (name another with --sampler)")
         return _finish(result, result.timings, t0)
-    compile_time = plan.warm_up()
+    compile_time = plan.warm_up(root.num_variables)  # the kernels of this model's size
     if compile_time:  # a JIT compile (first call in a process) is not sampling time
         timings["compile"] = compile_time
     try:

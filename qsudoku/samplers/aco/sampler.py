@@ -168,6 +168,25 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
     # (refute compiles the refuting ant, tabu_moves the tabu search)
     _KERNEL_PARAMS = ("refute", "tabu_moves")
 
+    def kernel_params(self, chosen: dict, num_variables: int) -> dict:
+        """``refute`` and ``tabu_moves`` as :meth:`sample` resolves ``"auto"`` on a model
+        of ``num_variables`` variables (a tabu search of one move compiles its kernel).
+
+        >>> s = AntColonySampler()
+        >>> s.kernel_params({"refute": "auto", "tabu_moves": "auto"}, 729)
+        {'refute': False, 'tabu_moves': 0}
+        >>> s.kernel_params({"refute": "auto", "tabu_moves": "auto"}, 1800)
+        {'refute': True, 'tabu_moves': 0}
+        >>> s.kernel_params({"refute": "auto", "tabu_moves": "auto"}, 46_656)
+        {'refute': False, 'tabu_moves': 1}
+        """
+        refute, tabu = chosen.get("refute", "auto"), chosen.get("tabu_moves", "auto")
+        if isinstance(tabu, str) and tabu == "auto":
+            tabu = min(1, auto_tabu_moves(num_variables, 1))
+            if tabu:  # a read is a greedy construction and then the tabu search
+                refute = False
+        return {**chosen, "refute": refutes(refute, num_variables), "tabu_moves": tabu}
+
     def sample(self, bqm, groups=None, num_reads: int = 1, num_ants: int = 10,
                q0: float = 0.9, rho: float = 0.9, evap: float = 0.005, xi: float = 0.1,
                max_iters: int = 10**9, stall: int = 150, refute="auto", blame: float = 1.0,

@@ -37,6 +37,7 @@ from typing import Any, Hashable, Iterable, Mapping
 
 from qsudoku.errors import ParameterError, QSudokuError
 from qsudoku.io.reading import read_regular, skip
+from qsudoku.samplers.dwave.search import cannot_fit, search
 
 __all__ = ["Embedded", "EmbeddingCache", "default_cache_dir", "graph_key", "target_id",
            "chain_stats", "is_valid_embedding", "embed_bqm", "check_embedding_parameters",
@@ -294,6 +295,8 @@ class Embedded:
         seconds: Time minorminer took to find it (the stored time on a cache hit).
         cache_hit: True if it came from the cache.
         num_variables: Logical variables of the model.
+        why: Why none was found, when that is known (the model cannot fit the graph,
+            minorminer refused to start, a bounded search ran out of time); ``""``.
     """
 
     embedding: dict
@@ -302,6 +305,7 @@ class Embedded:
     seconds: float
     cache_hit: bool
     num_variables: int
+    why: str = ""
 
     @property
     def found(self) -> bool:
@@ -323,7 +327,8 @@ def _adjacency(edgelist, nodelist=()) -> dict:
 
 
 def embed_bqm(bqm, sampler, cache: EmbeddingCache | None = None, *, parameters: Mapping | None = None,
-              target: str | None = None, adjacency: Mapping | None = None) -> Embedded:
+              target: str | None = None, adjacency: Mapping | None = None,
+              bounded: bool = False) -> Embedded:
     """Embed ``bqm``'s graph into structured ``sampler`` (cached when ``cache`` is given).
 
     Args:
@@ -333,19 +338,24 @@ def embed_bqm(bqm, sampler, cache: EmbeddingCache | None = None, *, parameters: 
         parameters: minorminer keywords (see :data:`MINORMINER_PARAMETERS`).
         target: Precomputed :func:`target_id` of ``sampler`` (computed if ``None``).
         adjacency: Precomputed ``{qubit: set(neighbours)}`` of ``sampler`` (for validation).
+        bounded: Hold the search to its ``timeout`` (minorminer's counts only after its
+            initialization): see :func:`~qsudoku.samplers.dwave.search.search`.
 
     Returns:
-        An :class:`Embedded`; ``embedded.found`` is False if minorminer failed.
+        An :class:`Embedded`; ``embedded.found`` is False if minorminer failed, refused,
+        or the model cannot fit the graph (``embedded.why`` says which, when known).
     """
-    import minorminer
-
     params = check_embedding_parameters(parameters)
     target = target or target_id(sampler)
     variables = list(bqm.variables)
-    edges = list(bqm.quadratic)
-    key = graph_key(edges, target, variables)  # not the search settings: see the module
     if adjacency is None:
         adjacency = _adjacency(sampler.edgelist, sampler.nodelist)
+    why = cannot_fit(len(variables), bqm.num_interactions, len(adjacency),
+                     sum(map(len, adjacency.values())) // 2)
+    if why:  # no search, nothing to cache (and no key: hashing a big graph takes seconds)
+        return Embedded({}, "", target, 0.0, False, len(variables), why)
+    edges = list(bqm.quadratic)
+    key = graph_key(edges, target, variables)  # not the search settings: see the module
     if not variables:
         return Embedded({}, key, target, 0.0, False, 0)
     record = cache.load(key) if cache is not None else None
@@ -360,12 +370,10 @@ def embed_bqm(bqm, sampler, cache: EmbeddingCache | None = None, *, parameters: 
             return Embedded(emb, key, target, float(record.get("embedding_time", 0.0)),
                             True, len(variables))
     source = edges + [(v, v) for v in variables]
-    t = time.perf_counter()
-    emb = minorminer.find_embedding(source, list(sampler.edgelist), **params)
-    seconds = time.perf_counter() - t
-    emb = {v: list(chain) for v, chain in emb.items()}
-    if not (len(emb) == len(variables) and is_valid_embedding(emb, edges, variables, adjacency)):
-        return Embedded({}, key, target, seconds, False, len(variables))  # never cache a failure
+    emb, seconds, why = search(source, list(sampler.edgelist), params, bounded=bounded)
+    if emb is None or not (len(emb) == len(variables)
+                           and is_valid_embedding(emb, edges, variables, adjacency)):
+        return Embedded({}, key, target, seconds, False, len(variables), why)  # never cached
     if cache is not None:
         cache.store(key, {
             "target": target, "num_variables": len(variables), "embedding_time": round(seconds, 4),

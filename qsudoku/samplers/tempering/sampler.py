@@ -125,6 +125,8 @@ class PopulationAnnealingSampler(_Workflow):
     name = "pa"
     defaults = PA_PARAMS
     check = staticmethod(check_pa)
+    #: The reads are one population: a solve's round never splits them to measure a read.
+    properties = {"population": True}
 
     def run(self, bqm, params, seed, info) -> dimod.SampleSet:
         from qsudoku.samplers.tempering import workflows
