@@ -259,6 +259,7 @@ class SamplersDirective(Directive):
     option_spec = {"weights": directives.unchanged}
 
     def run(self):
+        from qsudoku.errors import install_hint
         from qsudoku.samplers import SPECS
 
         specs = list(SPECS.values())
@@ -281,7 +282,7 @@ class SamplersDirective(Directive):
                             [_para("default parameters"),
                              _code(", ".join(f"{k}={v!r}" for k, v in s.defaults.items()) or
                                    "(none)")],
-                            [_para("extra"), _code(f"pip install 'qsudoku[{s.extra}]'")
+                            [_para("extra"), _code(install_hint(s.extra))
                              if s.extra else _para("none: a core dependency")],
                             [_para("offline"), _para("yes" if s.offline else "no")],
                             [_para("penalty weights it reads"), _para(_weights_text(s))],

@@ -89,7 +89,7 @@ def _shape(text):
 
 
 def _target(args):
-    from qsudoku.errors import BackendUnavailableError
+    from qsudoku.errors import BackendUnavailableError, install_hint
 
     try:
         from qsudoku.samplers.dwave.qpu import mock_child
@@ -97,7 +97,7 @@ def _target(args):
         return mock_child(args.topology, _shape(args.shape))
     except ImportError as e:
         raise BackendUnavailableError(f"qsudoku embed needs the D-Wave packages ({e.name or e}); "
-                                      "run: pip install 'qsudoku[qpu]'") from None
+                                      f"run: {install_hint('qpu')}") from None
 
 
 def report_row(puzzle, model, embedded, child, reads: int) -> dict:

@@ -12,7 +12,7 @@ yielded as soon as its lines are read, so memory does not grow with the input
 and the first answer comes before a pipe closes; only a tuple list spread over
 several lines is read whole (at most :data:`MAX_FILE_BYTES`).
 
-The rules of a file under ``shared/data`` follow from its directory and file
+The rules of a file under a data folder (``data/``) follow from its directory and file
 name (``sudoku6/janko_box3x2.txt`` has 3x2 boxes, ``sudokux9/`` adds the
 diagonals, ``jigsaw7/`` reads a region map per line, ``sudoku49/`` gives the size
 of its tuple lists, blank ``[]`` included); a sibling
@@ -37,13 +37,14 @@ from typing import IO, Iterator
 from qsudoku.checks import need_type
 from qsudoku.errors import PuzzleFormatError, QSudokuError
 from qsudoku.model.puzzle import Puzzle
-from qsudoku.io.layout import (closed_list, content_lines, grid_blocks, is_content, is_grid,
+from qsudoku.io.layout import (closed_list, content_lines, grid_blocks, is_content,
                                 looks_like_grids)
 from qsudoku.io.reading import open_regular, skip
 from qsudoku.io.rules import Rules
 from qsudoku.io.stream import file_lines, read_lines
 from qsudoku.model.symbols import MAX_SIZE
-from qsudoku.io.text import decode_line, parse_grid, parse_line, parse_puzzle, parse_regions
+from qsudoku.io.text import (decode_line, parse_grid, parse_line, parse_puzzle, parse_seeds_row,
+                             with_known_solution)
 
 __all__ = ["load_puzzles", "iter_puzzles", "rules_from_path", "MAX_FILE_BYTES"]
 
@@ -54,7 +55,7 @@ _FILE_SUFFIXES = (".txt", ".tsv", ".sdk", ".sudoku", ".csv", ".json", ".grid")
 
 
 def rules_from_path(path: str) -> Rules:
-    """Rules implied by a file's directory and name under ``shared/data``."""
+    """Rules implied by a file's directory and name under a data folder."""
     parent = os.path.basename(os.path.dirname(os.path.abspath(path)))
     kw = {}
     m = re.fullmatch(r"(sudoku|jigsaw)(x?)(\d+)", parent)
@@ -160,14 +161,9 @@ def _is_line_puzzle(text: str, rules: Rules) -> bool:
 
 
 def _parse_argument(text: str, rules: Rules) -> Puzzle:
-    """A puzzle given as an argument; ``"<puzzle> <regions>"`` reads as in a file, and so
-    does one puzzle line whose digits include ``/`` (``--digits 0-9A-Za-z+/``)."""
-    s = text.strip()
-    if rules.format in ("auto", "line") and _is_line_puzzle(s, rules) and (
-            len(s.split()) == 2 or "/" in s):
-        return _parse_one_line(s, rules, "<argument>", 1, _Solutions())
-    if "\n" not in s and "/" not in s and len(s.split()) == 2 and not is_grid(s):
-        return _parse_one_line(s, rules, "<argument>", 1, _Solutions())
+    """A puzzle given as an argument: :func:`~qsudoku.io.text.parse_puzzle` reads every
+    one-line form of a file (``"<puzzle> <regions>"``, a line whose digits include ``/``
+    as ``--digits 0-9A-Za-z+/`` allows) as the file would."""
     return parse_puzzle(text, rules, source="<argument>")
 
 
@@ -308,34 +304,10 @@ def _same_size(numbered, source):
 
 
 def _parse_one_line(line, rules, source, lineno, solutions):
-    parts = line.split()
-    regions = None
-    if len(parts) == 2:
-        regions = parse_regions(parts[1], source=source, line=lineno)
-    elif len(parts) != 1:
-        raise PuzzleFormatError(f"expected a puzzle (and optionally a region map), found "
-                                f"{len(parts)} fields", source=source, line=lineno)
-    solution = _solution(solutions.get(lineno), rules)
-    p = parse_line(parts[0], rules, source=source, line=lineno,
-                   regions=regions, name=f"{os.path.basename(source)}:{lineno}")
-    return _with_solution(p, solution)
-
-
-def _solution(text, rules):
-    if not text:
-        return None
-    try:
-        return tuple(decode_line(text, rules)[0])
-    except PuzzleFormatError:
-        return None
-
-
-def _with_solution(p: Puzzle, solution):
-    if solution is None or len(solution) != len(p.givens):
-        return p
-    from dataclasses import replace
-
-    return replace(p, solution=tuple(solution))
+    known = solutions.get(lineno)
+    p = parse_line(line, rules, source=source, line=lineno,
+                   name=f"{os.path.basename(source)}:{lineno}")
+    return with_known_solution(p, known, rules)
 
 
 def _iter_grids(numbered, rules, source):
@@ -350,19 +322,4 @@ def _iter_tsv(content, rules, source):
 
 def _iter_tsv_items(content, rules, source):
     for lineno, ln in content:
-        fields = ln.rstrip("\n").split("\t")
-        if len(fields) < 2:
-            yield lineno, PuzzleFormatError("expected tab-separated name, puzzle[, regions, "
-                                            "solution]", source=source, line=lineno)
-            continue
-        name, puzzle = fields[0].strip(), fields[1].strip()
-        regions_text = fields[2].strip() if len(fields) > 2 else "-"
-        sol_text = fields[3].strip() if len(fields) > 3 else ""
-
-        def one(name=name, puzzle=puzzle, regions_text=regions_text, sol_text=sol_text, lineno=lineno):
-            regions = None if regions_text in ("", "-") else parse_regions(
-                regions_text, source=source, line=lineno)
-            p = parse_line(puzzle, rules, source=source, line=lineno, regions=regions, name=name)
-            return _with_solution(p, _solution(sol_text, rules))
-
-        yield lineno, _guard(one)
+        yield lineno, _guard(lambda: parse_seeds_row(ln, rules, source=source, line=lineno))

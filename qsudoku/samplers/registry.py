@@ -38,7 +38,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Mapping
 
-from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
+from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError, install_hint
 
 __all__ = ["SamplerSpec", "SPECS", "register", "get_spec", "get_sampler", "names",
            "check_params", "check_values", "check_sampler_values", "default_params",
@@ -335,7 +335,7 @@ def get_sampler(name: str, **options):
     try:
         return spec.factory(**options)
     except ImportError as e:
-        hint = f"pip install 'qsudoku[{spec.extra}]'" if spec.extra else "pip install -e ."
+        hint = install_hint(spec.extra)
         raise BackendUnavailableError(
             f"sampler {name!r} needs a package that is not installed ({e.name or e}); run: {hint}"
         ) from None
