@@ -33,7 +33,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Hashable, Iterable, Mapping
+from typing import Any, Callable, Hashable, Iterable, Mapping
 
 from qsudoku.errors import ParameterError, QSudokuError
 from qsudoku.io.reading import read_regular, skip
@@ -323,7 +323,8 @@ def _adjacency(edgelist, nodelist=()) -> dict:
 
 
 def embed_bqm(bqm, sampler, cache: EmbeddingCache | None = None, *, parameters: Mapping | None = None,
-              target: str | None = None, adjacency: Mapping | None = None) -> Embedded:
+              target: str | None = None, adjacency: Mapping | None = None,
+              on_search: Callable[[], object] | None = None) -> Embedded:
     """Embed ``bqm``'s graph into structured ``sampler`` (cached when ``cache`` is given).
 
     Args:
@@ -333,6 +334,8 @@ def embed_bqm(bqm, sampler, cache: EmbeddingCache | None = None, *, parameters: 
         parameters: minorminer keywords (see :data:`MINORMINER_PARAMETERS`).
         target: Precomputed :func:`target_id` of ``sampler`` (computed if ``None``).
         adjacency: Precomputed ``{qubit: set(neighbours)}`` of ``sampler`` (for validation).
+        on_search: Called once just before minorminer searches (the cache did not hold
+            the embedding), e.g. to say that a long search starts.
 
     Returns:
         An :class:`Embedded`; ``embedded.found`` is False if minorminer failed.
@@ -360,6 +363,8 @@ def embed_bqm(bqm, sampler, cache: EmbeddingCache | None = None, *, parameters: 
             return Embedded(emb, key, target, float(record.get("embedding_time", 0.0)),
                             True, len(variables))
     source = edges + [(v, v) for v in variables]
+    if on_search is not None:
+        on_search()
     t = time.perf_counter()
     emb = minorminer.find_embedding(source, list(sampler.edgelist), **params)
     seconds = time.perf_counter() - t
