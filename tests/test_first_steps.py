@@ -17,8 +17,8 @@ from qsudoku.io import Rules, load_puzzles, parse_puzzle, parse_regions
 from _cli import one_error, run
 from _shared import DATA, REPO, SEEDS
 
-#: ``pip install 'qsudoku[x]'``, ``pip install "qsudoku[x]"``, ``pip install qsudoku[x]``:
-#: an install by a name no package index knows.
+#: An install of an extra by the name ``qsudoku``, quoted either way or not: a name no
+#: package index knows.
 _BY_NAME = re.compile(r"""pip install\s+['"]?qsudoku\[""")
 
 
