@@ -55,20 +55,24 @@ def test_a_missing_extra_names_the_clone_install(capsys, monkeypatch):
     assert one_error(err).endswith("(ortools); run: " + install_hint("classical"))
 
 
-def test_the_samplers_list_names_the_clone_install(capsys, monkeypatch):
-    """A sampler whose module needs a missing extra is listed with the line that installs it."""
-    from qsudoku.samplers import SPECS
+class _NeedsAnExtra:
+    """A registry entry whose defaults are read from a class its missing extra holds."""
 
-    spec = SPECS["pt"]  # dwave-hybrid's tempering: its defaults come from its class
-    assert spec.extra == "qpu"
-    for name in [m for m in sys.modules if m == "hybrid" or m.startswith("hybrid.")]:
-        monkeypatch.delitem(sys.modules, name)
-    monkeypatch.setitem(sys.modules, "hybrid", None)
+    name, summary, offline, extra, round = "needy", "a sampler of an extra", True, "classical", {}
+
+    @property
+    def defaults(self):
+        raise ModuleNotFoundError("No module named 'ortools'", name="ortools")
+
+
+def test_the_samplers_list_names_the_clone_install(capsys, monkeypatch):
+    from qsudoku.commands import samplers_cmd
+
+    monkeypatch.setattr(samplers_cmd, "names", lambda: ["needy"])
+    monkeypatch.setattr(samplers_cmd, "get_spec", lambda name: _NeedsAnExtra())
     code, out, _ = run(capsys, "samplers")
-    line = next(x for x in out.splitlines() if x.startswith("pt "))
-    assert code == 0
-    if "to list them" in line:  # its defaults are listed from the registry when it has them
-        assert f"({install_hint('qpu')} to list them)" in line
+    assert code == 0 and out.rstrip("\n").endswith(
+        f"defaults: ({install_hint('classical')} to list them)")
 
 
 JIGSAW9 = DATA / "jigsaw9" / "smilingwayne.txt"
