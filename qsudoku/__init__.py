@@ -18,7 +18,7 @@ from qsudoku.io import Rules, load_puzzles, parse_puzzle
 from qsudoku.model.result import Result
 from qsudoku.solving import solve
 from qsudoku.model.propagate import propagate
-from qsudoku.model.puzzle import Puzzle, Unit
+from qsudoku.model.puzzle import Puzzle, Unit, diagonal_units
 from qsudoku.model.qubo import QuboModel, Weights, build_model
 from qsudoku.model.decode import Decoded, decode
 from qsudoku.samplers.registry import get_sampler, register
@@ -38,7 +38,7 @@ def _version() -> str:
 __version__ = _version()
 
 __all__ = [
-    "Puzzle", "Unit", "Rules", "parse_puzzle", "load_puzzles", "propagate", "build_model",
+    "Puzzle", "Unit", "diagonal_units", "Rules", "parse_puzzle", "load_puzzles", "propagate", "build_model",
     "QuboModel", "Weights", "build", "solve", "Result", "decode", "Decoded", "get_sampler",
     "register", "Config", "load_config", "QSudokuError", "PuzzleFormatError",
     "ContradictionError", "ConfigError", "BackendUnavailableError",

@@ -229,12 +229,12 @@ def optional_import_error(e: ImportError):
     optional package that is not installed, naming the extra that installs it; ``None``
     for any other import error (a bug).
 
-    >>> str(optional_import_error(ModuleNotFoundError("no", name="matplotlib.figure")))
-    "pictures need matplotlib, which is not installed: pip install 'qsudoku[bench]'"
+    >>> print(optional_import_error(ModuleNotFoundError("no", name="matplotlib.figure")))
+    pictures need matplotlib, which is not installed: pip install -e ".[bench]" (from the repository's root)
     >>> optional_import_error(ModuleNotFoundError("no", name="qsudoku.nothing")) is None
     True
     """
-    from qsudoku.errors import BackendUnavailableError
+    from qsudoku.errors import BackendUnavailableError, install_hint
 
     name = (e.name or "").split(".")[0]
     if not name:  # pandas: "Unable to find a usable engine; tried using: 'pyarrow', ..."
@@ -245,7 +245,7 @@ def optional_import_error(e: ImportError):
         return None
     what, extra = OPTIONAL_PACKAGES[name]
     return BackendUnavailableError(f"{what} need {name}, which is not installed: "
-                                   f"pip install 'qsudoku[{extra}]'")
+                                   f"{install_hint(extra)}")
 
 
 def _is_machine(e: OSError) -> bool:

@@ -27,6 +27,7 @@ __all__ = [
     "TimeLimitError",
     "MachineError",
     "exit_code_for",
+    "install_hint",
 ]
 
 
@@ -196,3 +197,18 @@ def exit_code_for(error: BaseException) -> int:
     3
     """
     return getattr(error, "exit_code", 2) if isinstance(error, QSudokuError) else 2
+
+
+def install_hint(extra: str | None = None) -> str:
+    """The command that installs the optional packages of ``extra`` (``None``: the package
+    alone), as it runs in a clone of the repository: qsudoku is not on a package index,
+    so an install by the name ``qsudoku`` finds nothing.  The one home of the install
+    line every missing-package message ends with.
+
+    >>> print(install_hint("classical"))
+    pip install -e ".[classical]" (from the repository's root)
+    >>> print(install_hint())
+    pip install -e . (from the repository's root)
+    """
+    target = f'".[{extra}]"' if extra else "."
+    return f"pip install -e {target} (from the repository's root)"

@@ -76,7 +76,7 @@ def _cases() -> list[Case]:
     add("Rules(size=1)", lambda: Rules(size=1), VE, "size")
     add("Rules(size=2.5)", lambda: Rules(size=2.5), TE, "size")
     add("Rules(digits=5)", lambda: Rules(digits=5), TE, "digits")
-    add("Rules(regions='ab')", lambda: Rules(regions="aabb"), TE, "regions")
+    add("Rules(regions='abc')", lambda: Rules(regions="abc"), VE, "regions")  # not n x n
     # Puzzle constructors
     add("Puzzle.standard(None)", lambda: Puzzle.standard(None), TE, "givens")
     add("Puzzle.standard(str)", lambda: Puzzle.standard("1" * 81), TE, "givens")

@@ -246,7 +246,7 @@ def test_parquet_without_pyarrow_is_exit_3_before_any_work(tmp_path, command):
     assert proc.returncode == 3, proc.stderr
     assert proc.stderr.strip() == (
         f"qsudoku: error: cannot write {out}: .parquet files need pyarrow, which is not "
-        "installed: pip install 'qsudoku[bench]' (or write a .csv)")
+        "installed: pip install -e \".[bench]\" (from the repository's root) (or write a .csv)")
     assert sorted(os.listdir(work)) == ["p.txt"]  # no rows, journal, lock or machine.json
 
 

@@ -454,7 +454,7 @@ def test_missing_matplotlib_names_the_extra(tmp_path, capsys, monkeypatch):
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     code, out, err = run(capsys, "show", EASY4_SET[0], "-o", tmp_path / "g.png")
-    assert code == 3 and one_error(err).endswith("pip install 'qsudoku[bench]'")
+    assert code == 3 and one_error(err).endswith('pip install -e ".[bench]" (from the repository\'s root)')
     _only(tmp_path)
 
 
@@ -463,5 +463,6 @@ def test_missing_pyarrow_names_the_extra():
 
     e = ImportError("Unable to find a usable engine; tried using: 'pyarrow', 'fastparquet'.")
     assert str(optional_import_error(e)) == (".parquet files need pyarrow, which is not "
-                                             "installed: pip install 'qsudoku[bench]'")
+                                             "installed: pip install -e \".[bench]\" "
+                                             "(from the repository's root)")
     assert optional_import_error(ImportError("cannot import name 'x'")) is None

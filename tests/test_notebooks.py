@@ -9,6 +9,7 @@ KernelSpecManager, so no user-level ``ipykernel install`` is needed (fresh CI ve
 """
 
 import json
+import re
 import sys
 
 import pytest
@@ -18,6 +19,35 @@ from _shared import REPO
 NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
 KERNEL = "qsudoku-tests"
 MAX_BYTES = 2 * 1024 * 1024
+#: A path of one machine: an absolute POSIX path under a home, a scratch or a build folder,
+#: or a Windows drive path (``C:\\Users\\...``).
+MACHINE_PATH = re.compile(r"(?<![\w.~])/(?:work|home|root|tmp|Users|private|var/folders|opt|mnt)/"
+                          r"|\b[A-Za-z]:\\(?:Users|Windows)\b")
+
+
+def _output_texts(nb: dict):
+    """Every text a notebook's stored outputs carry: streams, results, HTML, tracebacks."""
+    for cell in nb["cells"]:
+        for out in cell.get("outputs", []):
+            for value in [out.get("text", ""), out.get("traceback", []),
+                          *(v for k, v in out.get("data", {}).items() if not k.startswith("image/"))]:
+                yield "".join(value) if isinstance(value, list) else str(value)
+
+
+def test_the_pattern_finds_machine_paths():
+    found = [bool(MACHINE_PATH.search(s)) for s in (
+        "data in /work/h-readme/data", "/home/ann/qsudoku", "cache /tmp/qsudoku-nb04-x1",
+        r"C:\Users\ann", "data in ../data", "sudoku9/norvig_top95.txt", "1/2 valid", "a/tmp/b")]
+    assert found == [True] * 4 + [False] * 4
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_stored_outputs_carry_no_machine_path(path):
+    """What a notebook prints names the repository's folders relative to it (``../data``),
+    never the checkout it was last run in."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    found = [m.group(0) for text in _output_texts(nb) for m in MACHINE_PATH.finditer(text)]
+    assert not found, f"{path.name}: {found}"
 
 
 def test_notebooks_exist_and_carry_small_outputs():
@@ -73,5 +103,6 @@ def test_notebook_runs_top_to_bottom_on_a_small_budget(path, kernel_manager_fact
     client.execute()
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
     text = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream")
-    assert "budget 'small'" in text and f"data in {REPO / 'data'}" in text
+    assert "budget 'small'" in text and "data in ../data\n" in text
+    assert not MACHINE_PATH.search("".join(_output_texts(nb))), "an output names a machine path"
     assert any("image/png" in o.get("data", {}) for o in outputs), "no figure was produced"

@@ -80,7 +80,7 @@ def add_input_args(p: argparse.ArgumentParser, many: bool = True) -> None:
     p.add_argument("puzzles", nargs="+" if many else None, metavar="PUZZLE",
                    help="a puzzle string, a file (one puzzle per line, grids, tuples, .tsv), "
                         "or - for stdin")
-    g = p.add_argument_group("rules (override what a file's path under data/ implies)")
+    g = p.add_argument_group("rules (override what a file's folder and name imply, e.g. data/sudokux9/ adds the diagonals)")
     g.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: most square)")
     g.add_argument("--variant", choices=["standard", "x"], help="x adds both main diagonals")
     g.add_argument("--regions", metavar="MAP|FILE",

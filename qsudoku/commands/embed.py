@@ -6,6 +6,9 @@ Advantage2, Chimera C16 = 2000Q) and print one line: logical variables, qubits,
 longest and mean chain, time to embed, and the estimated QPU access time of one
 call.  Embeddings land in the same on-disk cache the ``mock-qpu`` sampler reads.
 Exit 0 if every model fits, 1 if some do not (or have no solution), 2 on bad input.
+Before each search for an embedding that is not cached (minorminer may search for
+minutes), a note on standard error names the puzzle and its model's size, so that a long
+search is never silence.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from qsudoku.model.encodings import ENCODINGS
 from qsudoku.commands.common import SecondsAction, add_input_args, add_option, iter_inputs
 
 TOPOLOGY_CHOICES = ("pegasus", "zephyr", "chimera")
+#: minorminer's own ``timeout`` (seconds), which ``--time-budget`` overrides.
+DEFAULT_MINORMINER_TIMEOUT = 1000.0
 
 
 def register(sub) -> None:
@@ -90,7 +95,7 @@ def _shape(text):
 
 
 def _target(args):
-    from qsudoku.errors import BackendUnavailableError
+    from qsudoku.errors import BackendUnavailableError, install_hint
 
     try:
         from qsudoku.samplers.dwave.qpu import mock_child
@@ -98,7 +103,7 @@ def _target(args):
         return mock_child(args.topology, _shape(args.shape))
     except ImportError as e:
         raise BackendUnavailableError(f"qsudoku embed needs the D-Wave packages ({e.name or e}); "
-                                      "run: pip install 'qsudoku[qpu]'") from None
+                                      f"run: {install_hint('qpu')}") from None
 
 
 def report_row(puzzle, model, embedded, child, reads: int) -> dict:
@@ -165,6 +170,21 @@ def summary(rows: list[dict]) -> str:
     return text
 
 
+def search_note(name: str, model, timeout: float | None) -> str:
+    """The note printed on standard error before minorminer searches for a puzzle's
+    embedding (not when the cache holds it): the search can take a minute or more, and
+    minorminer holds the interpreter meanwhile, so this is said before, not during.
+
+    >>> from types import SimpleNamespace as NS
+    >>> search_note("s1", NS(num_variables=212, num_interactions=1301), None)
+    'qsudoku: note: embedding s1 (212 variables, 1301 interactions): minorminer searches up to 1000 s (--time-budget)'
+    """
+    limit = timeout if timeout else DEFAULT_MINORMINER_TIMEOUT
+    return (f"qsudoku: note: embedding {name or 'puzzle'} ({model.num_variables} variables, "
+            f"{model.num_interactions} interactions): minorminer searches up to {limit:g} s "
+            "(--time-budget)")
+
+
 def run(args) -> int:
     from qsudoku.samplers.dwave.embedding import EmbeddingCache, embed_bqm
     from qsudoku.errors import ContradictionError, exit_code_for
@@ -189,8 +209,10 @@ def run(args) -> int:
             print(json.dumps({"name": puzzle.name, "error": str(e)}) if args.json else
                   f"{puzzle.name or 'puzzle'}  NO SOLUTION: {e}", flush=True)
             continue
-        embedded = embed_bqm(model.bqm, child, cache, parameters=params,
-                             bounded=True) if model else None  # --time-budget holds
+        note = search_note(puzzle.name, model, params.get("timeout")) if model else ""
+        embedded = embed_bqm(model.bqm, child, cache, parameters=params, bounded=True,
+                             on_search=lambda: print(note, file=sys.stderr, flush=True)) \
+            if model else None  # --time-budget holds
         row = report_row(puzzle, model, embedded, child, args.reads)
         rows.append(row)
         if not row["fits"]:

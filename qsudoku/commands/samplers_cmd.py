@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+from qsudoku.errors import install_hint
 from qsudoku.model.result import jsonable
 from qsudoku.samplers import get_spec, names
 
@@ -27,7 +28,7 @@ def run(args) -> int:
         try:
             defaults = _listed(spec.defaults) or "-"
         except ImportError:  # its class's module needs the extra
-            defaults = f"(install qsudoku[{spec.extra}] to list them)"
+            defaults = f"({install_hint(spec.extra)} to list them)"
         rounds = f"; each solve round: {_listed(spec.round)}" if spec.round else ""
         print(f"{name:10s} {spec.summary} ({where}{extra}); defaults: {defaults}{rounds}")
     return 0

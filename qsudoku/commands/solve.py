@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
+import time
+from collections import Counter
 
 from qsudoku.errors import (BackendUnavailableError, ContradictionError, QSudokuError,
                       exit_code_for)
@@ -47,9 +49,12 @@ def run(args) -> int:
 
 def _solve_all(args, cfg) -> None:
     """Solve and print every input puzzle; ``args.exit_so_far`` holds the exit code so far."""
+    tally = Tally()
+
     def on_error(err):
         print(f"qsudoku: error: {err}", file=sys.stderr)
         args.exit_so_far = max(args.exit_so_far, 2)
+        tally.unreadable += 1
 
     plan = None
     puzzles = (iter_inputs(args, on_error) if args.index is None
@@ -65,7 +70,9 @@ def _solve_all(args, cfg) -> None:
         except ContradictionError as e:
             args.exit_so_far = max(args.exit_so_far, exit_code_for(e))
             _report_no_solution(args, puzzle, e)
+            tally.no_solution += 1
             continue
+        tally.add(result, count)
         if not result.valid or (count is not None and not count.unique):
             args.exit_so_far = max(args.exit_so_far, 1)
         if args.json:
@@ -78,6 +85,62 @@ def _solve_all(args, cfg) -> None:
             if count is not None:
                 text = text.rstrip("\n") + "\n" + _count_text(puzzle, count) + "\n"
             print(text, flush=True)
+    if tally.puzzles > 1 and not args.json:
+        print(tally.line(), flush=True)
+
+
+class Tally:
+    """The total line of a solve of many puzzles: how many got a valid grid, by what, and
+    the time since the command started (as ``embed`` ends with its summary).
+
+    >>> t = Tally(started=time.perf_counter())
+    >>> t.solved_by.update(["aco", "aco", "propagation"]); t.valid, t.no_solution = 3, 1
+    >>> t.line()[:47]
+    '3/4 valid (aco 2, propagation 1), 1 no solution'
+    """
+
+    def __init__(self, started: float | None = None):
+        self.started = time.perf_counter() if started is None else started
+        self.valid = self.not_valid = self.no_solution = self.not_unique = self.unreadable = 0
+        self.solved_by: Counter = Counter()
+
+    @property
+    def puzzles(self) -> int:
+        """Puzzles met so far: solved or not, and those unreadable (``--keep-going``)."""
+        return self.valid + self.not_valid + self.no_solution + self.unreadable
+
+    def add(self, result, count=None) -> None:
+        """Count one result (and its solution count, with ``--check-unique``)."""
+        if result.valid:
+            self.valid += 1
+            self.solved_by[solver_of(result.solved_by)] += 1
+        else:
+            self.not_valid += 1
+        if count is not None and not count.unique:
+            self.not_unique += 1
+
+    def line(self) -> str:
+        """``12/12 valid (aco 11, sat 1), 3.20 s``."""
+        by = ", ".join(f"{k} {v}" for k, v in self.solved_by.most_common())
+        parts = [f"{self.valid}/{self.puzzles} valid" + (f" ({by})" if by else "")]
+        for n, what in ((self.not_valid, "not valid"), (self.no_solution, "no solution"),
+                        (self.unreadable, "unreadable"), (self.not_unique, "not unique")):
+            if n:
+                parts.append(f"{n} {what}")
+        parts.append(format_seconds(time.perf_counter() - self.started))
+        return ", ".join(parts)
+
+
+def solver_of(solved_by: str) -> str:
+    """What found a result's grid, from its ``solved_by``: the sampler, the exact fallback,
+    or propagation.
+
+    >>> solver_of("aco (1 round)"), solver_of("sat fallback after sa (3 rounds)")
+    ('aco', 'sat')
+    >>> solver_of("propagation"), solver_of("cpsat (exact, no QUBO)")
+    ('propagation', 'cpsat')
+    """
+    return solved_by.split(" ", 1)[0]
 
 
 def _count(puzzle, cfg):

@@ -20,7 +20,7 @@ import math
 import os
 from typing import Iterable, Iterator, Mapping
 
-from qsudoku.errors import BackendUnavailableError, ConfigError
+from qsudoku.errors import BackendUnavailableError, ConfigError, install_hint
 from qsudoku.io.reading import open_regular
 
 __all__ = ["journal_path", "read_rows", "iter_rows", "count_rows", "parse_table", "records",
@@ -59,7 +59,7 @@ def check_format(path: str) -> None:
     except ImportError:
         raise BackendUnavailableError(
             f"cannot write {path}: .parquet files need pyarrow, which is not installed: "
-            "pip install 'qsudoku[bench]' (or write a .csv)") from None
+            f"{install_hint('bench')} (or write a .csv)") from None
 
 
 def read_rows(path: str) -> list[dict]:

@@ -12,8 +12,8 @@ yielded as soon as its lines are read, so memory does not grow with the input
 and the first answer comes before a pipe closes; only a tuple list spread over
 several lines is read whole (at most :data:`MAX_FILE_BYTES`).
 
-The rules of a file under ``data/`` (or a folder laid out like it) follow from its
-directory and file name (``sudoku6/janko_box3x2.txt`` has 3x2 boxes, ``sudokux9/`` adds the
+The rules of a file under a data folder (``data/``) follow from its directory and file
+name (``sudoku6/janko_box3x2.txt`` has 3x2 boxes, ``sudokux9/`` adds the
 diagonals, ``jigsaw7/`` reads a region map per line, ``sudoku49/`` gives the size
 of its tuple lists, blank ``[]`` included); a sibling
 ``<name>.solutions.txt`` provides the known solutions.  Explicit rules (CLI
@@ -45,8 +45,8 @@ from qsudoku.io.reading import open_regular, skip
 from qsudoku.io.rules import Rules
 from qsudoku.io.stream import file_lines, read_lines
 from qsudoku.model.symbols import MAX_SIZE
-from qsudoku.io.text import (decode_line, parse_grid, parse_line, parse_puzzle, parse_regions,
-                             size_header, with_size)
+from qsudoku.io.text import (decode_line, parse_grid, parse_line, parse_puzzle, parse_seeds_row,
+                             size_header, with_known_solution, with_size)
 
 __all__ = ["load_puzzles", "iter_puzzles", "rules_from_path", "companion", "MAX_FILE_BYTES"]
 
@@ -70,7 +70,7 @@ def companion(path: str, what: str) -> str:
 
 
 def rules_from_path(path: str) -> Rules:
-    """Rules implied by a file's directory and name, laid out as in ``data/``."""
+    """Rules implied by a file's directory and name under a data folder."""
     parent = os.path.basename(os.path.dirname(os.path.abspath(path)))
     kw = {}
     m = re.fullmatch(r"(sudoku|jigsaw)(x?)(\d+)", parent)
@@ -195,14 +195,9 @@ def _is_line_puzzle(text: str, rules: Rules) -> bool:
 
 
 def _parse_argument(text: str, rules: Rules) -> Puzzle:
-    """A puzzle given as an argument; ``"<puzzle> <regions>"`` reads as in a file, and so
-    does one puzzle line whose digits include ``/`` (``--digits 0-9A-Za-z+/``)."""
-    s = text.strip()
-    if rules.format in ("auto", "line") and _is_line_puzzle(s, rules) and (
-            len(s.split()) == 2 or "/" in s):
-        return _parse_one_line(s, rules, "<argument>", 1, _Solutions())
-    if "\n" not in s and "/" not in s and len(s.split()) == 2 and not is_grid(s):
-        return _parse_one_line(s, rules, "<argument>", 1, _Solutions())
+    """A puzzle given as an argument: :func:`~qsudoku.io.text.parse_puzzle` reads every
+    one-line form of a file (``"<puzzle> <regions>"``, a line whose digits include ``/``
+    as ``--digits 0-9A-Za-z+/`` allows) as the file would."""
     return parse_puzzle(text, rules, source="<argument>")
 
 
@@ -350,46 +345,15 @@ def _same_size(numbered, source):
 
 
 def _parse_one_line(line, rules, source, lineno, solutions):
-    parts = line.split()
-    regions = None
-    if len(parts) == 2:
-        regions = parse_regions(parts[1], source=source, line=lineno)
-    elif len(parts) != 1:
-        raise PuzzleFormatError(f"expected a puzzle (and optionally a region map), found "
-                                f"{len(parts)} fields", source=source, line=lineno)
-    p = parse_line(parts[0], rules, source=source, line=lineno,
-                   regions=regions, name=f"{os.path.basename(source)}:{lineno}")
+    p = parse_line(line, rules, source=source, line=lineno,
+                   name=f"{os.path.basename(source)}:{lineno}")
     return _known(p, solutions, lineno, rules)
 
 
 def _known(p: Puzzle, solutions: "_Solutions", lineno: int, rules: Rules) -> Puzzle:
     """``p`` with the known solution of line ``lineno`` of its solutions file, if any."""
-    return _with_solution(p, solutions.get(lineno), rules,
-                          source=solutions.path or "", line=lineno)
-
-
-def _with_solution(p: Puzzle, text: str | None, rules: Rules, *, source: str,
-                   line: int) -> Puzzle:
-    """``p`` with the known solution ``text`` (``None``, empty or a comment: none known).
-
-    Raises:
-        PuzzleFormatError: ``text`` is not a solution of ``p``'s size (a companion of
-            another puzzle set is never paired with this one).
-    """
-    if not text or not is_content(text, rules.comments):  # a comment line: none known
-        return p
-    try:
-        solution = tuple(decode_line(text, rules)[0])
-    except PuzzleFormatError:
-        solution = ()
-    if len(solution) != len(p.givens):
-        n = p.size
-        raise PuzzleFormatError(f"the known solution has {len(text)} symbols, a {n}x{n} puzzle "
-                                f"needs {n * n}: these solutions belong to other puzzles",
-                                source=source, line=line)
-    from dataclasses import replace
-
-    return replace(p, solution=solution)
+    return with_known_solution(p, solutions.get(lineno), rules, source=solutions.path or "",
+                               line=lineno)
 
 
 def _iter_grids(numbered, rules, source):
@@ -404,19 +368,4 @@ def _iter_tsv(content, rules, source):
 
 def _iter_tsv_items(content, rules, source):
     for lineno, ln in content:
-        fields = ln.rstrip("\n").split("\t")
-        if len(fields) < 2:
-            yield lineno, PuzzleFormatError("expected tab-separated name, puzzle[, regions, "
-                                            "solution]", source=source, line=lineno)
-            continue
-        name, puzzle = fields[0].strip(), fields[1].strip()
-        regions_text = fields[2].strip() if len(fields) > 2 else "-"
-        sol_text = fields[3].strip() if len(fields) > 3 else ""
-
-        def one(name=name, puzzle=puzzle, regions_text=regions_text, sol_text=sol_text, lineno=lineno):
-            regions = None if regions_text in ("", "-") else parse_regions(
-                regions_text, source=source, line=lineno)
-            p = parse_line(puzzle, rules, source=source, line=lineno, regions=regions, name=name)
-            return _with_solution(p, sol_text, rules, source=source, line=lineno)
-
-        yield lineno, _guard(one)
+        yield lineno, _guard(lambda: parse_seeds_row(ln, rules, source=source, line=lineno))

@@ -1,8 +1,7 @@
 """Rules: which units a puzzle read from text gets.
 
 A file's rules come from flags (``--box RxC``, ``--variant x``, a region map) or
-from its place in a folder laid out as ``data/`` is (see
-:func:`qsudoku.io.files.rules_from_path`);
+from its place under a data folder (``data/``) (see :func:`qsudoku.io.files.rules_from_path`);
 :meth:`Rules.make` turns givens into a :class:`~qsudoku.model.puzzle.Puzzle`.
 
 >>> Rules(box=(2, 3)).make([0] * 36).kind
@@ -11,10 +10,13 @@ from its place in a folder laid out as ``data/`` is (see
 'sudoku 9x9 (3x3 boxes) + diagonals'
 >>> Rules(digits="0-9A-Z").digits[-3:]
 'XYZ'
+>>> Rules(regions="aabb/aabb/ccdd/ccdd").regions  # a region map, as --regions takes it
+(0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3)
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, replace
 from typing import Sequence
@@ -22,9 +24,9 @@ from typing import Sequence
 from qsudoku.checks import describe, need_int, need_ints, need_type
 from qsudoku.errors import PuzzleFormatError
 from qsudoku.model.puzzle import Puzzle, diagonal_units
-from qsudoku.model.symbols import MAX_SIZE, parse_digits
+from qsudoku.model.symbols import MAX_SIZE, REGION_SEPARATORS, parse_digits
 
-__all__ = ["Rules", "parse_box", "VARIANTS"]
+__all__ = ["Rules", "parse_box", "parse_regions", "VARIANTS"]
 
 #: Extra-unit variants: name -> builder of the extra units for size n.
 VARIANTS = {"x": diagonal_units, "standard": lambda n: []}
@@ -37,7 +39,9 @@ class Rules:
     Attributes:
         box: ``(rows, cols)`` of a box; ``None`` = the most square shape.
         variant: ``"standard"`` or ``"x"`` (both main diagonals).
-        regions: Flat jigsaw region ids; when set the puzzle is a jigsaw (no boxes).
+        regions: Flat jigsaw region ids, or a region map as ``--regions`` takes it
+            (``"aabb/aabb/ccdd/ccdd"``, read by :func:`parse_regions`); when set the
+            puzzle is a jigsaw (no boxes).
         digits: Alphabet for values ``1..n``, ranges allowed as in ``--digits``
             (``"0-9A-Z"``, see :func:`~qsudoku.model.symbols.parse_digits`); ``None`` =
             the default convention.
@@ -66,6 +70,9 @@ class Rules:
         need_type("digits", self.digits, (str, type(None)), "a str or None")
         if self.digits is not None:  # ranges as on the command line: "0-9A-Z"
             object.__setattr__(self, "digits", parse_digits(self.digits))
+        if isinstance(self.regions, str):  # a region map, as the CLI's --regions takes it
+            object.__setattr__(self, "regions", parse_regions(self.regions, source="regions",
+                                                                 line=None))
         if self.regions is not None:
             object.__setattr__(self, "regions", need_ints("regions", self.regions,
                                                           low=-(2**63), high=2**63 - 1))
@@ -107,6 +114,22 @@ class Rules:
         if regions is not None:
             return Puzzle.jigsaw(givens, regions, extra=extra, **kw)
         return Puzzle.standard(givens, box=self.box, extra=extra, **kw)
+
+
+def parse_regions(text: str, n: int | None = None, *, source="<regions>", line=1) -> tuple[int, ...]:
+    """Parse a jigsaw region map into flat region ids ``0..n-1`` (first-appearance order)."""
+    s = "".join(ch for ch in text if not ch.isspace() and ch not in REGION_SEPARATORS)
+    m = math.isqrt(len(s))
+    if n is None:
+        if m * m != len(s) or m < 2:
+            raise PuzzleFormatError(f"region map has {len(s)} cells, which is not an n x n grid",
+                                    source=source, line=line)
+        n = m
+    if len(s) != n * n:
+        raise PuzzleFormatError(f"region map has {len(s)} cells, a {n}x{n} grid needs {n * n}",
+                                source=source, line=line)
+    ids: dict[str, int] = {}
+    return tuple(ids.setdefault(ch, len(ids)) for ch in s)
 
 
 def parse_box(spec: str) -> tuple[int, int]:

@@ -3,7 +3,10 @@
 Accepted forms (``format="auto"`` picks by shape):
 
 * **line**: ``n*n`` symbols on one line, e.g. the usual 81-character 9x9 line with
-  ``.`` or ``0`` for blanks; 16x16 lines use ``1-9A-G`` by default.
+  ``.`` or ``0`` for blanks; 16x16 lines use ``1-9A-G`` by default.  A jigsaw's line
+  adds a space and its region map (``<puzzle> <regions>``, as in a jigsaw file).
+* **seeds row**: a ``.tsv`` line, ``name<TAB>puzzle<TAB>regions[<TAB>solution]``
+  (regions ``-`` = standard boxes).
 * **grid**: ``n`` rows of ``n`` cells, with optional spaces, ``|`` and ``+---+``
   or ``------`` separator lines; whitespace-separated numbers (``10 11 ...``) are
   accepted for sizes above 9.
@@ -19,6 +22,12 @@ qsudoku writes :data:`~qsudoku.model.symbols.REGION_LABELS`.
 '1......4........'
 >>> parse_regions("aabb/aabb/ccdd/ccdd", 4)
 (0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3)
+>>> parse_puzzle("1..." "..2." ".3.." "...4" " aabb/aabb/ccdd/ccdd").kind
+'jigsaw 4x4'
+
+Every one-line form a file holds is read by :func:`parse_puzzle` alone (a line puzzle,
+a jigsaw's line, a tuple list, a seeds row), so that the line copied from a file parses
+as it did there.
 """
 
 from __future__ import annotations
@@ -31,12 +40,13 @@ from typing import Sequence
 from qsudoku.checks import need_ints, need_type
 from qsudoku.errors import PuzzleFormatError
 from qsudoku.model.puzzle import Puzzle
-from qsudoku.io.rules import Rules
-from qsudoku.model.symbols import (MAX_SIZE, REGION_SEPARATORS, SYMBOLS, blanks_for, decode_symbol, default_alphabet,
+from qsudoku.io.rules import Rules, parse_regions
+from qsudoku.model.symbols import (MAX_SIZE, SYMBOLS, blanks_for, decode_symbol, default_alphabet,
                                    digits_spec)
 
 __all__ = ["parse_puzzle", "parse_line", "decode_line", "parse_grid", "parse_tuples", "parse_regions",
-           "format_grid", "looks_like_grid_row", "size_header", "with_size", "SIZE_HEADER"]
+           "parse_seeds_row", "with_known_solution", "format_grid", "looks_like_grid_row",
+           "size_header", "with_size", "SIZE_HEADER"]
 
 _SEP_LINE = re.compile(r"^[\s\-+=|:*]*$")
 _DECIMAL = re.compile(r"[0-9]{1,3}")  # ASCII only: str.isdigit() also accepts '²' and '٣'
@@ -115,10 +125,72 @@ def _check_zero_convention(symbols, values, n, rules, *, source, lines, columns)
 
 def parse_line(text: str, rules: Rules = Rules(), *, source="<string>", line=1,
                regions=None, name="", solution=None) -> Puzzle:
-    """Parse one puzzle written as ``n*n`` symbols on one line."""
-    givens, alphabet = decode_line(text, rules, source=source, line=line)
+    """Parse one puzzle line: ``n*n`` symbols, optionally followed by whitespace and a
+    jigsaw region map (``<puzzle> <regions>``, the line a jigsaw file holds).
+
+    >>> parse_line("1..." "..2." ".3.." "...4" " aaab/abbb/cccd/cddd").kind
+    'jigsaw 4x4'
+    """
+    parts = text.split()
+    if len(parts) > 2 or (len(parts) == 2 and regions is not None):
+        raise PuzzleFormatError(f"expected a puzzle (and optionally a region map), found "
+                                f"{len(parts)} fields", source=source, line=line)
+    if len(parts) == 2:
+        regions = parse_regions(parts[1], source=source, line=line)
+    givens, alphabet = decode_line(parts[0] if parts else "", rules, source=source, line=line)
     return _make(rules, givens, regions, name or f"{source}:{line}", solution, alphabet,
                  source=source, line=line)
+
+
+def parse_seeds_row(text: str, rules: Rules = Rules(), *, source="<string>", line=1) -> Puzzle:
+    """Parse one row of a seeds ``.tsv`` file: ``name<TAB>puzzle[<TAB>regions[<TAB>solution]]``
+    (regions ``-`` or empty = standard boxes; a solution not of the puzzle's size is refused).
+
+    >>> p = parse_seeds_row("tiny\\t1.3.3..2.3..2..3\\t-\\t1234341221434321")
+    >>> p.name, p.solution[:4]
+    ('tiny', (1, 2, 3, 4))
+    """
+    fields = text.rstrip("\r\n").split("\t")
+    if len(fields) < 2:
+        raise PuzzleFormatError("expected tab-separated name, puzzle[, regions, solution]",
+                                source=source, line=line)
+    name, puzzle = fields[0].strip(), fields[1].strip()
+    regions_text = fields[2].strip() if len(fields) > 2 else "-"
+    regions = None if regions_text in ("", "-") else parse_regions(
+        regions_text, source=source, line=line)
+    p = parse_line(puzzle, rules, source=source, line=line, regions=regions, name=name)
+    return with_known_solution(p, fields[3] if len(fields) > 3 else "", rules, source=source,
+                               line=line)
+
+
+def with_known_solution(puzzle: Puzzle, text: str | None, rules: Rules = Rules(), *,
+                        source: str = "", line: int | None = None) -> Puzzle:
+    """``puzzle`` with the known solution written in ``text`` (a puzzle line); unchanged
+    if there is no text or it is a ``#`` comment (no solution known).
+
+    >>> p = parse_line("1.3.3..2.3..2..3")
+    >>> with_known_solution(p, "1234341221434321").solution[:2], with_known_solution(p, "").solution
+    ((1, 2), None)
+
+    Raises:
+        PuzzleFormatError: ``text`` is not a solution of ``puzzle``'s size (a companion of
+            another puzzle set is never paired with this one).
+    """
+    text = (text or "").strip()
+    if not text or (rules.comments and text.startswith("#")):  # a comment: none known
+        return puzzle
+    try:
+        solution = tuple(decode_line(text, rules)[0])
+    except PuzzleFormatError:
+        solution = ()
+    if len(solution) != len(puzzle.givens):
+        n = puzzle.size
+        raise PuzzleFormatError(f"the known solution has {len(text)} symbols, a {n}x{n} puzzle "
+                                f"needs {n * n}: these solutions belong to other puzzles",
+                                source=source, line=line)
+    from dataclasses import replace
+
+    return replace(puzzle, solution=solution)
 
 
 def looks_like_grid_row(text: str) -> bool:
@@ -301,7 +373,12 @@ def _given_size(rules: Rules, regions, triples, *, source, line) -> int:
 
 def parse_puzzle(text: str, rules: Rules = Rules(), *, source="<string>", line=1,
                  name="", solution=None) -> Puzzle:
-    """Parse one puzzle in any accepted form (see the module docstring)."""
+    """Parse one puzzle in any accepted form (see the module docstring): every one-line
+    form of a file included (``<puzzle> <regions>``, a seeds row).
+
+    >>> parse_puzzle("s\\t1.3.3..2.3..2..3\\t-").name
+    's'
+    """
     need_type("text", text, str, "a str (the puzzle's text)")
     need_type("rules", rules, Rules)
     s = text.strip()
@@ -314,6 +391,10 @@ def parse_puzzle(text: str, rules: Rules = Rules(), *, source="<string>", line=1
     if fmt == "auto":
         if s.startswith("[") or s.startswith("("):
             fmt = "tuples"
+        elif "\n" not in s and s.count("\t") >= 2:
+            return parse_seeds_row(s, rules, source=source, line=line)
+        elif "\n" not in s and _is_puzzle_line(s, rules):
+            fmt = "line"
         elif "\n" in s or "/" in s or looks_like_grid_row(s.splitlines()[0] if s else ""):
             fmt = "grid"
         else:
@@ -328,20 +409,26 @@ def parse_puzzle(text: str, rules: Rules = Rules(), *, source="<string>", line=1
     return parse_line(s, rules, source=source, line=line, name=name, solution=solution)
 
 
-def parse_regions(text: str, n: int | None = None, *, source="<regions>", line=1) -> tuple[int, ...]:
-    """Parse a jigsaw region map into flat region ids ``0..n-1`` (first-appearance order)."""
-    s = "".join(ch for ch in text if not ch.isspace() and ch not in REGION_SEPARATORS)
-    m = math.isqrt(len(s))
-    if n is None:
-        if m * m != len(s) or m < 2:
-            raise PuzzleFormatError(f"region map has {len(s)} cells, which is not an n x n grid",
-                                    source=source, line=line)
-        n = m
-    if len(s) != n * n:
-        raise PuzzleFormatError(f"region map has {len(s)} cells, a {n}x{n} grid needs {n * n}",
-                                source=source, line=line)
-    ids: dict[str, int] = {}
-    return tuple(ids.setdefault(ch, len(ids)) for ch in s)
+def _is_puzzle_line(s: str, rules: Rules) -> bool:
+    """True if the one-line text ``s`` is a puzzle line (``n*n`` symbols, then perhaps a
+    region map) rather than a grid written on one line (rows split by ``/`` or spaces):
+    its first field reads as a line, or (a line with a bad symbol, reported as such)
+    there are two fields and the first has ``n*n`` characters (``n >= 4``), no ``/``.
+
+    >>> _is_puzzle_line("1.3.3..2.3..2..3 aabb/aabb/ccdd/ccdd", Rules())
+    True
+    >>> _is_puzzle_line("12/21", Rules()), _is_puzzle_line("12 34", Rules())
+    (False, False)
+    """
+    parts = s.split()
+    if not 1 <= len(parts) <= 2:
+        return False
+    try:
+        decode_line(parts[0], rules)
+        return True
+    except PuzzleFormatError:
+        n = math.isqrt(len(parts[0]))
+        return len(parts) == 2 and "/" not in parts[0] and n * n == len(parts[0]) and n >= 4
 
 
 def format_grid(puzzle: Puzzle, grid: Sequence[int] | None = None) -> str:

@@ -125,7 +125,12 @@ def region_units(regions: Sequence[int], n: int) -> list[Unit]:
 
 
 def diagonal_units(n: int) -> list[Unit]:
-    """The two main diagonals (Sudoku-X)."""
+    """The two main diagonals of an ``n x n`` grid (Sudoku-X): extra units to pass as
+    ``Puzzle.standard(givens, extra=diagonal_units(n))`` or ``Puzzle.jigsaw(...)``.
+
+    >>> [u.cells for u in diagonal_units(4)]
+    [(0, 5, 10, 15), (3, 6, 9, 12)]
+    """
     n = need_int("n", n, low=1)
     main = tuple(i * n + i for i in range(n))
     anti = tuple(i * n + (n - 1 - i) for i in range(n))

@@ -1,6 +1,6 @@
 """Digit alphabets: how the values ``1..n`` are written.
 
-The default convention (that of ``data/``) writes 1-9 as digits, then
+The default convention (that of the files under ``data/``) writes 1-9 as digits, then
 ``A`` = 10, ``B`` = 11, ... ``Z`` = 35, read in either case.  Grids of 36x36 up to
 :data:`MAX_SIZE` (64x64) go on with ``a`` = 36, ... ``z`` = 61, ``@``, ``$``, ``%``:
 their alphabets hold both cases, so they are read case-sensitively.  Blanks are

@@ -5,7 +5,7 @@ Figures are made without pyplot (no global state, no display needed).
 
 from __future__ import annotations
 
-from qsudoku.errors import BackendUnavailableError
+from qsudoku.errors import BackendUnavailableError, install_hint
 
 __all__ = ["need_matplotlib", "figure"]
 
@@ -22,7 +22,7 @@ def need_matplotlib() -> None:
         import matplotlib.patches  # noqa: F401
     except ImportError:
         raise BackendUnavailableError(
-            "pictures need matplotlib: pip install 'qsudoku[bench]'") from None
+            f"pictures need matplotlib: {install_hint('bench')}") from None
 
 
 def figure(ax, figsize):

@@ -39,7 +39,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, Mapping
 
 from qsudoku.checks import describe, need_type
-from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError, SamplerOutputError
+from qsudoku.errors import (BackendUnavailableError, ConfigError, ParameterError,
+                            SamplerOutputError, install_hint)
 from qsudoku.samplers.entries import (check_extra, check_factory, check_mapping, check_name,
                                       check_round_cost, check_target, check_weight_kinds)
 
@@ -375,7 +376,7 @@ def get_sampler(name: str, **options):
     try:
         sampler = spec.factory(**options)
     except ImportError as e:
-        hint = f"pip install 'qsudoku[{spec.extra}]'" if spec.extra else "pip install -e ."
+        hint = install_hint(spec.extra)
         raise BackendUnavailableError(
             f"sampler {name!r} needs a package that is not installed ({e.name or e}); run: {hint}"
         ) from None

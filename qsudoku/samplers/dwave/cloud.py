@@ -23,6 +23,7 @@ import stat
 import numpy as np
 
 from qsudoku.errors import BackendUnavailableError, ConfigError
+from qsudoku.samplers.dwave.network import network_cause
 from qsudoku.samplers.redact import install_log_redaction, scrub
 
 __all__ = ["CLIENT_OPTIONS", "CLIENT_DEFAULTS", "DEFAULT_LABEL", "cloud_errors", "check_credentials",
@@ -48,10 +49,10 @@ CLIENT_DEFAULTS = {"request_timeout": 30.0, "http_retry_read": 1, "http_retry_co
 _OFFLINE_HINT = "or run offline with --fallback sa"
 
 
-def _endpoint_and_timeout(client: dict | None, source) -> str:
+def _endpoint_and_timeout(client: dict | None, source, with_timeout: bool = True) -> str:
     """``"the endpoint URL (request_timeout = T s)"`` of a live client (``source.client``) or of
     the client options ``client`` as D-Wave would resolve them (no network); URL
-    passwords are masked by :func:`scrub`."""
+    passwords are masked by :func:`scrub`.  ``with_timeout=False``: the endpoint alone."""
     config = getattr(getattr(source, "client", None), "config", None)
     try:
         if config is not None:
@@ -65,7 +66,8 @@ def _endpoint_and_timeout(client: dict | None, source) -> str:
     except Exception:  # noqa: BLE001 - only a description; the error itself is raised anyway
         return "the D-Wave endpoint"
     where = f"endpoint {endpoint}" if endpoint else f"region {region or 'na-west-1'}"
-    return scrub(f"the D-Wave {where} (request_timeout = {timeout} s)")
+    wait = f" (request_timeout = {timeout} s)" if with_timeout else ""
+    return scrub(f"the D-Wave {where}{wait}")
 
 
 def _translate(exc: BaseException, what: str, constructing: bool, client=None, source=None):
@@ -77,6 +79,14 @@ def _translate(exc: BaseException, what: str, constructing: bool, client=None, s
 
     name, msg = type(exc).__name__, scrub(str(exc))
     detail = f"{name}: {msg}" if msg else name
+    network = (requests.exceptions.RequestException, ConnectionError, TimeoutError,
+               cloud.PollingTimeout, api.RequestTimeout, cloud.ProblemUploadError)
+    cause = network_cause(exc) if isinstance(exc, network) else None
+    if cause is not None and not cause.timeout:  # dwave-cloud-client calls it a timeout
+        return BackendUnavailableError(
+            f"cannot reach {_endpoint_and_timeout(client, source, with_timeout=False)}: "
+            f"{scrub(cause.text)}; check the network, proxy or endpoint (DWAVE_API_ENDPOINT, "
+            f"[sampler.options] endpoint), {_OFFLINE_HINT}")
     if isinstance(exc, api.ResourceAuthenticationError):
         text = (f"D-Wave rejected the API token ({detail}); check DWAVE_API_TOKEN or the profile "
                 "written by 'dwave config create' ('dwave ping' tests it)")

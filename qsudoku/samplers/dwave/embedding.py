@@ -33,7 +33,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Hashable, Iterable, Mapping
+from typing import Any, Callable, Hashable, Iterable, Mapping
 
 from qsudoku.errors import ParameterError, QSudokuError
 from qsudoku.io.reading import read_regular, skip
@@ -328,7 +328,8 @@ def _adjacency(edgelist, nodelist=()) -> dict:
 
 def embed_bqm(bqm, sampler, cache: EmbeddingCache | None = None, *, parameters: Mapping | None = None,
               target: str | None = None, adjacency: Mapping | None = None,
-              bounded: bool = False) -> Embedded:
+              bounded: bool = False,
+              on_search: Callable[[], object] | None = None) -> Embedded:
     """Embed ``bqm``'s graph into structured ``sampler`` (cached when ``cache`` is given).
 
     Args:
@@ -340,6 +341,8 @@ def embed_bqm(bqm, sampler, cache: EmbeddingCache | None = None, *, parameters: 
         adjacency: Precomputed ``{qubit: set(neighbours)}`` of ``sampler`` (for validation).
         bounded: Hold the search to its ``timeout`` (minorminer's counts only after its
             initialization): see :func:`~qsudoku.samplers.dwave.search.search`.
+        on_search: Called once just before minorminer searches (the cache did not hold
+            the embedding), e.g. to say that a long search starts.
 
     Returns:
         An :class:`Embedded`; ``embedded.found`` is False if minorminer failed, refused,
@@ -370,6 +373,8 @@ def embed_bqm(bqm, sampler, cache: EmbeddingCache | None = None, *, parameters: 
             return Embedded(emb, key, target, float(record.get("embedding_time", 0.0)),
                             True, len(variables))
     source = edges + [(v, v) for v in variables]
+    if on_search is not None:
+        on_search()
     emb, seconds, why = search(source, list(sampler.edgelist), params, bounded=bounded)
     if emb is None or not (len(emb) == len(variables)
                            and is_valid_embedding(emb, edges, variables, adjacency)):
