@@ -155,7 +155,7 @@ def test_every_kept_result_is_a_studys_output_and_small():
     """``benchmarks/results/`` holds only what the studies write, one folder per spec."""
     results = REPO / "benchmarks" / "results"
     files = [f for f in results.rglob("*") if f.is_file()]
-    assert sum(f.stat().st_size for f in files) <= 4 * 1024 * 1024
+    assert sum(f.stat().st_size for f in files) <= 2 * 1024 * 1024
     stems = {p.stem for p in STUDIES}
     strays = [str(f.relative_to(REPO)) for f in files
               if f.relative_to(results).parts[0] not in stems]
