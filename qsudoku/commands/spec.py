@@ -10,10 +10,13 @@ A study spec is a small TOML file (the repository keeps them in ``benchmarks/stu
     [options]                                        # the command's flags, without --
     time-budget = [2]
     no-fallback = true
-    output = "benchmarks/out/hard9.csv"
+    output = "benchmarks/results/hard9/results.csv"   # benchmarks/results/<spec stem>/
 
 ``qsudoku bench --spec FILE`` runs it with the same engine as any ``bench`` (Dask with
-``--jobs``/``--scheduler``, ``--resume``, the machine record beside ``--output``).  Flags
+``--jobs``/``--scheduler``, ``--resume``); beside ``--output`` go its summaries
+(``results.summary.csv``/``.json``) and its provenance record (``results.provenance.json``:
+the spec, the commit, the command, the dates, the load and the machine; see
+:mod:`qsudoku.experiments.provenance`), which is what the docs read.  Flags
 given on the command line win over the spec's (``--first 2`` for a quick check; ``--param``,
 ``--grid``, ``--weight`` and ``--option`` add to its lists), and ``PUZZLE`` arguments
 replace its ``puzzles``: a path, or the name of a set that does not ship
@@ -137,6 +140,33 @@ def _default(parser, dest: str):
     return None if default == argparse.SUPPRESS else default
 
 
+def _given_on_the_command_line(parser, args) -> set[str] | None:
+    """The ``dest`` of every flag the command line gave (``args.argv``, set by
+    :func:`qsudoku.cli.main`), so that a flag given at its default value (``--repeat 1``)
+    still wins over the spec's; ``None`` when the words are not known."""
+    words = getattr(args, "argv", None)
+    command = parser.prog.split()[-1]
+    if not words or command not in words:
+        return None
+    words = words[words.index(command) + 1:]
+    saved = [(a, a.default) for a in parser._actions]
+    error = parser.error
+
+    def refuse(message):  # already parsed once: a refusal here is a bug, not the user's
+        raise RuntimeError(message)
+
+    try:
+        for action, _ in saved:
+            action.default = argparse.SUPPRESS
+        parser.error = refuse
+        given, _ = parser.parse_known_args(words, argparse.Namespace())
+    finally:
+        for action, default in saved:
+            action.default = default
+        parser.error = error
+    return set(vars(given))
+
+
 def apply_spec(args) -> None:
     """Fill ``args`` from its ``--spec``: the spec's puzzles (resolved by
     :func:`qsudoku.io.dataset_path`) unless ``PUZZLE`` arguments were given (paths, or
@@ -162,6 +192,7 @@ def apply_spec(args) -> None:
     keys = _study_options(path, parser, command, options)
     puzzles = [_resolve(p) for p in args.puzzles] if args.puzzles else \
         [str(dataset_path(name)) for name in spec.get("puzzles", [])]
+    explicit = _given_on_the_command_line(parser, args)
     try:
         given = _parse(parser, list(puzzles) + spec_argv(spec))
     except ConfigError as e:
@@ -174,6 +205,8 @@ def apply_spec(args) -> None:
         mine = getattr(args, dest, None)
         if dest in APPENDED and isinstance(mine, list):  # repeatable flags: both lists
             setattr(args, dest, value + [v for v in mine if v not in value])
+        elif explicit is not None and dest in explicit:  # given: the command line wins
+            continue
         elif mine == _default(parser, dest):
             setattr(args, dest, value)
             taken[dest] = True
