@@ -62,23 +62,27 @@ def test_an_included_slice_of_a_results_file_is_a_markdown_table():
             assert _is_row(part[0]) and not _is_row(part[1]), (page.name, file.name, part[:2])
 
 
-def _reader():
+def _reader(name: str = "read_results_table"):
     import sys
 
     sys.path.insert(0, str(DOCS / "_ext"))
     try:
-        from qsudoku_docs import read_results_table
+        import qsudoku_docs
     finally:
         sys.path.remove(str(DOCS / "_ext"))
-    return read_results_table
+    return getattr(qsudoku_docs, name)
 
 
 def test_every_results_table_directive_reads_a_table():
-    read = _reader()
+    read, read_csv = _reader(), _reader("read_results_csv")
     tables = 0
     for page in _pages():
         for kind, file, opts in _includes(page):
-            if kind == "results-table":
+            if kind == "results-table" and "columns" in opts:
+                head, rows = read_csv(file, opts["columns"], opts.get("header", ""))
+                assert rows and all(len(r) == len(head) for r in rows)
+                tables += 1
+            elif kind == "results-table":
                 end = opts.get("end-line")
                 head, rows = read(file, int(opts.get("start-line", 0)), end and int(end),
                                   opts.get("header"), opts.get("sep", r"\s{2,}"))
@@ -96,6 +100,21 @@ def test_a_ragged_plain_table_is_an_error(tmp_path):
         read(path, 1, 5)
     assert read(path, 3, 5, "set | n | wall", r"\s+(?=\d)|\s{2,}")[1] == [
         ["a", "1", "2.0 ms"], ["b", "2", "3.0 ms"]]
+
+
+def test_a_csv_table_formats_its_columns_and_names_a_missing_one(tmp_path):
+    read = _reader("read_results_csv")
+    path = tmp_path / "s.summary.csv"
+    path.write_text("sampler,p_read,tts99_median,n\naco,0.5,0.0123,3\nsa,0.0,inf,3\ncpsat,,,1\n")
+    head, rows = read(path, "{sampler} | {p_read:.2f} | {tts99_median!t} | {n}",
+                      "sampler | p | TTS99 | n")
+    assert head == ["sampler", "p", "TTS99", "n"]
+    assert rows == [["aco", "0.50", "12.3 ms", "3"], ["sa", "0.00", "inf", "3"],
+                    ["cpsat", "-", "-", "1"]]
+    with pytest.raises(ValueError, match="no column 'wall'"):
+        read(path, "{wall}", "wall")
+    with pytest.raises(ValueError, match="2 header cells for 1 columns"):
+        read(path, "{n}", "a | b")
 
 
 def test_every_curated_table_is_included_and_names_its_sources():

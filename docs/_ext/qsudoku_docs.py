@@ -11,7 +11,9 @@ Directives (usable from MyST pages as ```` ```{qsudoku-cli} ````):
   network, and the penalty weights it does not read. ``:weights: read`` lists only the
   samplers for which every weight matters.
 - ``results-table``: a table of a results file of ``benchmarks/results`` read at build time
-  (:func:`read_results_table`), so that its figures are not typed again.
+  (:func:`read_results_table`), so that its figures are not typed again; of a CSV file (a
+  study's ``results.summary.csv``) the ``:columns:`` option gives each cell as a format
+  string of the row's columns (:func:`read_results_csv`).
 
 At ``config-inited`` it also writes one API stub page per name of ``qsudoku.__all__`` into
 ``docs/api/`` (a build product, not committed).
@@ -20,7 +22,9 @@ At ``config-inited`` it also writes one API stub page per name of ``qsudoku.__al
 from __future__ import annotations
 
 import argparse
+import math
 import re
+import string
 from pathlib import Path
 
 from docutils import nodes
@@ -340,19 +344,85 @@ def read_results_table(path: Path, start: int, end: int | None, header: str | No
     return head, rows
 
 
+class _Cells(string.Formatter):
+    """``str.format`` for the cells of a CSV table: ``!t`` formats seconds as qsudoku does
+    (``12.3 ms``), an infinite number is ``inf`` and a missing one ``-``, whatever the spec."""
+
+    def convert_field(self, value, conversion):
+        if conversion == "t":
+            from qsudoku.model.result import format_seconds
+
+            return format_seconds(value) if isinstance(value, float) else "-"
+        return super().convert_field(value, conversion)
+
+    def format_field(self, value, format_spec):
+        if isinstance(value, float) and not math.isfinite(value):
+            return "inf" if value > 0 else "-" if value != value else "-inf"
+        return super().format_field(value, format_spec)
+
+
+def _cell_value(text: str):
+    """A CSV cell as the number it holds (an int if integral, ``nan`` if empty), else text."""
+    if text == "":
+        return math.nan
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
+def read_results_csv(path: Path, columns: str, header: str):
+    """The header and rows of a table made of the CSV file ``path``: one row per record,
+    its cells the ``|``-separated format strings ``columns`` of the record's columns
+    (``{p_read:.3f} [{p_read_low:.3f}, {p_read_high:.3f}]``, ``{tts99_median!t}``), under
+    the ``|``-separated ``header``.
+
+    Raises:
+        ValueError: A format string names a column the file does not have, or the header
+            and the columns differ in number.
+    """
+    import csv
+
+    head = [h.strip() for h in header.split("|")]
+    forms = [c.strip() for c in columns.split("|")]
+    if len(head) != len(forms):
+        raise ValueError(f"{path.name}: {len(head)} header cells for {len(forms)} columns")
+    fmt = _Cells()
+    rows = []
+    with path.open(encoding="utf-8", newline="") as f:
+        for rec in csv.DictReader(f):
+            values = {k: _cell_value(v) for k, v in rec.items()}
+            try:
+                rows.append([fmt.format(c, **values) for c in forms])
+            except KeyError as e:
+                raise ValueError(f"{path.name} has no column {e}") from None
+    if not rows:
+        raise ValueError(f"{path.name}: no rows")
+    return head, rows
+
+
 class ResultsTableDirective(Directive):
-    """``results-table FILE`` with ``:start-line:``, ``:end-line:``, ``:header:``, ``:sep:``."""
+    """``results-table FILE`` with ``:start-line:``, ``:end-line:``, ``:header:``, ``:sep:``;
+    for a CSV file ``:columns:`` and ``:header:`` (:func:`read_results_csv`)."""
 
     required_arguments = 1
     option_spec = {"start-line": directives.nonnegative_int,
                    "end-line": directives.nonnegative_int, "header": directives.unchanged,
-                   "sep": directives.unchanged}
+                   "sep": directives.unchanged, "columns": directives.unchanged}
 
     def run(self):
         env = self.state.document.settings.env
         rel, path = env.relfn2path(self.arguments[0])
         env.note_dependency(rel)
         try:
+            if "columns" in self.options:
+                head, rows = read_results_csv(Path(path), self.options["columns"],
+                                              self.options.get("header", ""))
+                return [_table(head, [[_para(c) for c in r] for r in rows])]
             head, rows = read_results_table(Path(path), self.options.get("start-line", 0),
                                             self.options.get("end-line"),
                                             self.options.get("header"),

@@ -50,7 +50,12 @@ def register(sub) -> None:
         elif action.dest == "sampler":
             action.metavar = "A,B,..."
             action.help = ("backends to compare, comma-separated: 'solve' (the default: what "
-                           "qsudoku solve does) or registry names (qsudoku samplers)")
+                           "qsudoku solve does), registry names (qsudoku samplers) or "
+                           "module:Class for any importable dimod.Sampler")
+        elif action.dest == "option":
+            action.help = ("a sampler constructor option as a TOML value, e.g. "
+                           "topology=zephyr, or for one backend only, e.g. "
+                           "decompose.qpu_sampler=mock-qpu (repeatable)")
         elif action.dest == "param":
             action.help = ("a sampling parameter, e.g. num_sweeps=5000, or for one sampler "
                            "only, e.g. sa.num_sweeps=5000 (repeatable)")

@@ -279,8 +279,8 @@ def write_summary(summary: Sequence[Mapping], out: str, optimal: Sequence[Mappin
 
 # -- where it ran ----------------------------------------------------------------------------
 
-_PACKAGES = ("qsudoku", "dimod", "dwave-samplers", "dwave-neal", "numpy", "numba", "ortools",
-             "python-sat", "highspy", "clingo", "pyqubo", "sympy", "pandas",
+_PACKAGES = ("qsudoku", "dimod", "dwave-samplers", "dwave-neal", "openjij", "numpy", "numba",
+             "ortools", "python-sat", "highspy", "clingo", "pyqubo", "sympy", "pandas",
              "pyarrow", "matplotlib", "dask", "distributed")
 
 
