@@ -144,21 +144,22 @@ def test_a_study_runs_end_to_end_at_a_tiny_size(tmp_path, capsys, monkeypatch):
 def test_benchmarks_name_no_path_outside_the_repository():
     bad = []
     for f in (REPO / "benchmarks").rglob("*"):
-        if f.is_file() and f.suffix in (".py", ".toml", ".json", ".md", ".txt"):
+        if f.is_file() and f.suffix in (".py", ".toml", ".json", ".md", ".txt", ".csv"):
             text = f.read_text(encoding="utf-8", errors="replace")
             if "../shared" in text or re.search(r"(?<![\w.])/(work|home|tmp|Users)/", text):
                 bad.append(str(f.relative_to(REPO)))
     assert bad == []
 
 
-def test_every_kept_result_is_referenced_from_the_docs_and_small():
+def test_every_kept_result_is_a_studys_output_and_small():
+    """``benchmarks/results/`` holds only what the studies write, one folder per spec."""
     results = REPO / "benchmarks" / "results"
-    docs = "".join(p.read_text(encoding="utf-8")
-                   for p in [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))])
     files = [f for f in results.rglob("*") if f.is_file()]
     assert sum(f.stat().st_size for f in files) <= 2 * 1024 * 1024
-    unreferenced = [str(f.relative_to(REPO)) for f in files if f.name not in docs]
-    assert unreferenced == []
+    stems = {p.stem for p in STUDIES}
+    strays = [str(f.relative_to(REPO)) for f in files
+              if f.relative_to(results).parts[0] not in stems]
+    assert strays == []
 
 
 def test_every_study_is_listed_in_docs_benchmarks_with_its_command():
@@ -181,3 +182,27 @@ def test_every_asv_benchmark_module_is_in_asv_conf_benchmark_dir():
     modules = {p.stem for p in (REPO / "benchmarks").glob("*.py")
                if asv.search(p.read_text(encoding="utf-8"))}
     assert modules == {"model", "kernels", "startup"}
+
+
+def test_asv_comes_with_the_extra_the_benchmarks_page_names():
+    import tomllib
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras = project["optional-dependencies"]
+    page = (REPO / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+    named = [e for e in extras if f"qsudoku[{e}]" in page]
+    assert named and any(any(re.match(r"asv\b", d) for d in extras[e]) for e in named), named
+
+
+def test_a_flag_given_at_its_default_value_still_wins_over_the_spec(tmp_path, capsys):
+    from qsudoku.experiments.table import read_rows
+
+    from _puzzles import BOX_GIVEN4
+
+    path = REPO / "benchmarks" / "studies" / "annealers.toml"  # repeat = 10, five samplers
+    out = tmp_path / "r.csv"
+    code, _, err = run(capsys, "bench", "--spec", path, BOX_GIVEN4, "--sampler", "sa",
+                       "--repeat", "1", "--reads", "2", "--param", "num_sweeps=10",
+                       "--quiet", "-o", out)
+    assert code == 0, err
+    assert [r["repeat"] for r in read_rows(str(out))] == ["0"]
