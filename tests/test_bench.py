@@ -437,3 +437,19 @@ def test_every_summary_row_has_p_and_median_tts99_with_ordered_intervals(tmp_pat
             assert 0 < s["p_read_high"] < 1
     solve = [s for s in doc["summary"] if s["sampler"] == "solve"]
     assert len(solve) == 2 and all("p_read" not in s and s["solved"] >= 1 for s in solve)
+
+
+def test_pool_sets_summarises_every_input_as_one_set_with_the_sampling_time():
+    from qsudoku.experiments.bench import summarize
+
+    rows = [{"set": s, "sampler": "sa", "puzzle": p, "index": i, "valid": v,
+             "fixed_sample": "True", "num_reads": "4", "num_valid": k, "t_read": "0.01",
+             "wall": w, "t_sample": t}
+            for s, p, i, v, k, w, t in [("a", "x", 0, "True", "2", "1.0", "0.5"),
+                                        ("b", "x", 0, "False", "0", "3.0", "2.5")]]
+    by_set = summarize(rows)
+    assert [s["set"] for s in by_set] == ["a", "b"]
+    (pooled,) = summarize(rows, pool_sets=True)
+    assert pooled["set"] == "all" and pooled["puzzles"] == 2 and pooled["solved"] == 1
+    assert pooled["reads"] == 8 and pooled["valid_reads"] == 2  # same puzzle, two sets: two
+    assert pooled["t_sample_median"] == 1.5 and pooled["wall_median"] == 2.0

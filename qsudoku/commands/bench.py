@@ -50,7 +50,12 @@ def register(sub) -> None:
         elif action.dest == "sampler":
             action.metavar = "A,B,..."
             action.help = ("backends to compare, comma-separated: 'solve' (the default: what "
-                           "qsudoku solve does) or registry names (qsudoku samplers)")
+                           "qsudoku solve does), registry names (qsudoku samplers) or "
+                           "module:Class for any importable dimod.Sampler")
+        elif action.dest == "option":
+            action.help = ("a sampler constructor option as a TOML value, e.g. "
+                           "topology=zephyr, or for one backend only, e.g. "
+                           "decompose.qpu_sampler=mock-qpu (repeatable)")
         elif action.dest == "param":
             action.help = ("a sampling parameter, e.g. num_sweeps=5000, or for one sampler "
                            "only, e.g. sa.num_sweeps=5000 (repeatable)")
@@ -60,6 +65,9 @@ def register(sub) -> None:
                         "one row each, for success-vs-budget curves); a sampler's row is a "
                         "fixed sample of --reads reads, whatever the budget")
     g.add_argument("--plot", metavar="DIR", help="write PNG figures of the results to DIR")
+    g.add_argument("--pool-sets", action="store_true",
+                   help="summarise every input as one set ('all'): each figure over all "
+                        "the puzzles of the run (the rows keep their sets)")
     p.set_defaults(run=run)
 
 
@@ -71,7 +79,8 @@ def _points(args, budgets):
     for name in dict.fromkeys(names):
         a = copy(args)
         a.sampler = None if name == SOLVE else name
-        a.param = _params_for(args.param, name)
+        a.param = _params_for(args.param, name, tuple(names))
+        a.option = _params_for(args.option, name, tuple(names))
         try:
             pts = points(config_from_args(a), [name], budgets)
             runner.check_point(pts[0])  # bad parameters fail now, not once per puzzle
@@ -105,7 +114,7 @@ def _per_sampler_hint(args, names: list[str], name: str) -> str:
 
     mine = accepted(name)
     forms = []
-    for item in _params_for(args.param, name):
+    for item in _params_for(args.param, name, tuple(names)):
         if item not in (args.param or []):  # given as name.KEY=VALUE already
             continue
         key = item.partition("=")[0].strip()
@@ -121,25 +130,27 @@ def _per_sampler_hint(args, names: list[str], name: str) -> str:
     return f"(to set it for one sampler only, use {' '.join(forms)})"
 
 
-def _params_for(items: list[str], name: str) -> list[str]:
+def _params_for(items: list[str], name: str, run: tuple[str, ...] = ()) -> list[str]:
     """The ``--param`` items for backend ``name``: plain ones, and ``name.KEY=VALUE`` ones
-    with the prefix removed.
+    with the prefix removed (a prefix is a registered name, ``solve`` or one of the run's
+    backends ``run``, a ``module:Class`` whose module has dots among them).
 
     >>> _params_for(["num_reads=3", "sa.num_sweeps=9", "tabu.timeout=5"], "sa")
     ['num_reads=3', 'num_sweeps=9']
+    >>> _params_for(["a.b:C.num_reads=3", "sa.seed=1"], "a.b:C", ("a.b:C", "sa"))
+    ['num_reads=3']
     """
     from qsudoku.samplers import names
 
-    known = set(names()) | {SOLVE}
+    known = sorted(set(names()) | {SOLVE} | set(run), key=len, reverse=True)
     out = []
     for item in items or []:
         key = item.partition("=")[0]
-        prefix, dot, rest = key.partition(".")
-        if dot and prefix in known:
-            if prefix == name:
-                out.append(item[len(prefix) + 1:])
-        else:
+        prefix = next((k for k in known if key.startswith(k + ".")), None)
+        if prefix is None:
             out.append(item)
+        elif prefix == name:
+            out.append(item[len(prefix) + 1:])
     return out
 
 
@@ -179,7 +190,8 @@ def _report(args, rows) -> int:
 
         make_directory(args.plot, "--plot")  # a bad --plot fails before anything is written
         rows = read_rows(file) if file else rows
-    summary = summarize(iter_rows(file) if file and not args.plot else rows)
+    summary = summarize(iter_rows(file) if file and not args.plot else rows,
+                        pool_sets=args.pool_sets)
     if not args.quiet:
         print(format_summary(summary), file=sys.stdout if file or not args.out else sys.stderr)
     if file:

@@ -98,7 +98,9 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
     """``--config`` and the flags that override it."""
     g = p.add_argument_group("configuration (flags override the config file)")
     g.add_argument("--config", metavar="FILE", help="TOML config: the keys it changes from the shipped qsudoku/defaults.toml")
-    g.add_argument("--sampler", metavar="NAME", help="registry name (qsudoku samplers lists them)")
+    g.add_argument("--sampler", metavar="NAME",
+                   help="registry name (qsudoku samplers lists them), or module:Class for any "
+                        "importable dimod.Sampler, e.g. openjij:SASampler")
     g.add_argument("--reads", type=int, metavar="N", help="num_reads")
     g.add_argument("--seed", type=int, metavar="S", help="random seed")
     g.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",

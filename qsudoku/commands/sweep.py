@@ -57,7 +57,8 @@ def register(sub) -> None:
             action.help = ("a sampling parameter or a swept one, e.g. num_sweeps=100,1000 or "
                            "num_sweeps=100:10000:3 (repeatable)")
         elif action.dest == "sampler":
-            action.help = f"registry name (default here: {SWEEP_SAMPLER}; qsudoku samplers lists them)"
+            action.help = (f"registry name (default here: {SWEEP_SAMPLER}; qsudoku samplers "
+                           "lists them), or module:Class for any importable dimod.Sampler")
     g = add_experiment_args(p, "sweep")
     g.add_argument("--grid", action="append", default=[], metavar="KEY=VALUES",
                    help="a swept weight or parameter, e.g. cell=0.5:4:8 or unit=1,2 (repeatable)")

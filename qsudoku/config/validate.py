@@ -93,10 +93,12 @@ def check_sampler_name(key: str, name: str) -> None:
 
     >>> check_sampler_name("sampler.name", "sa")
     """
-    from qsudoku.samplers.registry import names
+    from qsudoku.samplers.registry import imported_spec, names
 
     known = names()
-    if name not in known:
+    if ":" in name and key == "sampler.name":
+        imported_spec(name)  # any importable dimod.Sampler
+    elif name not in known:
         raise ConfigError(f"{key} = {name!r} is not a registered sampler; choose from "
                           f"{', '.join(known)}")
 

@@ -133,11 +133,12 @@ class _Group:
     """What the summary keeps of a group's rows: counts, two numbers per row (the
     percentiles need them all) and the reads pooled per puzzle, never the rows."""
 
-    __slots__ = ("n", "tried", "solved", "errors", "walls", "fixed", "pool")
+    __slots__ = ("n", "tried", "solved", "errors", "walls", "samples", "fixed", "pool")
 
     def __init__(self):
         self.n = self.tried = self.solved = self.errors = 0
         self.walls = array("d")
+        self.samples = array("d")
         self.fixed = False
         self.pool = Pool()
 
@@ -145,6 +146,7 @@ class _Group:
         self.n += 1
         self.errors += r.get("status") not in ("ok", None)
         self.walls.append(r.get("wall", math.nan))
+        self.samples.append(r.get("t_sample", math.nan))
         self.pool.add(r)
         self.fixed = self.fixed or bool(r.get("fixed_sample"))
         if r.get("fixed_sample") and r.get("solved_by") == "propagation":
@@ -153,10 +155,11 @@ class _Group:
         self.solved += bool(r.get("valid"))
 
 
-def summarize(rows: Iterable[Mapping], **figures) -> list[dict]:
-    """Per set, backend and budget: ``n`` rows, ``propagation`` (rows propagation solved
-    alone), ``solved`` and ``solved_pct`` (of the rows a sampler had to solve: a fixed
-    sample's propagation rows are left out), wall median and 95th percentile, errors;
+def summarize(rows: Iterable[Mapping], *, pool_sets: bool = False, **figures) -> list[dict]:
+    """Per set (every set as one, ``"all"``, with ``pool_sets``), backend and budget: ``n``
+    rows, ``propagation`` (rows propagation solved alone), ``solved`` and ``solved_pct``
+    (of the rows a sampler had to solve: a fixed sample's propagation rows are left out),
+    wall and sampling time (``t_sample``) median and 95th percentile, errors;
     and for a fixed sample the figures of :meth:`qsudoku.experiments.stats.Pool.figures`
     (p per read with its interval, TTS99 quantiles with bootstrap intervals, time to
     target, residual energy; ``figures`` go to it).
@@ -178,7 +181,8 @@ def summarize(rows: Iterable[Mapping], **figures) -> list[dict]:
     """
     groups: dict[tuple, _Group] = {}
     for r in map(typed_row, rows):
-        key = (str(r.get("set", "")), str(r.get("sampler", "")), r.get("budget"))
+        key = ("all" if pool_sets else str(r.get("set", "")), str(r.get("sampler", "")),
+               r.get("budget"))
         group = groups.get(key)
         if group is None:
             group = groups[key] = _Group()
@@ -190,7 +194,8 @@ def summarize(rows: Iterable[Mapping], **figures) -> list[dict]:
                "n": g.n, "propagation": g.pool.propagation, "solved": g.solved,
                "solved_pct": 100.0 * g.solved / g.tried if g.tried else math.nan,
                "wall_median": percentile(g.walls, 50), "wall_p95": percentile(g.walls, 95),
-               "errors": g.errors}
+               "t_sample_median": percentile(g.samples, 50),
+               "t_sample_p95": percentile(g.samples, 95), "errors": g.errors}
         if g.fixed:
             rec.update(g.pool.figures(**figures))
         out.append(rec)
@@ -274,8 +279,8 @@ def write_summary(summary: Sequence[Mapping], out: str, optimal: Sequence[Mappin
 
 # -- where it ran ----------------------------------------------------------------------------
 
-_PACKAGES = ("qsudoku", "dimod", "dwave-samplers", "dwave-neal", "numpy", "numba", "ortools",
-             "python-sat", "highspy", "clingo", "pyqubo", "sympy", "pandas",
+_PACKAGES = ("qsudoku", "dimod", "dwave-samplers", "dwave-neal", "openjij", "numpy", "numba",
+             "ortools", "python-sat", "highspy", "clingo", "pyqubo", "sympy", "pandas",
              "pyarrow", "matplotlib", "dask", "distributed")
 
 

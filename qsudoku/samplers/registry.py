@@ -34,6 +34,7 @@ import importlib
 import inspect
 import math
 import numbers
+import os
 import sys
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Mapping
@@ -46,7 +47,7 @@ from qsudoku.samplers.entries import (check_extra, check_factory, check_mapping,
 
 __all__ = ["SamplerSpec", "SPECS", "register", "get_spec", "get_sampler", "names",
            "check_params", "check_values", "check_sampler_values", "default_params",
-           "ClassDefaults", "sample_defaults", "BUILT_IN"]
+           "ClassDefaults", "sample_defaults", "BUILT_IN", "imported_spec", "accepted_params"]
 
 #: ``sample()`` parameters that are not defaults to list: the model's groups, and what
 #: the solve path sets for each round (its seed, the time left, stop at a ground state).
@@ -356,11 +357,102 @@ def names() -> list[str]:
 
 
 def get_spec(name: str) -> SamplerSpec:
-    """The :class:`SamplerSpec` of ``name``; :class:`ConfigError` if unknown."""
+    """The :class:`SamplerSpec` of ``name``: a registered name, or ``"module:Class"`` for
+    any importable :class:`dimod.Sampler` (:func:`imported_spec`).
+
+    Raises:
+        ConfigError: Unknown name, a module that is not there, or a class that is not a
+            :class:`dimod.Sampler`.
+    """
     try:
         return SPECS[name]
     except (KeyError, TypeError):
-        raise ConfigError(f"unknown sampler {name!r}; choose from {', '.join(names())}") from None
+        if isinstance(name, str) and ":" in name:
+            return imported_spec(name)
+        raise ConfigError(f"unknown sampler {name!r}; choose from {', '.join(names())} "
+                          "(or module:Class, any importable dimod.Sampler)") from None
+
+
+_IMPORTED: dict[str, SamplerSpec] = {}
+
+
+def _import(module: str, name: str):
+    """Import ``module`` as ``python -m`` would (the current directory searched last, so
+    that a lab module of the repository, ``benchmarks.peers:...``, is found from its root).
+
+    Raises:
+        ConfigError: ``module`` (or a package above it) is not there.
+    """
+    top = module.partition(".")[0]
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as e:
+        if not e.name or not (module == e.name or module.startswith(e.name + ".")):
+            raise BackendUnavailableError(f"sampler {name!r}: module {module!r} needs a "
+                                          f"package that is not installed ({e.name})") from None
+        here = os.getcwd()
+        found = os.path.exists(os.path.join(here, top + ".py")) or os.path.isdir(
+            os.path.join(here, top))
+        if found and here not in sys.path:
+            sys.path.append(here)
+            return _import(module, name)
+        raise ConfigError(f"sampler {name!r}: no module named {e.name!r}") from None
+
+
+def imported_spec(name: str) -> SamplerSpec:
+    """The spec of ``"module:Class"``, any importable :class:`dimod.Sampler` that is not
+    registered (``openjij:SASampler``): built with no arguments, run at its own defaults
+    (the configuration's parameters on top), offline.  Imports the module.
+
+    >>> imported_spec("dwave.samplers:SimulatedAnnealingSampler").defaults
+    {}
+    >>> imported_spec("nosuch_mod:Foo")
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ConfigError: sampler 'nosuch_mod:Foo': no module named 'nosuch_mod'
+    >>> imported_spec("dimod:BinaryQuadraticModel")
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ConfigError: sampler 'dimod:BinaryQuadraticModel': dimod.BinaryQuadraticModel is not a dimod.Sampler
+
+    Raises:
+        ConfigError: Not ``module:Class``, a module that is not there, no such attribute,
+            or not a :class:`dimod.Sampler` class.
+        BackendUnavailableError: The module needs a package that is not installed.
+    """
+    if name in _IMPORTED:
+        return _IMPORTED[name]
+    import dimod
+
+    module, _, attr = name.partition(":")
+    if not module or not attr.isidentifier():
+        raise ConfigError(f"sampler {name!r}: give a registered name or module:Class")
+    cls = getattr(_import(module, name), attr, None)
+    if cls is None:
+        raise ConfigError(f"sampler {name!r}: module {module!r} has no attribute {attr!r}")
+    if not (isinstance(cls, type) and issubclass(cls, dimod.Sampler)):
+        raise ConfigError(f"sampler {name!r}: {module}.{attr} is not a dimod.Sampler")
+    spec = SamplerSpec(name, name, f"{module}.{attr} (imported), at its own defaults")
+    _IMPORTED[name] = spec
+    return spec
+
+
+def accepted_params(sampler) -> frozenset:
+    """The parameters ``sampler.sample`` takes: its ``parameters`` and the named keyword
+    parameters of its signature (OpenJij's samplers list only some in ``parameters``).
+
+    >>> import dimod
+    >>> sorted(accepted_params(dimod.RandomSampler()))
+    ['num_reads', 'seed']
+    """
+    out = set(getattr(sampler, "parameters", None) or ())
+    try:
+        sig = inspect.signature(sampler.sample)
+    except (TypeError, ValueError, AttributeError):
+        return frozenset(out)
+    named = [k for k, p in sig.parameters.items()
+             if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    return frozenset(out | set(named[1:]))  # the first is the model
 
 
 def get_sampler(name: str, **options):
@@ -457,7 +549,7 @@ def check_params(sampler, params: Mapping, name: str = "", source: str = "") -> 
             unknown parameter or a nonsense value (negative reads, zero sweeps, ...).
     """
     where = f" (in {source})" if source else ""
-    accepted = set(getattr(sampler, "parameters", {}) or {})
+    accepted = accepted_params(sampler)
     unknown = sorted(set(params) - accepted)
     if unknown:
         raise ParameterError(

@@ -36,7 +36,8 @@ from qsudoku.config import Config
 from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
 from qsudoku.model.encodings import DEFAULT_ENCODING
 from qsudoku.samplers import check_params, get_sampler, get_spec, names
-from qsudoku.samplers.registry import check_sampler_values, check_values, default_params
+from qsudoku.samplers.registry import (accepted_params, check_sampler_values, check_values,
+                                       default_params)
 from qsudoku.solving.rounds import Round, sample_round
 
 __all__ = ["Plan", "make_plan", "offline_plan", "TIME_PARAMS", "READ_MS_PARAMS",
@@ -316,7 +317,7 @@ def make_plan(config: Config = Config(), sampler=None) -> Plan:
         spec = get_spec(config.sampler.name)
     else:
         spec = spec_of(sampler)
-    accepted = frozenset(getattr(sampler, "parameters", None) or ())
+    accepted = accepted_params(sampler)
     given = dict(config.sampler.params)
     seed = given.pop("seed", None)
     with_seed = {"seed": seed} if seed is not None and "seed" in accepted else {}

@@ -50,10 +50,16 @@ def best_read(decoded: list[Decoded]) -> Decoded:
 
 
 def call_params(sampler, model: QuboModel, params: Mapping) -> dict:
-    """``params`` plus what the model gives samplers that ask for it (``groups``)."""
+    """``params`` plus what the model gives samplers that ask for it: ``groups`` (the
+    labelled one-hot groups), ``puzzle`` (the puzzle itself, for a peer that builds a
+    formulation of its own and answers in the model's variables, as
+    ``benchmarks/dwave_examples.py`` does)."""
     call = dict(params)
-    if "groups" in (getattr(sampler, "parameters", None) or {}):
+    listed = getattr(sampler, "parameters", None) or {}
+    if "groups" in listed:
         call["groups"] = model.groups()
+    if "puzzle" in listed:
+        call["puzzle"] = model.puzzle
     return call
 
 
