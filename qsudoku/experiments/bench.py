@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import math
 import os
-import platform
 from array import array
 from typing import Iterable, Mapping, Sequence
 
 from qsudoku.config import Config
 from qsudoku.model.result import format_seconds
 from qsudoku.experiments.stats import Pool, tts99
+from qsudoku.experiments.provenance import machine_info  # its home: the provenance record
 from qsudoku.experiments.tasks import Point
 
 __all__ = ["tts99", "points", "SOLVE", "summarize", "format_summary", "typed_row", "load",
@@ -278,31 +278,3 @@ def write_summary(summary: Sequence[Mapping], out: str, optimal: Sequence[Mappin
 
 
 # -- where it ran ----------------------------------------------------------------------------
-
-_PACKAGES = ("qsudoku", "dimod", "dwave-samplers", "dwave-neal", "openjij", "numpy", "numba",
-             "ortools", "python-sat", "highspy", "clingo", "pyqubo", "sympy", "pandas",
-             "pyarrow", "matplotlib", "dask", "distributed")
-
-
-def machine_info() -> dict:
-    """CPU model, cores, Python and package versions (whitelisted fields only, no environment)."""
-    from importlib import metadata
-
-    cpu = platform.processor() or ""
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    versions = {}
-    for pkg in _PACKAGES:
-        try:
-            versions[pkg] = metadata.version(pkg)
-        except metadata.PackageNotFoundError:
-            continue
-    return {"cpu": cpu, "cores": os.cpu_count(), "machine": platform.machine(),
-            "system": f"{platform.system()} {platform.release()}",
-            "python": platform.python_version(), "packages": versions}

@@ -22,12 +22,43 @@ from __future__ import annotations
 
 import datetime
 import os
+import platform
 import subprocess
 from pathlib import Path
 from typing import Sequence
 
 __all__ = ["provenance_path", "repository_root", "git_state", "relative_path",
-           "relative_argv", "start_record", "end_record"]
+           "relative_argv", "start_record", "end_record", "machine_info"]
+
+_PACKAGES = ("qsudoku", "dimod", "dwave-samplers", "dwave-neal", "openjij", "numpy", "numba",
+             "ortools", "python-sat", "highspy", "clingo", "pyqubo", "sympy", "pandas",
+             "pyarrow", "matplotlib", "dask", "distributed")
+
+
+def machine_info() -> dict:
+    """CPU model, cores, Python and package versions (whitelisted fields only, no environment)."""
+    from importlib import metadata
+
+    cpu = platform.processor() or ""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    versions = {}
+    for pkg in _PACKAGES:
+        try:
+            versions[pkg] = metadata.version(pkg)
+        except metadata.PackageNotFoundError:
+            continue
+    return {"cpu": cpu, "cores": os.cpu_count(), "machine": platform.machine(),
+            "system": f"{platform.system()} {platform.release()}",
+            "python": platform.python_version(), "packages": versions}
+
+
 
 #: The seconds a ``git`` call may take before the commit is recorded as unknown.
 GIT_TIMEOUT = 10.0
@@ -121,7 +152,6 @@ def _load() -> list[float] | None:
 def start_record(argv: Sequence[str], spec: str | None) -> dict:
     """The record of a run that starts now: ``argv`` are its words after the program name
     (``["bench", ...]``), ``spec`` the ``--spec`` path as given (or ``None``)."""
-    from qsudoku.experiments.bench import machine_info
 
     root = repository_root()
     commit, dirty = git_state(root)
