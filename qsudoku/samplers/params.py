@@ -37,7 +37,7 @@ from typing import Any, Callable, Mapping
 from qsudoku import checks as opt
 from qsudoku.errors import ParameterError
 
-__all__ = ["Int", "Real", "Bool", "Seed", "TimeLimit", "Choice", "OrAuto", "validate",
+__all__ = ["Int", "Real", "Bool", "Seed", "TimeLimit", "Choice", "Name", "OrAuto", "validate",
            "checked", "parameters_of"]
 
 
@@ -97,6 +97,18 @@ class Choice:
 
     def __call__(self, sampler: str, name: str, value: Any) -> Any:
         return opt.need_choice(name, value, self.choices, sampler=sampler)
+
+
+@dataclass(frozen=True)
+class Name:
+    """``None`` or a string; else ``"{sampler}: {name} = {value!r} must be {what}"``."""
+
+    what: str
+
+    def __call__(self, sampler: str, name: str, value: Any) -> Any:
+        if value is not None and not isinstance(value, str):
+            raise ParameterError(f"{sampler}: {name} = {value!r} must be {self.what}")
+        return value
 
 
 @dataclass(frozen=True)
