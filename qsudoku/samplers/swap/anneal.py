@@ -43,7 +43,7 @@ from qsudoku.samplers.swap.structure import (FAMILY_KINDS, compile_structure, fi
 __all__ = ["SwapAnnealingSampler"]
 
 
-def _beta_range(sampler: str, name: str, value) -> tuple[float, float]:
+def _beta_range(sampler: str, name: str, value) -> tuple:
     """``(hot, cold)``: two finite numbers ``0 < hot <= cold`` (``None``: the default)."""
     if value is None:
         value = (0.5, 4.0)

@@ -1,0 +1,59 @@
+"""qsudoku.samplers.params: one table per sampler, checked on every call, ``parameters``
+derived from the signature."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from qsudoku.errors import ParameterError
+from qsudoku.samplers.aco.sampler import AntColonySampler
+from qsudoku.samplers.params import Bool, Int, Name, OrAuto, checked, parameters_of
+from qsudoku.samplers.registry import sample_defaults
+from qsudoku.samplers.swap.anneal import SwapAnnealingSampler
+from qsudoku.samplers.swap.tabu import SwapTabuSampler
+
+OURS = (AntColonySampler, SwapAnnealingSampler, SwapTabuSampler)
+
+
+class _Echo:
+    _constraints = {"num_reads": Int(1, 9), "flag": OrAuto(Bool(), "must be true, false or 'auto'"),
+                    "family": Name("a unit kind (a string)")}
+
+    @checked("echo")
+    def sample(self, bqm, num_reads=1, flag="auto", family=None, free=object, **kwargs):
+        return dict(bqm=bqm, num_reads=num_reads, flag=flag, family=family, free=free,
+                    kwargs=kwargs)
+
+    parameters = parameters_of(sample)
+
+
+def test_a_call_is_checked_against_the_table_and_converted():
+    import numpy as np
+
+    out = _Echo().sample("m", num_reads=np.int64(3), flag=True, free=5)
+    assert out == dict(bqm="m", num_reads=3, flag=True, family=None, free=5, kwargs={})
+    assert type(out["num_reads"]) is int
+    assert _Echo().sample("m")["flag"] == "auto"  # defaults are the signature's
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"num_reads": 0}, "echo: num_reads = 0 must be an integer in 1..9"),
+    ({"flag": "yes"}, "echo: flag = 'yes' must be true, false or 'auto'"),
+    ({"family": 3}, "echo: family = 3 must be a unit kind (a string)"),
+    ({"reads": 1, "b": 2}, "echo: unknown parameter(s) b, reads"),
+    ({"num_reads": 0, "reads": 1}, "echo: unknown parameter(s) reads"),  # unknown ones first
+])
+def test_a_bad_call_is_one_parameter_error(kwargs, message):
+    with pytest.raises(ParameterError) as e:
+        _Echo().sample("m", **kwargs)
+    assert str(e.value) == message
+
+
+@pytest.mark.parametrize("cls", OURS)
+def test_parameters_are_the_signature_and_the_table_names_only_them(cls):
+    names = [p for p in inspect.signature(cls.sample).parameters][2:-1]  # self, bqm ... kwargs
+    assert list(cls.parameters) == names
+    assert set(cls._constraints) <= set(names) and "groups" not in cls._constraints
+    assert set(sample_defaults(cls)) <= set(names)
