@@ -13,8 +13,11 @@ from qsudoku.samplers.params import Bool, Int, Name, OrAuto, checked, parameters
 from qsudoku.samplers.registry import sample_defaults
 from qsudoku.samplers.swap.anneal import SwapAnnealingSampler
 from qsudoku.samplers.swap.tabu import SwapTabuSampler
+from qsudoku.samplers.tempering.sampler import (ParallelTemperingSampler,
+                                                PopulationAnnealingSampler, check_pt)
 
-OURS = (AntColonySampler, SwapAnnealingSampler, SwapTabuSampler)
+OURS = (AntColonySampler, SwapAnnealingSampler, SwapTabuSampler, ParallelTemperingSampler,
+        PopulationAnnealingSampler)
 
 
 class _Echo:
@@ -57,3 +60,20 @@ def test_parameters_are_the_signature_and_the_table_names_only_them(cls):
     assert list(cls.parameters) == names
     assert set(cls._constraints) <= set(names) and "groups" not in cls._constraints
     assert set(sample_defaults(cls)) <= set(names)
+
+
+def test_the_registry_checks_a_config_against_the_same_table():
+    """``pt``'s table is what the registry runs before any model is built, so a config's
+    value fails with the message the sampler gives."""
+    import dimod
+
+    check_pt("pt", {"convergence": None, "num_replicas": 2})
+    for bad, message in (({"num_replicas": 1}, "pt: num_replicas = 1 must be an integer in "
+                          "2..1000"), ({"convergence": 0}, "pt: convergence = 0 must be an "
+                                        "integer in 1..1000000")):
+        with pytest.raises(ParameterError) as e:
+            check_pt("pt", bad)
+        assert str(e.value) == message
+        with pytest.raises(ParameterError) as e:
+            ParallelTemperingSampler().sample(dimod.BQM("BINARY"), **bad)
+        assert str(e.value) == message

@@ -38,7 +38,7 @@ from qsudoku import checks as opt
 from qsudoku.errors import ParameterError
 
 __all__ = ["Int", "Real", "Bool", "Seed", "TimeLimit", "Choice", "Name", "OrAuto", "validate",
-           "checked", "parameters_of"]
+           "checked", "table_check", "parameters_of"]
 
 
 @dataclass(frozen=True)
@@ -47,9 +47,11 @@ class Int:
 
     low: int | None = None
     high: int | None = None
+    none: bool = False  # whether None (no value) is taken
 
     def __call__(self, sampler: str, name: str, value: Any) -> Any:
-        return opt.need_int(name, value, low=self.low, high=self.high, sampler=sampler)
+        return opt.need_int(name, value, low=self.low, high=self.high, allow_none=self.none,
+                            sampler=sampler)
 
 
 @dataclass(frozen=True)
@@ -164,6 +166,15 @@ def checked(sampler: str):
             return sample(**arguments)
         return wrapper
     return deco
+
+
+def table_check(cls) -> Callable[[str, Mapping], None]:
+    """``check(name, params)``: :func:`validate` of ``params`` against ``cls._constraints``,
+    for the registry (:attr:`~qsudoku.samplers.registry.SamplerSpec.checks`), which checks
+    a configuration's parameters before any model is built."""
+    def check(sampler: str, params: Mapping) -> None:
+        validate(sampler, cls._constraints, dict(params))
+    return check
 
 
 def parameters_of(sample) -> dict:
