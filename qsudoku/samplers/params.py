@@ -103,12 +103,14 @@ class Choice:
 
 @dataclass(frozen=True)
 class Name:
-    """``None`` or a string; else ``"{sampler}: {name} = {value!r} must be {what}"``."""
+    """A string (or ``None``, if ``none``); else ``"{sampler}: {name} = {value!r} must be
+    {what}"``."""
 
     what: str
+    none: bool = True
 
     def __call__(self, sampler: str, name: str, value: Any) -> Any:
-        if value is not None and not isinstance(value, str):
+        if not (isinstance(value, str) or (value is None and self.none)):
             raise ParameterError(f"{sampler}: {name} = {value!r} must be {self.what}")
         return value
 
