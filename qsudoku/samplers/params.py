@@ -37,12 +37,21 @@ from typing import Any, Callable, Mapping
 from qsudoku import checks as opt
 from qsudoku.errors import ParameterError
 
-__all__ = ["Int", "Real", "Bool", "Seed", "TimeLimit", "Choice", "Name", "OrAuto", "validate",
+__all__ = ["Constraint", "Int", "Real", "Bool", "Seed", "TimeLimit", "Choice", "Name", "OrAuto", "validate",
            "checked", "table_check", "parameters_of"]
 
 
+class Constraint:
+    """What one parameter takes: called with the sampler's name, the parameter's name
+    and a value, it returns the value (converted) or raises
+    :class:`~qsudoku.errors.ParameterError`."""
+
+    def __call__(self, sampler: str, name: str, value: Any) -> Any:
+        raise NotImplementedError
+
+
 @dataclass(frozen=True)
-class Int:
+class Int(Constraint):
     """An integer in ``low..high`` (``bool`` is not one)."""
 
     low: int | None = None
@@ -55,20 +64,21 @@ class Int:
 
 
 @dataclass(frozen=True)
-class Real:
+class Real(Constraint):
     """A finite number above ``low`` (at least ``low`` when ``closed``), at most ``high``."""
 
     low: float | None = None
     high: float | None = None
     closed: bool = False
+    none: bool = False  # whether None (no value) is taken
 
     def __call__(self, sampler: str, name: str, value: Any) -> Any:
         return opt.need_real(name, value, low=self.low, high=self.high,
-                             low_open=not self.closed, sampler=sampler)
+                             low_open=not self.closed, allow_none=self.none, sampler=sampler)
 
 
 @dataclass(frozen=True)
-class Bool:
+class Bool(Constraint):
     """``True`` or ``False`` (numpy's too)."""
 
     def __call__(self, sampler: str, name: str, value: Any) -> Any:
@@ -76,7 +86,7 @@ class Bool:
 
 
 @dataclass(frozen=True)
-class Seed:
+class Seed(Constraint):
     """``None`` or an integer in ``0 .. 2**63 - 1``."""
 
     def __call__(self, sampler: str, name: str, value: Any) -> Any:
@@ -84,7 +94,7 @@ class Seed:
 
 
 @dataclass(frozen=True)
-class TimeLimit:
+class TimeLimit(Constraint):
     """``None`` or seconds in ``(0, MAX_SECONDS]``."""
 
     def __call__(self, sampler: str, name: str, value: Any) -> Any:
@@ -92,17 +102,19 @@ class TimeLimit:
 
 
 @dataclass(frozen=True)
-class Choice:
+class Choice(Constraint):
     """One of the strings ``choices``."""
 
     choices: tuple
+    none: bool = False  # whether None (no value) is taken
 
     def __call__(self, sampler: str, name: str, value: Any) -> Any:
-        return opt.need_choice(name, value, self.choices, sampler=sampler)
+        return opt.need_choice(name, value, self.choices, allow_none=self.none,
+                               sampler=sampler)
 
 
 @dataclass(frozen=True)
-class Name:
+class Name(Constraint):
     """A string (or ``None``, if ``none``); else ``"{sampler}: {name} = {value!r} must be
     {what}"``."""
 
@@ -116,7 +128,7 @@ class Name:
 
 
 @dataclass(frozen=True)
-class OrAuto:
+class OrAuto(Constraint):
     """The string ``"auto"``, or what ``then`` takes; ``text``, if given, is the message
     of a value that is neither (``"{sampler}: {name} = {value!r} {text}"``)."""
 
@@ -134,9 +146,11 @@ class OrAuto:
             raise ParameterError(f"{sampler}: {name} = {value!r} {self.text}") from None
 
 
-def validate(sampler: str, constraints: Mapping[str, Callable], values: dict) -> dict:
+def validate(sampler: str, constraints: Mapping[str, Callable], values: Mapping,
+             prefix: str = "") -> dict:
     """``values`` with each one named in ``constraints`` checked (and converted: an
     integer becomes an ``int``), in the table's order; the others as they are.
+    ``prefix`` goes before the names in messages (``"qpu_params."``).
 
     Raises:
         ParameterError: The first value a constraint refuses, naming ``sampler``.
@@ -144,7 +158,7 @@ def validate(sampler: str, constraints: Mapping[str, Callable], values: dict) ->
     out = dict(values)
     for name, constraint in constraints.items():
         if name in out:
-            out[name] = constraint(sampler, name, out[name])
+            out[name] = constraint(sampler, prefix + name, out[name])
     return out
 
 
