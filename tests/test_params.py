@@ -21,7 +21,8 @@ OURS = (AntColonySampler, SwapAnnealingSampler, SwapTabuSampler, ParallelTemperi
 
 
 class _Echo:
-    _constraints = {"num_reads": Int(1, 9), "flag": OrAuto(Bool(), "must be true, false or 'auto'"),
+    _constraints = {"num_reads": Int(1, 9),
+                    "flag": OrAuto(Bool(), "must be true, false or 'auto'"),
                     "family": Name("a unit kind (a string)")}
 
     @checked("echo")

@@ -37,8 +37,8 @@ from typing import Any, Callable, Mapping
 from qsudoku import checks as opt
 from qsudoku.errors import ParameterError
 
-__all__ = ["Constraint", "Int", "Real", "Bool", "Seed", "TimeLimit", "Choice", "Name", "OrAuto", "validate",
-           "checked", "table_check", "parameters_of"]
+__all__ = ["Constraint", "Int", "Real", "Bool", "Seed", "TimeLimit", "Choice", "Name", "OrAuto",
+           "validate", "checked", "table_check", "parameters_of"]
 
 
 class Constraint:
