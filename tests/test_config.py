@@ -214,6 +214,28 @@ def test_with_overrides_checks_values_and_drops_other_samplers_params():
         cfg.with_overrides(weights={"colour": 1.0})
 
 
+def test_the_sampler_table_holds_values_and_the_readers_check_them():
+    """``SamplerConfig`` only holds its values; where a configuration is read (a file's
+    table, an override) and where the plan is made, they are checked, with the same
+    message."""
+    from qsudoku.config import SamplerConfig
+    from qsudoku.solving.plan import make_plan
+
+    bad = SamplerConfig("sa", params={"num_reads": 0})  # no error: a table of values
+    message = "sa: num_reads = 0 must be an integer in 1..10000000"
+    with pytest.raises(ConfigError) as e:
+        make_plan(Config(sampler=bad))
+    assert str(e.value) == message
+    with pytest.raises(ConfigError) as e:
+        bad.checked()
+    assert str(e.value) == message
+    with pytest.raises(ConfigError) as e:
+        Config.from_dict({"sampler": {"name": "sa", "params": {"num_reads": 0}}}, "my.toml")
+    assert str(e.value) == f"my.toml: {message}"
+    with pytest.raises(ConfigError, match=r"sampler\.options\.x = nan"):
+        Config().with_overrides(options={"x": float("nan")})
+
+
 @pytest.mark.parametrize("params,ok", [
     ({"num_reads": 1, "num_sweeps": 1, "seed": 0}, True),
     ({"num_restarts": 0}, True),  # tabu: a plain tabu search

@@ -105,21 +105,32 @@ class SamplerConfig:
     fallback: str | None = None
 
     def __post_init__(self):
-        from qsudoku.samplers.registry import check_sampler_values
-
         need_type("sampler", self.name, str, "a sampler name (str)")
         need_type("fallback", self.fallback, (str, type(None)), "a sampler name or None")
         for key in ("options", "params"):
             need_type(key, getattr(self, key), Mapping, "a mapping (dict)")
         object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
         object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
-        # nonsense values fail now, even if nothing gets sampled: first as this sampler
-        # takes them (its checks name it), then any non-finite number left
+
+    def checked(self) -> "SamplerConfig":
+        """This table, after its values are checked where a configuration is read
+        (:meth:`Config.from_dict`, :meth:`Config.with_overrides`), so that nonsense fails
+        then, even if nothing gets sampled: first as the sampler takes them (the
+        registry's :func:`~qsudoku.samplers.registry.check_sampler_values`, which also
+        checks the plan), then any non-finite number left.
+
+        >>> SamplerConfig("sa", params={"num_reads": 0}).checked()
+        Traceback (most recent call last):
+        ...
+        qsudoku.errors.ParameterError: sa: num_reads = 0 must be an integer in 1..10000000
+        """
+        from qsudoku.samplers.registry import check_sampler_values
+
         check_sampler_values(self.name, self.params)
-        for key, value in self.params.items():
-            check_finite(f"sampler.params.{key}", value)
-        for key, value in self.options.items():
-            check_finite(f"sampler.options.{key}", value)
+        for kind in ("params", "options"):
+            for key, value in getattr(self, kind).items():
+                check_finite(f"sampler.{kind}.{key}", value)
+        return self
 
     def __reduce__(self):  # read-only mappings do not pickle; experiment tasks travel pickled
         return (SamplerConfig, (self.name, dict(self.options), dict(self.params), self.fallback))
@@ -267,12 +278,12 @@ class Config:
             if fallback is not None:
                 check_sampler_name("sampler.fallback", fallback)
             _check_fallback_names(route)
-            return cls(PropagateConfig(tuple(rules), None if finish is None else tuple(finish)),
-                       QuboConfig(replace(QuboConfig().weights, **w),
-                                  qubo.get("encoding", QuboConfig.encoding)),
-                       SamplerConfig(name, samp.get("options", {}), samp.get("params", {}),
-                                     fallback),
-                       RouteConfig(**route), ClusterConfig(**cluster), source=source)
+            tables = (PropagateConfig(tuple(rules), None if finish is None else tuple(finish)),
+                      QuboConfig(replace(QuboConfig().weights, **w),
+                                 qubo.get("encoding", QuboConfig.encoding)),
+                      SamplerConfig(name, samp.get("options", {}), samp.get("params", {}),
+                                    fallback).checked())
+            return cls(*tables, RouteConfig(**route), ClusterConfig(**cluster), source=source)
         except ConfigError as e:
             raise ConfigError(f"{pre}{e}") from None
 
@@ -299,7 +310,7 @@ class Config:
         s = self.sampler
         if sampler is not None and sampler != s.name:
             kept = {"seed": s.params["seed"]} if "seed" in s.params else {}
-            s = SamplerConfig(sampler, params=kept, fallback=s.fallback)
+            s = SamplerConfig(sampler, params=kept, fallback=s.fallback).checked()
         if fallback is not None:
             s = replace(s, fallback=fallback or None)
         p = dict(s.params)
@@ -308,10 +319,10 @@ class Config:
         if reads is not None:
             p["num_reads"] = reads
         if options:
-            s = replace(s, options={**s.options, **options})
+            s = replace(s, options={**s.options, **options}).checked()
         if seed is not None:
             p["seed"] = seed
-        cfg = replace(self, sampler=replace(s, params=p))
+        cfg = replace(self, sampler=replace(s, params=p).checked())
         if rules is not None:  # the rules given are the rules used: no finishing rules
             cfg = replace(cfg, propagate=PropagateConfig(tuple(rules), ()))
         if route:

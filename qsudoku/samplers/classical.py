@@ -33,11 +33,12 @@ from __future__ import annotations
 import math
 import numbers
 from datetime import timedelta
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
+from qsudoku.checks import (MAX_READS, MAX_SECONDS, need_bool, need_choice, need_int,
+                            need_time_limit)
 from qsudoku.errors import ParameterError
-from qsudoku.checks import (MAX_READS, MAX_SECONDS, need_bool, need_choice,
-                                      need_int, need_real, need_time_limit)
+from qsudoku.samplers.params import Bool, Int, Real, Seed, validate
 
 __all__ = ["neal_sampler", "check_sa", "check_tabu", "check_steepest", "check_random",
            "BETA_SCHEDULE_TYPES", "INITIAL_STATES_GENERATORS", "PROPOSAL_ACCEPTANCE_CRITERIA"]
@@ -112,10 +113,8 @@ def _initial_states(sampler: str, params: Mapping) -> None:
 
 def _common(sampler: str, params: Mapping, seed_high: int) -> None:
     """``num_reads``, ``seed`` and the initial states, as every dwave-samplers class takes them."""
-    if "num_reads" in params:
-        need_int("num_reads", params["num_reads"], low=1, high=MAX_READS, sampler=sampler)
-    if "seed" in params:
-        need_int("seed", params["seed"], low=0, high=seed_high, allow_none=True, sampler=sampler)
+    validate(sampler, {"num_reads": Int(1, MAX_READS), "seed": Int(0, seed_high, none=True)},
+             params)
     _initial_states(sampler, params)
 
 
@@ -188,55 +187,47 @@ def check_sa(sampler: str, params: Mapping) -> None:
         _fail(sampler, "interrupt_function", stop, "must be a function (or None)")
 
 
-def check_tabu(sampler: str, params: Mapping) -> None:
-    """``tabu``: ``TabuSampler.sample`` parameters.
+def _tenure(sampler: str, name: str, value: Any) -> Any:
+    if value is not None and type(value) is not int:  # the library takes a Python int only
+        _fail(sampler, name, value, "must be an integer >= 0")
+    return need_int(name, value, low=0, high=C_INT, allow_none=True, sampler=sampler)
 
-    ``timeout`` (milliseconds per read) is a positive integer, never ``None``: without
-    it a read runs up to ``num_restarts`` restarts, unbounded in time.  The C ``int`` arguments
-    (``tenure``, ``num_restarts``, ``coefficient_z_*``, ``lower_bound_z``) are at most
-    ``2**31 - 1``; ``tenure`` below the number of variables is checked by the library.
-    """
+
+def _time_limit(sampler: str, name: str, value: Any) -> Any:
+    """Seconds in ``(0, MAX_SECONDS]``, or a :class:`~datetime.timedelta` of them."""
+    if isinstance(value, timedelta):
+        if not 0 < value.total_seconds() <= MAX_SECONDS:
+            _fail(sampler, name, value, f"must be in (0, {MAX_SECONDS:g}] seconds")
+        return value
+    return need_time_limit(value, name, sampler=sampler)
+
+
+#: What ``TabuSampler.sample`` takes besides reads, seed and initial states (``timeout``:
+#: milliseconds per read, never ``None``: without it a read runs up to ``num_restarts``
+#: restarts, unbounded in time; the C ``int`` arguments at most ``2**31 - 1``; ``tenure``
+#: below the number of variables is checked by the library), checked in this order.
+_TABU: dict[str, Callable] = {
+    "timeout": Int(1, MAX_SWEEPS), "tenure": _tenure, "num_restarts": Int(0, C_INT),
+    "energy_threshold": Real(closed=True, none=True),
+    **{k: Int(0, C_INT, none=True)
+       for k in ("coefficient_z_first", "coefficient_z_restart", "lower_bound_z")}}
+#: What ``RandomSampler.sample`` takes (``max_num_samples`` caps the samples kept).
+_RANDOM: dict[str, Callable] = {"num_reads": Int(1, MAX_READS), "seed": Seed(),
+                                "time_limit": _time_limit, "max_num_samples": Int(1, MAX_READS)}
+
+
+def check_tabu(sampler: str, params: Mapping) -> None:
+    """``tabu``: ``TabuSampler.sample`` parameters (seed below ``2**32``; :data:`_TABU`)."""
     _common(sampler, params, 2**32 - 1)
-    if "timeout" in params:
-        need_int("timeout", params["timeout"], low=1, high=MAX_SWEEPS, sampler=sampler)
-    if "tenure" in params:
-        value = params["tenure"]
-        if value is not None and type(value) is not int:  # the library takes a Python int only
-            _fail(sampler, "tenure", value, "must be an integer >= 0")
-        need_int("tenure", value, low=0, high=C_INT, allow_none=True, sampler=sampler)
-    if "num_restarts" in params:
-        need_int("num_restarts", params["num_restarts"], low=0, high=C_INT, sampler=sampler)
-    if "energy_threshold" in params:
-        need_real("energy_threshold", params["energy_threshold"], allow_none=True,
-                  low_open=False, sampler=sampler)
-    for name in ("coefficient_z_first", "coefficient_z_restart", "lower_bound_z"):
-        if name in params:
-            need_int(name, params[name], low=0, high=C_INT, allow_none=True, sampler=sampler)
+    validate(sampler, _TABU, params)
 
 
 def check_steepest(sampler: str, params: Mapping) -> None:
     """``steepest``: ``SteepestDescentSolver.sample`` parameters (seed below ``2**32``)."""
     _common(sampler, params, 2**32 - 1)
-    if "large_sparse_opt" in params:
-        need_bool("large_sparse_opt", params["large_sparse_opt"], sampler=sampler)
+    validate(sampler, {"large_sparse_opt": Bool()}, params)
 
 
 def check_random(sampler: str, params: Mapping) -> None:
-    """``random``: ``RandomSampler.sample`` parameters.
-
-    ``time_limit`` is seconds in ``(0, MAX_SECONDS]`` (a :class:`~datetime.timedelta`
-    too); ``max_num_samples`` caps the samples kept, at most ``MAX_READS``.
-    """
-    if "num_reads" in params:
-        need_int("num_reads", params["num_reads"], low=1, high=MAX_READS, sampler=sampler)
-    if "seed" in params:
-        need_int("seed", params["seed"], low=0, high=2**63 - 1, allow_none=True, sampler=sampler)
-    limit = params.get("time_limit")
-    if isinstance(limit, timedelta):
-        if not 0 < limit.total_seconds() <= MAX_SECONDS:
-            _fail(sampler, "time_limit", limit, f"must be in (0, {MAX_SECONDS:g}] seconds")
-    else:
-        need_time_limit(limit, sampler=sampler)
-    if "max_num_samples" in params:
-        need_int("max_num_samples", params["max_num_samples"], low=1, high=MAX_READS,
-                 sampler=sampler)
+    """``random``: ``RandomSampler.sample`` parameters (:data:`_RANDOM`)."""
+    validate(sampler, _RANDOM, params)

@@ -39,6 +39,7 @@ state of the BQM, so tiny models only), limited by :class:`LimitedExactSolver`.
 from __future__ import annotations
 
 import time
+from typing import Callable
 
 import dimod
 import numpy as np
@@ -46,7 +47,9 @@ import numpy as np
 from qsudoku.errors import ConfigError, ContradictionError, ParameterError, TimeLimitError
 from qsudoku.exact.backends import BACKENDS
 from qsudoku import checks as opt
+from qsudoku.checks import MAX_READS
 from qsudoku.samplers.onehot import find_groups
+from qsudoku.samplers.params import Bool, Int, Name, Seed, TimeLimit
 
 __all__ = ["ExactSampler", "SATSampler", "CPSATSampler", "ILPSampler", "ASPSampler",
            "CSPSampler", "LimitedExactSolver", "BACKENDS", "check_exact"]
@@ -54,19 +57,25 @@ __all__ = ["ExactSampler", "SATSampler", "CPSATSampler", "ILPSampler", "ASPSampl
 #: Backends that minimise a BQM without one-hot structure: name -> "module:function".
 _ANY_BQM = {"cpsat": "qsudoku.exact.qubo_min:minimize_cpsat",
             "ilp": "qsudoku.exact.qubo_min:minimize_ilp"}
-#: Sizes and counts a solver option may take.
-_INT_PARAMS = {"num_workers": (1, 1024), "threads": (1, 1024), "seed": (0, 2**31 - 1)}
-_BOOL_PARAMS = ("hall", "restarts")
+#: What each solver option takes (the constructor's; ``seed`` reaches the solver as it is).
+_OPTIONS: dict[str, Callable] = {
+    "num_reads": Int(1, MAX_READS, none=True), "time_limit": TimeLimit(),
+    "num_workers": Int(1, 1024), "threads": Int(1, 1024), "seed": Int(0, 2**31 - 1),
+    "hall": Bool(), "restarts": Bool(), "solver": Name("a solver's name (a string)", none=False)}
+#: What each ``sample()`` parameter takes: ``seed`` is reduced modulo ``2**31`` where a
+#: backend takes it.
+_PARAMS: dict[str, Callable] = {**_OPTIONS, "seed": Seed()}
 
 
 def check_exact(name: str, params, *, options: bool = False) -> dict:
-    """The parameters of the exact backend ``name`` checked (type, range) before any work:
-    the one check of every path that runs it (its registry entry's ``checks``, so a plan
-    refuses them before any work; :meth:`ExactSampler.sample`; an exact sampler solving
-    the candidates directly, :func:`qsudoku.solving.fallback.run_exact_sampler`).
-    ``seed`` and ``num_reads`` are the ``sample()`` keywords (``None`` allowed); unknown
-    names are :func:`~qsudoku.samplers.registry.check_params`' business.  ``options``: the
-    constructor's options, whose ``seed`` reaches the solver as it is (``0 .. 2**31 - 1``).
+    """The parameters of the exact backend ``name`` checked (type, range) before any work,
+    in their order: the one check of every path that runs it (its registry entry's
+    ``checks``, so a plan refuses them before any work; :meth:`ExactSampler.sample`; an
+    exact sampler solving the candidates directly,
+    :func:`qsudoku.solving.fallback.run_exact_sampler`).  ``seed`` and ``num_reads`` are
+    the ``sample()`` keywords (``None`` allowed); unknown names are
+    :func:`~qsudoku.samplers.registry.check_params`' business.  ``options``: the
+    constructor's options.
 
     >>> check_exact("csp", {"hall": True, "seed": 2**40})["seed"]
     1099511627776
@@ -75,23 +84,8 @@ def check_exact(name: str, params, *, options: bool = False) -> dict:
     ...
     qsudoku.errors.ParameterError: csp: hall = 'nonsense' must be true or false
     """
-    out = dict(params)
-    for key, value in params.items():
-        if key == "seed" and not options:  # reduced modulo 2**31 where a backend takes it
-            out[key] = opt.need_seed(value, sampler=name)
-        elif key == "num_reads":
-            out[key] = opt.need_int(key, value, low=1, high=opt.MAX_READS, allow_none=True,
-                                    sampler=name)
-        elif key == "time_limit":
-            out[key] = opt.need_time_limit(value, sampler=name)
-        elif key in _INT_PARAMS:
-            low, high = _INT_PARAMS[key]
-            out[key] = opt.need_int(key, value, low=low, high=high, sampler=name)
-        elif key in _BOOL_PARAMS:
-            out[key] = opt.need_bool(key, value, sampler=name)
-        elif key == "solver" and not isinstance(value, str):
-            raise ParameterError(f"{name}: solver = {value!r} must be a solver's name (a string)")
-    return out
+    table = _OPTIONS if options else _PARAMS
+    return {k: table[k](name, k, v) if k in table else v for k, v in params.items()}
 
 
 class ExactSampler(dimod.Sampler):

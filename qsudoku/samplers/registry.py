@@ -227,10 +227,12 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
                 "projected reads", _OWN(_SQA + "RotorSampler"), checks=_SQA + "check_rotor"),
     SamplerSpec("pt", _TEMPER + "ParallelTemperingSampler",
                 "parallel tempering (dwave-hybrid's workflow), one run per read",
-                {"num_reads": 5, "num_sweeps": 200, "num_replicas": 4, "max_iter": 10}, extra="qpu", checks=_TEMPER + "check_pt"),
+                _OWN(_TEMPER + "ParallelTemperingSampler"), extra="qpu",
+                checks=_TEMPER + "check_pt"),
     SamplerSpec("pa", _TEMPER + "PopulationAnnealingSampler",
                 "population annealing (dwave-hybrid's workflow): the reads are one population",
-                {"num_reads": 100, "num_iter": 100, "num_sweeps": 10}, extra="qpu", checks=_TEMPER + "check_pa"),
+                _OWN(_TEMPER + "PopulationAnnealingSampler"), extra="qpu",
+                checks=_TEMPER + "check_pa"),
     SamplerSpec("tabu", _DS + "TabuSampler", "tabu search (dwave-samplers)",
                 {"num_reads": 10, "timeout": 100}, checks=_CHECKS + "check_tabu"),
     SamplerSpec("steepest", _DS + "SteepestDescentSolver",
@@ -503,6 +505,34 @@ _MAXIMA = {"num_reads": 10**7, "time_limit": 10**7, "time_budget": 10**7,
            "num_sweeps": 10**9, "num_replicas": 10**4, "timeout": 10**9}
 
 
+def _rules() -> dict[str, list[tuple[Callable, str]]]:
+    """The tests of :func:`check_values` per parameter, in order, and what each says."""
+    def real(v):
+        return isinstance(v, numbers.Real) and not isinstance(v, bool)
+
+    def integer(low):
+        return lambda v: not isinstance(v, bool) and isinstance(v, numbers.Integral) and v >= low
+
+    rules: dict[str, list[tuple[Callable, str]]] = {}
+    for keys, test, what in (
+            (_POSITIVE_INTS, integer(1), "must be an integer >= 1"),
+            (_NON_NEGATIVE_INTS, integer(0), "must be an integer >= 0"),
+            # non-numbers (a chain_strength callable) pass
+            (_POSITIVE_NUMBERS, lambda v: not real(v) or 0 < v < math.inf,
+             "must be a finite number > 0"),
+            (_STRINGS, lambda v: isinstance(v, str), "must be a name (a string)"),
+            (_BOOLS, lambda v: isinstance(v, bool), "must be true or false")):
+        for key in keys:
+            rules.setdefault(key, []).append((test, what))
+    for key, high in _MAXIMA.items():
+        rules[key].append((lambda v, high=high: not (isinstance(v, numbers.Real) and v > high),
+                           f"is above the limit of {high}"))
+    return rules
+
+
+_RULES = _rules()
+
+
 def check_values(params: Mapping, source: str = "") -> None:
     """Check the values of well-known sampling parameters, whatever the sampler.
 
@@ -523,22 +553,9 @@ def check_values(params: Mapping, source: str = "") -> None:
     """
     where = f" (in {source})" if source else ""
     for key, value in params.items():
-        if key in _POSITIVE_INTS | _NON_NEGATIVE_INTS:
-            low = 0 if key in _NON_NEGATIVE_INTS else 1
-            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
-                raise ParameterError(f"parameter {key} = {value!r}{where} must be an integer "
-                                     f">= {low}")
-        if key in _POSITIVE_NUMBERS and isinstance(value, numbers.Real) and not isinstance(value, bool):
-            if not 0 < value < math.inf:  # non-numbers (a chain_strength callable) pass
-                raise ParameterError(f"parameter {key} = {value!r}{where} must be a finite "
-                                     "number > 0")
-        if key in _STRINGS and not isinstance(value, str):
-            raise ParameterError(f"parameter {key} = {value!r}{where} must be a name (a string)")
-        if key in _BOOLS and not isinstance(value, bool):
-            raise ParameterError(f"parameter {key} = {value!r}{where} must be true or false")
-        if key in _MAXIMA and isinstance(value, numbers.Real) and value > _MAXIMA[key]:
-            raise ParameterError(f"parameter {key} = {value!r}{where} is above the limit of "
-                                 f"{_MAXIMA[key]}")
+        for test, what in _RULES.get(key, ()):
+            if not test(value):
+                raise ParameterError(f"parameter {key} = {value!r}{where} {what}")
 
 
 def check_params(sampler, params: Mapping, name: str = "", source: str = "") -> dict:

@@ -34,9 +34,11 @@ from dataclasses import dataclass
 import dimod
 import numpy as np
 
+from qsudoku.checks import MAX_READS
 from qsudoku.errors import ParameterError
-from qsudoku import checks as opt
 from qsudoku.samplers.onehot import groups_of
+from qsudoku.samplers.params import (Bool, Int, OrAuto, Real, Seed, TimeLimit, checked,
+                                     parameters_of)
 from qsudoku.samplers.penalty_fit import infer_weights
 from qsudoku.samplers.reads import (KernelSampler, as_binary, empty_sampleset, fresh_seed,
                                     parallel_reads)
@@ -159,9 +161,15 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
     colony, the colonies that ran are returned.
     """
 
-    parameters = {"groups": [], "num_reads": [], "num_ants": [], "q0": [], "rho": [],
-                  "evap": [], "xi": [], "max_iters": [], "stall": [], "refute": [], "blame": [],
-                  "tabu_moves": [], "seed": [], "time_limit": [], "stop_at_ground": []}
+    #: What each parameter of :meth:`sample` takes, checked in this order on every call.
+    _constraints = {"num_reads": Int(1, MAX_READS), "num_ants": Int(1, 10**4),
+                    "max_iters": Int(1, 10**12), "stall": Int(1, 10**12),
+                    "blame": Real(0, 1e12, closed=True), "q0": Real(0, 1, closed=True),
+                    "rho": Real(0, 1, closed=True), "evap": Real(0, 1, closed=True),
+                    "xi": Real(0, 1, closed=True),
+                    "refute": OrAuto(Bool(), "must be true, false or 'auto'"),
+                    "tabu_moves": OrAuto(Int(0, 10**15)), "stop_at_ground": Bool(),
+                    "seed": Seed(), "time_limit": TimeLimit()}
     properties = {"numba": None}
 
     _WARM_CALLS = ({"max_iters": 2},)
@@ -187,6 +195,7 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
                 refute = False
         return {**chosen, "refute": refutes(refute, num_variables), "tabu_moves": tabu}
 
+    @checked("aco")
     def sample(self, bqm, groups=None, num_reads: int = 1, num_ants: int = 10,
                q0: float = 0.9, rho: float = 0.9, evap: float = 0.005, xi: float = 0.1,
                max_iters: int = 10**9, stall: int = 150, refute="auto", blame: float = 1.0,
@@ -194,25 +203,6 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
                **kwargs):
         t0 = time.perf_counter()
         name = "aco"
-        opt.no_unknown(name, kwargs)
-        num_reads = opt.need_int("num_reads", num_reads, low=1, high=opt.MAX_READS, sampler=name)
-        num_ants = opt.need_int("num_ants", num_ants, low=1, high=10**4, sampler=name)
-        max_iters = opt.need_int("max_iters", max_iters, low=1, high=10**12, sampler=name)
-        stall = opt.need_int("stall", stall, low=1, high=10**12, sampler=name)
-        blame = opt.need_real("blame", blame, low=0, high=1e12, low_open=False, sampler=name)
-        q0, rho, evap, xi = (opt.need_real(k, x, low=0, high=1, low_open=False, sampler=name)
-                             for k, x in (("q0", q0), ("rho", rho), ("evap", evap), ("xi", xi)))
-        if not (isinstance(refute, str) and refute == "auto"):
-            try:
-                refute = opt.need_bool("refute", refute, sampler=name)
-            except ParameterError:
-                raise ParameterError(f"aco: refute = {refute!r} must be true, false or "
-                                     "'auto'") from None
-        if not (isinstance(tabu_moves, str) and tabu_moves == "auto"):
-            tabu_moves = opt.need_int("tabu_moves", tabu_moves, low=0, high=10**15, sampler=name)
-        stop_at_ground = opt.need_bool("stop_at_ground", stop_at_ground, sampler=name)
-        seed = opt.need_seed(seed, sampler=name)
-        time_limit = opt.need_time_limit(time_limit, sampler=name)
         if not bqm.num_variables:
             return empty_sampleset(bqm, cells=0)
         from qsudoku.samplers.aco import kernel as K
@@ -278,6 +268,8 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
                        timing={"compile_structure": t1 - t0, "search": t2 - t1,
                                "total": time.perf_counter() - t0})
         return ss
+
+    parameters = parameters_of(sample)
 
 
 def auto_tabu_moves(num_variables: int, num_cells: int) -> int:

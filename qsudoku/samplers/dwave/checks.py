@@ -31,9 +31,9 @@ import math
 import numbers
 from typing import Any, Mapping
 
+from qsudoku.checks import MAX_SECONDS, need_choice, need_real
 from qsudoku.errors import ParameterError
-from qsudoku.checks import (MAX_SECONDS, need_bool, need_choice, need_int, need_real,
-                                      need_seed, need_time_limit)
+from qsudoku.samplers.params import Bool, Choice, Int, Name, Real, Seed, TimeLimit, validate
 
 __all__ = ["check_qpu", "check_decompose", "check_kerberos", "CHAIN_BREAK_METHODS",
            "CHAIN_STRENGTHS", "WARNING_ACTIONS", "KERBEROS_PARAMS", "DECOMPOSE_PARAMS",
@@ -61,14 +61,33 @@ MAX_BATCH = 64
 #: ``decompose``'s ways of choosing the cells to free.
 DECOMPOSE_STRATEGIES = ("auto", "construct", "energy")
 
-#: Integer Kerberos parameters and their ranges (``tabu_timeout`` in milliseconds).
-_KERBEROS_INTS = {"num_reads": (1, 10**4), "max_iter": (1, 10**6), "convergence": (1, 10**6),
-                  "sa_reads": (1, 10**5), "sa_sweeps": (1, 10**7), "tabu_timeout": (1, 10**7),
-                  "qpu_reads": (1, MAX_QPU_READS), "max_subproblem_size": (1, 10**4)}
+#: What Kerberos's parameters take (``tabu_timeout`` in milliseconds), checked in this order.
+_KERBEROS = {"num_reads": Int(1, 10**4), "max_iter": Int(1, 10**6),
+             "convergence": Int(1, 10**6), "sa_reads": Int(1, 10**5), "sa_sweeps": Int(1, 10**7),
+             "tabu_timeout": Int(1, 10**7), "qpu_reads": Int(1, MAX_QPU_READS),
+             "max_subproblem_size": Int(1, 10**4), "seed": Seed(), "max_time": TimeLimit(),
+             "energy_threshold": Real(-1e15, 1e15, closed=True, none=True)}
+#: What ``decompose``'s own parameters take, checked in this order.
+_DECOMPOSE = {"subproblem_size": Int(1, 10**4), "max_calls": Int(1, 10**7),
+              "num_reads": Int(1, 10**4), "backjump": Int(0, 10**6), "batch": Int(1, MAX_BATCH),
+              "qpu_reads": Int(1, MAX_QPU_READS, none=True), "strategy": Choice(
+                  DECOMPOSE_STRATEGIES), "energy_target": Real(-1e15, 1e15, closed=True),
+              "time_limit": TimeLimit(), "polish": Bool(), "refute": Bool(), "seed": Seed(),
+              "memory": Real(0, 1e9, closed=True)}
+#: What the QPU's counts take (``num_sweeps``: the mock's simulated-annealing physics).
+_QPU_COUNTS = {"num_reads": Int(1, MAX_QPU_READS), "num_sweeps": Int(1, 10**7),
+               "seed": Int(0, 2**32 - 1, none=True)}
 #: QPU timing parameters (microseconds): finite and >= 0; the solver's range is checked later.
 _QPU_TIMES = ("annealing_time", "programming_thermalization", "readout_thermalization")
-_QPU_BOOLS = ("auto_scale", "return_embedding", "reduce_intersample_correlation",
-              "reinitialize_state", "fast_anneal", "flux_drift_compensation")
+#: What the QPU's options take (after the chain strength), checked in this order.
+_QPU_OPTIONS = {
+    "chain_break_method": Choice(CHAIN_BREAK_METHODS, none=True),
+    **{key: Bool() for key in ("auto_scale", "return_embedding",
+                               "reduce_intersample_correlation", "reinitialize_state",
+                               "fast_anneal", "flux_drift_compensation")},
+    **{key: Real(0, MAX_SECONDS * 1e6, closed=key != "annealing_time", none=True)
+       for key in _QPU_TIMES},
+    "label": Name("a string"), "answer_mode": Choice(("raw", "histogram"))}
 #: Sampling-parameter names that are a sampler's own, never a QPU's, inside ``qpu_params``.
 _NOT_QPU = ("qpu_reads", "qpu_sampler", "qpu_params")
 
@@ -105,13 +124,7 @@ def check_qpu(sampler: str, params: Mapping, prefix: str = "") -> None:
     qsudoku.errors.ParameterError: qpu: chain_break_method = 'vote'; choose from majority_vote, weighted_random, minimize_energy
     """
     p = prefix
-    if "num_reads" in params:
-        need_int(p + "num_reads", params["num_reads"], low=1, high=MAX_QPU_READS, sampler=sampler)
-    if "num_sweeps" in params:  # the mock's simulated-annealing physics
-        need_int(p + "num_sweeps", params["num_sweeps"], low=1, high=10**7, sampler=sampler)
-    if "seed" in params:
-        need_int(p + "seed", params["seed"], low=0, high=2**32 - 1, allow_none=True,
-                 sampler=sampler)
+    validate(sampler, _QPU_COUNTS, params, p)
     strength = params.get("chain_strength")
     if strength is not None and not (isinstance(strength, str) and strength in CHAIN_STRENGTHS):
         if not _finite(strength) or not strength > 0:
@@ -125,19 +138,7 @@ def check_qpu(sampler: str, params: Mapping, prefix: str = "") -> None:
             _fail(sampler, p + "chain_strength_factor", factor, "applies to "
                   f"{' or '.join(repr(s) for s in CHAIN_STRENGTHS)}, not to a fixed "
                   f"chain_strength = {strength!r}")
-    need_choice(p + "chain_break_method", params.get("chain_break_method"),
-                CHAIN_BREAK_METHODS, allow_none=True, sampler=sampler)
-    for key in _QPU_BOOLS:
-        if key in params:
-            need_bool(p + key, params[key], sampler=sampler)
-    for key in _QPU_TIMES:
-        if params.get(key) is not None:
-            need_real(p + key, params[key], low=0, high=MAX_SECONDS * 1e6,
-                      low_open=key == "annealing_time", sampler=sampler)
-    if params.get("label") is not None and not isinstance(params["label"], str):
-        _fail(sampler, p + "label", params["label"], "must be a string")
-    if "answer_mode" in params:
-        need_choice(p + "answer_mode", params["answer_mode"], ("raw", "histogram"), sampler=sampler)
+    validate(sampler, _QPU_OPTIONS, params, p)
     for key in ("anneal_schedule", "h_gain_schedule"):
         if params.get(key) is not None:
             _schedule(sampler, p + key, params[key])
@@ -170,30 +171,8 @@ def check_decompose(sampler: str, params: Mapping) -> None:
     ...
     qsudoku.errors.ParameterError: decompose: batch = 0 must be an integer in 1..64
     """
-    n, given = sampler, {k: v for k, v in params.items() if k in DECOMPOSE_PARAMS}
-    ints = {"subproblem_size": (1, 10**4), "max_calls": (1, 10**7), "num_reads": (1, 10**4),
-            "backjump": (0, 10**6), "batch": (1, MAX_BATCH)}
-    for key, (low, high) in ints.items():
-        if key in given:
-            need_int(key, given[key], low=low, high=high, sampler=n)
-    if "qpu_reads" in given:
-        need_int("qpu_reads", given["qpu_reads"], low=1, high=MAX_QPU_READS, allow_none=True,
-                 sampler=n)
-    if "strategy" in given:
-        need_choice("strategy", given["strategy"], DECOMPOSE_STRATEGIES, sampler=n)
-    if "energy_target" in given:
-        need_real("energy_target", given["energy_target"], low=-1e15, high=1e15,
-                  low_open=False, sampler=n)
-    if "time_limit" in given:
-        need_time_limit(given["time_limit"], sampler=n)
-    for key in ("polish", "refute"):
-        if key in given:
-            need_bool(key, given[key], sampler=n)
-    if "seed" in given:
-        need_seed(given["seed"], sampler=n)
-    if "memory" in given:
-        need_real("memory", given["memory"], low=0, high=1e9, low_open=False, sampler=n)
-    check_qpu(n, {k: v for k, v in params.items() if k not in DECOMPOSE_PARAMS})
+    validate(sampler, _DECOMPOSE, params)
+    check_qpu(sampler, {k: v for k, v in params.items() if k not in DECOMPOSE_PARAMS})
 
 
 def check_kerberos(sampler: str, params: Mapping) -> None:
@@ -211,16 +190,7 @@ def check_kerberos(sampler: str, params: Mapping) -> None:
     if unknown:
         raise ParameterError(f"{n}: unknown parameter(s) {', '.join(unknown)}; it accepts: "
                              f"{', '.join(sorted(KERBEROS_PARAMS))}")
-    for key, (low, high) in _KERBEROS_INTS.items():
-        if key in params:
-            need_int(key, params[key], low=low, high=high, sampler=n)
-    if "seed" in params:
-        need_seed(params["seed"], sampler=n)
-    if "max_time" in params:
-        need_time_limit(params["max_time"], "max_time", sampler=n)
-    if "energy_threshold" in params:
-        need_real("energy_threshold", params["energy_threshold"], low=-1e15, high=1e15,
-                  allow_none=True, low_open=False, sampler=n)
+    validate(n, _KERBEROS, params)
     if params.get("init_sample") is not None:
         import dimod
 

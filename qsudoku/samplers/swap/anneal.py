@@ -30,14 +30,30 @@ import dimod
 import numpy as np
 
 from qsudoku import checks as opt
+from qsudoku.checks import MAX_READS
 from qsudoku.errors import ParameterError
 from qsudoku.samplers.onehot import groups_of
+from qsudoku.samplers.params import (Bool, Choice, Int, Name, Seed, TimeLimit, checked,
+                                     parameters_of)
 from qsudoku.samplers.reads import (KernelSampler, as_binary, empty_sampleset, fresh_seed,
                                     num_threads, parallel_reads)
 from qsudoku.samplers.swap.structure import (FAMILY_KINDS, compile_structure, finish_sampleset,
                                              kernel_args, run_batches)
 
 __all__ = ["SwapAnnealingSampler"]
+
+
+def _beta_range(sampler: str, name: str, value) -> tuple:
+    """``(hot, cold)``: two finite numbers ``0 < hot <= cold`` (``None``: the default)."""
+    if value is None:
+        value = (0.5, 4.0)
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__") or len(value) != 2:
+        raise ParameterError(f"{sampler}: {name} = {value!r} must be two numbers (hot, cold)")
+    hot, cold = (opt.need_real(name, x, low=0, high=1e12, low_open=True, sampler=sampler)
+                 for x in value)
+    if hot > cold:
+        raise ParameterError(f"{sampler}: {name} = {value!r} must be 0 < hot <= cold")
+    return hot, cold
 
 
 class SwapAnnealingSampler(KernelSampler, dimod.Sampler):
@@ -65,13 +81,17 @@ class SwapAnnealingSampler(KernelSampler, dimod.Sampler):
             default the first of :data:`FAMILY_KINDS` present.
     """
 
-    parameters = {"groups": [], "num_reads": [], "num_sweeps": [], "beta_range": [],
-                  "beta_schedule_type": [], "num_replicas": [], "seed": [],
-                  "time_limit": [], "stop_at_ground": [], "focus": [], "family": []}
+    #: What each parameter of :meth:`sample` takes, checked in this order on every call.
+    _constraints = {"num_reads": Int(1, MAX_READS), "num_sweeps": Int(1, 10**10),
+                    "num_replicas": Int(1, 10**4), "beta_range": _beta_range,
+                    "beta_schedule_type": Choice(("geometric", "linear")),
+                    "stop_at_ground": Bool(), "focus": Int(0, 10**6), "seed": Seed(),
+                    "time_limit": TimeLimit(), "family": Name("a unit kind (a string)")}
     properties = {"family_kinds": FAMILY_KINDS, "numba": None}
 
     _WARM_CALLS = ({"num_sweeps": 2, "num_replicas": 1}, {"num_sweeps": 2, "num_replicas": 2})
 
+    @checked("swap")
     def sample(self, bqm, groups=None, num_reads: int = 10, num_sweeps: int = 300,
                beta_range=(0.5, 4.0), beta_schedule_type: str = "geometric",
                num_replicas: int = 16, seed=None, time_limit=None,
@@ -79,28 +99,7 @@ class SwapAnnealingSampler(KernelSampler, dimod.Sampler):
                **kwargs):
         t0 = time.perf_counter()
         name = "swap"
-        opt.no_unknown(name, kwargs)
-        num_reads = opt.need_int("num_reads", num_reads, low=1, high=opt.MAX_READS, sampler=name)
-        num_sweeps = opt.need_int("num_sweeps", num_sweeps, low=1, high=10**10, sampler=name)
-        num_replicas = opt.need_int("num_replicas", num_replicas, low=1, high=10**4, sampler=name)
-        if beta_range is None:
-            beta_range = (0.5, 4.0)
-        if isinstance(beta_range, (str, bytes)) or not hasattr(beta_range, "__len__") \
-                or len(beta_range) != 2:
-            raise ParameterError(f"swap: beta_range = {beta_range!r} must be two numbers "
-                                     "(hot, cold)")
-        hot, cold = (opt.need_real("beta_range", x, low=0, high=1e12, low_open=True, sampler=name)
-                     for x in beta_range)
-        if hot > cold:
-            raise ParameterError(f"swap: beta_range = {beta_range!r} must be 0 < hot <= cold")
-        beta_schedule_type = opt.need_choice("beta_schedule_type", beta_schedule_type,
-                                             ("geometric", "linear"), sampler=name)
-        stop_at_ground = opt.need_bool("stop_at_ground", stop_at_ground, sampler=name)
-        focus = opt.need_int("focus", focus, low=0, high=10**6, sampler=name)
-        seed = opt.need_seed(seed, sampler=name)
-        time_limit = opt.need_time_limit(time_limit, sampler=name)
-        if family is not None and not isinstance(family, str):
-            raise ParameterError(f"swap: family = {family!r} must be a unit kind (a string)")
+        hot, cold = beta_range
         if not bqm.num_variables:
             return empty_sampleset(bqm)
         from qsudoku.samplers.swap import kernel as K
@@ -133,6 +132,8 @@ class SwapAnnealingSampler(KernelSampler, dimod.Sampler):
                                               else num_threads(), time_limit, t0, stop_at_ground)
         return finish_sampleset(bqm, st, vals, interrupted, t0, t1, num_reads, sweeps=work.tolist(),
                                 num_sweeps=num_sweeps, num_replicas=num_replicas)
+
+    parameters = parameters_of(sample)
 
 
 def _run(K, num_replicas, n, betas, num_sweeps, seed, first, flags, args, stop_at_ground, focus):

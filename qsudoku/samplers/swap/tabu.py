@@ -31,9 +31,9 @@ import time
 
 import dimod
 
-from qsudoku import checks as opt
-from qsudoku.errors import ParameterError
+from qsudoku.checks import MAX_READS
 from qsudoku.samplers.onehot import groups_of
+from qsudoku.samplers.params import Bool, Int, Name, Real, Seed, TimeLimit, checked, parameters_of
 from qsudoku.samplers.reads import (KernelSampler, as_binary, empty_sampleset, fresh_seed,
                                     num_threads, parallel_reads)
 from qsudoku.samplers.swap.structure import (FAMILY_KINDS, compile_structure, finish_sampleset,
@@ -61,31 +61,23 @@ class SwapTabuSampler(KernelSampler, dimod.Sampler):
             first of :data:`~qsudoku.samplers.swap.structure.FAMILY_KINDS` present).
     """
 
-    parameters = {"groups": [], "num_reads": [], "tenure": [], "stall": [], "bump": [],
-                  "max_iters": [], "seed": [], "time_limit": [], "stop_at_ground": [],
-                  "family": []}
+    #: What each parameter of :meth:`sample` takes, checked in this order on every call.
+    _constraints = {"num_reads": Int(1, MAX_READS), "tenure": Int(0, 10**6),
+                    "stall": Int(1, 10**12), "max_iters": Int(1, 10**12),
+                    "bump": Real(0, 1e6, closed=True), "stop_at_ground": Bool(),
+                    "seed": Seed(), "time_limit": TimeLimit(),
+                    "family": Name("a unit kind (a string)")}
     properties = {"family_kinds": FAMILY_KINDS, "numba": None}
 
     _WARM_CALLS = ({"max_iters": 2},)
 
+    @checked("swap-tabu")
     def sample(self, bqm, groups=None, num_reads: int = 10, tenure: int = 4,
                stall: int = 500, bump: float = 1.0, max_iters: int = 1_000_000, seed=None,
                time_limit=None, stop_at_ground: bool = False, family: str | None = None,
                **kwargs):
         t0 = time.perf_counter()
         name = "swap-tabu"
-        opt.no_unknown(name, kwargs)
-        num_reads = opt.need_int("num_reads", num_reads, low=1, high=opt.MAX_READS, sampler=name)
-        tenure = opt.need_int("tenure", tenure, low=0, high=10**6, sampler=name)
-        stall = opt.need_int("stall", stall, low=1, high=10**12, sampler=name)
-        max_iters = opt.need_int("max_iters", max_iters, low=1, high=10**12, sampler=name)
-        bump = opt.need_real("bump", bump, low=0, high=1e6, low_open=False, sampler=name)
-        stop_at_ground = opt.need_bool("stop_at_ground", stop_at_ground, sampler=name)
-        seed = opt.need_seed(seed, sampler=name)
-        time_limit = opt.need_time_limit(time_limit, sampler=name)
-        if family is not None and not isinstance(family, str):
-            raise ParameterError(f"swap-tabu: family = {family!r} must be a unit kind "
-                                     "(a string)")
         if not bqm.num_variables:
             return empty_sampleset(bqm)
         from qsudoku.samplers.swap import tabu_kernel as K
@@ -114,4 +106,6 @@ class SwapTabuSampler(KernelSampler, dimod.Sampler):
         return finish_sampleset(bqm, st, vals, interrupted, t0, t1, num_reads,
                                 iterations=work.tolist(), tenure=tenure, stall=stall,
                                 bump=bump)
+
+    parameters = parameters_of(sample)
 

@@ -4,5 +4,4 @@ in :mod:`.workflows`, which imports dwave-hybrid, extra ``qpu``, only when sampl
 
 from qsudoku.samplers.tempering.sampler import *  # noqa: F401,F403
 
-__all__ = ["ParallelTemperingSampler", "PopulationAnnealingSampler", "check_pt", "check_pa",
-           "PT_PARAMS", "PA_PARAMS"]
+__all__ = ["ParallelTemperingSampler", "PopulationAnnealingSampler", "check_pt", "check_pa"]

@@ -1,9 +1,10 @@
 """``pt`` (parallel tempering) and ``pa`` (population annealing): dwave-hybrid's
 reference workflows (:mod:`.workflows`) as :class:`dimod.Sampler` classes.
 
-Every parameter is listed in ``parameters`` with its default in ``sample``'s signature,
-and checked at the top of ``sample`` (:func:`check_pt`, :func:`check_pa`, which the
-registry also runs before a model is built) with a one-line
+Every parameter is declared once, with its default, in ``sample``'s signature (``parameters``
+is derived from it), and checked against the class's ``_constraints`` on every call
+(:mod:`qsudoku.samplers.params`; the registry runs the same table before a model is built,
+:func:`check_pt`, :func:`check_pa`) with a one-line
 :class:`~qsudoku.errors.ParameterError` naming the sampler and the parameter.
 A run is reproducible from ``info["seed"]`` (drawn when not given).
 
@@ -28,65 +29,34 @@ qsudoku.errors.ParameterError: pt: num_replicas = 1 must be an integer in 2..100
 
 from __future__ import annotations
 
-from typing import Mapping
-
 import dimod
 import numpy as np
 
+from qsudoku.checks import MAX_READS, need_finite_bqm
 from qsudoku.samplers.classical import check_sa
-from qsudoku.checks import MAX_READS, need_finite_bqm, need_int, need_seed, no_unknown
+from qsudoku.samplers.params import Int, Seed, checked, parameters_of, table_check
 from qsudoku.samplers.reads import empty_sampleset, fresh_seed
 
-__all__ = ["ParallelTemperingSampler", "PopulationAnnealingSampler", "check_pt", "check_pa",
-           "PT_PARAMS", "PA_PARAMS"]
-
-#: ``pt``'s parameters and their defaults.
-PT_PARAMS = {"num_reads": 5, "num_sweeps": 200, "num_replicas": 4, "max_iter": 10,
-             "convergence": None, "beta_range": None, "seed": None}
-#: ``pa``'s parameters and their defaults.
-PA_PARAMS = {"num_reads": 100, "num_iter": 100, "num_sweeps": 10, "beta_range": None,
-             "seed": None}
+__all__ = ["ParallelTemperingSampler", "PopulationAnnealingSampler", "check_pt", "check_pa"]
 
 
-def _check(sampler: str, params: Mapping, ints: Mapping, defaults: Mapping) -> None:
-    for key, (low, high) in ints.items():
-        need_int(key, params.get(key, defaults[key]), low=low, high=high,
-                 allow_none=defaults[key] is None, sampler=sampler)
-    need_seed(params.get("seed"), sampler=sampler)
-    if params.get("beta_range") is not None:  # two finite numbers 0 < hot <= cold
-        check_sa(sampler, {"beta_range": params["beta_range"]})
-
-
-def check_pt(sampler: str, params: Mapping) -> None:
-    """``pt``'s parameters: reads, sweeps, replicas (at least 2), rounds, an optional
-    ``convergence``, ``beta_range`` (``0 < hot <= cold``) and the seed."""
-    _check(sampler, params, {"num_reads": (1, 10**5), "num_sweeps": (1, 10**7),
-                             "num_replicas": (2, 1000), "max_iter": (1, 10**6),
-                             "convergence": (1, 10**6)}, PT_PARAMS)
-
-
-def check_pa(sampler: str, params: Mapping) -> None:
-    """``pa``'s parameters: population size, betas, sweeps per beta, ``beta_range``
-    and the seed."""
-    _check(sampler, params, {"num_reads": (1, MAX_READS), "num_iter": (1, 10**6),
-                             "num_sweeps": (1, 10**7)}, PA_PARAMS)
+def _beta_range(sampler: str, name: str, value):
+    """``None``, or two finite numbers ``0 < hot <= cold`` (as ``sa`` takes them)."""
+    if value is not None:
+        check_sa(sampler, {name: value})
+    return value
 
 
 class _Workflow(dimod.Sampler):
-    """A dwave-hybrid workflow as a sampler: checks, the seed, an empty BQM."""
+    """A dwave-hybrid workflow as a sampler: the seed, an empty BQM; its subclasses'
+    ``sample()`` declares the parameters and ``_constraints`` what they take."""
 
     name = ""
-    defaults: Mapping = {}
     properties: dict = {}
+    _constraints: dict = {}
 
-    @property
-    def parameters(self) -> dict:
-        return {key: [] for key in self.defaults}
-
-    def sample(self, bqm, **params) -> dimod.SampleSet:
-        no_unknown(self.name, {k: v for k, v in params.items() if k not in self.defaults})
-        params = {**self.defaults, **params}
-        self.check(self.name, params)
+    def _sample(self, bqm, params: dict) -> dimod.SampleSet:
+        """Sample ``bqm`` with the checked ``params`` of :meth:`sample`."""
         need_finite_bqm(bqm, sampler=self.name)
         seed = fresh_seed() % 2**63 if params["seed"] is None else params["seed"]
         info = {"seed": seed, **{k: v for k, v in params.items() if k != "seed"}}
@@ -99,8 +69,21 @@ class ParallelTemperingSampler(_Workflow):
     """Parallel tempering (dwave-hybrid's workflow), one run per read."""
 
     name = "pt"
-    defaults = PT_PARAMS
-    check = staticmethod(check_pt)
+    #: What each parameter of :meth:`sample` takes (reads, sweeps, replicas (at least 2),
+    #: rounds, an optional ``convergence``, ``beta_range`` and the seed), in this order.
+    _constraints = {"num_reads": Int(1, 10**5), "num_sweeps": Int(1, 10**7),
+                    "num_replicas": Int(2, 1000), "max_iter": Int(1, 10**6),
+                    "convergence": Int(1, 10**6, none=True), "seed": Seed(),
+                    "beta_range": _beta_range}
+
+    @checked("pt")
+    def sample(self, bqm, num_reads: int = 5, num_sweeps: int = 200, num_replicas: int = 4,
+               max_iter: int = 10, convergence=None, beta_range=None, seed=None,
+               **kwargs) -> dimod.SampleSet:
+        params = locals()
+        return self._sample(bqm, {k: params[k] for k in self.parameters})
+
+    parameters = parameters_of(sample)
 
     def run(self, bqm, params, seed, info) -> dimod.SampleSet:
         from qsudoku.samplers.tempering import workflows
@@ -123,10 +106,20 @@ class PopulationAnnealingSampler(_Workflow):
     """Population annealing (dwave-hybrid's workflow): the population is the reads."""
 
     name = "pa"
-    defaults = PA_PARAMS
-    check = staticmethod(check_pa)
     #: The reads are one population: a solve's round never splits them to measure a read.
     properties = {"population": True}
+    #: What each parameter of :meth:`sample` takes (population size, betas, sweeps per
+    #: beta, ``beta_range`` and the seed), in this order.
+    _constraints = {"num_reads": Int(1, MAX_READS), "num_iter": Int(1, 10**6),
+                    "num_sweeps": Int(1, 10**7), "seed": Seed(), "beta_range": _beta_range}
+
+    @checked("pa")
+    def sample(self, bqm, num_reads: int = 100, num_iter: int = 100, num_sweeps: int = 10,
+               beta_range=None, seed=None, **kwargs) -> dimod.SampleSet:
+        params = locals()
+        return self._sample(bqm, {k: params[k] for k in self.parameters})
+
+    parameters = parameters_of(sample)
 
     def run(self, bqm, params, seed, info) -> dimod.SampleSet:
         from qsudoku.samplers.tempering import workflows
@@ -140,3 +133,7 @@ class PopulationAnnealingSampler(_Workflow):
                                                  int(start_seed))).result()
         ss = state.samples
         return dimod.SampleSet.from_samples_bqm((ss.record.sample, ss.variables), bqm, info=info)
+
+
+#: The registry's checks of ``pt``'s and ``pa``'s parameters, before a model is built.
+check_pt, check_pa = table_check(ParallelTemperingSampler), table_check(PopulationAnnealingSampler)

@@ -1,0 +1,203 @@
+"""A sampler's parameters declared once: the signature of ``sample()`` and a table beside it.
+
+In the spirit of scikit-learn's ``_parameter_constraints`` and ``validate_params``: the
+signature of a sampler's ``sample()`` holds every parameter with its default; the class's
+``_constraints`` table says what values each one takes (an :class:`Int`, :class:`Real`,
+:class:`Bool`, ... per name, in the order they are checked); :func:`checked` wraps
+``sample()`` so that every call, from any path, checks its arguments against that table
+in one place, and :func:`parameters_of` derives dimod's ``parameters`` from the signature.
+The messages are those of :mod:`qsudoku.checks` (a :class:`~qsudoku.errors.ParameterError`
+naming the sampler and the parameter).
+
+>>> class Demo:
+...     _constraints = {"num_reads": Int(1, 10), "seed": Seed()}
+...     @checked("demo")
+...     def sample(self, bqm, num_reads=1, seed=None, **kwargs):
+...         return num_reads, seed
+...     parameters = parameters_of(sample)
+>>> Demo().sample(None, num_reads=3), sorted(Demo.parameters)
+((3, None), ['num_reads', 'seed'])
+>>> Demo().sample(None, num_reads=0)
+Traceback (most recent call last):
+...
+qsudoku.errors.ParameterError: demo: num_reads = 0 must be an integer in 1..10
+>>> Demo().sample(None, reads=0)
+Traceback (most recent call last):
+...
+qsudoku.errors.ParameterError: demo: unknown parameter(s) reads
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from qsudoku import checks as opt
+from qsudoku.errors import ParameterError
+
+__all__ = ["Constraint", "Int", "Real", "Bool", "Seed", "TimeLimit", "Choice", "Name", "OrAuto",
+           "validate", "checked", "table_check", "parameters_of"]
+
+
+class Constraint:
+    """What one parameter takes: called with the sampler's name, the parameter's name
+    and a value, it returns the value (converted) or raises
+    :class:`~qsudoku.errors.ParameterError`."""
+
+    def __call__(self, sampler: str, name: str, value: Any) -> Any:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Int(Constraint):
+    """An integer in ``low..high`` (``bool`` is not one)."""
+
+    low: int | None = None
+    high: int | None = None
+    none: bool = False  # whether None (no value) is taken
+
+    def __call__(self, sampler: str, name: str, value: Any) -> Any:
+        return opt.need_int(name, value, low=self.low, high=self.high, allow_none=self.none,
+                            sampler=sampler)
+
+
+@dataclass(frozen=True)
+class Real(Constraint):
+    """A finite number above ``low`` (at least ``low`` when ``closed``), at most ``high``."""
+
+    low: float | None = None
+    high: float | None = None
+    closed: bool = False
+    none: bool = False  # whether None (no value) is taken
+
+    def __call__(self, sampler: str, name: str, value: Any) -> Any:
+        return opt.need_real(name, value, low=self.low, high=self.high,
+                             low_open=not self.closed, allow_none=self.none, sampler=sampler)
+
+
+@dataclass(frozen=True)
+class Bool(Constraint):
+    """``True`` or ``False`` (numpy's too)."""
+
+    def __call__(self, sampler: str, name: str, value: Any) -> Any:
+        return opt.need_bool(name, value, sampler=sampler)
+
+
+@dataclass(frozen=True)
+class Seed(Constraint):
+    """``None`` or an integer in ``0 .. 2**63 - 1``."""
+
+    def __call__(self, sampler: str, name: str, value: Any) -> Any:
+        return opt.need_seed(value, sampler=sampler)
+
+
+@dataclass(frozen=True)
+class TimeLimit(Constraint):
+    """``None`` or seconds in ``(0, MAX_SECONDS]``."""
+
+    def __call__(self, sampler: str, name: str, value: Any) -> Any:
+        return opt.need_time_limit(value, name, sampler=sampler)
+
+
+@dataclass(frozen=True)
+class Choice(Constraint):
+    """One of the strings ``choices``."""
+
+    choices: tuple
+    none: bool = False  # whether None (no value) is taken
+
+    def __call__(self, sampler: str, name: str, value: Any) -> Any:
+        return opt.need_choice(name, value, self.choices, allow_none=self.none,
+                               sampler=sampler)
+
+
+@dataclass(frozen=True)
+class Name(Constraint):
+    """A string (or ``None``, if ``none``); else ``"{sampler}: {name} = {value!r} must be
+    {what}"``."""
+
+    what: str
+    none: bool = True
+
+    def __call__(self, sampler: str, name: str, value: Any) -> Any:
+        if not (isinstance(value, str) or (value is None and self.none)):
+            raise ParameterError(f"{sampler}: {name} = {value!r} must be {self.what}")
+        return value
+
+
+@dataclass(frozen=True)
+class OrAuto(Constraint):
+    """The string ``"auto"``, or what ``then`` takes; ``text``, if given, is the message
+    of a value that is neither (``"{sampler}: {name} = {value!r} {text}"``)."""
+
+    then: Callable
+    text: str | None = None
+
+    def __call__(self, sampler: str, name: str, value: Any) -> Any:
+        if isinstance(value, str) and value == "auto":
+            return value
+        try:
+            return self.then(sampler, name, value)
+        except ParameterError:
+            if self.text is None:
+                raise
+            raise ParameterError(f"{sampler}: {name} = {value!r} {self.text}") from None
+
+
+def validate(sampler: str, constraints: Mapping[str, Callable], values: Mapping,
+             prefix: str = "") -> dict:
+    """``values`` with each one named in ``constraints`` checked (and converted: an
+    integer becomes an ``int``), in the table's order; the others as they are.
+    ``prefix`` goes before the names in messages (``"qpu_params."``).
+
+    Raises:
+        ParameterError: The first value a constraint refuses, naming ``sampler``.
+    """
+    out = dict(values)
+    for name, constraint in constraints.items():
+        if name in out:
+            out[name] = constraint(sampler, prefix + name, out[name])
+    return out
+
+
+def checked(sampler: str):
+    """Decorator of a ``sample(self, bqm, ..., **kwargs)`` method: every call refuses
+    leftover keyword arguments and checks the others against the class's
+    ``_constraints`` (:func:`validate`) before the body runs; the signature stays the
+    wrapped one (:func:`inspect.signature` follows it)."""
+
+    def deco(sample):
+        signature = inspect.signature(sample)
+        (rest,) = [p.name for p in signature.parameters.values() if p.kind is p.VAR_KEYWORD]
+
+        @functools.wraps(sample)
+        def wrapper(self, *args, **kwargs):
+            bound = signature.bind(self, *args, **kwargs)
+            bound.apply_defaults()
+            arguments = dict(bound.arguments)
+            opt.no_unknown(sampler, arguments.pop(rest))
+            arguments = validate(sampler, type(self)._constraints, arguments)
+            return sample(**arguments)
+        return wrapper
+    return deco
+
+
+def table_check(cls) -> Callable[[str, Mapping], None]:
+    """``check(name, params)``: :func:`validate` of ``params`` against ``cls._constraints``,
+    for the registry (:attr:`~qsudoku.samplers.registry.SamplerSpec.checks`), which checks
+    a configuration's parameters before any model is built."""
+    def check(sampler: str, params: Mapping) -> None:
+        validate(sampler, cls._constraints, dict(params))
+    return check
+
+
+def parameters_of(sample) -> dict:
+    """dimod's ``parameters`` of a ``sample(self, bqm, ...)``: its keyword parameters.
+
+    >>> parameters_of(lambda self, bqm, groups=None, seed=None, **kw: None)
+    {'groups': [], 'seed': []}
+    """
+    return {name: [] for name, p in list(inspect.signature(sample).parameters.items())[2:]
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
