@@ -223,9 +223,8 @@ def start_read(swaps, seed, read):
 
 
 @ijit
-def _conflicted(s, val, swaps, cnt):
-    vg_ptr, vg_idx = swaps.vg_ptr, swaps.vg_idx
-    var = var_of(s, val[s], swaps)
+def _conflicted(var, vg_ptr, vg_idx, cnt):
+    """True if variable ``var`` is in a conflict group holding more than one variable."""
     for t in range(vg_ptr[var], vg_ptr[var + 1]):
         if cnt[vg_idx[t]] > 1:
             return True
@@ -233,48 +232,66 @@ def _conflicted(s, val, swaps, cnt):
 
 
 @ijit
-def _propose(rng, swaps, beta, e, val, holder, cnt, focus):
-    """One swap proposal at inverse temperature ``beta``; returns the new energy.
+def _sweep(rng, swaps, state, out, beta, e, best, target, focus):
+    """One sweep at inverse temperature ``beta``: one swap proposal per movable cell,
+    from ``state = (val, holder, cnt)`` at energy ``e`` (updated in place).  A state
+    below ``best`` is copied to ``out``; the sweep stops once ``best <= target``.
+    Returns the new ``(e, best)``.
 
-    With ``focus > 0`` the first cell is redrawn up to ``focus`` times until it is in a
-    conflict (min-conflicts bias; the proposal is then no longer symmetric).
+    With ``focus > 0`` the first cell of a proposal is redrawn up to ``focus`` times until
+    it is in a conflict (min-conflicts bias; the proposal is then no longer symmetric).
+    The arrays are taken out of ``swaps`` once per sweep, not per proposal: each take
+    counts a reference, which would cost more than the proposal itself.
     """
     movable, slot_comp, comp_start = swaps.movable, swaps.slot_comp, swaps.comp_start
     comp_size, tab_off, tab = swaps.comp_size, swaps.tab_off, swaps.tab
     cand_ptr, cand_val = swaps.cand_ptr, swaps.cand_val
     vg_ptr, vg_idx, gw = swaps.vg_ptr, swaps.vg_idx, swaps.gw
-    i = movable[randint(rng, movable.shape[0])]
-    for _ in range(focus):
-        if e <= 0.0 or _conflicted(i, val, swaps, cnt):
-            break
-        i = movable[randint(rng, movable.shape[0])]
-    lo = cand_ptr[i]
-    L = cand_ptr[i + 1] - lo
-    a = val[i]
-    pick = randint(rng, L - 1)
-    b = cand_val[lo + pick]
-    if b == a:
-        b = cand_val[lo + L - 1]
-    j = holder[b]
-    k = slot_comp[i]
-    m = comp_size[k]
-    base = tab_off[k]
-    c0 = comp_start[k]
-    vj_on = tab[base + (j - c0) * m + (a - c0)]
-    if vj_on < 0:
-        return e
-    vi_off = tab[base + (i - c0) * m + (a - c0)]
-    vi_on = tab[base + (i - c0) * m + (b - c0)]
-    vj_off = tab[base + (j - c0) * m + (b - c0)]
-    d = move(vi_off, vj_off, vi_on, vj_on, vg_ptr, vg_idx, gw, cnt)
-    if d <= 0.0 or uniform(rng) < math.exp(-beta * d):
-        val[i] = b
-        val[j] = a
-        holder[a] = j
-        holder[b] = i
-        return e + d
-    move(vi_on, vj_on, vi_off, vj_off, vg_ptr, vg_idx, gw, cnt)
-    return e
+    val, holder, cnt = state
+    nmov = movable.shape[0]
+    for _ in range(nmov):
+        i = movable[randint(rng, nmov)]
+        for _f in range(focus):
+            if e <= 0.0:
+                break
+            k = slot_comp[i]
+            c0 = comp_start[k]
+            var = tab[tab_off[k] + (i - c0) * comp_size[k] + (val[i] - c0)]
+            if _conflicted(var, vg_ptr, vg_idx, cnt):
+                break
+            i = movable[randint(rng, nmov)]
+        lo = cand_ptr[i]
+        L = cand_ptr[i + 1] - lo
+        a = val[i]
+        pick = randint(rng, L - 1)
+        b = cand_val[lo + pick]
+        if b == a:
+            b = cand_val[lo + L - 1]
+        j = holder[b]
+        k = slot_comp[i]
+        m = comp_size[k]
+        base = tab_off[k]
+        c0 = comp_start[k]
+        vj_on = tab[base + (j - c0) * m + (a - c0)]
+        if vj_on >= 0:
+            vi_off = tab[base + (i - c0) * m + (a - c0)]
+            vi_on = tab[base + (i - c0) * m + (b - c0)]
+            vj_off = tab[base + (j - c0) * m + (b - c0)]
+            d = move(vi_off, vj_off, vi_on, vj_on, vg_ptr, vg_idx, gw, cnt)
+            if d <= 0.0 or uniform(rng) < math.exp(-beta * d):
+                val[i] = b
+                val[j] = a
+                holder[a] = j
+                holder[b] = i
+                e = e + d
+            else:
+                move(vi_on, vj_on, vi_off, vj_off, vg_ptr, vg_idx, gw, cnt)
+        if e < best - 1e-9:
+            best = e
+            copy(out, val)
+            if best <= target:
+                break
+    return e, best
 
 
 @njit
@@ -310,14 +327,8 @@ def anneal_reads(swaps, knobs, num_reads, first_read, flags):
         while s < betas.shape[0] and best > target and nmov > 0:
             if (stop_all and flags[0] > 0) or flags[1] > 0:
                 break
-            beta = betas[s]
-            for _ in range(nmov):
-                e = _propose(rng, swaps, beta, e, val, holder, cnt, focus)
-                if e < best - 1e-9:
-                    best = e
-                    copy(best_val[r], val)
-                    if best <= target:
-                        break
+            e, best = _sweep(rng, swaps, (val, holder, cnt), best_val[r], betas[s], e, best,
+                             target, focus)
             s += 1
         if best <= target:
             flags[0] = 1
@@ -367,15 +378,8 @@ def temper_reads(swaps, knobs, num_reads, first_read, flags):
             for t in range(nrep):
                 q = slot[t]
                 beta = betas[t]
-                e = es[q]
-                for _ in range(nmov):
-                    e = _propose(rng, swaps, beta, e, vals[q], holders[q], cnts[q], focus)
-                    if e < best - 1e-9:
-                        best = e
-                        copy(best_val[r], vals[q])
-                        if best <= target:
-                            break
-                es[q] = e
+                es[q], best = _sweep(rng, swaps, (vals[q], holders[q], cnts[q]), best_val[r],
+                                     beta, es[q], best, target, focus)
                 if best <= target:
                     break
             for t in range(nrep - 1):
