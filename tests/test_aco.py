@@ -107,14 +107,14 @@ def test_seeded_runs_are_reproducible_and_the_python_kernel_matches_numba():
     assert a.info["iterations"] == b.info["iterations"]
     if HAVE_NUMBA:
         cv = compile_cover(m.bqm, m.groups())
-        root = K.root_state(cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var)
+        cover = K.Cover(cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var, cv.cells)
+        root = K.root_state(cover)
         for learn in ((), (1.0,), (0.5,)):  # the plain ant, then refuting ants
             blame = np.zeros(root[0].shape[0]) if learn else None
-            args = (5, 1, 4, 6, 100, 0.9, 0.9, 0.005, 0.1, np.zeros(1, np.int64),
-                    np.zeros(1, np.int64), learn[0] if learn else 0.0, blame, cv.v_ptr,
-                    cv.v_grp, cv.g_ptr, cv.g_var, cv.cells, *root)
+            knobs = K.Colony(5, 4, 6, 100, 0.9, 0.9, 0.005, 0.1, learn[0] if learn else 0.0)
+            args = (cover, root, knobs, 1, np.zeros(1, np.int64), np.zeros(1, np.int64), blame)
             fast = K.colony(*args)
-            args[10][0] = 0
+            args[5][0] = 0
             if blame is not None:
                 blame[:] = 0
             slow = K.colony.py_func(*args)
@@ -271,10 +271,10 @@ def test_the_tabu_search_completes_partial_assignments_and_matches_python():
 
     m = model_of(parse_puzzle(HARD9), rules=("naked_single", "hidden_single"))
     cv = compile_cover(m.bqm, m.groups())
-    alive, _, _, chosen = K.root_state(cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var)
-    arrays = (cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var, cv.cells)
+    cover = K.Cover(cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var, cv.cells)
+    alive, _, _, chosen = K.root_state(cover)
     # from the root (every cell empty), seeded: the search ends at a ground state
-    best, empty, moves = partial_tabu(2, 0, chosen, alive, *arrays, 10**6,
+    best, empty, moves = partial_tabu(cover, 2, 0, chosen, alive, 10**6,
                                       np.zeros(1, np.int64), np.zeros(1, np.int64))
     sample = dict(zip(cv.variables, best))
     assert empty == 0 and 0 < moves < 10**6 and m.bqm.energy(sample) == 0.0
@@ -282,13 +282,13 @@ def test_the_tabu_search_completes_partial_assignments_and_matches_python():
     assert "".join(map(str, decode(m, ss)[0].grid)) == HARD9_SOLUTION
     # a short run: the assignment returned is consistent, and python and numba agree
     flags = [np.zeros(1, np.int64) for _ in range(4)]
-    fast = partial_tabu(5, 1, chosen, alive, *arrays, 50, flags[0], flags[1])
-    slow = partial_tabu.py_func(5, 1, chosen, alive, *arrays, 50, flags[2], flags[3])
+    fast = partial_tabu(cover, 5, 1, chosen, alive, 50, flags[0], flags[1])
+    slow = partial_tabu.py_func(cover, 5, 1, chosen, alive, 50, flags[2], flags[3])
     assert all((np.asarray(x) == np.asarray(y)).all() for x, y in zip(fast, slow))
     over, under = broken_groups(m, dict(zip(cv.variables, fast[0])))
     assert over == 0 and fast[1] > 0 and fast[2] == 50
     # a set flag stops it before its first move
-    assert partial_tabu(5, 1, chosen, alive, *arrays, 50, np.ones(1, np.int64),
+    assert partial_tabu(cover, 5, 1, chosen, alive, 50, np.ones(1, np.int64),
                         np.zeros(1, np.int64))[2] == 0
 
 

@@ -105,10 +105,11 @@ def test_seeded_runs_are_reproducible_and_the_python_kernel_matches_numba():
     assert (a.record.sample == b.record.sample).all()
     if K.HAVE_NUMBA:
         st = compile_structure(m.bqm, m.groups())
-        args = (2, np.full(5, 3.0), 4, -1.0, 0, *kernel_args(st), False, 1)
-        fast = K.anneal_reads(*args[:5], np.zeros(2, np.int64), *args[5:])
-        slow = K.anneal_reads.py_func(*args[:5], np.zeros(2, np.int64), *args[5:])
-        assert all((x == y).all() for x, y in zip(fast, slow))
+        knobs = K.Schedule(np.full(5, 3.0), 5, 4, -1.0, False, 1)
+        for kernel in (K.anneal_reads, K.temper_reads):
+            fast = kernel(kernel_args(st), knobs, 2, 0, np.zeros(2, np.int64))
+            slow = kernel.py_func(kernel_args(st), knobs, 2, 0, np.zeros(2, np.int64))
+            assert all((x == y).all() for x, y in zip(fast, slow))
 
 
 def test_infeasible_box_returns_true_energies_and_says_so():

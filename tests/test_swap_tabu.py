@@ -14,7 +14,7 @@ from qsudoku.model.puzzle import Puzzle, column_units, diagonal_units, row_units
 from qsudoku.model.qubo import Weights, build_model
 from qsudoku.samplers import get_sampler, names
 from qsudoku.samplers.kernels import HAVE_NUMBA
-from qsudoku.samplers.swap.structure import compile_structure
+from qsudoku.samplers.swap.structure import compile_structure, kernel_args
 
 from test_swap import JIGSAW6_REGIONS, JIGSAW6_SOL, SOL9, SOLX9, blanked
 from _puzzles import HARD9, HARD9_SOLUTION, THREE_GIVENS4
@@ -84,7 +84,6 @@ def test_relative_weights_give_true_energies():
 @pytest.mark.slow
 def test_seeded_runs_are_reproducible_and_the_python_kernel_matches_numba():
     from qsudoku.samplers.swap import tabu_kernel as K
-    from qsudoku.samplers.swap.structure import kernel_args
 
     m = model_of(Puzzle.standard(blanked(SOL9, 0.3, 9)))
     s = get_sampler("swap-tabu")
@@ -94,9 +93,10 @@ def test_seeded_runs_are_reproducible_and_the_python_kernel_matches_numba():
     if HAVE_NUMBA:
         st = compile_structure(m.bqm, m.groups())
         for pure in (True, False):
-            args = (2, 25, 3, 10, 1.0, 4, -1.0, 0, np.zeros(2, np.int64), *kernel_args(st),
-                    st.arrays["vgw"], pure, False)
+            args = (kernel_args(st), K.Tabu(25, 3, 10, 1.0, 4, -1.0, pure, False), 2, 0,
+                    np.zeros(2, np.int64))
             fast = K.tabu_reads(*args)
+            args[4][:] = 0
             slow = K.tabu_reads.py_func(*args)
             assert all((np.asarray(x) == np.asarray(y)).all() for x, y in zip(fast, slow))
 
@@ -192,14 +192,13 @@ print(float(a.first.energy), float(b.first.energy))
 @needs_numba
 def test_read_only_swap_deltas_follow_the_same_walk_as_shifting_the_counts():
     from qsudoku.samplers.swap import tabu_kernel as K
-    from qsudoku.samplers.swap.structure import kernel_args
 
     m = model_of(parse_puzzle(HARD9), rules=("naked_single", "hidden_single"),
                  weights=Weights(row=2.0, column=3.0))
     st = compile_structure(m.bqm, m.groups())
     assert st.digit_pure
-    runs = [K.tabu_reads(4, 3000, 4, 2000, 1.0, 8, 1e-9, 0, np.zeros(2, np.int64),
-                         *kernel_args(st), st.arrays["vgw"], pure, False)
+    runs = [K.tabu_reads(kernel_args(st), K.Tabu(3000, 4, 2000, 1.0, 8, 1e-9, pure, False), 4,
+                         0, np.zeros(2, np.int64))
             for pure in (True, False)]
     assert all((np.asarray(x) == np.asarray(y)).all() for x, y in zip(*runs))
     assert runs[0][2].sum() > 1000  # the walks were long enough to mean something
@@ -211,20 +210,16 @@ def _swap_deltas(st, seed):
     from qsudoku.samplers.swap import tabu_kernel as K
 
     a = st.arrays
-    ns, ng = len(a["slot_comp"]), len(a["gw"])
-    _, val, holder, cnt, _ = S.start_read(
-        seed, 0, ns, ng, a["comp_start"], a["comp_size"], a["tab_off"], a["tab"], a["cand_ptr"],
-        a["cand_val"], a["slot_comp"], a["vg_ptr"], a["vg_idx"], a["gw"])
-    var = [S.var_of(x, val[x], a["slot_comp"], a["comp_start"], a["comp_size"], a["tab_off"],
-                     a["tab"]) for x in range(ns)]
+    swaps = kernel_args(st)
+    ns = len(a["slot_comp"])
+    _, val, holder, cnt, _ = S.start_read(swaps, seed, 0)
+    var = [S.var_of(x, val[x], swaps) for x in range(ns)]
     out = []
     for i in a["movable"]:
         for b in a["cand_val"][a["cand_ptr"][i]:a["cand_ptr"][i + 1]]:
             j = holder[b]
-            vj_on = S.var_of(j, val[i], a["slot_comp"], a["comp_start"], a["comp_size"],
-                              a["tab_off"], a["tab"])
-            vi_on = S.var_of(i, b, a["slot_comp"], a["comp_start"], a["comp_size"],
-                              a["tab_off"], a["tab"])
+            vj_on = S.var_of(j, val[i], swaps)
+            vi_on = S.var_of(i, b, swaps)
             if b == val[i] or vj_on < 0:
                 continue
             vi_off, vj_off = var[i], var[j]

@@ -24,19 +24,66 @@ Each colony has its own xorshift64* generator seeded from ``(seed, read)``.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from qsudoku.samplers.aco.learn import FADE, learn_ant
 from qsudoku.samplers.kernels import copy, ijit, njit, randint, seed_state, uniform
 
-__all__ = ["root_state", "colony", "cell_index"]
+__all__ = ["Cover", "Colony", "root_state", "colony", "cell_index"]
+
+
+class Cover(NamedTuple):
+    """The exact cover as the kernels read it (CSR index arrays, ``int64``).
+
+    Attributes:
+        v_ptr, v_grp: Each variable's groups.
+        g_ptr, g_var: Each group's variables.
+        cells: The cell groups, in the order the plain ants visit them (from a random start).
+    """
+
+    v_ptr: np.ndarray
+    v_grp: np.ndarray
+    g_ptr: np.ndarray
+    g_var: np.ndarray
+    cells: np.ndarray
+
+
+class Colony(NamedTuple):
+    """The knobs of :func:`colony` (see :class:`~qsudoku.samplers.aco.AntColonySampler`).
+
+    Attributes:
+        seed: Colony ``read`` has the generator ``(seed, read)``.
+        num_ants: Ants per iteration.
+        max_iters: Iterations at most.
+        stall: The colony ends after this many iterations without a new record (its
+            runs are heavy-tailed: a fresh colony beats a stagnant one).
+        q0: Probability that an ant takes the highest-pheromone candidate (greediness).
+        rho: Weight of the best-so-far ant's pheromone in the global update.
+        evap: Best-value evaporation: ``bestPher`` shrinks by this share each iteration.
+        xi: Local update: a choice pulls its pheromone this share back to the initial one.
+        weight: Weight of the blame in a refuting ant's choices (:mod:`.learn`).
+    """
+
+    seed: int
+    num_ants: int
+    max_iters: int
+    stall: int
+    q0: float
+    rho: float
+    evap: float
+    xi: float
+    weight: float
 
 
 @ijit
-def _choose(v, alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top):
+def _choose(v, cover, state, stack, top):
     """Choose variable ``v``: every group it is in is done and every variable sharing one
     of them dies; groups left with at most one alive member go on ``stack``.  Returns the
-    new stack top."""
+    new stack top.  ``state`` is ``(alive, cnt, done, chosen)``, updated in place."""
+    v_ptr, v_grp, g_ptr, g_var, _ = cover
+    alive, cnt, done, chosen = state
     chosen[v] = 1
     for x in range(v_ptr[v], v_ptr[v + 1]):
         done[v_grp[x]] = 1
@@ -57,8 +104,10 @@ def _choose(v, alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top)
 
 
 @ijit
-def _propagate(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top):
+def _propagate(cover, state, stack, top):
     """Unit propagation: every open group with one alive member chooses it."""
+    g_ptr, g_var = cover.g_ptr, cover.g_var
+    alive, cnt, done, _ = state
     while top > 0:
         top -= 1
         h = stack[top]
@@ -67,15 +116,16 @@ def _propagate(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top)
         for y in range(g_ptr[h], g_ptr[h + 1]):
             u = g_var[y]
             if alive[u] != 0:
-                top = _choose(u, alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack,
-                              top)
+                top = _choose(u, cover, state, stack, top)
                 break
     return top
 
 
 @njit
-def root_state(v_ptr, v_grp, g_ptr, g_var):
-    """The propagated state before any choice: ``(alive, cnt, done, chosen)``."""
+def root_state(cover):
+    """The propagated state of a :class:`Cover` before any choice: ``(alive, cnt, done,
+    chosen)``."""
+    v_ptr, v_grp, g_ptr, _, _ = cover
     nv = v_ptr.shape[0] - 1
     ng = g_ptr.shape[0] - 1
     alive = np.ones(nv, np.int8)
@@ -89,7 +139,7 @@ def root_state(v_ptr, v_grp, g_ptr, g_var):
         if cnt[g] <= 1:
             stack[top] = g
             top += 1
-    _propagate(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top)
+    _propagate(cover, (alive, cnt, done, chosen), stack, top)
     return alive, cnt, done, chosen
 
 
@@ -129,32 +179,24 @@ def _pick(rng, c, alive, tau, q0, g_ptr, g_var):
 
 
 @njit
-def colony(seed, read, num_ants, max_iters, stall, q0, rho, evap, xi, late, stop, weight, blame,
-           v_ptr, v_grp, g_ptr, g_var, cells, alive0, cnt0, done0, chosen0):
+def colony(cover, root, knobs, read, late, stop, blame):
     """One ant colony, from the root state until a complete ant, ``max_iters`` or the deadline.
 
     Args:
-        seed, read: The generator of this colony is ``(seed, read)``.
-        num_ants: Ants per iteration.
-        max_iters: Iterations at most.
-        stall: The colony ends after this many iterations without a new record (its
-            runs are heavy-tailed: a fresh colony beats a stagnant one).
-        q0: Probability that an ant takes the highest-pheromone candidate (greediness).
-        rho: Weight of the best-so-far ant's pheromone in the global update.
-        evap: Best-value evaporation: ``bestPher`` shrinks by this share each iteration.
-        xi: Local update: a choice pulls its pheromone this share back to the initial one.
+        cover: The exact cover (:class:`Cover`).
+        root: The root state (:func:`root_state`), ``(alive0, cnt0, done0, chosen0)``.
+        knobs: The colony's parameters (:class:`Colony`).
+        read: The colony's number: its generator is ``(knobs.seed, read)``.
         late: One-element array the caller sets non-zero when time is up; the colony then
             stops at its next iteration (a compiled kernel reads no clock).
         stop: One-element array; the colony stops when it is non-zero and sets it to 1 when
             it finds a complete assignment (so that colonies in other threads stop).
-        weight, blame: With ``blame`` an array (zeros, one per variable) the ants refute
+        blame: With an array (zeros, one per variable) the ants refute
             (:func:`.learn.learn_ant`: they fill the fewest group first, undo a choice
-            whose propagation contradicts and rule it out); ``weight`` scales the blame
-            in their choices.  With ``blame=None`` numba prunes the refuting branch
-            before typing it, so the plain colony compiles without the refuting ant.
-        v_ptr, v_grp: Each variable's groups (CSR); g_ptr, g_var: each group's variables.
-        cells: The cell groups, in the order the ants visit them (from a random start).
-        alive0, cnt0, done0, chosen0: The root state (:func:`root_state`).
+            whose propagation contradicts and rule it out); ``knobs.weight`` scales the
+            blame in their choices.  With ``blame=None`` numba prunes the refuting branch
+            before typing it, so the plain colony compiles without the refuting ant (an
+            argument of its own: numba prunes on arguments, not on a tuple's fields).
 
     Returns:
         ``(chosen, cells fixed, iterations, complete)``: the assignment of the ant that
@@ -162,6 +204,9 @@ def colony(seed, read, num_ants, max_iters, stall, q0, rho, evap, xi, late, stop
         colony ended by itself (a complete ant, ``stall`` or ``max_iters``) rather than by
         the deadline or another colony.
     """
+    v_ptr, v_grp, g_ptr, g_var, cells = cover
+    alive0, cnt0, done0, chosen0 = root
+    seed, num_ants, max_iters, stall, q0, rho, evap, xi, weight = knobs
     rng = seed_state(seed, read)
     nv = alive0.shape[0]
     nc = cells.shape[0]
@@ -172,6 +217,7 @@ def colony(seed, read, num_ants, max_iters, stall, q0, rho, evap, xi, late, stop
     cnt = cnt0.copy()
     done = done0.copy()
     chosen = chosen0.copy()
+    state = (alive, cnt, done, chosen)
     it_best = chosen0.copy()
     best = chosen0.copy()  # the best-so-far ant, which lays pheromone
     record = chosen0.copy()  # the ant that fixed the most cells, which is returned
@@ -180,6 +226,7 @@ def colony(seed, read, num_ants, max_iters, stall, q0, rho, evap, xi, late, stop
         record_fixed += done0[cells[k]]
     tr_kind = np.empty(2 * nv + g_ptr.shape[0], np.int8)
     tr_val = np.empty(2 * nv + g_ptr.shape[0], np.int64)
+    work = (stack, tr_kind, tr_val)  # (the refuting ant's)
     best_pher = 0.0
     it = 0
     ended = 1
@@ -199,8 +246,7 @@ def colony(seed, read, num_ants, max_iters, stall, q0, rho, evap, xi, late, stop
             copy(done, done0)
             copy(chosen, chosen0)
             if blame is not None:
-                learn_ant(rng, tau, tau0, q0, xi, blame, weight, alive, cnt, done, chosen,
-                          v_ptr, v_grp, g_ptr, g_var, stack, tr_kind, tr_val)
+                learn_ant(rng, cover, knobs, tau, tau0, blame, state, work)
                 randint(rng, nc)  # (the plain ant's start: each seed's ants stay as measured)
             else:
                 start = randint(rng, nc)
@@ -212,9 +258,8 @@ def colony(seed, read, num_ants, max_iters, stall, q0, rho, evap, xi, late, stop
                     if u < 0:
                         continue  # no candidate left: the ant leaves this cell empty
                     tau[u] = (1.0 - xi) * tau[u] + xi * tau0
-                    top = _choose(u, alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var,
-                                  stack, 0)
-                    _propagate(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top)
+                    top = _choose(u, cover, state, stack, 0)
+                    _propagate(cover, state, stack, top)
             fixed = 0
             for k in range(nc):
                 fixed += done[cells[k]]

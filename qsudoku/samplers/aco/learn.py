@@ -40,8 +40,11 @@ _KILL, _DONE, _CHOSEN = 0, 1, 2
 
 
 @ijit
-def _kill(u, alive, cnt, done, v_ptr, v_grp, stack, top, tr_kind, tr_val, tr):
-    """Rule ``u`` out; groups left with at most one alive member go on ``stack``."""
+def _kill(u, cover, state, work, top, tr):
+    """Rule ``u`` out; groups left with at most one alive member go on the stack."""
+    v_ptr, v_grp = cover.v_ptr, cover.v_grp
+    alive, cnt, done, _ = state
+    stack, tr_kind, tr_val = work
     alive[u] = 0
     tr_kind[tr] = _KILL
     tr_val[tr] = u
@@ -56,9 +59,11 @@ def _kill(u, alive, cnt, done, v_ptr, v_grp, stack, top, tr_kind, tr_val, tr):
 
 
 @ijit
-def _take(v, alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top, tr_kind,
-          tr_val, tr):
+def _take(v, cover, state, work, top, tr):
     """Choose ``v`` (on the trail): its groups are hit, their other members ruled out."""
+    v_ptr, v_grp, g_ptr, g_var = cover.v_ptr, cover.v_grp, cover.g_ptr, cover.g_var
+    alive, done, chosen = state[0], state[2], state[3]
+    tr_kind, tr_val = work[1], work[2]
     chosen[v] = 1
     tr_kind[tr] = _CHOSEN
     tr_val[tr] = v
@@ -75,16 +80,17 @@ def _take(v, alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top, t
         for y in range(g_ptr[g], g_ptr[g + 1]):
             u = g_var[y]
             if u != v and alive[u] != 0:
-                top, tr = _kill(u, alive, cnt, done, v_ptr, v_grp, stack, top, tr_kind, tr_val,
-                                tr)
+                top, tr = _kill(u, cover, state, work, top, tr)
     return top, tr
 
 
 @ijit
-def _settle(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top, tr_kind, tr_val,
-            tr, strict):
+def _settle(cover, state, work, top, tr, strict):
     """Unit propagation on the trail.  Returns ``(trail top, contradiction)``; a
     contradiction stops it when ``strict``, else the empty group is left open."""
+    g_ptr, g_var = cover.g_ptr, cover.g_var
+    alive, cnt, done, _ = state
+    stack = work[0]
     while top > 0:
         top -= 1
         h = stack[top]
@@ -97,15 +103,17 @@ def _settle(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top, tr
         for y in range(g_ptr[h], g_ptr[h + 1]):
             u = g_var[y]
             if alive[u] != 0:
-                top, tr = _take(u, alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack,
-                                top, tr_kind, tr_val, tr)
+                top, tr = _take(u, cover, state, work, top, tr)
                 break
     return tr, False
 
 
 @ijit
-def _undo(mark, alive, cnt, done, chosen, v_ptr, v_grp, tr_kind, tr_val, tr):
+def _undo(mark, cover, state, work, tr):
     """Undo the trail back to ``mark``; returns ``mark``."""
+    v_ptr, v_grp = cover.v_ptr, cover.v_grp
+    alive, cnt, done, chosen = state
+    _, tr_kind, tr_val = work
     while tr > mark:
         tr -= 1
         k = tr_kind[tr]
@@ -170,20 +178,24 @@ def _weighed(rng, c, alive, tau, blame, weight, q0, g_ptr, g_var):
 
 
 @njit
-def learn_ant(rng, tau, tau0, q0, xi, blame, weight, alive, cnt, done, chosen, v_ptr, v_grp,
-              g_ptr, g_var, stack, tr_kind, tr_val):
+def learn_ant(rng, cover, knobs, tau, tau0, blame, state, work):
     """Build one ant's assignment in place from the state given (see the module).
 
     Args:
         rng: The colony's generator.
-        tau, tau0: Pheromone per variable and its initial value (local update by ``xi``).
-        q0: Probability of the greedy choice.
-        blame, weight: Blame per variable (updated here) and its weight in a choice.
-        alive, cnt, done, chosen: The state, updated in place.
-        v_ptr, v_grp, g_ptr, g_var: The cover (CSR, as in :mod:`.kernel`).
-        stack, tr_kind, tr_val: Work arrays (propagation stack, and a trail of
-            ``2 * variables + groups`` entries).
+        cover: The cover (:class:`.kernel.Cover`).
+        knobs: The colony's parameters (:class:`.kernel.Colony`): ``q0`` (probability of
+            the greedy choice), ``xi`` (local pheromone update) and ``weight`` (of the
+            blame in a choice).
+        tau, tau0: Pheromone per variable and its initial value.
+        blame: Blame per variable (updated here).
+        state: ``(alive, cnt, done, chosen)``, updated in place.
+        work: Work arrays ``(stack, tr_kind, tr_val)``: the propagation stack, and a trail
+            of ``2 * variables + groups`` entries.
     """
+    g_ptr, g_var = cover.g_ptr, cover.g_var
+    alive, cnt, done, _ = state
+    q0, xi, weight = knobs.q0, knobs.xi, knobs.weight
     tr = 0
     strict = 1
     while True:
@@ -193,22 +205,17 @@ def learn_ant(rng, tau, tau0, q0, xi, blame, weight, alive, cnt, done, chosen, v
         u = _weighed(rng, c, alive, tau, blame, weight, q0, g_ptr, g_var)
         tau[u] = (1.0 - xi) * tau[u] + xi * tau0
         mark = tr
-        top, tr = _take(u, alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, 0,
-                        tr_kind, tr_val, tr)
-        tr, bad = _settle(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top,
-                          tr_kind, tr_val, tr, strict)
+        top, tr = _take(u, cover, state, work, 0, tr)
+        tr, bad = _settle(cover, state, work, top, tr, strict)
         if not bad:
             continue
         blame[u] += 1.0  # refute: undo the choice and rule it out
-        tr = _undo(mark, alive, cnt, done, chosen, v_ptr, v_grp, tr_kind, tr_val, tr)
-        top, tr = _kill(u, alive, cnt, done, v_ptr, v_grp, stack, 0, tr_kind, tr_val, tr)
-        tr, bad = _settle(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top,
-                          tr_kind, tr_val, tr, strict)
+        tr = _undo(mark, cover, state, work, tr)
+        top, tr = _kill(u, cover, state, work, 0, tr)
+        tr, bad = _settle(cover, state, work, top, tr, strict)
         if not bad:
             continue
-        tr = _undo(mark, alive, cnt, done, chosen, v_ptr, v_grp, tr_kind, tr_val, tr)
+        tr = _undo(mark, cover, state, work, tr)
         strict = 0  # the removal contradicts too: from here on the ant is the plain one
-        top, tr = _take(u, alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, 0,
-                        tr_kind, tr_val, tr)
-        tr, bad = _settle(alive, cnt, done, chosen, v_ptr, v_grp, g_ptr, g_var, stack, top,
-                          tr_kind, tr_val, tr, strict)
+        top, tr = _take(u, cover, state, work, 0, tr)
+        tr, bad = _settle(cover, state, work, top, tr, strict)

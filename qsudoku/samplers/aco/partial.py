@@ -26,13 +26,13 @@ unit propagation does not (``docs/big_grids.md``).
 >>> from qsudoku.model.propagate import propagate
 >>> from qsudoku.model.qubo import build_model
 >>> from qsudoku.samplers.aco.sampler import compile_cover
->>> from qsudoku.samplers.aco.kernel import root_state
+>>> from qsudoku.samplers.aco.kernel import Cover, root_state
 >>> m = build_model(propagate(parse_puzzle("1..." "..2." "...." "...4"), rules=()))
 >>> cv = compile_cover(m.bqm, m.groups())
->>> alive, _, _, chosen = root_state(cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var)
+>>> cover = Cover(cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var, cv.cells)
+>>> alive, _, _, chosen = root_state(cover)
 >>> flags = np.zeros(1, np.int64)
->>> best, empty, its = partial_tabu(1, 0, chosen, alive, cv.v_ptr, cv.v_grp, cv.g_ptr,
-...                                 cv.g_var, cv.cells, 10**5, flags, flags)
+>>> best, empty, its = partial_tabu(cover, 1, 0, chosen, alive, 10**5, flags, flags)
 >>> int(empty), int(best.sum()) == len(cv.cells)
 (0, True)
 """
@@ -56,16 +56,14 @@ _SALT = 0x5DEECE66D
 
 
 @njit
-def partial_tabu(seed, read, chosen, alive0, v_ptr, v_grp, g_ptr, g_var, cells, max_iters,
-                 late, stop):
+def partial_tabu(cover, seed, read, chosen, alive0, max_iters, late, stop):
     """Tabu search from the partial assignment ``chosen`` (see the module).
 
     Args:
+        cover: The cover (:class:`.kernel.Cover`; its ``cells`` are the cell groups).
         seed, read: The search's generator is ``(seed ^ salt, read)``.
         chosen: 0/1 per variable: a consistent partial assignment (root choices included).
         alive0: 1 for the variables the root state leaves (the only ones moved in).
-        v_ptr, v_grp, g_ptr, g_var: The cover (CSR, as in :mod:`.kernel`).
-        cells: The cell groups.
         max_iters: Moves at most.
         late, stop: One-element arrays; the search stops when either is non-zero, and
             sets ``stop[0] = 1`` when no cell is left empty (as a colony does).
@@ -74,6 +72,7 @@ def partial_tabu(seed, read, chosen, alive0, v_ptr, v_grp, g_ptr, g_var, cells, 
         ``(assignment, empty cells, iterations)``: the assignment with the fewest empty
         cells met (0/1 per variable), their number, and the moves made.
     """
+    v_ptr, v_grp, g_ptr, g_var, cells = cover
     rng = seed_state(seed ^ _SALT, read)
     nv = alive0.shape[0]
     nc = cells.shape[0]

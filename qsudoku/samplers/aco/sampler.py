@@ -214,13 +214,14 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
         t1 = time.perf_counter()
         seed = fresh_seed() if seed is None else seed
         deadline = np.inf if time_limit is None else t0 + time_limit
-        arrays = (cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var, cv.cells)
-        root = K.root_state(cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var)
+        cover = K.Cover(cv.v_ptr, cv.v_grp, cv.g_ptr, cv.g_var, cv.cells)
+        root = K.root_state(cover)
         if tabu_moves == "auto":
             tabu_moves = auto_tabu_moves(len(cv.variables), len(cv.cells))
             if tabu_moves:  # a read is a greedy construction and then the tabu search
                 max_iters, refute = 1, False
         refute = refutes(refute, len(cv.variables))
+        knobs = K.Colony(seed, num_ants, max_iters, stall, q0, rho, evap, xi, blame)
 
         def colonies(n, first, flags):
             """Reads ``first .. first + n - 1``, one colony each, until a ground state
@@ -233,11 +234,11 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
                     break
                 stop = flags[:1] if stop_at_ground else np.zeros(1, np.int64)
                 chosen, fixed, its, ended = K.colony(
-                    seed, r, num_ants, max_iters, stall, q0, rho, evap, xi, flags[1:], stop,
-                    blame, np.zeros(root[0].shape[0]) if refute else None, *arrays, *root)
+                    cover, root, knobs, r, flags[1:], stop,
+                    np.zeros(root[0].shape[0]) if refute else None)
                 made = 0
                 if tabu_moves and ended:  # a tabu search goes on from the colony's record
-                    chosen, empty, made = partial_tabu(seed, r, chosen, root[0], *arrays,
+                    chosen, empty, made = partial_tabu(cover, seed, r, chosen, root[0],
                                                        tabu_moves, flags[1:], stop)
                     fixed = len(cv.cells) - empty
                     ended = empty == 0 or made == tabu_moves

@@ -118,11 +118,12 @@ class SwapAnnealingSampler(KernelSampler, dimod.Sampler):
         else:
             betas = np.linspace(hot, cold, n_b)
         betas = betas / scale
-        args = kernel_args(st)
+        swaps = kernel_args(st)
+        knobs = K.Schedule(betas, num_sweeps, int(seed), 1e-9, bool(stop_at_ground), int(focus))
+        kernel = K.temper_reads if num_replicas > 1 else K.anneal_reads
 
         def reads(n, first, flags):
-            return _run(K, num_replicas, n, betas, num_sweeps, seed, first, flags, args,
-                        stop_at_ground, focus)
+            return kernel(swaps, knobs, n, first, flags)
 
         def run(n, first, deadline):
             bv, be, sw = parallel_reads(reads, n, first, deadline)
@@ -134,11 +135,3 @@ class SwapAnnealingSampler(KernelSampler, dimod.Sampler):
                                 num_sweeps=num_sweeps, num_replicas=num_replicas)
 
     parameters = parameters_of(sample)
-
-
-def _run(K, num_replicas, n, betas, num_sweeps, seed, first, flags, args, stop_at_ground, focus):
-    if num_replicas > 1:
-        return K.temper_reads(n, betas, num_sweeps, int(seed), 1e-9, first, flags, *args,
-                              bool(stop_at_ground), int(focus))
-    return K.anneal_reads(n, betas, int(seed), 1e-9, first, flags, *args, bool(stop_at_ground),
-                          int(focus))

@@ -26,23 +26,80 @@ not depend on how reads are spread over threads.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
 from qsudoku.samplers.kernels import HAVE_NUMBA, copy, ijit, njit, randint, seed_state, uniform
 
-__all__ = ["HAVE_NUMBA", "anneal_reads", "temper_reads", "STOP_TARGET", "STOP_DEADLINE"]
+__all__ = ["HAVE_NUMBA", "Swaps", "Schedule", "anneal_reads", "temper_reads", "STOP_TARGET",
+           "STOP_DEADLINE"]
 
 #: ``flags[STOP_TARGET]``: a read reached its target; ``flags[STOP_DEADLINE]``: time is up.
 STOP_TARGET, STOP_DEADLINE = 0, 1
 
 
+class Swaps(NamedTuple):
+    """The swap structure as the kernels read it (:attr:`SwapStructure.arrays
+    <qsudoku.samplers.swap.structure.SwapStructure>`, same names; the layout is the module's).
+
+    Attributes:
+        movable: The cell slots with two candidates or more, in a component of two cells
+            or more.
+        slot_comp: The component of each cell slot.
+        comp_start, comp_size, tab_off: Per component: its first slot, its number of
+            slots and the offset of its table in ``tab``.
+        tab: The variable of each (local cell, local value) pair of each component.
+        cand_ptr, cand_val: Each cell slot's candidate value slots (CSR).
+        vg_ptr, vg_idx: Each variable's conflict groups (CSR).
+        gw: Each conflict group's weight.
+        vgw: Each variable's conflict groups as a row padded with ``-1`` (the tabu kernel).
+    """
+
+    movable: np.ndarray
+    slot_comp: np.ndarray
+    comp_start: np.ndarray
+    comp_size: np.ndarray
+    tab_off: np.ndarray
+    tab: np.ndarray
+    cand_ptr: np.ndarray
+    cand_val: np.ndarray
+    vg_ptr: np.ndarray
+    vg_idx: np.ndarray
+    gw: np.ndarray
+    vgw: np.ndarray
+
+
+class Schedule(NamedTuple):
+    """The knobs of :func:`anneal_reads` and :func:`temper_reads`.
+
+    Attributes:
+        betas: Inverse temperatures: of each sweep (annealing), or of each replica
+            (replica exchange).
+        num_sweeps: Sweeps of replica exchange per read (annealing runs one per beta).
+        seed: Base seed; read ``r`` uses generator ``(seed, first_read + r)``.
+        target: A read stops once its energy is ``<= target`` (its ground state).
+        stop_all: If true, every read stops once any read reached ``target``.
+        focus: Redraw the first cell of a swap up to this many times until it is in a
+            conflict (see :func:`_propose`).
+    """
+
+    betas: np.ndarray
+    num_sweeps: int
+    seed: int
+    target: float
+    stop_all: bool
+    focus: int
+
+
 @njit
-def _match(rng, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val, val, holder):
+def _match(rng, swaps, val, holder):
     """A random perfect matching per component (augmenting paths in random order).
 
     Returns the number of cells left unmatched (0 when every component has one).
     """
+    comp_start, comp_size = swaps.comp_start, swaps.comp_size
+    cand_ptr, cand_val = swaps.cand_ptr, swaps.cand_val
     ns = val.shape[0]
     for i in range(ns):
         val[i] = -1
@@ -104,18 +161,21 @@ def _match(rng, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val, val, ho
 
 
 @ijit
-def var_of(s, v, slot_comp, comp_start, comp_size, tab_off, tab):
-    k = slot_comp[s]
-    m = comp_size[k]
-    return tab[tab_off[k] + (s - comp_start[k]) * m + (v - comp_start[k])]
+def var_of(s, v, swaps):
+    """The variable meaning "cell slot ``s`` holds value slot ``v``"."""
+    k = swaps.slot_comp[s]
+    m = swaps.comp_size[k]
+    c0 = swaps.comp_start[k]
+    return swaps.tab[swaps.tab_off[k] + (s - c0) * m + (v - c0)]
 
 
 @njit
-def _counts(val, slot_comp, comp_start, comp_size, tab_off, tab, vg_ptr, vg_idx, gw, cnt):
+def _counts(val, swaps, cnt):
+    vg_ptr, vg_idx, gw = swaps.vg_ptr, swaps.vg_idx, swaps.gw
     for g in range(cnt.shape[0]):
         cnt[g] = 0
     for s in range(val.shape[0]):
-        var = var_of(s, val[s], slot_comp, comp_start, comp_size, tab_off, tab)
+        var = var_of(s, val[s], swaps)
         for t in range(vg_ptr[var], vg_ptr[var + 1]):
             cnt[vg_idx[t]] += 1
     e = 0.0
@@ -151,21 +211,20 @@ def move(off1, off2, on1, on2, vg_ptr, vg_idx, gw, cnt):
 
 
 @njit
-def start_read(seed, read, ns, ng, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val,
-                slot_comp, vg_ptr, vg_idx, gw):
+def start_read(swaps, seed, read):
     """A read's generator and fresh state: a random matching, its counts and energy."""
     rng = seed_state(seed, read)
-    val = np.empty(ns, np.int64)
-    holder = np.empty(ns, np.int64)
-    cnt = np.zeros(ng, np.int64)
-    _match(rng, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val, val, holder)
-    e = _counts(val, slot_comp, comp_start, comp_size, tab_off, tab, vg_ptr, vg_idx, gw, cnt)
+    val = np.empty(swaps.slot_comp.shape[0], np.int64)
+    holder = np.empty(swaps.slot_comp.shape[0], np.int64)
+    cnt = np.zeros(swaps.gw.shape[0], np.int64)
+    _match(rng, swaps, val, holder)
+    e = _counts(val, swaps, cnt)
     return rng, val, holder, cnt, e
 
 
 @ijit
-def _conflicted(s, val, slot_comp, comp_start, comp_size, tab_off, tab, vg_ptr, vg_idx, cnt):
-    var = var_of(s, val[s], slot_comp, comp_start, comp_size, tab_off, tab)
+def _conflicted(var, vg_ptr, vg_idx, cnt):
+    """True if variable ``var`` is in a conflict group holding more than one variable."""
     for t in range(vg_ptr[var], vg_ptr[var + 1]):
         if cnt[vg_idx[t]] > 1:
             return True
@@ -173,93 +232,103 @@ def _conflicted(s, val, slot_comp, comp_start, comp_size, tab_off, tab, vg_ptr, 
 
 
 @ijit
-def _propose(rng, beta, e, val, holder, movable, slot_comp, comp_start, comp_size, tab_off, tab,
-             cand_ptr, cand_val, vg_ptr, vg_idx, gw, cnt, focus):
-    """One swap proposal at inverse temperature ``beta``; returns the new energy.
+def _sweep(rng, swaps, state, out, beta, e, best, target, focus):
+    """One sweep at inverse temperature ``beta``: one swap proposal per movable cell,
+    from ``state = (val, holder, cnt)`` at energy ``e`` (updated in place).  A state
+    below ``best`` is copied to ``out``; the sweep stops once ``best <= target``.
+    Returns the new ``(e, best)``.
 
-    With ``focus > 0`` the first cell is redrawn up to ``focus`` times until it is in a
-    conflict (min-conflicts bias; the proposal is then no longer symmetric).
+    With ``focus > 0`` the first cell of a proposal is redrawn up to ``focus`` times until
+    it is in a conflict (min-conflicts bias; the proposal is then no longer symmetric).
+    The arrays are taken out of ``swaps`` once per sweep, not per proposal: each take
+    counts a reference, which would cost more than the proposal itself.
     """
-    i = movable[randint(rng, movable.shape[0])]
-    for _ in range(focus):
-        if e <= 0.0 or _conflicted(i, val, slot_comp, comp_start, comp_size, tab_off, tab, vg_ptr,
-                                   vg_idx, cnt):
-            break
-        i = movable[randint(rng, movable.shape[0])]
-    lo = cand_ptr[i]
-    L = cand_ptr[i + 1] - lo
-    a = val[i]
-    pick = randint(rng, L - 1)
-    b = cand_val[lo + pick]
-    if b == a:
-        b = cand_val[lo + L - 1]
-    j = holder[b]
-    k = slot_comp[i]
-    m = comp_size[k]
-    base = tab_off[k]
-    c0 = comp_start[k]
-    vj_on = tab[base + (j - c0) * m + (a - c0)]
-    if vj_on < 0:
-        return e
-    vi_off = tab[base + (i - c0) * m + (a - c0)]
-    vi_on = tab[base + (i - c0) * m + (b - c0)]
-    vj_off = tab[base + (j - c0) * m + (b - c0)]
-    d = move(vi_off, vj_off, vi_on, vj_on, vg_ptr, vg_idx, gw, cnt)
-    if d <= 0.0 or uniform(rng) < math.exp(-beta * d):
-        val[i] = b
-        val[j] = a
-        holder[a] = j
-        holder[b] = i
-        return e + d
-    move(vi_on, vj_on, vi_off, vj_off, vg_ptr, vg_idx, gw, cnt)
-    return e
+    movable, slot_comp, comp_start = swaps.movable, swaps.slot_comp, swaps.comp_start
+    comp_size, tab_off, tab = swaps.comp_size, swaps.tab_off, swaps.tab
+    cand_ptr, cand_val = swaps.cand_ptr, swaps.cand_val
+    vg_ptr, vg_idx, gw = swaps.vg_ptr, swaps.vg_idx, swaps.gw
+    val, holder, cnt = state
+    nmov = movable.shape[0]
+    for _ in range(nmov):
+        i = movable[randint(rng, nmov)]
+        for _f in range(focus):
+            if e <= 0.0:
+                break
+            k = slot_comp[i]
+            c0 = comp_start[k]
+            var = tab[tab_off[k] + (i - c0) * comp_size[k] + (val[i] - c0)]
+            if _conflicted(var, vg_ptr, vg_idx, cnt):
+                break
+            i = movable[randint(rng, nmov)]
+        lo = cand_ptr[i]
+        L = cand_ptr[i + 1] - lo
+        a = val[i]
+        pick = randint(rng, L - 1)
+        b = cand_val[lo + pick]
+        if b == a:
+            b = cand_val[lo + L - 1]
+        j = holder[b]
+        k = slot_comp[i]
+        m = comp_size[k]
+        base = tab_off[k]
+        c0 = comp_start[k]
+        vj_on = tab[base + (j - c0) * m + (a - c0)]
+        if vj_on >= 0:
+            vi_off = tab[base + (i - c0) * m + (a - c0)]
+            vi_on = tab[base + (i - c0) * m + (b - c0)]
+            vj_off = tab[base + (j - c0) * m + (b - c0)]
+            d = move(vi_off, vj_off, vi_on, vj_on, vg_ptr, vg_idx, gw, cnt)
+            if d <= 0.0 or uniform(rng) < math.exp(-beta * d):
+                val[i] = b
+                val[j] = a
+                holder[a] = j
+                holder[b] = i
+                e = e + d
+            else:
+                move(vi_on, vj_on, vi_off, vj_off, vg_ptr, vg_idx, gw, cnt)
+        if e < best - 1e-9:
+            best = e
+            copy(out, val)
+            if best <= target:
+                break
+    return e, best
 
 
 @njit
-def anneal_reads(num_reads, betas, seed, target, first_read, flags,
-                 movable, slot_comp, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val,
-                 vg_ptr, vg_idx, gw, stop_all, focus):
+def anneal_reads(swaps, knobs, num_reads, first_read, flags):
     """Independent annealing reads, each from its own random matching.
 
     Args:
+        swaps: The structure (:class:`Swaps`).
+        knobs: The schedule (:class:`Schedule`): a sweep (one proposal per movable cell)
+            per beta of ``knobs.betas``.
         num_reads: Reads to run, one after the other.
-        betas: Inverse temperature of each sweep (a sweep = one proposal per movable cell).
-        seed: Base seed; read ``r`` uses generator ``(seed, first_read + r)``.
-        target: A read stops once its energy is ``<= target`` (its ground state).
         first_read: Offset of these reads' generators (for batched or threaded calls).
         flags: Shared stop flags (:data:`STOP_TARGET`, :data:`STOP_DEADLINE`), read
             before every sweep.
-        stop_all: If true, every read stops once any read reached ``target``.
 
     Returns:
         ``(best_val, best_energy, sweeps)``: per read, the lowest-energy state seen (value
         slot per cell slot), its conflict energy and the sweeps it ran.
     """
+    movable, slot_comp = swaps.movable, swaps.slot_comp
+    betas, seed, target = knobs.betas, knobs.seed, knobs.target
+    stop_all, focus = knobs.stop_all, knobs.focus
     ns = slot_comp.shape[0]
-    ng = gw.shape[0]
     best_val = np.empty((num_reads, ns), np.int64)
     best_e = np.empty(num_reads)
     sweeps = np.zeros(num_reads, np.int64)
     nmov = movable.shape[0]
     for r in range(num_reads):
-        rng, val, holder, cnt, e = start_read(seed, first_read + r, ns, ng, comp_start, comp_size,
-                                               tab_off, tab, cand_ptr, cand_val, slot_comp,
-                                               vg_ptr, vg_idx, gw)
+        rng, val, holder, cnt, e = start_read(swaps, seed, first_read + r)
         best = e
         copy(best_val[r], val)
         s = 0
         while s < betas.shape[0] and best > target and nmov > 0:
             if (stop_all and flags[0] > 0) or flags[1] > 0:
                 break
-            beta = betas[s]
-            for _ in range(nmov):
-                e = _propose(rng, beta, e, val, holder, movable, slot_comp, comp_start, comp_size,
-                             tab_off, tab, cand_ptr, cand_val, vg_ptr, vg_idx, gw, cnt, focus)
-                if e < best - 1e-9:
-                    best = e
-                    copy(best_val[r], val)
-                    if best <= target:
-                        break
+            e, best = _sweep(rng, swaps, (val, holder, cnt), best_val[r], betas[s], e, best,
+                             target, focus)
             s += 1
         if best <= target:
             flags[0] = 1
@@ -269,10 +338,9 @@ def anneal_reads(num_reads, betas, seed, target, first_read, flags,
 
 
 @njit
-def temper_reads(num_reads, betas, num_sweeps, seed, target, first_read, flags,
-                 movable, slot_comp, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val,
-                 vg_ptr, vg_idx, gw, stop_all, focus):
-    """Replica exchange: per read, ``len(betas)`` replicas at fixed temperatures.
+def temper_reads(swaps, knobs, num_reads, first_read, flags):
+    """Replica exchange: per read, ``len(knobs.betas)`` replicas at fixed temperatures
+    for ``knobs.num_sweeps`` sweeps.
 
     After each sweep of every replica, neighbouring temperatures try to exchange their
     states (Metropolis on ``(beta_i - beta_j) * (E_i - E_j)``).
@@ -280,6 +348,8 @@ def temper_reads(num_reads, betas, num_sweeps, seed, target, first_read, flags,
     Returns:
         ``(best_val, best_energy, sweeps)`` as :func:`anneal_reads`.
     """
+    movable, slot_comp, gw = swaps.movable, swaps.slot_comp, swaps.gw
+    betas, num_sweeps, seed, target, stop_all, focus = knobs
     ns = slot_comp.shape[0]
     ng = gw.shape[0]
     nrep = betas.shape[0]
@@ -296,9 +366,8 @@ def temper_reads(num_reads, betas, num_sweeps, seed, target, first_read, flags,
         slot = np.arange(nrep)  # slot[t] = replica at temperature t
         best = 1e300
         for q in range(nrep):
-            _match(rng, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val, vals[q], holders[q])
-            es[q] = _counts(vals[q], slot_comp, comp_start, comp_size, tab_off, tab, vg_ptr,
-                            vg_idx, gw, cnts[q])
+            _match(rng, swaps, vals[q], holders[q])
+            es[q] = _counts(vals[q], swaps, cnts[q])
             if es[q] < best:
                 best = es[q]
                 copy(best_val[r], vals[q])
@@ -309,17 +378,8 @@ def temper_reads(num_reads, betas, num_sweeps, seed, target, first_read, flags,
             for t in range(nrep):
                 q = slot[t]
                 beta = betas[t]
-                e = es[q]
-                for _ in range(nmov):
-                    e = _propose(rng, beta, e, vals[q], holders[q], movable, slot_comp, comp_start,
-                                 comp_size, tab_off, tab, cand_ptr, cand_val, vg_ptr, vg_idx, gw,
-                                 cnts[q], focus)
-                    if e < best - 1e-9:
-                        best = e
-                        copy(best_val[r], vals[q])
-                        if best <= target:
-                            break
-                es[q] = e
+                es[q], best = _sweep(rng, swaps, (vals[q], holders[q], cnts[q]), best_val[r],
+                                     beta, es[q], best, target, focus)
                 if best <= target:
                     break
             for t in range(nrep - 1):

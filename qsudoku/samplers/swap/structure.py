@@ -220,9 +220,11 @@ def _digit_pure(group, cell, comp, value, ns: int) -> bool:
 
 
 def kernel_args(st: SwapStructure):
-    a = st.arrays
-    return (a["movable"], a["slot_comp"], a["comp_start"], a["comp_size"], a["tab_off"], a["tab"],
-            a["cand_ptr"], a["cand_val"], a["vg_ptr"], a["vg_idx"], a["gw"])
+    """The kernels' view of ``st``: its arrays as a :class:`~qsudoku.samplers.swap.kernel.Swaps`
+    (imported here, not above: the kernel module loads numba)."""
+    from qsudoku.samplers.swap.kernel import Swaps
+
+    return Swaps(**st.arrays)
 
 
 def greedy_samples(st: SwapStructure, num_reads: int) -> np.ndarray:

@@ -87,11 +87,12 @@ class SwapTabuSampler(KernelSampler, dimod.Sampler):
         st = compile_structure(bqm, groups, family)
         t1 = time.perf_counter()
         seed = fresh_seed() if seed is None else seed
-        args = kernel_args(st)
+        swaps = kernel_args(st)
+        knobs = K.Tabu(max_iters, tenure, stall, bump, seed, 1e-9, st.digit_pure,
+                       bool(stop_at_ground))
 
         def reads(n, first, flags):
-            return K.tabu_reads(n, max_iters, tenure, stall, bump, seed, 1e-9, first, flags,
-                                *args, st.arrays["vgw"], st.digit_pure, bool(stop_at_ground))
+            return K.tabu_reads(swaps, knobs, n, first, flags)
 
         def run(n, first, deadline):  # -> per read: value slots, energy, steps, complete
             return parallel_reads(reads, n, first, deadline)

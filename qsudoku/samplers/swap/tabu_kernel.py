@@ -25,13 +25,44 @@ not depend on how reads are spread over threads.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from qsudoku.samplers.kernels import copy, ijit, njit, randint
 from qsudoku.samplers.swap.kernel import move, start_read, var_of
 
 
-__all__ = ["tabu_reads"]
+__all__ = ["Tabu", "tabu_reads"]
+
+
+class Tabu(NamedTuple):
+    """The knobs of :func:`tabu_reads`.
+
+    Attributes:
+        max_iters: Iterations at most per read.
+        tenure: A digit a cell gave up is tabu for it during ``tenure + U[0, tenure]``
+            iterations.
+        stall: A read ends after this many iterations without lowering its best energy.
+        bump: At a step where no move lowers the weighted energy, each broken conflict
+            group's search weight grows by ``bump`` times its BQM weight (0 = plain tabu).
+        seed: Base seed; read ``r`` uses generator ``(seed, first_read + r)``.
+        target: A read stops once its energy is ``<= target`` (its ground state).
+        pure: True if no conflict group holds two variables of one cell or two values of
+            one component (:attr:`SwapStructure.digit_pure`): a swap's energy change is
+            then the sum of its two digits' changes, each read off the counts without
+            changing them (2.2x faster steps); otherwise the counts are shifted and restored.
+        stop_all: If true, every read stops once any read reached ``target``.
+    """
+
+    max_iters: int
+    tenure: int
+    stall: int
+    bump: float
+    seed: int
+    target: float
+    pure: bool
+    stop_all: bool
 
 
 @ijit
@@ -63,25 +94,24 @@ def _half(off, on, vgw, sw, cnt):
     return d
 
 @njit
-def _tabu_walk(read, out, max_iters, tenure, stall, bump, seed, target, flags, movable, slot_comp,
-               comp_start, comp_size, tab_off, tab, cand_ptr, cand_val, vg_ptr, vg_idx, gw, vgw,
-               pure, stop_all):
+def _tabu_walk(swaps, knobs, read, out, flags):
     """One tabu walk (read ``read``): writes its best state to ``out``; returns ``(best
     energy, iterations, ended by itself)``.  A function of its own, not inlined: the walk's
     loop compiles to faster code on its own than inside the loop over reads."""
+    movable, slot_comp, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val, vg_ptr, \
+        vg_idx, gw, vgw = swaps
+    max_iters, tenure, stall, bump, seed, target, pure, stop_all = knobs
     ns = slot_comp.shape[0]
     ng = gw.shape[0]
     nv = vg_ptr.shape[0] - 1
     nmov = movable.shape[0]
-    rng, val, holder, cnt, e = start_read(seed, read, ns, ng, comp_start, comp_size,
-                                           tab_off, tab, cand_ptr, cand_val, slot_comp,
-                                           vg_ptr, vg_idx, gw)
+    rng, val, holder, cnt, e = start_read(swaps, seed, read)
     sw = gw.copy()  # search weights
     ew = e  # the energy under the search weights
     until = np.zeros(nv, np.int64)  # iteration until which setting this variable is tabu
     cur = np.empty(ns, np.int64)  # the variable each cell slot sets now
     for x in range(ns):
-        cur[x] = var_of(x, val[x], slot_comp, comp_start, comp_size, tab_off, tab)
+        cur[x] = var_of(x, val[x], swaps)
     best = e
     best_w = ew  # aspiration level: the best weighted energy since the last bump
     copy(out, val)
@@ -160,8 +190,8 @@ def _tabu_walk(read, out, max_iters, tenure, stall, bump, seed, target, flags, m
         b = val[bj]
         vi_off = cur[bi]
         vj_off = cur[bj]
-        vi_on = var_of(bi, b, slot_comp, comp_start, comp_size, tab_off, tab)
-        vj_on = var_of(bj, a, slot_comp, comp_start, comp_size, tab_off, tab)
+        vi_on = var_of(bi, b, swaps)
+        vj_on = var_of(bj, a, swaps)
         if bumped:  # the move was ranked before the weights grew: its change under the new
             if pure:
                 move_d = (_half(vi_off, vj_on, vgw, sw, cnt)
@@ -189,29 +219,15 @@ def _tabu_walk(read, out, max_iters, tenure, stall, bump, seed, target, flags, m
 
 
 @njit
-def tabu_reads(num_reads, max_iters, tenure, stall, bump, seed, target, first_read, flags,
-               movable, slot_comp, comp_start, comp_size, tab_off, tab, cand_ptr,
-               cand_val, vg_ptr, vg_idx, gw, vgw, pure, stop_all):
+def tabu_reads(swaps, knobs, num_reads, first_read, flags):
     """Independent tabu walks, each from its own random matching.
 
     Args:
+        swaps: The structure (:class:`~qsudoku.samplers.swap.kernel.Swaps`).
+        knobs: The walks' parameters (:class:`Tabu`).
         num_reads: Reads to run, one after the other.
-        max_iters: Iterations at most per read.
-        tenure: A digit a cell gave up is tabu for it during ``tenure + U[0, tenure]``
-            iterations.
-        stall: A read ends after this many iterations without lowering its best energy.
-        bump: At a step where no move lowers the weighted energy, each broken conflict
-            group's search weight grows by ``bump`` times its BQM weight (0 = plain tabu).
-        seed: Base seed; read ``r`` uses generator ``(seed, first_read + r)``.
-        target: A read stops once its energy is ``<= target`` (its ground state).
         first_read: Offset of these reads' generators (for batched or threaded calls).
         flags: Shared stop flags (see :mod:`.kernel`), read before every iteration.
-        vgw: Each variable's conflict groups as a row padded with ``-1``.
-        pure: True if no conflict group holds two variables of one cell or two values of
-            one component (:attr:`SwapStructure.digit_pure`): a swap's energy change is
-            then the sum of its two digits' changes, each read off the counts without
-            changing them (2.2x faster steps); otherwise the counts are shifted and restored.
-        stop_all: If true, every read stops once any read reached ``target``.
 
     Returns:
         ``(best_val, best_energy, iters, complete)``: per read, the lowest-energy state
@@ -220,7 +236,8 @@ def tabu_reads(num_reads, max_iters, tenure, stall, bump, seed, target, first_re
         read skipped because another had reached ``target`` or the deadline had passed
         has an all-zero state, energy ``inf``, 0 iterations and ``complete`` 0.
     """
-    best_val = np.empty((num_reads, slot_comp.shape[0]), np.int64)
+    target, stop_all = knobs.target, knobs.stop_all
+    best_val = np.empty((num_reads, swaps.slot_comp.shape[0]), np.int64)
     best_e = np.empty(num_reads)
     iters = np.zeros(num_reads, np.int64)
     complete = np.zeros(num_reads, np.int64)
@@ -231,12 +248,8 @@ def tabu_reads(num_reads, max_iters, tenure, stall, bump, seed, target, first_re
             best_val[r, :] = 0
             best_e[r] = np.inf
             continue  # (not complete; iters 0)
-        best_e[r], iters[r], ended = _tabu_walk(
-            first_read + r, best_val[r], max_iters, tenure, stall, bump, seed, target, flags,
-            movable, slot_comp, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val, vg_ptr,
-            vg_idx, gw, vgw, pure, stop_all)
+        best_e[r], iters[r], ended = _tabu_walk(swaps, knobs, first_read + r, best_val[r], flags)
         if best_e[r] <= target:
             flags[0] = 1
         complete[r] = 1 if ended else 0
     return best_val, best_e, iters, complete
-
