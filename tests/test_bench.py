@@ -13,7 +13,7 @@ import time
 import pytest
 
 from qsudoku.experiments.bench import points, summarize, tts99, typed_row
-from qsudoku.experiments.runner import Source, Task, measure
+from qsudoku.experiments.runner import Source, Task, measure, warm
 from qsudoku.cli import main
 from qsudoku.config import Config
 from qsudoku.io import load_puzzles, parse_puzzle
@@ -39,8 +39,11 @@ def test_tts99_decreases_with_p_and_is_inf_at_zero():
 
 
 def bench_one(puzzle, name, config=Config(), budget=None, set_name="s", index=0):
-    """The bench row of ``puzzle`` with backend ``name`` (a registry name or "solve")."""
+    """The bench row of ``puzzle`` with backend ``name`` (a registry name or "solve"),
+    measured as ``bench`` measures it: the point's plan made and its kernels compiled
+    first (``warm``, each worker's setup), so that the row's clock counts none of it."""
     (point,) = points(config, [name], [budget])
+    warm([point.config])
     return measure(Task(puzzle, Source(set_name, index, f"test:{set_name}:{index}"), point))
 
 

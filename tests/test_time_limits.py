@@ -107,6 +107,24 @@ def test_one_round_builds_within_the_budget_too():
     assert any("building the QUBO stopped" in n for n in r.notes), r.notes
 
 
+def test_a_fixed_sample_builds_and_runs_every_read_past_its_budget():
+    # bench's and sweep's sampler rows: exactly num_reads reads, whatever the budget. The
+    # build once stopped at the budget (0.8 s by default, counted from the row's start),
+    # so a slow first plan left a row of 0 reads and 0 interactions under load.
+    import time
+
+    from qsudoku.config import Config
+    from qsudoku.solving import make_plan, run_plan
+
+    plan = make_plan(Config().with_overrides(rules=[], sampler="sa", reads=3, seed=1))
+    past = time.perf_counter() - 10  # the budget ended before the model was built
+    for budget in (None, 0.01):
+        r = run_plan(plan, blank(4), budget=budget, clock_start=past, fixed_sample=True)
+        assert r.model is not None and r.num_interactions > 0, r.notes
+        assert r.rounds == 1 and r.num_reads == 3
+        assert not any("building the QUBO stopped" in n for n in r.notes), r.notes
+
+
 def test_the_route_rules_leave_a_blank_grid_open():  # (what the tests above rely on)
     assert not propagate(blank(16), ROUTE_RULES).solved
 

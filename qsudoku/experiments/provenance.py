@@ -12,7 +12,10 @@ the record says ``"status": "interrupted"``)::
      "machine": {"cpu": ..., "cores": ..., "packages": {...}}}
 
 No absolute path of the machine goes in: paths in the command are made relative to the
-working directory (or to the repository), the program is named ``qsudoku``.
+working directory (or to the repository), the program is named ``qsudoku``.  No secret
+either: each word of the command is masked as qsudoku's messages are
+(:func:`qsudoku.samplers.redact.mask`: a scheduler's ``tcp://user:PASSWORD@host``, a
+token-shaped string, a known D-Wave token become ``<token>``).
 
 >>> provenance_path("benchmarks/results/hard9/results.csv")
 'benchmarks/results/hard9/results.provenance.json'
@@ -26,6 +29,8 @@ import platform
 import subprocess
 from pathlib import Path
 from typing import Sequence
+
+from qsudoku.samplers.redact import mask
 
 __all__ = ["provenance_path", "repository_root", "git_state", "relative_path",
            "relative_argv", "start_record", "end_record", "machine_info"]
@@ -162,7 +167,7 @@ def start_record(argv: Sequence[str], spec: str | None) -> dict:
         spec_path = os.path.relpath(real, root.resolve()) if inside and root else \
             relative_path(spec, root)
     return {"spec": spec_path, "commit": commit, "dirty": dirty,
-            "command": ["qsudoku", *relative_argv(argv, root)], "started": _now(),
+            "command": ["qsudoku", *map(mask, relative_argv(argv, root))], "started": _now(),
             "ended": None, "load_start": _load(), "load_end": None, "status": "running",
             "machine": machine_info()}
 

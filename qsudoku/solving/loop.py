@@ -175,13 +175,15 @@ class RoundLoop:
         return drawn
 
     def _model(self) -> tuple[QuboModel | None, float]:
-        """The root model (built once) and the seconds it took."""
+        """The root model (built once) and the seconds it took.  A fixed sample's build has
+        no deadline (its reads are all run, whatever the budget); every other mode's stops
+        at the budget."""
         if self.root_model is not None:
             return self.root_model, self.root_built
         t = time.perf_counter()
         try:
             model = build_model(self.root, self.plan.config.qubo.weights,
-                                deadline=self.deadline,
+                                deadline=None if self.fixed else self.deadline,
                                 encoding=self.plan.config.qubo.encoding)
         except TimeLimitError as err:  # the budget ended while building: not decided
             self.timings["build"] += time.perf_counter() - t
