@@ -16,7 +16,8 @@ A study spec is a small TOML file (the repository keeps them in ``benchmarks/stu
 ``--jobs``/``--scheduler``, ``--resume``, the machine record beside ``--output``).  Flags
 given on the command line win over the spec's (``--first 2`` for a quick check; ``--param``,
 ``--grid``, ``--weight`` and ``--option`` add to its lists), and ``PUZZLE`` arguments
-replace its ``puzzles``: a path, or the name of a set that does not ship
+replace its ``puzzles`` (and its ``[generate]`` table: instances it makes itself,
+:mod:`qsudoku.experiments.generated`): a path, or the name of a set that does not ship
 (``QSUDOKU_DATA=DIR qsudoku bench --spec S lewis/sudoku25``).  A set name is looked up in
 ``$QSUDOKU_DATA`` first, then in the repository's ``data/``.
 """
@@ -33,7 +34,7 @@ __all__ = ["SpecAction", "read_spec", "spec_argv", "apply_spec", "KEYS"]
 #: Repeatable flags: the command line's items add to the spec's.
 APPENDED = ("param", "grid", "weight", "option")
 #: The keys of a spec's top level (``options`` holds the command's flags).
-KEYS = {"title", "figure", "command", "puzzles", "needs", "options"}
+KEYS = {"title", "figure", "command", "puzzles", "needs", "options", "generate"}
 
 
 def read_spec(path: str) -> dict:
@@ -73,6 +74,13 @@ def read_spec(path: str) -> dict:
     for key in ("title", "figure", "needs"):
         if not isinstance(spec.get(key, ""), str):
             raise ConfigError(f"--spec {path}: {key} must be a string")
+    if "generate" in spec:  # instances the study makes: qsudoku.experiments.generated
+        from qsudoku.experiments.generated import parse_generate
+
+        try:
+            parse_generate(spec["generate"])
+        except ConfigError as e:
+            raise ConfigError(f"--spec {path}: {e}") from None
     return spec
 
 
@@ -169,5 +177,9 @@ def apply_spec(args) -> None:
         elif mine == _default(parser, key):
             setattr(args, key, value)
     args.puzzles = list(puzzles)
+    if "generate" in spec and not puzzles:  # the spec makes its instances (none given)
+        from qsudoku.experiments.generated import parse_generate
+
+        args.generate = parse_generate(spec["generate"])
     if "output" in spec.get("options", {}) and args.out == given.out:
         os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
