@@ -118,6 +118,7 @@ def main(argv=None) -> int:
     except QSudokuError as e:  # an option checked as it is parsed (SecondsAction)
         print(f"qsudoku: error: {e}", file=sys.stderr)
         return exit_code_for(e)
+    args.argv = argv  # the words as given: a results file's provenance record names them
     guard = GuardedStdout.install()
     try:
         code = int(args.run(args) or 0)

@@ -300,7 +300,8 @@ def test_a_file_size_limit_while_resume_rewrites_its_file_is_exit_4(tmp_path):
         f"(EFBIG); finished rows are kept in {out} (--resume continues)")
     assert out.read_bytes() == before and len(_keys(out)) == 5
     assert sorted(p.name for p in tmp_path.iterdir()) == [  # the summary is the first run's
-        "p.txt", "r.csv", "r.csv.machine.json", "r.summary.csv", "r.summary.json"]
+        "p.txt", "r.csv", "r.csv.machine.json", "r.provenance.json", "r.summary.csv",
+        "r.summary.json"]
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".parquet"])

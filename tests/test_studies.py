@@ -47,7 +47,10 @@ def test_a_study_names_its_data_its_figure_and_flags_its_command_takes(path, mon
     assert (spec.get("puzzles") or "generate" in spec) and all(  # data, or made by the spec
         not Path(n).is_absolute() and ".." not in Path(n).parts for n in spec.get("puzzles", []))
     out = spec["options"].get("output", "")
-    assert out.startswith(("benchmarks/out/", "benchmarks/results/")), out
+    assert out == f"benchmarks/results/{path.stem}/results.csv", \
+        "a study writes where the docs read it: benchmarks/results/<study>/results.csv"
+    assert spec["options"].get("plot", f"benchmarks/results/{path.stem}/figures") == \
+        f"benchmarks/results/{path.stem}/figures"
     if "needs" in spec:  # a set that does not ship: QSUDOKU_DATA names it
         assert "QSUDOKU_DATA" in spec["needs"]
         return
@@ -135,6 +138,7 @@ def test_a_study_runs_end_to_end_at_a_tiny_size(tmp_path, capsys, monkeypatch):
                                              "sudoku9/royle_17clue"]
     assert all(r["valid"] in (True, "True") for r in rows)
     assert (tmp_path / "hard9.csv.machine.json").is_file()
+    assert (tmp_path / "hard9.provenance.json").is_file()
 
 
 def test_benchmarks_name_no_path_outside_the_repository():

@@ -9,7 +9,8 @@ import os
 from qsudoku.commands.common import add_option, rules_from_args
 from qsudoku.config import load_config, need_worker_memory
 from qsudoku.experiments.limits import MAX_JOBS_PER_CPU, MAX_REPEAT, MAX_TASKS  # one home
-from qsudoku.errors import ConfigError, PuzzleFormatError
+from qsudoku.errors import ConfigError, PuzzleFormatError, QSudokuError
+from qsudoku.experiments.provenance import provenance_path
 from qsudoku.io.output import check_outputs, check_target, is_stdout
 
 __all__ = ["add_experiment_args", "check_experiment_args", "run_experiment",
@@ -81,7 +82,7 @@ def check_experiment_args(args) -> None:
 
 
 def _check_not_input(args) -> None:
-    """Refuse an ``--output`` (or its journal, its summaries, its machine record) that is
+    """Refuse an ``--output`` (or its journal, its summaries, its records) that is
     also a file the run reads: a puzzle file, its solutions, ``--config`` or ``--regions``, under any
     name (the same ``(st_dev, st_ino)``, so a link or another path is caught too)."""
     from qsudoku.experiments.bench import summary_paths
@@ -97,11 +98,12 @@ def _check_not_input(args) -> None:
     # the results, their journal and the two summaries: all checked before any is written
     check_outputs(list(dict.fromkeys((args.out, journal_path(args.out), *summary_paths(args.out)))),
                   inputs, what="-o")
-    machine = args.out + ".machine.json"  # not a regular file: skipped with a warning
-    for p in inputs:
-        if p and os.path.exists(p) and os.path.exists(machine) and os.path.samefile(p, machine):
-            raise ConfigError(f"-o {args.out}: {machine} is also an input of this run "
-                              f"({p}); write the results to another file")
+    # the records: not regular files are skipped with a warning, inputs refused
+    for record in (args.out + ".machine.json", provenance_path(args.out)):
+        for p in inputs:
+            if p and os.path.exists(p) and os.path.exists(record) and os.path.samefile(p, record):
+                raise ConfigError(f"-o {args.out}: {record} is also an input of this run "
+                                  f"({p}); write the results to another file")
 
 
 def experiment_tasks(args, sources, points):
@@ -120,8 +122,9 @@ def run_experiment(args, tasks, axis_keys=(), points=None) -> list[dict]:
     file has them; ``--output -`` streams them as CSV to standard output).
 
     Notes on stderr say where the tasks run and, after Ctrl-C, how many rows were kept.
-    ``<out>.machine.json`` is written only once the output is held (a refused run
-    changes nothing).
+    ``<out>.machine.json`` and ``F.provenance.json`` (:mod:`qsudoku.experiments.provenance`)
+    are written only once the output is held (a refused run changes nothing); the
+    provenance record is updated when the run ends, is interrupted or fails.
     """
     import sys
 
@@ -151,19 +154,28 @@ def run_experiment(args, tasks, axis_keys=(), points=None) -> list[dict]:
     if getattr(args, "generate", None) is not None:  # the rows say each instance's fraction
         axis_keys = [*axis_keys, "fraction"]
     file = None if is_stdout(args.out) else args.out  # standard output keeps no file
+    record: list[dict] = []  # the provenance record, once the output is held
     try:
         rows = runner.run_to(args.out, tasks, axis_keys, resume=args.resume,
                              overwrite=args.overwrite, jobs=args.jobs, scheduler=scheduler or None,
                              worker_memory=memory,
                              progress=progress, on_start=note, points=points,
                              keep=not file, on_row=seen,
-                             on_open=(lambda: _write_machine(file)) if file else None)
+                             on_open=(lambda: record.append(_start_records(args, file)))
+                             if file else None)
     except KeyboardInterrupt:
         if file:
+            _end_record(file, record, "interrupted")
             print(f"qsudoku: interrupted; finished rows kept in {args.out} "
                   "(--resume continues)", file=sys.stderr)
             args.interrupt_said = True
         raise
+    except QSudokuError:
+        if file:
+            _end_record(file, record, "failed", quiet=True)
+        raise
+    if file:
+        _end_record(file, record, "finished")
     if file:
         from qsudoku.experiments.results import count_rows
 
@@ -177,8 +189,38 @@ def run_experiment(args, tasks, axis_keys=(), points=None) -> list[dict]:
     return rows
 
 
-def _write_machine(out: str) -> None:
-    """``<out>.machine.json``: where the run ran (CPU, cores, package versions).
+def _start_records(args, out: str) -> dict:
+    """Write ``<out>.machine.json`` and the provenance record of a run that starts; returns
+    the record (its end is written by :func:`_end_record`)."""
+    from qsudoku.experiments.bench import machine_info
+    from qsudoku.experiments.provenance import start_record
+
+    spec = getattr(args, "spec", None)
+    record = start_record(getattr(args, "argv", None) or [], spec[0] if spec else None)
+    _write_json(out + ".machine.json", machine_info(), "machine record")
+    _write_json(provenance_path(out), record, "provenance record")
+    return record
+
+
+def _end_record(out: str, record: list[dict], status: str, quiet: bool = False) -> None:
+    """Update the provenance record of ``out`` (if the run started one) with its end;
+    ``quiet``: a refused write is not raised (the run's own error is the one to say)."""
+    from qsudoku.errors import MachineError
+    from qsudoku.experiments.provenance import end_record
+
+    if not record:
+        return
+    try:
+        _write_json(provenance_path(out), end_record(record[0], status), "provenance record")
+    except MachineError:
+        if not quiet:
+            raise
+
+
+def _write_json(path: str, doc: dict, what: str) -> None:
+    """Write the JSON record ``doc`` at ``path`` (``<out>.machine.json``: where the run ran;
+    ``F.provenance.json``: what ran it); a FIFO, device or directory there is left alone
+    with a warning.
 
     Raises:
         MachineError: The machine refused the write (disk full, file too large).
@@ -188,21 +230,19 @@ def _write_machine(out: str) -> None:
     import sys
 
     from qsudoku.errors import MachineError
-    from qsudoku.experiments.bench import machine_info
     from qsudoku.io.failures import file_kind
     from qsudoku.io.output import write_text
 
-    path = out + ".machine.json"
     try:  # an optional companion: a FIFO, device or directory there is left alone
         mode = os.stat(path).st_mode
     except OSError:
         mode = None
     if mode is not None and not stat.S_ISREG(mode):
         print(f"qsudoku: warning: {path} is {file_kind(mode)}, not a regular file; the "
-              "machine record is not written", file=sys.stderr)
+              f"{what} is not written", file=sys.stderr)
         return
     try:
-        write_text(path, json.dumps(machine_info(), indent=1, sort_keys=True))
+        write_text(path, json.dumps(doc, indent=1, sort_keys=True) + "\n")
     except OSError as e:
         from qsudoku.experiments.table import machine_error
 

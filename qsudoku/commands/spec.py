@@ -10,10 +10,13 @@ A study spec is a small TOML file (the repository keeps them in ``benchmarks/stu
     [options]                                        # the command's flags, without --
     time-budget = [2]
     no-fallback = true
-    output = "benchmarks/out/hard9.csv"
+    output = "benchmarks/results/hard9/results.csv"   # benchmarks/results/<spec stem>/
 
 ``qsudoku bench --spec FILE`` runs it with the same engine as any ``bench`` (Dask with
-``--jobs``/``--scheduler``, ``--resume``, the machine record beside ``--output``).  Flags
+``--jobs``/``--scheduler``, ``--resume``); beside ``--output`` go its summaries
+(``results.summary.csv``/``.json``) and its provenance record (``results.provenance.json``:
+the spec, the commit, the command, the dates, the load and the machine; see
+:mod:`qsudoku.experiments.provenance`), which is what the docs read.  Flags
 given on the command line win over the spec's (``--first 2`` for a quick check; ``--param``,
 ``--grid``, ``--weight`` and ``--option`` add to its lists), and ``PUZZLE`` arguments
 replace its ``puzzles`` (and its ``[generate]`` table: instances it makes itself,

@@ -59,8 +59,12 @@ class Source:
 
     @classmethod
     def file(cls, path: str, index: int, label: str) -> "Source":
-        """Puzzle ``index`` of the file ``path`` (keyed by the file's real path)."""
-        return cls(label, index, f"{os.path.realpath(path)}:{index}")
+        """Puzzle ``index`` of the file ``path``, keyed by the file's real path relative to
+        the working directory (a results file names no absolute path of the machine; a
+        ``--resume`` continues from the same directory)."""
+        from qsudoku.experiments.provenance import relative_path
+
+        return cls(label, index, f"{relative_path(path)}:{index}")
 
     @classmethod
     def argument(cls, text: str, index: int, label: str = "args") -> "Source":
