@@ -1,11 +1,12 @@
 """The docs' tables of results are read from ``benchmarks/results`` at build time, not typed again.
 
 - every ``{include}`` / ``{literalinclude}`` / ``{results-table}`` of a docs page names a file
-  that exists; a slice of a ``.txt`` results file included as a table is a Markdown table, and
-  a ``results-table`` (the local extension's directive) reads a rectangular table;
-- every curated table ``benchmarks/results/<name>.md`` is included by a docs page and names
-  the results files it comes from, which exist;
-- no docs page types a table row that a results file holds (row-level duplication).
+  that exists (a ``:pending:`` table may wait for its study), and a ``results-table`` (the
+  local extension's directive) reads a rectangular table;
+- every file of ``benchmarks/results`` that a page includes or shows is a study's output:
+  beside it, a provenance record naming an existing spec of ``benchmarks/studies/`` and a
+  commit of the repository;
+- no docs page types in its prose a number that a results file it includes holds.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ RESULTS = REPO / "benchmarks" / "results"
 _BUILT = ("_build", "tutorials", "api")
 _INCLUDE = re.compile(r"^```\{(include|literalinclude|results-table)\}[ \t]+(\S+)[ \t]*\n((?::[\w-]+:.*\n)*)```",
                       re.M)
+_IMAGE = re.compile(r"!\[[^\]]*\]\(([^)\s]+)\)")
 
 
 def _pages() -> list[Path]:
@@ -43,34 +45,86 @@ def _is_row(line: str) -> bool:
     return line.startswith("|") and line.endswith("|") and bool(re.search(r"[^|\-: ]", line))
 
 
+def _shown(page: Path) -> list[Path]:
+    """Every file of ``benchmarks/results`` that ``page`` includes or shows as an image (a
+    pending table whose study has not run yet left out)."""
+    files = [f for _, f, opts in _includes(page) if "pending" not in opts or f.is_file()]
+    files += [(page.parent / m).resolve() for m in _IMAGE.findall(page.read_text("utf-8"))]
+    return [f for f in files if RESULTS in f.parents]
+
+
 def test_every_included_file_exists():
-    included = [(page.name, file) for page in _pages() for _, file, _ in _includes(page)]
+    included = [(page.name, file) for page in _pages() for _, file, opts in _includes(page)
+                if "pending" not in opts]
     assert any(RESULTS in f.parents for _, f in included), "no page includes a results file"
     missing = [(name, str(f)) for name, f in included if not f.is_file()]
+    missing += [(page.name, str(f)) for page in _pages() for f in _shown(page)
+                if not f.is_file()]
     assert missing == []
 
 
-def test_an_included_slice_of_a_results_file_is_a_markdown_table():
-    for page in _pages():
-        for kind, file, opts in _includes(page):
-            if kind != "include" or RESULTS not in file.parents or file.suffix != ".txt":
-                continue
-            lines = file.read_text(encoding="utf-8").splitlines()
-            # docutils' start-line/end-line: a Python slice of the file's lines
-            part = lines[int(opts.get("start-line", 0)):int(opts.get("end-line", len(lines)))]
-            assert len(part) >= 3 and all(line.startswith("|") for line in part), (page.name, file)
-            assert _is_row(part[0]) and not _is_row(part[1]), (page.name, file.name, part[:2])
+def provenance_problems(file: Path, results: Path = RESULTS, repo: Path = REPO) -> list[str]:
+    """What is wrong with the provenance of the results file ``file``: it must lie in a
+    study's folder ``results/<study>/`` beside ``results.provenance.json``, which names
+    the spec ``benchmarks/studies/<study>.toml`` (existing) and a commit of ``repo``."""
+    import json
+    import subprocess
+
+    parts = file.relative_to(results).parts
+    if len(parts) < 2:
+        return [f"{file.name} is in no study's folder of {results.name}/"]
+    record = results / parts[0] / "results.provenance.json"
+    if not record.is_file():
+        return [f"{parts[0]}/ has no results.provenance.json"]
+    rec = json.loads(record.read_text(encoding="utf-8"))
+    problems = []
+    spec = rec.get("spec")
+    if spec != f"benchmarks/studies/{parts[0]}.toml" or not (repo / spec).is_file():
+        problems.append(f"{parts[0]}/results.provenance.json names the spec {spec!r}, not "
+                        f"an existing benchmarks/studies/{parts[0]}.toml")
+    commit = rec.get("commit")
+    if not (isinstance(commit, str) and re.fullmatch(r"[0-9a-f]{40}", commit)):
+        problems.append(f"{parts[0]}/results.provenance.json names no commit ({commit!r})")
+    elif (repo / ".git").exists():
+        known = subprocess.run(["git", "-C", str(repo), "cat-file", "-e", f"{commit}^{{commit}}"],
+                               capture_output=True).returncode == 0
+        if not known:
+            problems.append(f"{parts[0]}/results.provenance.json: commit {commit[:12]} is "
+                            "not in the repository")
+    return problems
 
 
-def _reader():
+def test_every_results_file_a_page_shows_has_a_provenance_record():
+    problems = [(page.name, p) for page in _pages() for f in _shown(page)
+                for p in provenance_problems(f)]
+    assert problems == []
+
+
+def test_the_provenance_check_finds_a_file_without_a_record(tmp_path):
+    results = tmp_path / "results"
+    (results / "s").mkdir(parents=True)
+    (results / "s" / "results.summary.csv").write_text("set\n")
+    (results / "loose.txt").write_text("x\n")
+    assert provenance_problems(results / "loose.txt", results, tmp_path) == [
+        "loose.txt is in no study's folder of results/"]
+    assert provenance_problems(results / "s" / "results.summary.csv", results, tmp_path) == [
+        "s/ has no results.provenance.json"]
+    (results / "s" / "results.provenance.json").write_text(
+        '{"spec": "benchmarks/studies/s.toml", "commit": null}')
+    found = provenance_problems(results / "s" / "results.summary.csv", results, tmp_path)
+    assert len(found) == 2 and "not an existing" in found[0] and "no commit" in found[1]
+
+
+def _reader(name: str = "read_results_table"):
+    """A function of the docs' extension (``docs/_ext/qsudoku_docs.py``)."""
+    import importlib
     import sys
 
     sys.path.insert(0, str(DOCS / "_ext"))
     try:
-        from qsudoku_docs import read_results_table
+        return getattr(importlib.import_module("qsudoku_docs"), name)
     finally:
         sys.path.remove(str(DOCS / "_ext"))
-    return read_results_table
 
 
 def test_every_results_table_directive_reads_a_table():
@@ -78,7 +132,13 @@ def test_every_results_table_directive_reads_a_table():
     tables = 0
     for page in _pages():
         for kind, file, opts in _includes(page):
-            if kind == "results-table":
+            if kind == "results-table" and "columns" in opts:
+                if "pending" in opts and not file.is_file():
+                    continue
+                head, rows = _reader("read_csv_table")(file, opts["columns"], opts.get("where"))
+                assert rows and all(len(r) == len(head) for r in rows)
+                tables += 1
+            elif kind == "results-table":
                 end = opts.get("end-line")
                 head, rows = read(file, int(opts.get("start-line", 0)), end and int(end),
                                   opts.get("header"), opts.get("sep", r"\s{2,}"))
@@ -98,31 +158,82 @@ def test_a_ragged_plain_table_is_an_error(tmp_path):
         ["a", "1", "2.0 ms"], ["b", "2", "3.0 ms"]]
 
 
-def test_every_curated_table_is_included_and_names_its_sources():
-    included = {file for page in _pages() for _, file, _ in _includes(page)}
-    for table in sorted(RESULTS.glob("*.md")):
-        assert table.resolve() in included, f"{table.name} is included by no docs page"
-        first, *rows = table.read_text(encoding="utf-8").splitlines()
-        assert first.startswith("% "), f"{table.name}: first line names its sources"
-        sources = re.findall(r"[\w.-]+\.txt", first)
-        assert sources and all((RESULTS / s).is_file() for s in sources), (table.name, sources)
-        assert rows and all(line.startswith("|") for line in rows), table.name
+_NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?![\w])")
 
 
-def _duplicated_rows(pages: list[Path], results: list[Path]) -> list[tuple[str, str]]:
-    kept = {line.strip() for f in results for line in f.read_text(encoding="utf-8").splitlines()}
-    return [(page.name, line.strip()) for page in pages
-            for line in page.read_text(encoding="utf-8").splitlines()
-            if _is_row(line) and line.strip() in kept]
+def significant_digits(number: str) -> int:
+    """The significant digits of a number as typed (``0.0120`` 3, ``3,297`` 4, ``100`` 1)."""
+    number = number.replace(",", "")
+    if "." in number:
+        return len(number.replace(".", "").lstrip("0"))
+    return len(number.lstrip("0").rstrip("0"))
 
 
-def test_no_docs_page_types_a_row_of_a_results_file():
-    results = sorted(f for f in RESULTS.rglob("*") if f.suffix in (".txt", ".md"))
-    assert _duplicated_rows(_pages(), results) == []
+def _forms(cell: str) -> set[str]:
+    """The ways a number of a results file may be typed: as written, and to 3 or 4
+    significant digits."""
+    out = set(_NUMBER.findall(cell))
+    try:
+        x = float(cell)
+    except ValueError:
+        return out
+    if x == x and abs(x) != float("inf"):
+        out |= {f"{x:.3g}", f"{x:.4g}"}
+    return out
 
 
-def test_the_row_check_finds_a_typed_row(tmp_path):
-    (tmp_path / "r.txt").write_text("header\n| a | b |\n|---|---|\n| 1 | 2.5 |\n")
-    (tmp_path / "p.md").write_text("text\n\n| a | b |\n|---|---|\n| 1 | 2.6 |\n")
-    found = _duplicated_rows([tmp_path / "p.md"], [tmp_path / "r.txt"])
-    assert found == [("p.md", "| a | b |")]  # the header row; the separator is no row
+def _held_numbers(file: Path, opts: dict) -> set[str]:
+    """The numbers (>= 3 significant digits) a results file holds, and those of the table
+    the page renders from it."""
+    import csv
+
+    cells = []
+    with open(file, newline="", encoding="utf-8") as f:
+        for row in csv.reader(f):
+            cells += row
+    if "columns" in opts:
+        _, rows = _reader("read_csv_table")(file, opts["columns"], opts.get("where"))
+        cells += [c for r in rows for c in r]
+    numbers = set().union(*map(_forms, cells)) if cells else set()
+    return {n.replace(",", "") for n in numbers if significant_digits(n) >= 3}
+
+
+def prose(text: str) -> str:
+    """A page's prose: without fenced blocks, indented code and inline code."""
+    text = re.sub(r"(?ms)^```.*?^```", "", text)
+    text = re.sub(r"(?m)^(    |\t).*$", "", text)
+    return re.sub(r"`[^`\n]*`", "", text)
+
+
+def typed_numbers(page: Path) -> list[tuple[str, str, str]]:
+    """``(page, results file, number)`` for each number of the page's prose that a CSV
+    results file it includes holds."""
+    text = prose(page.read_text(encoding="utf-8"))
+    found = []
+    for _, file, opts in _includes(page):
+        if RESULTS not in file.parents or file.suffix != ".csv" or not file.is_file():
+            continue
+        held = _held_numbers(file, opts)
+        for number in _NUMBER.findall(text):
+            if significant_digits(number) >= 3 and number.replace(",", "") in held:
+                found.append((page.name, file.relative_to(RESULTS).as_posix(), number))
+    return found
+
+
+def test_no_docs_page_types_a_number_its_results_hold():
+    assert [t for page in _pages() for t in typed_numbers(page)] == []
+
+
+def test_the_number_check_finds_a_typed_number(tmp_path, monkeypatch):
+    results = tmp_path / "results" / "s"
+    results.mkdir(parents=True)
+    (results / "results.summary.csv").write_text("set,n,wall_median\nx,40,0.025512\n")
+    page = tmp_path / "docs" / "p.md"
+    page.parent.mkdir()
+    page.write_text("The median was 25.5 ms over 40 puzzles (`25.5` in code is fine).\n\n"
+                    "```{results-table} ../results/s/results.summary.csv\n"
+                    ":columns: set, n, wall_median\n```\n")
+    monkeypatch.setattr(__import__(__name__), "RESULTS", tmp_path / "results")
+    assert typed_numbers(page) == [("p.md", "s/results.summary.csv", "25.5")]
+    assert significant_digits("0.0120") == 3 and significant_digits("3,297") == 4
+    assert significant_digits("100") == 1

@@ -151,14 +151,15 @@ def test_benchmarks_name_no_path_outside_the_repository():
     assert bad == []
 
 
-def test_every_kept_result_is_referenced_from_the_docs_and_small():
+def test_every_kept_result_is_a_studys_output_and_small():
+    """``benchmarks/results/`` holds only what the studies write, one folder per spec."""
     results = REPO / "benchmarks" / "results"
-    docs = "".join(p.read_text(encoding="utf-8")
-                   for p in [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))])
     files = [f for f in results.rglob("*") if f.is_file()]
-    assert sum(f.stat().st_size for f in files) <= 2 * 1024 * 1024
-    unreferenced = [str(f.relative_to(REPO)) for f in files if f.name not in docs]
-    assert unreferenced == []
+    assert sum(f.stat().st_size for f in files) <= 4 * 1024 * 1024
+    stems = {p.stem for p in STUDIES}
+    strays = [str(f.relative_to(REPO)) for f in files
+              if f.relative_to(results).parts[0] not in stems]
+    assert strays == []
 
 
 def test_every_study_is_listed_in_docs_benchmarks_with_its_command():
@@ -178,3 +179,13 @@ def test_every_asv_benchmark_module_is_in_asv_conf_benchmark_dir():
     assert conf["benchmark_dir"] == "benchmarks"
     modules = {p.stem for p in (REPO / "benchmarks").glob("*.py")} - {"__init__", "common"}
     assert modules == {"model", "kernels", "startup"}
+
+
+def test_asv_comes_with_the_extra_the_benchmarks_page_names():
+    import tomllib
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras = project["optional-dependencies"]
+    page = (REPO / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+    named = [e for e in extras if f"qsudoku[{e}]" in page]
+    assert named and any(any(re.match(r"asv\b", d) for d in extras[e]) for e in named), named

@@ -11,7 +11,8 @@ Directives (usable from MyST pages as ```` ```{qsudoku-cli} ````):
   network, and the penalty weights it does not read. ``:weights: read`` lists only the
   samplers for which every weight matters.
 - ``results-table``: a table of a results file of ``benchmarks/results`` read at build time
-  (:func:`read_results_table`), so that its figures are not typed again.
+  (:func:`read_csv_table` for a study's ``results.summary.csv``, :func:`read_results_table`
+  for a plain-text table), so that its figures are not typed again.
 
 At ``config-inited`` it also writes one API stub page per name of ``qsudoku.__all__`` into
 ``docs/api/`` (a build product, not committed).
@@ -340,23 +341,106 @@ def read_results_table(path: Path, start: int, end: int | None, header: str | No
     return head, rows
 
 
+#: Columns of a summary in seconds (shown as ``12.3 ms`` / ``1.23 s``).
+_SECONDS = re.compile(r"^(wall|tts99|ttt99|t_|time|budget)")
+
+
+def format_cell(column: str, value: str) -> str:
+    """A summary cell for people: seconds columns as ``12.3 ms``, other numbers to 3
+    significant digits, integers as they are, an empty cell as ``-``.
+
+    >>> format_cell("tts99_median", "0.01234"), format_cell("p_read", "0.123456")
+    ('12.3 ms', '0.123')
+    >>> format_cell("n", "40"), format_cell("solved_pct", "100.0"), format_cell("set", "")
+    ('40', '100', '-')
+    """
+    from qsudoku.model.result import format_seconds
+
+    if value in ("", "nan", "None"):
+        return "-"
+    try:
+        x = float(value)
+    except ValueError:
+        return value
+    if _SECONDS.match(column):
+        return format_seconds(x)
+    if x == int(x) and abs(x) < 1e15 and re.fullmatch(r"-?\d+(\.0*)?", value):
+        return str(int(x))
+    return f"{x:.3g}"
+
+
+def read_csv_table(path: Path, columns: str, where: str | None = None):
+    """The header and rows of a summary CSV (``results.summary.csv``): ``columns`` is a
+    comma-separated list of ``name`` or ``name=Header`` (``name+ci`` shows the column with
+    its ``name_low``/``name_high`` interval: ``0.5 [0.4, 0.6]``); ``where`` keeps the rows
+    whose cells match, ``col=a|b, col2=c``. Every named column must exist.
+    """
+    import csv
+
+    with open(path, newline="", encoding="utf-8") as f:
+        records = list(csv.DictReader(f))
+    wanted = []
+    for item in columns.split(","):
+        name, _, title = item.strip().partition("=")
+        ci = name.endswith("+ci")
+        name = name[:-3] if ci else name
+        wanted.append((name.strip(), ci, title.strip() or name.strip()))
+    known = set(records[0]) if records else set()
+    for name, ci, _ in wanted:
+        need = [name] + ([f"{name}_low", f"{name}_high"] if ci else [])
+        missing = [n for n in need if n not in known]
+        if missing:
+            raise ValueError(f"{path.name}: no column {missing[0]!r} (it has {sorted(known)})")
+    for cond in (where or "").split(","):
+        if cond.strip():
+            col, _, values = cond.partition("=")
+            keep = {v.strip() for v in values.split("|")}
+            records = [r for r in records if r.get(col.strip(), "") in keep]
+    if not records:
+        raise ValueError(f"{path.name}: no row matches {where!r}")
+    rows = []
+    for r in records:
+        cells = []
+        for name, ci, _ in wanted:
+            cell = format_cell(name, r[name])
+            if ci and cell != "-":
+                cell += (f" [{format_cell(name, r[name + '_low'])}, "
+                         f"{format_cell(name, r[name + '_high'])}]")
+            cells.append(cell)
+        rows.append(cells)
+    return [title for _, _, title in wanted], rows
+
+
 class ResultsTableDirective(Directive):
-    """``results-table FILE`` with ``:start-line:``, ``:end-line:``, ``:header:``, ``:sep:``."""
+    """``results-table FILE``: a plain-text table (``:start-line:``, ``:end-line:``,
+    ``:header:``, ``:sep:``) or a summary CSV (``:columns:``, ``:where:``). ``:pending:
+    COMMAND`` lets the file be missing (a study not yet run): the page then says which
+    command writes it."""
 
     required_arguments = 1
     option_spec = {"start-line": directives.nonnegative_int,
                    "end-line": directives.nonnegative_int, "header": directives.unchanged,
-                   "sep": directives.unchanged}
+                   "sep": directives.unchanged, "columns": directives.unchanged,
+                   "where": directives.unchanged, "pending": directives.unchanged}
 
     def run(self):
         env = self.state.document.settings.env
         rel, path = env.relfn2path(self.arguments[0])
+        if "pending" in self.options and not Path(path).is_file():
+            p = nodes.paragraph(text="Not measured yet; ")
+            p += nodes.literal(text=self.options["pending"])
+            p += nodes.Text(" writes this table.")
+            return [p]
         env.note_dependency(rel)
         try:
-            head, rows = read_results_table(Path(path), self.options.get("start-line", 0),
-                                            self.options.get("end-line"),
-                                            self.options.get("header"),
-                                            self.options.get("sep", r"\s{2,}"))
+            if "columns" in self.options:
+                head, rows = read_csv_table(Path(path), self.options["columns"],
+                                            self.options.get("where"))
+            else:
+                head, rows = read_results_table(Path(path), self.options.get("start-line", 0),
+                                                self.options.get("end-line"),
+                                                self.options.get("header"),
+                                                self.options.get("sep", r"\s{2,}"))
         except (OSError, ValueError) as exc:
             raise self.error(str(exc)) from None
         return [_table(head, [[_para(c) for c in r] for r in rows])]
