@@ -237,3 +237,21 @@ def test_the_number_check_finds_a_typed_number(tmp_path, monkeypatch):
     assert typed_numbers(page) == [("p.md", "s/results.summary.csv", "25.5")]
     assert significant_digits("0.0120") == 3 and significant_digits("3,297") == 4
     assert significant_digits("100") == 1
+
+
+def test_a_summary_table_shows_its_columns_with_intervals_and_says_what_is_missing(tmp_path):
+    read = _reader("read_csv_table")
+    path = tmp_path / "results.summary.csv"
+    path.write_text("set,sampler,n,p_read,p_read_low,p_read_high,tts99_median,solved_pct\n"
+                    "a,sa,40,0.123456,0.1,0.2,0.01234,100.0\n"
+                    "a,aco,40,1.0,0.9,1.0,inf,\n")
+    head, rows = read(path, "sampler=backend, n, p_read+ci=p [95% CI], tts99_median, solved_pct",
+                      "sampler=sa|aco")
+    assert head == ["backend", "n", "p [95% CI]", "tts99_median", "solved_pct"]
+    assert rows == [["sa", "40", "0.123 [0.1, 0.2]", "12.3 ms", "100"],
+                    ["aco", "40", "1 [0.9, 1]", "inf", "-"]]
+    assert read(path, "sampler", "sampler=sa")[1] == [["sa"]]
+    with pytest.raises(ValueError, match="no column 'wall'"):
+        read(path, "sampler, wall")
+    with pytest.raises(ValueError, match="no row matches"):
+        read(path, "sampler", "sampler=pt")

@@ -118,3 +118,21 @@ def test_no_checkout_has_no_commit(tmp_path):
     assert git_state(None) == (None, None)
     assert git_state(tmp_path) == (None, None)  # a directory git does not know
     assert repository_root() == REPO
+
+
+def test_a_checkout_is_dirty_for_its_code_not_for_its_results(tmp_path):
+    def git(*words):
+        subprocess.run(["git", "-C", str(tmp_path), *words], check=True, capture_output=True)
+
+    git("init", "-q")
+    (tmp_path / "benchmarks" / "results" / "s").mkdir(parents=True)
+    (tmp_path / "benchmarks" / "results" / "s" / "results.csv").write_text("a\n")
+    (tmp_path / "code.py").write_text("x = 1\n")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "one")
+    commit, dirty = git_state(tmp_path)
+    assert len(commit) == 40 and dirty is False
+    (tmp_path / "benchmarks" / "results" / "s" / "results.csv").write_text("b\n")
+    assert git_state(tmp_path)[1] is False  # a study run again over its results
+    (tmp_path / "code.py").write_text("x = 2\n")
+    assert git_state(tmp_path)[1] is True

@@ -139,6 +139,33 @@ def _default(parser, dest: str):
     return None if default == argparse.SUPPRESS else default
 
 
+def _given_on_the_command_line(parser, args) -> set[str] | None:
+    """The ``dest`` of every flag the command line gave (``args.argv``, set by
+    :func:`qsudoku.cli.main`), so that a flag given at its default value (``--repeat 1``)
+    still wins over the spec's; ``None`` when the words are not known."""
+    words = getattr(args, "argv", None)
+    command = parser.prog.split()[-1]
+    if not words or command not in words:
+        return None
+    words = words[words.index(command) + 1:]
+    saved = [(a, a.default) for a in parser._actions]
+    error = parser.error
+
+    def refuse(message):  # already parsed once: a refusal here is a bug, not the user's
+        raise RuntimeError(message)
+
+    try:
+        for action, _ in saved:
+            action.default = argparse.SUPPRESS
+        parser.error = refuse
+        given, _ = parser.parse_known_args(words, argparse.Namespace())
+    finally:
+        for action, default in saved:
+            action.default = default
+        parser.error = error
+    return set(vars(given))
+
+
 def apply_spec(args) -> None:
     """Fill ``args`` from its ``--spec``: the spec's puzzles (resolved by
     :func:`qsudoku.io.dataset_path`) unless ``PUZZLE`` arguments were given (paths, or
@@ -166,6 +193,7 @@ def apply_spec(args) -> None:
     def refuse(message):
         raise ConfigError(f"--spec {path}: {message}")
 
+    explicit = _given_on_the_command_line(parser, args)
     error, parser.error = parser.error, refuse
     try:
         given = parser.parse_args(list(puzzles) + spec_argv(spec))
@@ -177,6 +205,8 @@ def apply_spec(args) -> None:
         mine = getattr(args, key, None)
         if key in APPENDED and isinstance(mine, list):  # repeatable flags: both lists
             setattr(args, key, value + [v for v in mine if v not in value])
+        elif explicit is not None and key in explicit:  # given: the command line wins
+            continue
         elif mine == _default(parser, key):
             setattr(args, key, value)
     args.puzzles = list(puzzles)

@@ -45,16 +45,23 @@ def repository_root() -> Path | None:
     return root if (root / ".git").exists() else None
 
 
+#: Outputs, not inputs, of a run: changes there do not make a checkout dirty (a study run
+#: again over its committed results rewrites them).
+RESULTS_DIR = "benchmarks/results"
+
+
 def git_state(root: Path | None) -> tuple[str | None, bool | None]:
-    """``(HEAD commit, dirty)`` of the checkout ``root``: dirty when a tracked file has
-    uncommitted changes; ``(None, None)`` when it is no git checkout or git is missing."""
+    """``(HEAD commit, dirty)`` of the checkout ``root``: dirty when a tracked file outside
+    :data:`RESULTS_DIR` has uncommitted changes; ``(None, None)`` when it is no git
+    checkout or git is missing."""
     if root is None:
         return None, None
     try:
         head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], text=True,
                               capture_output=True, timeout=GIT_TIMEOUT, check=False)
         status = subprocess.run(["git", "-C", str(root), "status", "--porcelain",
-                                 "--untracked-files=no"], text=True, capture_output=True,
+                                 "--untracked-files=no", "--", ".",
+                                 f":(exclude){RESULTS_DIR}"], text=True, capture_output=True,
                                 timeout=GIT_TIMEOUT, check=False)
     except (OSError, subprocess.TimeoutExpired):  # no git here, or it hangs
         return None, None
