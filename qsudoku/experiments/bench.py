@@ -173,8 +173,9 @@ def summarize(rows: Iterable[Mapping], **figures) -> list[dict]:
     """Per set, backend and budget (and per ``size`` and ``fraction`` for the instances a
     study generates, :mod:`qsudoku.experiments.generated`): ``n`` rows, ``propagation``
     (rows propagation solved alone), ``solved`` and ``solved_pct`` (of the rows a sampler
-    had to solve: a fixed sample's propagation rows are left out) with its 95% Wilson
-    interval (``solved_pct_low``, ``solved_pct_high``), wall median and 95th percentile, errors;
+    had to solve: a fixed sample's propagation rows are left out; for generated instances
+    with its 95% Wilson interval, ``solved_pct_low`` and ``solved_pct_high``), wall median
+    and 95th percentile, errors;
     and for a fixed sample the figures of :meth:`qsudoku.experiments.stats.Pool.figures`
     (p per read with its interval, TTS99 quantiles with bootstrap intervals, time to
     target, residual energy; ``figures`` go to it).
@@ -205,14 +206,15 @@ def summarize(rows: Iterable[Mapping], **figures) -> list[dict]:
         group.add(r)
     out = []
     for (set_, where, sampler, budget), g in sorted(groups.items(), key=_group_order):
-        low, high = p_interval(g.solved, g.tried)
         rec = {"set": set_, **dict(zip(("size", "fraction"), where)), "sampler": sampler,
                "budget": budget, "fixed_sample": g.fixed,
                "n": g.n, "propagation": g.pool.propagation, "solved": g.solved,
-               "solved_pct": 100.0 * g.solved / g.tried if g.tried else math.nan,
-               "solved_pct_low": 100.0 * low, "solved_pct_high": 100.0 * high,
-               "wall_median": percentile(g.walls, 50), "wall_p95": percentile(g.walls, 95),
-               "errors": g.errors}
+               "solved_pct": 100.0 * g.solved / g.tried if g.tried else math.nan}
+        if where:  # the curve's figure: the share solved within the limit, with its interval
+            low, high = p_interval(g.solved, g.tried)
+            rec.update(solved_pct_low=100.0 * low, solved_pct_high=100.0 * high)
+        rec.update(wall_median=percentile(g.walls, 50), wall_p95=percentile(g.walls, 95),
+                   errors=g.errors)
         if g.fixed:
             rec.update(g.pool.figures(**figures))
         out.append(rec)
