@@ -65,8 +65,12 @@ def reduced_spec(path: Path, out: Path, tmp: Path) -> Path:
                                                            for s in SMALL_PARAMS}]
         options["param"] += list(SMALL_PARAMS)
     lines = [f"title = {_toml_value(spec['title'])}", f"command = {_toml_value(spec['command'])}",
-             f"puzzles = {_toml_value([_one_file(n) for n in spec['puzzles']])}", "[options]"]
-    lines += [f"{key} = {_toml_value(value)}" for key, value in options.items()]
+             f"puzzles = {_toml_value([_one_file(n) for n in spec.get('puzzles', [])])}"]
+    if "generate" in spec:  # instances the spec makes: two quick fractions, one of each
+        generate = dict(spec["generate"], fractions=[0.5, 1.0], count=1)
+        lines += ["[generate]", *(f"{key} = {_toml_value(value)}"
+                                  for key, value in generate.items())]
+    lines += ["[options]", *(f"{key} = {_toml_value(value)}" for key, value in options.items())]
     small = tmp / path.name
     small.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return small
@@ -97,6 +101,14 @@ def test_a_study_at_a_reduced_size_writes_its_committed_schema(path, tmp_path, c
     assert _header(out) == _header(committed)
     summary = RESULTS / path.stem / "results.summary.csv"
     assert set(_header(tmp_path / "results.summary.csv")) == set(_header(summary))
+
+
+def test_the_reduced_spec_of_a_generated_study_makes_fewer_instances(tmp_path):
+    path = REPO / "benchmarks" / "studies" / "phase_curve_9.toml"
+    small = read_spec(str(reduced_spec(path, tmp_path / "r.csv", tmp_path)))
+    assert small["generate"] == dict(read_spec(str(path))["generate"], fractions=[0.5, 1.0],
+                                     count=1)
+    assert small["puzzles"] == []
 
 
 def test_the_reduced_spec_keeps_the_study_and_cuts_its_sizes(tmp_path):

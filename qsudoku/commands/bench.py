@@ -6,7 +6,9 @@
 With no ``--sampler`` (or ``solve``) each row is exactly what ``qsudoku solve`` does
 with the configuration (its figures: time to a valid grid, who solved it); a registry
 name takes a fixed sample of the reduced QUBO with that sampler (``--reads`` reads, all
-counted, no fallback; its figures: p per read and TTS99 with 95% intervals).  Rows are
+counted, no fallback; its figures: p per read and TTS99 with 95% intervals), or with
+``--in-rounds`` runs as ``qsudoku solve --sampler NAME --no-fallback`` within each
+``--time-budget`` (its figures those of ``solve``: success within the limit).  Rows are
 written as they finish (``-o``), the summary next to it (``F.summary.csv``,
 ``F.summary.json``); an interrupted run keeps them and ``--resume`` continues.
 ``qsudoku bench -o top.csv --plot figs/`` (no puzzles) draws the figures of an
@@ -64,6 +66,14 @@ def register(sub) -> None:
                    help="wall seconds per puzzle of the 'solve' backend (several budgets = "
                         "one row each, for success-vs-budget curves); a sampler's row is a "
                         "fixed sample of --reads reads, whatever the budget")
+    g.add_argument("--in-rounds", action="store_true",
+                   help="run each registry sampler as 'qsudoku solve --sampler NAME "
+                        "--no-fallback' does, in rounds within --time-budget (success "
+                        "within a fixed time limit, Lewis 2007), not as a fixed sample")
+    g.add_argument("--first-of", metavar="NAME=N[,NAME=N...]", type=_first_of,
+                   help="backend NAME runs only the first N puzzles of each input (of each "
+                        "fraction of a spec's [generate]): fewer instances for a slow "
+                        "sampler, the others keep --first")
     g.add_argument("--plot", metavar="DIR", help="write PNG figures of the results to DIR")
     g.add_argument("--pool-sets", action="store_true",
                    help="summarise every input as one set ('all'): each figure over all "
@@ -82,7 +92,8 @@ def _points(args, budgets):
         a.param = _params_for(args.param, name, tuple(names))
         a.option = _params_for(args.option, name, tuple(names))
         try:
-            pts = points(config_from_args(a), [name], budgets)
+            pts = points(config_from_args(a), [name], budgets,
+                         in_rounds=bool(getattr(args, "in_rounds", False)))
             runner.check_point(pts[0])  # bad parameters fail now, not once per puzzle
         except BackendUnavailableError as e:
             print(f"qsudoku: note: skipping {name}: {e}", file=sys.stderr)
@@ -154,6 +165,41 @@ def _params_for(items: list[str], name: str, run: tuple[str, ...] = ()) -> list[
     return out
 
 
+def _write_curve(summary, file: str) -> tuple[str, ...]:
+    """``F.curve.txt`` beside the results ``F.csv`` of generated instances (a summary per
+    fraction): :func:`~qsudoku.experiments.bench.format_curve`, the table the docs read;
+    nothing for other results."""
+    from qsudoku.experiments.bench import format_curve
+    from qsudoku.io.output import write_text
+
+    if not any(s.get("fraction") is not None for s in summary):
+        return ()
+    path = os.path.splitext(file)[0] + ".curve.txt"
+    write_text(path, format_curve(summary) + "\n")
+    return (path,)
+
+
+def _first_of(text: str) -> dict[str, int]:
+    """``--first-of pt=5,sa=10``: backend -> the puzzles of each input it runs.
+
+    >>> _first_of("pt=5, sa=10")
+    {'pt': 5, 'sa': 10}
+    >>> _first_of("pt")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: 'pt' is not NAME=N with N >= 1
+    """
+    import argparse
+
+    out = {}
+    for item in filter(None, (x.strip() for x in text.split(","))):
+        name, _, n = item.partition("=")
+        if not (name.strip() and n.strip().isdigit() and int(n) >= 1):
+            raise argparse.ArgumentTypeError(f"{item!r} is not NAME=N with N >= 1")
+        out[name.strip()] = int(n)
+    return out
+
+
 def run(args) -> int:
     from qsudoku.experiments.results import check_format
 
@@ -161,9 +207,10 @@ def run(args) -> int:
     if is_stdout(args.plot):
         raise ConfigError("--plot needs a directory (it writes several figures), not - "
                           "(standard output)")
-    if args.out and args.puzzles:
+    generated = getattr(args, "generate", None) is not None  # a spec's [generate] instances
+    if args.out and (args.puzzles or generated):
         check_format(args.out)  # a .parquet output without pyarrow: before any work
-    if not args.puzzles:
+    if not (args.puzzles or generated):
         if not (args.plot and args.out):
             raise ConfigError("give puzzle files to run, or -o FILE --plot DIR to draw "
                               "an existing results file")
@@ -172,6 +219,15 @@ def run(args) -> int:
         return _report(args, [])
     pts = _points(args, args.time_budget or [None])
     tasks = experiment_tasks(args, read_experiment_inputs(args), pts)
+    if args.first_of:  # a registered sampler this run leaves out (--sampler) is no error
+        from qsudoku.samplers import names
+
+        unknown = sorted(set(args.first_of) - set(names()) - {SOLVE})
+        if unknown:
+            raise ConfigError(f"--first-of {unknown[0]}: not a backend (solve or a name "
+                              "of qsudoku samplers)")
+        tasks = (t for t in tasks if t.source.index < args.first_of.get(t.point.label,
+                                                                        t.source.index + 1))
     rows = run_experiment(args, tasks, points=pts)
     return _report(args, rows)
 
@@ -195,7 +251,7 @@ def _report(args, rows) -> int:
     if not args.quiet:
         print(format_summary(summary), file=sys.stdout if file or not args.out else sys.stderr)
     if file:
-        for path in write_summary(summary, file):
+        for path in write_summary(summary, file) + _write_curve(summary, file):
             if not args.quiet:
                 print(f"wrote {path}", file=sys.stderr)
     if args.plot:

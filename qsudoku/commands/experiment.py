@@ -149,6 +149,8 @@ def run_experiment(args, tasks, axis_keys=(), points=None) -> list[dict]:
             count[1] += 1
             count[2] = count[2] or row
 
+    if getattr(args, "generate", None) is not None:  # the rows say each instance's fraction
+        axis_keys = [*axis_keys, "fraction"]
     file = None if is_stdout(args.out) else args.out  # standard output keeps no file
     record: list[dict] = []  # the provenance record, once the output is held
     try:
@@ -268,7 +270,10 @@ def set_label(spec: str) -> str:
 def read_experiment_inputs(args):
     """``(Source, Puzzle)`` of every ``PUZZLE`` argument (the first ``--first N`` of each), read
     as the run needs them (an iterator: a large file is never held whole); unreadable
-    ones are errors, or with ``--keep-going`` reported and skipped.
+    ones are errors, or with ``--keep-going`` reported and skipped.  A spec's
+    ``[generate]`` table (``args.generate``, when no ``PUZZLE`` is given) makes them
+    instead: the first ``--first N`` of each fraction
+    (:func:`qsudoku.experiments.generated.iter_generated`).
 
     Raises:
         PuzzleFormatError: No puzzle at all (found before any work: the first is read
@@ -281,6 +286,11 @@ def read_experiment_inputs(args):
 
     def report(e):
         print(f"qsudoku: error: {e}", file=sys.stderr)
+
+    if getattr(args, "generate", None) is not None:
+        from qsudoku.experiments.generated import iter_generated
+
+        return iter_generated(args.generate, limit=args.limit)
 
     sources = iter_sources(args.puzzles, rules_from_args(args), limit=args.limit,
                            on_error=report if args.keep_going else None, label=set_label)

@@ -19,7 +19,8 @@ the spec, the commit, the command, the dates, the load and the machine; see
 :mod:`qsudoku.experiments.provenance`), which is what the docs read.  Flags
 given on the command line win over the spec's (``--first 2`` for a quick check; ``--param``,
 ``--grid``, ``--weight`` and ``--option`` add to its lists), and ``PUZZLE`` arguments
-replace its ``puzzles``: a path, or the name of a set that does not ship
+replace its ``puzzles`` (and its ``[generate]`` table: instances it makes itself,
+:mod:`qsudoku.experiments.generated`): a path, or the name of a set that does not ship
 (``QSUDOKU_DATA=DIR qsudoku bench --spec S lewis/sudoku25``).  A set name is looked up in
 ``$QSUDOKU_DATA`` first, then in the repository's ``data/``.
 
@@ -45,7 +46,7 @@ __all__ = ["SpecAction", "read_spec", "spec_argv", "apply_spec", "option_name", 
 #: Repeatable flags: the command line's items add to the spec's.
 APPENDED = ("param", "grid", "weight", "option")
 #: The keys of a spec's top level (``options`` holds the command's flags).
-KEYS = {"title", "figure", "command", "puzzles", "needs", "options"}
+KEYS = {"title", "figure", "command", "puzzles", "needs", "options", "generate"}
 
 
 def read_spec(path: str) -> dict:
@@ -85,6 +86,13 @@ def read_spec(path: str) -> dict:
     for key in ("title", "figure", "needs"):
         if not isinstance(spec.get(key, ""), str):
             raise ConfigError(f"--spec {path}: {key} must be a string")
+    if "generate" in spec:  # instances the study makes: qsudoku.experiments.generated
+        from qsudoku.experiments.generated import parse_generate
+
+        try:
+            parse_generate(spec["generate"])
+        except ConfigError as e:
+            raise ConfigError(f"--spec {path}: {e}") from None
     return spec
 
 
@@ -212,6 +220,10 @@ def apply_spec(args) -> None:
             taken[dest] = True
     args.spec_keys = {keys[key].dest: key for key in options if taken.get(keys[key].dest)}
     args.puzzles = list(puzzles)
+    if "generate" in spec and not puzzles:  # the spec makes its instances (none given)
+        from qsudoku.experiments.generated import parse_generate
+
+        args.generate = parse_generate(spec["generate"])
     if "output" in options and args.out == given.out:  # checked, then made
         from qsudoku.io.output import make_directory
 

@@ -83,8 +83,9 @@ def run(args) -> int:
     from qsudoku.experiments.results import check_format
 
     check_experiment_args(args)
-    if not args.puzzles:
-        raise ConfigError("give puzzles to sweep (PUZZLE arguments or a --spec that names them)")
+    if not (args.puzzles or getattr(args, "generate", None) is not None):
+        raise ConfigError("give puzzles to sweep (PUZZLE arguments or a --spec that names "
+                          "or [generate]s them)")
     if args.out:
         check_format(args.out)  # a .parquet output without pyarrow: before any work
     if args.plot:  # no matplotlib, or a --plot that is a file: before any work

@@ -29,11 +29,12 @@ from typing import Iterable, Mapping, Sequence
 
 from qsudoku.config import Config
 from qsudoku.model.result import format_seconds
-from qsudoku.experiments.stats import Pool, tts99
+from qsudoku.experiments.stats import Pool, p_interval, tts99
 from qsudoku.experiments.provenance import machine_info  # its home: the provenance record
 from qsudoku.experiments.tasks import Point
 
-__all__ = ["tts99", "points", "SOLVE", "summarize", "format_summary", "typed_row", "load",
+__all__ = ["tts99", "points", "SOLVE", "summarize", "format_summary", "format_curve",
+           "typed_row", "load",
            "machine_info", "percentile", "summary_paths", "write_summary"]
 
 #: The backend name of "what ``qsudoku solve`` does with the configuration".
@@ -45,21 +46,33 @@ _INTS = ("index", "size", "repeat", "num_reads", "num_valid", "num_target", "num
          "num_interactions", "rounds")
 
 
-def points(config: Config, backends: Sequence[str | None], budgets: Sequence[float | None]
-           ) -> list[Point]:
+def points(config: Config, backends: Sequence[str | None], budgets: Sequence[float | None],
+           *, in_rounds: bool = False) -> list[Point]:
     """The points of a bench: ``solve`` (``None`` or ``"solve"``: ``config`` as
     :func:`qsudoku.solving.solve` runs it) at each budget, and each registry name once, as a
     fixed sample of ``config`` with that sampler (a budget does not apply to it).
 
+    With ``in_rounds`` a registry name runs as ``qsudoku solve --sampler NAME
+    --no-fallback`` does instead, at each budget: in rounds until a valid grid or the
+    budget, no exact fallback (success within a fixed time limit, the measure of
+    Lewis 2007 and Lloyd & Amos 2020; its figures are those of ``solve``).
+
     >>> [(p.label, p.budget, p.fixed_sample) for p in points(Config(), [None, "sa"], [1.0, 2.0])]
     [('solve', 1.0, False), ('solve', 2.0, False), ('sa', None, True)]
+    >>> [(p.label, p.budget, p.fixed_sample, p.config.route.exact_fallback)
+    ...  for p in points(Config(), ["sa"], [1.0], in_rounds=True)]
+    [('sa', 1.0, False, '')]
     """
     out = []
     for name in backends:
         if name in (None, SOLVE):
             out.extend(Point(SOLVE, config, budget=b, fixed_sample=False) for b in budgets)
+            continue
+        cfg = config if config.sampler.name == name else config.with_overrides(sampler=name)
+        if in_rounds:
+            alone = cfg.with_overrides(route={"exact_fallback": ""})
+            out.extend(Point(name, alone, budget=b, fixed_sample=False) for b in budgets)
         else:
-            cfg = config if config.sampler.name == name else config.with_overrides(sampler=name)
             out.append(Point(name, cfg))
     return out
 
@@ -102,6 +115,9 @@ def typed_row(row: Mapping) -> dict:
     for k in _NUMERIC:
         if k in out:
             out[k] = _num(out[k]) if out[k] not in ("", None) else (None if k == "budget" else math.nan)
+    if "fraction" in out:  # a generated instance's fraction given; none for other puzzles
+        fraction = _num(out["fraction"]) if out["fraction"] not in ("", None) else math.nan
+        out["fraction"] = fraction if math.isfinite(fraction) else None
     for k in _INTS:
         if k in out and out[k] not in ("", None):
             v = _num(out[k])
@@ -156,10 +172,13 @@ class _Group:
 
 
 def summarize(rows: Iterable[Mapping], *, pool_sets: bool = False, **figures) -> list[dict]:
-    """Per set (every set as one, ``"all"``, with ``pool_sets``), backend and budget: ``n``
-    rows, ``propagation`` (rows propagation solved alone), ``solved`` and ``solved_pct``
-    (of the rows a sampler had to solve: a fixed sample's propagation rows are left out),
-    wall and sampling time (``t_sample``) median and 95th percentile, errors;
+    """Per set (every set as one, ``"all"``, with ``pool_sets``), backend and budget (and per
+    ``size`` and ``fraction`` for the instances a study generates,
+    :mod:`qsudoku.experiments.generated`): ``n`` rows, ``propagation`` (rows propagation
+    solved alone), ``solved`` and ``solved_pct`` (of the rows a sampler had to solve: a fixed
+    sample's propagation rows are left out; for generated instances with its 95% Wilson
+    interval, ``solved_pct_low`` and ``solved_pct_high``), wall and sampling time
+    (``t_sample``) median and 95th percentile, errors;
     and for a fixed sample the figures of :meth:`qsudoku.experiments.stats.Pool.figures`
     (p per read with its interval, TTS99 quantiles with bootstrap intervals, time to
     target, residual energy; ``figures`` go to it).
@@ -181,25 +200,37 @@ def summarize(rows: Iterable[Mapping], *, pool_sets: bool = False, **figures) ->
     """
     groups: dict[tuple, _Group] = {}
     for r in map(typed_row, rows):
-        key = ("all" if pool_sets else str(r.get("set", "")), str(r.get("sampler", "")),
+        fraction = r.get("fraction")  # a generated instance's: a group per size and fraction
+        where = () if fraction is None else (r.get("size"), fraction)
+        key = ("all" if pool_sets else str(r.get("set", "")), where, str(r.get("sampler", "")),
                r.get("budget"))
         group = groups.get(key)
         if group is None:
             group = groups[key] = _Group()
         group.add(r)
     out = []
-    for (set_, sampler, budget), g in sorted(groups.items(), key=lambda kv: tuple(
-            str(x) for x in kv[0])):
-        rec = {"set": set_, "sampler": sampler, "budget": budget, "fixed_sample": g.fixed,
+    for (set_, where, sampler, budget), g in sorted(groups.items(), key=_group_order):
+        rec = {"set": set_, **dict(zip(("size", "fraction"), where)), "sampler": sampler,
+               "budget": budget, "fixed_sample": g.fixed,
                "n": g.n, "propagation": g.pool.propagation, "solved": g.solved,
-               "solved_pct": 100.0 * g.solved / g.tried if g.tried else math.nan,
-               "wall_median": percentile(g.walls, 50), "wall_p95": percentile(g.walls, 95),
-               "t_sample_median": percentile(g.samples, 50),
-               "t_sample_p95": percentile(g.samples, 95), "errors": g.errors}
+               "solved_pct": 100.0 * g.solved / g.tried if g.tried else math.nan}
+        if where:  # the curve's figure: the share solved within the limit, with its interval
+            low, high = p_interval(g.solved, g.tried)
+            rec.update(solved_pct_low=100.0 * low, solved_pct_high=100.0 * high)
+        rec.update(wall_median=percentile(g.walls, 50), wall_p95=percentile(g.walls, 95),
+                   t_sample_median=percentile(g.samples, 50),
+                   t_sample_p95=percentile(g.samples, 95), errors=g.errors)
         if g.fixed:
             rec.update(g.pool.figures(**figures))
         out.append(rec)
     return out
+
+
+def _group_order(item) -> tuple:
+    """Groups by set, size and fraction (as numbers), then sampler and budget."""
+    (set_, where, sampler, budget), _ = item
+    return (set_, tuple(float(x) if x is not None else -1.0 for x in where), sampler,
+            str(budget))
 
 
 def _interval(x: float, lo: float, hi: float, fmt) -> str:
@@ -223,9 +254,39 @@ def format_summary(summary: list[dict]) -> str:
                       lambda x: f"{x:.3f}")
         t = _interval(s.get("tts99_median", math.nan), s.get("tts99_median_low"),
                       s.get("tts99_median_high"), format_seconds)
-        lines.append(f"{str(s['set'])[:28]:28s} {str(s['sampler'])[:10]:10s} {b:>6s} "
+        where = s["set"] if s.get("fraction") is None else \
+            f"{s['set']} {s.get('size')}x{s.get('size')} {s['fraction']:.2f}"
+        lines.append(f"{str(where)[:28]:28s} {str(s['sampler'])[:10]:10s} {b:>6s} "
                      f"{s['n']:5d} {s['propagation']:5d} {pct:>7s} "
                      f"{format_seconds(s['wall_median']):>9s} {p:>26s} {t:>30s}{err}")
+    return "\n".join(lines)
+
+
+def format_curve(summary: Sequence[Mapping]) -> str:
+    """The rows of a summary per fraction given (instances a study generates) as one line
+    per size and fraction, a cell per sampler: the share solved within the limit with its
+    95% interval, the median wall time and ``n``.
+
+    >>> print(format_curve([{"size": 9, "fraction": 0.4, "sampler": "sa", "budget": 2.0,
+    ...     "n": 20, "solved_pct": 50.0, "solved_pct_low": 29.9, "solved_pct_high": 70.1,
+    ...     "wall_median": 0.5}]))
+    size | fraction | sa
+    9 | 0.40 | 50% [30, 70] 500.0 ms n=20
+    """
+    recs = [s for s in summary if s.get("fraction") is not None]
+    samplers = list(dict.fromkeys(str(s["sampler"]) for s in recs))
+    cells: dict[tuple, dict[str, str]] = {}
+    for s in recs:
+        pct = s.get("solved_pct", math.nan)
+        text = "-" if pct != pct else (
+            f"{pct:.0f}% [{s.get('solved_pct_low', math.nan):.0f}, "
+            f"{s.get('solved_pct_high', math.nan):.0f}] {format_seconds(s['wall_median'])} "
+            f"n={s['n']}")
+        cells.setdefault((s.get("size"), float(s["fraction"])), {})[str(s["sampler"])] = text
+    lines = [" | ".join(["size", "fraction", *samplers])]
+    for (size, fraction), row in sorted(cells.items(), key=lambda kv: (kv[0][0] or 0, kv[0][1])):
+        lines.append(" | ".join([str(size), f"{fraction:.2f}",
+                                 *(row.get(name, "-") for name in samplers)]))
     return "\n".join(lines)
 
 

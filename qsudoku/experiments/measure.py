@@ -183,6 +183,8 @@ def _identity(task: Task) -> dict:
                repeat=task.repeat, status="ok", fixed_sample=task.point.fixed_sample,
                valid=False, num_reads=0, num_valid=0,
                w_cell=w.cell, w_row=w.row, w_column=w.column, w_box=w.box, w_extra=w.extra)
+    if task.source.fraction is not None:  # a generated instance: the fraction it was made at
+        row["fraction"] = task.source.fraction
     for k, v in task.point.setting:
         if k not in ROW_FIELDS:
             row[k] = format_value(v) if isinstance(v, (tuple, list)) or v is None else v

@@ -48,11 +48,14 @@ ENCODING = "one-hot"
 @dataclass(frozen=True)
 class Source:
     """Where a puzzle comes from: the ``set`` label of its rows, its ``index`` in its input,
-    and ``ref``, the place part of its task keys."""
+    ``ref``, the place part of its task keys, and the ``fraction`` of cells given it was
+    made with (an instance a study generates, :mod:`qsudoku.experiments.generated`;
+    ``None`` for a file or an argument)."""
 
     set: str
     index: int
     ref: str
+    fraction: float | None = None
 
     @classmethod
     def file(cls, path: str, index: int, label: str) -> "Source":

@@ -12,6 +12,8 @@
   infinite upper end drawn as an arrow to the top); from the summary of
   :func:`qsudoku.experiments.bench.summarize`.
 * ``size_vs_time.png``: model variables against wall time per solve.
+* ``easy_hard_easy.png`` instead of these four for the instances a study generates
+  (a summary per fraction given): :mod:`qsudoku.plots.curve`.
 
 Reproduce: ``qsudoku bench FILE --sampler solve,sa -o F.csv --plot DIR``.
 """
@@ -194,11 +196,17 @@ def plot_size_vs_time(rows: list[dict], path: str) -> str:
 def plot_all(rows: Iterable[Mapping], out_dir: str, summary: list[dict] | None = None
              ) -> list[str]:
     """Write the four figures into ``out_dir`` (``summary``: that of the rows, made here if
-    not given); returns their paths."""
+    not given); returns their paths.  Rows of generated instances (a summary per
+    ``fraction``) get the one figure that reads them, ``easy_hard_easy.png``
+    (:mod:`qsudoku.plots.curve`): the others would pool the fractions."""
+    from qsudoku.plots.curve import has_fractions, plot_curve
+
     rows = [typed_row(r) for r in rows]
     if summary is None:
         summary = summarize(rows)
     make_directory(out_dir, "--plot")
+    if has_fractions(summary):
+        return [plot_curve(summary, os.path.join(out_dir, "easy_hard_easy.png"))]
     return [plot_success_vs_budget(rows, os.path.join(out_dir, "success_vs_budget.png")),
             plot_tts99(rows, os.path.join(out_dir, "tts99_by_backend.png")),
             plot_tts99_quantiles(summary, os.path.join(out_dir, "tts99_quantiles.png")),
