@@ -221,10 +221,12 @@ def test_benchmarks_name_no_path_outside_the_repository():
 
 
 def test_every_kept_result_is_a_studys_output_and_small():
-    """``benchmarks/results/`` holds only what the studies write, one folder per spec."""
+    """``benchmarks/results/`` holds only what the studies write, one folder per spec, and
+    stays small: 3 MB (the hard-9x9 study's rows, one per puzzle and sampler, are 0.8 MB;
+    the curves' rows, 4.4 MB, are not kept: their specs remake them)."""
     results = REPO / "benchmarks" / "results"
     files = [f for f in results.rglob("*") if f.is_file()]
-    assert sum(f.stat().st_size for f in files) <= 2 * 1024 * 1024
+    assert sum(f.stat().st_size for f in files) <= 3 * 1024 * 1024
     stems = {p.stem for p in STUDIES}
     strays = [str(f.relative_to(REPO)) for f in files
               if f.relative_to(results).parts[0] not in stems]
