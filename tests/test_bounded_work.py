@@ -27,29 +27,9 @@ from qsudoku.checks import MAX_SECONDS
 from qsudoku.io import Rules
 from qsudoku.solving.loop import PROBE_READS
 
+from _foreign import CountingRandom
 from _cli import run
 from _puzzles import HARD9, SEED004
-
-
-class _Reads:
-    """A foreign sampler without a time parameter: uniform random reads, never a valid
-    grid of :data:`HARD9`; the reads of each call recorded."""
-
-    parameters = {"num_reads": [], "seed": []}
-    properties: dict = {}
-
-    def __init__(self):
-        self.asked: list[int] = []
-
-    def sample(self, bqm, num_reads=10, seed=None):
-        import dimod
-        import numpy as np
-
-        self.asked.append(num_reads)
-        rng = np.random.default_rng(seed)
-        return dimod.SampleSet.from_samples_bqm(
-            (rng.integers(0, 2, (num_reads, len(bqm.variables)), dtype=np.int8),
-             list(bqm.variables)), bqm)
 
 
 def _record_reads(monkeypatch, cls) -> list[int]:
@@ -68,7 +48,7 @@ def _record_reads(monkeypatch, cls) -> list[int]:
 # -- a, d: the first round is measured on one read ------------------------------------------
 
 def test_the_first_round_is_one_read_then_the_rest_of_its_reads():
-    sampler = _Reads()
+    sampler = CountingRandom()
     config = Config().with_overrides(reads=10, seed=1, route={"exact_fallback": ""})
     result = solve(parse_puzzle(HARD9), config, sampler=sampler, budget=2)
     assert PROBE_READS == 1

@@ -14,6 +14,7 @@ import subprocess
 import sys
 
 import pytest
+from _foreign import CountingRandom
 from _puzzles import EASY4, SEED004, THREE_GIVENS4
 
 
@@ -223,31 +224,12 @@ def test_a_tampered_integer_column_is_read_as_missing(capsys, tmp_path, value):
 
 # -- 5. the budget bounds the first round ---------------------------------------------------
 
-class _CountingRandom:
-    """A foreign sampler without a time parameter: random reads, the reads asked recorded."""
-
-    parameters = {"num_reads": [], "seed": []}
-    properties: dict = {}
-
-    def __init__(self):
-        self.asked: list[int] = []
-
-    def sample(self, bqm, num_reads=10, seed=None):
-        import dimod
-        import numpy as np
-
-        self.asked.append(num_reads)
-        rng = np.random.default_rng(seed)
-        return dimod.SampleSet.from_samples_bqm(
-            (rng.integers(0, 2, (num_reads, len(bqm.variables)), dtype=np.int8),
-             list(bqm.variables)), bqm)
-
 
 def test_a_huge_first_round_is_measured_then_cut_to_fit():
     import qsudoku
     from qsudoku.solving.loop import PROBE_READS
 
-    sampler = _CountingRandom()
+    sampler = CountingRandom()
     config = qsudoku.Config().with_overrides(reads=10_000_000, seed=1)
     result = qsudoku.solve(qsudoku.parse_puzzle(SEED004), config, sampler=sampler, budget=0.3)
     assert sampler.asked[0] == PROBE_READS and len(sampler.asked) >= 2
@@ -290,7 +272,7 @@ def test_a_round_past_its_deadline_decodes_only_its_best_reads():
     from qsudoku.solving.rounds import DECODE_SAMPLE, sample_round
 
     _, model, _ = build(qsudoku.parse_puzzle(SEED004))
-    sampler = _CountingRandom()
+    sampler = CountingRandom()
     rnd = sample_round(model, sampler, {"num_reads": 5000, "seed": 2}, deadline=0.0)
     assert rnd.returned == 5000 and rnd.num_reads == DECODE_SAMPLE
     full = sampler.sample(model.bqm, num_reads=5000, seed=2)
