@@ -488,7 +488,7 @@ def test_cloud_failures_at_connection(name, cloud):
 
 @pytest.mark.parametrize("name", ["qpu", "hybrid", "hybrid-cqm", "hybrid-nl"])
 def test_missing_token_and_profile(name, monkeypatch):
-    with pytest.raises(BackendUnavailableError, match="no D-Wave API token: set DWAVE_API_TOKEN"):
+    with pytest.raises(BackendUnavailableError, match="no D-Wave API token found: set DWAVE_API_TOKEN"):
         get_sampler(name)
     with pytest.raises(BackendUnavailableError, match="profile 'nope' not found.*dwave config"):
         get_sampler(name, profile="nope")

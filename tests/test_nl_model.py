@@ -204,7 +204,7 @@ def test_listed_and_exit_3_with_the_token_line_without_a_token(capsys):
     assert main(["solve", TWO_GIVENS4, "--sampler", "hybrid-nl"]) == 3
     err = capsys.readouterr().err
     assert err.count("\n") == 1
-    assert err.startswith("qsudoku: error: no D-Wave API token: set DWAVE_API_TOKEN")
+    assert err.startswith("qsudoku: error: no D-Wave API token found: set DWAVE_API_TOKEN")
 
 
 def test_keeps_the_sampler_contract_around_a_stand_in_solver():

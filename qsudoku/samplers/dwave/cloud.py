@@ -116,8 +116,9 @@ def _translate(exc: BaseException, what: str, constructing: bool, client=None, s
     elif isinstance(exc, ConfigFileError):
         text = f"cannot read the D-Wave configuration ({detail}); fix it or run 'dwave config create'"
     elif constructing and isinstance(exc, ValueError) and "token" in msg.lower():
-        text = ("no D-Wave API token: set DWAVE_API_TOKEN or run 'dwave config create' (choose a "
-                f"profile with [sampler.options] profile = \"NAME\"), {_OFFLINE_HINT}")
+        # not "token: set ...": stderr masks a value after "token:" as a credential
+        text = ("no D-Wave API token found: set DWAVE_API_TOKEN or run 'dwave config create' "
+                f"(choose a profile with [sampler.options] profile = \"NAME\"), {_OFFLINE_HINT}")
     elif constructing and isinstance(exc, ValueError) and "profile" in msg.lower():
         text = f"{msg}; 'dwave config ls' lists the config files, 'dwave config create --profile NAME' adds one"
     elif constructing and isinstance(exc, ValueError):
