@@ -7,9 +7,11 @@ JSON converter and the one time formatter of results.
 
 >>> from qsudoku.io import parse_puzzle
 >>> p = parse_puzzle("1..." "..2." ".3.." "...4")
->>> r = Result(puzzle=p, grid=[0] * 16, valid=False, solved_by="none")
->>> r.solution, r.to_dict()["valid"]
-('................', False)
+>>> r = Result(puzzle=p, grid=[0] * 16, valid=False)
+>>> r.solution, r.to_dict()["valid"], r.solved_by
+('................', False, 'none')
+>>> str(Outcome(By.FALLBACK, "sa", rounds=3, fallback="sat"))
+'sat fallback after sa (3 rounds)'
 >>> format_seconds(0.0123), format_seconds(12.5), format_seconds(float("inf"))
 ('12.3 ms', '12.50 s', 'inf')
 """
@@ -18,11 +20,63 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from enum import Enum
+from typing import Any, NamedTuple
 
 from qsudoku.model.puzzle import Puzzle
 
-__all__ = ["Result", "jsonable", "format_seconds", "count_noun"]
+__all__ = ["Result", "Outcome", "By", "jsonable", "format_seconds", "count_noun"]
+
+
+class By(str, Enum):
+    """What decided a solve."""
+
+    PROPAGATION = "propagation"  #: nothing was left to sample
+    SAMPLING = "sampling"  #: a sampling round found a valid grid
+    EXACT = "exact"  #: an exact sampler solved the candidates directly
+    FALLBACK = "fallback"  #: the exact fallback finished the puzzle
+    NONE = "none"  #: nothing did
+
+
+class Outcome(NamedTuple):
+    """Who found a solve's grid, as data; ``str()`` is its text form, ``solved_by``.
+
+    Attributes:
+        by: What decided it.
+        sampler: The sampler that ran (its label).
+        rounds: Its sampling rounds.
+        fallback: The exact fallback that finished the puzzle.
+        limit: The time limit an exact sampler stopped at without a solution.
+    """
+
+    by: By = By.NONE
+    sampler: str = ""
+    rounds: int = 0
+    fallback: str = ""
+    limit: float | None = None
+
+    @property
+    def solver(self) -> str:
+        """What found the grid: the sampler, the exact fallback or ``propagation``.
+
+        >>> Outcome(By.SAMPLING, "aco", 1).solver, Outcome(By.PROPAGATION).solver
+        ('aco', 'propagation')
+        """
+        if self.by in (By.PROPAGATION, By.NONE):
+            return self.by.value
+        return self.fallback if self.by is By.FALLBACK else self.sampler
+
+    def __str__(self) -> str:
+        rounds = count_noun(self.rounds, "round")
+        if self.by is By.SAMPLING:
+            return f"{self.sampler} ({rounds})"
+        if self.by is By.EXACT:
+            return f"{self.sampler} (exact, no QUBO)"
+        if self.by is By.FALLBACK:
+            return f"{self.fallback} fallback after {self.sampler} ({rounds})"
+        if self.by is By.NONE and self.limit is not None:
+            return f"none: {self.sampler} stopped at its {self.limit:.3g} s time limit"
+        return self.by.value
 
 
 @dataclass
@@ -33,12 +87,7 @@ class Result:
         puzzle: The input puzzle.
         grid: The best grid found (0 = cell left undecided by the best sample).
         valid: True iff ``grid`` is a full valid solution keeping the givens.
-        solved_by: ``"propagation"`` if nothing was left to sample; ``"<sampler> (N rounds)"``
-            when a sampling round found a valid grid; ``"<backend> (exact, no QUBO)"``
-            when an exact sampler solved the candidates directly; ``"sat fallback after
-            <sampler> (N rounds)"`` when the exact fallback finished; ``"none"`` when
-            nothing did (``"none: <backend> stopped at its S s time limit"`` for an exact
-            sampler that ran out of time).
+        outcome: Who found the grid (:class:`Outcome`); :attr:`solved_by` is its text.
         energy: Energy of the best read (``0.0`` for propagation-only solves).
         success_rate: Fraction of reads that were valid (``None`` without sampling).
         num_reads: Reads taken over all rounds.
@@ -70,7 +119,7 @@ class Result:
     puzzle: Puzzle
     grid: list[int]
     valid: bool
-    solved_by: str
+    outcome: Outcome = Outcome()
     energy: float | None = 0.0
     success_rate: float | None = None
     num_reads: int = 0
@@ -91,6 +140,13 @@ class Result:
     sampleset: Any = field(default=None, repr=False)
     decoded: list = field(default_factory=list, repr=False)
     notes: list[str] = field(default_factory=list)
+
+    @property
+    def solved_by(self) -> str:
+        """``"propagation"``, ``"<sampler> (N rounds)"``, ``"<backend> (exact, no QUBO)"``,
+        ``"sat fallback after <sampler> (N rounds)"``, ``"none"`` or ``"none: <backend>
+        stopped at its S s time limit"``: the text of :attr:`outcome`."""
+        return str(self.outcome)
 
     @property
     def solution(self) -> str:

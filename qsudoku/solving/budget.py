@@ -39,17 +39,15 @@ The result says which budget ran and why (``sampler.route.time_budget`` and
 
 from __future__ import annotations
 
-import time
+from typing import NamedTuple
 
 from qsudoku.checks import MAX_SECONDS
-from qsudoku.model.propagate import Candidates
-from qsudoku.model.result import Result
 from qsudoku.samplers import SPECS
-from qsudoku.solving.loop import SAMPLE_OVERHEAD, RoundLoop
+from qsudoku.solving.loop import SAMPLE_OVERHEAD
 from qsudoku.solving.plan import Plan
 
-__all__ = ["AUTO", "BASE_BUDGET", "BIG_MODEL", "BUILDS", "MAX_BUILD", "default_budget",
-           "is_auto", "auto_budget", "set_budget"]
+__all__ = ["AUTO", "BASE_BUDGET", "BIG_MODEL", "BUILDS", "MAX_BUILD", "Budget", "default_budget",
+           "is_auto", "first_budget", "long_build", "derive_budget"]
 
 #: The value of ``route.time_budget`` that asks for the derived default.
 AUTO = "auto"
@@ -107,41 +105,63 @@ def default_budget(num_variables: int, built: float, *, round_cost: float | None
     return round(seconds, 3), why
 
 
-def auto_budget(loop: RoundLoop, plan: Plan, root: Candidates, result: Result, t0: float,
-                 compile_time: float) -> None:
-    """Build the root model and set ``loop``'s deadline to the default budget
-    (:func:`default_budget`).  A big model (or a costly sampler's)
-    may take up to :data:`MAX_BUILD` to build, and its sampling is
-    counted from the end of its build, with the sampler's own work around its limit on
-    top; a small one is built within the base budget, as under a set budget."""
-    spec = SPECS.get(plan.label)
-    if root.num_variables >= BIG_MODEL or (spec is not None and spec.round_cost):
-        loop.deadline = max(loop.deadline, time.perf_counter() + MAX_BUILD)
-    model = loop.build_root()
-    if model is None:  # the build ran out of time: the notes say so
-        return
-    now = time.perf_counter() - compile_time  # a JIT compile is not sampling time
-    loop.budget = set_budget(result, plan, model.num_variables, loop.root_built, t0, now)
-    loop.deadline = t0 + loop.budget + compile_time
+class Budget(NamedTuple):
+    """A solve's time budget.
+
+    Attributes:
+        seconds: Seconds from the start of the solve that the rounds end by (a compile's
+            time on top).
+        shown: The budget the result reports (``route.time_budget``): an exact sampler's
+            is its time limit.
+        why: ``"set"``, ``"default"``, or why a default was derived.
+        auto: It is the default (``route.time_budget = "auto"``, no budget given).
+        derived: It was derived from the model (or the exact sampler) by
+            :func:`derive_budget`.
+    """
+
+    seconds: float
+    shown: float
+    why: str
+    auto: bool = False
+    derived: bool = False
 
 
-def set_budget(result: Result, plan: Plan, num_variables: int, built: float, t0: float,
-                now: float, *, exact: bool = False) -> float:
-    """The default budget of a model, as seconds from ``t0`` (recorded in ``result``): the
-    base budget from the start, or a big model's (or costly sampler's, or an ``exact``
-    sampler's) from ``now``, with :data:`~qsudoku.solving.loop.SAMPLE_OVERHEAD` builds on
-    top.  An exact sampler's is recorded as its time limit, counted from ``now``."""
+def first_budget(configured, given: float | None) -> Budget:
+    """The budget before any work: ``given`` (the API's or the command line's), else the
+    configured ``route.time_budget``, else, for ``"auto"``, :data:`BASE_BUDGET` until the
+    model is built.
+
+    >>> first_budget("auto", None), first_budget("auto", 2)
+    (Budget(seconds=0.8, shown=0.8, why='default', auto=True, derived=False), Budget(seconds=2.0, shown=2.0, why='set', auto=False, derived=False))
+    """
+    if given is None and is_auto(configured):
+        return Budget(BASE_BUDGET, BASE_BUDGET, "default", auto=True)
+    seconds = float(configured if given is None else given)
+    return Budget(seconds, seconds, "set")
+
+
+def long_build(label: str, num_variables: int) -> bool:
+    """Whether the default budget lets the root model take up to :data:`MAX_BUILD` to build:
+    a big model's, or a costly sampler's (:attr:`~qsudoku.samplers.SamplerSpec.round_cost`)."""
+    spec = SPECS.get(label)
+    return num_variables >= BIG_MODEL or (spec is not None and bool(spec.round_cost))
+
+
+def derive_budget(plan: Plan, num_variables: int, built: float, elapsed: float, *,
+                  exact: bool = False) -> Budget:
+    """The default budget of a model of ``num_variables`` variables built in ``built``
+    seconds, ``elapsed`` seconds after the start of the solve: the base budget from the
+    start, or a big model's (or costly sampler's, or an ``exact`` sampler's) from now, with
+    :data:`~qsudoku.solving.loop.SAMPLE_OVERHEAD` builds on top.  An exact sampler's is
+    shown as its time limit."""
     spec = SPECS.get(plan.label)
     seconds, why = default_budget(
         num_variables, built, label=plan.label,
         round_cost=spec.round_cost if spec is not None else None,
         exact_limit=plan.config.route.fallback_time_limit if exact else None)
-    route = result.sampler["route"]
-    route["time_budget"], route["budget"] = seconds, why
+    shown = seconds
     if why != "default":
-        seconds = round(now - t0 + SAMPLE_OVERHEAD * built + seconds, 3)
+        seconds = round(elapsed + SAMPLE_OVERHEAD * built + seconds, 3)
         if not exact:  # an exact sampler's is its time limit, as the fallback's is
-            route["time_budget"] = seconds
-    if "time_limit" in result.sampler["params"] or "time_budget" in result.sampler["params"]:
-        result.sampler["params"] = plan.round_params(plan.seed, seconds)
-    return seconds
+            shown = seconds
+    return Budget(seconds, shown, why, auto=True, derived=True)

@@ -27,20 +27,19 @@ its time limit is spent in the solver.
 from __future__ import annotations
 
 import time
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, NamedTuple, Sequence
 
 from qsudoku.errors import BackendUnavailableError, ContradictionError, TimeLimitError
 from qsudoku.exact.backends import BACKENDS
 from qsudoku.exact.problem import Problem
 from qsudoku.model.propagate import Candidates
 from qsudoku.model.qubo import Weights, build_model
-from qsudoku.model.result import Result
 from qsudoku.samplers import get_sampler, names
 from qsudoku.samplers.exact import check_exact
 from qsudoku.solving.plan import Plan
 from qsudoku.solving.rounds import sample_round
 
-__all__ = ["run_fallback", "exact_backend", "run_exact_sampler"]
+__all__ = ["run_fallback", "exact_backend", "run_exact_sampler", "ExactAnswer"]
 
 
 def exact_backend(sampler: Any) -> str | None:
@@ -56,9 +55,19 @@ def exact_backend(sampler: Any) -> str | None:
     return name if name in BACKENDS else None
 
 
-def run_exact_sampler(plan: Plan, root: Candidates, result: Result, deadline: float) -> None:
-    """The plan's exact sampler solves ``root`` directly into ``result``: one call within
-    its ``time_limit`` parameter, or else the budget left until ``deadline``; no QUBO.
+class ExactAnswer(NamedTuple):
+    """An exact sampler's answer: the grid (``None``: none found), its ``info`` (with
+    ``status``), the time limit it had and the seconds it took."""
+
+    grid: list[int] | None
+    info: dict
+    limit: float
+    seconds: float
+
+
+def run_exact_sampler(plan: Plan, root: Candidates, deadline: float) -> ExactAnswer:
+    """The plan's exact sampler solves ``root`` directly: one call within its
+    ``time_limit`` parameter, or else the budget left until ``deadline``; no QUBO.
     Its parameters pass :func:`~qsudoku.samplers.exact.check_exact` first, as in its
     ``sample()``.
 
@@ -74,19 +83,8 @@ def run_exact_sampler(plan: Plan, root: Candidates, result: Result, deadline: fl
     limit = max(deadline - time.perf_counter(), 1e-3) if limit is None else limit
     t = time.perf_counter()
     grid, info = _solve_exact(name, root, limit, params)
-    result.timings["sample"] += time.perf_counter() - t
-    result.rounds, result.num_reads = 1, 1
-    result.num_variables = info.get("num_variables", 0)
-    result.info = {**info, "rounds": 1, "qubo": "not built (exact sampler)"}
-    if grid is not None and result.puzzle.is_solution(grid):
-        result.grid, result.valid, result.energy = list(grid), True, 0.0
-        result.num_valid, result.success_rate = 1, 1.0
-        result.solved_by = f"{plan.label} (exact, no QUBO)"
-    elif info.get("status") == "time_limit":
-        result.solved_by = f"none: {plan.label} stopped at its {limit:.3g} s time limit"
-        result.notes.append(f"the exact sampler {plan.label!r} found no solution within its "
-                            f"{limit:.3g} s time limit (no fallback runs after an exact "
-                            "sampler; --time-budget S gives it S seconds)")
+    return ExactAnswer(None if grid is None else list(grid), info, limit,
+                       time.perf_counter() - t)
 
 
 def run_fallback(chain: Sequence[str], cands: Candidates, time_limit: float | None,

@@ -6,7 +6,7 @@
 1. propagate with the configured ``rules`` (and ``finish_rules`` once, only to finish the
    puzzle outright); a puzzle they solve is never sampled;
 2. build the reduced QUBO once;
-3. sample it in rounds (:mod:`.loop`) until a read is a valid grid or ``route.time_budget``
+3. plan the budget (:mod:`.budget`), sample it in rounds (:mod:`.loop`) until a read is a valid grid or ``route.time_budget``
    is spent.  Each round gets its own seed, drawn from the configured one; a sampler with a
    time parameter gets the time left; one without takes its configured ``num_reads`` in the
    first round, then batches of at most that many that fit the time left.  The first
@@ -66,12 +66,15 @@ from qsudoku.checks import MAX_SECONDS, need_real, need_type
 from qsudoku.config import Config
 from qsudoku.errors import BackendUnavailableError
 from qsudoku.model.propagate import Candidates, propagate
-from qsudoku.model.puzzle import UNIT_KINDS, Puzzle
+from qsudoku.model.puzzle import Puzzle
 from qsudoku.model.qubo import QuboModel, build_model
 from qsudoku.model.result import Result
-from qsudoku.solving.loop import PROBE_READS, SAMPLE_OVERHEAD, RoundLoop, rounds_text
-from qsudoku.solving.budget import BASE_BUDGET, auto_budget, is_auto, set_budget
+from qsudoku.solving import report
+from qsudoku.solving.budget import MAX_BUILD, derive_budget, first_budget, long_build
+from qsudoku.solving.loop import (PROBE_READS, SAMPLE_OVERHEAD, Sampling,
+                                  build_root, rounds_text, sample_rounds)
 from qsudoku.solving.plan import Plan, make_plan, offline_plan
+from qsudoku.solving.report import Rescue, Run, Times
 from qsudoku.solving.rounds import Tally
 
 __all__ = ["solve", "run_plan", "build", "root_candidates", "rounds_text", "SAMPLE_OVERHEAD",
@@ -134,11 +137,8 @@ def solve(puzzle: Puzzle, config: Config = Config(), *, sampler=None,
     need_real("budget", budget, low=0, high=MAX_SECONDS, allow_none=True)
     plan = make_plan(config, sampler)
     setup = time.perf_counter() - t0  # building the sampler (imports): not sampling time
-    result = run_plan(plan, puzzle, budget=budget)
-    if setup > 1e-3:
-        result.timings["compile"] = result.timings.get("compile", 0.0) + setup
-    result.timings["total"] += setup
-    return result
+    t1 = time.perf_counter()
+    return _run(plan.seeded(), puzzle, budget, t1, False, setup)
 
 
 def run_plan(plan: Plan, puzzle: Puzzle, *, budget: float | None = None,
@@ -155,61 +155,62 @@ def run_plan(plan: Plan, puzzle: Puzzle, *, budget: float | None = None,
             counted, without time limit, decimation or fallback (see the module doc).
     """
     t0 = time.perf_counter() if clock_start is None else clock_start
-    cfg, rc = plan.config, plan.config.route
-    plan = plan.seeded()  # the seed that runs is known and reported, drawn if none was given
-    auto = budget is None and is_auto(rc.time_budget)
-    time_budget = BASE_BUDGET if auto else float(rc.time_budget if budget is None else budget)
-    timings = {"propagate": 0.0, "build": 0.0, "sample": 0.0, "decode": 0.0, "fallback": 0.0}
-    t = time.perf_counter()
-    root = root_candidates(puzzle, cfg)
-    timings["propagate"] += time.perf_counter() - t
-    result = Result(puzzle=puzzle, grid=list(root.grid), valid=False, solved_by="none",
-                    encoding=cfg.qubo.encoding,
-                    energy=None, fired=dict(root.fired), timings=timings, notes=list(plan.notes),
-                    sampler={"name": plan.label, "seed": plan.seed,
-                             "seed_drawn": plan.seed is not None and plan.seed_drawn,
-                             "params": plan.round_params(plan.seed, time_budget,
-                                                         fixed_sample=fixed_sample),
-                             "route": {"time_budget": time_budget,
-                                       "budget": "default" if auto else "set",
-                                       "one_round": not rc.enabled or fixed_sample,
-                                       "fixed_sample": fixed_sample,
-                                       "exact_fallback": "" if fixed_sample else
-                                       rc.exact_fallback,
-                                       "fallback_time_limit": rc.fallback_time_limit}})
-    if root.solved:
-        result.valid, result.solved_by, result.energy = puzzle.is_solution(root.grid), \
-            "propagation", 0.0
-        return _finish(result, timings, t0)
-    if _is_exact(plan.sampler):  # it reads the candidates: no QUBO to build
-        from qsudoku.solving import fallback  # the exact layer, only when needed
+    return _run(plan.seeded(), puzzle, budget, t0, fixed_sample)  # the seed that runs is known
 
-        if auto:  # the time limit of an exact solve, the fallback's (budget.py)
-            time_budget = set_budget(result, plan, root.num_variables, 0.0, t0,
-                                     time.perf_counter(), exact=True)
-        fallback.run_exact_sampler(plan, root, result, t0 + time_budget)
-        return _finish(result, result.timings, t0)
+
+def _run(plan: Plan, puzzle: Puzzle, given: float | None, t0: float, fixed: bool,
+         setup: float = 0.0) -> Result:
+    """The stages: propagate, then an exact sampler's answer or build, budget, rounds and
+    the fallback; the result made from their values (:mod:`.report`)."""
+    first = first_budget(plan.config.route.time_budget, given)
+    t = time.perf_counter()
+    root = root_candidates(puzzle, plan.config)
+    times = Times(propagate=time.perf_counter() - t)
+    run = Run(plan, puzzle, root, first, first, fixed, t0, setup)
+    if root.solved:
+        return report.propagated(run, times)
+    if _is_exact(plan.sampler):  # it reads the candidates: no QUBO to build
+        from qsudoku.solving.fallback import run_exact_sampler  # the exact layer, if needed
+
+        if first.auto:  # the time limit of an exact solve, the fallback's (budget.py)
+            run = run._replace(budget=derive_budget(plan, root.num_variables, 0.0,
+                                                    time.perf_counter() - t0, exact=True))
+        return report.exact(run, times, run_exact_sampler(plan, root, t0 + run.budget.seconds))
     compile_time = plan.warm_up(root.num_variables)  # the kernels of this model's size
-    if compile_time:  # a JIT compile (first call in a process) is not sampling time
-        timings["compile"] = compile_time
-    try:
-        loop = RoundLoop(plan, puzzle, root, result, t0 + time_budget + compile_time,
-                         time_budget, fixed_sample)
-        if auto and not fixed_sample:
-            auto_budget(loop, plan, root, result, t0, compile_time)
-            time_budget = loop.budget
-        tally = loop.run()
-    except BackendUnavailableError as e:  # an online sampler that could not connect
-        return run_plan(offline_plan(plan, e), puzzle, budget=budget, clock_start=t0,
-                        fixed_sample=fixed_sample)
-    _add_tally(result, tally)
-    if not result.valid and tally.rounds and fixed_sample:
-        result.notes.append(f"no read of the fixed sample of {tally.num_reads} was valid")
-    elif not result.valid and tally.rounds:
-        result.notes.append(f"the sampling rounds found no valid grid in the {time_budget:g} s "
-                            f"budget ({rounds_text(tally.rounds)})"
-                            + ("" if rc.fallback_names else "; the exact fallback is off"))
-    return _fall_back(plan, root, result, t0, fixed_sample)
+    times = times._replace(compile=compile_time)  # a JIT compile is not sampling time
+    auto = first.auto and not fixed
+    deadline = t0 + first.seconds + compile_time
+    if auto and long_build(plan.label, root.num_variables):
+        deadline = max(deadline, time.perf_counter() + MAX_BUILD)
+    cfg = plan.config
+    built = build_root(root, cfg.qubo.weights, cfg.qubo.encoding, None if fixed else deadline)
+    times = times._replace(build=built.seconds)
+    sampling = Sampling(Tally(), None, None, [])
+    if built.model is not None:
+        if auto:
+            elapsed = time.perf_counter() - compile_time - t0
+            run = run._replace(budget=derive_budget(plan, built.num_variables, built.seconds,
+                                                    elapsed))
+        try:
+            sampling = sample_rounds(plan, built, t0 + run.budget.seconds + compile_time,
+                                     run.budget.seconds, fixed)
+        except BackendUnavailableError as e:  # an online sampler that could not connect
+            return _run(offline_plan(plan, e).seeded(), puzzle, given, t0, fixed, setup)
+    times = times._replace(sample=sampling.tally.t_sample, decode=sampling.tally.t_decode)
+    rescue = None
+    if sampling.grid is None and cfg.route.fallback_names and not fixed:
+        rescue = _rescue(plan, root)
+    return report.sampled(run, times, built, sampling, rescue)
+
+
+def _rescue(plan: Plan, root: Candidates) -> Rescue:
+    """The exact fallback (not the sampler that has just run) on the root candidates."""
+    from qsudoku.solving.fallback import run_fallback
+
+    rc, notes, t = plan.config.route, [], time.perf_counter()
+    grid, name = run_fallback(rc.fallback_names, root, rc.fallback_time_limit or None,
+                              notes, plan.config.qubo.weights, skip=plan.label)
+    return Rescue(None if grid is None else list(grid), name, notes, time.perf_counter() - t)
 
 
 def _is_exact(sampler) -> bool:
@@ -221,47 +222,3 @@ def _is_exact(sampler) -> bool:
     from qsudoku.solving.fallback import exact_backend
 
     return exact_backend(sampler) is not None
-
-
-def _fall_back(plan: Plan, root: Candidates, result: Result, t0: float,
-               fixed_sample: bool = False) -> Result:
-    """Run the exact fallback (not the sampler that has just run) if ``result`` is not
-    valid and it is not a fixed sample; then finish the result."""
-    rc, timings = plan.config.route, result.timings
-    if not result.valid and rc.fallback_names and not fixed_sample:
-        from qsudoku.solving.fallback import run_fallback
-
-        t = time.perf_counter()
-        grid, name = run_fallback(rc.fallback_names, root, rc.fallback_time_limit or None,
-                                  result.notes, plan.config.qubo.weights, skip=plan.label)
-        timings["fallback"] = time.perf_counter() - t
-        if grid is not None and result.puzzle.is_solution(grid):
-            result.grid, result.valid, result.broken = list(grid), True, []
-            result.solved_by = (f"{name} fallback after {plan.label} "
-                                f"({rounds_text(result.rounds)})")
-            result.notes.append(f"the exact fallback {name!r} finished the puzzle")
-    return _finish(result, timings, t0)
-
-
-def _add_tally(result: Result, tally: Tally) -> None:
-    """The statistics of every round; an unsolved result keeps the best read of any round."""
-    result.rounds = tally.rounds
-    result.num_reads, result.num_valid = tally.num_reads, tally.num_valid
-    result.success_rate = tally.success_rate
-    result.mean_energy = tally.mean_energy
-    result.chain_break_fraction = tally.chain_break_fraction
-    best_info = dict(tally.best_round.sampleset.info) if tally.rounds else {}
-    result.info = {**best_info, **tally.info, "rounds": tally.rounds}
-    if "num_reads" in result.info:  # a sampler's count of one round: say what ran
-        result.info["num_reads"] = tally.num_reads
-    if tally.rounds:
-        result.broken_per_read = tally.broken_per_read(("cell",) + UNIT_KINDS)
-        result.energy = 0.0 if result.valid else tally.best.energy
-    if not result.valid and tally.best is not None:
-        result.grid, result.broken = list(tally.best.grid), tally.best_round.broken_names()
-
-
-def _finish(result: Result, timings: dict, t0: float) -> Result:
-    result.timings = {k: v for k, v in timings.items() if v or k == "propagate"}
-    result.timings["total"] = time.perf_counter() - t0
-    return result
