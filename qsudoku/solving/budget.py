@@ -1,31 +1,22 @@
 """The time budget of a solve: the one set, exactly, or a default that fits the work.
 
-A budget set (``--time-budget S``, ``route.time_budget = S`` in a config file, or
-``budget=S`` in the API) is ``S`` seconds counted from the start of the puzzle's solve,
-propagation and the QUBO's build included.  The shipped default, ``route.time_budget =
-"auto"``, is derived from the work instead (:func:`default_budget`):
+A budget set (``--time-budget S``, ``route.time_budget = S``, ``budget=S``) is ``S``
+seconds from the start of the puzzle's solve, propagation and build included.  The default,
+``"auto"``, is derived from the work (:func:`default_budget`):
 
-- :data:`BASE_BUDGET` (0.8 s), counted the same way, for a model of fewer than
-  :data:`BIG_MODEL` variables (every 9x9 to 25x25 model: a blank 25x25 has 15,625) and a
-  sampler whose rounds cost no more: sampling alone solves the hardest shared 9x9 sets well
-  within it, and more time buys little on what it does not solve (the exact fallback is
-  better started early);
-- on a model of :data:`BIG_MODEL` variables or more (loose 36x36 and 49x49 grids, where
-  sampling is faster than the exact fallback) :data:`BUILDS` times the model's build time
-  of sampling, counted from when the model is built, plus the sampler's own work around
-  its limit (:data:`~qsudoku.solving.loop.SAMPLE_OVERHEAD` builds): the build measures the
-  model's size in this machine's seconds (its load included), and it no longer eats into
-  the first round;
-- at least what one round of the sampler costs, when its registry entry says so
-  (:attr:`qsudoku.samplers.SamplerSpec.round_cost`: ``decompose``, a run of QPU calls);
-- for an exact sampler (``sat``, ``cpsat``, ``ilp``, ``asp``, ``csp``: it solves the
-  candidates, and no fallback runs after it), the time limit of an exact solve, the
-  fallback's (``route.fallback_time_limit``, 60 s; ``0`` = none), counted from the end of
-  propagation: a user who names an exact solver expects its answer, and CP-SAT's start-up
-  alone took 1.3 s of the base budget on a busy machine.
+- :data:`BASE_BUDGET`, counted the same way, below :data:`BIG_MODEL` variables (every
+  9x9 to 25x25 model): more time buys little on what sampling does not solve, and the exact
+  fallback is better started early;
+- from :data:`BIG_MODEL` variables, :data:`BUILDS` times the model's build, counted from the
+  end of the build, plus :data:`~qsudoku.solving.loop.SAMPLE_OVERHEAD` builds: the build
+  measures the model's size in this machine's seconds;
+- at least one round's cost when the registry says so
+  (:attr:`qsudoku.samplers.SamplerSpec.round_cost`: ``decompose``);
+- for an exact sampler, which no fallback follows, an exact solve's time limit
+  (``route.fallback_time_limit``; ``0`` = none), from the end of propagation.
 
 The result says which budget ran and why (``sampler.route.time_budget`` and
-``sampler.route.budget``; a ``budget:`` line in the text output).
+``sampler.route.budget``).
 
 >>> default_budget(200, 0.002)
 (0.8, 'default')
@@ -53,16 +44,11 @@ __all__ = ["AUTO", "BASE_BUDGET", "BIG_MODEL", "BUILDS", "MAX_BUILD", "Budget", 
 AUTO = "auto"
 #: Seconds of the default budget on a small model (the 9x9 to 25x25 budget).
 BASE_BUDGET = 0.8
-#: Variables from which the default budget grows with the model: more than any 25x25 model
-#: has (15,625), so blank and loose 36x36 and 49x49 grids, where the default sampler's reads
-#: are a tabu search over partial assignments (``aco``'s ``AUTO_TABU_VARIABLES``).
+#: Variables from which the default budget grows with the model: more than any 25x25
+#: model has (15,625).
 BIG_MODEL = 20_000
-#: Builds of the model that the default budget gives a big model's sampling.  ``aco``'s
-#: sampling (its own checks of the BQM included) took 0.9-3.4 builds to solve a blank 36x36
-#: (seeds 0-4) and 1.6-5.1 builds a blank 49x49 (seeds 1-4; seed 0 was still 8 short after
-#: 2.4), at load average 3-9 on 2 cores, where a build and a read slow down alike
-#: (``qsudoku solve blank.txt --size 36 --format tuples --seed S --time-budget 60
-#: --no-fallback --json``, ``blank.txt`` holding ``[]``; ``docs/big_grids.md``).
+#: Builds of the model that the default budget gives a big model's sampling: ``aco`` took
+#: 0.9-5.1 builds to solve blank 36x36 and 49x49 grids (``docs/big_grids.md``).
 BUILDS = 6
 #: Seconds the default budget waits at most for a big model to be built (then the exact
 #: fallback decides, as when a set budget ends during the build).

@@ -5,20 +5,16 @@
 
 1. propagate with the configured ``rules`` (and ``finish_rules`` once, only to finish the
    puzzle outright); a puzzle they solve is never sampled;
-2. build the reduced QUBO once;
-3. plan the budget (:mod:`.budget`), sample it in rounds (:mod:`.loop`) until a read is a valid grid or ``route.time_budget``
-   is spent.  Each round gets its own seed, drawn from the configured one; a sampler with a
-   time parameter gets the time left; one without takes its configured ``num_reads`` in the
-   first round, then batches of at most that many that fit the time left.  The first
-   round starts with a call of :data:`~.loop.PROBE_READS` read, whose time sets how many
-   of the rest of its reads fit: the budget bounds the first round too
-   (``--reads 10000000 --time-budget 1`` answers within seconds, and ``sa`` on a blank
-   36x36 within its budget and one read), and a note says when reads were cut.  A QPU (``annealing_time``, real or
-   mock) is not measured so: its reads are checked against the solver's access-time limit
-   before anything is submitted.  A sampler that takes no seed runs one round (its answer
-   would not change), and so does every sampler with ``route.enabled = false``
-   (``--no-route``);
-4. if no round found a valid grid, run the exact fallback (:mod:`.fallback`).
+2. an exact sampler solves the candidates directly (:mod:`.fallback`); any other has the
+   reduced QUBO built once (:func:`~.loop.build_root`);
+3. plan the budget (:mod:`.budget`): the one set, or the default derived from the build;
+4. sample in rounds (:mod:`.loop`) until a read is a valid grid or the budget is spent.
+   Each round gets its own seed, drawn from the configured one; a sampler with a time
+   parameter gets the time left; one without takes batches of its ``num_reads`` that fit
+   the time left, the first measured on :data:`~.loop.PROBE_READS` read.  One round for a
+   sampler that takes no seed, and with ``route.enabled = false`` (``--no-route``);
+5. if no round found a valid grid, run the exact fallback (:mod:`.fallback`);
+6. make the result from the stages' values (:mod:`.report`).
 
 >>> from qsudoku import Config
 >>> from qsudoku.io import parse_puzzle
