@@ -186,6 +186,7 @@ class _Rounds:
         if self.tally.rounds == 0 and self.plan.seed is not None:
             return int(self.plan.seed)
         return drawn
+
     def _note_reads(self, rnd, call: dict) -> None:
         """Say once when the sampler returned fewer reads than the user asked for, and
         each time reads were left undecoded to keep the budget."""

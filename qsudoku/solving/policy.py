@@ -203,7 +203,8 @@ def _rescue(plan: Plan, root: Candidates) -> Rescue:
     """The exact fallback (not the sampler that has just run) on the root candidates."""
     from qsudoku.solving.fallback import run_fallback
 
-    rc, notes, t = plan.config.route, [], time.perf_counter()
+    rc, t = plan.config.route, time.perf_counter()
+    notes: list[str] = []
     grid, name = run_fallback(rc.fallback_names, root, rc.fallback_time_limit or None,
                               notes, plan.config.qubo.weights, skip=plan.label)
     return Rescue(None if grid is None else list(grid), name, notes, time.perf_counter() - t)

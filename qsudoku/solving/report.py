@@ -10,6 +10,7 @@ knows, and :class:`Times`, the seconds of its stages.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from qsudoku.model.propagate import Candidates
@@ -19,6 +20,7 @@ from qsudoku.solving.budget import Budget
 from qsudoku.solving.fallback import ExactAnswer
 from qsudoku.solving.loop import Built, Sampling, rounds_text
 from qsudoku.solving.plan import TIME_PARAMS, Plan
+from qsudoku.solving.rounds import Tally
 
 __all__ = ["Run", "Times", "Rescue", "propagated", "exact", "sampled"]
 
@@ -111,7 +113,7 @@ def sampled(run: Run, times: Times, built: Built, sampling: Sampling,
     if sampling.grid is not None:
         fields.update(grid=sampling.grid, valid=True, energy=0.0,
                       outcome=Outcome(By.SAMPLING, label, tally.rounds))
-    elif tally.best is not None:
+    elif tally.best is not None and tally.best_round is not None:
         fields.update(grid=list(tally.best.grid), energy=tally.best.energy,
                       broken=tally.best_round.broken_names())
     if sampling.grid is None and tally.rounds and run.fixed:
@@ -132,9 +134,9 @@ def sampled(run: Run, times: Times, built: Built, sampling: Sampling,
     return _result(run, times, notes=notes, **fields)
 
 
-def _tallied(tally) -> dict:
+def _tallied(tally: Tally) -> dict:
     """The result's fields of a :class:`~.rounds.Tally` of one or more rounds."""
-    best_info = dict(tally.best_round.sampleset.info) if tally.rounds else {}
+    best_info = dict(tally.best_round.sampleset.info) if tally.best_round else {}
     info = {**best_info, **tally.info, "rounds": tally.rounds}
     if "num_reads" in info:  # a sampler's count of one round: say what ran
         info["num_reads"] = tally.num_reads
@@ -146,7 +148,7 @@ def _tallied(tally) -> dict:
     return out
 
 
-def _result(run: Run, times: Times, *, notes: list[str] = (), **fields) -> Result:
+def _result(run: Run, times: Times, *, notes: Sequence[str] = (), **fields) -> Result:
     """The one :class:`Result` of a solve: what every route has, and ``fields``."""
     plan, rc, fixed = run.plan, run.plan.config.route, run.fixed
     params = plan.round_params(plan.seed, run.first.seconds, fixed_sample=fixed)
