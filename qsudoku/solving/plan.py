@@ -48,9 +48,8 @@ TIME_PARAMS = ("time_limit", "time_budget")
 #: A time limit in milliseconds per read, the reads one after another (``tabu``'s
 #: ``timeout``): a round caps it at the time left shared over its reads.
 READ_MS_PARAMS = ("timeout",)
-#: Most reads of a fixed sample when ``num_reads`` is not configured: ``aco``, ``swap`` and
-#: ``swap-tabu`` register 10**6 reads, meant to be cut short by a time limit or the first
-#: ground state, neither of which a fixed sample has.
+#: Most reads of a fixed sample when ``num_reads`` is not configured (``aco``, ``swap`` and
+#: ``swap-tabu`` register 10**6 reads, meant to be cut short by a time limit).
 FIXED_SAMPLE_READS = 100
 
 
@@ -242,15 +241,11 @@ def draw_seed() -> int:
 def spec_of(sampler):
     """The registry entry that builds objects like ``sampler`` (``None`` if none).
 
-    :meth:`qsudoku.samplers.SamplerSpec.matches` decides: the entry's class (its target,
-    or the :attr:`~qsudoku.samplers.SamplerSpec.product` of its factory) is exactly
-    ``type(sampler)``, and the object's ``name`` attribute, if it has one, is the entry's
-    (``qpu`` and ``mock-qpu`` build the same class).  If entries are still tied, the one
-    whose target is the class itself wins over factories naming it as their product
-    (``sa`` over a user's factory returning its class); a tie beyond that is no match.
-    Only classes whose modules are already imported count: a sampler object passed in
-    has its class imported, and nothing else is imported to find it.  ``neal``'s factory
-    returns ``sa``'s class and names no product, so such an instance is ``sa``.
+    :meth:`qsudoku.samplers.SamplerSpec.matches` decides (the class, and the ``name``
+    attribute if the object has one: ``qpu`` and ``mock-qpu`` build the same class).  Of
+    entries still tied, the one whose target is the class itself wins over factories naming
+    it as their product; a tie beyond that is no match.  Only classes already imported
+    count.
 
     >>> import dimod
     >>> from dwave.samplers import TabuSampler
