@@ -66,20 +66,15 @@ def _batches(tasks: Iterable[Task], workers: int) -> tuple[Iterable[list[Task]],
     return iter(lambda: list(itertools.islice(rest, _MAX_BATCH)), []), None
 
 
-def run(tasks: Iterable[Task], writer=None, *, jobs: int = 1, scheduler: str | None = None,
-        progress: bool = False, on_start=None, points: Sequence[Point] | None = None,
-        keep: bool = True, on_row: Callable[[dict], None] | None = None,
-        worker_memory: str | int = "auto") -> list[dict]:
+def run(tasks: Iterable[Task], writer=None, *, progress: bool = False, on_start=None,
+        points: Sequence[Point] | None = None, keep: bool = True,
+        on_row: Callable[[dict], None] | None = None, **cluster) -> list[dict]:
     """Run every task whose key ``writer`` does not have yet; returns the new rows.
 
     Args:
         tasks: The tasks, consumed as they are needed (a generator streams its input).
         writer: A :class:`~qsudoku.experiments.table.RowWriter` (rows are written as batches finish;
             its ``done`` keys are skipped), or ``None`` to keep rows in memory only.
-        jobs: ``1`` = in this process, without Dask; ``N > 1`` = a local Dask cluster of N
-            single-threaded worker processes; ``0`` = one per CPU.
-        scheduler: Address of an existing Dask scheduler (overrides ``jobs``; default
-            from ``QSUDOKU_SCHEDULER``).
         progress: Show a progress bar on stderr.
         on_start: Called with a one-line description of where the tasks run.
         points: The points of the tasks (their samplers are warmed on every worker);
@@ -87,8 +82,11 @@ def run(tasks: Iterable[Task], writer=None, *, jobs: int = 1, scheduler: str | N
         keep: Return the new rows (``False``: return ``[]`` and keep nothing, for long
             streamed runs with a ``writer``).
         on_row: Called with each new row as it is written.
-        worker_memory: Memory limit of each local worker (``"auto"``, bytes, ``"2GiB"``;
-            0 = none); see :func:`~qsudoku.experiments.engine.run_batches`.
+        **cluster: Where the tasks run, the fields of
+            :class:`~qsudoku.experiments.engine.Cluster`: ``jobs`` (``1`` = in this process,
+            without Dask; ``N > 1`` = a local Dask cluster of N single-threaded worker
+            processes; ``0`` = one per CPU), ``scheduler`` (an existing Dask scheduler,
+            overrides ``jobs``; default from ``QSUDOKU_SCHEDULER``), ``worker_memory``.
 
     Raises:
         TypeError, ConfigError: ``jobs`` is not an int from 0 to
@@ -97,13 +95,14 @@ def run(tasks: Iterable[Task], writer=None, *, jobs: int = 1, scheduler: str | N
         MachineError: The machine refused to write a row; every earlier row is kept.
         KeyboardInterrupt: Ctrl-C or SIGTERM; every row written so far is kept.
     """
-    from qsudoku.experiments.engine import resolve_scheduler, run_batches
+    from qsudoku.experiments.engine import Cluster, resolve_scheduler, run_batches
 
-    address = resolve_scheduler(scheduler)
-    check_limits(jobs=jobs, remote=address is not None)
+    c = Cluster(**cluster)
+    address = resolve_scheduler(c.scheduler)
+    check_limits(jobs=c.jobs, remote=address is not None)
     done = writer.done if writer is not None else set()
     todo = (t for t in tasks if (t.key(),) not in done)
-    workers = (os.cpu_count() or 1) if jobs == 0 else jobs
+    workers = (os.cpu_count() or 1) if c.jobs == 0 else c.jobs
     batches, total = _batches(todo, 2 if address else workers)
     if total == 0:
         return []
@@ -128,10 +127,9 @@ def run(tasks: Iterable[Task], writer=None, *, jobs: int = 1, scheduler: str | N
 
     window = None if address else IN_FLIGHT_PER_WORKER * max(1, workers)  # remote: its threads
     try:
-        for _, batch_rows in run_batches(run_batch, numbered(batches), jobs=jobs,
-                                         scheduler=address, setup=warm, setup_args=(configs,),
-                                         on_start=on_start, window=window,
-                                         worker_memory=worker_memory):
+        for _, batch_rows in run_batches(run_batch, numbered(batches), setup=warm,
+                                         setup_args=(configs,), on_start=on_start,
+                                         **{**cluster, "scheduler": address, "window": window}):
             for row in batch_rows:
                 if writer is None or writer.write(row) is not False:
                     if keep:

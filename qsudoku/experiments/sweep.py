@@ -134,9 +134,8 @@ def _switch_sampler(config: Config, name: str) -> Config:
 
 # -- a whole sweep -----------------------------------------------------------------------
 def run_sweep(puzzles: Sequence, axes: Mapping[str, Sequence], config: Config = _SWEEP_CONFIG, *,
-              repeat: int = 1, jobs: int = 1, scheduler: str | None = None,
-              out: str | None = None, resume: bool = False, overwrite: bool = False,
-              progress: bool = False) -> list[dict]:
+              repeat: int = 1, out: str | None = None, resume: bool = False,
+              overwrite: bool = False, progress: bool = False, **cluster) -> list[dict]:
     """Run every puzzle x setting x repeat and return the rows of this call.
 
     Args:
@@ -150,14 +149,15 @@ def run_sweep(puzzles: Sequence, axes: Mapping[str, Sequence], config: Config = 
         repeat: Runs per puzzle and setting; repeat ``r`` uses seed ``config seed + r``
             when the sampler takes a seed, so every setting sees the same seeds; without
             a configured seed each run draws one (its row's ``seed``).
-        jobs: ``1``: in this process; ``N``: a local Dask cluster of N worker processes;
-            ``0``: one per CPU.
-        scheduler: Address of an existing Dask scheduler (instead of ``jobs``).
         out: ``.csv`` or ``.parquet`` file written row by row (see
             :class:`~qsudoku.experiments.table.RowWriter`); ``None`` keeps rows in memory only.
         resume: Skip the rows ``out`` already has and append the rest.
         overwrite: Replace an existing ``out``.
         progress: Show a progress bar on stderr.
+        **cluster: Where the runs go (:class:`~qsudoku.experiments.engine.Cluster`):
+            ``jobs`` (``1``: in this process; ``N``: a local Dask cluster of N worker
+            processes; ``0``: one per CPU), ``scheduler`` (an existing Dask scheduler,
+            instead of ``jobs``), ``worker_memory``.
 
     Raises:
         TypeError: An argument of the wrong type (named).
@@ -172,7 +172,7 @@ def run_sweep(puzzles: Sequence, axes: Mapping[str, Sequence], config: Config = 
         KeyboardInterrupt: Ctrl-C or SIGTERM; the rows finished so far are kept.
     """
     from qsudoku.experiments import runner
-    from qsudoku.experiments.engine import resolve_scheduler
+    from qsudoku.experiments.engine import Cluster, resolve_scheduler
     from qsudoku.experiments.limits import check_limits
     from qsudoku.model.puzzle import Puzzle
 
@@ -196,9 +196,10 @@ def run_sweep(puzzles: Sequence, axes: Mapping[str, Sequence], config: Config = 
             raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
     if out is not None and not isinstance(out, (str, os.PathLike)):
         raise TypeError(f"out must be a path (str) or None, not {type(out).__name__}")
-    if scheduler is not None and not isinstance(scheduler, str):
+    where = Cluster(**cluster)
+    if where.scheduler is not None and not isinstance(where.scheduler, str):
         raise TypeError(f"scheduler must be an address (str) or None, not "
-                        f"{type(scheduler).__name__}")
+                        f"{type(where.scheduler).__name__}")
     if resume and overwrite:
         raise ValueError("resume and overwrite exclude each other")
     if out is not None:
@@ -206,7 +207,8 @@ def run_sweep(puzzles: Sequence, axes: Mapping[str, Sequence], config: Config = 
 
         check_format(out)
     pts = points(config, axes)
-    check_limits(repeat=repeat, jobs=jobs, remote=resolve_scheduler(scheduler) is not None,
+    check_limits(repeat=repeat, jobs=where.jobs,
+                 remote=resolve_scheduler(where.scheduler) is not None,
                  points=len(pts))
     for pt in pts:
         runner.check_point(pt)
@@ -218,9 +220,9 @@ def run_sweep(puzzles: Sequence, axes: Mapping[str, Sequence], config: Config = 
             yield runner.Source.argument(f"{p.name}|{p.kind}|{p.format()}", i, "puzzles"), p
 
     tasks = runner.iter_tasks(sources(), pts, repeat)
-    return runner.run_to(None if out is None else os.fspath(out), tasks, list(axes), jobs=jobs,
-                         scheduler=scheduler, resume=resume, overwrite=overwrite,
-                         progress=progress, points=pts)
+    return runner.run_to(None if out is None else os.fspath(out), tasks, list(axes),
+                         resume=resume, overwrite=overwrite, progress=progress, points=pts,
+                         **cluster)
 
 
 # -- reading and summarising -------------------------------------------------------------
