@@ -12,23 +12,14 @@ A study spec is a small TOML file (the repository keeps them in ``benchmarks/stu
     no-fallback = true
     output = "benchmarks/results/hard9/results.csv"   # benchmarks/results/<spec stem>/
 
-``qsudoku bench --spec FILE`` runs it with the same engine as any ``bench`` (Dask with
-``--jobs``/``--scheduler``, ``--resume``); beside ``--output`` go its summaries
-(``results.summary.csv``/``.json``) and its provenance record (``results.provenance.json``:
-the spec, the commit, the command, the dates, the load and the machine; see
-:mod:`qsudoku.experiments.provenance`), which is what the docs read.  Flags
-given on the command line win over the spec's (``--first 2`` for a quick check; ``--param``,
-``--grid``, ``--weight`` and ``--option`` add to its lists), and ``PUZZLE`` arguments
-replace its ``puzzles`` (and its ``[generate]`` table: instances it makes itself,
-:mod:`qsudoku.experiments.generated`): a path, or the name of a set that does not ship
-(``QSUDOKU_DATA=DIR qsudoku bench --spec S lewis/sudoku25``).  A set name is looked up in
-``$QSUDOKU_DATA`` first, then in the repository's ``data/``.
-
-A spec is a study, not a command line: each key of ``[options]`` is the full name of one
-of the command's flags (no abbreviation), and the flags that do no study (``help``) are
-refused.  An error in a value the spec gave names the spec and its key
-(``--spec S: [options] repeat = 100000000 is too many; at most 1000``), and the directory
-of its ``output`` is checked before it is made.
+``qsudoku bench --spec FILE`` runs it on the same engine as any ``bench``; beside
+``--output`` go its summaries and its provenance record
+(:mod:`qsudoku.experiments.provenance`).  Flags given on the command line win over the
+spec's (``--param``, ``--grid``, ``--weight`` and ``--option`` add to its lists), and
+``PUZZLE`` arguments replace its ``puzzles`` and ``[generate]`` table
+(:mod:`qsudoku.experiments.generated`); a set name is looked up in ``$QSUDOKU_DATA``
+first, then in ``data/``.  Each key of ``[options]`` is the full name of a flag; an
+error in a value the spec gave names the spec and its key.
 """
 
 from __future__ import annotations

@@ -1,23 +1,11 @@
 """Run batches of work in this process, on a local Dask cluster or on a remote one.
 
-:func:`run_batches` is the execution engine of the experiment runner
-(:mod:`qsudoku.experiments.runner`): it sends each batch to ``fn`` and yields the results as
-they finish.  ``jobs=1`` runs in this process without importing Dask (for
-debugging); ``jobs=N`` starts a :class:`distributed.LocalCluster` of ``N``
-single-threaded worker processes; a scheduler address (``scheduler=`` or the
-``QSUDOKU_SCHEDULER`` environment variable) uses an existing cluster, e.g. one
-started with ``dask scheduler`` and ``dask worker`` (see ``docs/cluster.md``).
-
-Batches are taken from their iterable as they are needed, at most ``window`` in
-flight, so a long stream of work is never held whole.  A scheduler that accepts
-connections but does not answer is given up after ``QSUDOKU_SCHEDULER_TIMEOUT``
-seconds; one without workers is waited for at most ``QSUDOKU_WORKER_TIMEOUT``
-seconds (a note on stderr says so), then reported.
-
-A worker lost mid-run is Dask's business: its tasks run again elsewhere, and each
-batch is still yielded exactly once.  Ctrl-C, SIGTERM, an exception, the consumer
-stopping early and normal completion all cancel what is left and shut a local
-cluster down, so no worker process outlives the run.
+:func:`run_batches` is the execution engine of :mod:`qsudoku.experiments.runner`: it sends
+each batch to ``fn`` and yields the results as they finish (``docs/cluster.md``).  Batches
+are taken as they are needed, at most ``window`` in flight.  A worker lost mid-run is
+Dask's business (its tasks run again, each batch is yielded once); Ctrl-C, SIGTERM, an
+exception, an early stop and completion all cancel what is left and shut a local cluster
+down.
 
 >>> list(run_batches(sum, [[1, 2], [3]]))
 [(0, 3), (1, 3)]
@@ -154,8 +142,8 @@ def _run_setup(setup, setup_args) -> None:
 
 
 class _WorkerSetupMixin:
-    """Worker plugin: one thread for numba kernels unless the worker's environment says
-    otherwise, SIGINT left to the client (local cluster), then ``setup(*args)``."""
+    """Worker plugin: one numba thread (unless the worker's environment says otherwise),
+    SIGINT left to the client (local cluster), then ``setup(*args)``."""
 
     def __init__(self, setup=None, args: tuple = (), ignore_sigint: bool = False):
         self.setup_fn = setup
@@ -177,8 +165,8 @@ class _WorkerSetupMixin:
 
 
 def __getattr__(name: str):
-    """``WorkerSetup``, a :class:`distributed.WorkerPlugin`, made on first use so that
-    importing this module (and ``jobs=1``) does not import Dask; pickles by name."""
+    """``WorkerSetup``, a :class:`distributed.WorkerPlugin`, made on first use (no Dask
+    import for ``jobs=1``); pickles by name."""
     if name != "WorkerSetup":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     return _worker_setup_class()
@@ -321,8 +309,7 @@ def _local_cluster(jobs: int, worker_memory: str | int = "auto"):
 
 
 def _shutdown(client, cluster, pending: list, plugin: str) -> None:
-    """Cancel what is left and close the client and the local cluster; a second Ctrl-C
-    meanwhile does not leave workers behind."""
+    """Cancel what is left and close the client and the local cluster (SIGINT ignored)."""
     old = None
     with contextlib.suppress(ValueError):
         old = signal.signal(signal.SIGINT, signal.SIG_IGN)

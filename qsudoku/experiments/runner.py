@@ -1,17 +1,11 @@
 """The one experiment runner behind ``qsudoku bench`` and ``qsudoku sweep``.
 
-Tasks (:mod:`qsudoku.experiments.tasks`: puzzle, configuration point, repeat, with keys
-that hold every setting) are measured by :func:`qsudoku.experiments.measure.measure`
-(exactly :func:`qsudoku.solving.solve`, one row each).  :func:`run` sends batches of
-them to :func:`qsudoku.experiments.engine.run_batches` (in-process, a local Dask cluster,
-or a remote one) and writes each row as it arrives through one locked
-:class:`~qsudoku.experiments.table.RowWriter`; :func:`run_to` opens that writer.
-
-Tasks are consumed as they are needed: a stream of puzzles is read one batch ahead of
-the workers (at most :data:`IN_FLIGHT_PER_WORKER` batches per worker in flight), so
-memory is bounded by the work in flight, not by the input.  The limits of a run
-(:data:`MAX_REPEAT`, :data:`MAX_JOBS_PER_CPU`, :data:`MAX_TASKS`) live in
-:mod:`qsudoku.experiments.limits`, for the command line and the library alike.
+Tasks (:mod:`qsudoku.experiments.tasks`) are measured by
+:func:`qsudoku.experiments.measure.measure` (exactly :func:`qsudoku.solving.solve`, one row
+each); :func:`run` sends batches of them to :func:`qsudoku.experiments.engine.run_batches`
+and writes each row as it arrives through one locked
+:class:`~qsudoku.experiments.table.RowWriter` (:func:`run_to`).  Tasks are read one batch
+ahead of the workers, so memory is bounded by the work in flight, not by the input.
 
 >>> from qsudoku.io import parse_puzzle
 >>> p = parse_puzzle("1..." "..2." "...." "...4")
@@ -50,11 +44,8 @@ _MAX_BATCH = 16
 
 def _batches(tasks: Iterable[Task], workers: int) -> tuple[Iterable[list[Task]], int | None]:
     """Consecutive batches, made as they are consumed, and the number of tasks if the
-    input is short enough to have been read ahead whole (else ``None``).
-
-    In-process: one task each.  On workers: about 8 batches per worker of at most 16
-    tasks for a short input, 16 tasks each for a long one.
-    """
+    input was read ahead whole (else ``None``): one task each in-process; on workers
+    about 8 batches per worker of at most 16 tasks."""
     it = iter(tasks)
     if workers <= 1:
         return ([t] for t in it), None
@@ -156,11 +147,9 @@ def run_to(out: str | None, tasks: Iterable[Task], axis_keys: Sequence[str] = ()
            resume: bool = False, overwrite: bool = False,
            on_open: Callable[[], None] | None = None, **kwargs) -> list[dict]:
     """:func:`run` the tasks writing to the results file ``out`` (``None``: in memory;
-    ``-``: CSV rows on standard output, see :class:`~qsudoku.experiments.table.StdoutRows`).
-
-    The file is held by one locked :class:`~qsudoku.experiments.table.RowWriter` keyed by the
-    ``key`` column; ``resume`` runs only what it lacks.  ``on_open()`` runs once the
-    file is held (a refused run calls nothing); ``kwargs`` go to :func:`run`.
+    ``-``: CSV rows on standard output), held by one locked
+    :class:`~qsudoku.experiments.table.RowWriter` keyed by ``key``; ``resume`` runs only
+    what it lacks; ``on_open()`` runs once the file is held; ``kwargs`` go to :func:`run`.
 
     Raises:
         ConfigError: ``out`` exists without ``resume``/``overwrite``, is locked by another

@@ -1,18 +1,10 @@
 """The statistics of a measurement: success probability, time to solution and their intervals.
 
-Pure functions of counts and arrays (the method and its references: ``docs/measurement.md``):
-
-- :func:`p_interval`: the Wilson score interval of a success probability per read,
-  ``k`` valid reads of ``n`` (finite upper bound when ``k = 0``), via :mod:`scipy.stats`;
-- :func:`tts99`: time to solution, ``t_read * ln(1 - 0.99) / ln(1 - p)`` (Rønnow et al.,
-  Science 345:420, 2014), at least one read; :func:`tts_interval` maps p's interval to it;
-- :func:`quantile`: a quantile that treats ``inf`` as the largest value;
-- :func:`bootstrap_quantile`: a quantile over puzzles with a percentile-bootstrap interval
-  that also carries each puzzle's own interval;
-- :class:`Pool`: reads pooled per puzzle, and its :meth:`Pool.figures` (p, TTS99
-  quantiles, time to target, residual energy) for one set and sampler;
-- :func:`optimal`, :func:`optimal_over_axes`: the minimum over a swept axis of the median
-  TTS99, with its interval.
+Pure functions of counts and arrays (method and references: ``docs/measurement.md``):
+the Wilson interval of p per read (:func:`p_interval`), TTS99 (Rønnow et al., Science
+345:420, 2014; :func:`tts99`, :func:`tts_interval`), quantiles with ``inf`` as the
+largest value and bootstrap intervals over puzzles, reads pooled per puzzle
+(:class:`Pool`) and the optimal TTS over a swept axis (:func:`optimal`).
 
 >>> lo, hi = p_interval(0, 10)
 >>> lo, round(hi, 4)
@@ -30,7 +22,7 @@ import numpy as np
 
 __all__ = ["CONFIDENCE", "TARGET", "QUANTILES", "RESAMPLES", "TARGET_ENERGY", "tts99",
            "p_interval", "tts_interval", "quantile", "bootstrap_quantile", "Pool", "optimal",
-           "optimal_over_axes", "quantile_name"]
+           "optimal_over_axes", "quantile_name", "as_float"]
 
 #: Confidence level of every interval.
 CONFIDENCE = 0.95
@@ -221,11 +213,11 @@ class Pool:
         acc[0] += n
         acc[1] += _int(row.get("num_valid"))
         acc[2] += _int(row.get("num_target"))
-        t_read = _float(row.get("t_read"))
+        t_read = as_float(row.get("t_read"))
         if not math.isfinite(t_read):  # no sample came back (an exact backend's time limit):
-            t_read = _float(row.get("t_sample")) / n  # its reads cost the sampling time
+            t_read = as_float(row.get("t_sample")) / n  # its reads cost the sampling time
         acc[3] += (t_read if math.isfinite(t_read) else 0.0) * n
-        acc[4] += _float(row.get("mean_energy")) * n
+        acc[4] += as_float(row.get("mean_energy")) * n
 
     def figures(self, quantiles: Iterable[float] = QUANTILES, *, resamples: int = RESAMPLES,
                 seed: int = 0) -> dict:
@@ -287,16 +279,16 @@ def optimal(records: Sequence[Mapping], axis: str, by: Sequence[str] = (),
         groups.setdefault(tuple(r.get(k) for k in by), []).append(r)
     out = []
     for key, rs in groups.items():
-        rs = [r for r in rs if _float(r.get(column)) == _float(r.get(column))]
+        rs = [r for r in rs if as_float(r.get(column)) == as_float(r.get(column))]
         if not rs:
             continue
-        best = min(rs, key=lambda r: _float(r[column]))
-        value = _float(best[column])
+        best = min(rs, key=lambda r: as_float(r[column]))
+        value = as_float(best[column])
         out.append({**dict(zip(by, key)), "axis": axis,
                     "at": best.get(axis) if value < math.inf else "",
                     "tts99_optimal": value,
-                    "tts99_optimal_low": min(_float(r.get(f"{column}_low")) for r in rs),
-                    "tts99_optimal_high": min(_float(r.get(f"{column}_high")) for r in rs)})
+                    "tts99_optimal_low": min(as_float(r.get(f"{column}_low")) for r in rs),
+                    "tts99_optimal_high": min(as_float(r.get(f"{column}_high")) for r in rs)})
     return out
 
 
@@ -318,7 +310,8 @@ def optimal_over_axes(records: Sequence[Mapping], axes: Sequence[str]) -> list[d
     return out
 
 
-def _float(v) -> float:
+def as_float(v) -> float:
+    """A value of a results row as a float (missing, a bool or not a number: NaN)."""
     try:
         return float(v) if v not in ("", None) and not isinstance(v, bool) else math.nan
     except (TypeError, ValueError):
@@ -326,5 +319,5 @@ def _float(v) -> float:
 
 
 def _int(v) -> int:
-    x = _float(v)
+    x = as_float(v)
     return int(x) if x == x else 0

@@ -1,18 +1,11 @@
 """Parameter sweeps: how penalty weights and sampler settings change the success rate.
 
-A sweep is a grid of *settings* (every combination of the swept values), run on
-every puzzle ``repeat`` times.  Each run is a fixed sample (``num_reads`` reads, all
-counted, no fallback: see :mod:`qsudoku.experiments.measure`) and one tidy row: the
-setting, the model size, the success probability per read with its interval, min/mean
-energy, broken constraints per kind, TTS99 with its interval and times.  Weight keys are ``cell``, ``row``, ``column``, ``box``,
-``extra`` and ``unit`` (= ``row``, ``column``, ``box`` and ``extra`` together;
-a specific key in the same setting wins); ``sampler`` switches the sampler (its
-registered defaults, plus the base parameters it accepts, such as ``num_reads``
-and ``seed``); every other key is a sampling parameter passed to the sampler.
-``None`` as a parameter value means the sampler's own default (its column says
-``default``).
-
-Axis values are read by :mod:`qsudoku.experiments.axes`.
+A sweep is a grid of *settings* (every combination of the swept values), run on every
+puzzle ``repeat`` times; each run is a fixed sample (:mod:`qsudoku.experiments.measure`)
+and one tidy row.  Weight keys are ``cell``, ``row``, ``column``, ``box``, ``extra`` and
+``unit`` (= ``row``, ``column``, ``box`` and ``extra`` together; a specific key wins);
+``sampler`` switches the sampler; every other key is a sampling parameter (``None``: the
+sampler's own default).  Axis values are read by :mod:`qsudoku.experiments.axes`.
 
 >>> settings = expand({"cell": [1, 2], "num_sweeps": [10]})
 >>> [setting_key(s) for s in settings]
@@ -26,12 +19,14 @@ from __future__ import annotations
 import itertools
 import math
 import os
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from qsudoku.config import WEIGHT_KEYS, Config, SamplerConfig, weight_overrides
 from qsudoku.errors import ConfigError
 from qsudoku.experiments.measure import BROKEN_KINDS
 from qsudoku.experiments.axes import MAX_AXIS_VALUES, parse_axis, parse_values
+from qsudoku.experiments.results import load_frame
+from qsudoku.experiments.stats import Pool, as_float
 from qsudoku.experiments.tasks import Point
 
 __all__ = ["ENCODING_KEY", "WEIGHT_KEYS", "MAX_AXIS_VALUES", "MAX_SETTINGS", "parse_values", "parse_axis", "expand", "split_setting", "setting_key",
@@ -84,11 +79,8 @@ def setting_key(setting: Mapping) -> str:
 
 # -- the points of a sweep -----------------------------------------------------------------
 def points(config: Config, axes: Mapping[str, Sequence]) -> list[Point]:
-    """One :class:`~qsudoku.experiments.tasks.Point` per setting of ``axes`` on top of ``config``.
-
-    A ``sampler`` key switches the sampler (its registered defaults, plus the base
-    parameters it accepts, such as ``num_reads`` and ``seed``); ``qubo.encoding`` the
-    encoding; weight keys set penalty weights; every other key is a sampling parameter.
+    """One :class:`~qsudoku.experiments.tasks.Point` per setting of ``axes`` on top of
+    ``config`` (``sampler``, ``qubo.encoding``, weights, sampling parameters).
 
     >>> [p.setting_text for p in points(_SWEEP_CONFIG, {"cell": [1, 2]})]
     ['cell=1', 'cell=2']
@@ -122,8 +114,7 @@ def _with_setting(config: Config, setting: Mapping) -> Config:
 
 
 def _switch_sampler(config: Config, name: str) -> Config:
-    """``config`` with another sampler: its registered defaults, plus the base parameters
-    (``num_reads``, ``seed``, ...) that it accepts."""
+    """``config`` with another sampler: its defaults, plus the base parameters it accepts."""
     from qsudoku.experiments.measure import plan_for
 
     new = config.with_overrides(sampler=name)
@@ -226,31 +217,18 @@ def run_sweep(puzzles: Sequence, axes: Mapping[str, Sequence], config: Config = 
 
 
 # -- reading and summarising -------------------------------------------------------------
-def load(rows_or_path) -> Any:
-    """A :class:`pandas.DataFrame` of sweep (or bench) rows: a list of rows or a results
-    file, with numeric columns converted (``"inf"`` -> ``inf``).
-
-    Raises:
-        ConfigError: A path that is neither a results file nor its journal.
-        TypeError: Neither a path, a list of rows nor a DataFrame.
-    """
-    from qsudoku.experiments.table import load_frame
-
-    return load_frame(rows_or_path)
+# A DataFrame of sweep (or bench) rows: a list of rows or a results file, types restored.
+load = load_frame
 
 
 def summarize(rows_or_df, by: Sequence[str] = ("setting",), **figures):
-    """Per setting (or ``by``): ``runs``, ``propagation`` (runs propagation solved alone,
-    counted apart), the figures of :meth:`qsudoku.experiments.stats.Pool.figures` (p per
-    read with its Wilson interval, TTS99 quantiles over puzzles with bootstrap intervals,
-    time to target, residual energy; ``figures`` go to it) and ``min_energy_mean``, the
-    mean over runs of each run's lowest energy.
+    """Per setting (or ``by``): ``runs``, ``propagation``, the figures of
+    :meth:`qsudoku.experiments.stats.Pool.figures` (``figures`` go to it) and
+    ``min_energy_mean``, the mean over runs of each run's lowest energy.
 
-    ``rows_or_df`` is a results file (its rows streamed: see
-    :func:`~qsudoku.experiments.results.iter_rows`), an iterable of rows consumed one at
-    a time, or a DataFrame.  The summary keeps a few numbers per puzzle, never the rows,
-    and is the same whatever the file's format: a group's values are read as numbers
-    (``""`` is missing) and a key that is a number in text (``"2"``) is that number.
+    ``rows_or_df`` is a results file (its rows streamed), an iterable of rows consumed one
+    at a time, or a DataFrame; the summary is the same whatever the file's format (a key
+    that is a number in text, ``"2"``, is that number).
 
     >>> rows = [{"setting": "a", "puzzle": "x", "num_reads": 8, "num_valid": 4,
     ...          "t_read": 0.01, "min_energy": 0.0},
@@ -263,7 +241,6 @@ def summarize(rows_or_df, by: Sequence[str] = ("setting",), **figures):
     import pandas as pd
 
     from qsudoku.experiments.results import iter_rows
-    from qsudoku.experiments.stats import Pool
 
     by = list(by)
     if isinstance(rows_or_df, pd.DataFrame):
@@ -284,7 +261,7 @@ def summarize(rows_or_df, by: Sequence[str] = ("setting",), **figures):
         if g is None:
             g = groups[key] = [0, 0.0, 0, Pool()]
         g[0] += 1
-        e = _number(r.get("min_energy"))
+        e = as_float(r.get("min_energy"))
         if e == e:
             g[1] += e
             g[2] += 1
@@ -293,16 +270,6 @@ def summarize(rows_or_df, by: Sequence[str] = ("setting",), **figures):
                 "min_energy_mean": g[1] / g[2] if g[2] else math.nan}
                for key, g in groups.items()]
     return pd.DataFrame(records) if records else pd.DataFrame(columns=[*by, "runs"])
-
-
-def _number(v) -> float:
-    """A value of a results row as a float (missing or not a number: NaN)."""
-    if v is None or v == "" or isinstance(v, bool):
-        return math.nan
-    try:
-        return float(v)
-    except (TypeError, ValueError):
-        return math.nan
 
 
 def _key_value(v):

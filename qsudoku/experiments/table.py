@@ -1,30 +1,17 @@
 """Incremental, resumable, single-writer result tables for long runs (``bench``, ``sweep``).
 
-Rows are written as they finish: each row is one ``write`` of a complete CSV line,
-flushed and ``fsync``-ed, so an interrupted run (Ctrl-C, SIGTERM, a crash) keeps
-every finished row and at worst leaves a torn last line, which a resumed run
-drops.  A ``.parquet`` output is journaled to ``<out>.partial.csv`` and converted
-atomically when the run closes, by chunks of rows (:mod:`qsudoku.experiments.convert`);
-a resumed file is copied into its new journal a row at a time: neither holds the
-whole file in memory.
+Each finished row is one ``write`` of a complete CSV line, flushed and ``fsync``-ed, so an
+interrupted run keeps every finished row (a torn last line is dropped on resume).  A
+``.parquet`` output is journaled to ``<out>.partial.csv`` and converted atomically, by
+chunks, when the run closes (:mod:`qsudoku.experiments.convert`).
 
-One :class:`RowWriter` holds an output at a time, under every name that reaches it:
-it takes an exclusive lock on ``<out>.lock`` (named after the output's real path, the
-same for a ``.parquet`` output and its journal) before it reads or rewrites anything,
-and an exclusive ``flock`` on the files themselves (so a hard link is held too); a
-second writer (another run, or another writer in this process) is refused with a
-:class:`~qsudoku.errors.ConfigError` before it touches anything.  A file is resumed
-only if it provably is a results file qsudoku wrote (its exact header line, or a
-Parquet schema under a ``.parquet`` name: :func:`~qsudoku.experiments.results.results_header`;
-a new table gets its header line at once, so none of ours is empty); anything else is
-refused and left as it is.  A resumed file whose rows do not parse, or that repeats a
-key, is refused with the file and line (:mod:`qsudoku.experiments.resume`).
-The machine refusing a write (a full disk, a file-size limit) is a
-:class:`~qsudoku.errors.MachineError`: every row written before it stays, readable
-and resumable.  A row whose key the table already has is not
-written again, so a batch that Dask re-runs after losing a worker, or a key that a
-resumed run already holds, never becomes a duplicate row.  Nothing is written
-through a symbolic link.
+One :class:`RowWriter` holds an output at a time, under every name that reaches it (a lock
+named after its real path, :mod:`qsudoku.experiments.locks`, and a ``flock`` on the files
+themselves); a second writer is refused before it touches anything.  Only a file that
+provably is a results file of qsudoku is resumed
+(:func:`~qsudoku.experiments.results.results_header`, :mod:`qsudoku.experiments.resume`).
+A refused write is a :class:`~qsudoku.errors.MachineError` that keeps every earlier row;
+a key already in the table is never written again; nothing is written through a link.
 
 >>> import os, tempfile
 >>> path = os.path.join(tempfile.mkdtemp(), "rows.csv")
