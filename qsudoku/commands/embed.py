@@ -15,7 +15,8 @@ import statistics
 import sys
 
 from qsudoku.model.encodings import ENCODINGS
-from qsudoku.commands.common import SecondsAction, add_input_args, add_option, iter_inputs
+from qsudoku.commands.common import (SecondsAction, add_input_args, add_option, iter_inputs,
+                                     parse_rules)
 
 TOPOLOGY_CHOICES = ("pegasus", "zephyr", "chimera")
 #: minorminer's own ``timeout`` (seconds), which ``--time-budget`` overrides.
@@ -60,12 +61,8 @@ def register(sub) -> None:
 def _config(args):
     from qsudoku.config import load_config
 
-    cfg = load_config(args.config)
-    if args.rules is not None:
-        text = args.rules.strip()
-        cfg = cfg.with_overrides(rules=[] if text in ("", "none") else
-                                 [r.strip() for r in text.split(",")])
-    return cfg.with_overrides(encoding=args.encoding)
+    return load_config(args.config).with_overrides(rules=parse_rules(args.rules),
+                                                   encoding=args.encoding)
 
 
 def _embedding_parameters(args) -> dict:

@@ -112,9 +112,8 @@ def spec_argv(spec: dict) -> list[str]:
 
 
 def _resolve(word: str) -> str:
-    """A ``PUZZLE`` argument of a spec run: a path or a puzzle as given, else the set of
-    that name (``$QSUDOKU_DATA`` first, then ``data/``), so that ``lewis/sudoku25`` finds
-    a set that does not ship."""
+    """A ``PUZZLE`` argument of a spec run: a path or a puzzle as given, else the set of that
+    name (``$QSUDOKU_DATA`` first, then ``data/``)."""
     from qsudoku.errors import DatasetMissingError
     from qsudoku.io.datasets import dataset_path
 
@@ -140,9 +139,8 @@ def _default(parser, dest: str):
 
 
 def _given_on_the_command_line(parser, args) -> set[str] | None:
-    """The ``dest`` of every flag the command line gave (``args.argv``, set by
-    :func:`qsudoku.cli.main`), so that a flag given at its default value (``--repeat 1``)
-    still wins over the spec's; ``None`` when the words are not known."""
+    """The ``dest`` of every flag the command line gave (``args.argv``), so that a flag given
+    at its default value still wins over the spec's; ``None`` when the words are unknown."""
     words = getattr(args, "argv", None)
     command = parser.prog.split()[-1]
     if not words or command not in words:
@@ -167,10 +165,8 @@ def _given_on_the_command_line(parser, args) -> set[str] | None:
 
 
 def apply_spec(args) -> None:
-    """Fill ``args`` from its ``--spec``: the spec's puzzles (resolved by
-    :func:`qsudoku.io.dataset_path`) unless ``PUZZLE`` arguments were given (paths, or
-    set names), and every
-    option the command line left at its default.
+    """Fill ``args`` from its ``--spec``: the spec's puzzles unless ``PUZZLE`` arguments were
+    given, and every option the command line left at its default.
 
     Raises:
         ConfigError: The spec is for another command, or one of its options is refused
@@ -226,9 +222,8 @@ def apply_spec(args) -> None:
 
 
 def option_name(args, dest: str, flag: str, sep: str = "") -> str:
-    """How a message names the option ``dest`` of a run: ``flag`` as the user types it, or,
-    when its value came from the run's ``--spec``, the spec and the key (then followed by
-    ``sep``, e.g. ``" ="`` before a value).
+    """How a message names the option ``dest``: ``flag``, or, when its value came from the
+    ``--spec``, the spec and the key followed by ``sep``.
 
     >>> args = argparse.Namespace(spec=("s.toml", None), spec_keys={"repeat": "repeat"})
     >>> option_name(args, "repeat", "--repeat", " ="), option_name(args, "jobs", "--jobs")
@@ -239,8 +234,7 @@ def option_name(args, dest: str, flag: str, sep: str = "") -> str:
 
 
 def _study_options(path: str, parser, command: str, options: dict) -> dict:
-    """The flag of each key of ``[options]``: the full name of a flag of ``command``
-    (``--`` + key) that is a study option.
+    """The flag of each key of ``[options]`` (``--`` + key, a study option of ``command``).
 
     Raises:
         ConfigError: A key that is no flag (an abbreviation included), or a flag that
@@ -264,9 +258,8 @@ def _study_options(path: str, parser, command: str, options: dict) -> dict:
 
 
 def _culprit(path: str, parser, options: dict, keys: dict) -> ConfigError | None:
-    """The error of the first key of ``[options]`` whose value alone is refused, naming
-    the spec and the key; ``None`` if each is taken alone (two keys that exclude
-    each other)."""
+    """The error of the first key of ``[options]`` whose value alone is refused, naming the
+    spec and the key; ``None`` if each is taken alone."""
     import contextlib
     import io
 

@@ -78,16 +78,14 @@ def run_batches(fn: Callable[[Any], Any], batches: Iterable, *, setup: Callable 
             thread, counted when the run starts).
             ``worker_timeout``: Seconds to wait for a first worker of a scheduler that has
             none (default ``QSUDOKU_WORKER_TIMEOUT`` or 60).
-            ``worker_memory``: Memory limit of each local worker (Dask's
-            ``memory_limit``: ``"auto"`` = the machine's memory shared equally,
-            ``"2GiB"``, bytes, or 0 = none); past it Dask pauses, then restarts the
-            worker, and the batch is retried elsewhere.  Ignored with a scheduler.
+            ``worker_memory``: Memory limit of each local worker (``"auto"`` = the
+            machine's memory shared equally, ``"2GiB"``, bytes, or 0 = none); past it Dask
+            restarts the worker and retries the batch.  Ignored with a scheduler.
 
     Returns:
-        A generator; the cluster starts on the first ``next``.  A consumer that stops
-        early should ``close()`` it: that cancels the rest and stops the workers, as do
-        exhaustion, Ctrl-C and SIGTERM (SIGTERM raises :class:`KeyboardInterrupt` while
-        the generator is alive).
+        A generator; the cluster starts on the first ``next``; ``close()`` (an early stop),
+        exhaustion, Ctrl-C and SIGTERM (raised as :class:`KeyboardInterrupt`) cancel the
+        rest and stop the workers.
 
     Raises:
         BackendUnavailableError: The scheduler cannot be reached or does not answer in

@@ -47,9 +47,8 @@ TIME_LIMIT = 60.0
 
 
 class SolutionsError(ConfigError):
-    """This puzzle cannot be measured: more solutions than ``max_solutions``, none, or
-    more than the enumeration reached in its time limit (exit 2: a puzzle, not the run,
-    is refused; ``--keep-going`` reports it and goes on)."""
+    """This puzzle cannot be measured: more solutions than ``max_solutions``, none, or an
+    enumeration stopped by its time limit (exit 2)."""
 
 
 @dataclass
@@ -141,9 +140,8 @@ def fairness(puzzle: Puzzle, config: Config = Config(), *, reads: int,
         puzzle: A puzzle with at most ``max_solutions`` solutions.
         config: Rules, weights and the sampler's parameters (its ``num_reads`` is
             replaced by ``reads``).
-        reads: Reads of the one fixed sample (at most
-            :data:`~qsudoku.checks.MAX_READS`; a sampler that takes no
-            ``num_reads``, such as ``exact``, is called once and its reads counted).
+        reads: Reads of the one fixed sample (at most :data:`~qsudoku.checks.MAX_READS`;
+            a sampler that takes no ``num_reads`` is called once).
         max_solutions: Most solutions enumerated (at most :data:`SOLUTIONS_CAP`); a
             puzzle with more is refused.
         seed: The run's seed (``None``: drawn, and reported).

@@ -1,13 +1,11 @@
 """One writer per results file: a lock named after the file's real path, and locks on
 the file itself (whatever name, hard link included, reaches it).
 
-The lock file of ``x.csv`` is ``x.csv.lock`` in the real directory of ``x.csv``; a
-Parquet output and its journal share ``x.parquet.lock``.  It is only ever created
-exclusively, never opened for writing once it exists, so a link planted at its name
-cannot make qsudoku truncate what the link reaches; a lock file left by a dead run is
-removed and created anew only if it is a regular file with one name holding only a
-pid.  The lock file is removed on release while still locked; a writer that locked a
-removed file retries on the new one.
+The lock file of ``x.csv`` is ``x.csv.lock`` in its real directory (a Parquet output and
+its journal share one).  It is only ever created exclusively, so a link planted at its name
+cannot make qsudoku truncate what it reaches; a stale one is replaced only if it is a
+regular file with one name holding only a pid; it is removed on release while still
+locked (a writer that locked a removed file retries).
 """
 
 from __future__ import annotations
@@ -40,16 +38,8 @@ def lock_path(path: str) -> str:
 
 
 def lock(path: str) -> int:
-    """An open descriptor of :func:`lock_path` holding an exclusive ``flock``.
-
-    The lock file is created exclusively (``O_CREAT | O_EXCL | O_NOFOLLOW``): an
-    existing file is never opened for writing, so a hard or symbolic link planted
-    there can never truncate the data it reaches.  An existing lock file is checked
-    (:func:`_clear_stale`): held by a live run, the run is refused; left by a dead one
-    (a regular file with one name holding only a pid), it is removed and created anew;
-    anything else is refused and left as it is.  The lock file is removed on release
-    while still locked, so after locking we check that the name still refers to the
-    locked file (else another writer removed it meanwhile and we retry).
+    """An open descriptor of :func:`lock_path` holding an exclusive ``flock`` (see the
+    module doc; an existing lock file is checked by :func:`_clear_stale`).
 
     Raises:
         ConfigError: Another writer holds the lock, the lock file is not one of

@@ -121,13 +121,11 @@ def bootstrap_quantile(point: Sequence[float], low: Sequence[float] | None = Non
                        confidence: float = CONFIDENCE) -> tuple[float, float, float]:
     """The ``q`` quantile of ``point`` over puzzles and its bootstrap interval.
 
-    The puzzles are resampled with replacement ``resamples`` times (a seeded
-    :class:`numpy.random.Generator`); the interval runs from the ``(1 - confidence)/2``
-    quantile of the resampled quantiles of ``low`` to the ``(1 + confidence)/2`` one of
-    ``high``, where ``low <= point <= high`` are each puzzle's own interval (default: the
-    point values), so that it carries both the choice of puzzles and each puzzle's finite
-    sample.  ``inf`` counts as the largest value; the interval is widened to contain the
-    estimate if it does not.  ``(nan, nan, nan)`` without values.
+    The puzzles are resampled ``resamples`` times (seeded); the interval runs from the
+    ``(1 - confidence)/2`` quantile of the resampled quantiles of ``low`` to the
+    ``(1 + confidence)/2`` one of ``high`` (each puzzle's own interval, default the point
+    values), so it carries both the choice of puzzles and each puzzle's finite sample; it
+    is widened to contain the estimate.  ``(nan, nan, nan)`` without values.
 
     >>> est, lo, hi = bootstrap_quantile([1.0, 2.0, 3.0, 4.0, 5.0])
     >>> est, lo <= est <= hi, lo >= 1.0, hi <= 5.0
@@ -168,12 +166,8 @@ def quantile_name(q: float) -> str:
 
 
 class Pool:
-    """Reads pooled per puzzle (its repeats added up) for one set and sampler.
-
-    :meth:`add` takes a results row of a fixed sample (``num_reads``, ``num_valid``,
-    ``num_target``, ``t_read``, ``mean_energy``); rows solved by propagation, and rows
-    without reads, are counted apart (:attr:`propagation`, :attr:`unsampled`) and enter
-    no figure.
+    """Reads pooled per puzzle (its repeats added up) for one set and sampler; rows solved
+    by propagation, and rows without reads, are counted apart and enter no figure.
 
     >>> pool = Pool()
     >>> pool.add({"puzzle": "a", "num_reads": 10, "num_valid": 0, "num_target": 0,
@@ -183,8 +177,7 @@ class Pool:
     >>> f["puzzles"], f["propagation"], f["p_read"], f["p_read_high"] > 0, f["tts99_median_high"]
     (1, 1, 0.0, True, inf)
 
-    A read that returned no sample (an exact backend stopped by its time limit: no
-    ``t_read``, no energy) counts as a failed read of its sampling time:
+    A read that returned no sample counts as a failed read of its sampling time:
 
     >>> pool.add({"puzzle": "c", "num_reads": 1, "num_valid": 0, "num_target": 0,
     ...           "t_read": "", "t_sample": 30.0, "mean_energy": ""})
@@ -221,11 +214,10 @@ class Pool:
 
     def figures(self, quantiles: Iterable[float] = QUANTILES, *, resamples: int = RESAMPLES,
                 seed: int = 0) -> dict:
-        """The set's figures: ``puzzles``, ``propagation``, ``reads``, ``valid_reads``;
-        ``p_read`` (valid / reads, pooled) with its Wilson interval; each quantile of
-        TTS99 over puzzles with its bootstrap interval (``tts99_median``,
-        ``tts99_median_low``, ``tts99_median_high``, ``tts99_q25``...); the median time to
-        target (``ttt99_median``...) and residual energy (``residual_energy_median``...)."""
+        """The set's figures: ``puzzles``, ``propagation``, ``reads``, ``valid_reads``,
+        ``p_read`` (pooled) with its Wilson interval, each quantile of TTS99 over puzzles
+        with its bootstrap interval (``tts99_median``, ``_low``, ``_high``, ``tts99_q25``...),
+        the median time to target (``ttt99_median``...) and residual energy."""
         rows = np.array(list(self.puzzles.values()), dtype=float).reshape(-1, 5)
         n, k, hit = rows[:, 0], rows[:, 1], rows[:, 2]
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -262,10 +254,9 @@ def _tts_arrays(t_read, counts, n):
 
 def optimal(records: Sequence[Mapping], axis: str, by: Sequence[str] = (),
             column: str = "tts99_median") -> list[dict]:
-    """The optimal TTS over a swept ``axis``: for each group of ``by``, the smallest
-    ``column`` over the axis's values (``at``), with the interval
-    ``[min of the lows, min of the highs]`` (the minimum of quantities each within its
-    interval lies within it); ``at`` is ``""`` when no value is finite.
+    """The optimal TTS over a swept ``axis``: per group of ``by``, the smallest ``column``
+    over the axis's values (``at``; ``""`` when none is finite), with the interval
+    ``[min of the lows, min of the highs]``.
 
     >>> recs = [{"num_sweeps": 10, "tts99_median": 2.0, "tts99_median_low": 1.0,
     ...          "tts99_median_high": 5.0},

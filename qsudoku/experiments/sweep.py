@@ -130,18 +130,13 @@ def run_sweep(puzzles: Sequence, axes: Mapping[str, Sequence], config: Config = 
     """Run every puzzle x setting x repeat and return the rows of this call.
 
     Args:
-        puzzles: The puzzles (each keyed by its name, text and position), read as the
-            run needs them (a generator streams).
-        axes: ``{key: [values]}``; weight keys (:data:`WEIGHT_KEYS`) set penalty
-            weights, ``sampler`` the sampler, others are sampling parameters.  Values
-            not swept come from ``config`` (or the sampler's registered defaults).
-        config: The base configuration; each run is a fixed sample of it (one round of
-            ``num_reads`` reads, all counted, no fallback).
+        puzzles: The puzzles, read as the run needs them (a generator streams).
+        axes: ``{key: [values]}`` (see :func:`points`); values not swept come from
+            ``config``.
+        config: The base configuration; each run is a fixed sample of it.
         repeat: Runs per puzzle and setting; repeat ``r`` uses seed ``config seed + r``
-            when the sampler takes a seed, so every setting sees the same seeds; without
-            a configured seed each run draws one (its row's ``seed``).
-        out: ``.csv`` or ``.parquet`` file written row by row (see
-            :class:`~qsudoku.experiments.table.RowWriter`); ``None`` keeps rows in memory only.
+            (without a configured seed each run draws one, its row's ``seed``).
+        out: ``.csv`` or ``.parquet`` file written row by row; ``None``: in memory only.
         resume: Skip the rows ``out`` already has and append the rest.
         overwrite: Replace an existing ``out``.
         progress: Show a progress bar on stderr.
@@ -154,11 +149,10 @@ def run_sweep(puzzles: Sequence, axes: Mapping[str, Sequence], config: Config = 
         TypeError: An argument of the wrong type (named).
         ValueError: An empty axis, or ``resume`` with ``overwrite``.
         ConfigError: Bad axis, weight, parameter or sampler, ``repeat`` or ``jobs`` out of
-            the limits of :mod:`qsudoku.experiments.limits` (the command line's; before
-            any run); ``out`` exists without ``resume``/``overwrite``, is being written by
-            another run, or has other columns.
-        BackendUnavailableError: ``out`` is a ``.parquet`` file and pyarrow is not
-            installed (before any run).
+            the limits of :mod:`qsudoku.experiments.limits` (before any run); ``out``
+            exists without ``resume``/``overwrite``, is held by another run, or has other
+            columns.
+        BackendUnavailableError: A ``.parquet`` ``out`` without pyarrow (before any run).
         MachineError: The machine refused to write ``out``; finished rows are kept.
         KeyboardInterrupt: Ctrl-C or SIGTERM; the rows finished so far are kept.
     """

@@ -62,14 +62,12 @@ def write_all(fd: int, data: bytes) -> None:
 
 
 class RowWriter:
-    """Append rows to a results table, one durable line per finished row, as the only
-    writer of that table.
+    """Append rows to a results table, one durable line per finished row, as its only writer.
 
     Args:
         path: ``.csv`` or ``.parquet`` output.
-        key: Columns that identify a row; with ``resume`` the keys already present
-            (as strings) are in :attr:`done`, so the caller skips them, and
-            :meth:`write` never writes a key twice.
+        key: Columns that identify a row; the keys present (as strings) are in
+            :attr:`done`, and :meth:`write` never writes a key twice.
         resume: Keep existing rows and continue; otherwise an existing file is an error
             unless ``overwrite``.
         overwrite: Replace an existing file.
@@ -79,11 +77,9 @@ class RowWriter:
     Raises:
         BackendUnavailableError: A ``.parquet`` output without pyarrow installed (before
             anything is locked or written).
-        ConfigError: Bad suffix; missing directory; ``path`` is a directory, a symbolic
-            link or not a regular file; another writer holds it (under any name); it
-            exists without ``resume`` or ``overwrite``; a resumed file lacks the key
-            columns, has other ``fields``, has a row that does not parse or repeats a key
-            (the message names the file and line).  Nothing is changed then.
+        ConfigError: Bad suffix or target; another writer holds it; it exists without
+            ``resume`` or ``overwrite``; a resumed file is not one of this run (the
+            message names the file and line).  Nothing is changed then.
     """
 
     _newline = "\r\n"  # the csv module's, as every table written so far has it
@@ -151,9 +147,7 @@ class RowWriter:
 
     def _resume_from(self, source: str) -> None:
         """Check the rows of ``source`` and copy them into a new journal
-        (:func:`~qsudoku.experiments.resume.copy_rows`: a row at a time, replacing the
-        journal atomically once every row is checked)."""
-        # ours, or refused before any write
+        (:func:`~qsudoku.experiments.resume.copy_rows`)."""
         check_header(self.path, results_header(source), self.key, self.expected)
         fields = copy_rows(source, self.journal, self.key, self.done)
         if fields is not None:
@@ -276,8 +270,8 @@ class RowWriter:
 
 
 class StdoutRows(RowWriter):
-    """The rows of a run as CSV on standard output (``-o -``), a line per finished row,
-    flushed for the reader of a pipe; no file to lock, resume or convert (nor Parquet).
+    """The rows of a run as CSV on standard output (``-o -``), flushed a line per row; no
+    file to lock, resume or convert.
 
     >>> with StdoutRows(("k",)) as w:
     ...     w.write({"k": 1, "v": 0.5}), w.write({"k": 1, "v": 0.7})

@@ -1,8 +1,5 @@
-"""Pictures of sweeps: heatmaps and curves of a metric over the swept settings.
-
-Split from :mod:`qsudoku.plots.grid` (which re-exports :func:`heatmap` and :func:`curves`); the
-same conventions hold: each function draws on ``ax=`` or a new pyplot-free figure and
-returns the figure; matplotlib and pandas are imported inside the functions.
+"""Pictures of sweeps: heatmaps and curves of a metric over the swept settings (re-exported
+by :mod:`qsudoku.plots.grid`, whose conventions hold).
 
 >>> import pandas as pd
 >>> df = pd.DataFrame({"cell": [1, 2], "success_prob": [0.25, 0.75]})
