@@ -23,7 +23,7 @@ import signal
 import sys
 import uuid
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, cast
 
 from qsudoku.config import MIN_WORKER_MEMORY, need_worker_memory
 from qsudoku.errors import BackendUnavailableError, ConfigError
@@ -214,8 +214,9 @@ def _on_dask(fn, batches, c: Cluster, setup: tuple, on_start) -> Iterator[tuple[
     with terminate_as_interrupt(), _quiet_logs():
         try:
             if address is not None:
-                client = connect(address, c.timeout)
-                nthreads = wait_for_workers(client, address, c.worker_timeout, on_start)
+                client = connect(address, cast(float, c.timeout))  # resolved by run_batches
+                nthreads = wait_for_workers(client, address, cast(float, c.worker_timeout),
+                                            on_start)
                 info = (f"Dask scheduler {address}: {len(nthreads)} workers, "
                         f"{sum(nthreads.values())} threads")
             else:
