@@ -149,8 +149,10 @@ def _main(argv=None) -> int:
             return fail(f"internal error: {internal_error_line(e)}", 1)
         return fail(f"error: {missing}", exit_code_for(missing))
     except OSError as e:
-        if _is_machine(e):  # the machine's failure (disk full, ...), not a bug
-            error = _machine_error(e)
+        from qsudoku.io.failures import MACHINE_ERRNOS, machine_error
+
+        if e.errno in MACHINE_ERRNOS:  # the machine's failure (disk full, ...), not a bug
+            error = machine_error(str(e.filename) if e.filename else "an output", e)
             return fail(f"error: {error}", exit_code_for(error))
         return fail(f"internal error: {internal_error_line(e)}", 1)
     except Exception as e:  # a bug: say so, with its real cause, and exit 1
@@ -218,19 +220,6 @@ def optional_import_error(e: ImportError):
     what, extra = OPTIONAL_PACKAGES[name]
     return BackendUnavailableError(f"{what} need {name}, which is not installed: "
                                    f"{install_hint(extra)}")
-
-
-def _is_machine(e: OSError) -> bool:
-    from qsudoku.io.failures import MACHINE_ERRNOS
-
-    return e.errno in MACHINE_ERRNOS
-
-
-def _machine_error(e: OSError) -> MachineError:
-    """The one-line error of an ``OSError`` of the machine that no writer named."""
-    from qsudoku.io.failures import machine_error
-
-    return machine_error(str(e.filename) if e.filename else "an output", e)
 
 
 class GuardedStdout:

@@ -55,15 +55,10 @@ def lock(path: str) -> int:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as e:
-            busy = e.errno in (errno.EAGAIN, errno.EACCES)
-            if not busy:  # the file this call made: not left behind
+            if e.errno not in _BUSY:  # the file this call made: not left behind
                 _remove(lock, fd)
             os.close(fd)
-            if is_machine(e):
-                raise machine_error(lock, e, action="lock") from None
-            if not busy:
-                raise ConfigError(f"cannot lock {lock}: {e.strerror or e}") from None
-            raise _busy(path, "") from None
+            raise _lock_error(e, lock, path, "") from None
         try:
             now = os.stat(lock, follow_symlinks=False)
         except FileNotFoundError:
@@ -80,10 +75,19 @@ def lock(path: str) -> int:
     raise ConfigError(f"cannot lock {lock}: it keeps being replaced")
 
 
-def _busy(path: str, holder: str) -> ConfigError:
-    who = f" (pid {holder})" if holder.isdigit() else ""
-    return ConfigError(f"{path} is being written by another qsudoku run{who}; "
-                       "wait for it to finish or write another file")
+_BUSY = (errno.EAGAIN, errno.EACCES)
+
+
+def _lock_error(e: OSError, lock: str, path: str, holder: str) -> Exception:
+    """Why ``flock`` of ``lock`` failed: another run holds it (pid ``holder``), the machine
+    refused, or the system did."""
+    if e.errno in _BUSY:
+        who = f" (pid {holder})" if holder.isdigit() else ""
+        return ConfigError(f"{path} is being written by another qsudoku run{who}; "
+                           "wait for it to finish or write another file")
+    if is_machine(e):
+        return machine_error(lock, e, action="lock")
+    return ConfigError(f"cannot lock {lock}: {e.strerror or e}")
 
 
 def _create(lock: str, path: str) -> int | None:
@@ -132,11 +136,7 @@ def _clear_stale(lock: str, path: str) -> None:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as e:
-            if e.errno in (errno.EAGAIN, errno.EACCES):
-                raise _busy(path, text.decode("ascii").strip()) from None
-            if is_machine(e):
-                raise machine_error(lock, e, action="lock") from None
-            raise ConfigError(f"cannot lock {lock}: {e.strerror or e}") from None
+            raise _lock_error(e, lock, path, text.decode("ascii").strip()) from None
         _remove(lock, fd)  # a dead run's lock, held now by us alone: removed
     finally:
         os.close(fd)
