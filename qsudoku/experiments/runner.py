@@ -95,8 +95,6 @@ def run(tasks: Iterable[Task], writer=None, *, progress: bool = False, on_start=
     todo = (t for t in tasks if (t.key(),) not in done)
     workers = (os.cpu_count() or 1) if c.jobs == 0 else c.jobs
     batches, total = _batches(todo, 2 if address else workers)
-    if total == 0:
-        return []
     batches = iter(batches)
     first = next(batches, None)
     if first is None:
