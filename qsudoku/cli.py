@@ -1,19 +1,13 @@
 """The ``qsudoku`` command line: a thin front end over the pipeline.
 
 Each subcommand lives in :mod:`qsudoku.commands` and adds itself with
-``register(subparsers)``.  Errors end as one readable line on stderr and an exit
-code: 0 solved, 1 no valid sample (or no solution), 2 bad input or config,
-3 backend unavailable, 4 the machine refused (disk full, file too large, standard output
-closed or full).  Any other exception is a bug: one line naming it (``internal
-error``), exit code 1.  ``--debug`` shows the full traceback instead of the line (the exit
-code stays the same).  When the reader of stdout leaves early (``qsudoku solve FILE |
-head -1``), a command stops quietly and exits with the code of the results it reached (a
-command keeps it in ``args.exit_so_far`` as it goes).  Standard output is watched while a
-command runs (:class:`GuardedStdout`): a write that the machine refuses, or a standard
-output that was closed before qsudoku started (``qsudoku solve P >&-``), is exit 4 with
-one line, as is an ``OSError`` of :data:`~qsudoku.io.failures.MACHINE_ERRNOS` anywhere else.
-No secret reaches standard error: a token-shaped value or a URL's password in any line is
-``<token>`` (:mod:`qsudoku.samplers.redact`).
+``register(subparsers)``.  Errors end as one line on stderr and an exit code: 0 solved,
+1 no valid sample (or no solution), 2 bad input or config, 3 backend unavailable, 4 the
+machine refused (disk full, file too large, standard output closed or full).  Any other
+exception is a bug: one ``internal error`` line, exit 1; ``--debug`` shows the traceback
+instead (same exit code).  A reader of stdout that leaves early (``| head -1``) stops a
+command quietly with the code of the results it reached (``args.exit_so_far``).  No secret
+reaches stderr (:mod:`qsudoku.samplers.redact`).
 """
 
 from __future__ import annotations
@@ -55,9 +49,8 @@ def _module_of(command: str) -> str | None:
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """An ``ArgumentParser`` (and, through ``add_subparsers``, every subcommand's) whose
-    usage errors are one line on stderr, exit 2: the option, the bad value and where the
-    usage is, not the usage block (``--help`` still prints it).
+    """An ``ArgumentParser`` (and every subcommand's) whose usage errors are one line on
+    stderr, exit 2, not the usage block.
 
     >>> OneLineParser(prog="qsudoku solve").error("argument --seed: invalid int value: 'abc'")
     Traceback (most recent call last):
@@ -74,9 +67,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     Args:
         command: A subcommand's name: only that subcommand is registered, so that running
-            it imports no other subcommand's module (some import the exact backends or the
-            benchmark tables: 30 ms of a one-puzzle ``solve``).  ``None`` or an unknown
-            name: every subcommand (for ``--help`` and argparse's list of choices).
+            it imports no other subcommand's module.  ``None`` or an unknown name: every
+            subcommand (for ``--help`` and argparse's list of choices).
 
     >>> build_parser("samplers").parse_args(["samplers"]).command
     'samplers'
@@ -108,8 +100,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     """Run the CLI; returns the exit code.  Everything it writes to stderr is masked
-    (:func:`~qsudoku.samplers.redact.masked_stderr`): a token-shaped argument quoted in an
-    error, or the password of a scheduler address, shows as ``<token>``."""
+    (:func:`~qsudoku.samplers.redact.masked_stderr`)."""
     from qsudoku.samplers.redact import masked_stderr
 
     with masked_stderr():
@@ -131,16 +122,20 @@ def _main(argv=None) -> int:
         return exit_code_for(e)
     args.argv = argv  # the words as given: a results file's provenance record names them
     guard = GuardedStdout.install()
+
+    def fail(line: str, code: int) -> int:
+        if args.debug:
+            traceback.print_exc()
+        else:
+            print(f"qsudoku: {line}", file=sys.stderr)
+        return code
+
     try:
         code = int(args.run(args) or 0)
         guard.flush()
         return code
     except QSudokuError as e:
-        if args.debug:
-            traceback.print_exc()
-        else:
-            print(f"qsudoku: error: {e}", file=sys.stderr)
-        return exit_code_for(e)
+        return fail(f"error: {e}", exit_code_for(e))
     except KeyboardInterrupt:
         if not getattr(args, "interrupt_said", False):
             print("qsudoku: interrupted", file=sys.stderr)
@@ -151,46 +146,24 @@ def _main(argv=None) -> int:
     except ImportError as e:
         missing = optional_import_error(e)
         if missing is None:
-            if args.debug:
-                traceback.print_exc()
-            else:
-                print(f"qsudoku: internal error: {internal_error_line(e)}", file=sys.stderr)
-            return 1
-        if args.debug:
-            traceback.print_exc()
-        else:
-            print(f"qsudoku: error: {missing}", file=sys.stderr)
-        return exit_code_for(missing)
+            return fail(f"internal error: {internal_error_line(e)}", 1)
+        return fail(f"error: {missing}", exit_code_for(missing))
     except OSError as e:
-        if _is_machine(e):  # the machine's failure (disk full, ...), not a bug
-            error = _machine_error(e)
-            if args.debug:
-                traceback.print_exc()
-            else:
-                print(f"qsudoku: error: {error}", file=sys.stderr)
-            return exit_code_for(error)
-        if args.debug:
-            traceback.print_exc()
-        else:
-            print(f"qsudoku: internal error: {internal_error_line(e)}", file=sys.stderr)
-        return 1
+        from qsudoku.io.failures import MACHINE_ERRNOS, machine_error
+
+        if e.errno in MACHINE_ERRNOS:  # the machine's failure (disk full, ...), not a bug
+            error = machine_error(str(e.filename) if e.filename else "an output", e)
+            return fail(f"error: {error}", exit_code_for(error))
+        return fail(f"internal error: {internal_error_line(e)}", 1)
     except Exception as e:  # a bug: say so, with its real cause, and exit 1
-        if args.debug:
-            traceback.print_exc()
-        else:
-            print(f"qsudoku: internal error: {internal_error_line(e)}", file=sys.stderr)
-        return 1
+        return fail(f"internal error: {internal_error_line(e)}", 1)
     finally:
         guard.uninstall()
 
 
 def show_text(text: str, code: int = 0) -> int:
-    """Write ``text`` (``--help``, ``--version``) to standard output -> the exit code.
-
-    Argparse drops a failed write silently; here a standard output the machine refuses
-    (closed, full, a file-size limit) is exit 4 with one line, and a reader that left
-    (``qsudoku --help | head -1``) is a quiet stop with ``code``, as for any command.
-    """
+    """Write ``text`` (``--help``, ``--version``) to standard output -> the exit code
+    (a standard output the machine refuses: exit 4; a reader that left: ``code``)."""
     if not text:
         return code
     guard = GuardedStdout.install()
@@ -249,25 +222,10 @@ def optional_import_error(e: ImportError):
                                    f"{install_hint(extra)}")
 
 
-def _is_machine(e: OSError) -> bool:
-    from qsudoku.io.failures import MACHINE_ERRNOS
-
-    return e.errno in MACHINE_ERRNOS
-
-
-def _machine_error(e: OSError) -> MachineError:
-    """The one-line error of an ``OSError`` of the machine that no writer named."""
-    from qsudoku.io.failures import machine_error
-
-    return machine_error(str(e.filename) if e.filename else "an output", e)
-
-
 class GuardedStdout:
-    """``sys.stdout`` while a command runs: writes pass to the real stream; an ``OSError``
-    the machine raises (a full device, a file-size limit) becomes a
-    :class:`~qsudoku.errors.MachineError` naming standard output, and a standard output
-    closed before qsudoku started is one too, at the first write.  A reader that left
-    (``BrokenPipeError``) passes through unchanged: that is a quiet stop.
+    """``sys.stdout`` while a command runs: an ``OSError`` the machine raises, or a standard
+    output closed before qsudoku started, becomes a :class:`~qsudoku.errors.MachineError`
+    naming standard output; ``BrokenPipeError`` passes through (a quiet stop).
 
     >>> import io
     >>> out = GuardedStdout(io.StringIO())
@@ -344,14 +302,8 @@ class GuardedStdout:
 
 def run() -> int:
     """The program (``qsudoku``, ``python -m qsudoku``): :func:`main` on ``sys.argv``, then
-    every object is moved to the garbage collector's permanent generation (:func:`gc.freeze`).
-
-    The interpreter's exit then skips its last full collections over the million or so
-    objects that numba, dimod and networkx leave behind, a large share of a short run's
-    wall time (``docs/performance.md``, "Start-up").  Nothing is lost: outputs are complete and closed by then, ``atexit``
-    handlers still run and streams are still flushed; only objects in reference cycles
-    keep their finalizers unrun, which Python does not promise at exit anyway.
-    """
+    :func:`gc.freeze`, so that the exit skips full collections over the objects numba,
+    dimod and networkx leave behind (outputs are closed by then; ``atexit`` still runs)."""
     code = main()
     gc.freeze()
     return code

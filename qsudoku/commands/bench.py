@@ -3,16 +3,12 @@
     qsudoku bench data/sudoku9/magictour_top1465.txt --first 20 --sampler solve,sa,tabu \\
         --reads 100 --time-budget 1 --jobs 2 -o top.csv --plot figs/
 
-With no ``--sampler`` (or ``solve``) each row is exactly what ``qsudoku solve`` does
-with the configuration (its figures: time to a valid grid, who solved it); a registry
-name takes a fixed sample of the reduced QUBO with that sampler (``--reads`` reads, all
-counted, no fallback; its figures: p per read and TTS99 with 95% intervals), or with
-``--in-rounds`` runs as ``qsudoku solve --sampler NAME --no-fallback`` within each
-``--time-budget`` (its figures those of ``solve``: success within the limit).  Rows are
-written as they finish (``-o``), the summary next to it (``F.summary.csv``,
-``F.summary.json``); an interrupted run keeps them and ``--resume`` continues.
-``qsudoku bench -o top.csv --plot figs/`` (no puzzles) draws the figures of an
-existing results file.
+With no ``--sampler`` (or ``solve``) each row is what ``qsudoku solve`` does; a registry
+name takes a fixed sample of the reduced QUBO with that sampler (``--reads`` reads, no
+fallback), or with ``--in-rounds`` runs as ``qsudoku solve --sampler NAME --no-fallback``
+within each ``--time-budget``.  Rows are written as they finish (``-o``), the summary next
+to them; ``--resume`` continues an interrupted run; ``-o F --plot DIR`` without puzzles
+draws the figures of an existing results file.
 """
 
 from __future__ import annotations
@@ -27,8 +23,8 @@ from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError,
 from qsudoku.commands.common import (SecondsListAction, add_config_args, add_input_args,
                                      add_route_args, config_from_args)
 from qsudoku.commands.experiment import (add_experiment_args, check_experiment_args,
-                                         experiment_tasks, read_experiment_inputs,
-                                         run_experiment)
+                                         experiment_tasks, read_experiment_inputs, retell,
+                                         run_experiment, say_wrote)
 
 
 def register(sub) -> None:
@@ -46,21 +42,14 @@ def register(sub) -> None:
     add_input_args(p)
     add_config_args(p)
     add_route_args(p, budget=False)
-    for action in p._actions:
-        if action.dest == "puzzles":  # optional here: --plot alone reads --output
-            action.nargs = "*"
-        elif action.dest == "sampler":
-            action.metavar = "A,B,..."
-            action.help = ("backends to compare, comma-separated: 'solve' (the default: what "
-                           "qsudoku solve does), registry names (qsudoku samplers) or "
-                           "module:Class for any importable dimod.Sampler")
-        elif action.dest == "option":
-            action.help = ("a sampler constructor option as a TOML value, e.g. "
-                           "topology=zephyr, or for one backend only, e.g. "
-                           "decompose.qpu_sampler=mock-qpu (repeatable)")
-        elif action.dest == "param":
-            action.help = ("a sampling parameter, e.g. num_sweeps=5000, or for one sampler "
-                           "only, e.g. sa.num_sweeps=5000 (repeatable)")
+    retell(p, sampler="backends to compare, comma-separated: 'solve' (the default: what "
+                      "qsudoku solve does), registry names (qsudoku samplers) or "
+                      "module:Class for any importable dimod.Sampler",
+           option="a sampler constructor option as a TOML value, e.g. topology=zephyr, or "
+                  "for one backend only, e.g. decompose.qpu_sampler=mock-qpu (repeatable)",
+           param="a sampling parameter, e.g. num_sweeps=5000, or for one sampler only, e.g. "
+                 "sa.num_sweeps=5000 (repeatable)")
+    next(a for a in p._actions if a.dest == "sampler").metavar = "A,B,..."
     g = add_experiment_args(p, "benchmark")
     g.add_argument("--time-budget", action=SecondsListAction, metavar="S[,S2...]",
                    help="wall seconds per puzzle of the 'solve' backend (several budgets = "
@@ -251,9 +240,7 @@ def _report(args, rows) -> int:
     if not args.quiet:
         print(format_summary(summary), file=sys.stdout if file or not args.out else sys.stderr)
     if file:
-        for path in write_summary(summary, file) + _write_curve(summary, file):
-            if not args.quiet:
-                print(f"wrote {path}", file=sys.stderr)
+        say_wrote(args, write_summary(summary, file) + _write_curve(summary, file))
     if args.plot:
         from qsudoku.plots.bench import plot_all
 

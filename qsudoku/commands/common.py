@@ -21,18 +21,16 @@ from qsudoku.model.result import count_noun
 from qsudoku.solving.budget import BASE_BUDGET, BIG_MODEL
 
 __all__ = ["add_input_args", "add_config_args", "add_route_args", "rules_from_args", "config_from_args",
-           "iter_inputs", "parse_key_values", "add_index_arg", "pick_puzzle", "check_seconds",
+           "iter_inputs", "parse_key_values", "parse_rules", "add_index_arg", "pick_puzzle", "check_seconds",
            "SecondsAction", "SecondsListAction", "add_option", "DeprecatedAlias",
            "command_inputs", "check_writes"]
 
 
 def add_option(container, *names: str, old: tuple[str, ...] = (), **kwargs) -> argparse.Action:
     """``container.add_argument(*names, **kwargs)``, plus ``old`` spellings of the same option
-    that still work for this release: each prints one note on stderr (``qsudoku: note: --out
-    is deprecated; use -o/--output``; standard output stays clean) and then does what the new
-    name does.  The old names are hidden from ``--help``; the new and old names exclude each
-    other, and a ``required`` option is satisfied by either.  The one home of the command
-    line's renamed flags (``docs/development.md`` lists them).
+    that still work: each prints one note on stderr, then does what the new name does
+    (hidden from ``--help``; new and old exclude each other; either satisfies
+    ``required``).  The one home of the command line's renamed flags.
 
     Args:
         container: A parser or an argument group.
@@ -60,7 +58,7 @@ def add_option(container, *names: str, old: tuple[str, ...] = (), **kwargs) -> a
 
 class DeprecatedAlias(argparse.Action):
     """An old spelling of the option ``target`` (see :func:`add_option`): one note on stderr,
-    then ``target``'s own action (its type, choices and checks apply unchanged)."""
+    then ``target``'s own action."""
 
     def __init__(self, option_strings, dest, target: argparse.Action, **kwargs):
         super().__init__(option_strings, dest, nargs=target.nargs, const=target.const,
@@ -126,8 +124,7 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
 def check_seconds(flag: str, value) -> float:
     """``value`` (text or a number) as seconds: a finite number > 0 and at most
     :data:`~qsudoku.checks.MAX_SECONDS`, else one line naming ``flag``; the one check of
-    every option that takes seconds (``inf`` and ``nan`` are refused: a limit must end;
-    ``1e308`` too, which no sampler's time limit takes).
+    every option that takes seconds (a limit must end).
 
     >>> check_seconds("--time-limit", "2.5")
     2.5
@@ -186,10 +183,8 @@ def add_route_args(p: argparse.ArgumentParser, budget: bool = True) -> None:
 
 
 def parse_key_values(items, what: str) -> dict:
-    """``["a=1", "b=x"]`` -> ``{"a": 1, "b": "x"}``: each value read as a TOML value, the
-    syntax of the config file, so that a setting means the same on the command line and
-    in ``[sampler.params]``; a bare word that is no TOML value is taken as a string (the
-    parameter's own check then says whether a string fits).
+    """``["a=1", "b=x"]`` -> ``{"a": 1, "b": "x"}``: each value read as a TOML value, as in
+    ``[sampler.params]``; a bare word that is no TOML value is taken as a string.
 
     Args:
         items: ``KEY=VALUE`` strings (``sampler.key=value`` keys are kept as they are).
@@ -224,8 +219,8 @@ def rules_from_args(args) -> Rules:
 
 
 def _read_region_file(path: str) -> str:
-    """The text of a region map file (at most :data:`MAX_LINE_BYTES`: a map of n*n
-    labels is far smaller; a device or an endless file is refused, not read whole)."""
+    """The text of a region map file (at most :data:`MAX_LINE_BYTES`; a device or an
+    endless file is refused, not read whole)."""
     try:
         with open(path, "rb") as f:
             data = f.read(MAX_LINE_BYTES + 1)
@@ -250,9 +245,6 @@ def config_from_args(args, default_sampler: str | None = None) -> Config:
         from qsudoku.config import SamplerConfig
 
         cfg = replace(cfg, sampler=SamplerConfig(default_sampler))
-    rules = None
-    if args.rules is not None:
-        rules = [] if args.rules.strip() in ("", "none") else [r.strip() for r in args.rules.split(",")]
     weights = {k: float(v) if isinstance(v, (int, float)) else v
                for k, v in parse_key_values(args.weight, "--weight").items()}
     options = parse_key_values(getattr(args, "option", []), "--option")
@@ -266,9 +258,21 @@ def config_from_args(args, default_sampler: str | None = None) -> Config:
     if getattr(args, "no_route", False):
         route["enabled"] = False
     return cfg.with_overrides(sampler=args.sampler, reads=args.reads, seed=args.seed,
-                              params=parse_key_values(args.param, "--param"), rules=rules,
+                              params=parse_key_values(args.param, "--param"),
+                              rules=parse_rules(args.rules),
                               weights=weights, options=options, route=route,
                               encoding=getattr(args, "encoding", None))
+
+
+def parse_rules(text: str | None) -> list[str] | None:
+    """``--rules R1,R2`` as a list (``none`` or empty: no rule; ``None``: not given).
+
+    >>> parse_rules("naked_single, hidden_single"), parse_rules("none"), parse_rules(None)
+    (['naked_single', 'hidden_single'], [], None)
+    """
+    if text is None:
+        return None
+    return [] if text.strip() in ("", "none") else [r.strip() for r in text.split(",")]
 
 
 def _note_dropped(cfg: Config, sampler: str | None) -> None:
@@ -284,12 +288,9 @@ def _note_dropped(cfg: Config, sampler: str | None) -> None:
 
 
 def iter_inputs(args, on_error=None, check_givens: bool = True):
-    """Yield the puzzles of every ``PUZZLE`` argument.
-
-    A puzzle whose givens repeat a digit in a unit is bad input like an unreadable
-    one (unless ``check_givens`` is False).  With ``--keep-going`` such a puzzle's
-    error is passed to ``on_error`` and the puzzle skipped; otherwise it is raised.
-    """
+    """Yield the puzzles of every ``PUZZLE`` argument; an unreadable one, or (with
+    ``check_givens``) one whose givens repeat a digit in a unit, is passed to ``on_error``
+    and skipped with ``--keep-going``, else raised."""
     rules = rules_from_args(args)
     specs = args.puzzles if isinstance(args.puzzles, list) else [args.puzzles]
     for spec in specs:
@@ -314,9 +315,8 @@ def iter_inputs(args, on_error=None, check_givens: bool = True):
 
 def command_inputs(args) -> list[str]:
     """Every file a command reads, as its arguments name them: each ``PUZZLE`` file (a
-    directory's puzzle files) with its companions (``.solutions``, ``.ids``), ``--regions``,
-    ``--config`` and ``--spec`` (names that are no file, such as a puzzle string, are
-    ignored by the check that reads this list).
+    directory's puzzle files) with its companions, ``--regions``, ``--config`` and
+    ``--spec``.
 
     >>> import argparse
     >>> command_inputs(argparse.Namespace(puzzles=["a.txt", "-"], config="c.toml"))
@@ -347,8 +347,7 @@ def _files_of(spec: str) -> list[str]:
 
 def check_writes(args, outputs, *, what="-o", binary=False) -> None:
     """The one check of every command that writes: each of ``outputs`` can be written,
-    none is another, and none is a file the command reads (:func:`command_inputs`);
-    see :func:`qsudoku.io.output.check_outputs` for ``what`` and ``binary``.
+    none is another, and none is a file the command reads (:func:`command_inputs`).
 
     Raises:
         ConfigError: One line naming the output and why; nothing was written.

@@ -1,14 +1,11 @@
 """``qsudoku embed``: does the reduced model fit a QPU?  An offline embedding report.
 
-For each puzzle: propagate, build the reduced QUBO, embed its graph with minorminer
-into a perfect QPU graph (Pegasus P16 = Advantage by default, Zephyr Z12 =
-Advantage2, Chimera C16 = 2000Q) and print one line: logical variables, qubits,
-longest and mean chain, time to embed, and the estimated QPU access time of one
-call.  Embeddings land in the same on-disk cache the ``mock-qpu`` sampler reads.
-Exit 0 if every model fits, 1 if some do not (or have no solution), 2 on bad input.
-Before each search for an embedding that is not cached (minorminer may search for
-minutes), a note on standard error names the puzzle and its model's size, so that a long
-search is never silence.
+For each puzzle: propagate, build the reduced QUBO, embed its graph with minorminer into a
+perfect QPU graph (Pegasus P16 by default, Zephyr Z12, Chimera C16) and print one line:
+variables, qubits, chains, time to embed and the estimated QPU access time of one call.
+Embeddings land in the cache the ``mock-qpu`` sampler reads.  Exit 0 if every model fits,
+1 if some do not (or have no solution), 2 on bad input.  A note on stderr precedes each
+search that is not cached.
 """
 
 from __future__ import annotations
@@ -18,7 +15,8 @@ import statistics
 import sys
 
 from qsudoku.model.encodings import ENCODINGS
-from qsudoku.commands.common import SecondsAction, add_input_args, add_option, iter_inputs
+from qsudoku.commands.common import (SecondsAction, add_input_args, add_option, iter_inputs,
+                                     parse_rules)
 
 TOPOLOGY_CHOICES = ("pegasus", "zephyr", "chimera")
 #: minorminer's own ``timeout`` (seconds), which ``--time-budget`` overrides.
@@ -63,12 +61,8 @@ def register(sub) -> None:
 def _config(args):
     from qsudoku.config import load_config
 
-    cfg = load_config(args.config)
-    if args.rules is not None:
-        text = args.rules.strip()
-        cfg = cfg.with_overrides(rules=[] if text in ("", "none") else
-                                 [r.strip() for r in text.split(",")])
-    return cfg.with_overrides(encoding=args.encoding)
+    return load_config(args.config).with_overrides(rules=parse_rules(args.rules),
+                                                   encoding=args.encoding)
 
 
 def _embedding_parameters(args) -> dict:
@@ -171,9 +165,8 @@ def summary(rows: list[dict]) -> str:
 
 
 def search_note(name: str, model, timeout: float | None) -> str:
-    """The note printed on standard error before minorminer searches for a puzzle's
-    embedding (not when the cache holds it): the search can take a minute or more, and
-    minorminer holds the interpreter meanwhile, so this is said before, not during.
+    """The note printed on stderr before minorminer searches for a puzzle's embedding
+    (it holds the interpreter meanwhile, so this is said before, not during).
 
     >>> from types import SimpleNamespace as NS
     >>> search_note("s1", NS(num_variables=212, num_interactions=1301), None)

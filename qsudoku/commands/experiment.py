@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 
 from qsudoku.commands.common import add_option, check_writes, command_inputs, rules_from_args
 from qsudoku.config import load_config, need_worker_memory
@@ -13,15 +14,14 @@ from qsudoku.errors import ConfigError, PuzzleFormatError, QSudokuError
 from qsudoku.experiments.provenance import provenance_path
 from qsudoku.io.output import is_stdout
 
-__all__ = ["add_experiment_args", "check_experiment_args", "run_experiment",
+__all__ = ["add_experiment_args", "retell", "say_wrote", "check_experiment_args", "run_experiment",
            "read_experiment_inputs", "set_label", "experiment_tasks", "MAX_REPEAT",
            "MAX_JOBS_PER_CPU", "MAX_TASKS"]
 
 
 def add_experiment_args(p: argparse.ArgumentParser, what: str) -> argparse._ArgumentGroup:
-    """The flags ``bench`` and ``sweep`` share: repeats, limits, output, resume and where
-    the tasks run (``--jobs`` local Dask workers, ``--scheduler`` an existing cluster), and
-    ``--spec`` (a study: :mod:`qsudoku.commands.spec`)."""
+    """The flags ``bench`` and ``sweep`` share: repeats, limits, output, resume, where the
+    tasks run and ``--spec`` (:mod:`qsudoku.commands.spec`)."""
     from qsudoku.commands.spec import SpecAction
 
     g = p.add_argument_group(what)
@@ -51,6 +51,21 @@ def add_experiment_args(p: argparse.ArgumentParser, what: str) -> argparse._Argu
     return g
 
 
+def retell(p: argparse.ArgumentParser, **helps: str) -> None:
+    """Make ``PUZZLE`` optional (a ``--spec`` or ``--plot`` may do without) and give the
+    options named by ``dest`` the help text of this command."""
+    for action in p._actions:
+        if action.dest == "puzzles":
+            action.nargs = "*"
+        elif action.dest in helps:
+            action.help = helps[action.dest]
+
+
+def say_wrote(args, paths) -> None:
+    """``wrote PATH`` on stderr for each of ``paths``, unless ``--quiet``."""
+    for path in paths:
+        if not args.quiet:
+            print(f"wrote {path}", file=sys.stderr)
 
 
 def check_experiment_args(args) -> None:
@@ -84,10 +99,8 @@ def check_experiment_args(args) -> None:
 
 
 def _check_not_input(args) -> None:
-    """Refuse an ``--output`` (or its journal, its summaries, its records) that is
-    also a file the run reads (:func:`~qsudoku.commands.common.command_inputs`: a puzzle
-    file, its companions, ``--config``, ``--regions`` or ``--spec``), under any name (the
-    same ``(st_dev, st_ino)``, so a link or another path is caught too)."""
+    """Refuse an ``--output`` (or its journal, summaries, records) that is also a file the
+    run reads (:func:`~qsudoku.commands.common.command_inputs`), under any name."""
     from qsudoku.experiments.bench import summary_paths
     from qsudoku.experiments.results import journal_path
 
@@ -116,16 +129,12 @@ def experiment_tasks(args, sources, points):
 
 
 def run_experiment(args, tasks, axis_keys=(), points=None) -> list[dict]:
-    """Run ``tasks`` as the flags say; returns the new rows (none with ``--output FILE``: the
-    file has them; ``--output -`` streams them as CSV to standard output).
+    """Run ``tasks`` as the flags say; returns the new rows (none with ``--output FILE``).
 
-    Notes on stderr say where the tasks run and, after Ctrl-C, how many rows were kept.
-    ``<out>.machine.json`` and ``F.provenance.json`` (:mod:`qsudoku.experiments.provenance`)
-    are written only once the output is held (a refused run changes nothing); the
-    provenance record is updated when the run ends, is interrupted or fails.
+    ``<out>.machine.json`` and ``F.provenance.json`` are written once the output is held
+    (a refused run changes nothing), and the record updated when the run ends, is
+    interrupted or fails.
     """
-    import sys
-
     from qsudoku.experiments import runner
 
     progress = not (args.quiet or args.no_progress) and sys.stderr.isatty()
@@ -173,10 +182,9 @@ def run_experiment(args, tasks, axis_keys=(), points=None) -> list[dict]:
             _end_record(file, record, "failed", quiet=True)
         raise
     if file:
-        _end_record(file, record, "finished")
-    if file:
         from qsudoku.experiments.results import count_rows
 
+        _end_record(file, record, "finished")
         note(f"{count[0]} new rows, {count_rows(args.out)} in {args.out}")
     if count[3]:
         note(f"peak memory of a process that ran tasks: {count[3]:.0f} MB (column peak_rss_mb)")
@@ -216,16 +224,14 @@ def _end_record(out: str, record: list[dict], status: str, quiet: bool = False) 
 
 
 def _write_json(path: str, doc: dict, what: str) -> None:
-    """Write the JSON record ``doc`` at ``path`` (``<out>.machine.json``: where the run ran;
-    ``F.provenance.json``: what ran it); a FIFO, device or directory there is left alone
-    with a warning.
+    """Write the JSON record ``doc`` at ``path``; a FIFO, device or directory there is left
+    alone with a warning.
 
     Raises:
         MachineError: The machine refused the write (disk full, file too large).
     """
     import json
     import stat
-    import sys
 
     from qsudoku.errors import MachineError
     from qsudoku.io.failures import file_kind
@@ -268,19 +274,15 @@ def set_label(spec: str) -> str:
 
 
 def read_experiment_inputs(args):
-    """``(Source, Puzzle)`` of every ``PUZZLE`` argument (the first ``--first N`` of each), read
-    as the run needs them (an iterator: a large file is never held whole); unreadable
-    ones are errors, or with ``--keep-going`` reported and skipped.  A spec's
-    ``[generate]`` table (``args.generate``, when no ``PUZZLE`` is given) makes them
-    instead: the first ``--first N`` of each fraction
-    (:func:`qsudoku.experiments.generated.iter_generated`).
+    """``(Source, Puzzle)`` of every ``PUZZLE`` argument (the first ``--first N`` of each),
+    read as the run needs them; unreadable ones are errors, or with ``--keep-going``
+    reported and skipped.  A spec's ``[generate]`` table makes them instead.
 
     Raises:
         PuzzleFormatError: No puzzle at all (found before any work: the first is read
             ahead).
     """
     import itertools
-    import sys
 
     from qsudoku.experiments.runner import iter_sources
 

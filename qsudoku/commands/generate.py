@@ -1,32 +1,15 @@
 """``qsudoku generate``: random puzzles with a given fraction of givens, with their solutions.
 
-The generator is :mod:`qsudoku.exact.generate` (Lewis's method: a randomly shuffled
-valid grid, then givens removed at random; ``--unique`` removes a given only while
-the exact search proves the solution unique).  One ``--seed`` gives the same file on
-every platform.  Each format is one the package reads back:
+The generator is :mod:`qsudoku.exact.generate` (Lewis's method: a shuffled valid grid,
+then givens removed at random; ``--unique`` removes a given only while the exact search
+proves the solution unique); one ``--seed`` gives the same file on every platform.  Each
+format (:data:`FORMATS`) is one the package reads back.
 
-* ``line``: one puzzle a line (a jigsaw adds a space and its region map);
-* ``grid``: grids separated by blank lines (a jigsaw needs a fixed ``--regions``,
-  given again when reading);
-* ``tuples``: a ``# size N`` line, then a list of 1-indexed ``[row, col, value]``
-  triples (one puzzle a file, so ``--count 1``; a jigsaw needs a fixed ``--regions``);
-  the solutions companion begins with the same line, so that the lines pair up;
-* ``tsv``: the seeds format, ``name  puzzle  regions  solution``.
-
-With ``-o FILE`` the solutions go, one a line in the order of the puzzles, to
-``<stem>.solutions<ext>`` and the seed of each puzzle to ``<stem>.ids<ext>``, the
-companions that ``data/`` sets have; ``-o -`` (the default) prints the puzzles only.
-The three files are checked before any is written (a companion must be a regular file
-or missing; none may be the ``--regions`` file), so a bad one replaces nothing.  They are
-written as one: each whole to a temporary file beside it, then the three renamed onto
-their names, under the lock ``bench`` and ``sweep`` take on an output
-(:mod:`qsudoku.experiments.locks`; a second run to the same ``-o`` is refused while one
-runs), so after a failure (a full disk, a file-size limit: exit 4) the three are all old
-or all new, and two runs never mix their files.
-
-The work is bounded: ``--time-budget S`` stops the run (exit 1, nothing written to
-``-o FILE``), and a puzzle that takes more than :data:`QUIET_SECONDS` says what it is
-doing on stderr (a big random jigsaw, whose grid search may take minutes, says each step).
+With ``-o FILE`` the solutions go to ``<stem>.solutions<ext>`` and the seeds to
+``<stem>.ids<ext>``; the three files are checked before any is written, then written as
+one (all old or all new after a failure) under the lock of
+:mod:`qsudoku.experiments.locks`.  ``--time-budget S`` stops the run (exit 1, nothing
+written); a puzzle that takes more than :data:`QUIET_SECONDS` says what it does on stderr.
 """
 
 from __future__ import annotations

@@ -72,45 +72,35 @@ def run(args) -> int:
                  binary=[_check_out(p, f) for p, f in zip(outputs, flags)])
     cfg = config_from_args(args)
     puzzle = pick_puzzle(args)
-    code = 0
-    if args.solve:
-        try:
+    name, code = puzzle.name or "puzzle", 0
+    try:
+        if args.solve:
             result = solve(puzzle, cfg)
-        except ContradictionError as e:
-            print(f"qsudoku: {puzzle.name or 'puzzle'} has no solution: {e}", file=sys.stderr)
-            fig = plot.draw_grid(puzzle, title=f"{puzzle.name or 'puzzle'}: no solution")
-            plot.save_figure(fig, args.out, dpi=args.dpi)
-            _wrote(args.out)
-            return exit_code_for(e)
-        fig = plot.draw_result(result)
-        code = 0 if result.valid else 1
-        status = "valid" if result.valid else "NOT valid"
-        energy = "no sample" if result.energy is None else f"energy {result.energy:g}"
-        print(f"{puzzle.name or 'puzzle'}: {status} (solved by {result.solved_by}, "
-              f"{energy})", file=sys.stderr)
-        if args.hist:
-            if result.decoded:
+        else:
+            cands = propagate(puzzle, cfg.propagate.rules)
+    except ContradictionError as e:
+        print(f"qsudoku: {name} has no solution: {e}", file=sys.stderr)
+        fig = plot.draw_grid(puzzle, title=f"{name}: no solution")
+        code = exit_code_for(e)
+    else:
+        if args.solve:
+            fig = plot.draw_result(result)
+            code = 0 if result.valid else 1
+            status = "valid" if result.valid else "NOT valid"
+            energy = "no sample" if result.energy is None else f"energy {result.energy:g}"
+            print(f"{name}: {status} (solved by {result.solved_by}, {energy})", file=sys.stderr)
+            if args.hist and result.decoded:
                 h = plot.energy_histogram(result, label=result.solved_by,
-                                          title=f"{puzzle.name or 'puzzle'}: "
-                                                f"{count_noun(result.num_reads, 'read')}")
+                                          title=f"{name}: {count_noun(result.num_reads, 'read')}")
                 plot.save_figure(h, args.hist, dpi=args.dpi)
                 _wrote(args.hist)
-            else:
+            elif args.hist:
                 print("qsudoku: note: propagation solved it; no samples, no histogram",
                       file=sys.stderr)
-    else:
-        try:
-            cands = propagate(puzzle, cfg.propagate.rules)
-        except ContradictionError as e:
-            print(f"qsudoku: {puzzle.name or 'puzzle'} has no solution: {e}", file=sys.stderr)
-            cands, code = None, exit_code_for(e)
-        if cands is None:
-            fig = plot.draw_grid(puzzle, title=f"{puzzle.name or 'puzzle'}: no solution")
         else:
-            left = len(cands.open_cells)
             fig = plot.draw_grid(puzzle, candidates=cands if args.candidates else None,
                                  fixed=cands.grid,
-                                 title=f"{puzzle.name or 'puzzle'}: {left} open cells, "
+                                 title=f"{name}: {len(cands.open_cells)} open cells, "
                                        f"{cands.num_variables} variables after propagation")
     plot.save_figure(fig, args.out, dpi=args.dpi)
     _wrote(args.out)

@@ -12,23 +12,14 @@ A study spec is a small TOML file (the repository keeps them in ``benchmarks/stu
     no-fallback = true
     output = "benchmarks/results/hard9/results.csv"   # benchmarks/results/<spec stem>/
 
-``qsudoku bench --spec FILE`` runs it with the same engine as any ``bench`` (Dask with
-``--jobs``/``--scheduler``, ``--resume``); beside ``--output`` go its summaries
-(``results.summary.csv``/``.json``) and its provenance record (``results.provenance.json``:
-the spec, the commit, the command, the dates, the load and the machine; see
-:mod:`qsudoku.experiments.provenance`), which is what the docs read.  Flags
-given on the command line win over the spec's (``--first 2`` for a quick check; ``--param``,
-``--grid``, ``--weight`` and ``--option`` add to its lists), and ``PUZZLE`` arguments
-replace its ``puzzles`` (and its ``[generate]`` table: instances it makes itself,
-:mod:`qsudoku.experiments.generated`): a path, or the name of a set that does not ship
-(``QSUDOKU_DATA=DIR qsudoku bench --spec S lewis/sudoku25``).  A set name is looked up in
-``$QSUDOKU_DATA`` first, then in the repository's ``data/``.
-
-A spec is a study, not a command line: each key of ``[options]`` is the full name of one
-of the command's flags (no abbreviation), and the flags that do no study (``help``) are
-refused.  An error in a value the spec gave names the spec and its key
-(``--spec S: [options] repeat = 100000000 is too many; at most 1000``), and the directory
-of its ``output`` is checked before it is made.
+``qsudoku bench --spec FILE`` runs it on the same engine as any ``bench``; beside
+``--output`` go its summaries and its provenance record
+(:mod:`qsudoku.experiments.provenance`).  Flags given on the command line win over the
+spec's (``--param``, ``--grid``, ``--weight`` and ``--option`` add to its lists), and
+``PUZZLE`` arguments replace its ``puzzles`` and ``[generate]`` table
+(:mod:`qsudoku.experiments.generated`); a set name is looked up in ``$QSUDOKU_DATA``
+first, then in ``data/``.  Each key of ``[options]`` is the full name of a flag; an
+error in a value the spec gave names the spec and its key.
 """
 
 from __future__ import annotations
@@ -121,9 +112,8 @@ def spec_argv(spec: dict) -> list[str]:
 
 
 def _resolve(word: str) -> str:
-    """A ``PUZZLE`` argument of a spec run: a path or a puzzle as given, else the set of
-    that name (``$QSUDOKU_DATA`` first, then ``data/``), so that ``lewis/sudoku25`` finds
-    a set that does not ship."""
+    """A ``PUZZLE`` argument of a spec run: a path or a puzzle as given, else the set of that
+    name (``$QSUDOKU_DATA`` first, then ``data/``)."""
     from qsudoku.errors import DatasetMissingError
     from qsudoku.io.datasets import dataset_path
 
@@ -149,9 +139,8 @@ def _default(parser, dest: str):
 
 
 def _given_on_the_command_line(parser, args) -> set[str] | None:
-    """The ``dest`` of every flag the command line gave (``args.argv``, set by
-    :func:`qsudoku.cli.main`), so that a flag given at its default value (``--repeat 1``)
-    still wins over the spec's; ``None`` when the words are not known."""
+    """The ``dest`` of every flag the command line gave (``args.argv``), so that a flag given
+    at its default value still wins over the spec's; ``None`` when the words are unknown."""
     words = getattr(args, "argv", None)
     command = parser.prog.split()[-1]
     if not words or command not in words:
@@ -176,10 +165,8 @@ def _given_on_the_command_line(parser, args) -> set[str] | None:
 
 
 def apply_spec(args) -> None:
-    """Fill ``args`` from its ``--spec``: the spec's puzzles (resolved by
-    :func:`qsudoku.io.dataset_path`) unless ``PUZZLE`` arguments were given (paths, or
-    set names), and every
-    option the command line left at its default.
+    """Fill ``args`` from its ``--spec``: the spec's puzzles unless ``PUZZLE`` arguments were
+    given, and every option the command line left at its default.
 
     Raises:
         ConfigError: The spec is for another command, or one of its options is refused
@@ -235,9 +222,8 @@ def apply_spec(args) -> None:
 
 
 def option_name(args, dest: str, flag: str, sep: str = "") -> str:
-    """How a message names the option ``dest`` of a run: ``flag`` as the user types it, or,
-    when its value came from the run's ``--spec``, the spec and the key (then followed by
-    ``sep``, e.g. ``" ="`` before a value).
+    """How a message names the option ``dest``: ``flag``, or, when its value came from the
+    ``--spec``, the spec and the key followed by ``sep``.
 
     >>> args = argparse.Namespace(spec=("s.toml", None), spec_keys={"repeat": "repeat"})
     >>> option_name(args, "repeat", "--repeat", " ="), option_name(args, "jobs", "--jobs")
@@ -248,8 +234,7 @@ def option_name(args, dest: str, flag: str, sep: str = "") -> str:
 
 
 def _study_options(path: str, parser, command: str, options: dict) -> dict:
-    """The flag of each key of ``[options]``: the full name of a flag of ``command``
-    (``--`` + key) that is a study option.
+    """The flag of each key of ``[options]`` (``--`` + key, a study option of ``command``).
 
     Raises:
         ConfigError: A key that is no flag (an abbreviation included), or a flag that
@@ -273,9 +258,8 @@ def _study_options(path: str, parser, command: str, options: dict) -> dict:
 
 
 def _culprit(path: str, parser, options: dict, keys: dict) -> ConfigError | None:
-    """The error of the first key of ``[options]`` whose value alone is refused, naming
-    the spec and the key; ``None`` if each is taken alone (two keys that exclude
-    each other)."""
+    """The error of the first key of ``[options]`` whose value alone is refused, naming the
+    spec and the key; ``None`` if each is taken alone."""
     import contextlib
     import io
 

@@ -12,8 +12,8 @@ from qsudoku.experiments.tasks import format_value
 from qsudoku.commands.common import (add_config_args, add_input_args, add_route_args,
                                      config_from_args)
 from qsudoku.commands.experiment import (add_experiment_args, check_experiment_args,
-                                         experiment_tasks, read_experiment_inputs,
-                                         run_experiment)
+                                         experiment_tasks, read_experiment_inputs, retell,
+                                         run_experiment, say_wrote)
 
 EPILOG = """\
 axes: one flag per swept key, KEY=start:stop:count (count values spaced geometrically)
@@ -50,15 +50,10 @@ def register(sub) -> None:
     add_input_args(p)
     add_config_args(p)
     add_route_args(p)
-    for action in p._actions:  # --param of a sweep takes lists and ranges too
-        if action.dest == "puzzles":  # optional here: a --spec may name them
-            action.nargs = "*"
-        elif action.dest == "param":
-            action.help = ("a sampling parameter or a swept one, e.g. num_sweeps=100,1000 or "
-                           "num_sweeps=100:10000:3 (repeatable)")
-        elif action.dest == "sampler":
-            action.help = (f"registry name (default here: {SWEEP_SAMPLER}; qsudoku samplers "
-                           "lists them), or module:Class for any importable dimod.Sampler")
+    retell(p, param="a sampling parameter or a swept one, e.g. num_sweeps=100,1000 or "
+                    "num_sweeps=100:10000:3 (repeatable)",
+           sampler=f"registry name (default here: {SWEEP_SAMPLER}; qsudoku samplers lists "
+                   "them), or module:Class for any importable dimod.Sampler")
     g = add_experiment_args(p, "sweep")
     g.add_argument("--grid", action="append", default=[], metavar="KEY=VALUES",
                    help="a swept weight or parameter, e.g. cell=0.5:4:8 or unit=1,2 (repeatable)")
@@ -127,13 +122,9 @@ def run(args) -> int:
     if file:
         from qsudoku.experiments.bench import write_summary
 
-        for path in write_summary(summary.to_dict("records"), file, best):
-            if not args.quiet:
-                print(f"wrote {path}", file=sys.stderr)
+        say_wrote(args, write_summary(summary.to_dict("records"), file, best))
     if args.plot and len(summary):
-        for path in _plot(summary, list(axes), args.plot):
-            if not args.quiet:
-                print(f"wrote {path}", file=sys.stderr)
+        say_wrote(args, _plot(summary, list(axes), args.plot))
     return 0
 
 

@@ -1,16 +1,12 @@
 """Benchmarks the way annealing users compare solvers: one row per puzzle, backend and budget.
 
-A *backend* is ``solve`` (exactly what ``qsudoku solve`` does with the configuration:
-propagation, the sampling rounds within the ``budget``, the exact fallback; its figures are
-the time to a valid grid and who solved it) or a registry name: a *fixed sample* of the
-reduced QUBO with that sampler (``num_reads`` reads, all counted, no fallback; its figures
-are the success probability per read and TTS99, with intervals).  :func:`points` makes the
-:class:`~qsudoku.experiments.tasks.Point` of each backend (``solve`` once per budget); the
-rows themselves come from the one experiment runner, :mod:`qsudoku.experiments.runner`,
-shared with ``sweep``.  This module condenses rows (:func:`summarize`,
-:func:`format_summary`, :func:`write_summary`), reads any results file (:func:`load`) and
-records where a run ran (:func:`machine_info`).  The statistics are those of
-:mod:`qsudoku.experiments.stats` (method: ``docs/measurement.md``).
+A *backend* is ``solve`` (what ``qsudoku solve`` does with the configuration; its figures
+are the time to a valid grid and who solved it) or a registry name: a *fixed sample* of
+the reduced QUBO with that sampler (``num_reads`` reads, all counted, no fallback; its
+figures are p per read and TTS99, with intervals).  :func:`points` makes the points; the
+rows come from the one runner (:mod:`qsudoku.experiments.runner`); this module condenses
+them (:func:`summarize`, :func:`format_summary`, :func:`write_summary`).  The statistics
+are those of :mod:`qsudoku.experiments.stats` (method: ``docs/measurement.md``).
 
 >>> from qsudoku.io import parse_puzzle
 >>> from qsudoku.experiments.runner import Source, Task, measure
@@ -31,6 +27,7 @@ from qsudoku.config import Config
 from qsudoku.model.result import format_seconds
 from qsudoku.experiments.stats import Pool, p_interval, tts99
 from qsudoku.experiments.provenance import machine_info  # its home: the provenance record
+from qsudoku.experiments.results import load_frame
 from qsudoku.experiments.tasks import Point
 
 __all__ = ["tts99", "points", "SOLVE", "summarize", "format_summary", "format_curve",
@@ -48,14 +45,10 @@ _INTS = ("index", "size", "repeat", "num_reads", "num_valid", "num_target", "num
 
 def points(config: Config, backends: Sequence[str | None], budgets: Sequence[float | None],
            *, in_rounds: bool = False) -> list[Point]:
-    """The points of a bench: ``solve`` (``None`` or ``"solve"``: ``config`` as
-    :func:`qsudoku.solving.solve` runs it) at each budget, and each registry name once, as a
-    fixed sample of ``config`` with that sampler (a budget does not apply to it).
-
-    With ``in_rounds`` a registry name runs as ``qsudoku solve --sampler NAME
-    --no-fallback`` does instead, at each budget: in rounds until a valid grid or the
-    budget, no exact fallback (success within a fixed time limit, the measure of
-    Lewis 2007 and Lloyd & Amos 2020; its figures are those of ``solve``).
+    """The points of a bench: ``solve`` (``None`` or ``"solve"``) at each budget, and each
+    registry name once, as a fixed sample of ``config`` with that sampler.  With
+    ``in_rounds`` a registry name runs as ``qsudoku solve --sampler NAME --no-fallback``
+    does, at each budget (success within a fixed time limit, Lewis 2007).
 
     >>> [(p.label, p.budget, p.fixed_sample) for p in points(Config(), [None, "sa"], [1.0, 2.0])]
     [('solve', 1.0, False), ('solve', 2.0, False), ('sa', None, True)]
@@ -77,17 +70,8 @@ def points(config: Config, backends: Sequence[str | None], budgets: Sequence[flo
     return out
 
 
-def load(path_or_rows):
-    """A :class:`pandas.DataFrame` of any bench or sweep results file (CSV or Parquet) or
-    list of rows, with numbers, ``inf`` and booleans restored.
-
-    Raises:
-        ConfigError: A path that is neither a results file nor its journal.
-        TypeError: Neither a path, a list of rows nor a DataFrame.
-    """
-    from qsudoku.experiments.table import load_frame
-
-    return load_frame(path_or_rows)
+# A DataFrame of any bench or sweep results file or list of rows, types restored.
+load = load_frame
 
 
 # -- summaries ---------------------------------------------------------------------------
@@ -146,8 +130,8 @@ def percentile(xs: Iterable[float], q: float) -> float:
 
 
 class _Group:
-    """What the summary keeps of a group's rows: counts, two numbers per row (the
-    percentiles need them all) and the reads pooled per puzzle, never the rows."""
+    """What the summary keeps of a group's rows: counts, two numbers per row and the
+    reads pooled per puzzle."""
 
     __slots__ = ("n", "tried", "solved", "errors", "walls", "samples", "fixed", "pool")
 
@@ -172,21 +156,15 @@ class _Group:
 
 
 def summarize(rows: Iterable[Mapping], *, pool_sets: bool = False, **figures) -> list[dict]:
-    """Per set (every set as one, ``"all"``, with ``pool_sets``), backend and budget (and per
-    ``size`` and ``fraction`` for the instances a study generates,
-    :mod:`qsudoku.experiments.generated`): ``n`` rows, ``propagation`` (rows propagation
-    solved alone), ``solved`` and ``solved_pct`` (of the rows a sampler had to solve: a fixed
-    sample's propagation rows are left out; for generated instances with its 95% Wilson
-    interval, ``solved_pct_low`` and ``solved_pct_high``), wall and sampling time
-    (``t_sample``) median and 95th percentile, errors;
-    and for a fixed sample the figures of :meth:`qsudoku.experiments.stats.Pool.figures`
-    (p per read with its interval, TTS99 quantiles with bootstrap intervals, time to
-    target, residual energy; ``figures`` go to it).
+    """Per set (``"all"`` with ``pool_sets``), backend and budget (and per ``size`` and
+    ``fraction`` of generated instances): ``n`` rows, ``propagation`` (rows propagation
+    solved alone), ``solved`` and ``solved_pct`` (of the rows a sampler had to solve; for
+    generated instances with its 95% Wilson interval ``solved_pct_low``/``_high``), wall
+    and ``t_sample`` median and 95th percentile, errors; and for a fixed sample the
+    figures of :meth:`qsudoku.experiments.stats.Pool.figures` (``figures`` go to it).
 
-    ``rows`` are consumed one at a time (e.g. :func:`~qsudoku.experiments.results.iter_rows`
-    of a results file): the summary keeps a few numbers per row, not the rows, and is the
-    same whatever the file's format (a row read back from CSV or Parquet is typed by
-    :func:`typed_row`).
+    ``rows`` are consumed one at a time and typed by :func:`typed_row`: the summary keeps a
+    few numbers per row, and is the same whatever the file's format.
 
     >>> s = summarize([{"set": "a", "sampler": "sa", "valid": "False", "wall": "1",
     ...                 "fixed_sample": "True", "num_reads": "10", "num_valid": "0",
@@ -336,6 +314,3 @@ def write_summary(summary: Sequence[Mapping], out: str, optimal: Sequence[Mappin
     write_text(csv_path, buf.getvalue())
     write_text(json_path, json.dumps(doc, indent=1, default=str) + "\n")
     return csv_path, json_path
-
-
-# -- where it ran ----------------------------------------------------------------------------

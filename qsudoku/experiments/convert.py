@@ -1,21 +1,13 @@
 """A ``.parquet`` results file written from its CSV journal by chunks of rows, so that
 memory is bounded by a chunk, not by the file.
 
-The table is the one a single :class:`pandas.DataFrame` of every row gives: each
-column converted with :func:`pandas.to_numeric` if all of it parses, else kept as
-text, then written by pyarrow (no index).  A column's type depends on all its values,
-so the journal is read twice: first to find each column's type, then to convert and
-write one chunk at a time (a :class:`pyarrow.parquet.ParquetWriter`, one row group
-per chunk).  Whole-column rules in short:
-
-* a value that does not parse (``True``, a name) keeps the column as text;
-* else only integers (in the range of ``int64``): ``int64``;
-* else integers and floats or empty cells: ``float64``, each value parsed as a float
-  from its text (as the whole column is);
-* anything else (an integer beyond ``int64``, or a finite value that large, which may
-  be one): rare and irregular in pandas (such an integer with an empty cell leaves the
-  column as text, with a float makes it ``float64``), so that column alone is
-  converted whole (memory bounded by that column).
+The table is the one a single :class:`pandas.DataFrame` of every row gives (each column
+:func:`pandas.to_numeric` if all of it parses, else text).  A column's type depends on all
+its values, so the journal is read twice: once for the types, once to write one row group
+per chunk.  In short: a value that does not parse keeps the column as text; else only
+``int64`` integers give ``int64``; else numbers or empty cells give ``float64``; anything
+else (an integer beyond ``int64``) is rare and irregular in pandas, so that column alone
+is converted whole.
 
 >>> import io, os, tempfile
 >>> path = os.path.join(tempfile.mkdtemp(), "rows.parquet.partial.csv")

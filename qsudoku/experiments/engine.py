@@ -1,23 +1,11 @@
 """Run batches of work in this process, on a local Dask cluster or on a remote one.
 
-:func:`run_batches` is the execution engine of the experiment runner
-(:mod:`qsudoku.experiments.runner`): it sends each batch to ``fn`` and yields the results as
-they finish.  ``jobs=1`` runs in this process without importing Dask (for
-debugging); ``jobs=N`` starts a :class:`distributed.LocalCluster` of ``N``
-single-threaded worker processes; a scheduler address (``scheduler=`` or the
-``QSUDOKU_SCHEDULER`` environment variable) uses an existing cluster, e.g. one
-started with ``dask scheduler`` and ``dask worker`` (see ``docs/cluster.md``).
-
-Batches are taken from their iterable as they are needed, at most ``window`` in
-flight, so a long stream of work is never held whole.  A scheduler that accepts
-connections but does not answer is given up after ``QSUDOKU_SCHEDULER_TIMEOUT``
-seconds; one without workers is waited for at most ``QSUDOKU_WORKER_TIMEOUT``
-seconds (a note on stderr says so), then reported.
-
-A worker lost mid-run is Dask's business: its tasks run again elsewhere, and each
-batch is still yielded exactly once.  Ctrl-C, SIGTERM, an exception, the consumer
-stopping early and normal completion all cancel what is left and shut a local
-cluster down, so no worker process outlives the run.
+:func:`run_batches` is the execution engine of :mod:`qsudoku.experiments.runner`: it sends
+each batch to ``fn`` and yields the results as they finish (``docs/cluster.md``).  Batches
+are taken as they are needed, at most ``window`` in flight.  A worker lost mid-run is
+Dask's business (its tasks run again, each batch is yielded once); Ctrl-C, SIGTERM, an
+exception, an early stop and completion all cancel what is left and shut a local cluster
+down.
 
 >>> list(run_batches(sum, [[1, 2], [3]]))
 [(0, 3), (1, 3)]
@@ -34,7 +22,8 @@ import os
 import signal
 import sys
 import uuid
-from typing import Any, Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterable, Iterator, cast
 
 from qsudoku.config import MIN_WORKER_MEMORY, need_worker_memory
 from qsudoku.errors import BackendUnavailableError, ConfigError
@@ -44,52 +33,59 @@ from qsudoku.experiments.scheduler import (DEFAULT_TIMEOUT, DEFAULT_WORKER_TIMEO
                                            seconds_from_env, wait_for_workers)
 from qsudoku.experiments.table import terminate_as_interrupt
 
-__all__ = ["run_batches", "resolve_scheduler", "seconds_from_env", "check_waits", "SCHEDULER_ENV",
+__all__ = ["run_batches", "Cluster", "resolve_scheduler", "seconds_from_env", "check_waits", "SCHEDULER_ENV",
            "TIMEOUT_ENV", "WORKER_TIMEOUT_ENV", "WORKER_ENV", "MAX_WAIT"]
 
 #: Environment of local worker processes: one thread per task, kernels included.
 WORKER_ENV = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
 
 
-def run_batches(fn: Callable[[Any], Any], batches: Iterable, *, jobs: int = 1,
-                scheduler: str | None = None, setup: Callable | None = None,
+@dataclass(frozen=True)
+class Cluster:
+    """Where batches run: the keywords of :func:`run_batches` that name the cluster."""
+
+    jobs: int = 1
+    scheduler: str | None = None
+    timeout: float | None = None
+    window: int | None = None
+    worker_timeout: float | None = None
+    worker_memory: str | int = "auto"
+
+
+def run_batches(fn: Callable[[Any], Any], batches: Iterable, *, setup: Callable | None = None,
                 setup_args: tuple = (), on_start: Callable[[str], None] | None = None,
-                timeout: float | None = None, window: int | None = None,
-                worker_timeout: float | None = None,
-                worker_memory: str | int = "auto") -> Iterator[tuple[int, Any]]:
+                **cluster) -> Iterator[tuple[int, Any]]:
     """Yield ``(batch_position, fn(batch))`` as batches finish, in completion order.
 
     Args:
         fn: A module-level (importable) function of one batch; batches and results
             must pickle unless the run is in-process.
         batches: The batches (each yielded exactly once), taken as they are needed.
-        jobs: ``1``: in this process, in order, without Dask; ``N > 1``: a local Dask
-            cluster of ``N`` single-threaded worker processes; ``0``: one per CPU.
-            Ignored when there is a scheduler.
-        scheduler: Address of an existing Dask scheduler (``tcp://host:8786``);
-            default from ``QSUDOKU_SCHEDULER``.
         setup: Module-level function run as ``setup(*setup_args)`` once on every
             worker before its tasks, also on workers that join later (in-process: once,
             first); its exceptions are logged and ignored.
         setup_args: Picklable arguments of ``setup``.
         on_start: Called with a one-line description of where the batches run.
-        timeout: Seconds the scheduler has to answer (default ``QSUDOKU_SCHEDULER_TIMEOUT``
-            or 15).
-        window: Most batches in flight on a cluster (default: 4 per worker thread, counted
-            when the run starts).
-        worker_timeout: Seconds to wait for a first worker of a scheduler that has none
-            (default ``QSUDOKU_WORKER_TIMEOUT`` or 60).
-        worker_memory: Memory limit of each local worker (Dask's ``memory_limit``:
-            ``"auto"`` = the machine's memory shared equally, ``"2GiB"``, bytes, or 0 =
-            none); past it Dask pauses, then restarts the worker, and the batch is retried
-            elsewhere.  Ignored when there is a scheduler (its workers have their own).
+        **cluster: The fields of :class:`Cluster`:
+            ``jobs``: ``1``: in this process, in order, without Dask; ``N > 1``: a local
+            Dask cluster of ``N`` single-threaded worker processes; ``0``: one per CPU;
+            ignored when there is a scheduler.
+            ``scheduler``: Address of an existing Dask scheduler (``tcp://host:8786``);
+            default from ``QSUDOKU_SCHEDULER``.
+            ``timeout``: Seconds the scheduler has to answer (default
+            ``QSUDOKU_SCHEDULER_TIMEOUT`` or 15).
+            ``window``: Most batches in flight on a cluster (default: 4 per worker
+            thread, counted when the run starts).
+            ``worker_timeout``: Seconds to wait for a first worker of a scheduler that has
+            none (default ``QSUDOKU_WORKER_TIMEOUT`` or 60).
+            ``worker_memory``: Memory limit of each local worker (``"auto"`` = the
+            machine's memory shared equally, ``"2GiB"``, bytes, or 0 = none); past it Dask
+            restarts the worker and retries the batch.  Ignored with a scheduler.
 
     Returns:
-        A generator; the cluster starts on the first ``next``.  A consumer that stops
-        early should ``close()`` it (a ``for`` loop left by ``break`` or an exception
-        drops it, which closes it in CPython): that cancels the rest and stops the
-        workers, as do exhaustion, Ctrl-C and SIGTERM (SIGTERM raises
-        :class:`KeyboardInterrupt` while the generator is alive).
+        A generator; the cluster starts on the first ``next``; ``close()`` (an early stop),
+        exhaustion, Ctrl-C and SIGTERM (raised as :class:`KeyboardInterrupt`) cancel the
+        rest and stop the workers.
 
     Raises:
         BackendUnavailableError: The scheduler cannot be reached or does not answer in
@@ -99,26 +95,28 @@ def run_batches(fn: Callable[[Any], Any], batches: Iterable, *, jobs: int = 1,
         KeyboardInterrupt: Ctrl-C or SIGTERM, after every local worker has been stopped.
         Exception: Whatever a batch raised, re-raised here.
     """
-    if jobs < 0:
-        raise ConfigError(f"jobs = {jobs} must be >= 0 (0 = one per CPU)")
-    worker_memory = need_worker_memory("worker_memory", worker_memory)
-    address = resolve_scheduler(scheduler)
+    c = Cluster(**cluster)
+    if c.jobs < 0:
+        raise ConfigError(f"jobs = {c.jobs} must be >= 0 (0 = one per CPU)")
+    memory = need_worker_memory("worker_memory", c.worker_memory)
+    address = resolve_scheduler(c.scheduler)
+    jobs = c.jobs
     if address is None:
         jobs = jobs or os.cpu_count() or 1
         if jobs == 1:
-            return _in_process(fn, iter(batches), setup, setup_args, on_start)
-    if timeout is None:
-        timeout = seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT)
-    if worker_timeout is None:
-        worker_timeout = seconds_from_env(WORKER_TIMEOUT_ENV, DEFAULT_WORKER_TIMEOUT)
-    return _on_dask(fn, iter(batches), jobs, address, setup, setup_args, on_start, timeout,
-                    window, worker_timeout, worker_memory)
+            return _in_process(fn, iter(batches), (setup, setup_args), on_start)
+    c = replace(c, jobs=jobs, scheduler=address, worker_memory=memory,
+                timeout=seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT)
+                if c.timeout is None else c.timeout,
+                worker_timeout=seconds_from_env(WORKER_TIMEOUT_ENV, DEFAULT_WORKER_TIMEOUT)
+                if c.worker_timeout is None else c.worker_timeout)
+    return _on_dask(fn, iter(batches), c, (setup, setup_args), on_start)
 
 
 _END = object()
 
 
-def _in_process(fn, batches, setup, setup_args, on_start) -> Iterator[tuple[int, Any]]:
+def _in_process(fn, batches, setup: tuple, on_start) -> Iterator[tuple[int, Any]]:
     first = next(batches, _END)
     if first is _END:
         return
@@ -126,8 +124,8 @@ def _in_process(fn, batches, setup, setup_args, on_start) -> Iterator[tuple[int,
     with terminate_as_interrupt():
         if on_start is not None:
             on_start("in this process")
-        if setup is not None:
-            _run_setup(setup, setup_args)
+        if setup[0] is not None:
+            _run_setup(*setup)
         for i, batch in enumerate(batches):
             yield i, fn(batch)
 
@@ -142,8 +140,8 @@ def _run_setup(setup, setup_args) -> None:
 
 
 class _WorkerSetupMixin:
-    """Worker plugin: one thread for numba kernels unless the worker's environment says
-    otherwise, SIGINT left to the client (local cluster), then ``setup(*args)``."""
+    """Worker plugin: one numba thread (unless the worker's environment says otherwise),
+    SIGINT left to the client (local cluster), then ``setup(*args)``."""
 
     def __init__(self, setup=None, args: tuple = (), ignore_sigint: bool = False):
         self.setup_fn = setup
@@ -165,8 +163,8 @@ class _WorkerSetupMixin:
 
 
 def __getattr__(name: str):
-    """``WorkerSetup``, a :class:`distributed.WorkerPlugin`, made on first use so that
-    importing this module (and ``jobs=1``) does not import Dask; pickles by name."""
+    """``WorkerSetup``, a :class:`distributed.WorkerPlugin`, made on first use (no Dask
+    import for ``jobs=1``); pickles by name."""
     if name != "WorkerSetup":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     return _worker_setup_class()
@@ -199,8 +197,7 @@ def _quiet_logs(level: int = logging.CRITICAL):
             lg.setLevel(lv)
 
 
-def _on_dask(fn, batches, jobs, address, setup, setup_args, on_start, timeout, window,
-             worker_timeout, worker_memory="auto") -> Iterator[tuple[int, Any]]:
+def _on_dask(fn, batches, c: Cluster, setup: tuple, on_start) -> Iterator[tuple[int, Any]]:
     first = next(batches, _END)
     if first is _END:
         return
@@ -210,18 +207,20 @@ def _on_dask(fn, batches, jobs, address, setup, setup_args, on_start, timeout, w
     from distributed import KilledWorker, as_completed
 
     cluster = client = None
+    jobs, address, window = c.jobs, c.scheduler, c.window
     limit = 0  # each local worker's memory limit (bytes; 0 = none)
     plugin = f"qsudoku-setup-{uuid.uuid4().hex[:12]}"
     pending: dict = {}
     with terminate_as_interrupt(), _quiet_logs():
         try:
             if address is not None:
-                client = connect(address, timeout)
-                nthreads = wait_for_workers(client, address, worker_timeout, on_start)
+                client = connect(address, cast(float, c.timeout))  # resolved by run_batches
+                nthreads = wait_for_workers(client, address, cast(float, c.worker_timeout),
+                                            on_start)
                 info = (f"Dask scheduler {address}: {len(nthreads)} workers, "
                         f"{sum(nthreads.values())} threads")
             else:
-                cluster, client = _local_cluster(jobs, worker_memory)
+                cluster, client = _local_cluster(jobs, c.worker_memory)
                 from dask.utils import format_bytes
 
                 limit = next(iter(cluster.workers.values())).memory_manager.memory_limit or 0
@@ -233,7 +232,7 @@ def _on_dask(fn, batches, jobs, address, setup, setup_args, on_start, timeout, w
                         f"of memory, below the {MIN_WORKER_MEMORY >> 20} MiB one needs to run "
                         "qsudoku; lower --jobs or set --worker-memory (0 = no limit)")
             local = address is None
-            client.register_plugin(_worker_setup_class()(setup, setup_args, local), name=plugin)
+            client.register_plugin(_worker_setup_class()(*setup, local), name=plugin)
             if on_start is not None:
                 on_start(info)
             position: dict = {}
@@ -309,8 +308,7 @@ def _local_cluster(jobs: int, worker_memory: str | int = "auto"):
 
 
 def _shutdown(client, cluster, pending: list, plugin: str) -> None:
-    """Cancel what is left and close the client and the local cluster; a second Ctrl-C
-    meanwhile does not leave workers behind."""
+    """Cancel what is left and close the client and the local cluster (SIGINT ignored)."""
     old = None
     with contextlib.suppress(ValueError):
         old = signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -1,18 +1,11 @@
 """Fair sampling: how evenly a sampler's valid reads cover a puzzle's solutions.
 
-A puzzle with several solutions has several ground states of energy 0.  A fair sampler
-hits each equally often; transverse-field annealers are known not to (Mandrà, Zhu and
-Katzgraber, PRL 118:070502, 2017).  :func:`fairness` enumerates the solutions with the
-exact search (:func:`~qsudoku.exact.count.count_solutions`, all of them up to
-``max_solutions``), takes ONE fixed sample of ``reads`` reads of the reduced QUBO (one
-sampler call: no rounds, no fallback), counts the valid reads that land on each solution,
-and tests the counts against uniform with Pearson's chi-square
-(:func:`scipy.stats.chisquare`, ``k - 1`` degrees of freedom for ``k`` solutions).
-
-The backend ``"solve"`` is the default solve instead: ``reads`` independent
-:func:`~qsudoku.solving.run_plan` runs (rounds and fallback as configured), each answer a
-read.  Seeds come from one :class:`numpy.random.SeedSequence` of ``seed``, drawn when not
-given and reported, so a run repeats from its report.
+A fair sampler hits each ground state equally often; transverse-field annealers are known
+not to (Mandrà, Zhu and Katzgraber, PRL 118:070502, 2017).  :func:`fairness` enumerates the
+solutions exactly, takes ONE fixed sample of ``reads`` reads of the reduced QUBO, counts
+the valid reads per solution and tests them against uniform (Pearson's chi-square).  The
+backend ``"solve"`` is ``reads`` independent default solves instead.  Seeds come from one
+:class:`numpy.random.SeedSequence` of ``seed`` (drawn when not given, and reported).
 
 >>> from qsudoku import Config, parse_puzzle
 >>> p = parse_puzzle("..34" "3412" "..43" "4321")  # two solutions
@@ -54,9 +47,8 @@ TIME_LIMIT = 60.0
 
 
 class SolutionsError(ConfigError):
-    """This puzzle cannot be measured: more solutions than ``max_solutions``, none, or
-    more than the enumeration reached in its time limit (exit 2: a puzzle, not the run,
-    is refused; ``--keep-going`` reports it and goes on)."""
+    """This puzzle cannot be measured: more solutions than ``max_solutions``, none, or an
+    enumeration stopped by its time limit (exit 2)."""
 
 
 @dataclass
@@ -148,9 +140,8 @@ def fairness(puzzle: Puzzle, config: Config = Config(), *, reads: int,
         puzzle: A puzzle with at most ``max_solutions`` solutions.
         config: Rules, weights and the sampler's parameters (its ``num_reads`` is
             replaced by ``reads``).
-        reads: Reads of the one fixed sample (at most
-            :data:`~qsudoku.checks.MAX_READS`; a sampler that takes no
-            ``num_reads``, such as ``exact``, is called once and its reads counted).
+        reads: Reads of the one fixed sample (at most :data:`~qsudoku.checks.MAX_READS`;
+            a sampler that takes no ``num_reads`` is called once).
         max_solutions: Most solutions enumerated (at most :data:`SOLUTIONS_CAP`); a
             puzzle with more is refused.
         seed: The run's seed (``None``: drawn, and reported).

@@ -11,12 +11,9 @@ A spec that says how its instances are made needs no puzzle file::
 
 Instance ``k`` (from 1) of fraction ``F`` is puzzle ``k`` of ``qsudoku generate --size N
 --fraction F --count C --seed S`` with ``S = seed * 10000 + round(F * 10000)``
-(:func:`fraction_seed`): the one generator, :func:`qsudoku.exact.generate.make_puzzle`,
-one :class:`random.Random` per fraction, so the first ``k`` instances are the same
-whatever ``count`` (``--first 1`` runs a prefix) and on every platform.  Each instance's
-:class:`~qsudoku.experiments.tasks.Source` carries its fraction (the ``fraction`` column
-of the rows; the summary has a row per size, fraction and sampler) and a key made of
-these numbers only (``generate:9:0.05:500:3``), so ``--resume`` matches it on any machine.
+(:func:`fraction_seed`), the same whatever ``count``; its
+:class:`~qsudoku.experiments.tasks.Source` carries its fraction and a key made of these
+numbers only (``generate:9:0.05:500:3``), so ``--resume`` matches it on any machine.
 
 >>> gen = parse_generate({"size": 4, "fractions": {"from": 0.0, "to": 1.0, "step": 0.5},
 ...                       "count": 2, "seed": 1})

@@ -1,8 +1,6 @@
-"""The limits of an experiment run, in one home for the command line and the library.
-
-``bench``, ``sweep`` and :func:`qsudoku.experiments.sweep.run_sweep` refuse counts beyond
-these before any work: a typo such as ``jobs=10**6`` must not start a million worker
-processes.
+"""The limits of an experiment run, in one home for the command line and the library:
+counts beyond them are refused before any work (``jobs=10**6`` must not start a million
+worker processes).
 """
 
 from __future__ import annotations

@@ -1,13 +1,11 @@
 """One writer per results file: a lock named after the file's real path, and locks on
 the file itself (whatever name, hard link included, reaches it).
 
-The lock file of ``x.csv`` is ``x.csv.lock`` in the real directory of ``x.csv``; a
-Parquet output and its journal share ``x.parquet.lock``.  It is only ever created
-exclusively, never opened for writing once it exists, so a link planted at its name
-cannot make qsudoku truncate what the link reaches; a lock file left by a dead run is
-removed and created anew only if it is a regular file with one name holding only a
-pid.  The lock file is removed on release while still locked; a writer that locked a
-removed file retries on the new one.
+The lock file of ``x.csv`` is ``x.csv.lock`` in its real directory (a Parquet output and
+its journal share one).  It is only ever created exclusively, so a link planted at its name
+cannot make qsudoku truncate what it reaches; a stale one is replaced only if it is a
+regular file with one name holding only a pid; it is removed on release while still
+locked (a writer that locked a removed file retries).
 """
 
 from __future__ import annotations
@@ -40,16 +38,8 @@ def lock_path(path: str) -> str:
 
 
 def lock(path: str) -> int:
-    """An open descriptor of :func:`lock_path` holding an exclusive ``flock``.
-
-    The lock file is created exclusively (``O_CREAT | O_EXCL | O_NOFOLLOW``): an
-    existing file is never opened for writing, so a hard or symbolic link planted
-    there can never truncate the data it reaches.  An existing lock file is checked
-    (:func:`_clear_stale`): held by a live run, the run is refused; left by a dead one
-    (a regular file with one name holding only a pid), it is removed and created anew;
-    anything else is refused and left as it is.  The lock file is removed on release
-    while still locked, so after locking we check that the name still refers to the
-    locked file (else another writer removed it meanwhile and we retry).
+    """An open descriptor of :func:`lock_path` holding an exclusive ``flock`` (see the
+    module doc; an existing lock file is checked by :func:`_clear_stale`).
 
     Raises:
         ConfigError: Another writer holds the lock, the lock file is not one of
@@ -65,15 +55,10 @@ def lock(path: str) -> int:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as e:
-            busy = e.errno in (errno.EAGAIN, errno.EACCES)
-            if not busy:  # the file this call made: not left behind
+            if e.errno not in _BUSY:  # the file this call made: not left behind
                 _remove(lock, fd)
             os.close(fd)
-            if is_machine(e):
-                raise machine_error(lock, e, action="lock") from None
-            if not busy:
-                raise ConfigError(f"cannot lock {lock}: {e.strerror or e}") from None
-            raise _busy(path, "") from None
+            raise _lock_error(e, lock, path, "") from None
         try:
             now = os.stat(lock, follow_symlinks=False)
         except FileNotFoundError:
@@ -90,10 +75,19 @@ def lock(path: str) -> int:
     raise ConfigError(f"cannot lock {lock}: it keeps being replaced")
 
 
-def _busy(path: str, holder: str) -> ConfigError:
-    who = f" (pid {holder})" if holder.isdigit() else ""
-    return ConfigError(f"{path} is being written by another qsudoku run{who}; "
-                       "wait for it to finish or write another file")
+_BUSY = (errno.EAGAIN, errno.EACCES)
+
+
+def _lock_error(e: OSError, lock: str, path: str, holder: str) -> Exception:
+    """Why ``flock`` of ``lock`` failed: another run holds it (pid ``holder``), the machine
+    refused, or the system did."""
+    if e.errno in _BUSY:
+        who = f" (pid {holder})" if holder.isdigit() else ""
+        return ConfigError(f"{path} is being written by another qsudoku run{who}; "
+                           "wait for it to finish or write another file")
+    if is_machine(e):
+        return machine_error(lock, e, action="lock")
+    return ConfigError(f"cannot lock {lock}: {e.strerror or e}")
 
 
 def _create(lock: str, path: str) -> int | None:
@@ -142,11 +136,7 @@ def _clear_stale(lock: str, path: str) -> None:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as e:
-            if e.errno in (errno.EAGAIN, errno.EACCES):
-                raise _busy(path, text.decode("ascii").strip()) from None
-            if is_machine(e):
-                raise machine_error(lock, e, action="lock") from None
-            raise ConfigError(f"cannot lock {lock}: {e.strerror or e}") from None
+            raise _lock_error(e, lock, path, text.decode("ascii").strip()) from None
         _remove(lock, fd)  # a dead run's lock, held now by us alone: removed
     finally:
         os.close(fd)

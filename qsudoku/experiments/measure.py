@@ -2,15 +2,10 @@
 task's configuration and turns the :class:`~qsudoku.model.result.Result` into a row of
 :data:`ROW_FIELDS` (plus the swept keys): the one schema of ``bench`` and ``sweep``.
 
-A point with ``fixed_sample`` (every sampler row of ``bench`` and ``sweep``) is a *fixed
-sample*: one round of exactly ``num_reads`` reads, all counted, no fallback (see
-:mod:`qsudoku.solving.policy`); its row has the success probability per read with its
-Wilson interval and TTS99 with its interval (:mod:`qsudoku.experiments.stats`).  The
-``solve`` point of ``bench`` is what ``qsudoku solve`` does; its row's figures are the
-time to a valid grid (``wall``) and who solved it (``solved_by``), not a per-read p.  A
-puzzle solved by propagation has ``solved_by`` ``propagation`` and no p or TTS99.  The
-``seed`` column is the seed that ran: the configured one plus the repeat, or one drawn
-from the operating system's entropy when none is configured.
+A *fixed sample* point's row has p per read and TTS99 with their intervals
+(:mod:`qsudoku.experiments.stats`); the ``solve`` point's figures are ``wall`` and
+``solved_by``.  ``seed`` is the seed that ran: the configured one plus the repeat, or one
+drawn when none is configured.
 
 >>> from qsudoku.io import parse_puzzle
 >>> from qsudoku.experiments.tasks import Point, Source, Task
@@ -94,10 +89,8 @@ def check_point(point: Point) -> None:
 
 
 def task_plan(task: Task):
-    """The point's plan with the task's seed when the sampler takes one, and that seed
-    (``None`` if it takes none): the ``seed`` param plus the repeat, or, without one, a
-    seed drawn from the operating system's entropy (:func:`~qsudoku.solving.plan.draw_seed`,
-    as ``solve`` draws its own), so that the row names a seed that reproduces its reads."""
+    """The point's plan with the task's seed, and that seed (``None`` if the sampler takes
+    none): the ``seed`` param plus the repeat, or one drawn as ``solve`` draws its own."""
     from dataclasses import replace
 
     from qsudoku.solving.plan import draw_seed
@@ -115,13 +108,9 @@ def task_plan(task: Task):
 
 
 def measure(task: Task) -> dict:
-    """Run :func:`qsudoku.solving.solve` for ``task`` and return its row.
-
-    A contradiction (the puzzle has no solution) or a :class:`~qsudoku.errors.QSudokuError`
-    of the backend is a row with ``status`` ``"contradiction"`` / ``"error"``, as is any
-    other exception (``error`` names its type): one crashing backend must not end a long
-    run, and the summary counts such rows.
-    """
+    """Run :func:`qsudoku.solving.solve` for ``task`` and return its row; a contradiction
+    or any exception is a row with ``status`` ``"contradiction"`` / ``"error"`` (one
+    crashing backend must not end a long run)."""
     from qsudoku.solving import run_plan
 
     t0 = time.perf_counter()
@@ -143,16 +132,9 @@ def measure(task: Task) -> dict:
 
 
 def peak_rss_mb() -> float | str:
-    """The peak resident memory so far in MB of this process (a Dask worker's, when the
-    task ran on one) or of the largest child process it has waited for, whichever is
-    larger, or ``""`` where the platform does not tell.  The children are the solvers run
-    in a child process (CaDiCaL under a time limit, :mod:`qsudoku.exact.isolate`), whose
-    memory is the task's too.
-
-    This process's is read from ``VmHWM`` in ``/proc/self/status`` where there is one:
-    ``ru_maxrss`` survives ``exec``, so a worker started from a large parent would report
-    the parent's peak.
-    """
+    """The peak resident memory so far in MB of this process or of the largest child it
+    waited for (solvers run in a child process), or ``""`` where the platform does not
+    tell.  ``VmHWM`` is read where there is one: ``ru_maxrss`` survives ``exec``."""
     try:
         import resource
     except ImportError:  # not on Windows
@@ -228,10 +210,8 @@ def _metrics(r: Result, wall: float, fixed: bool) -> dict:
 
 
 def read_figures(r: Result) -> dict:
-    """The per-read figures of a fixed sample's result (``{}`` if it took no reads, e.g.
-    solved by propagation): ``t_read`` (sampling seconds per read), p with its Wilson
-    interval, TTS99 with its interval, and the time to target
-    (:mod:`qsudoku.experiments.stats`).
+    """The per-read figures of a fixed sample's result (``{}`` if it took no reads):
+    ``t_read``, p and TTS99 with their intervals, and the time to target.
 
     >>> from qsudoku.io import parse_puzzle
     >>> from qsudoku.solving import make_plan, run_plan

@@ -11,11 +11,9 @@ the record says ``"status": "interrupted"``)::
      "load_start": [1.2, 0.9, 0.8], "load_end": [...], "status": "finished",
      "machine": {"cpu": ..., "cores": ..., "packages": {...}}}
 
-No absolute path of the machine goes in: paths in the command are made relative to the
-working directory (or to the repository), the program is named ``qsudoku``.  No secret
-either: each word of the command is masked as qsudoku's messages are
-(:func:`qsudoku.samplers.redact.mask`: a scheduler's ``tcp://user:PASSWORD@host``, a
-token-shaped string, a known D-Wave token become ``<token>``).
+No absolute path of the machine goes in (paths are made relative, the program is named
+``qsudoku``), and no secret: each word of the command is masked
+(:func:`qsudoku.samplers.redact.mask`).
 
 >>> provenance_path("benchmarks/results/hard9/results.csv")
 'benchmarks/results/hard9/results.provenance.json'

@@ -68,10 +68,8 @@ def read_rows(path: str) -> list[dict]:
 
 
 def iter_rows(path: str) -> Iterator[dict]:
-    r"""The rows of a results file (CSV, or Parquet by record batches), read as they are
-    used: memory is bounded by a row (a batch), not by the file.  Rows are given as a
-    CSV holds them (a Parquet value as text, a missing one as ``""``); a torn last CSV
-    line is dropped; no file (nor journal) gives no rows.
+    r"""The rows of a results file (CSV, or Parquet by batches), streamed, as a CSV holds
+    them (a missing value ``""``); a torn last CSV line is dropped; no file gives no rows.
 
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "rows.csv")
@@ -107,10 +105,9 @@ def parse_table(path: str, strict: bool = False):
 
 def records(path: str, strict: bool = False
             ) -> Iterator[tuple[list[str], dict | None, str]]:
-    r"""``(header, row, where)`` of each row of a results file, streamed (memory bounded
-    by a row, a Parquet batch); a file with a header and no rows gives one
-    ``(header, None, "")``; ``where`` is ``"line N"`` of a CSV (the line the row ends
-    on), ``"row N"`` of a Parquet file.  ``strict``: as :func:`parse_table`.
+    r"""``(header, row, where)`` of each row of a results file, streamed; a header and no
+    rows gives one ``(header, None, "")``; ``where`` is ``"line N"`` (CSV, the line the
+    row ends on) or ``"row N"`` (Parquet).  ``strict``: as :func:`parse_table`.
 
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "rows.csv")
@@ -149,10 +146,9 @@ def records(path: str, strict: bool = False
 
 
 def _whole_lines(path: str) -> Iterator[str]:
-    """The lines of ``path`` up to its last newline (a torn last line is left out), decoded
-    one at a time; the file is opened as qsudoku opens every file it reads on its own
-    (:func:`~qsudoku.io.reading.open_regular`: a FIFO or a device is refused, not waited
-    for) and a line longer than :data:`MAX_LINE_BYTES` is refused, not read whole."""
+    """The lines of ``path`` up to its last newline, decoded one at a time (opened by
+    :func:`~qsudoku.io.reading.open_regular`; a line longer than :data:`MAX_LINE_BYTES`
+    is refused, not read whole)."""
     f = open_regular(path, "results file")
     if f is None:
         return
@@ -226,13 +222,10 @@ def _parquet_file(f, path: str):
 
 
 def results_header(path: str) -> list[str]:
-    r"""The column names of ``path`` if it provably is a results file qsudoku wrote:
-    a CSV (a ``.parquet`` output's journal included) whose first line is exactly the
-    header line qsudoku writes, complete with its line end (``\r\n``, or ``\n`` as an
-    editor may save it); a Parquet file, under a
-    ``.parquet`` name only, whose schema pyarrow reads.  Anything else (one line
-    without a line end, Parquet bytes under a ``.csv`` name, an empty file, other
-    text) is refused, so that ``--resume`` never rewrites a file that is not ours.
+    r"""The column names of ``path`` if it provably is a results file qsudoku wrote: a CSV
+    whose first line is exactly the header line qsudoku writes, line end included
+    (``\r\n``, or ``\n``), or a Parquet file under a ``.parquet`` name whose schema
+    pyarrow reads; anything else is refused, so ``--resume`` never rewrites a foreign file.
 
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "rows.csv")

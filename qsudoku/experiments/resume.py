@@ -1,15 +1,11 @@
 """Resuming a results table: the file is checked and its rows copied into a new journal, a
 row at a time, and the values of a row are written as the table holds them.
 
-A resumed file must have the key columns and, if the run names its columns, exactly those
-columns in that order; every row must parse and have a key, and no key may repeat (the
-message names the file and the line of both rows).  The copy goes into a new journal that
-replaces the old one atomically once every row is read and checked, so a refused file or a
-full disk leaves it as it was; memory is bounded by a row and the set of keys.
-
-Values are written as a CSV reads them back: an infinite float as ``inf`` or ``-inf``, a
-list, tuple or dict as JSON; a key is compared as the string a CSV holds (an empty value and
-a NaN after a Parquet round trip are both ``""``).
+A resumed file must have the key columns (and exactly the run's columns, if it names
+them); every row must parse and have a key that does not repeat.  The rows are copied
+into a new journal that replaces the old one atomically once every row is checked, so a
+refused file or a full disk leaves it as it was.  Values are written as a CSV reads them
+back (``inf``, JSON lists); a key is compared as the string a CSV holds.
 
 >>> key_text(float("nan")), key_text(float("-inf")), key_text(3)
 ('', '-inf', '3')

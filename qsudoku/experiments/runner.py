@@ -1,17 +1,11 @@
 """The one experiment runner behind ``qsudoku bench`` and ``qsudoku sweep``.
 
-Tasks (:mod:`qsudoku.experiments.tasks`: puzzle, configuration point, repeat, with keys
-that hold every setting) are measured by :func:`qsudoku.experiments.measure.measure`
-(exactly :func:`qsudoku.solving.solve`, one row each).  :func:`run` sends batches of
-them to :func:`qsudoku.experiments.engine.run_batches` (in-process, a local Dask cluster,
-or a remote one) and writes each row as it arrives through one locked
-:class:`~qsudoku.experiments.table.RowWriter`; :func:`run_to` opens that writer.
-
-Tasks are consumed as they are needed: a stream of puzzles is read one batch ahead of
-the workers (at most :data:`IN_FLIGHT_PER_WORKER` batches per worker in flight), so
-memory is bounded by the work in flight, not by the input.  The limits of a run
-(:data:`MAX_REPEAT`, :data:`MAX_JOBS_PER_CPU`, :data:`MAX_TASKS`) live in
-:mod:`qsudoku.experiments.limits`, for the command line and the library alike.
+Tasks (:mod:`qsudoku.experiments.tasks`) are measured by
+:func:`qsudoku.experiments.measure.measure` (exactly :func:`qsudoku.solving.solve`, one row
+each); :func:`run` sends batches of them to :func:`qsudoku.experiments.engine.run_batches`
+and writes each row as it arrives through one locked
+:class:`~qsudoku.experiments.table.RowWriter` (:func:`run_to`).  Tasks are read one batch
+ahead of the workers, so memory is bounded by the work in flight, not by the input.
 
 >>> from qsudoku.io import parse_puzzle
 >>> p = parse_puzzle("1..." "..2." "...." "...4")
@@ -50,11 +44,8 @@ _MAX_BATCH = 16
 
 def _batches(tasks: Iterable[Task], workers: int) -> tuple[Iterable[list[Task]], int | None]:
     """Consecutive batches, made as they are consumed, and the number of tasks if the
-    input is short enough to have been read ahead whole (else ``None``).
-
-    In-process: one task each.  On workers: about 8 batches per worker of at most 16
-    tasks for a short input, 16 tasks each for a long one.
-    """
+    input was read ahead whole (else ``None``): one task each in-process; on workers
+    about 8 batches per worker of at most 16 tasks."""
     it = iter(tasks)
     if workers <= 1:
         return ([t] for t in it), None
@@ -66,20 +57,15 @@ def _batches(tasks: Iterable[Task], workers: int) -> tuple[Iterable[list[Task]],
     return iter(lambda: list(itertools.islice(rest, _MAX_BATCH)), []), None
 
 
-def run(tasks: Iterable[Task], writer=None, *, jobs: int = 1, scheduler: str | None = None,
-        progress: bool = False, on_start=None, points: Sequence[Point] | None = None,
-        keep: bool = True, on_row: Callable[[dict], None] | None = None,
-        worker_memory: str | int = "auto") -> list[dict]:
+def run(tasks: Iterable[Task], writer=None, *, progress: bool = False, on_start=None,
+        points: Sequence[Point] | None = None, keep: bool = True,
+        on_row: Callable[[dict], None] | None = None, **cluster) -> list[dict]:
     """Run every task whose key ``writer`` does not have yet; returns the new rows.
 
     Args:
         tasks: The tasks, consumed as they are needed (a generator streams its input).
         writer: A :class:`~qsudoku.experiments.table.RowWriter` (rows are written as batches finish;
             its ``done`` keys are skipped), or ``None`` to keep rows in memory only.
-        jobs: ``1`` = in this process, without Dask; ``N > 1`` = a local Dask cluster of N
-            single-threaded worker processes; ``0`` = one per CPU.
-        scheduler: Address of an existing Dask scheduler (overrides ``jobs``; default
-            from ``QSUDOKU_SCHEDULER``).
         progress: Show a progress bar on stderr.
         on_start: Called with a one-line description of where the tasks run.
         points: The points of the tasks (their samplers are warmed on every worker);
@@ -87,8 +73,11 @@ def run(tasks: Iterable[Task], writer=None, *, jobs: int = 1, scheduler: str | N
         keep: Return the new rows (``False``: return ``[]`` and keep nothing, for long
             streamed runs with a ``writer``).
         on_row: Called with each new row as it is written.
-        worker_memory: Memory limit of each local worker (``"auto"``, bytes, ``"2GiB"``;
-            0 = none); see :func:`~qsudoku.experiments.engine.run_batches`.
+        **cluster: Where the tasks run, the fields of
+            :class:`~qsudoku.experiments.engine.Cluster`: ``jobs`` (``1`` = in this process,
+            without Dask; ``N > 1`` = a local Dask cluster of N single-threaded worker
+            processes; ``0`` = one per CPU), ``scheduler`` (an existing Dask scheduler,
+            overrides ``jobs``; default from ``QSUDOKU_SCHEDULER``), ``worker_memory``.
 
     Raises:
         TypeError, ConfigError: ``jobs`` is not an int from 0 to
@@ -97,16 +86,15 @@ def run(tasks: Iterable[Task], writer=None, *, jobs: int = 1, scheduler: str | N
         MachineError: The machine refused to write a row; every earlier row is kept.
         KeyboardInterrupt: Ctrl-C or SIGTERM; every row written so far is kept.
     """
-    from qsudoku.experiments.engine import resolve_scheduler, run_batches
+    from qsudoku.experiments.engine import Cluster, resolve_scheduler, run_batches
 
-    address = resolve_scheduler(scheduler)
-    check_limits(jobs=jobs, remote=address is not None)
+    c = Cluster(**cluster)
+    address = resolve_scheduler(c.scheduler)
+    check_limits(jobs=c.jobs, remote=address is not None)
     done = writer.done if writer is not None else set()
     todo = (t for t in tasks if (t.key(),) not in done)
-    workers = (os.cpu_count() or 1) if jobs == 0 else jobs
+    workers = (os.cpu_count() or 1) if c.jobs == 0 else c.jobs
     batches, total = _batches(todo, 2 if address else workers)
-    if total == 0:
-        return []
     batches = iter(batches)
     first = next(batches, None)
     if first is None:
@@ -128,10 +116,9 @@ def run(tasks: Iterable[Task], writer=None, *, jobs: int = 1, scheduler: str | N
 
     window = None if address else IN_FLIGHT_PER_WORKER * max(1, workers)  # remote: its threads
     try:
-        for _, batch_rows in run_batches(run_batch, numbered(batches), jobs=jobs,
-                                         scheduler=address, setup=warm, setup_args=(configs,),
-                                         on_start=on_start, window=window,
-                                         worker_memory=worker_memory):
+        for _, batch_rows in run_batches(run_batch, numbered(batches), setup=warm,
+                                         setup_args=(configs,), on_start=on_start,
+                                         **{**cluster, "scheduler": address, "window": window}):
             for row in batch_rows:
                 if writer is None or writer.write(row) is not False:
                     if keep:
@@ -158,11 +145,9 @@ def run_to(out: str | None, tasks: Iterable[Task], axis_keys: Sequence[str] = ()
            resume: bool = False, overwrite: bool = False,
            on_open: Callable[[], None] | None = None, **kwargs) -> list[dict]:
     """:func:`run` the tasks writing to the results file ``out`` (``None``: in memory;
-    ``-``: CSV rows on standard output, see :class:`~qsudoku.experiments.table.StdoutRows`).
-
-    The file is held by one locked :class:`~qsudoku.experiments.table.RowWriter` keyed by the
-    ``key`` column; ``resume`` runs only what it lacks.  ``on_open()`` runs once the
-    file is held (a refused run calls nothing); ``kwargs`` go to :func:`run`.
+    ``-``: CSV rows on standard output), held by one locked
+    :class:`~qsudoku.experiments.table.RowWriter` keyed by ``key``; ``resume`` runs only
+    what it lacks; ``on_open()`` runs once the file is held; ``kwargs`` go to :func:`run`.
 
     Raises:
         ConfigError: ``out`` exists without ``resume``/``overwrite``, is locked by another

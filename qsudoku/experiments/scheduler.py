@@ -108,9 +108,7 @@ def connect(address: str, timeout: float):
             f"({type(e).__name__}; is `dask scheduler` running there?)") from None
     except Exception as e:  # noqa: BLE001 - e.g. a transport that is not installed
         _abandon_client(e.__traceback__, Client)
-        why = str(e).splitlines()[0] if str(e) else type(e).__name__
-        raise BackendUnavailableError(
-            f"cannot use the Dask scheduler at {address}: {why}") from None
+        raise _unusable(address, e) from None
 
 
 def probe(address: str, timeout: float) -> None:
@@ -147,11 +145,14 @@ def probe(address: str, timeout: float) -> None:
             f"cannot reach the Dask scheduler at {address}: {what} within {timeout:g} s "
             f"(is `dask scheduler` running there? {TIMEOUT_ENV} sets the wait)") from None
     except Exception as e:  # noqa: BLE001 - a peer that speaks another protocol
-        why = str(e).splitlines()[0] if str(e) else type(e).__name__
-        raise BackendUnavailableError(
-            f"cannot use the Dask scheduler at {address}: {why}") from None
+        raise _unusable(address, e) from None
     if not (isinstance(answer, dict) and answer.get("type") == "Scheduler"):
         raise BackendUnavailableError(f"{address} answered, but it is not a Dask scheduler")
+
+
+def _unusable(address: str, e: Exception) -> BackendUnavailableError:
+    why = str(e).splitlines()[0] if str(e) else type(e).__name__
+    return BackendUnavailableError(f"cannot use the Dask scheduler at {address}: {why}")
 
 
 def wait_for_workers(client, address: str, wait: float, on_start) -> dict:

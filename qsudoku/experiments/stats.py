@@ -1,18 +1,10 @@
 """The statistics of a measurement: success probability, time to solution and their intervals.
 
-Pure functions of counts and arrays (the method and its references: ``docs/measurement.md``):
-
-- :func:`p_interval`: the Wilson score interval of a success probability per read,
-  ``k`` valid reads of ``n`` (finite upper bound when ``k = 0``), via :mod:`scipy.stats`;
-- :func:`tts99`: time to solution, ``t_read * ln(1 - 0.99) / ln(1 - p)`` (Rønnow et al.,
-  Science 345:420, 2014), at least one read; :func:`tts_interval` maps p's interval to it;
-- :func:`quantile`: a quantile that treats ``inf`` as the largest value;
-- :func:`bootstrap_quantile`: a quantile over puzzles with a percentile-bootstrap interval
-  that also carries each puzzle's own interval;
-- :class:`Pool`: reads pooled per puzzle, and its :meth:`Pool.figures` (p, TTS99
-  quantiles, time to target, residual energy) for one set and sampler;
-- :func:`optimal`, :func:`optimal_over_axes`: the minimum over a swept axis of the median
-  TTS99, with its interval.
+Pure functions of counts and arrays (method and references: ``docs/measurement.md``):
+the Wilson interval of p per read (:func:`p_interval`), TTS99 (Rønnow et al., Science
+345:420, 2014; :func:`tts99`, :func:`tts_interval`), quantiles with ``inf`` as the
+largest value and bootstrap intervals over puzzles, reads pooled per puzzle
+(:class:`Pool`) and the optimal TTS over a swept axis (:func:`optimal`).
 
 >>> lo, hi = p_interval(0, 10)
 >>> lo, round(hi, 4)
@@ -30,7 +22,7 @@ import numpy as np
 
 __all__ = ["CONFIDENCE", "TARGET", "QUANTILES", "RESAMPLES", "TARGET_ENERGY", "tts99",
            "p_interval", "tts_interval", "quantile", "bootstrap_quantile", "Pool", "optimal",
-           "optimal_over_axes", "quantile_name"]
+           "optimal_over_axes", "quantile_name", "as_float"]
 
 #: Confidence level of every interval.
 CONFIDENCE = 0.95
@@ -129,13 +121,11 @@ def bootstrap_quantile(point: Sequence[float], low: Sequence[float] | None = Non
                        confidence: float = CONFIDENCE) -> tuple[float, float, float]:
     """The ``q`` quantile of ``point`` over puzzles and its bootstrap interval.
 
-    The puzzles are resampled with replacement ``resamples`` times (a seeded
-    :class:`numpy.random.Generator`); the interval runs from the ``(1 - confidence)/2``
-    quantile of the resampled quantiles of ``low`` to the ``(1 + confidence)/2`` one of
-    ``high``, where ``low <= point <= high`` are each puzzle's own interval (default: the
-    point values), so that it carries both the choice of puzzles and each puzzle's finite
-    sample.  ``inf`` counts as the largest value; the interval is widened to contain the
-    estimate if it does not.  ``(nan, nan, nan)`` without values.
+    The puzzles are resampled ``resamples`` times (seeded); the interval runs from the
+    ``(1 - confidence)/2`` quantile of the resampled quantiles of ``low`` to the
+    ``(1 + confidence)/2`` one of ``high`` (each puzzle's own interval, default the point
+    values), so it carries both the choice of puzzles and each puzzle's finite sample; it
+    is widened to contain the estimate.  ``(nan, nan, nan)`` without values.
 
     >>> est, lo, hi = bootstrap_quantile([1.0, 2.0, 3.0, 4.0, 5.0])
     >>> est, lo <= est <= hi, lo >= 1.0, hi <= 5.0
@@ -176,12 +166,8 @@ def quantile_name(q: float) -> str:
 
 
 class Pool:
-    """Reads pooled per puzzle (its repeats added up) for one set and sampler.
-
-    :meth:`add` takes a results row of a fixed sample (``num_reads``, ``num_valid``,
-    ``num_target``, ``t_read``, ``mean_energy``); rows solved by propagation, and rows
-    without reads, are counted apart (:attr:`propagation`, :attr:`unsampled`) and enter
-    no figure.
+    """Reads pooled per puzzle (its repeats added up) for one set and sampler; rows solved
+    by propagation, and rows without reads, are counted apart and enter no figure.
 
     >>> pool = Pool()
     >>> pool.add({"puzzle": "a", "num_reads": 10, "num_valid": 0, "num_target": 0,
@@ -191,8 +177,7 @@ class Pool:
     >>> f["puzzles"], f["propagation"], f["p_read"], f["p_read_high"] > 0, f["tts99_median_high"]
     (1, 1, 0.0, True, inf)
 
-    A read that returned no sample (an exact backend stopped by its time limit: no
-    ``t_read``, no energy) counts as a failed read of its sampling time:
+    A read that returned no sample counts as a failed read of its sampling time:
 
     >>> pool.add({"puzzle": "c", "num_reads": 1, "num_valid": 0, "num_target": 0,
     ...           "t_read": "", "t_sample": 30.0, "mean_energy": ""})
@@ -221,19 +206,18 @@ class Pool:
         acc[0] += n
         acc[1] += _int(row.get("num_valid"))
         acc[2] += _int(row.get("num_target"))
-        t_read = _float(row.get("t_read"))
+        t_read = as_float(row.get("t_read"))
         if not math.isfinite(t_read):  # no sample came back (an exact backend's time limit):
-            t_read = _float(row.get("t_sample")) / n  # its reads cost the sampling time
+            t_read = as_float(row.get("t_sample")) / n  # its reads cost the sampling time
         acc[3] += (t_read if math.isfinite(t_read) else 0.0) * n
-        acc[4] += _float(row.get("mean_energy")) * n
+        acc[4] += as_float(row.get("mean_energy")) * n
 
     def figures(self, quantiles: Iterable[float] = QUANTILES, *, resamples: int = RESAMPLES,
                 seed: int = 0) -> dict:
-        """The set's figures: ``puzzles``, ``propagation``, ``reads``, ``valid_reads``;
-        ``p_read`` (valid / reads, pooled) with its Wilson interval; each quantile of
-        TTS99 over puzzles with its bootstrap interval (``tts99_median``,
-        ``tts99_median_low``, ``tts99_median_high``, ``tts99_q25``...); the median time to
-        target (``ttt99_median``...) and residual energy (``residual_energy_median``...)."""
+        """The set's figures: ``puzzles``, ``propagation``, ``reads``, ``valid_reads``,
+        ``p_read`` (pooled) with its Wilson interval, each quantile of TTS99 over puzzles
+        with its bootstrap interval (``tts99_median``, ``_low``, ``_high``, ``tts99_q25``...),
+        the median time to target (``ttt99_median``...) and residual energy."""
         rows = np.array(list(self.puzzles.values()), dtype=float).reshape(-1, 5)
         n, k, hit = rows[:, 0], rows[:, 1], rows[:, 2]
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -270,10 +254,9 @@ def _tts_arrays(t_read, counts, n):
 
 def optimal(records: Sequence[Mapping], axis: str, by: Sequence[str] = (),
             column: str = "tts99_median") -> list[dict]:
-    """The optimal TTS over a swept ``axis``: for each group of ``by``, the smallest
-    ``column`` over the axis's values (``at``), with the interval
-    ``[min of the lows, min of the highs]`` (the minimum of quantities each within its
-    interval lies within it); ``at`` is ``""`` when no value is finite.
+    """The optimal TTS over a swept ``axis``: per group of ``by``, the smallest ``column``
+    over the axis's values (``at``; ``""`` when none is finite), with the interval
+    ``[min of the lows, min of the highs]``.
 
     >>> recs = [{"num_sweeps": 10, "tts99_median": 2.0, "tts99_median_low": 1.0,
     ...          "tts99_median_high": 5.0},
@@ -287,16 +270,16 @@ def optimal(records: Sequence[Mapping], axis: str, by: Sequence[str] = (),
         groups.setdefault(tuple(r.get(k) for k in by), []).append(r)
     out = []
     for key, rs in groups.items():
-        rs = [r for r in rs if _float(r.get(column)) == _float(r.get(column))]
+        rs = [r for r in rs if as_float(r.get(column)) == as_float(r.get(column))]
         if not rs:
             continue
-        best = min(rs, key=lambda r: _float(r[column]))
-        value = _float(best[column])
+        best = min(rs, key=lambda r: as_float(r[column]))
+        value = as_float(best[column])
         out.append({**dict(zip(by, key)), "axis": axis,
                     "at": best.get(axis) if value < math.inf else "",
                     "tts99_optimal": value,
-                    "tts99_optimal_low": min(_float(r.get(f"{column}_low")) for r in rs),
-                    "tts99_optimal_high": min(_float(r.get(f"{column}_high")) for r in rs)})
+                    "tts99_optimal_low": min(as_float(r.get(f"{column}_low")) for r in rs),
+                    "tts99_optimal_high": min(as_float(r.get(f"{column}_high")) for r in rs)})
     return out
 
 
@@ -318,7 +301,8 @@ def optimal_over_axes(records: Sequence[Mapping], axes: Sequence[str]) -> list[d
     return out
 
 
-def _float(v) -> float:
+def as_float(v) -> float:
+    """A value of a results row as a float (missing, a bool or not a number: NaN)."""
     try:
         return float(v) if v not in ("", None) and not isinstance(v, bool) else math.nan
     except (TypeError, ValueError):
@@ -326,5 +310,5 @@ def _float(v) -> float:
 
 
 def _int(v) -> int:
-    x = _float(v)
+    x = as_float(v)
     return int(x) if x == x else 0

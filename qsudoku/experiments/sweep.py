@@ -1,18 +1,11 @@
 """Parameter sweeps: how penalty weights and sampler settings change the success rate.
 
-A sweep is a grid of *settings* (every combination of the swept values), run on
-every puzzle ``repeat`` times.  Each run is a fixed sample (``num_reads`` reads, all
-counted, no fallback: see :mod:`qsudoku.experiments.measure`) and one tidy row: the
-setting, the model size, the success probability per read with its interval, min/mean
-energy, broken constraints per kind, TTS99 with its interval and times.  Weight keys are ``cell``, ``row``, ``column``, ``box``,
-``extra`` and ``unit`` (= ``row``, ``column``, ``box`` and ``extra`` together;
-a specific key in the same setting wins); ``sampler`` switches the sampler (its
-registered defaults, plus the base parameters it accepts, such as ``num_reads``
-and ``seed``); every other key is a sampling parameter passed to the sampler.
-``None`` as a parameter value means the sampler's own default (its column says
-``default``).
-
-Axis values are read by :mod:`qsudoku.experiments.axes`.
+A sweep is a grid of *settings* (every combination of the swept values), run on every
+puzzle ``repeat`` times; each run is a fixed sample (:mod:`qsudoku.experiments.measure`)
+and one tidy row.  Weight keys are ``cell``, ``row``, ``column``, ``box``, ``extra`` and
+``unit`` (= ``row``, ``column``, ``box`` and ``extra`` together; a specific key wins);
+``sampler`` switches the sampler; every other key is a sampling parameter (``None``: the
+sampler's own default).  Axis values are read by :mod:`qsudoku.experiments.axes`.
 
 >>> settings = expand({"cell": [1, 2], "num_sweeps": [10]})
 >>> [setting_key(s) for s in settings]
@@ -26,12 +19,14 @@ from __future__ import annotations
 import itertools
 import math
 import os
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from qsudoku.config import WEIGHT_KEYS, Config, SamplerConfig, weight_overrides
 from qsudoku.errors import ConfigError
 from qsudoku.experiments.measure import BROKEN_KINDS
 from qsudoku.experiments.axes import MAX_AXIS_VALUES, parse_axis, parse_values
+from qsudoku.experiments.results import load_frame
+from qsudoku.experiments.stats import Pool, as_float
 from qsudoku.experiments.tasks import Point
 
 __all__ = ["ENCODING_KEY", "WEIGHT_KEYS", "MAX_AXIS_VALUES", "MAX_SETTINGS", "parse_values", "parse_axis", "expand", "split_setting", "setting_key",
@@ -84,11 +79,8 @@ def setting_key(setting: Mapping) -> str:
 
 # -- the points of a sweep -----------------------------------------------------------------
 def points(config: Config, axes: Mapping[str, Sequence]) -> list[Point]:
-    """One :class:`~qsudoku.experiments.tasks.Point` per setting of ``axes`` on top of ``config``.
-
-    A ``sampler`` key switches the sampler (its registered defaults, plus the base
-    parameters it accepts, such as ``num_reads`` and ``seed``); ``qubo.encoding`` the
-    encoding; weight keys set penalty weights; every other key is a sampling parameter.
+    """One :class:`~qsudoku.experiments.tasks.Point` per setting of ``axes`` on top of
+    ``config`` (``sampler``, ``qubo.encoding``, weights, sampling parameters).
 
     >>> [p.setting_text for p in points(_SWEEP_CONFIG, {"cell": [1, 2]})]
     ['cell=1', 'cell=2']
@@ -122,8 +114,7 @@ def _with_setting(config: Config, setting: Mapping) -> Config:
 
 
 def _switch_sampler(config: Config, name: str) -> Config:
-    """``config`` with another sampler: its registered defaults, plus the base parameters
-    (``num_reads``, ``seed``, ...) that it accepts."""
+    """``config`` with another sampler: its defaults, plus the base parameters it accepts."""
     from qsudoku.experiments.measure import plan_for
 
     new = config.with_overrides(sampler=name)
@@ -134,45 +125,39 @@ def _switch_sampler(config: Config, name: str) -> Config:
 
 # -- a whole sweep -----------------------------------------------------------------------
 def run_sweep(puzzles: Sequence, axes: Mapping[str, Sequence], config: Config = _SWEEP_CONFIG, *,
-              repeat: int = 1, jobs: int = 1, scheduler: str | None = None,
-              out: str | None = None, resume: bool = False, overwrite: bool = False,
-              progress: bool = False) -> list[dict]:
+              repeat: int = 1, out: str | None = None, resume: bool = False,
+              overwrite: bool = False, progress: bool = False, **cluster) -> list[dict]:
     """Run every puzzle x setting x repeat and return the rows of this call.
 
     Args:
-        puzzles: The puzzles (each keyed by its name, text and position), read as the
-            run needs them (a generator streams).
-        axes: ``{key: [values]}``; weight keys (:data:`WEIGHT_KEYS`) set penalty
-            weights, ``sampler`` the sampler, others are sampling parameters.  Values
-            not swept come from ``config`` (or the sampler's registered defaults).
-        config: The base configuration; each run is a fixed sample of it (one round of
-            ``num_reads`` reads, all counted, no fallback).
+        puzzles: The puzzles, read as the run needs them (a generator streams).
+        axes: ``{key: [values]}`` (see :func:`points`); values not swept come from
+            ``config``.
+        config: The base configuration; each run is a fixed sample of it.
         repeat: Runs per puzzle and setting; repeat ``r`` uses seed ``config seed + r``
-            when the sampler takes a seed, so every setting sees the same seeds; without
-            a configured seed each run draws one (its row's ``seed``).
-        jobs: ``1``: in this process; ``N``: a local Dask cluster of N worker processes;
-            ``0``: one per CPU.
-        scheduler: Address of an existing Dask scheduler (instead of ``jobs``).
-        out: ``.csv`` or ``.parquet`` file written row by row (see
-            :class:`~qsudoku.experiments.table.RowWriter`); ``None`` keeps rows in memory only.
+            (without a configured seed each run draws one, its row's ``seed``).
+        out: ``.csv`` or ``.parquet`` file written row by row; ``None``: in memory only.
         resume: Skip the rows ``out`` already has and append the rest.
         overwrite: Replace an existing ``out``.
         progress: Show a progress bar on stderr.
+        **cluster: Where the runs go (:class:`~qsudoku.experiments.engine.Cluster`):
+            ``jobs`` (``1``: in this process; ``N``: a local Dask cluster of N worker
+            processes; ``0``: one per CPU), ``scheduler`` (an existing Dask scheduler,
+            instead of ``jobs``), ``worker_memory``.
 
     Raises:
         TypeError: An argument of the wrong type (named).
         ValueError: An empty axis, or ``resume`` with ``overwrite``.
         ConfigError: Bad axis, weight, parameter or sampler, ``repeat`` or ``jobs`` out of
-            the limits of :mod:`qsudoku.experiments.limits` (the command line's; before
-            any run); ``out`` exists without ``resume``/``overwrite``, is being written by
-            another run, or has other columns.
-        BackendUnavailableError: ``out`` is a ``.parquet`` file and pyarrow is not
-            installed (before any run).
+            the limits of :mod:`qsudoku.experiments.limits` (before any run); ``out``
+            exists without ``resume``/``overwrite``, is held by another run, or has other
+            columns.
+        BackendUnavailableError: A ``.parquet`` ``out`` without pyarrow (before any run).
         MachineError: The machine refused to write ``out``; finished rows are kept.
         KeyboardInterrupt: Ctrl-C or SIGTERM; the rows finished so far are kept.
     """
     from qsudoku.experiments import runner
-    from qsudoku.experiments.engine import resolve_scheduler
+    from qsudoku.experiments.engine import Cluster, resolve_scheduler
     from qsudoku.experiments.limits import check_limits
     from qsudoku.model.puzzle import Puzzle
 
@@ -196,9 +181,10 @@ def run_sweep(puzzles: Sequence, axes: Mapping[str, Sequence], config: Config = 
             raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
     if out is not None and not isinstance(out, (str, os.PathLike)):
         raise TypeError(f"out must be a path (str) or None, not {type(out).__name__}")
-    if scheduler is not None and not isinstance(scheduler, str):
+    where = Cluster(**cluster)
+    if where.scheduler is not None and not isinstance(where.scheduler, str):
         raise TypeError(f"scheduler must be an address (str) or None, not "
-                        f"{type(scheduler).__name__}")
+                        f"{type(where.scheduler).__name__}")
     if resume and overwrite:
         raise ValueError("resume and overwrite exclude each other")
     if out is not None:
@@ -206,7 +192,8 @@ def run_sweep(puzzles: Sequence, axes: Mapping[str, Sequence], config: Config = 
 
         check_format(out)
     pts = points(config, axes)
-    check_limits(repeat=repeat, jobs=jobs, remote=resolve_scheduler(scheduler) is not None,
+    check_limits(repeat=repeat, jobs=where.jobs,
+                 remote=resolve_scheduler(where.scheduler) is not None,
                  points=len(pts))
     for pt in pts:
         runner.check_point(pt)
@@ -218,37 +205,24 @@ def run_sweep(puzzles: Sequence, axes: Mapping[str, Sequence], config: Config = 
             yield runner.Source.argument(f"{p.name}|{p.kind}|{p.format()}", i, "puzzles"), p
 
     tasks = runner.iter_tasks(sources(), pts, repeat)
-    return runner.run_to(None if out is None else os.fspath(out), tasks, list(axes), jobs=jobs,
-                         scheduler=scheduler, resume=resume, overwrite=overwrite,
-                         progress=progress, points=pts)
+    return runner.run_to(None if out is None else os.fspath(out), tasks, list(axes),
+                         resume=resume, overwrite=overwrite, progress=progress, points=pts,
+                         **cluster)
 
 
 # -- reading and summarising -------------------------------------------------------------
-def load(rows_or_path) -> Any:
-    """A :class:`pandas.DataFrame` of sweep (or bench) rows: a list of rows or a results
-    file, with numeric columns converted (``"inf"`` -> ``inf``).
-
-    Raises:
-        ConfigError: A path that is neither a results file nor its journal.
-        TypeError: Neither a path, a list of rows nor a DataFrame.
-    """
-    from qsudoku.experiments.table import load_frame
-
-    return load_frame(rows_or_path)
+# A DataFrame of sweep (or bench) rows: a list of rows or a results file, types restored.
+load = load_frame
 
 
 def summarize(rows_or_df, by: Sequence[str] = ("setting",), **figures):
-    """Per setting (or ``by``): ``runs``, ``propagation`` (runs propagation solved alone,
-    counted apart), the figures of :meth:`qsudoku.experiments.stats.Pool.figures` (p per
-    read with its Wilson interval, TTS99 quantiles over puzzles with bootstrap intervals,
-    time to target, residual energy; ``figures`` go to it) and ``min_energy_mean``, the
-    mean over runs of each run's lowest energy.
+    """Per setting (or ``by``): ``runs``, ``propagation``, the figures of
+    :meth:`qsudoku.experiments.stats.Pool.figures` (``figures`` go to it) and
+    ``min_energy_mean``, the mean over runs of each run's lowest energy.
 
-    ``rows_or_df`` is a results file (its rows streamed: see
-    :func:`~qsudoku.experiments.results.iter_rows`), an iterable of rows consumed one at
-    a time, or a DataFrame.  The summary keeps a few numbers per puzzle, never the rows,
-    and is the same whatever the file's format: a group's values are read as numbers
-    (``""`` is missing) and a key that is a number in text (``"2"``) is that number.
+    ``rows_or_df`` is a results file (its rows streamed), an iterable of rows consumed one
+    at a time, or a DataFrame; the summary is the same whatever the file's format (a key
+    that is a number in text, ``"2"``, is that number).
 
     >>> rows = [{"setting": "a", "puzzle": "x", "num_reads": 8, "num_valid": 4,
     ...          "t_read": 0.01, "min_energy": 0.0},
@@ -261,7 +235,6 @@ def summarize(rows_or_df, by: Sequence[str] = ("setting",), **figures):
     import pandas as pd
 
     from qsudoku.experiments.results import iter_rows
-    from qsudoku.experiments.stats import Pool
 
     by = list(by)
     if isinstance(rows_or_df, pd.DataFrame):
@@ -282,7 +255,7 @@ def summarize(rows_or_df, by: Sequence[str] = ("setting",), **figures):
         if g is None:
             g = groups[key] = [0, 0.0, 0, Pool()]
         g[0] += 1
-        e = _number(r.get("min_energy"))
+        e = as_float(r.get("min_energy"))
         if e == e:
             g[1] += e
             g[2] += 1
@@ -291,16 +264,6 @@ def summarize(rows_or_df, by: Sequence[str] = ("setting",), **figures):
                 "min_energy_mean": g[1] / g[2] if g[2] else math.nan}
                for key, g in groups.items()]
     return pd.DataFrame(records) if records else pd.DataFrame(columns=[*by, "runs"])
-
-
-def _number(v) -> float:
-    """A value of a results row as a float (missing or not a number: NaN)."""
-    if v is None or v == "" or isinstance(v, bool):
-        return math.nan
-    try:
-        return float(v)
-    except (TypeError, ValueError):
-        return math.nan
 
 
 def _key_value(v):

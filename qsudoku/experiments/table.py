@@ -1,30 +1,17 @@
 """Incremental, resumable, single-writer result tables for long runs (``bench``, ``sweep``).
 
-Rows are written as they finish: each row is one ``write`` of a complete CSV line,
-flushed and ``fsync``-ed, so an interrupted run (Ctrl-C, SIGTERM, a crash) keeps
-every finished row and at worst leaves a torn last line, which a resumed run
-drops.  A ``.parquet`` output is journaled to ``<out>.partial.csv`` and converted
-atomically when the run closes, by chunks of rows (:mod:`qsudoku.experiments.convert`);
-a resumed file is copied into its new journal a row at a time: neither holds the
-whole file in memory.
+Each finished row is one ``write`` of a complete CSV line, flushed and ``fsync``-ed, so an
+interrupted run keeps every finished row (a torn last line is dropped on resume).  A
+``.parquet`` output is journaled to ``<out>.partial.csv`` and converted atomically, by
+chunks, when the run closes (:mod:`qsudoku.experiments.convert`).
 
-One :class:`RowWriter` holds an output at a time, under every name that reaches it:
-it takes an exclusive lock on ``<out>.lock`` (named after the output's real path, the
-same for a ``.parquet`` output and its journal) before it reads or rewrites anything,
-and an exclusive ``flock`` on the files themselves (so a hard link is held too); a
-second writer (another run, or another writer in this process) is refused with a
-:class:`~qsudoku.errors.ConfigError` before it touches anything.  A file is resumed
-only if it provably is a results file qsudoku wrote (its exact header line, or a
-Parquet schema under a ``.parquet`` name: :func:`~qsudoku.experiments.results.results_header`;
-a new table gets its header line at once, so none of ours is empty); anything else is
-refused and left as it is.  A resumed file whose rows do not parse, or that repeats a
-key, is refused with the file and line (:mod:`qsudoku.experiments.resume`).
-The machine refusing a write (a full disk, a file-size limit) is a
-:class:`~qsudoku.errors.MachineError`: every row written before it stays, readable
-and resumable.  A row whose key the table already has is not
-written again, so a batch that Dask re-runs after losing a worker, or a key that a
-resumed run already holds, never becomes a duplicate row.  Nothing is written
-through a symbolic link.
+One :class:`RowWriter` holds an output at a time, under every name that reaches it (a lock
+named after its real path, :mod:`qsudoku.experiments.locks`, and a ``flock`` on the files
+themselves); a second writer is refused before it touches anything.  Only a file that
+provably is a results file of qsudoku is resumed
+(:func:`~qsudoku.experiments.results.results_header`, :mod:`qsudoku.experiments.resume`).
+A refused write is a :class:`~qsudoku.errors.MachineError` that keeps every earlier row;
+a key already in the table is never written again; nothing is written through a link.
 
 >>> import os, tempfile
 >>> path = os.path.join(tempfile.mkdtemp(), "rows.csv")
@@ -75,14 +62,12 @@ def write_all(fd: int, data: bytes) -> None:
 
 
 class RowWriter:
-    """Append rows to a results table, one durable line per finished row, as the only
-    writer of that table.
+    """Append rows to a results table, one durable line per finished row, as its only writer.
 
     Args:
         path: ``.csv`` or ``.parquet`` output.
-        key: Columns that identify a row; with ``resume`` the keys already present
-            (as strings) are in :attr:`done`, so the caller skips them, and
-            :meth:`write` never writes a key twice.
+        key: Columns that identify a row; the keys present (as strings) are in
+            :attr:`done`, and :meth:`write` never writes a key twice.
         resume: Keep existing rows and continue; otherwise an existing file is an error
             unless ``overwrite``.
         overwrite: Replace an existing file.
@@ -92,11 +77,9 @@ class RowWriter:
     Raises:
         BackendUnavailableError: A ``.parquet`` output without pyarrow installed (before
             anything is locked or written).
-        ConfigError: Bad suffix; missing directory; ``path`` is a directory, a symbolic
-            link or not a regular file; another writer holds it (under any name); it
-            exists without ``resume`` or ``overwrite``; a resumed file lacks the key
-            columns, has other ``fields``, has a row that does not parse or repeats a key
-            (the message names the file and line).  Nothing is changed then.
+        ConfigError: Bad suffix or target; another writer holds it; it exists without
+            ``resume`` or ``overwrite``; a resumed file is not one of this run (the
+            message names the file and line).  Nothing is changed then.
     """
 
     _newline = "\r\n"  # the csv module's, as every table written so far has it
@@ -164,9 +147,7 @@ class RowWriter:
 
     def _resume_from(self, source: str) -> None:
         """Check the rows of ``source`` and copy them into a new journal
-        (:func:`~qsudoku.experiments.resume.copy_rows`: a row at a time, replacing the
-        journal atomically once every row is checked)."""
-        # ours, or refused before any write
+        (:func:`~qsudoku.experiments.resume.copy_rows`)."""
         check_header(self.path, results_header(source), self.key, self.expected)
         fields = copy_rows(source, self.journal, self.key, self.done)
         if fields is not None:
@@ -289,8 +270,8 @@ class RowWriter:
 
 
 class StdoutRows(RowWriter):
-    """The rows of a run as CSV on standard output (``-o -``), a line per finished row,
-    flushed for the reader of a pipe; no file to lock, resume or convert (nor Parquet).
+    """The rows of a run as CSV on standard output (``-o -``), flushed a line per row; no
+    file to lock, resume or convert.
 
     >>> with StdoutRows(("k",)) as w:
     ...     w.write({"k": 1, "v": 0.5}), w.write({"k": 1, "v": 0.7})

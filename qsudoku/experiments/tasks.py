@@ -1,18 +1,10 @@
 """Experiment tasks: where a puzzle comes from, a configuration point, and their keys.
 
-A :class:`Task` is (puzzle, :class:`Point`, repeat).  Its :meth:`Task.key` is the identity
-of its row, the key ``--resume`` matches: it holds everything that decides the row's
-figures, so a resume with other settings computes new rows beside the old ones instead
-of keeping figures measured with the old settings:
-
-- where the puzzle comes from (a file's real path and the puzzle's position in it, or a
-  hash of an argument's text), *and* a hash of the puzzle's content (givens, units,
-  known solution), so an edited input file is measured again;
-- the point: backend label, swept values written exactly (``repr``: ``1.0000001`` and
-  ``1.0000002`` are two keys), the budget, and a hash of the whole configuration the
-  task runs with (sampler, its options and parameters, seed, weights, propagation
-  rules, the route settings, the QUBO encoding);
-- the repeat.
+A :class:`Task` is (puzzle, :class:`Point`, repeat).  Its :meth:`Task.key`, the key
+``--resume`` matches, holds everything that decides the row's figures (where the puzzle
+comes from and a hash of its content; the point's label, exact swept values, budget and a
+hash of the whole configuration; the repeat), so a resume with other settings or an
+edited input computes new rows instead of keeping old figures.
 
 >>> from qsudoku.io import parse_puzzle
 >>> t = Task(parse_puzzle("1..." "..2." "...." "...4"), Source.argument("1...", 0),
@@ -48,9 +40,8 @@ ENCODING = "one-hot"
 @dataclass(frozen=True)
 class Source:
     """Where a puzzle comes from: the ``set`` label of its rows, its ``index`` in its input,
-    ``ref``, the place part of its task keys, and the ``fraction`` of cells given it was
-    made with (an instance a study generates, :mod:`qsudoku.experiments.generated`;
-    ``None`` for a file or an argument)."""
+    ``ref`` (the place part of its task keys) and, for a generated instance, the
+    ``fraction`` of cells given it was made with."""
 
     set: str
     index: int
@@ -59,9 +50,8 @@ class Source:
 
     @classmethod
     def file(cls, path: str, index: int, label: str) -> "Source":
-        """Puzzle ``index`` of the file ``path``, keyed by the file's real path relative to
-        the working directory (a results file names no absolute path of the machine; a
-        ``--resume`` continues from the same directory)."""
+        """Puzzle ``index`` of the file ``path``, keyed by its path relative to the working
+        directory (a results file names no absolute path of the machine)."""
         from qsudoku.experiments.provenance import relative_path
 
         return cls(label, index, f"{relative_path(path)}:{index}")
@@ -77,8 +67,7 @@ class Source:
 class Point:
     """A configuration point: a backend label, the config :func:`solve` runs with, the
     swept values (``setting``), a wall-time ``budget`` (``None``: the config's own) and
-    whether a run is a fixed sample (``fixed_sample``: one round of exactly ``num_reads``
-    reads, all counted, no fallback; ``False``: the round policy of ``qsudoku solve``)."""
+    whether a run is a fixed sample (one round of ``num_reads`` reads, no fallback)."""
 
     label: str
     config: Config
@@ -203,12 +192,9 @@ def puzzle_digest(puzzle: Puzzle) -> str:
 def iter_sources(specs: Sequence[str], rules, *, limit: int | None = None, on_error=None,
                  label=None) -> Iterator[tuple[Source, Puzzle]]:
     """Yield the puzzles of every input with their :class:`Source`, read as they are
-    needed (``limit``: first N of each).
-
-    ``label(spec)`` names the ``set`` of a file's rows; unreadable puzzles go to
-    ``on_error`` (or are raised when it is ``None``); a failure of the machine (a
-    :class:`~qsudoku.errors.MachineError`, an I/O error of the device) is always raised.
-    """
+    needed (``limit``: first N of each); ``label(spec)`` names a file's ``set``;
+    unreadable puzzles go to ``on_error`` (raised when it is ``None``); a
+    :class:`~qsudoku.errors.MachineError` is always raised."""
     from qsudoku.io.datasets import expand_inputs
     from qsudoku.io.files import iter_puzzles
 

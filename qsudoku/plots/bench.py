@@ -1,19 +1,12 @@
 """PNG figures of bench results (matplotlib, Agg backend, imported only when drawing).
 
-* ``success_vs_budget.png``: with several ``--time-budget`` values, the share of
-  puzzles the ``solve`` backend solved against the budget; with one budget (or none),
-  the share of puzzles whose time to solution is within ``t`` against ``t`` (TTS99 for a
-  fixed sample, the wall time to a valid grid for ``solve``).
-* ``tts99_by_backend.png``: that time's distribution per backend over the puzzles that
-  needed sampling (log scale; unsolved ones, TTS99 = inf, are counted under each
-  box, as are those propagation solved alone).
-* ``tts99_quantiles.png``: per fixed-sample backend, the quantiles of TTS99 over
-  puzzles (median, 25%, 75%, 90%) with their 95% bootstrap intervals as error bars (an
-  infinite upper end drawn as an arrow to the top); from the summary of
-  :func:`qsudoku.experiments.bench.summarize`.
-* ``size_vs_time.png``: model variables against wall time per solve.
-* ``easy_hard_easy.png`` instead of these four for the instances a study generates
-  (a summary per fraction given): :mod:`qsudoku.plots.curve`.
+* ``success_vs_budget.png``: the share of puzzles solved against the budget (several
+  budgets), or whose time to solution is within ``t`` against ``t``;
+* ``tts99_by_backend.png``: that time's distribution per backend (log scale);
+* ``tts99_quantiles.png``: per fixed-sample backend, TTS99 quantiles over puzzles with
+  their 95% bootstrap intervals;
+* ``size_vs_time.png``: model variables against wall time per solve;
+* ``easy_hard_easy.png`` instead for generated instances (:mod:`qsudoku.plots.curve`).
 
 Reproduce: ``qsudoku bench FILE --sampler solve,sa -o F.csv --plot DIR``.
 """

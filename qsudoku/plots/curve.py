@@ -1,10 +1,7 @@
 """The easy-hard-easy curve: success within the time limit and the median time against the
-fraction of cells given, one line per sampler (the protocol of Lewis 2007 and Lloyd & Amos
-2020), from a summary with ``size`` and ``fraction`` columns
-(:func:`qsudoku.experiments.bench.summarize` of instances a study generates).
-
-Reproduce: ``qsudoku bench --spec benchmarks/studies/phase_curve_9.toml --plot DIR``
-(``DIR/easy_hard_easy.png``; ``qsudoku bench -o F.csv --plot DIR`` redraws it from the rows).
+fraction of cells given, one line per sampler (Lewis 2007; Lloyd & Amos 2020), from a
+summary with ``size`` and ``fraction`` columns.  Reproduce: ``qsudoku bench --spec
+benchmarks/studies/phase_curve_9.toml --plot DIR``.
 
 >>> summary = [{"size": 9, "fraction": f, "sampler": "sa", "budget": 1.0, "n": 4,
 ...             "solved_pct": p, "solved_pct_low": p / 2, "solved_pct_high": min(100, p + 20),

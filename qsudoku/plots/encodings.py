@@ -2,12 +2,9 @@
 study (``benchmarks/studies/encodings.toml``) tabulate, and the paired bar chart that
 draws them.
 
-A row describes the reduced model of one puzzle in one encoding: its binary variables,
-its interactions and its coefficient range (largest over smallest non-zero absolute
-bias, linear and quadratic together: the precision a QPU's analogue biases must
-resolve), and, given a QPU graph, the qubits and chains of its minor-embedding.
-Embeddings go through :func:`qsudoku.samplers.dwave.embedding.embed_bqm` and its
-cache, so a cache directory filled once (``pin``) hands every later run the same chains.
+A row describes the reduced model of one puzzle in one encoding: variables, interactions,
+coefficient range (largest over smallest non-zero absolute bias) and, given a QPU graph,
+the qubits and chains of its minor-embedding (through the embedding cache).
 
 >>> from qsudoku import Config, load_puzzles
 >>> p = load_puzzles("2...\\n..1.\\n.2..\\n...3")[0]

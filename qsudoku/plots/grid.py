@@ -1,14 +1,9 @@
 """Pictures: grids, energy histograms, and heatmaps and curves of sweeps.
 
-Every function draws on a matplotlib ``Axes`` (``ax=``) or, without one, on a
-new :class:`matplotlib.figure.Figure` made without pyplot (so nothing depends on
-a GUI backend; saving uses Agg/SVG), and returns the figure.  matplotlib is
-imported inside the functions: ``import qsudoku.plots.grid`` stays light.
-
-Grid styles: givens bold black, digits found by propagation blue, digits found
-by the sampler orange italic; thick lines between cells of different boxes or
-regions (read from ``puzzle.units``, so jigsaws work), extra units (diagonals)
-shaded, cells of broken constraints red.
+Every function draws on ``ax=`` or a new pyplot-free :class:`matplotlib.figure.Figure`
+and returns the figure; matplotlib is imported inside the functions.  Grid styles: givens
+bold black, propagated digits blue, sampled digits orange italic; thick lines between
+regions (from ``puzzle.units``), extra units shaded, cells of broken constraints red.
 
 >>> from qsudoku.io import parse_puzzle
 >>> fig = draw_grid(parse_puzzle("1..." "..2." ".3.." "...4"))

@@ -1,8 +1,5 @@
-"""Pictures of sweeps: heatmaps and curves of a metric over the swept settings.
-
-Split from :mod:`qsudoku.plots.grid` (which re-exports :func:`heatmap` and :func:`curves`); the
-same conventions hold: each function draws on ``ax=`` or a new pyplot-free figure and
-returns the figure; matplotlib and pandas are imported inside the functions.
+"""Pictures of sweeps: heatmaps and curves of a metric over the swept settings (re-exported
+by :mod:`qsudoku.plots.grid`, whose conventions hold).
 
 >>> import pandas as pd
 >>> df = pd.DataFrame({"cell": [1, 2], "success_prob": [0.25, 0.75]})
@@ -12,9 +9,34 @@ returns the figure; matplotlib and pandas are imported inside the functions.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-__all__ = ["heatmap", "curves", "interval_curves"]
+__all__ = ["heatmap", "curves", "interval_curves", "HeatmapStyle", "CurveStyle"]
+
+
+@dataclass(frozen=True)
+class HeatmapStyle:
+    """The look of a :func:`heatmap` (its keyword arguments after ``ax``)."""
+
+    log: bool = False
+    fmt: str = "{:.2f}"
+    cmap: str = "viridis"
+    title: str | None = None
+    vmin: float | None = None
+    vmax: float | None = None
+    label: str | None = None
+
+
+@dataclass(frozen=True)
+class CurveStyle:
+    """The look of :func:`curves` (its keyword arguments after ``ax``)."""
+
+    logx: bool = False
+    logy: bool = False
+    title: str | None = None
+    label: str | None = None
 
 
 def _aggregate(df, keys: list[str], value: str, agg: str):
@@ -27,8 +49,7 @@ def _aggregate(df, keys: list[str], value: str, agg: str):
 
 
 def heatmap(df, x: str, y: str, value: str = "success_prob", *, agg: str = "mean", ax=None,
-            log: bool = False, fmt: str = "{:.2f}", cmap: str = "viridis",
-            title: str | None = None, vmin=None, vmax=None, label: str | None = None):
+            **style):
     """A heatmap of ``agg(value)`` over the ``x`` and ``y`` values of sweep rows.
 
     Infinite or missing cells (e.g. TTS99 when nothing was solved) are grey and
@@ -39,8 +60,11 @@ def heatmap(df, x: str, y: str, value: str = "success_prob", *, agg: str = "mean
         x, y: Swept columns (e.g. ``"cell"`` and ``"unit"``).
         value: Column to aggregate (``success_prob``, ``tts99``, ``min_energy``...).
         agg: ``"mean"``, ``"median"``, ``"min"``, ``"max"``.
-        log: Logarithmic colour scale (for times).
-        fmt: Format of the numbers written in the cells (``""`` for none).
+        ax: The axes to draw on (default: a new figure).
+        **style: The fields of :class:`HeatmapStyle`: ``log`` (a logarithmic colour
+            scale, for times), ``fmt`` (format of the numbers written in the cells,
+            ``""`` for none), ``cmap``, ``title``, ``vmin``, ``vmax``, ``label`` (of the
+            colour bar).
 
     >>> import pandas as pd
     >>> df = pd.DataFrame({"cell": [1, 1, 2, 2], "unit": [1, 2, 1, 2], "success_prob": [.1, .2, .3, .4]})
@@ -52,16 +76,18 @@ def heatmap(df, x: str, y: str, value: str = "success_prob", *, agg: str = "mean
 
     from qsudoku.plots.base import figure
 
+    st = HeatmapStyle(**style)
+    vmin, vmax, fmt = st.vmin, st.vmax, st.fmt
     table = _aggregate(df, [y, x], value, agg).unstack(x)
     data = table.to_numpy(dtype=float)
     masked = np.ma.masked_invalid(data)
     fig, ax = figure(ax, (0.7 * data.shape[1] + 2.5, 0.45 * data.shape[0] + 1.5))
     import matplotlib
 
-    cm = matplotlib.colormaps[cmap].with_extremes(bad="#d9d9d9")
+    cm = matplotlib.colormaps[st.cmap].with_extremes(bad="#d9d9d9")
     finite = data[np.isfinite(data)]
     norm = None
-    if log and len(finite) and (finite > 0).all():
+    if st.log and len(finite) and (finite > 0).all():
         norm = LogNorm(vmin=vmin or finite.min(), vmax=vmax or finite.max())
         vmin = vmax = None
     im = ax.imshow(masked, cmap=cm, norm=norm, vmin=vmin, vmax=vmax, aspect="auto",
@@ -80,9 +106,9 @@ def heatmap(df, x: str, y: str, value: str = "success_prob", *, agg: str = "mean
                     r, g, b, _ = cm(im.norm(v))
                     colour = "white" if 0.299 * r + 0.587 * g + 0.114 * b < 0.5 else "black"
                 ax.text(j, i, text, ha="center", va="center", fontsize=7, color=colour)
-    fig.colorbar(im, ax=ax, label=label or (value if agg == "mean" else f"{agg} {value}"))
-    if title:
-        ax.set_title(title)
+    fig.colorbar(im, ax=ax, label=st.label or (value if agg == "mean" else f"{agg} {value}"))
+    if st.title:
+        ax.set_title(st.title)
     return fig
 
 
@@ -91,13 +117,13 @@ def _tick(v) -> str:
 
 
 def curves(df, x: str, value: str = "success_prob", *, hue: str | None = None,
-           agg: str = "mean", band: bool = True, ax=None, logx: bool = False,
-           logy: bool = False, title: str | None = None, label: str | None = None):
+           agg: str = "mean", band: bool = True, ax=None, **style):
     """Line plot of ``agg(value)`` against ``x``, one line per ``hue`` value.
 
     With ``band`` the spread over repeats/puzzles (min to max) is shaded.
     Infinite values (TTS99 of a setting that never succeeded) are left out of the
-    line and marked with a cross at the top of the axes.
+    line and marked with a cross at the top of the axes.  ``style``: the fields of
+    :class:`CurveStyle` (``logx``, ``logy``, ``title``, ``label`` of the y axis).
 
     >>> import pandas as pd
     >>> df = pd.DataFrame({"num_sweeps": [10, 10, 100, 100], "success_prob": [.1, .3, .5, .7]})
@@ -109,6 +135,7 @@ def curves(df, x: str, value: str = "success_prob", *, hue: str | None = None,
 
     from qsudoku.plots.base import figure
 
+    st = CurveStyle(**style)
     fig, ax = figure(ax, (5.0, 3.4))
     d = df.copy()
     d[value] = pd.to_numeric(d[value], errors="coerce")
@@ -126,17 +153,17 @@ def curves(df, x: str, value: str = "success_prob", *, hue: str | None = None,
         if never:
             ax.plot(never, [0.98] * len(never), "x", color=line.get_color(),
                     transform=ax.get_xaxis_transform(), clip_on=False)
-    if logx:
+    if st.logx:
         ax.set_xscale("log")
-    if logy:
+    if st.logy:
         ax.set_yscale("log")
     ax.set_xlabel(x)
-    ax.set_ylabel(label or (value if agg == "mean" else f"{agg} {value}"))
+    ax.set_ylabel(st.label or (value if agg == "mean" else f"{agg} {value}"))
     ax.grid(alpha=0.3)
     if hue is not None:
         ax.legend(fontsize=8, frameon=False)
-    if title:
-        ax.set_title(title)
+    if st.title:
+        ax.set_title(st.title)
     return fig
 
 
