@@ -10,7 +10,7 @@ from collections import Counter
 from qsudoku.errors import (BackendUnavailableError, ContradictionError, QSudokuError,
                       exit_code_for)
 from qsudoku.io.text import format_grid
-from qsudoku.model.result import count_noun, format_seconds
+from qsudoku.model.result import By, count_noun, format_seconds
 from qsudoku.solving import make_plan, rounds_text, run_plan
 from qsudoku.commands.common import (add_config_args, add_index_arg, add_input_args,
                                      add_route_args, config_from_args, iter_inputs,
@@ -113,7 +113,7 @@ class Tally:
         """Count one result (and its solution count, with ``--check-unique``)."""
         if result.valid:
             self.valid += 1
-            self.solved_by[solver_of(result.solved_by)] += 1
+            self.solved_by[result.outcome.solver] += 1
         else:
             self.not_valid += 1
         if count is not None and not count.unique:
@@ -129,18 +129,6 @@ class Tally:
                 parts.append(f"{n} {what}")
         parts.append(format_seconds(time.perf_counter() - self.started))
         return ", ".join(parts)
-
-
-def solver_of(solved_by: str) -> str:
-    """What found a result's grid, from its ``solved_by``: the sampler, the exact fallback,
-    or propagation.
-
-    >>> solver_of("aco (1 round)"), solver_of("sat fallback after sa (3 rounds)")
-    ('aco', 'sat')
-    >>> solver_of("propagation"), solver_of("cpsat (exact, no QUBO)")
-    ('propagation', 'cpsat')
-    """
-    return solved_by.split(" ", 1)[0]
 
 
 def _count(puzzle, cfg):
@@ -216,7 +204,7 @@ def _qpu_line(info: dict) -> str:
 def _run_lines(result) -> list[str]:
     """The budget that ran and why, and the seed (drawn or given), of a result that did more
     than propagate."""
-    if result.solved_by == "propagation":
+    if result.outcome.by is By.PROPAGATION:
         return []
     sampler = result.sampler or {}
     route, seed = sampler.get("route") or {}, sampler.get("seed")

@@ -28,7 +28,7 @@ from typing import Any, Mapping, Sequence
 from qsudoku.config import Config
 from qsudoku.errors import ContradictionError, QSudokuError
 from qsudoku.model.puzzle import UNIT_KINDS
-from qsudoku.model.result import Result, jsonable
+from qsudoku.model.result import By, Result, jsonable
 from qsudoku.experiments.stats import TARGET_ENERGY, p_interval, tts99, tts_interval
 from qsudoku.experiments.tasks import Point, Task, format_value
 
@@ -183,10 +183,7 @@ def _metrics(r: Result, wall: float, fixed: bool) -> dict:
     tm = r.timings
     sampled = r.success_rate is not None
     t_read = tm.get("sample", 0.0) / r.num_reads if sampled and r.num_reads else ""
-    if "fallback" in r.solved_by:
-        route = "fallback"
-    else:
-        route = "propagation" if r.solved_by == "propagation" else "sampling"
+    route = r.outcome.by.value if r.outcome.by in (By.FALLBACK, By.PROPAGATION) else "sampling"
     info = {k: v for k, v in r.info.items() if k in ("timing", "status", "problem_id")}
     broken = r.broken_per_read
     out = {
