@@ -40,6 +40,7 @@ from qsudoku import checks as opt
 from qsudoku.errors import ParameterError
 
 __all__ = ["Constraint", "Int", "Real", "Bool", "Seed", "TimeLimit", "Choice", "Name", "OrAuto",
+           "Test", "Numbers", "refuse", "is_finite",
            "validate", "checked", "table_check", "parameters_of", "check_values",
            "accepted_params"]
 
@@ -106,12 +107,16 @@ class TimeLimit(Constraint):
 
 @dataclass(frozen=True)
 class Choice(Constraint):
-    """One of the strings ``choices``."""
+    """One of the strings ``choices`` (in any case, if ``fold``)."""
 
     choices: tuple
     none: bool = False  # whether None (no value) is taken
+    fold: bool = False
 
     def __call__(self, sampler: str, name: str, value: Any) -> Any:
+        if self.fold and isinstance(value, str) and value.lower() in (
+                c.lower() for c in self.choices):
+            return value
         return opt.need_choice(name, value, self.choices, allow_none=self.none,
                                sampler=sampler)
 
@@ -126,8 +131,52 @@ class Name(Constraint):
 
     def __call__(self, sampler: str, name: str, value: Any) -> Any:
         if not (isinstance(value, str) or (value is None and self.none)):
-            raise ParameterError(f"{sampler}: {name} = {value!r} must be {self.what}")
+            refuse(sampler, name, value, f"must be {self.what}")
         return value
+
+
+def refuse(sampler: str, name: str, value: Any, what: str):
+    """Raise ``ParameterError("{sampler}: {name} = {value!r} {what}")``."""
+    raise ParameterError(f"{sampler}: {name} = {value!r} {what}")
+
+
+def is_finite(x: Any) -> bool:
+    """True if ``x`` is a real number (not a ``bool``) and finite."""
+    return isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isfinite(float(x))
+
+
+@dataclass(frozen=True)
+class Test(Constraint):
+    """A value ``test`` takes (``None`` passes, if ``none``); else
+    ``"{sampler}: {name} = {value!r} {what}"``."""
+
+    test: Callable[[Any], bool]
+    what: str
+    none: bool = True
+
+    def __call__(self, sampler: str, name: str, value: Any) -> Any:
+        if not ((value is None and self.none) or self.test(value)):
+            refuse(sampler, name, value, self.what)
+        return value
+
+
+@dataclass(frozen=True)
+class Numbers(Constraint):
+    """A sequence (list, tuple, 1-D array; not a string or a mapping) of finite numbers,
+    returned as a list of ``float`` (``None`` passes, if ``none``)."""
+
+    what: str
+    none: bool = True
+
+    def __call__(self, sampler: str, name: str, value: Any) -> Any:
+        if value is None and self.none:
+            return None
+        if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
+            refuse(sampler, name, value, self.what)
+        items = list(value)
+        if not all(is_finite(x) for x in items):
+            refuse(sampler, name, value, self.what)
+        return [float(x) for x in items]
 
 
 @dataclass(frozen=True)
