@@ -40,9 +40,10 @@ from __future__ import annotations
 import decimal
 import math
 import numbers
+import re
 from typing import Any, Iterable
 
-from qsudoku.errors import ParameterError
+from qsudoku.errors import ConfigError, ParameterError
 
 __all__ = ["need_type", "need_int", "need_real", "need_ints", "need_memory", "describe",
            "need_bool", "need_choice", "need_seed", "need_time_limit", "no_unknown",
@@ -254,10 +255,6 @@ def need_memory(name: str, value: Any) -> str | int:
     ...
     qsudoku.errors.ConfigError: worker_memory = 'lots' must be "auto" or a size such as "2GiB", "500MB" or a number of bytes (0 = no limit)
     """
-    import re
-
-    from qsudoku.errors import ConfigError
-
     if isinstance(value, str) and value.strip().lower() == "auto":
         return "auto"
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
@@ -273,7 +270,6 @@ def need_memory(name: str, value: Any) -> str | int:
 def need_finite_bqm(bqm: Any, *, sampler: str) -> None:
     """Refuse a BQM with a bias or offset that is NaN or infinite (or biases whose sum
     overflows), before any work: a sampler would answer NaN energies without a word.
-
     One pass in C (the energy of the all-ones sample adds every bias); the offending
     bias is looked for only when that sum is not finite.
 
@@ -287,8 +283,6 @@ def need_finite_bqm(bqm: Any, *, sampler: str) -> None:
     """
     import dimod
     import numpy as np
-
-    from qsudoku.errors import ConfigError
 
     if not isinstance(bqm, dimod.BinaryQuadraticModel):
         return
