@@ -4,18 +4,16 @@ their ``sample()`` parameters.
 
 The registry names dwave-samplers' own classes (``dwave.samplers:TabuSampler``, ...), so
 an instance passed to :func:`qsudoku.solve` is recognised as the registered sampler;
-``neal`` is built by :func:`neal_sampler`, which silences the legacy package's
-deprecation warning (its class is dwave-samplers' ``SimulatedAnnealingSampler``, so an
-instance of it is recognised as ``sa``).
+``neal`` is built by :func:`neal_sampler` (its class is dwave-samplers', so an instance
+of it is recognised as ``sa``).
 
-Their ``sample`` methods are not qsudoku's, so the checks of every parameter they take
-live here (:attr:`qsudoku.samplers.SamplerSpec.checks` names them) and run before any
+Their ``sample`` methods are not qsudoku's, so the checks of their parameters live here
+(the entries' :attr:`~qsudoku.samplers.entries.SamplerSpec.checks`) and run before any
 work: type, range, finite, and the combinations the library refuses only halfway through
 (a custom schedule without ``beta_schedule``, ``num_sweeps`` not a multiple of
-``num_sweeps_per_beta``).  Each raises :class:`~qsudoku.errors.ParameterError` naming the
-sampler and the parameter; a parameter a check does not know is left to
-:func:`qsudoku.samplers.check_params` (an unknown parameter is refused there).
-This module imports no backend: the checks run without dwave-samplers loaded.
+``num_sweeps_per_beta``), each a :class:`~qsudoku.errors.ParameterError` naming the
+sampler and the parameter.  Unknown parameters are refused by
+:func:`qsudoku.samplers.check_params`.  This module imports no backend.
 
 >>> check_sa("sa", {"beta_schedule_type": "cubic"})
 Traceback (most recent call last):

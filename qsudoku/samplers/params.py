@@ -273,19 +273,22 @@ def accepted_params(sampler) -> frozenset:
     return frozenset(out | set(named[1:]))  # the first is the model
 
 
-def _integer(low: int):
+def _integer(low):
     return (lambda v: not isinstance(v, bool) and isinstance(v, numbers.Integral) and v >= low,
             f"must be an integer >= {low}")
 
 
-def _at_most(high: int):
+def _at_most(high):
     """Beyond ``high`` a value is a typo, not a plan (10^11 reads asked numpy for 45 TiB)."""
     return lambda v: not (isinstance(v, numbers.Real) and v > high), f"is above the limit of {high}"
 
 
-#: A finite number > 0; a non-number (a ``chain_strength`` callable) passes.
-_POSITIVE = (lambda v: isinstance(v, bool) or not isinstance(v, numbers.Real) or 0 < v < math.inf,
-             "must be a finite number > 0")
+def _positive(v):
+    """A finite number > 0; a non-number (a ``chain_strength`` callable) passes."""
+    return isinstance(v, bool) or not isinstance(v, numbers.Real) or 0 < v < math.inf
+
+
+_POSITIVE = (_positive, "must be a finite number > 0")
 #: A choice's name: dwave-samplers calls ``.lower()`` on some (an int gave AttributeError).
 _NAME = (lambda v: isinstance(v, str), "must be a name (a string)")
 #: The tests of :func:`check_values` per well-known parameter, in order, and what each says

@@ -9,14 +9,12 @@ QPU branch.  Those libraries check little: a negative ``tabu_timeout`` loops for
 ``sa_reads = 0`` fails deep inside a worker thread, and dwave-system's
 ``AutoEmbeddingComposite`` silently drops a ``qpu_params`` key its child does not take.
 
-So every such parameter is checked here, before any work: type, range, finite, with
-the sampler's name and the parameter in the one-line
-:class:`~qsudoku.errors.ParameterError` (exit 2).  The registry names these functions
-as the entries' :attr:`~qsudoku.samplers.SamplerSpec.checks`, so a plan checks them
-before it builds the model; the samplers call them again at the top of ``sample``.
-What depends on the solver (its ``*_range`` properties, the parameters it accepts) is
-checked by the sampler against the solver it has.  This module imports no D-Wave library
-(dimod only to check a ``init_sample``).
+So every such parameter is checked here, before any work, in the one-line
+:class:`~qsudoku.errors.ParameterError` (exit 2) naming the sampler and the parameter:
+the entries' :attr:`~qsudoku.samplers.entries.SamplerSpec.checks`, which the samplers
+call again at the top of ``sample``.  What depends on the solver (its ``*_range``
+properties, the parameters it accepts) is checked against the solver it has.  This
+module imports no D-Wave library (dimod only to check an ``init_sample``).
 
 >>> check_qpu("mock-qpu", {"num_reads": 10, "chain_strength": "max_j", "seed": 3})
 >>> check_kerberos("kerberos", {"qpu_params": {"chain_strength": float("nan")}})
@@ -27,7 +25,7 @@ qsudoku.errors.ParameterError: kerberos: qpu_params.chain_strength = nan must be
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from qsudoku.checks import MAX_SECONDS, need_real
 from qsudoku.errors import ParameterError
@@ -112,7 +110,7 @@ def _warnings(sampler: str, name: str, value: Any) -> Any:
 
 _PER_QUBIT = Numbers("must be a list of finite numbers (one per qubit)")  # length: the solver's
 #: What the QPU's options take (after the chain strength), checked in this order.
-_QPU_OPTIONS = {
+_QPU_OPTIONS: dict[str, Callable] = {
     "chain_break_method": Choice(CHAIN_BREAK_METHODS, none=True),
     **{key: Bool() for key in ("auto_scale", "return_embedding",
                                "reduce_intersample_correlation", "reinitialize_state",
