@@ -22,6 +22,11 @@ from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from typing import Any, Mapping
 
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python < 3.11: the same parser, packaged as tomli
+    import tomli as tomllib
+
 from qsudoku.checks import MAX_SECONDS, need_memory, need_type
 from qsudoku.config.validate import (WEIGHT_KEYS, check_finite, check_known, check_no_secrets,
                                      check_overrides, check_sampler_name, need_table,
@@ -41,10 +46,6 @@ DEFAULT_CONFIG_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspa
 
 
 def _read_defaults() -> dict:
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python < 3.11: the same parser, packaged as tomli
-        import tomli as tomllib
     with open(DEFAULT_CONFIG_PATH, "rb") as f:
         return tomllib.load(f)
 

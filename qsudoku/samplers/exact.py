@@ -155,12 +155,9 @@ class ExactSampler(dimod.Sampler):
                                                    **({"note": note} if note else {})})
         else:
             outcome = self.backend.solve(problem, **call)
-        info = dict(outcome.info)
-        info["status"] = outcome.status
-        timing = dict(info.get("timing", {}))
-        timing["groups"] = t1 - t0
-        timing["total"] = time.perf_counter() - t0
-        info["timing"] = timing
+        info = dict(outcome.info, status=outcome.status)
+        info["timing"] = dict(info.get("timing", {}), groups=t1 - t0,
+                              total=time.perf_counter() - t0)
         if outcome.status == "infeasible":
             raise ContradictionError(
                 f"no solution: {info.get('solver', self.name)} proved the reduced model "
@@ -174,7 +171,7 @@ class ExactSampler(dimod.Sampler):
         keys = {"cpsat": ("time_limit", "num_workers", "seed"), "ilp": ("time_limit", "threads")}
         sample, status, info = Lazy(_ANY_BQM[self.name])(
             bqm, **{k: call[k] for k in keys[self.name] if k in call})
-        info = dict(info, status="solved" if status == "solved" else status)
+        info = dict(info, status=status)
         info["timing"] = dict(info.get("timing", {}), total=time.perf_counter() - t0)
         variables = list(bqm.variables)
         low = -1 if bqm.vartype is dimod.SPIN else 0
