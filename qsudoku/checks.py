@@ -46,7 +46,7 @@ from typing import Any, Iterable
 from qsudoku.errors import ConfigError, ParameterError
 
 __all__ = ["need_type", "need_int", "need_real", "need_ints", "need_memory", "describe",
-           "need_bool", "need_choice", "need_seed", "need_time_limit", "no_unknown",
+           "need_bool", "need_choice", "need_time_limit", "no_unknown",
            "need_finite_bqm", "MAX_SECONDS", "MAX_READS"]
 
 #: The longest time budget or limit accepted anywhere (about 116 days): beyond it a deadline
@@ -189,11 +189,6 @@ def need_choice(name: str, value: Any, choices: Iterable, *, allow_none: bool = 
     if sampler is not None:
         raise ParameterError(f"{sampler}: {text}")
     raise ValueError(text)
-
-
-def need_seed(value: Any, *, sampler: str | None = None) -> int | None:
-    """A seed: ``None`` or an integer in ``0 .. 2**63 - 1``."""
-    return need_int("seed", value, low=0, high=2**63 - 1, allow_none=True, sampler=sampler)
 
 
 def need_time_limit(value: Any, name: str = "time_limit", *,

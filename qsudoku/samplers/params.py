@@ -94,7 +94,8 @@ class Seed(Constraint):
     """``None`` or an integer in ``0 .. 2**63 - 1``."""
 
     def __call__(self, sampler: str, name: str, value: Any) -> Any:
-        return opt.need_seed(value, sampler=sampler)
+        return opt.need_int("seed", value, low=0, high=2**63 - 1, allow_none=True,
+                            sampler=sampler)
 
 
 @dataclass(frozen=True)
