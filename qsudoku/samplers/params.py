@@ -122,20 +122,6 @@ class Choice(Constraint):
                                sampler=sampler)
 
 
-@dataclass(frozen=True)
-class Name(Constraint):
-    """A string (or ``None``, if ``none``); else ``"{sampler}: {name} = {value!r} must be
-    {what}"``."""
-
-    what: str
-    none: bool = True
-
-    def __call__(self, sampler: str, name: str, value: Any) -> Any:
-        if not (isinstance(value, str) or (value is None and self.none)):
-            refuse(sampler, name, value, f"must be {self.what}")
-        return value
-
-
 def refuse(sampler: str, name: str, value: Any, what: str):
     """Raise ``ParameterError("{sampler}: {name} = {value!r} {what}")``."""
     raise ParameterError(f"{sampler}: {name} = {value!r} {what}")
@@ -159,6 +145,12 @@ class Test(Constraint):
         if not ((value is None and self.none) or self.test(value)):
             refuse(sampler, name, value, self.what)
         return value
+
+
+def Name(what: str, none: bool = True) -> Test:
+    """A string (or ``None``, if ``none``); else ``"{sampler}: {name} = {value!r} must be
+    {what}"``."""
+    return Test(lambda v: isinstance(v, str), f"must be {what}", none)
 
 
 @dataclass(frozen=True)
