@@ -52,10 +52,8 @@ _SQA = _S + "sqa.sampler:"
 _TEMPER = _S + "tempering.sampler:"
 _DW = _S + "dwave."
 _DWC = _DW + "checks:"  # the checks of what is passed on to dwave-system and dwave-hybrid
-_EXACT = _S + "exact:check_exact"  # also run where a solve skips their sample()
 _QPU = _DW + "qpu:QPUSampler"  # qpu and mock-qpu: the object's name tells them apart
 _ROUND = {"num_reads": 1_000_000}  # the solve path stops them at its time limit or a ground state
-_OWN = ClassDefaults  # defaults: those of the class's sample()
 #: Every weight kind: what a sampler that reads only the one-hot groups ignores.
 _ALL_WEIGHTS = ("cell", "row", "column", "box", "extra")
 #: The swap samplers keep every cell one-hot; the unit weights rank their moves.
@@ -66,21 +64,32 @@ _CELL_WEIGHT = ("cell",)
 #: ``docs/annealers.md``.
 DECOMPOSE_ROUND = 120.0
 
+
+
+def _own(name: str, target: str, summary: str, **fields) -> SamplerSpec:
+    """The entry of a class of qsudoku's: its defaults are those of its ``sample()``."""
+    return SamplerSpec(name, target, summary, ClassDefaults(target), **fields)
+
+
+def _exact(name: str, cls: str, summary: str, extra: str | None = None) -> SamplerSpec:
+    """The entry of an exact backend: it reads the one-hot groups, not their weights, and
+    its parameters are checked where a solve skips its ``sample()`` too."""
+    return SamplerSpec(name, _S + "exact:" + cls, "exact: " + summary, extra=extra,
+                       ignores_weights=_ALL_WEIGHTS, checks=_S + "exact:check_exact")
+
+
 #: Every sampler qsudoku ships, in the order ``qsudoku samplers`` lists them.
 SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
-    SamplerSpec("aco", _S + "aco.sampler:AntColonySampler",
-                "the default: an ant colony that builds consistent partial assignments cell by "
-                "cell, propagating over the one-hot groups (numba)",
-                _OWN(_S + "aco.sampler:AntColonySampler"), round=_ROUND,
-                ignores_weights=_ALL_WEIGHTS),
-    SamplerSpec("swap-tabu", _S + "swap.tabu:SwapTabuSampler",
-                "tabu search over digit swaps inside boxes/regions (keeps one-hot groups; numba)",
-                _OWN(_S + "swap.tabu:SwapTabuSampler"), round=_ROUND,
-                ignores_weights=_CELL_WEIGHT),
-    SamplerSpec("swap", _S + "swap.anneal:SwapAnnealingSampler",
-                "replica exchange with digit swaps inside boxes/regions (keeps one-hot groups; "
-                "numba)", _OWN(_S + "swap.anneal:SwapAnnealingSampler"),
-                round=_ROUND, ignores_weights=_CELL_WEIGHT),
+    _own("aco", _S + "aco.sampler:AntColonySampler",
+         "the default: an ant colony that builds consistent partial assignments cell by "
+         "cell, propagating over the one-hot groups (numba)",
+         round=_ROUND, ignores_weights=_ALL_WEIGHTS),
+    _own("swap-tabu", _S + "swap.tabu:SwapTabuSampler",
+         "tabu search over digit swaps inside boxes/regions (keeps one-hot groups; numba)",
+         round=_ROUND, ignores_weights=_CELL_WEIGHT),
+    _own("swap", _S + "swap.anneal:SwapAnnealingSampler",
+         "replica exchange with digit swaps inside boxes/regions (keeps one-hot groups; "
+         "numba)", round=_ROUND, ignores_weights=_CELL_WEIGHT),
     SamplerSpec("sa", _DS + "SimulatedAnnealingSampler",
                 "simulated annealing (dwave-samplers) on the reduced QUBO",
                 {"num_reads": 50, "num_sweeps": 1000}, checks=_CHECKS + "check_sa"),
@@ -88,21 +97,18 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
                 "simulated annealing through the legacy dwave-neal package",
                 {"num_reads": 50, "num_sweeps": 1000}, extra="neal",
                 checks=_CHECKS + "check_sa"),  # its product is sa's class: such an object is sa
-    SamplerSpec("sqa", _S + "sqa.sampler:PathIntegralSampler",
-                "simulated quantum annealing: dwave-samplers' path-integral annealer with a "
-                "transverse field falling to 0 while beta rises (units of the penalty weights)",
-                _OWN(_SQA + "PathIntegralSampler"), checks=_SQA + "check_sqa"),
-    SamplerSpec("rotor", _S + "sqa.sampler:RotorSampler",
-                "dwave-samplers' rotor-model (spin-vector) annealer, energies of the "
-                "projected reads", _OWN(_SQA + "RotorSampler"), checks=_SQA + "check_rotor"),
-    SamplerSpec("pt", _TEMPER + "ParallelTemperingSampler",
-                "parallel tempering (dwave-hybrid's workflow), one run per read",
-                _OWN(_TEMPER + "ParallelTemperingSampler"), extra="qpu",
-                checks=_TEMPER + "check_pt"),
-    SamplerSpec("pa", _TEMPER + "PopulationAnnealingSampler",
-                "population annealing (dwave-hybrid's workflow): the reads are one population",
-                _OWN(_TEMPER + "PopulationAnnealingSampler"), extra="qpu",
-                checks=_TEMPER + "check_pa"),
+    _own("sqa", _SQA + "PathIntegralSampler",
+         "simulated quantum annealing: dwave-samplers' path-integral annealer with a "
+         "transverse field falling to 0 while beta rises (units of the penalty weights)",
+         checks=_SQA + "check_sqa"),
+    _own("rotor", _SQA + "RotorSampler", "dwave-samplers' rotor-model (spin-vector) annealer, "
+         "energies of the projected reads", checks=_SQA + "check_rotor"),
+    _own("pt", _TEMPER + "ParallelTemperingSampler",
+         "parallel tempering (dwave-hybrid's workflow), one run per read", extra="qpu",
+         checks=_TEMPER + "check_pt"),
+    _own("pa", _TEMPER + "PopulationAnnealingSampler",
+         "population annealing (dwave-hybrid's workflow): the reads are one population",
+         extra="qpu", checks=_TEMPER + "check_pa"),
     SamplerSpec("tabu", _DS + "TabuSampler", "tabu search (dwave-samplers)",
                 {"num_reads": 10, "timeout": 100}, checks=_CHECKS + "check_tabu"),
     SamplerSpec("steepest", _DS + "SteepestDescentSolver",
@@ -111,23 +117,14 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
     SamplerSpec("random", _DS + "RandomSampler",
                 "uniform random states: the floor any sampler must beat", {"num_reads": 100},
                 checks=_CHECKS + "check_random"),
-    SamplerSpec("sat", _S + "exact:SATSampler",
-                "exact: SAT over the candidates (python-sat, exactly-one clauses)",
-                ignores_weights=_ALL_WEIGHTS, checks=_EXACT),
-    SamplerSpec("cpsat", _S + "exact:CPSATSampler",
-                "exact: CP with AllDifferent per unit (OR-Tools CP-SAT); minimises any BQM "
-                "without one-hot structure", extra="classical",
-                ignores_weights=_ALL_WEIGHTS, checks=_EXACT),
-    SamplerSpec("ilp", _S + "exact:ILPSampler",
-                "exact: 0-1 integer programme, one row per group (HiGHS); minimises any BQM "
-                "without one-hot structure", extra="classical",
-                ignores_weights=_ALL_WEIGHTS, checks=_EXACT),
-    SamplerSpec("asp", _S + "exact:ASPSampler",
-                "exact: answer-set programme, one cardinality rule (clingo)", extra="classical",
-                ignores_weights=_ALL_WEIGHTS, checks=_EXACT),
-    SamplerSpec("csp", _S + "exact:CSPSampler",
-                "exact: qsudoku's own exact-cover search (no dependencies)",
-                ignores_weights=_ALL_WEIGHTS, checks=_EXACT),
+    _exact("sat", "SATSampler", "SAT over the candidates (python-sat, exactly-one clauses)"),
+    _exact("cpsat", "CPSATSampler", "CP with AllDifferent per unit (OR-Tools CP-SAT); minimises "
+           "any BQM without one-hot structure", "classical"),
+    _exact("ilp", "ILPSampler", "0-1 integer programme, one row per group (HiGHS); minimises "
+           "any BQM without one-hot structure", "classical"),
+    _exact("asp", "ASPSampler", "answer-set programme, one cardinality rule (clingo)",
+           "classical"),
+    _exact("csp", "CSPSampler", "qsudoku's own exact-cover search (no dependencies)"),
     SamplerSpec("exact", _S + "exact:LimitedExactSolver",
                 "brute-force enumeration (dimod.ExactSolver), at most 20 variables"),
     SamplerSpec("qpu", _S + "dwave.qpu:qpu_sampler",
@@ -144,7 +141,8 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
                 product=_DW + "hybrid:HybridSampler"),
     SamplerSpec("hybrid-cqm", _S + "dwave.hybrid:hybrid_cqm_sampler",
                 "Leap hybrid CQM solver: one-hot groups as constraints, not penalties",
-                extra="qpu", offline=False, product=_DW + "hybrid:HybridCQMSampler", ignores_weights=_ALL_WEIGHTS),
+                extra="qpu", offline=False, product=_DW + "hybrid:HybridCQMSampler",
+                ignores_weights=_ALL_WEIGHTS),
     SamplerSpec("hybrid-nl", _S + "dwave.hybrid:hybrid_nl_sampler",
                 "Leap nonlinear solver (LeapHybridNLSampler): an integer per open cell over its "
                 "candidates, each digit once per unit", extra="qpu", offline=False,
@@ -153,9 +151,9 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
                 "QPU-sized subproblems (<= subproblem_size variables, clique-embedded) of the "
                 "reduced QUBO, composed classically (default: a consistent partial grid grown "
                 "by the calls with singles propagation); option qpu_sampler = qpu | mock-qpu | "
-                "hybrid", _OWN(_DW + "decompose:DecomposeSampler"), extra="qpu", offline=False,
-                checks=_DWC + "check_decompose", product=_DW + "decompose:DecomposeSampler",
-                round_cost=DECOMPOSE_ROUND),
+                "hybrid", ClassDefaults(_DW + "decompose:DecomposeSampler"), extra="qpu",
+                offline=False, checks=_DWC + "check_decompose",
+                product=_DW + "decompose:DecomposeSampler", round_cost=DECOMPOSE_ROUND),
     SamplerSpec("kerberos", _S + "dwave.kerberos:kerberos_sampler",
                 "dwave-hybrid KerberosSampler (tabu | SA | QPU subproblems); option "
                 "qpu_sampler = qpu | mock-qpu",
