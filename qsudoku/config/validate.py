@@ -40,7 +40,7 @@ def check_finite(key: str, value: Any) -> None:
     """ConfigError if ``value`` is or holds (in a list or tuple) a non-finite float.
 
     No sampler parameter means anything by ``nan`` or ``inf``, and samplers differ in
-    what they make of one (``beta_range = [nan, 1.0]`` reached ``sa`` unchecked).
+    what they make of one.
 
     >>> check_finite("sampler.params.beta_range", (0.1, float("nan")))
     Traceback (most recent call last):

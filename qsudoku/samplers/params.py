@@ -272,7 +272,7 @@ def _integer(low):
 
 
 def _at_most(high):
-    """Beyond ``high`` a value is a typo, not a plan (10^11 reads asked numpy for 45 TiB)."""
+    """Beyond ``high`` a value is a typo, not a plan (10^11 reads would need 45 TiB)."""
     return lambda v: not (isinstance(v, numbers.Real) and v > high), f"is above the limit of {high}"
 
 
@@ -282,7 +282,7 @@ def _positive(v):
 
 
 _POSITIVE = (_positive, "must be a finite number > 0")
-#: A choice's name: dwave-samplers calls ``.lower()`` on some (an int gave AttributeError).
+#: A choice's name: dwave-samplers calls ``.lower()`` on some.
 _NAME = (lambda v: isinstance(v, str), "must be a name (a string)")
 #: The tests of :func:`check_values` per well-known parameter, in order, and what each says
 #: (tabu's ``num_restarts = 0`` is a plain tabu search).
