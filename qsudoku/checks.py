@@ -40,12 +40,13 @@ from __future__ import annotations
 import decimal
 import math
 import numbers
+import re
 from typing import Any, Iterable
 
-from qsudoku.errors import ParameterError
+from qsudoku.errors import ConfigError, ParameterError
 
 __all__ = ["need_type", "need_int", "need_real", "need_ints", "need_memory", "describe",
-           "need_bool", "need_choice", "need_seed", "need_time_limit", "no_unknown",
+           "need_bool", "need_choice", "need_time_limit", "no_unknown",
            "need_finite_bqm", "MAX_SECONDS", "MAX_READS"]
 
 #: The longest time budget or limit accepted anywhere (about 116 days): beyond it a deadline
@@ -190,11 +191,6 @@ def need_choice(name: str, value: Any, choices: Iterable, *, allow_none: bool = 
     raise ValueError(text)
 
 
-def need_seed(value: Any, *, sampler: str | None = None) -> int | None:
-    """A seed: ``None`` or an integer in ``0 .. 2**63 - 1``."""
-    return need_int("seed", value, low=0, high=2**63 - 1, allow_none=True, sampler=sampler)
-
-
 def need_time_limit(value: Any, name: str = "time_limit", *,
                     sampler: str | None = None) -> float | None:
     """A time limit: ``None`` or seconds in ``(0, MAX_SECONDS]``."""
@@ -254,10 +250,6 @@ def need_memory(name: str, value: Any) -> str | int:
     ...
     qsudoku.errors.ConfigError: worker_memory = 'lots' must be "auto" or a size such as "2GiB", "500MB" or a number of bytes (0 = no limit)
     """
-    import re
-
-    from qsudoku.errors import ConfigError
-
     if isinstance(value, str) and value.strip().lower() == "auto":
         return "auto"
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
@@ -273,7 +265,6 @@ def need_memory(name: str, value: Any) -> str | int:
 def need_finite_bqm(bqm: Any, *, sampler: str) -> None:
     """Refuse a BQM with a bias or offset that is NaN or infinite (or biases whose sum
     overflows), before any work: a sampler would answer NaN energies without a word.
-
     One pass in C (the energy of the all-ones sample adds every bias); the offending
     bias is looked for only when that sum is not finite.
 
@@ -287,8 +278,6 @@ def need_finite_bqm(bqm: Any, *, sampler: str) -> None:
     """
     import dimod
     import numpy as np
-
-    from qsudoku.errors import ConfigError
 
     if not isinstance(bqm, dimod.BinaryQuadraticModel):
         return

@@ -11,6 +11,11 @@ from __future__ import annotations
 
 import os
 
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python < 3.11: the same parser, packaged as tomli
+    import tomli as tomllib
+
 from qsudoku.checks import need_type
 from qsudoku.config.settings import Config
 from qsudoku.errors import ConfigError
@@ -29,10 +34,6 @@ def toml_value(text: str):
     >>> toml_value("true"), toml_value("True"), toml_value("'q'"), toml_value("1\\nx = 2")
     (True, 'True', 'q', '1\\nx = 2')
     """
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python < 3.11
-        import tomli as tomllib
     if "\n" in text or "\r" in text:  # one value, never a second key
         return text
     try:
@@ -65,11 +66,6 @@ def load_config(path: str | None = None) -> Config:
     if path is None:
         return Config()
     path = os.fspath(need_type("path", path, (str, os.PathLike), "a str or a path (or None)"))
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python < 3.11: the same parser, packaged as tomli
-        import tomli as tomllib
-
     try:
         raw = read_regular(path, MAX_CONFIG_BYTES, "config file")
     except NotRegularFileError as e:  # a FIFO would block, a device never end

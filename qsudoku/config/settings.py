@@ -22,6 +22,11 @@ from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from typing import Any, Mapping
 
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python < 3.11: the same parser, packaged as tomli
+    import tomli as tomllib
+
 from qsudoku.checks import MAX_SECONDS, need_memory, need_type
 from qsudoku.config.validate import (WEIGHT_KEYS, check_finite, check_known, check_no_secrets,
                                      check_overrides, check_sampler_name, need_table,
@@ -41,10 +46,6 @@ DEFAULT_CONFIG_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspa
 
 
 def _read_defaults() -> dict:
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python < 3.11: the same parser, packaged as tomli
-        import tomli as tomllib
     with open(DEFAULT_CONFIG_PATH, "rb") as f:
         return tomllib.load(f)
 
@@ -113,11 +114,10 @@ class SamplerConfig:
         object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
 
     def checked(self) -> "SamplerConfig":
-        """This table, after its values are checked where a configuration is read
-        (:meth:`Config.from_dict`, :meth:`Config.with_overrides`), so that nonsense fails
-        then, even if nothing gets sampled: first as the sampler takes them (the
-        registry's :func:`~qsudoku.samplers.registry.check_sampler_values`, which also
-        checks the plan), then any non-finite number left.
+        """This table, its values checked as the sampler takes them
+        (:func:`~qsudoku.samplers.registry.check_sampler_values`) and for non-finite
+        numbers: run where a configuration is read, so that nonsense fails even if nothing
+        gets sampled; the constructor checks only the fields' types.
 
         >>> SamplerConfig("sa", params={"num_reads": 0}).checked()
         Traceback (most recent call last):
@@ -180,8 +180,7 @@ class RouteConfig:
 
 
 #: The least memory limit of a local Dask worker: one that has loaded qsudoku and solved a
-#: 9x9 peaks at about 180 MB, and Dask restarts a worker past 95% of its limit (below
-#: it every worker died at start and the run ended in an internal CommClosedError).
+#: 9x9 peaks at about 180 MB, and Dask restarts a worker past 95% of its limit.
 MIN_WORKER_MEMORY = 256 * 2**20
 
 
@@ -243,20 +242,14 @@ class Config:
         """Build from a parsed TOML mapping; unknown keys are errors."""
         pre = f"{source}: " if source else ""
         check_no_secrets(data, pre)
-        check_known(data, ("propagate", "qubo", "sampler", "route", "cluster"), "", pre)
-        prop = need_table(data, "propagate", "", pre)
-        check_known(prop, ("rules", "finish_rules"), "propagate.", pre)
-        qubo = need_table(data, "qubo", "", pre)
-        check_known(qubo, ("weights", "encoding"), "qubo.", pre)
-        w = need_table(qubo, "weights", "qubo.", pre)
-        w = weight_overrides(w, pre)
-        samp = need_table(data, "sampler", "", pre)
-        check_known(samp, ("name", "options", "params", "fallback"), "sampler.", pre)
-        cluster = need_table(data, "cluster", "", pre)
-        check_known(cluster, ("scheduler", "worker_memory"), "cluster.", pre)
-        route = need_table(data, "route", "", pre)
-        check_known(route, ("enabled", "time_budget", "exact_fallback", "fallback_time_limit"),
-                    "route.", pre)
+        check_known(data, [f.name for f in fields(cls) if f.name != "source"], "", pre)
+        t = {}
+        for key in ("propagate", "qubo", "sampler", "cluster", "route"):
+            t[key] = need_table(data, key, "", pre)  # its keys: its dataclass's fields
+            check_known(t[key], [f.name for f in fields(getattr(cls, key))], f"{key}.", pre)
+            if key == "qubo":
+                w = weight_overrides(need_table(t[key], "weights", "qubo.", pre), pre)
+        prop, qubo, samp, cluster, route = t.values()
         try:
             rules = prop.get("rules", _P["rules"])
             # rules set without finish_rules are the rules used (as --rules)

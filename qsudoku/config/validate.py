@@ -40,7 +40,7 @@ def check_finite(key: str, value: Any) -> None:
     """ConfigError if ``value`` is or holds (in a list or tuple) a non-finite float.
 
     No sampler parameter means anything by ``nan`` or ``inf``, and samplers differ in
-    what they make of one (``beta_range = [nan, 1.0]`` reached ``sa`` unchecked).
+    what they make of one.
 
     >>> check_finite("sampler.params.beta_range", (0.1, float("nan")))
     Traceback (most recent call last):
@@ -56,27 +56,23 @@ def check_finite(key: str, value: Any) -> None:
 
 
 def check_overrides(sampler, reads, seed, params, rules, weights, fallback, options,
-                     route) -> None:
+                    route) -> None:
     """TypeError/ConfigError naming the first bad argument of
     :meth:`~qsudoku.config.settings.Config.with_overrides`."""
-    from qsudoku.samplers.registry import get_spec
+    from qsudoku.samplers.registry import check_values, get_spec
 
     for name, value in (("sampler", sampler), ("fallback", fallback)):
-        if value is not None:
-            need_type(name, value, str, "a sampler name (str)")
-            if name == "sampler":
-                get_spec(value)  # "unknown sampler 'x'; choose from ..."
-            elif value:
-                check_sampler_name(name, value)
+        need_type(name, value, (str, type(None)), "a sampler name (str)")
+        if name == "sampler" and value is not None:
+            get_spec(value)  # "unknown sampler 'x'; choose from ..."
+        elif name == "fallback" and value:
+            check_sampler_name(name, value)
     for name, value in (("params", params), ("weights", weights), ("options", options),
                         ("route", route)):
-        if value is not None:
-            need_type(name, value, Mapping, "a mapping (dict)")
+        need_type(name, value, (Mapping, type(None)), "a mapping (dict)")
     if rules is not None and (isinstance(rules, (str, bytes))
                               or not isinstance(rules, (list, tuple, set, frozenset))):
         raise TypeError(f"rules must be a list of rule names, not {describe(rules)}")
-    from qsudoku.samplers.registry import check_values
-
     check_values({k: v for k, v in (("num_reads", reads), ("seed", seed)) if v is not None})
 
 

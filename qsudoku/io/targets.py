@@ -49,8 +49,6 @@ def check_target(path: str, what: str = "", binary: bool = False) -> None:
     Raises:
         ConfigError: Its directory does not exist (or is not a directory), or
             ``path`` itself is a directory, or a binary format would go to a terminal.
-
-    >>> check_target("-", "-o")  # standard output takes text
     """
     name = f"{what} {path}".strip()
     if is_stdout(path):
@@ -69,20 +67,14 @@ def check_target(path: str, what: str = "", binary: bool = False) -> None:
 
 def check_outputs(outputs, inputs=(), *, what: str | Sequence[str] = "-o",
                   binary: bool | Sequence[bool] = False) -> None:
-    """Check every output file of a command before any is written: the one check of a
-    command that writes files (a file and its companions, a results table and its
-    summaries, a picture and its histogram), so that a bad one fails before the others
-    are replaced and no input is ever written over.
+    """Check every output file of a command before any is written, so that a bad one
+    fails before the others are replaced and no input is ever written over.
 
-    The first outputs are the files the user named, one for each flag of ``what``
-    (``-`` is standard output; a FIFO or a terminal is written through, see
-    :func:`check_target`); the others are files qsudoku names after the first
-    (companions), which must be regular files or missing: a FIFO there would block the
-    run with no reader, a device would swallow the data.  No output may be the same
-    file (same device and inode, so a link or another spelling is caught) as one of
-    ``inputs`` (puzzle files and their companions, a config, a region map, a spec), nor
-    the same file as another output (the same path, for files not yet made), nor may
-    two outputs be standard output.
+    The first outputs are the files the user named, one per flag of ``what`` (checked by
+    :func:`check_target`); the others are the companions qsudoku names after the first,
+    which must be regular files or missing (a FIFO would block, a device swallow the
+    data).  No output may be the same file (device and inode, or the same path for files
+    not yet made) as an input or as another output, nor may two be standard output.
 
     Args:
         outputs: The paths to write, the named ones first.
@@ -111,27 +103,23 @@ def check_outputs(outputs, inputs=(), *, what: str | Sequence[str] = "-o",
     kinds = [binary] * len(flags) if isinstance(binary, bool) else list(binary)
     if len(outputs) > len(flags) and is_stdout(outputs[0]):
         outputs = outputs[:len(flags)]  # companions of standard output: none are written
-    read: dict = {}
-    for p in inputs:
-        if p is not None and not is_stdout(p):
-            key = _identity(p)
-            if key is not None:
-                read.setdefault(key[:2], os.fspath(p))
+    keys = [(p, _identity(p)) for p in inputs if p is not None and not is_stdout(p)]
+    read = {key[:2]: os.fspath(p) for p, key in reversed(keys) if key is not None}
     written: dict = {}
     for k, out in enumerate(outputs):
-        flag = flags[k] if k < len(flags) else ""
+        named = k < len(flags)
+        flag = flags[k] if named else ""
         name = f"{flag} {out}".strip()
-        check_target(out, flag, binary=k < len(flags) and bool(kinds[k]))
+        check_target(out, flag, binary=named and bool(kinds[k]))
         key = _identity(out)
-        if k >= len(flags) and key is not None and not stat.S_ISREG(key[2]):
+        if not named and key is not None and not stat.S_ISREG(key[2]):
             raise ConfigError(f"cannot write {name}: it is {file_kind(key[2])}, not a regular "
                               f"file (qsudoku writes the companions of {outputs[0]} only to "
                               "regular files); nothing was written")
         if key is not None and key[:2] in read:
-            owner = flags[k] if k < len(flags) else flags[0]
-            named = out if k < len(flags) else outputs[0]
-            raise ConfigError(f"{owner} {named}: {out} is also an input of this run "
-                              f"({read[key[:2]]}); write the results to another file")
+            raise ConfigError(f"{flags[k] if named else flags[0]} {out if named else outputs[0]}"
+                              f": {out} is also an input of this run ({read[key[:2]]}); write "
+                              "the results to another file")
         same = ("-",) if is_stdout(out) else key[:2] if key is not None else _place(out)
         if same in written:
             raise ConfigError(f"cannot write {name}: " + (

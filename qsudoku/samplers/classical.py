@@ -4,18 +4,16 @@ their ``sample()`` parameters.
 
 The registry names dwave-samplers' own classes (``dwave.samplers:TabuSampler``, ...), so
 an instance passed to :func:`qsudoku.solve` is recognised as the registered sampler;
-``neal`` is built by :func:`neal_sampler`, which silences the legacy package's
-deprecation warning (its class is dwave-samplers' ``SimulatedAnnealingSampler``, so an
-instance of it is recognised as ``sa``).
+``neal`` is built by :func:`neal_sampler` (its class is dwave-samplers', so an instance
+of it is recognised as ``sa``).
 
-Their ``sample`` methods are not qsudoku's, so the checks of every parameter they take
-live here (:attr:`qsudoku.samplers.SamplerSpec.checks` names them) and run before any
+Their ``sample`` methods are not qsudoku's, so the checks of their parameters live here
+(the entries' :attr:`~qsudoku.samplers.entries.SamplerSpec.checks`) and run before any
 work: type, range, finite, and the combinations the library refuses only halfway through
 (a custom schedule without ``beta_schedule``, ``num_sweeps`` not a multiple of
-``num_sweeps_per_beta``).  Each raises :class:`~qsudoku.errors.ParameterError` naming the
-sampler and the parameter; a parameter a check does not know is left to
-:func:`qsudoku.samplers.check_params` (an unknown parameter is refused there).
-This module imports no backend: the checks run without dwave-samplers loaded.
+``num_sweeps_per_beta``), each a :class:`~qsudoku.errors.ParameterError` naming the
+sampler and the parameter.  Unknown parameters are refused by
+:func:`qsudoku.samplers.check_params`.  This module imports no backend.
 
 >>> check_sa("sa", {"beta_schedule_type": "cubic"})
 Traceback (most recent call last):
@@ -30,15 +28,13 @@ qsudoku.errors.ParameterError: tabu: timeout = -1 must be an integer in 1..10000
 
 from __future__ import annotations
 
-import math
 import numbers
 from datetime import timedelta
 from typing import Any, Callable, Mapping
 
-from qsudoku.checks import (MAX_READS, MAX_SECONDS, need_bool, need_choice, need_int,
-                            need_time_limit)
-from qsudoku.errors import ParameterError
-from qsudoku.samplers.params import Bool, Int, Real, Seed, validate
+from qsudoku.checks import MAX_READS, MAX_SECONDS, need_choice, need_int, need_time_limit
+from qsudoku.samplers.params import (Bool, Choice, Int, Numbers, Real, Seed, Test, refuse,
+                                     validate)
 
 __all__ = ["neal_sampler", "check_sa", "check_tabu", "check_steepest", "check_random",
            "BETA_SCHEDULE_TYPES", "INITIAL_STATES_GENERATORS", "PROPOSAL_ACCEPTANCE_CRITERIA"]
@@ -66,24 +62,6 @@ def neal_sampler(**options):
     return neal.SimulatedAnnealingSampler(**options)
 
 
-def _fail(sampler: str, name: str, value: Any, what: str):
-    raise ParameterError(f"{sampler}: {name} = {value!r} {what}")
-
-
-def _is_real(x: Any) -> bool:
-    return isinstance(x, numbers.Real) and not isinstance(x, bool)
-
-
-def _numbers(sampler: str, name: str, value: Any, what: str) -> list[float]:
-    """``value`` as a list of finite numbers (a list, tuple or 1-D array of them)."""
-    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
-        _fail(sampler, name, value, what)
-    items = list(value)
-    if not all(_is_real(x) and math.isfinite(float(x)) for x in items):
-        _fail(sampler, name, value, what)
-    return [float(x) for x in items]
-
-
 def _initial_states(sampler: str, params: Mapping) -> None:
     """``initial_states`` (samples-like, values 0/1 or -1/+1, at most MAX_READS states)
     and ``initial_states_generator``; the states' variables are checked by dimod against
@@ -94,21 +72,21 @@ def _initial_states(sampler: str, params: Mapping) -> None:
     states = params.get("initial_states")
     if states is None:
         if params.get("initial_states_generator") in ("none", "tile"):
-            _fail(sampler, "initial_states_generator", params["initial_states_generator"],
-                  "needs initial_states")
+            refuse(sampler, "initial_states_generator", params["initial_states_generator"],
+                   "needs initial_states")
         return
     what = "must be samples-like: a list of states of 0/1 or -1/+1 values, or a SampleSet"
     if isinstance(states, (str, bytes, bool, numbers.Number)):
-        _fail(sampler, "initial_states", states, what)
+        refuse(sampler, "initial_states", states, what)
     import dimod
     import numpy as np
 
     try:
         array, _ = dimod.as_samples(states)
     except (ValueError, TypeError):
-        _fail(sampler, "initial_states", states, what)
+        refuse(sampler, "initial_states", states, what)
     if len(array) > MAX_READS or not np.isin(array, (-1, 0, 1)).all():
-        _fail(sampler, "initial_states", states, what)
+        refuse(sampler, "initial_states", states, what)
 
 
 def _common(sampler: str, params: Mapping, seed_high: int) -> None:
@@ -116,6 +94,17 @@ def _common(sampler: str, params: Mapping, seed_high: int) -> None:
     validate(sampler, {"num_reads": Int(1, MAX_READS), "seed": Int(0, seed_high, none=True)},
              params)
     _initial_states(sampler, params)
+
+
+#: What ``SimulatedAnnealingSampler.sample``'s schedule parameters take one by one (the
+#: combinations are checked after them).
+_SA = {"beta_schedule_type": Choice(BETA_SCHEDULE_TYPES), "num_sweeps_per_beta": Int(1, C_INT),
+       "num_sweeps": Int(1, MAX_SWEEPS, none=True)}
+#: What its other parameters take, checked last.
+_SA_REST = {"randomize_order": Bool(),
+            "proposal_acceptance_criteria": Choice(PROPOSAL_ACCEPTANCE_CRITERIA, fold=True),
+            "interrupt_function": Test(callable, "must be a function (or None)")}
+_SCHEDULE = "must be a non-empty sequence of finite numbers >= 0"
 
 
 def check_sa(sampler: str, params: Mapping) -> None:
@@ -132,64 +121,40 @@ def check_sa(sampler: str, params: Mapping) -> None:
     qsudoku.errors.ParameterError: neal: num_sweeps = 1000 must be a multiple of num_sweeps_per_beta = 3
     """
     _common(sampler, params, 2**31 - 1)
-    kind = need_choice("beta_schedule_type",
-                       params.get("beta_schedule_type", "geometric"), BETA_SCHEDULE_TYPES,
-                       sampler=sampler)
-    per_beta = need_int("num_sweeps_per_beta", params.get("num_sweeps_per_beta", 1),
-                        low=1, high=C_INT, sampler=sampler)
-    sweeps = params.get("num_sweeps")
-    if sweeps is not None or kind != "custom":
-        sweeps = need_int("num_sweeps", 1000 if sweeps is None else sweeps,
-                          low=1, high=MAX_SWEEPS, sampler=sampler)
-    schedule = params.get("beta_schedule")
+    p = validate(sampler, _SA, params)
+    kind, per_beta = p.get("beta_schedule_type", "geometric"), p.get("num_sweeps_per_beta", 1)
+    sweeps, schedule = p.get("num_sweeps"), p.get("beta_schedule")
     if kind == "custom":
         if schedule is None:
-            _fail(sampler, "beta_schedule", None,
-                  "must be given for beta_schedule_type = 'custom'")
-        betas = _numbers(sampler, "beta_schedule", schedule,
-                         "must be a non-empty sequence of finite numbers >= 0")
+            refuse(sampler, "beta_schedule", None, "must be given for beta_schedule_type = 'custom'")
+        betas = Numbers(_SCHEDULE)(sampler, "beta_schedule", schedule)
         if not betas or min(betas) < 0 or len(betas) * per_beta > MAX_SWEEPS:
-            _fail(sampler, "beta_schedule", schedule, "must be a non-empty sequence of finite "
-                  f"numbers >= 0, of at most {MAX_SWEEPS // per_beta} betas")
+            refuse(sampler, "beta_schedule", schedule, f"{_SCHEDULE}, of at most "
+                   f"{MAX_SWEEPS // per_beta} betas")
         if sweeps is not None and sweeps != len(betas) * per_beta:
-            _fail(sampler, "num_sweeps", sweeps, "must equal len(beta_schedule) * "
-                  f"num_sweeps_per_beta = {len(betas) * per_beta} for "
-                  "beta_schedule_type = 'custom'")
-    else:
-        if schedule is not None:
-            _fail(sampler, "beta_schedule", schedule,
-                  f"needs beta_schedule_type = 'custom' (not {kind!r})")
-        if sweeps % per_beta:
-            _fail(sampler, "num_sweeps", sweeps,
-                  f"must be a multiple of num_sweeps_per_beta = {per_beta}")
-    beta_range = params.get("beta_range")
-    if beta_range is not None:
-        low = 0 if kind == "linear" else None
-        bound = "0 <= low <= high" if low == 0 else "0 < low <= high"
-        what = f"must be two finite numbers {bound}"
-        pair = _numbers(sampler, "beta_range", beta_range, what)
-        if (len(pair) != 2 or pair[0] > pair[1] or pair[0] < 0
-                or (low is None and pair[0] == 0)):
-            _fail(sampler, "beta_range", beta_range, what)
-        if kind == "custom" and schedule is not None and (pair[0] != betas[0]
-                                                          or pair[1] != betas[-1]):
-            _fail(sampler, "beta_range", beta_range, "must be left out or equal the first and "
-                  "last values of beta_schedule for beta_schedule_type = 'custom'")
-    if "randomize_order" in params:
-        need_bool("randomize_order", params["randomize_order"], sampler=sampler)
-    criteria = params.get("proposal_acceptance_criteria", "Metropolis")
-    if not (isinstance(criteria, str)
-            and criteria.lower() in [c.lower() for c in PROPOSAL_ACCEPTANCE_CRITERIA]):
-        need_choice("proposal_acceptance_criteria", criteria,
-                    PROPOSAL_ACCEPTANCE_CRITERIA, sampler=sampler)
-    stop = params.get("interrupt_function")
-    if stop is not None and not callable(stop):
-        _fail(sampler, "interrupt_function", stop, "must be a function (or None)")
+            refuse(sampler, "num_sweeps", sweeps, "must equal len(beta_schedule) * "
+                   f"num_sweeps_per_beta = {len(betas) * per_beta} for "
+                   "beta_schedule_type = 'custom'")
+    elif schedule is not None:
+        refuse(sampler, "beta_schedule", schedule,
+               f"needs beta_schedule_type = 'custom' (not {kind!r})")
+    elif (1000 if sweeps is None else sweeps) % per_beta:
+        refuse(sampler, "num_sweeps", 1000 if sweeps is None else sweeps,
+               f"must be a multiple of num_sweeps_per_beta = {per_beta}")
+    if p.get("beta_range") is not None:
+        what = f"must be two finite numbers {'0 <=' if kind == 'linear' else '0 <'} low <= high"
+        pair = Numbers(what)(sampler, "beta_range", p["beta_range"])
+        if len(pair) != 2 or not (0 <= pair[0] <= pair[1]) or (kind != "linear" and not pair[0]):
+            refuse(sampler, "beta_range", p["beta_range"], what)
+        if kind == "custom" and pair != [betas[0], betas[-1]]:
+            refuse(sampler, "beta_range", p["beta_range"], "must be left out or equal the "
+                   "first and last values of beta_schedule for beta_schedule_type = 'custom'")
+    validate(sampler, _SA_REST, params)
 
 
 def _tenure(sampler: str, name: str, value: Any) -> Any:
     if value is not None and type(value) is not int:  # the library takes a Python int only
-        _fail(sampler, name, value, "must be an integer >= 0")
+        refuse(sampler, name, value, "must be an integer >= 0")
     return need_int(name, value, low=0, high=C_INT, allow_none=True, sampler=sampler)
 
 
@@ -197,7 +162,7 @@ def _time_limit(sampler: str, name: str, value: Any) -> Any:
     """Seconds in ``(0, MAX_SECONDS]``, or a :class:`~datetime.timedelta` of them."""
     if isinstance(value, timedelta):
         if not 0 < value.total_seconds() <= MAX_SECONDS:
-            _fail(sampler, name, value, f"must be in (0, {MAX_SECONDS:g}] seconds")
+            refuse(sampler, name, value, f"must be in (0, {MAX_SECONDS:g}] seconds")
         return value
     return need_time_limit(value, name, sampler=sampler)
 

@@ -1,27 +1,22 @@
 """The exact samplers: ``sat``, ``cpsat``, ``ilp``, ``asp``, ``csp`` and brute-force ``exact``.
 
 The first five are the exact backends of :data:`qsudoku.exact.backends.BACKENDS`, one
-:class:`ExactSampler` subclass each (:class:`SATSampler`, :class:`CPSATSampler`, ...),
-constructible with no arguments (constructor keywords override the backend's default
-parameters).  Each reads the model's exactly-one groups (given as ``groups=``, or
-recognised from the BQM's penalties by :func:`~qsudoku.samplers.onehot.find_groups`),
-solves the classical formulation with its library, and answers with one sample over
-``bqm.variables`` carrying the BQM's energy (0 for the solution) and ``info`` with the
-solver, its status and ``info["timing"]`` (``model`` = building the formulation,
-``solve`` = the solver).  A proof of infeasibility raises
-:class:`~qsudoku.errors.ContradictionError` naming the solver; a time limit reached
-without a solution gives the all-zero sample (invalid, so ``solve`` reports it) with
-``info["status"] == "time_limit"``.  The limit counts from the call: recognising the
-groups and reading them into a :class:`~qsudoku.exact.problem.Problem` stop at it too
-(``info["note"]`` then says which), so a blank 49x49 with ``time_limit=0.5`` answers
-within about a second.  ``num_reads`` is accepted, so ``--reads`` works with
-every sampler, but an exact backend always answers with one sample; ``seed`` is accepted
-by every one (the backends without a seed of their own ignore it).
+:class:`ExactSampler` subclass each, constructible with no arguments (keywords override
+the backend's defaults).  Each reads the model's exactly-one groups (``groups=``, or
+recognised from the BQM by :func:`~qsudoku.samplers.onehot.find_groups`), solves the
+classical formulation and answers with one sample over ``bqm.variables`` with the BQM's
+energy and ``info`` (the solver, its status, ``info["timing"]``).  A proof of
+infeasibility raises :class:`~qsudoku.errors.ContradictionError`; a time limit reached
+without a solution gives the all-zero sample with ``info["status"] == "time_limit"``.
+The limit counts from the call, recognising the groups included (``info["note"]`` says
+when it ended there).  ``num_reads`` and ``seed`` are accepted by every one, so
+``--reads`` works with every sampler; there is always one sample, and a backend without
+a seed ignores it.
 
-``cpsat`` and ``ilp`` minimise any BQM exactly when it has no one-hot structure (see
-:mod:`qsudoku.exact.qubo_min`); the others refuse such a BQM with one
+``cpsat`` and ``ilp`` minimise any BQM without one-hot structure exactly
+(:mod:`qsudoku.exact.qubo_min`); the others refuse one with a
 :class:`~qsudoku.errors.ParameterError`.  ``exact`` is :class:`dimod.ExactSolver` (every
-state of the BQM, so tiny models only), limited by :class:`LimitedExactSolver`.
+state, so tiny models only), limited by :class:`LimitedExactSolver`.
 
 >>> from qsudoku.io import parse_puzzle
 >>> from qsudoku.model.propagate import propagate
@@ -62,20 +57,15 @@ _OPTIONS: dict[str, Callable] = {
     "num_reads": Int(1, MAX_READS, none=True), "time_limit": TimeLimit(),
     "num_workers": Int(1, 1024), "threads": Int(1, 1024), "seed": Int(0, 2**31 - 1),
     "hall": Bool(), "restarts": Bool(), "solver": Name("a solver's name (a string)", none=False)}
-#: What each ``sample()`` parameter takes: ``seed`` is reduced modulo ``2**31`` where a
-#: backend takes it.
+#: What each ``sample()`` parameter takes (``seed`` is reduced modulo ``2**31``).
 _PARAMS: dict[str, Callable] = {**_OPTIONS, "seed": Seed()}
 
 
 def check_exact(name: str, params, *, options: bool = False) -> dict:
-    """The parameters of the exact backend ``name`` checked (type, range) before any work,
-    in their order: the one check of every path that runs it (its registry entry's
-    ``checks``, so a plan refuses them before any work; :meth:`ExactSampler.sample`; an
-    exact sampler solving the candidates directly,
-    :func:`qsudoku.solving.fallback.run_exact_sampler`).  ``seed`` and ``num_reads`` are
-    the ``sample()`` keywords (``None`` allowed); unknown names are
-    :func:`~qsudoku.samplers.registry.check_params`' business.  ``options``: the
-    constructor's options.
+    """The parameters of the exact backend ``name`` checked (type, range) in their order:
+    the one check of every path that runs it (its registry ``checks``,
+    :meth:`ExactSampler.sample`, :func:`qsudoku.solving.fallback.run_exact_sampler`).
+    Unknown names pass.  ``options``: check the constructor's options (no ``None`` seed).
 
     >>> check_exact("csp", {"hall": True, "seed": 2**40})["seed"]
     1099511627776
@@ -165,12 +155,9 @@ class ExactSampler(dimod.Sampler):
                                                    **({"note": note} if note else {})})
         else:
             outcome = self.backend.solve(problem, **call)
-        info = dict(outcome.info)
-        info["status"] = outcome.status
-        timing = dict(info.get("timing", {}))
-        timing["groups"] = t1 - t0
-        timing["total"] = time.perf_counter() - t0
-        info["timing"] = timing
+        info = dict(outcome.info, status=outcome.status)
+        info["timing"] = dict(info.get("timing", {}), groups=t1 - t0,
+                              total=time.perf_counter() - t0)
         if outcome.status == "infeasible":
             raise ContradictionError(
                 f"no solution: {info.get('solver', self.name)} proved the reduced model "
@@ -184,7 +171,7 @@ class ExactSampler(dimod.Sampler):
         keys = {"cpsat": ("time_limit", "num_workers", "seed"), "ilp": ("time_limit", "threads")}
         sample, status, info = Lazy(_ANY_BQM[self.name])(
             bqm, **{k: call[k] for k in keys[self.name] if k in call})
-        info = dict(info, status="solved" if status == "solved" else status)
+        info = dict(info, status=status)
         info["timing"] = dict(info.get("timing", {}), total=time.perf_counter() - t0)
         variables = list(bqm.variables)
         low = -1 if bqm.vartype is dimod.SPIN else 0
@@ -193,11 +180,8 @@ class ExactSampler(dimod.Sampler):
 
 
 def _answer(bqm, chosen, info: dict) -> dimod.SampleSet:
-    """The one sample: the ``chosen`` variables on, every other off (all off if ``None``).
-
-    The variables keep the BQM's order (no sorting: a blank 64x64 has 262,144), and the
-    all-zero BINARY sample's energy is the offset, with no pass over the couplers.
-    """
+    """The one sample: the ``chosen`` variables on, every other off (all off if ``None``),
+    in the BQM's order; the all-zero BINARY sample's energy is the offset."""
     variables = bqm.variables
     row = np.full((1, len(variables)), -1 if bqm.vartype is dimod.SPIN else 0, np.int8)
     row[0, list(chosen or ())] = 1

@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
+import numbers
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
@@ -38,7 +40,9 @@ from qsudoku import checks as opt
 from qsudoku.errors import ParameterError
 
 __all__ = ["Constraint", "Int", "Real", "Bool", "Seed", "TimeLimit", "Choice", "Name", "OrAuto",
-           "validate", "checked", "table_check", "parameters_of"]
+           "Test", "Numbers", "refuse", "is_finite",
+           "validate", "checked", "table_check", "parameters_of", "check_values",
+           "accepted_params"]
 
 
 class Constraint:
@@ -90,7 +94,8 @@ class Seed(Constraint):
     """``None`` or an integer in ``0 .. 2**63 - 1``."""
 
     def __call__(self, sampler: str, name: str, value: Any) -> Any:
-        return opt.need_seed(value, sampler=sampler)
+        return opt.need_int("seed", value, low=0, high=2**63 - 1, allow_none=True,
+                            sampler=sampler)
 
 
 @dataclass(frozen=True)
@@ -103,28 +108,68 @@ class TimeLimit(Constraint):
 
 @dataclass(frozen=True)
 class Choice(Constraint):
-    """One of the strings ``choices``."""
+    """One of the strings ``choices`` (in any case, if ``fold``)."""
 
     choices: tuple
     none: bool = False  # whether None (no value) is taken
+    fold: bool = False
 
     def __call__(self, sampler: str, name: str, value: Any) -> Any:
+        if self.fold and isinstance(value, str) and value.lower() in (
+                c.lower() for c in self.choices):
+            return value
         return opt.need_choice(name, value, self.choices, allow_none=self.none,
                                sampler=sampler)
 
 
+def refuse(sampler: str, name: str, value: Any, what: str):
+    """Raise ``ParameterError("{sampler}: {name} = {value!r} {what}")``."""
+    raise ParameterError(f"{sampler}: {name} = {value!r} {what}")
+
+
+def is_finite(x: Any) -> bool:
+    """True if ``x`` is a real number (not a ``bool``) and finite."""
+    return isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isfinite(float(x))
+
+
 @dataclass(frozen=True)
-class Name(Constraint):
+class Test(Constraint):
+    """A value ``test`` takes (``None`` passes, if ``none``); else
+    ``"{sampler}: {name} = {value!r} {what}"``."""
+
+    test: Callable[[Any], bool]
+    what: str
+    none: bool = True
+
+    def __call__(self, sampler: str, name: str, value: Any) -> Any:
+        if not ((value is None and self.none) or self.test(value)):
+            refuse(sampler, name, value, self.what)
+        return value
+
+
+def Name(what: str, none: bool = True) -> Test:
     """A string (or ``None``, if ``none``); else ``"{sampler}: {name} = {value!r} must be
     {what}"``."""
+    return Test(lambda v: isinstance(v, str), f"must be {what}", none)
+
+
+@dataclass(frozen=True)
+class Numbers(Constraint):
+    """A sequence (list, tuple, 1-D array; not a string or a mapping) of finite numbers,
+    returned as a list of ``float`` (``None`` passes, if ``none``)."""
 
     what: str
     none: bool = True
 
     def __call__(self, sampler: str, name: str, value: Any) -> Any:
-        if not (isinstance(value, str) or (value is None and self.none)):
-            raise ParameterError(f"{sampler}: {name} = {value!r} must be {self.what}")
-        return value
+        if value is None and self.none:
+            return None
+        if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
+            refuse(sampler, name, value, self.what)
+        items = list(value)
+        if not all(is_finite(x) for x in items):
+            refuse(sampler, name, value, self.what)
+        return [float(x) for x in items]
 
 
 @dataclass(frozen=True)
@@ -186,7 +231,7 @@ def checked(sampler: str):
 
 def table_check(cls) -> Callable[[str, Mapping], None]:
     """``check(name, params)``: :func:`validate` of ``params`` against ``cls._constraints``,
-    for the registry (:attr:`~qsudoku.samplers.registry.SamplerSpec.checks`), which checks
+    for the registry (:attr:`~qsudoku.samplers.entries.SamplerSpec.checks`), which checks
     a configuration's parameters before any model is built."""
     def check(sampler: str, params: Mapping) -> None:
         validate(sampler, cls._constraints, dict(params))
@@ -201,3 +246,76 @@ def parameters_of(sample) -> dict:
     """
     return {name: [] for name, p in list(inspect.signature(sample).parameters.items())[2:]
             if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+
+
+def accepted_params(sampler) -> frozenset:
+    """The parameters ``sampler.sample`` takes: its ``parameters`` and the named keyword
+    parameters of its signature (OpenJij's samplers list only some in ``parameters``).
+
+    >>> import dimod
+    >>> sorted(accepted_params(dimod.RandomSampler()))
+    ['num_reads', 'seed']
+    """
+    out = set(getattr(sampler, "parameters", None) or ())
+    try:
+        sig = inspect.signature(sampler.sample)
+    except (TypeError, ValueError, AttributeError):
+        return frozenset(out)
+    named = [k for k, p in sig.parameters.items()
+             if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    return frozenset(out | set(named[1:]))  # the first is the model
+
+
+def _integer(low):
+    return (lambda v: not isinstance(v, bool) and isinstance(v, numbers.Integral) and v >= low,
+            f"must be an integer >= {low}")
+
+
+def _at_most(high):
+    """Beyond ``high`` a value is a typo, not a plan (10^11 reads would need 45 TiB)."""
+    return lambda v: not (isinstance(v, numbers.Real) and v > high), f"is above the limit of {high}"
+
+
+def _positive(v):
+    """A finite number > 0; a non-number (a ``chain_strength`` callable) passes."""
+    return isinstance(v, bool) or not isinstance(v, numbers.Real) or 0 < v < math.inf
+
+
+_POSITIVE = (_positive, "must be a finite number > 0")
+#: A choice's name: dwave-samplers calls ``.lower()`` on some.
+_NAME = (lambda v: isinstance(v, str), "must be a name (a string)")
+#: The tests of :func:`check_values` per well-known parameter, in order, and what each says
+#: (tabu's ``num_restarts = 0`` is a plain tabu search).
+_RULES: dict[str, tuple] = {
+    "num_reads": (_integer(1), _at_most(10**7)), "num_sweeps": (_integer(1), _at_most(10**9)),
+    "num_sweeps_per_beta": (_integer(1),), "timeout": (_integer(1), _at_most(10**9)),
+    "num_replicas": (_integer(1), _at_most(10**4)), "max_rounds": (_integer(1),),
+    "seed": (_integer(0),), "num_restarts": (_integer(0),),
+    "time_limit": (_POSITIVE, _at_most(10**7)), "time_budget": (_POSITIVE, _at_most(10**7)),
+    "annealing_time": (_POSITIVE,), "chain_strength": (_POSITIVE,),
+    "beta_schedule_type": (_NAME,), "initial_states_generator": (_NAME,),
+    "proposal_acceptance_criteria": (_NAME,),
+    "stop_at_ground": ((lambda v: isinstance(v, bool), "must be true or false"),)}
+
+
+def check_values(params: Mapping, source: str = "") -> None:
+    """Check the values of well-known sampling parameters, whatever the sampler: needs no
+    sampler instance, so a config can be checked before anything runs.
+
+    >>> check_values({"num_sweeps": 0}, "my.toml")
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ParameterError: parameter num_sweeps = 0 (in my.toml) must be an integer >= 1
+    >>> check_values({"stop_at_ground": "false"})
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ParameterError: parameter stop_at_ground = 'false' must be true or false
+
+    Raises:
+        ParameterError: Naming the parameter (and the config file, if given).
+    """
+    where = f" (in {source})" if source else ""
+    for key, value in params.items():
+        for test, what in _RULES.get(key, ()):
+            if not test(value):
+                raise ParameterError(f"parameter {key} = {value!r}{where} {what}")

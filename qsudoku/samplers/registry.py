@@ -3,20 +3,18 @@
 :data:`SPECS` names every sampler's class (or factory) as a ``"module:attribute"`` string,
 so :func:`names` and :func:`get_spec` import no backend module, and :func:`get_sampler`
 imports only the module of the sampler it builds; a missing optional extra surfaces as
-:class:`~qsudoku.errors.BackendUnavailableError` then, not at ``import qsudoku``.
-A target that is a class (the dwave-samplers entries name the library's classes
-directly) also lets a sampler object passed in be recognised as the registered one
-(:func:`qsudoku.solving.plan.spec_of`); an entry built by a factory names the class the
-factory returns as its ``product``, and when several entries share a class (``qpu`` and
-``mock-qpu``) the object's ``name`` attribute tells them apart.
+:class:`~qsudoku.errors.BackendUnavailableError` then, not at ``import qsudoku``.  A
+class target (the dwave-samplers entries name the library's classes) also lets a sampler
+object passed in be recognised as the registered one
+(:func:`qsudoku.solving.plan.spec_of`); a factory's entry names the class it returns as
+its ``product`` (:class:`~.entries.SamplerSpec`).
 
-``defaults`` are a sampler's parameters that every solve round passes to ``sample()`` (a
+``defaults`` are the parameters every solve round passes to ``sample()`` (a
 configuration's ``[sampler.params]`` override them).  For qsudoku's own samplers they are
-read from the signature of the class's ``sample()`` (:class:`ClassDefaults`), their one
-home, so that calling the class with no arguments, as Ocean code does, runs what the
-registry name runs; ``round`` adds what the solve path's rounds pass on top (many reads,
-which it stops at its time limit or a ground state).  Every registered sampler is
-constructible with no arguments.
+read from the signature of the class's ``sample()`` (:class:`~.entries.ClassDefaults`),
+their one home, so that calling the class with no arguments, as Ocean code does, runs
+what the registry name runs; ``round`` adds what the solve path's rounds pass on top.
+Every registered sampler is constructible with no arguments.
 
 Structure-aware samplers (exact backends, ``aco``, ``swap``, ``swap-tabu``) list
 ``groups`` in their ``parameters``; a caller may pass the model's labelled one-hot groups
@@ -31,149 +29,21 @@ as ``groups=[(kind, [labels...]), ...]``, or leave them to be recognised from th
 from __future__ import annotations
 
 import importlib
-import inspect
-import math
-import numbers
 import os
 import sys
-from dataclasses import dataclass, field
-from typing import Callable, Iterator, Mapping
+from typing import Mapping
 
 from qsudoku.checks import describe, need_type
 from qsudoku.errors import (BackendUnavailableError, ConfigError, ParameterError,
                             SamplerOutputError, install_hint)
-from qsudoku.samplers.entries import (check_extra, check_factory, check_mapping, check_name,
-                                      check_round_cost, check_target, check_weight_kinds)
+from qsudoku.samplers.entries import (ClassDefaults, SamplerSpec, check_extra, check_factory,
+                                      check_mapping, check_name, check_round_cost, check_target,
+                                      check_weight_kinds, sample_defaults)
+from qsudoku.samplers.params import accepted_params, check_values
 
 __all__ = ["SamplerSpec", "SPECS", "register", "get_spec", "get_sampler", "names",
            "check_params", "check_values", "check_sampler_values", "default_params",
            "ClassDefaults", "sample_defaults", "BUILT_IN", "imported_spec", "accepted_params"]
-
-#: ``sample()`` parameters that are not defaults to list: the model's groups, and what
-#: the solve path sets for each round (its seed, the time left, stop at a ground state).
-_PER_CALL = ("groups", "seed", "time_limit", "stop_at_ground")
-
-
-def sample_defaults(cls) -> dict:
-    """The defaults of ``cls.sample()``'s keyword parameters, less :data:`_PER_CALL` and
-    those whose default is ``None`` (no value: the sampler decides).
-
-    >>> class S:
-    ...     def sample(self, bqm, groups=None, num_reads=10, seed=None, **kw): ...
-    >>> sample_defaults(S)
-    {'num_reads': 10}
-    """
-    return {k: p.default for k, p in inspect.signature(cls.sample).parameters.items()
-            if p.default is not p.empty and p.default is not None and k not in _PER_CALL}
-
-
-class ClassDefaults(Mapping):
-    """The :func:`sample_defaults` of the class ``"module:Class"``, read when first used
-    (so that the registry imports no sampler module until then)."""
-
-    def __init__(self, target: str):
-        self.target = target
-        self._values: dict | None = None
-
-    def _load(self) -> dict:
-        if self._values is None:
-            module, _, attr = self.target.partition(":")
-            self._values = sample_defaults(getattr(importlib.import_module(module), attr))
-        return self._values
-
-    def __getitem__(self, key):
-        return self._load()[key]
-
-    def __iter__(self) -> Iterator:
-        return iter(self._load())
-
-    def __len__(self) -> int:
-        return len(self._load())
-
-    def __repr__(self) -> str:
-        return f"ClassDefaults({self.target!r})"
-
-
-@dataclass(frozen=True)
-class SamplerSpec:
-    """A registered sampler.
-
-    Attributes:
-        name: Registry key (``--sampler NAME``).
-        target: ``"module:Class"`` (or ``"module:factory"``): called with the options,
-            it returns the :class:`dimod.Sampler`; a callable is called directly.
-        summary: One line for ``qsudoku samplers``.
-        defaults: The parameters every solve round passes to ``sample()``: for a class of
-            qsudoku's, the defaults of its ``sample()`` signature (:class:`ClassDefaults`).
-        extra: The pip extra that provides it (``None`` = core dependency).
-        offline: False for backends that need a network and a token.
-        checks: ``"module:function"`` of the checks of its ``sample()`` parameters, for a
-            sampler whose class is not qsudoku's (its ``sample`` checks nothing of ours),
-            whose ``sample`` a solve may skip (the exact backends) or that passes
-            parameters on to another library (they are checked before any model is
-            built): ``function(name, params)`` raises
-            :class:`~qsudoku.errors.ParameterError` naming the sampler and the parameter.
-            :func:`check_params` runs it; ``None`` = the sampler checks its own.
-        product: ``"module:Class"`` of the objects a factory ``target`` returns (``None``
-            for a class target, which is its own product): how an object passed to
-            :func:`qsudoku.solve` is recognised as this entry.  Entries sharing a class
-            are told apart by the object's ``name`` attribute (:meth:`matches`).
-        round: What every solve round passes on top of ``defaults`` (reads that the round
-            stops at its time limit or a ground state).
-        ignores_weights: The ``[qubo.weights]`` kinds that do not change what it does:
-            a structure-aware sampler reads the one-hot groups, not their weights (a solve
-            that sets one of them says so in a note).
-        round_cost: Seconds one solve round of its work costs, when that is more than the
-            default time budget gives (``decompose``: a run of QPU calls); the default
-            budget (``route.time_budget = "auto"``) is then at least this.  ``None``: no
-            more than any sampler's.
-    """
-
-    name: str
-    target: str | Callable
-    summary: str = ""
-    defaults: Mapping = field(default_factory=dict)
-    extra: str | None = None
-    offline: bool = True
-    checks: str | None = None
-    product: str | None = None
-    round: Mapping = field(default_factory=dict)
-    ignores_weights: tuple[str, ...] = ()
-    round_cost: float | None = None
-
-    @property
-    def made(self) -> str:
-        """``"module:Class"`` of the objects this entry builds (:attr:`product`, else the
-        target; a callable target names nothing)."""
-        return self.product or (self.target if isinstance(self.target, str) else "")
-
-    def matches(self, sampler) -> bool:
-        """True if ``sampler`` is an instance of exactly the class this entry builds, that
-        class's module is already imported (nothing is imported to find out), and the
-        object's ``name`` attribute, if it has one, is this entry's name.
-
-        >>> get_spec("tabu").matches(object()), get_spec("qpu").matches(object())
-        (False, False)
-        """
-        module, _, attr = self.made.partition(":")
-        cls = getattr(sys.modules.get(module), attr, None)
-        if not (isinstance(cls, type) and type(sampler) is cls):
-            return False
-        name = getattr(sampler, "name", None)
-        return not isinstance(name, str) or name == self.name
-
-    @property
-    def module(self) -> str | None:
-        """The module :func:`get_sampler` imports (``None`` for a callable target)."""
-        return self.target.partition(":")[0] if isinstance(self.target, str) else None
-
-    def factory(self, **options):
-        """Import the target and call it with ``options``."""
-        if callable(self.target):
-            return self.target(**options)
-        module, _, attr = self.target.partition(":")
-        return getattr(importlib.import_module(module), attr)(**options)
-
 
 _S = "qsudoku.samplers."
 _DS = "dwave.samplers:"  # dwave-samplers' own classes, registered as they are
@@ -182,10 +52,8 @@ _SQA = _S + "sqa.sampler:"
 _TEMPER = _S + "tempering.sampler:"
 _DW = _S + "dwave."
 _DWC = _DW + "checks:"  # the checks of what is passed on to dwave-system and dwave-hybrid
-_EXACT = _S + "exact:check_exact"  # also run where a solve skips their sample()
 _QPU = _DW + "qpu:QPUSampler"  # qpu and mock-qpu: the object's name tells them apart
 _ROUND = {"num_reads": 1_000_000}  # the solve path stops them at its time limit or a ground state
-_OWN = ClassDefaults  # defaults: those of the class's sample()
 #: Every weight kind: what a sampler that reads only the one-hot groups ignores.
 _ALL_WEIGHTS = ("cell", "row", "column", "box", "extra")
 #: The swap samplers keep every cell one-hot; the unit weights rank their moves.
@@ -196,21 +64,32 @@ _CELL_WEIGHT = ("cell",)
 #: ``docs/annealers.md``.
 DECOMPOSE_ROUND = 120.0
 
+
+
+def _own(name: str, target: str, summary: str, **fields) -> SamplerSpec:
+    """The entry of a class of qsudoku's: its defaults are those of its ``sample()``."""
+    return SamplerSpec(name, target, summary, ClassDefaults(target), **fields)
+
+
+def _exact(name: str, cls: str, summary: str, extra: str | None = None) -> SamplerSpec:
+    """The entry of an exact backend: it reads the one-hot groups, not their weights, and
+    its parameters are checked where a solve skips its ``sample()`` too."""
+    return SamplerSpec(name, _S + "exact:" + cls, "exact: " + summary, extra=extra,
+                       ignores_weights=_ALL_WEIGHTS, checks=_S + "exact:check_exact")
+
+
 #: Every sampler qsudoku ships, in the order ``qsudoku samplers`` lists them.
 SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
-    SamplerSpec("aco", _S + "aco.sampler:AntColonySampler",
-                "the default: an ant colony that builds consistent partial assignments cell by "
-                "cell, propagating over the one-hot groups (numba)",
-                _OWN(_S + "aco.sampler:AntColonySampler"), round=_ROUND,
-                ignores_weights=_ALL_WEIGHTS),
-    SamplerSpec("swap-tabu", _S + "swap.tabu:SwapTabuSampler",
-                "tabu search over digit swaps inside boxes/regions (keeps one-hot groups; numba)",
-                _OWN(_S + "swap.tabu:SwapTabuSampler"), round=_ROUND,
-                ignores_weights=_CELL_WEIGHT),
-    SamplerSpec("swap", _S + "swap.anneal:SwapAnnealingSampler",
-                "replica exchange with digit swaps inside boxes/regions (keeps one-hot groups; "
-                "numba)", _OWN(_S + "swap.anneal:SwapAnnealingSampler"),
-                round=_ROUND, ignores_weights=_CELL_WEIGHT),
+    _own("aco", _S + "aco.sampler:AntColonySampler",
+         "the default: an ant colony that builds consistent partial assignments cell by "
+         "cell, propagating over the one-hot groups (numba)",
+         round=_ROUND, ignores_weights=_ALL_WEIGHTS),
+    _own("swap-tabu", _S + "swap.tabu:SwapTabuSampler",
+         "tabu search over digit swaps inside boxes/regions (keeps one-hot groups; numba)",
+         round=_ROUND, ignores_weights=_CELL_WEIGHT),
+    _own("swap", _S + "swap.anneal:SwapAnnealingSampler",
+         "replica exchange with digit swaps inside boxes/regions (keeps one-hot groups; "
+         "numba)", round=_ROUND, ignores_weights=_CELL_WEIGHT),
     SamplerSpec("sa", _DS + "SimulatedAnnealingSampler",
                 "simulated annealing (dwave-samplers) on the reduced QUBO",
                 {"num_reads": 50, "num_sweeps": 1000}, checks=_CHECKS + "check_sa"),
@@ -218,21 +97,18 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
                 "simulated annealing through the legacy dwave-neal package",
                 {"num_reads": 50, "num_sweeps": 1000}, extra="neal",
                 checks=_CHECKS + "check_sa"),  # its product is sa's class: such an object is sa
-    SamplerSpec("sqa", _S + "sqa.sampler:PathIntegralSampler",
-                "simulated quantum annealing: dwave-samplers' path-integral annealer with a "
-                "transverse field falling to 0 while beta rises (units of the penalty weights)",
-                _OWN(_SQA + "PathIntegralSampler"), checks=_SQA + "check_sqa"),
-    SamplerSpec("rotor", _S + "sqa.sampler:RotorSampler",
-                "dwave-samplers' rotor-model (spin-vector) annealer, energies of the "
-                "projected reads", _OWN(_SQA + "RotorSampler"), checks=_SQA + "check_rotor"),
-    SamplerSpec("pt", _TEMPER + "ParallelTemperingSampler",
-                "parallel tempering (dwave-hybrid's workflow), one run per read",
-                _OWN(_TEMPER + "ParallelTemperingSampler"), extra="qpu",
-                checks=_TEMPER + "check_pt"),
-    SamplerSpec("pa", _TEMPER + "PopulationAnnealingSampler",
-                "population annealing (dwave-hybrid's workflow): the reads are one population",
-                _OWN(_TEMPER + "PopulationAnnealingSampler"), extra="qpu",
-                checks=_TEMPER + "check_pa"),
+    _own("sqa", _SQA + "PathIntegralSampler",
+         "simulated quantum annealing: dwave-samplers' path-integral annealer with a "
+         "transverse field falling to 0 while beta rises (units of the penalty weights)",
+         checks=_SQA + "check_sqa"),
+    _own("rotor", _SQA + "RotorSampler", "dwave-samplers' rotor-model (spin-vector) annealer, "
+         "energies of the projected reads", checks=_SQA + "check_rotor"),
+    _own("pt", _TEMPER + "ParallelTemperingSampler",
+         "parallel tempering (dwave-hybrid's workflow), one run per read", extra="qpu",
+         checks=_TEMPER + "check_pt"),
+    _own("pa", _TEMPER + "PopulationAnnealingSampler",
+         "population annealing (dwave-hybrid's workflow): the reads are one population",
+         extra="qpu", checks=_TEMPER + "check_pa"),
     SamplerSpec("tabu", _DS + "TabuSampler", "tabu search (dwave-samplers)",
                 {"num_reads": 10, "timeout": 100}, checks=_CHECKS + "check_tabu"),
     SamplerSpec("steepest", _DS + "SteepestDescentSolver",
@@ -241,23 +117,14 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
     SamplerSpec("random", _DS + "RandomSampler",
                 "uniform random states: the floor any sampler must beat", {"num_reads": 100},
                 checks=_CHECKS + "check_random"),
-    SamplerSpec("sat", _S + "exact:SATSampler",
-                "exact: SAT over the candidates (python-sat, exactly-one clauses)",
-                ignores_weights=_ALL_WEIGHTS, checks=_EXACT),
-    SamplerSpec("cpsat", _S + "exact:CPSATSampler",
-                "exact: CP with AllDifferent per unit (OR-Tools CP-SAT); minimises any BQM "
-                "without one-hot structure", extra="classical",
-                ignores_weights=_ALL_WEIGHTS, checks=_EXACT),
-    SamplerSpec("ilp", _S + "exact:ILPSampler",
-                "exact: 0-1 integer programme, one row per group (HiGHS); minimises any BQM "
-                "without one-hot structure", extra="classical",
-                ignores_weights=_ALL_WEIGHTS, checks=_EXACT),
-    SamplerSpec("asp", _S + "exact:ASPSampler",
-                "exact: answer-set programme, one cardinality rule (clingo)", extra="classical",
-                ignores_weights=_ALL_WEIGHTS, checks=_EXACT),
-    SamplerSpec("csp", _S + "exact:CSPSampler",
-                "exact: qsudoku's own exact-cover search (no dependencies)",
-                ignores_weights=_ALL_WEIGHTS, checks=_EXACT),
+    _exact("sat", "SATSampler", "SAT over the candidates (python-sat, exactly-one clauses)"),
+    _exact("cpsat", "CPSATSampler", "CP with AllDifferent per unit (OR-Tools CP-SAT); minimises "
+           "any BQM without one-hot structure", "classical"),
+    _exact("ilp", "ILPSampler", "0-1 integer programme, one row per group (HiGHS); minimises "
+           "any BQM without one-hot structure", "classical"),
+    _exact("asp", "ASPSampler", "answer-set programme, one cardinality rule (clingo)",
+           "classical"),
+    _exact("csp", "CSPSampler", "qsudoku's own exact-cover search (no dependencies)"),
     SamplerSpec("exact", _S + "exact:LimitedExactSolver",
                 "brute-force enumeration (dimod.ExactSolver), at most 20 variables"),
     SamplerSpec("qpu", _S + "dwave.qpu:qpu_sampler",
@@ -274,7 +141,8 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
                 product=_DW + "hybrid:HybridSampler"),
     SamplerSpec("hybrid-cqm", _S + "dwave.hybrid:hybrid_cqm_sampler",
                 "Leap hybrid CQM solver: one-hot groups as constraints, not penalties",
-                extra="qpu", offline=False, product=_DW + "hybrid:HybridCQMSampler", ignores_weights=_ALL_WEIGHTS),
+                extra="qpu", offline=False, product=_DW + "hybrid:HybridCQMSampler",
+                ignores_weights=_ALL_WEIGHTS),
     SamplerSpec("hybrid-nl", _S + "dwave.hybrid:hybrid_nl_sampler",
                 "Leap nonlinear solver (LeapHybridNLSampler): an integer per open cell over its "
                 "candidates, each digit once per unit", extra="qpu", offline=False,
@@ -283,9 +151,9 @@ SPECS: dict[str, SamplerSpec] = {s.name: s for s in (
                 "QPU-sized subproblems (<= subproblem_size variables, clique-embedded) of the "
                 "reduced QUBO, composed classically (default: a consistent partial grid grown "
                 "by the calls with singles propagation); option qpu_sampler = qpu | mock-qpu | "
-                "hybrid", _OWN(_DW + "decompose:DecomposeSampler"), extra="qpu", offline=False,
-                checks=_DWC + "check_decompose", product=_DW + "decompose:DecomposeSampler",
-                round_cost=DECOMPOSE_ROUND),
+                "hybrid", ClassDefaults(_DW + "decompose:DecomposeSampler"), extra="qpu",
+                offline=False, checks=_DWC + "check_decompose",
+                product=_DW + "decompose:DecomposeSampler", round_cost=DECOMPOSE_ROUND),
     SamplerSpec("kerberos", _S + "dwave.kerberos:kerberos_sampler",
                 "dwave-hybrid KerberosSampler (tabu | SA | QPU subproblems); option "
                 "qpu_sampler = qpu | mock-qpu",
@@ -305,19 +173,15 @@ def register(name: str, *, summary: str = "", defaults: Mapping | None = None,
              ignores_weights: tuple[str, ...] = (),
              round_cost: float | None = None, replace: bool = False):
     """Decorator registering a factory (``factory(**options) -> dimod.Sampler``) under
-    ``name``: for samplers of your own; qsudoku's are in :data:`SPECS`.  ``checks`` and
-    ``product`` are :attr:`SamplerSpec.checks` and :attr:`SamplerSpec.product` (and
-    ``round_cost`` :attr:`SamplerSpec.round_cost`): with a
-    ``product``, the factory's objects passed to ``solve(..., sampler=obj)`` are
-    recognised as ``name``; ``ignores_weights`` is :attr:`SamplerSpec.ignores_weights`.
+    ``name``: for samplers of your own; qsudoku's are in :data:`SPECS`.  The keywords are
+    the fields of :class:`~.entries.SamplerSpec` (with a ``product``, the factory's objects
+    passed to ``solve(..., sampler=obj)`` are recognised as ``name``).
 
     Everything is checked here, not at the first solve (:mod:`.entries`): ``name`` must be
-    one the command line can use (no comma, space or newline, no leading ``-``, not
-    ``solve``), ``checks`` is imported and must be a callable, ``defaults`` and ``round``
-    are checked as sampling parameters, ``round_cost`` is seconds in ``(0, 1e7]``.  A
-    built-in name (``aco``, ``sa``, ...) is replaced only with ``replace=True``.  The
-    factory must be callable; what it returns is checked when it is first used
-    (:func:`get_sampler`).
+    one the command line can use, ``checks`` is imported and must be a callable,
+    ``defaults`` and ``round`` are checked as sampling parameters.  A built-in name is
+    replaced only with ``replace=True``.  What the factory returns is checked when it is
+    first used (:func:`get_sampler`).
 
     >>> register("aco")(lambda **options: None)
     Traceback (most recent call last):
@@ -333,8 +197,7 @@ def register(name: str, *, summary: str = "", defaults: Mapping | None = None,
         raise ConfigError(f"sampler {name!r} is built in: pass replace=True to register(...) "
                           "to replace it")
     need_type("summary", summary, str)
-    if not isinstance(offline, bool):
-        raise TypeError(f"offline must be True or False, not {describe(offline)}")
+    need_type("offline", offline, bool, "True or False")
     every, per_round = check_mapping("defaults", defaults), check_mapping("round", round)
     check_values({**every, **per_round}, f"register({name!r})")
     fields = dict(summary=summary, defaults=every, extra=check_extra(extra), offline=offline,
@@ -439,24 +302,6 @@ def imported_spec(name: str) -> SamplerSpec:
     return spec
 
 
-def accepted_params(sampler) -> frozenset:
-    """The parameters ``sampler.sample`` takes: its ``parameters`` and the named keyword
-    parameters of its signature (OpenJij's samplers list only some in ``parameters``).
-
-    >>> import dimod
-    >>> sorted(accepted_params(dimod.RandomSampler()))
-    ['num_reads', 'seed']
-    """
-    out = set(getattr(sampler, "parameters", None) or ())
-    try:
-        sig = inspect.signature(sampler.sample)
-    except (TypeError, ValueError, AttributeError):
-        return frozenset(out)
-    named = [k for k, p in sig.parameters.items()
-             if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
-    return frozenset(out | set(named[1:]))  # the first is the model
-
-
 def get_sampler(name: str, **options):
     """Instantiate the sampler registered as ``name`` (imports only its module).
 
@@ -484,7 +329,7 @@ def get_sampler(name: str, **options):
 
 def default_params(name: str) -> dict:
     """The sampling parameters a solve round of ``name`` passes: its defaults and
-    :attr:`SamplerSpec.round`.
+    :attr:`~.entries.SamplerSpec.round`.
 
     >>> default_params("swap-tabu")["tenure"], default_params("swap-tabu")["num_reads"]
     (4, 1000000)
@@ -493,77 +338,12 @@ def default_params(name: str) -> dict:
     return {**spec.defaults, **spec.round}
 
 
-_POSITIVE_INTS = {"num_reads", "num_sweeps", "num_sweeps_per_beta", "timeout",
-                  "num_replicas", "max_rounds"}
-_NON_NEGATIVE_INTS = {"seed", "num_restarts"}  # tabu: num_restarts = 0 is a plain tabu search
-#: Names of choices; dwave-samplers calls ``.lower()`` on some (an int gave AttributeError).
-_STRINGS = {"beta_schedule_type", "initial_states_generator", "proposal_acceptance_criteria"}
-_POSITIVE_NUMBERS = {"time_limit", "time_budget", "annealing_time", "chain_strength"}
-_BOOLS = {"stop_at_ground"}
-#: Upper bounds beyond which a value is a typo, not a plan (10^11 reads asked numpy for 45 TiB).
-_MAXIMA = {"num_reads": 10**7, "time_limit": 10**7, "time_budget": 10**7,
-           "num_sweeps": 10**9, "num_replicas": 10**4, "timeout": 10**9}
-
-
-def _rules() -> dict[str, list[tuple[Callable, str]]]:
-    """The tests of :func:`check_values` per parameter, in order, and what each says."""
-    def real(v):
-        return isinstance(v, numbers.Real) and not isinstance(v, bool)
-
-    def integer(low):
-        return lambda v: not isinstance(v, bool) and isinstance(v, numbers.Integral) and v >= low
-
-    rules: dict[str, list[tuple[Callable, str]]] = {}
-    for keys, test, what in (
-            (_POSITIVE_INTS, integer(1), "must be an integer >= 1"),
-            (_NON_NEGATIVE_INTS, integer(0), "must be an integer >= 0"),
-            # non-numbers (a chain_strength callable) pass
-            (_POSITIVE_NUMBERS, lambda v: not real(v) or 0 < v < math.inf,
-             "must be a finite number > 0"),
-            (_STRINGS, lambda v: isinstance(v, str), "must be a name (a string)"),
-            (_BOOLS, lambda v: isinstance(v, bool), "must be true or false")):
-        for key in keys:
-            rules.setdefault(key, []).append((test, what))
-    for key, high in _MAXIMA.items():
-        rules[key].append((lambda v, high=high: not (isinstance(v, numbers.Real) and v > high),
-                           f"is above the limit of {high}"))
-    return rules
-
-
-_RULES = _rules()
-
-
-def check_values(params: Mapping, source: str = "") -> None:
-    """Check the values of well-known sampling parameters, whatever the sampler.
-
-    Needs no sampler instance, so a config can be checked before anything runs.
-
-    >>> check_values({"num_sweeps": 0}, "my.toml")
-    Traceback (most recent call last):
-    ...
-    qsudoku.errors.ParameterError: parameter num_sweeps = 0 (in my.toml) must be an integer >= 1
-    >>> check_values({"stop_at_ground": "false"})
-    Traceback (most recent call last):
-    ...
-    qsudoku.errors.ParameterError: parameter stop_at_ground = 'false' must be true or false
-
-    Raises:
-        ParameterError: Naming the parameter (and the config file, if given) for a
-            nonsense value (negative reads, zero sweeps, a non-number, ...).
-    """
-    where = f" (in {source})" if source else ""
-    for key, value in params.items():
-        for test, what in _RULES.get(key, ()):
-            if not test(value):
-                raise ParameterError(f"parameter {key} = {value!r}{where} {what}")
-
-
 def check_params(sampler, params: Mapping, name: str = "", source: str = "") -> dict:
-    """Check sampling ``params`` against ``sampler.parameters`` and obvious ranges.
+    """``params`` if ``sampler`` accepts each (:func:`~.params.accepted_params`) and
+    :func:`check_sampler_values` passes them.
 
     Raises:
-        ParameterError: Naming the parameter (and the config file, if given) for an
-            unknown parameter or a nonsense value (negative reads, zero sweeps, ...).
+        ParameterError: An unknown parameter or a bad value, naming it (and the file).
     """
     where = f" (in {source})" if source else ""
     accepted = accepted_params(sampler)
@@ -578,8 +358,8 @@ def check_params(sampler, params: Mapping, name: str = "", source: str = "") -> 
 
 def check_sampler_values(name: str, params: Mapping, source: str = "") -> None:
     """Check the values of ``params`` as the sampler registered as ``name`` takes them:
-    its own checks (:attr:`SamplerSpec.checks`, importing no backend), then
-    :func:`check_values`.  Unknown parameters are :func:`check_params`' business.
+    its :attr:`~.entries.SamplerSpec.checks` (importing no backend), then
+    :func:`~.params.check_values`.  Unknown parameters are :func:`check_params`' business.
 
     >>> check_sampler_values("sa", {"beta_range": [2, 1]}, "my.toml")
     Traceback (most recent call last):
@@ -587,8 +367,8 @@ def check_sampler_values(name: str, params: Mapping, source: str = "") -> None:
     qsudoku.errors.ParameterError: sa: beta_range = [2, 1] must be two finite numbers 0 < low <= high (in my.toml)
 
     Raises:
-        ParameterError: Naming the sampler (if it has checks of its own), the parameter
-            and the config file (if given).
+        ParameterError: Naming the sampler (if it has checks), the parameter and the
+            config file (if given).
     """
     spec = SPECS.get(name) if isinstance(name, str) else None
     if spec is not None and spec.checks:

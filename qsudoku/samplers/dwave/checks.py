@@ -9,14 +9,12 @@ QPU branch.  Those libraries check little: a negative ``tabu_timeout`` loops for
 ``sa_reads = 0`` fails deep inside a worker thread, and dwave-system's
 ``AutoEmbeddingComposite`` silently drops a ``qpu_params`` key its child does not take.
 
-So every such parameter is checked here, before any work: type, range, finite, with
-the sampler's name and the parameter in the one-line
-:class:`~qsudoku.errors.ParameterError` (exit 2).  The registry names these functions
-as the entries' :attr:`~qsudoku.samplers.SamplerSpec.checks`, so a plan checks them
-before it builds the model; the samplers call them again at the top of ``sample``.
-What depends on the solver (its ``*_range`` properties, the parameters it accepts) is
-checked by the sampler against the solver it has.  This module imports no D-Wave library
-(dimod only to check a ``init_sample``).
+So every such parameter is checked here, before any work, in the one-line
+:class:`~qsudoku.errors.ParameterError` (exit 2) naming the sampler and the parameter:
+the entries' :attr:`~qsudoku.samplers.entries.SamplerSpec.checks`, which the samplers
+call again at the top of ``sample``.  What depends on the solver (its ``*_range``
+properties, the parameters it accepts) is checked against the solver it has.  This
+module imports no D-Wave library (dimod only to check an ``init_sample``).
 
 >>> check_qpu("mock-qpu", {"num_reads": 10, "chain_strength": "max_j", "seed": 3})
 >>> check_kerberos("kerberos", {"qpu_params": {"chain_strength": float("nan")}})
@@ -27,13 +25,12 @@ qsudoku.errors.ParameterError: kerberos: qpu_params.chain_strength = nan must be
 
 from __future__ import annotations
 
-import math
-import numbers
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
-from qsudoku.checks import MAX_SECONDS, need_choice, need_real
+from qsudoku.checks import MAX_SECONDS, need_real
 from qsudoku.errors import ParameterError
-from qsudoku.samplers.params import Bool, Choice, Int, Name, Real, Seed, TimeLimit, validate
+from qsudoku.samplers.params import (Bool, Choice, Int, Name, Numbers, Real, Seed, Test,
+                                     TimeLimit, is_finite, refuse, validate)
 
 __all__ = ["check_qpu", "check_decompose", "check_kerberos", "CHAIN_BREAK_METHODS",
            "CHAIN_STRENGTHS", "WARNING_ACTIONS", "KERBEROS_PARAMS", "DECOMPOSE_PARAMS",
@@ -66,7 +63,10 @@ _KERBEROS = {"num_reads": Int(1, 10**4), "max_iter": Int(1, 10**6),
              "convergence": Int(1, 10**6), "sa_reads": Int(1, 10**5), "sa_sweeps": Int(1, 10**7),
              "tabu_timeout": Int(1, 10**7), "qpu_reads": Int(1, MAX_QPU_READS),
              "max_subproblem_size": Int(1, 10**4), "seed": Seed(), "max_time": TimeLimit(),
-             "energy_threshold": Real(-1e15, 1e15, closed=True, none=True)}
+             "energy_threshold": Real(-1e15, 1e15, closed=True, none=True),
+             "init_sample": Test(lambda v: _sample_set(v), "must be a dimod.SampleSet"),
+             "qpu_params": Test(lambda q: isinstance(q, Mapping) and all(
+                 isinstance(k, str) for k in q), "must be a table of QPU sampling parameters")}
 #: What ``decompose``'s own parameters take, checked in this order.
 _DECOMPOSE = {"subproblem_size": Int(1, 10**4), "max_calls": Int(1, 10**7),
               "num_reads": Int(1, 10**4), "backjump": Int(0, 10**6), "batch": Int(1, MAX_BATCH),
@@ -79,37 +79,57 @@ _QPU_COUNTS = {"num_reads": Int(1, MAX_QPU_READS), "num_sweeps": Int(1, 10**7),
                "seed": Int(0, 2**32 - 1, none=True)}
 #: QPU timing parameters (microseconds): finite and >= 0; the solver's range is checked later.
 _QPU_TIMES = ("annealing_time", "programming_thermalization", "readout_thermalization")
+
+
+def _sample_set(value: Any) -> bool:
+    import dimod  # only to check an init_sample
+
+    return isinstance(value, dimod.SampleSet)
+
+
+def _schedule(sampler: str, name: str, value: Any) -> Any:
+    """A list of ``[time, value]`` pairs of finite numbers (an anneal or gain schedule)."""
+    what = "must be a list of [time, value] pairs of finite numbers"
+    if value is None:
+        return None
+    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
+        refuse(sampler, name, value, what)
+    for point in value:
+        if (isinstance(point, (str, bytes, Mapping)) or not hasattr(point, "__len__")
+                or len(point) != 2 or not all(is_finite(x) for x in point)):
+            refuse(sampler, name, value, what)
+    return value
+
+
+def _warnings(sampler: str, name: str, value: Any) -> Any:
+    """dwave-system's ``WarningAction``, or its name in any case."""
+    if value is None or type(value).__name__ == "WarningAction":
+        return value
+    return Choice(WARNING_ACTIONS, fold=True)(sampler, name, value)
+
+
+_PER_QUBIT = Numbers("must be a list of finite numbers (one per qubit)")  # length: the solver's
 #: What the QPU's options take (after the chain strength), checked in this order.
-_QPU_OPTIONS = {
+_QPU_OPTIONS: dict[str, Callable] = {
     "chain_break_method": Choice(CHAIN_BREAK_METHODS, none=True),
     **{key: Bool() for key in ("auto_scale", "return_embedding",
                                "reduce_intersample_correlation", "reinitialize_state",
                                "fast_anneal", "flux_drift_compensation")},
     **{key: Real(0, MAX_SECONDS * 1e6, closed=key != "annealing_time", none=True)
        for key in _QPU_TIMES},
-    "label": Name("a string"), "answer_mode": Choice(("raw", "histogram"))}
+    "label": Name("a string"), "answer_mode": Choice(("raw", "histogram")),
+    "anneal_schedule": _schedule, "h_gain_schedule": _schedule,
+    "flux_biases": _PER_QUBIT, "anneal_offsets": _PER_QUBIT,
+    "initial_state": Test(lambda s: isinstance(s, Mapping) and all(
+        not isinstance(x, bool) and x in (-1, 0, 1) for x in s.values()),
+        "must map each variable to -1, 0 or 1"),
+    "warnings": _warnings}
+_STRENGTHS = " or ".join(repr(s) for s in CHAIN_STRENGTHS)
+#: What the chain strength takes: a name, or a finite number > 0.
+_CHAIN_STRENGTH = Test(lambda v: (isinstance(v, str) and v in CHAIN_STRENGTHS)
+                       or (is_finite(v) and v > 0), f"must be a finite number > 0, {_STRENGTHS}")
 #: Sampling-parameter names that are a sampler's own, never a QPU's, inside ``qpu_params``.
 _NOT_QPU = ("qpu_reads", "qpu_sampler", "qpu_params")
-
-
-def _fail(sampler: str, name: str, value: Any, what: str):
-    raise ParameterError(f"{sampler}: {name} = {value!r} {what}")
-
-
-def _schedule(sampler: str, name: str, value: Any) -> None:
-    """A list of ``[time, value]`` pairs of finite numbers (an anneal or gain schedule)."""
-    what = "must be a list of [time, value] pairs of finite numbers"
-    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
-        _fail(sampler, name, value, what)
-    for point in value:
-        if (isinstance(point, (str, bytes, Mapping)) or not hasattr(point, "__len__")
-                or len(point) != 2 or not all(_finite(x) for x in point)):
-            _fail(sampler, name, value, what)
-
-
-def _finite(x: Any) -> bool:
-    return (isinstance(x, numbers.Real) and not isinstance(x, bool)
-            and math.isfinite(float(x)))
 
 
 def check_qpu(sampler: str, params: Mapping, prefix: str = "") -> None:
@@ -124,41 +144,18 @@ def check_qpu(sampler: str, params: Mapping, prefix: str = "") -> None:
     qsudoku.errors.ParameterError: qpu: chain_break_method = 'vote'; choose from majority_vote, weighted_random, minimize_energy
     """
     p = prefix
-    validate(sampler, _QPU_COUNTS, params, p)
-    strength = params.get("chain_strength")
-    if strength is not None and not (isinstance(strength, str) and strength in CHAIN_STRENGTHS):
-        if not _finite(strength) or not strength > 0:
-            _fail(sampler, p + "chain_strength", strength, "must be a finite number > 0, "
-                  f"{' or '.join(repr(s) for s in CHAIN_STRENGTHS)}")
-    factor = params.get("chain_strength_factor")
-    if factor is not None:
-        need_real(p + "chain_strength_factor", factor, low=0,
-                  low_open=True, high=1e6, sampler=sampler)
-        if _finite(strength):
-            _fail(sampler, p + "chain_strength_factor", factor, "applies to "
-                  f"{' or '.join(repr(s) for s in CHAIN_STRENGTHS)}, not to a fixed "
-                  f"chain_strength = {strength!r}")
+    validate(sampler, {**_QPU_COUNTS, "chain_strength": _CHAIN_STRENGTH}, params, p)
+    if params.get("chain_strength_factor") is not None:
+        need_real(p + "chain_strength_factor", params["chain_strength_factor"], low=0,
+                  high=1e6, sampler=sampler)
+        if is_finite(params.get("chain_strength")):
+            refuse(sampler, p + "chain_strength_factor", params["chain_strength_factor"],
+                   f"applies to {_STRENGTHS}, not to a fixed chain_strength = "
+                   f"{params['chain_strength']!r}")
     validate(sampler, _QPU_OPTIONS, params, p)
-    for key in ("anneal_schedule", "h_gain_schedule"):
-        if params.get(key) is not None:
-            _schedule(sampler, p + key, params[key])
-    for key in ("flux_biases", "anneal_offsets"):  # per qubit; the solver checks the length
-        if params.get(key) is not None:
-            value = params[key]
-            if (isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__")
-                    or not all(_finite(x) for x in value)):
-                _fail(sampler, p + key, value, "must be a list of finite numbers (one per qubit)")
-    state = params.get("initial_state")
-    if state is not None and (not isinstance(state, Mapping) or not all(
-            not isinstance(x, bool) and x in (-1, 0, 1) for x in state.values())):
-        _fail(sampler, p + "initial_state", state, "must map each variable to -1, 0 or 1")
-    action = params.get("warnings")
-    if action is not None and type(action).__name__ != "WarningAction" and not (
-            isinstance(action, str) and action.lower() in WARNING_ACTIONS):
-        need_choice(p + "warnings", action, WARNING_ACTIONS, sampler=sampler)
     if params.get("annealing_time") is not None and params.get("anneal_schedule") is not None:
-        _fail(sampler, p + "anneal_schedule", params["anneal_schedule"],
-              "goes without annealing_time: give one of them, not both")
+        refuse(sampler, p + "anneal_schedule", params["anneal_schedule"],
+               "goes without annealing_time: give one of them, not both")
 
 
 def check_decompose(sampler: str, params: Mapping) -> None:
@@ -190,21 +187,13 @@ def check_kerberos(sampler: str, params: Mapping) -> None:
     if unknown:
         raise ParameterError(f"{n}: unknown parameter(s) {', '.join(unknown)}; it accepts: "
                              f"{', '.join(sorted(KERBEROS_PARAMS))}")
-    validate(n, _KERBEROS, params)
-    if params.get("init_sample") is not None:
-        import dimod
-
-        if not isinstance(params["init_sample"], dimod.SampleSet):
-            _fail(n, "init_sample", params["init_sample"], "must be a dimod.SampleSet")
-    qpu = params.get("qpu_params")
+    qpu = validate(n, _KERBEROS, params).get("qpu_params")
     if qpu is None:
         return
-    if not isinstance(qpu, Mapping) or not all(isinstance(k, str) for k in qpu):
-        _fail(n, "qpu_params", qpu, "must be a table of QPU sampling parameters")
     if "num_reads" in qpu:
-        _fail(n, "qpu_params.num_reads", qpu["num_reads"],
-              "is replaced by Kerberos's qpu_reads: give qpu_reads")
+        refuse(n, "qpu_params.num_reads", qpu["num_reads"],
+               "is replaced by Kerberos's qpu_reads: give qpu_reads")
     mixed = sorted(set(qpu) & set(_NOT_QPU))
     if mixed:
-        _fail(n, f"qpu_params.{mixed[0]}", qpu[mixed[0]], "is not a QPU sampling parameter")
+        refuse(n, f"qpu_params.{mixed[0]}", qpu[mixed[0]], "is not a QPU sampling parameter")
     check_qpu(n, qpu, "qpu_params.")

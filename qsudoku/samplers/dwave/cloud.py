@@ -178,12 +178,10 @@ def client_options(client: dict) -> dict:
 
 @contextlib.contextmanager
 def cloud_errors(what: str, constructing: bool = False, client: dict | None = None, source=None):
-    """Re-raise D-Wave cloud failures as one-line :class:`BackendUnavailableError` (no traceback chain,
-    so the original message, which might quote a token, is never shown).  ``constructing``:
-    a client is being created from the options ``client``, so its configuration files
-    are checked (:func:`check_config_files`) and D-Wave's logging is made to
-    redact first the token and every credential of those options (header values, URL
-    passwords) and of their ``config_file``
+    """Re-raise D-Wave cloud failures as one-line :class:`BackendUnavailableError` (no
+    traceback chain: the original message might quote a token).  ``constructing``: a
+    client is being created from the options ``client``, so its configuration files are
+    checked (:func:`check_config_files`) and D-Wave's logging redacts their credentials
     (:func:`~qsudoku.samplers.redact.install_log_redaction`).  ``source``: the connected
     sampler (its ``client`` names the endpoint and timeout of a request that timed out)."""
     if constructing:
@@ -201,10 +199,9 @@ def cloud_errors(what: str, constructing: bool = False, client: dict | None = No
 
 
 def check_credentials(what: str, client: dict) -> None:
-    """Read D-Wave's configuration for the client options ``client`` (config file, profile,
-    environment) and fail as a client would on a missing token, profile or unreadable
-    file, without building a client or touching the network (a Leap hybrid sampler
-    connects later, when it has a model that fits the solver's limits)."""
+    """Read D-Wave's configuration for the client options ``client`` and fail as a client
+    would on a missing token, profile or unreadable file, without building a client or
+    touching the network (a Leap hybrid sampler connects once its model fits)."""
     from dwave.cloud.config import load_config
 
     with cloud_errors(what, constructing=True, client=client):

@@ -3,24 +3,13 @@
 Leap refuses a problem over its solver's size limits only after the upload, and a big
 grid's model is large (a blank 49x49 one-hot model has 117,649 variables and 10.6 M
 interactions).  So ``hybrid``, ``hybrid-cqm`` and ``hybrid-nl`` check the model twice
-before anything is sent:
-
-1. against :data:`PUBLISHED`, the limits D-Wave documents for its current solvers,
-   before a client is built (no network call, no token needed);
-2. against the solver's own ``maximum_*`` properties, once a solver is known (its
-   limits may differ from the published ones and change between versions).
+before anything is sent: against :data:`PUBLISHED`, the limits D-Wave documents, before
+a client is built (no network, no token); then against the solver's own ``maximum_*``
+properties, once a solver is known (they may differ and change between versions).
 
 A model over a limit is a :class:`~qsudoku.errors.ModelTooLargeError` (exit 2): one line
-naming the model's size, the limit and where the limit comes from.  The published
-figures, from D-Wave's documentation of the solver properties (examples of
-``sampler.properties[...]`` for the solvers named):
-
-- ``hybrid_binary_quadratic_model_version2`` (``hybrid``):
-  https://docs.dwavequantum.com/en/latest/industrial_optimization/solver_bqm_properties.html
-- ``hybrid_constrained_quadratic_model_version1`` (``hybrid-cqm``):
-  https://docs.dwavequantum.com/en/latest/industrial_optimization/solver_cqm_properties.html
-- ``hybrid_nonlinear_program_version1`` (``hybrid-nl``):
-  https://docs.dwavequantum.com/en/latest/industrial_optimization/solver_nl_properties.html
+naming the model's size, the limit and where the limit comes from.  :data:`SOURCES` names
+the documentation of each solver's published figures.
 
 >>> import dimod
 >>> bqm_size(dimod.BQM({"a": 1, "b": 1}, {"ab": 2}, 0, "BINARY"))
