@@ -33,7 +33,7 @@ from datetime import timedelta
 from typing import Any, Callable, Mapping
 
 from qsudoku.checks import MAX_READS, MAX_SECONDS, need_choice, need_int, need_time_limit
-from qsudoku.samplers.params import (Bool, Choice, Int, Numbers, Real, Seed, Test, refuse,
+from qsudoku.samplers.params import (Bool, Choice, Int, Numbers, Real, Seed, Satisfies, refuse,
                                      validate)
 
 __all__ = ["neal_sampler", "check_sa", "check_tabu", "check_steepest", "check_random",
@@ -103,7 +103,7 @@ _SA = {"beta_schedule_type": Choice(BETA_SCHEDULE_TYPES), "num_sweeps_per_beta":
 #: What its other parameters take, checked last.
 _SA_REST = {"randomize_order": Bool(),
             "proposal_acceptance_criteria": Choice(PROPOSAL_ACCEPTANCE_CRITERIA, fold=True),
-            "interrupt_function": Test(callable, "must be a function (or None)")}
+            "interrupt_function": Satisfies(callable, "must be a function (or None)")}
 _SCHEDULE = "must be a non-empty sequence of finite numbers >= 0"
 
 

@@ -40,7 +40,7 @@ from qsudoku import checks as opt
 from qsudoku.errors import ParameterError
 
 __all__ = ["Constraint", "Int", "Real", "Bool", "Seed", "TimeLimit", "Choice", "Name", "OrAuto",
-           "Test", "Numbers", "refuse", "is_finite",
+           "Satisfies", "Numbers", "refuse", "is_finite",
            "validate", "checked", "table_check", "parameters_of", "check_values",
            "accepted_params"]
 
@@ -133,7 +133,7 @@ def is_finite(x: Any) -> bool:
 
 
 @dataclass(frozen=True)
-class Test(Constraint):
+class Satisfies(Constraint):
     """A value ``test`` takes (``None`` passes, if ``none``); else
     ``"{sampler}: {name} = {value!r} {what}"``."""
 
@@ -147,10 +147,10 @@ class Test(Constraint):
         return value
 
 
-def Name(what: str, none: bool = True) -> Test:
+def Name(what: str, none: bool = True) -> Satisfies:
     """A string (or ``None``, if ``none``); else ``"{sampler}: {name} = {value!r} must be
     {what}"``."""
-    return Test(lambda v: isinstance(v, str), f"must be {what}", none)
+    return Satisfies(lambda v: isinstance(v, str), f"must be {what}", none)
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from typing import Any, Callable, Mapping
 
 from qsudoku.checks import MAX_SECONDS, need_real
 from qsudoku.errors import ParameterError
-from qsudoku.samplers.params import (Bool, Choice, Int, Name, Numbers, Real, Seed, Test,
+from qsudoku.samplers.params import (Bool, Choice, Int, Name, Numbers, Real, Seed, Satisfies,
                                      TimeLimit, is_finite, refuse, validate)
 
 __all__ = ["check_qpu", "check_decompose", "check_kerberos", "CHAIN_BREAK_METHODS",
@@ -64,8 +64,8 @@ _KERBEROS = {"num_reads": Int(1, 10**4), "max_iter": Int(1, 10**6),
              "tabu_timeout": Int(1, 10**7), "qpu_reads": Int(1, MAX_QPU_READS),
              "max_subproblem_size": Int(1, 10**4), "seed": Seed(), "max_time": TimeLimit(),
              "energy_threshold": Real(-1e15, 1e15, closed=True, none=True),
-             "init_sample": Test(lambda v: _sample_set(v), "must be a dimod.SampleSet"),
-             "qpu_params": Test(lambda q: isinstance(q, Mapping) and all(
+             "init_sample": Satisfies(lambda v: _sample_set(v), "must be a dimod.SampleSet"),
+             "qpu_params": Satisfies(lambda q: isinstance(q, Mapping) and all(
                  isinstance(k, str) for k in q), "must be a table of QPU sampling parameters")}
 #: What ``decompose``'s own parameters take, checked in this order.
 _DECOMPOSE = {"subproblem_size": Int(1, 10**4), "max_calls": Int(1, 10**7),
@@ -120,13 +120,13 @@ _QPU_OPTIONS: dict[str, Callable] = {
     "label": Name("a string"), "answer_mode": Choice(("raw", "histogram")),
     "anneal_schedule": _schedule, "h_gain_schedule": _schedule,
     "flux_biases": _PER_QUBIT, "anneal_offsets": _PER_QUBIT,
-    "initial_state": Test(lambda s: isinstance(s, Mapping) and all(
+    "initial_state": Satisfies(lambda s: isinstance(s, Mapping) and all(
         not isinstance(x, bool) and x in (-1, 0, 1) for x in s.values()),
         "must map each variable to -1, 0 or 1"),
     "warnings": _warnings}
 _STRENGTHS = " or ".join(repr(s) for s in CHAIN_STRENGTHS)
 #: What the chain strength takes: a name, or a finite number > 0.
-_CHAIN_STRENGTH = Test(lambda v: (isinstance(v, str) and v in CHAIN_STRENGTHS)
+_CHAIN_STRENGTH = Satisfies(lambda v: (isinstance(v, str) and v in CHAIN_STRENGTHS)
                        or (is_finite(v) and v > 0), f"must be a finite number > 0, {_STRENGTHS}")
 #: Sampling-parameter names that are a sampler's own, never a QPU's, inside ``qpu_params``.
 _NOT_QPU = ("qpu_reads", "qpu_sampler", "qpu_params")
