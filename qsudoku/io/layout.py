@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import itertools
 import math
-import re
 from typing import Iterable, Iterator
 
 from qsudoku.errors import QSudokuError
-from qsudoku.io.text import looks_like_grid_row
+from qsudoku.io.text import is_separator, looks_like_grid_row
 from qsudoku.model.symbols import MAX_SIZE
 
 __all__ = ["LOOKAHEAD", "is_content", "content_lines", "closed_list", "looks_like_grids",
@@ -94,7 +93,7 @@ def is_grid(line: str, content=()) -> bool:
     error per bad line; a separator line (``----+----``, as long as the grid is wide) is
     not such a token.
     """
-    if any(len(ln.split()[0]) > MAX_SIZE and "|" not in ln and not _is_separator(ln)
+    if any(len(ln.split()[0]) > MAX_SIZE and "|" not in ln and not is_separator(ln)
            for _, ln in content):
         return False
     s = line.strip()
@@ -123,15 +122,10 @@ def grid_blocks(numbered: Iterable[tuple[int, str]], comments: bool = True
             block, start = [], None
 
 
-def _is_separator(line: str) -> bool:
-    """True for a grid's separator line (``----+----``)."""
-    return bool(re.fullmatch(r"[\s\-+=|:*]*", line.strip()))
-
-
 def _block_complete(block) -> bool:
     """True if ``block`` has as many rows (separators not counted) as its first row has
     cells."""
-    rows = [b for b in block if not _is_separator(b)]
+    rows = [b for b in block if not is_separator(b)]
     if not rows:
         return False
     s = rows[0].replace("|", " ").split()
