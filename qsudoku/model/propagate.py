@@ -27,11 +27,13 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Iterable, Sequence
 
+import numpy as np
+
 from qsudoku.checks import describe, need_type
 from qsudoku.errors import ConfigError, ContradictionError
 from qsudoku.model.puzzle import Puzzle
 
-__all__ = ["Candidates", "propagate", "RULES", "DEFAULT_RULES", "check_rules"]
+__all__ = ["Candidates", "propagate", "RULES", "DEFAULT_RULES", "check_rules", "candidate_bits"]
 
 DEFAULT_RULES = ("naked_single", "hidden_single")
 
@@ -77,6 +79,27 @@ class Candidates:
     def format(self) -> str:
         """Row-major string of the propagated grid."""
         return self.puzzle.format(self.grid)
+
+    def open_bits(self) -> np.ndarray:
+        """:func:`candidate_bits` of the masks, all False on the filled cells."""
+        bits = candidate_bits(self.masks, self.puzzle.size)
+        bits[np.asarray(self.grid, dtype=np.int64) != 0] = False
+        return bits
+
+
+def candidate_bits(masks: Sequence[int], n: int) -> np.ndarray:
+    """``(len(masks), n)`` booleans: bit ``d`` of each candidate mask (digit ``d + 1``), for
+    any ``n`` (through the masks' little-endian bytes).
+
+    >>> candidate_bits([0b101, 0b010], 3).astype(int).tolist()
+    [[1, 0, 1], [0, 1, 0]]
+    >>> int(candidate_bits([(1 << 64) - 1], 64).sum())
+    64
+    """
+    width = max(1, (n + 7) // 8)
+    raw = b"".join(m.to_bytes(width, "little") for m in masks)
+    bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")
+    return bits.reshape(len(masks), width * 8)[:, :n].astype(bool)
 
 
 class _State:
