@@ -106,7 +106,7 @@ class Constraint:
         return f"{unit.label} needs one {puzzle.alphabet[d - 1]}"
 
 
-class _Packed(NamedTuple):
+class Packed(NamedTuple):
     """A model's constraints end to end, for the decoder and :meth:`QuboModel.groups`."""
 
     members: np.ndarray  # every constraint's variable indices, concatenated (int64)
@@ -195,35 +195,35 @@ class QuboModel:
         are not the model's variables (slot ``j``'s indicator is wall ``j`` minus wall
         ``j + 1``).
         """
-        labels, b = self._member_labels, self._packed.bounds
-        one_hot = [(kind, labels[i:j]) for kind, i, j in zip(self._packed.kinds, b, b[1:])]
+        labels, b = self._member_labels, self.packed.bounds
+        one_hot = [(kind, labels[i:j]) for kind, i, j in zip(self.packed.kinds, b, b[1:])]
         if self.one_hot:
             return one_hot
         n = self.puzzle.size
-        cells = [r * n + c for (_, (r, c)) in (lab for lab in self._packed.labels
+        cells = [r * n + c for (_, (r, c)) in (lab for lab in self.packed.labels
                                                 if lab[0] == "cell")]
         at = np.searchsorted(self.var_cell, np.concatenate([cells, np.asarray(cells) + 1]))
         lo, hi = at[:len(cells)].tolist(), at[len(cells):].tolist()
         return [("wall", self.variables[i:j]) for i, j in zip(lo, hi)] + one_hot
 
     @cached_property
-    def _packed(self) -> _Packed:
+    def packed(self) -> Packed:
         """The constraints end to end (:func:`build_model` sets it as it makes them)."""
         cons = self.constraints
         sizes = [len(c.variables) for c in cons]
         members = (np.concatenate([c.variables for c in cons]).astype(np.int64) if sum(sizes)
                    else np.zeros(0, np.int64))
         bounds = np.cumsum([0] + sizes)
-        return _Packed(members, bounds.tolist(), bounds[:-1], [c.label for c in cons],
+        return Packed(members, bounds.tolist(), bounds[:-1], [c.label for c in cons],
                        [c.kind for c in cons])
 
     @cached_property
     def _member_labels(self) -> list[tuple[int, int, int]]:
-        """The slot label ``(r, c, d)`` of each entry of ``_packed.members``."""
+        """The slot label ``(r, c, d)`` of each entry of ``packed.members``."""
         n = self.puzzle.size
-        slots = self.slot_cell[self._packed.members]
+        slots = self.slot_cell[self.packed.members]
         return list(zip((slots // n).tolist(), (slots % n).tolist(),
-                        self.slot_digit[self._packed.members].tolist()))
+                        self.slot_digit[self.packed.members].tolist()))
 
     def sample_of_grid(self, grid: Sequence[int]) -> np.ndarray:
         """The 0/1 vector (in variable-index order) that encodes a full ``grid``."""
@@ -316,7 +316,7 @@ def build_model(candidates: Candidates, weights: Weights = Weights(), *,
     model = QuboModel(candidates, weights, bqm, encoded.labels, encoded.var_cell,
                       encoded.var_digit, constraints,
                       None if encoded.one_hot else encoded, slot_cell, slot_digit)
-    model._packed = _Packed(members, bounds, starts, labels, kinds)
+    model.packed = Packed(members, bounds, starts, labels, kinds)
     return model
 
 
