@@ -144,10 +144,7 @@ def _header(problem: Problem) -> list[str]:
              f"qsudoku variables: {problem.num_variables}",
              f"qsudoku exactly-one groups: {len(problem.groups)} ("
              + ", ".join(f"{k} {v}" for k, v in kinds.items()) + ")"]
-    cands = problem.candidates
-    if cands is not None:
-        lines.append(f"qsudoku puzzle: {cands.puzzle.format()}")
-        lines.append(f"qsudoku propagated: {cands.format()}")
+    lines += [f"qsudoku {x}" for x in problem.about()]
     lines.append("qsudoku variable i = rRcC#D: cell (R, C) holds digit D (1-based)")
     for i, (r, c, d) in enumerate(problem.labels, start=1):
         lines.append(f"var {i} = r{r + 1}c{c + 1}#{d}")

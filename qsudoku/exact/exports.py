@@ -62,11 +62,9 @@ def _write_mps(problem) -> tuple[str, str]:
 def _write_asp(problem) -> tuple[str, str]:
     from qsudoku.exact.asp import program
 
-    cands = problem.candidates
-    puzzle = cands.puzzle
-    comment = (f"qsudoku: {puzzle.kind}\npuzzle: {puzzle.format()}\n"
-               f"propagated: {cands.format()}\nsolve with: clingo FILE")
-    return program(problem, comment), _size(problem)
+    comment = [f"qsudoku: {problem.candidates.puzzle.kind}", *problem.about(),
+               "solve with: clingo FILE"]
+    return program(problem, "\n".join(comment)), _size(problem)
 
 
 def _write_mzn(problem) -> tuple[str, str]:

@@ -187,6 +187,12 @@ class Problem:
             return self.candidates.puzzle.size
         return max((max(r + 1, c + 1, d) for r, c, d in self.labels), default=0)
 
+    def about(self) -> list[str]:
+        """The ``puzzle:`` and ``propagated:`` lines of an export's header (none without a
+        puzzle)."""
+        c = self.candidates
+        return [] if c is None else [f"puzzle: {c.puzzle.format()}", f"propagated: {c.format()}"]
+
     def cell_of(self) -> list[int] | None:
         """Index of each variable's cell group, or ``None`` unless each has exactly one."""
         out = [-1] * len(self.labels)
