@@ -33,8 +33,8 @@ class ExactBackend:
         module: The optional library it imports (``None``: no dependency).
         solve: ``solve(problem, **params) -> Outcome``.
         params: The parameters of ``solve`` with their defaults.
-        count: ``count(problem, *, limit, time_limit=None, hall=False) -> SearchResult``
-            (all solutions up to ``limit``), or ``None`` if it cannot count.
+        count: ``count(problem, *, limit, time_limit=None, hall=False) -> SearchResult``,
+            or ``None`` if it cannot count.
         exports: Formats of :data:`~qsudoku.exact.exports.EXPORTS` that write its formulation.
         extra: The pip extra that installs ``module`` (``None``: core).
     """

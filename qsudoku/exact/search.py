@@ -263,11 +263,11 @@ def solve_cover(problem: Problem, *, limit: int = 1, time_limit: float | None = 
         problem: The exactly-one groups.
         limit: Stop after this many solutions.
         time_limit: Seconds before giving up (status ``"time_limit"``); ``None`` = no limit.
-        hall: Use Hall-set (AllDifferent) filtering on the problem's units (fewer nodes,
-            but slower per node: off by default, it did not pay on the shared sets).
+        hall: Hall-set (AllDifferent) filtering on the problem's units (fewer nodes, each
+            slower).
         restarts: Restart with a growing node budget (only when ``limit == 1``).
-        node_limit: Nodes before giving up (status ``"node_limit"``): unlike the time,
-            the same on every machine and load; ``None`` = no limit.
+        node_limit: Nodes before giving up (status ``"node_limit"``, the same on every
+            machine); ``None`` = no limit.
     """
     t0 = time.perf_counter()
     search = CoverSearch(problem, hall=hall)

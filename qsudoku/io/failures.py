@@ -56,8 +56,7 @@ def machine_error(where: str, e: OSError, kept: str = "", action: str = "write"
 
     Args:
         where: The file (or ``"standard output"``).
-        e: The error; a :class:`MachineError` already said is returned as it is (with
-            ``kept`` added if it lacks it).
+        e: The error (a :class:`MachineError` is returned as it is, ``kept`` added).
         kept: Where the finished rows are, when a run keeps them.
         action: What failed, for ``"cannot {action} {where}"``.
 

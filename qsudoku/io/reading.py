@@ -68,7 +68,7 @@ def open_regular(path: str, what: str, *, follow: bool = True) -> IO[bytes] | No
 
     Raises:
         NotRegularFileError: It is not a regular file (checked before any read).
-        ConfigError: The system refused to open it (permissions, a link not followed).
+        ConfigError: The system refused to open it.
         MachineError: The machine failed (an I/O error).
     """
     path = os.fspath(path)

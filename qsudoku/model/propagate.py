@@ -1,9 +1,8 @@
 """Classical propagation over ``Puzzle.units``: forced cells and candidates.
 
-Every rule reads only the units list, so it works unchanged for any box shape,
-jigsaw regions and extra units.  Candidates are bitmasks (bit ``d - 1`` set when
-digit ``d`` is possible).  The givens always eliminate their digit from their
-peers; the selectable rules then run to a fixpoint:
+Every rule reads only the units list, so it works for any geometry.  Candidates are
+bitmasks (bit ``d - 1`` for digit ``d``).  The givens eliminate their digit from their
+peers; the selected rules then run to a fixpoint:
 
 * ``naked_single``: a cell with one candidate takes it.
 * ``hidden_single``: a digit with one place in a unit goes there.
@@ -286,16 +285,14 @@ def propagate(puzzle: Puzzle, rules: Sequence[str] = DEFAULT_RULES,
               start: Candidates | None = None) -> Candidates:
     """Fill forced cells and return every open cell's candidates.
 
-    The selected rules run to a fixpoint, cheapest first (after any rule acts, the
-    loop restarts from the first rule).
+    The rules run to a fixpoint, cheapest first (after any rule acts, from the first).
 
     Args:
         puzzle: The puzzle.
         rules: Rule names (see :data:`RULES`).
-        start: An earlier result for ``puzzle`` to continue from (e.g. with more rules):
-            its grid, candidates and rule counts are the starting point.  Every rule only
-            removes candidates the puzzle's solutions cannot use, so the fixpoint is the
-            one a fresh run with ``rules`` reaches (when they include ``start.rules``).
+        start: An earlier result for ``puzzle`` to continue from (e.g. with more rules);
+            the fixpoint is the one a fresh run reaches (rules only remove candidates no
+            solution uses).
 
     >>> from qsudoku.io import parse_puzzle
     >>> p = parse_puzzle("1..." "..2." "...." "...4")
