@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import threading
 import time
+from contextlib import contextmanager, nullcontext
 from itertools import chain
 from typing import Iterator
 
@@ -125,6 +126,17 @@ def clause_chunks(problem: Problem) -> Iterator[list[list[int]]]:
         yield chunk
 
 
+@contextmanager
+def _interrupt_at(solver, deadline: float):
+    """Interrupt ``solver`` at ``deadline`` (a :func:`time.perf_counter` value)."""
+    timer = threading.Timer(max(0.0, deadline - time.perf_counter()), solver.interrupt)
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+
+
 def _load(solver, problem: Problem, deadline: float | None) -> int | None:
     """Add the problem's clauses to ``solver``; their number, or ``None`` past ``deadline``."""
     n = 0
@@ -194,12 +206,8 @@ def solve_sat(problem: Problem, solver: str = DEFAULT_SOLVER,
             s.conf_budget(FIRST_CONFLICTS)
             ok = s.solve_limited()
         elif num_clauses is not None and deadline > t1:
-            timer = threading.Timer(deadline - t1, s.interrupt)
-            timer.start()
-            try:
+            with _interrupt_at(s, deadline):
                 ok = s.solve_limited(expect_interrupt=True)
-            finally:
-                timer.cancel()
         model = s.get_model() if ok else None
         stats = dict(s.accum_stats() or {})
     t2 = time.perf_counter()
@@ -244,18 +252,12 @@ def count_sat(problem: Problem, *, limit: int, time_limit: float | None = None,
     t0 = time.perf_counter()
     name = "cadical153" if time_limit is None else INTERRUPTIBLE_SOLVER
     found: list[tuple[int, ...]] = []
-    complete = True
     deadline = None if time_limit is None else t0 + time_limit
     with Solver(name=name) as s:
-        timer = None
-        if _load(s, problem, deadline) is None:
-            complete = False
-        elif deadline is not None:
-            timer = threading.Timer(max(0.0, deadline - time.perf_counter()), s.interrupt)
-            timer.start()
-        try:
+        complete = _load(s, problem, deadline) is not None
+        with _interrupt_at(s, deadline) if complete and deadline is not None else nullcontext():
             while complete and len(found) < limit:
-                ok = s.solve() if timer is None else s.solve_limited(expect_interrupt=True)
+                ok = s.solve() if deadline is None else s.solve_limited(expect_interrupt=True)
                 if ok is None:
                     complete = False
                     break
@@ -266,9 +268,6 @@ def count_sat(problem: Problem, *, limit: int, time_limit: float | None = None,
                 if not chosen:
                     break  # nothing to choose: the only solution
                 s.add_clause([-(v + 1) for v in chosen])
-        finally:
-            if timer is not None:
-                timer.cancel()
     status = ("time_limit" if not complete else "limit" if len(found) >= limit
               else "solved" if found else "infeasible")
     stats = {"solver": f"sat:{name}", "seconds": time.perf_counter() - t0}
