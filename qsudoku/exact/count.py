@@ -22,7 +22,7 @@ from qsudoku.errors import ConfigError, ContradictionError
 from qsudoku.model.propagate import DEFAULT_RULES, propagate
 from qsudoku.model.puzzle import Puzzle
 from qsudoku.exact.backends import BACKENDS, COUNT_METHODS
-from qsudoku.exact.problem import Problem
+from qsudoku.exact.problem import Problem, need_count
 
 __all__ = ["SolutionCount", "count_solutions"]
 
@@ -89,13 +89,11 @@ def count_solutions(puzzle: Puzzle, limit: int = 2, *, rules: Sequence[str] = DE
         ContradictionError: If two givens clash (exit 2; other contradictions are 0).
     """
     need_type("puzzle", puzzle, Puzzle)
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-        raise ConfigError(f"limit = {limit!r} must be an integer >= 1")
+    need_count("limit", limit)
     need_real("time_limit", time_limit, low=0, allow_none=True)
     need_type("hall", hall, bool)
     need_type("method", method, str)
-    if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
-        raise ConfigError(f"keep = {keep!r} must be an integer >= 0")
+    need_count("keep", keep, 0)
     if method not in (*COUNT_METHODS, "auto"):
         raise ConfigError(f"method = {method!r}: use "
                           + ", ".join(repr(m) for m in COUNT_METHODS) + " or 'auto'")

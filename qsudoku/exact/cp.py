@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from qsudoku.errors import ConfigError
 from qsudoku.exact.isolate import may_isolate, solve_isolated
-from qsudoku.exact.problem import Outcome, Problem
+from qsudoku.exact.problem import Outcome, Problem, need_count
 
 __all__ = ["CpPlan", "plan_constraints", "solve_cpsat"]
 
@@ -78,8 +78,7 @@ def solve_cpsat(problem: Problem, time_limit: float | None = None, num_workers: 
                 seed: int = 0) -> Outcome:
     """Solve with OR-Tools CP-SAT; ``num_workers`` search threads, seeded (in a child
     process on a library clash, :mod:`qsudoku.exact.isolate`)."""
-    if isinstance(num_workers, bool) or not isinstance(num_workers, int) or num_workers < 1:
-        raise ConfigError(f"num_workers = {num_workers!r} must be an integer >= 1")
+    need_count("num_workers", num_workers)
     t0 = time.perf_counter()  # importing ortools (first call) counts against the limit
     try:
         from ortools.sat.python import cp_model

@@ -24,7 +24,7 @@ import time
 
 from qsudoku.errors import ConfigError
 from qsudoku.exact.isolate import call_isolated, may_isolate, solve_isolated
-from qsudoku.exact.problem import Outcome, Problem
+from qsudoku.exact.problem import Outcome, Problem, need_count
 
 __all__ = ["new_highs", "col_name", "row_names", "to_lp", "to_mps", "solve_ilp", "read_solution"]
 
@@ -135,8 +135,7 @@ def _load(h, problem: Problem) -> None:
 
 def solve_ilp(problem: Problem, time_limit: float | None = None, threads: int = 1) -> Outcome:
     """Solve the 0-1 programme with HiGHS (branch and cut)."""
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise ConfigError(f"threads = {threads!r} must be an integer >= 1")
+    need_count("threads", threads)
     t0 = time.perf_counter()  # importing highspy (first call) counts against the limit
     try:
         import highspy

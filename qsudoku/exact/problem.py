@@ -33,7 +33,7 @@ import numpy as np
 from qsudoku.errors import ConfigError, TimeLimitError
 from qsudoku.model.propagate import Candidates, candidate_bits
 
-__all__ = ["Group", "Problem", "Outcome", "candidate_bits"]
+__all__ = ["Group", "Problem", "Outcome", "candidate_bits", "need_count"]
 
 Label = tuple[int, int, int]
 
@@ -217,6 +217,19 @@ class Problem:
         """True iff ``chosen`` puts exactly one variable in every group."""
         on = set(chosen)
         return all(sum(1 for v in g.members if v in on) == 1 for g in self.groups)
+
+
+def need_count(name: str, value, low: int = 1) -> int:
+    """``value`` if it is an ``int`` (not a ``bool``) ``>= low``, else a :class:`ConfigError`.
+
+    >>> need_count("threads", 0)
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ConfigError: threads = 0 must be an integer >= 1
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise ConfigError(f"{name} = {value!r} must be an integer >= {low}")
+    return value
 
 
 def _as_label(v) -> Label:

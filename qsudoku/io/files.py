@@ -33,7 +33,7 @@ from qsudoku.checks import need_type
 from qsudoku.errors import PuzzleFormatError, QSudokuError
 from qsudoku.model.puzzle import Puzzle
 from qsudoku.io.failures import file_kind
-from qsudoku.io.layout import (closed_list, content_lines, grid_blocks, is_content, is_grid,
+from qsudoku.io.layout import (closed_list, content_lines, grid_blocks, is_content,
                                 looks_like_grids)
 from qsudoku.io.reading import open_regular, skip
 from qsudoku.io.rules import Rules

@@ -106,7 +106,7 @@ def _in_mode(raw: IO[bytes], mode: str) -> Iterator[IO]:
     f = raw if mode == "wb" else io.TextIOWrapper(raw, encoding="utf-8", newline="")
     yield f
     f.flush()
-    if f is not raw:
+    if isinstance(f, io.TextIOWrapper):
         f.detach()
 
 
