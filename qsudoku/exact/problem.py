@@ -220,13 +220,7 @@ class Problem:
 
 
 def need_count(name: str, value, low: int = 1) -> int:
-    """``value`` if it is an ``int`` (not a ``bool``) ``>= low``, else a :class:`ConfigError`.
-
-    >>> need_count("threads", 0)
-    Traceback (most recent call last):
-    ...
-    qsudoku.errors.ConfigError: threads = 0 must be an integer >= 1
-    """
+    """``value`` if it is an ``int`` (not a ``bool``) ``>= low``, else a :class:`ConfigError`."""
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise ConfigError(f"{name} = {value!r} must be an integer >= {low}")
     return value
