@@ -1,9 +1,8 @@
 """Typed errors of qsudoku, all under one root.
 
-The CLI maps each family to an exit code (see :data:`EXIT_CODES`): bad input
-or configuration is 2, an unavailable backend is 3, a failure of the machine
-(disk full, file too large, closed output) is 4.  An invalid *sample* is
-data (see :mod:`qsudoku.model.decode`), never an exception.
+Each class carries its CLI exit code (:func:`exit_code_for`): bad input or configuration
+2, an unavailable backend 3, a failure of the machine 4.  An invalid *sample* is data
+(:mod:`qsudoku.model.decode`), never an exception.
 
 >>> issubclass(PuzzleFormatError, QSudokuError)
 True
@@ -13,22 +12,10 @@ True
 
 from __future__ import annotations
 
-__all__ = [
-    "QSudokuError",
-    "PuzzleFormatError",
-    "ContradictionError",
-    "ConfigError",
-    "ParameterError",
-    "ModelTooLargeError",
-    "DatasetMissingError",
-    "BackendUnavailableError",
-    "SamplerOutputError",
-    "SampleValueError",
-    "TimeLimitError",
-    "MachineError",
-    "exit_code_for",
-    "install_hint",
-]
+__all__ = ["QSudokuError", "PuzzleFormatError", "ContradictionError", "ConfigError",
+           "ParameterError", "ModelTooLargeError", "DatasetMissingError",
+           "BackendUnavailableError", "SamplerOutputError", "SampleValueError",
+           "TimeLimitError", "MachineError", "exit_code_for", "install_hint"]
 
 
 class QSudokuError(Exception):
@@ -93,11 +80,8 @@ class ConfigError(QSudokuError, ValueError):
 
 
 class ParameterError(ConfigError):
-    """A sampler refused the value of one of its sampling parameters.
-
-    Samplers raise it from their own parameter checks, so that the pipeline can tell a
-    bad ``[sampler.params]`` value (exit 2) from a bug inside the sampler (an internal
-    error).  It is a :class:`ValueError`, like the errors of other ``dimod`` samplers.
+    """A sampler refused the value of one of its sampling parameters (exit 2, not a bug
+    inside the sampler); a :class:`ValueError`, as other ``dimod`` samplers raise.
 
     >>> isinstance(ParameterError("num_reads = 0 must be >= 1"), (ConfigError, ValueError))
     True
@@ -105,10 +89,8 @@ class ParameterError(ConfigError):
 
 
 class ModelTooLargeError(ConfigError):
-    """The model is over a size limit of the solver asked for (Leap's published limits or
-    the solver's own properties), found before anything is sent: exit 2, as for any other
-    request the solver would refuse (see how a QPU call's reads are checked against its
-    access-time limit).  One line names the model's size and the limit.
+    """The model is over a size limit of the solver asked for, found before anything is
+    sent (exit 2); one line names the model's size and the limit.
 
     >>> exit_code_for(ModelTooLargeError("1,200,000 variables > maximum_number_of_variables 1,000,000"))
     2
@@ -130,11 +112,9 @@ class BackendUnavailableError(QSudokuError, RuntimeError):
 
 
 class SamplerOutputError(BackendUnavailableError):
-    """A sampler ran but returned no usable answer: nothing, ``None``, an object that is
-    not a :class:`dimod.SampleSet`, an empty one, or one without the model's variables;
-    or a registered factory returned no sampler (nothing with a ``sample`` method).
-    The message names the sampler and what it returned (exit 3, as a backend that cannot
-    run here).
+    """A sampler returned no usable answer (``None``, not a :class:`dimod.SampleSet`, an
+    empty one, one without the model's variables), or a factory returned no sampler; the
+    message names the sampler and what it returned (exit 3).
 
     >>> exit_code_for(SamplerOutputError("sampler 'Mine' returned None, not a dimod.SampleSet"))
     3
@@ -142,9 +122,8 @@ class SamplerOutputError(BackendUnavailableError):
 
 
 class SampleValueError(SamplerOutputError, ValueError):
-    """A sample set holds values its vartype does not: not 0/1 for ``BINARY``, not -1/+1
-    for ``SPIN`` (a fractional relaxation, a count).  Decoding refuses it rather than read
-    such a value as a digit; from a sampler in a solve it is exit 3, as any unusable answer.
+    """A sample set holds values its vartype does not (not 0/1 for ``BINARY``, not -1/+1
+    for ``SPIN``); decoding refuses it (exit 3, as any unusable answer).
 
     >>> exit_code_for(SampleValueError("sample set holds 0.5"))
     3
@@ -152,16 +131,12 @@ class SampleValueError(SamplerOutputError, ValueError):
 
 
 class TimeLimitError(QSudokuError, TimeoutError):
-    """A stage stopped at its deadline before it had a result.
-
-    The work is not finished, so nothing about the puzzle is decided: exit 1, as for
-    a puzzle left unsolved.  The sampling rounds catch it and report the puzzle
-    unsolved within their time budget.
+    """A stage stopped at its deadline before it had a result: nothing is decided, exit 1
+    as for a puzzle left unsolved.
 
     Args:
         message: What stopped, and where.
-        num_variables: For a build, the size of the model it was building (``None``
-            for other stages), so that a report can still say how big the problem was.
+        num_variables: For a build, the size of the model it was building (else ``None``).
 
     >>> exit_code_for(TimeLimitError("build stopped at its deadline"))
     1
@@ -177,9 +152,8 @@ class TimeLimitError(QSudokuError, TimeoutError):
 
 
 class MachineError(QSudokuError, OSError):
-    """The machine refused the work: a full disk, a file-size limit, a closed or full
-    output, an unwritable cache.  Not qsudoku's bug and not the user's input: exit 4,
-    with one line saying what and where.
+    """The machine refused the work (a full disk, a file-size limit, a closed output):
+    neither a bug nor bad input, exit 4, one line saying what and where.
 
     >>> exit_code_for(MachineError("results.csv: no space left on device"))
     4
@@ -201,9 +175,7 @@ def exit_code_for(error: BaseException) -> int:
 
 def install_hint(extra: str | None = None) -> str:
     """The command that installs the optional packages of ``extra`` (``None``: the package
-    alone), as it runs in a clone of the repository: qsudoku is not on a package index,
-    so an install by the name ``qsudoku`` finds nothing.  The one home of the install
-    line every missing-package message ends with.
+    alone) from a clone (qsudoku is not on a package index).
 
     >>> print(install_hint("classical"))
     pip install -e ".[classical]" (from the repository's root)

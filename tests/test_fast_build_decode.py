@@ -229,7 +229,7 @@ def test_model_built_without_builder_caches_decodes_the_same():
     p = load_puzzles(str(DATA / "generated/sudokux9/unique.txt"))[0]
     m = build_model(propagate(p, ()), WEIGHTS[1])
     bare = dataclasses.replace(m)
-    assert "_packed" not in vars(bare)
+    assert "packed" not in vars(bare)
     assert bare.groups() == ref_groups(m)
     x = np.random.default_rng(3).integers(0, 2, (8, m.num_variables))
     assert_same_decoded(ref_decode_array(m, x), decode_array(bare, x))

@@ -1,25 +1,18 @@
 """AllDifferent filtering by perfect matchings (Regin): the search's Hall-set rule.
 
-A unit of the puzzle (a row, column, box, region: whatever ``Puzzle.units`` lists) gives
-its cells distinct digits.  In the exact-cover :class:`~qsudoku.exact.problem.Problem`
-this is a bipartite graph: on one side the unit's open groups (each "this digit somewhere
-in the unit"), on the other the cells that still hold a live variable of one of them, and
-one edge ``(group, variable)`` at the variable's cell for every live variable.  A choice
-that completes the unit picks one edge per group and per cell: a *perfect matching*.  So:
+A unit is a bipartite graph: its open groups ("this digit somewhere in the unit") on
+one side, the cells holding their live variables on the other, an edge ``(group,
+variable)`` per live variable.  Completing the unit is a *perfect matching*, so:
 
-* the unit is infeasible when there are not as many cells as open groups, or when no
-  perfect matching exists (a Hall set: ``k`` cells that together hold fewer than ``k``
-  digits, or ``k`` digits that together fit in fewer than ``k`` cells);
-* a variable can be chosen only if its edge lies on some perfect matching.  Given one
-  perfect matching ``M``, an edge lies on another exactly when it lies on a cycle that
-  alternates between edges outside and inside ``M`` (Berge).  Orient every non-matching
-  edge from its cell to its group and every matching edge from its group to its cell:
-  a non-matching edge ``(a, b)`` lies on such a cycle exactly when its cell ``a`` and the
-  cell matched to ``b`` are in the same strongly connected component.
+* the unit is infeasible when there are fewer cells than open groups or no perfect
+  matching exists (a Hall set);
+* a variable can be chosen only if its edge lies on some perfect matching ``M``: with
+  non-matching edges oriented cell -> group and matching ones group -> cell, a
+  non-matching edge ``(a, b)`` does exactly when ``a`` and the cell matched to ``b`` share
+  a strongly connected component (Berge).
 
-Every other edge goes: this removes, in one pass, the candidates of every naked and
-hidden subset of any size.  The functions work on plain dicts of ints, so they hold for
-any geometry and any unit size.
+Every other edge goes, which removes the candidates of every naked and hidden subset of
+any size in one pass, for any geometry (plain dicts of ints).
 
 >>> live = {10: {0, 1}, 11: {3}}           # group -> its live variables
 >>> cell = {0: 0, 1: 1, 3: 0}              # variable -> its cell

@@ -8,9 +8,7 @@ The program (rows, columns and digits 1-based)::
     value(R,C,D) :- x(R,C,D).
     #show value/3.
 
-A bounded choice rule allows any subset of its atoms and requires the count to be
-within bounds, so each group gets exactly one of its variables; an atom chosen
-by one group's rule is constrained by every other rule it appears in.
+The bounded choice rule gives each group exactly one of its variables.
 
 >>> from qsudoku.io import parse_puzzle
 >>> from qsudoku.model.propagate import propagate
@@ -27,8 +25,8 @@ import time
 from qsudoku.errors import ConfigError
 from qsudoku.exact.problem import Outcome, Problem
 
-#: Facts clingo grounds per second, at least (measured: about 70,000 on a 2-core machine):
-#: a programme with more facts than this times the time limit is not started.
+#: Facts clingo grounds per second, at least: a programme with more facts than this times
+#: the time limit is not started (grounding cannot be interrupted).
 GROUND_RATE = 40_000
 
 __all__ = ["GROUND_RATE", "RULES", "facts", "program", "solve_asp", "parse_values"]
@@ -83,8 +81,6 @@ def solve_asp(problem: Problem, time_limit: float | None = None, seed: int = 0) 
 
     facts_count = len(problem.labels) + sum(1 + len(g.members) for g in problem.groups)
     if time_limit is not None and facts_count > GROUND_RATE * time_limit:
-        # grounding cannot be interrupted: a programme it could not ground in time is not
-        # started (at 49x49, 117,649 candidates took 8 s to ground)
         return Outcome(None, "time_limit", {"solver": "asp:clingo", "facts": facts_count,
                                             "reason": "grounding would exceed the time limit",
                                             "timing": {"model": time.perf_counter() - t0}})

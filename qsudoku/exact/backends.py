@@ -1,14 +1,9 @@
 """The one table of exact backends.
 
-Every place that picks an exact backend by name reads :data:`BACKENDS`: the
-samplers ``sat``, ``cpsat``, ``ilp``, ``asp`` and ``csp``
-(:mod:`qsudoku.samplers.exact`) and solution counting
-(:func:`~qsudoku.exact.count.count_solutions`, through :data:`COUNT_METHODS`); the
-formats ``qsudoku export`` writes are in the separate table
-:data:`~qsudoku.exact.exports.EXPORTS`.  The callables in the table are
-:class:`~qsudoku.exact.lazy.Lazy`: a ``"module:function"`` name imported on first
-call, so importing this table imports no solver module and no solver library, and
-no module it names imports it back.
+Every place that picks an exact backend by name reads :data:`BACKENDS` (the samplers of
+:mod:`qsudoku.samplers.exact`, counting through :data:`COUNT_METHODS`).  Its callables are
+:class:`~qsudoku.exact.lazy.Lazy` ``"module:function"`` names imported on first call, so
+importing the table imports no solver.
 
 >>> sorted(BACKENDS)
 ['asp', 'cpsat', 'csp', 'ilp', 'sat']
@@ -38,8 +33,8 @@ class ExactBackend:
         module: The optional library it imports (``None``: no dependency).
         solve: ``solve(problem, **params) -> Outcome``.
         params: The parameters of ``solve`` with their defaults.
-        count: ``count(problem, *, limit, time_limit=None, hall=False) -> SearchResult``
-            (all solutions up to ``limit``), or ``None`` if it cannot count.
+        count: ``count(problem, *, limit, time_limit=None, hall=False) -> SearchResult``,
+            or ``None`` if it cannot count.
         exports: Formats of :data:`~qsudoku.exact.exports.EXPORTS` that write its formulation.
         extra: The pip extra that installs ``module`` (``None``: core).
     """
@@ -64,9 +59,6 @@ class ExactBackend:
 
 #: Sampler name -> :class:`ExactBackend`.
 BACKENDS: dict[str, ExactBackend] = {b.name: b for b in (
-    # CaDiCaL 1.9.5 (in its stable mode, cnf.SOLVER_OPTIONS): at the peak of the 36x36 band
-    # all of the first 10 grids 50% given within 30 s, median 3.0 s; Glucose 4 solved 1 of 5
-    # (docs/big_grids.md).
     ExactBackend("sat", "exact: SAT over the candidates (python-sat, exactly-one clauses)",
                  "pysat", Lazy("qsudoku.exact.cnf:solve_sat"),
                  {"solver": "cadical195", "time_limit": None},

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import threading
 import time
+from contextlib import contextmanager, nullcontext
 from itertools import chain
 from typing import Iterator
 
@@ -33,48 +34,28 @@ __all__ = ["clauses", "clause_chunks", "to_dimacs", "solve_sat", "count_sat", "D
            "FIRST_CONFLICTS", "BIG_FROM_PAIRS", "SOLVER_OPTIONS", "BIG_OPTIONS",
            "INTERRUPTIBLE_SOLVER", "interruptible", "num_pairs", "solver_options"]
 
-#: The ``sat`` backend's solver, as its entry in :data:`~qsudoku.exact.backends.BACKENDS`
-#: gives it (CaDiCaL 1.9.5).  It answers no interrupt; a solve with a time limit runs
-#: :data:`FIRST_CONFLICTS` conflicts here and then, if still undecided, in a child process
-#: that is stopped at the limit (:mod:`.isolate`).
+#: The ``sat`` backend's solver (CaDiCaL 1.9.5, from :data:`~qsudoku.exact.backends.BACKENDS`).
 DEFAULT_SOLVER = BACKENDS["sat"].params["solver"]
 
-#: Conflicts a solver that answers no interrupt may take in this process before a time-
-#: limited solve moves to a child: every puzzle of the hardest shared 9x9 and 16x16 sets
-#: takes at most 319 after singles (with :data:`SOLVER_OPTIONS`), so that those never pay
-#: the child's start (about 0.3 s); tens of milliseconds on a 36x36 grid.
+#: Conflicts a solver that answers no interrupt may take here before a time-limited solve
+#: moves to a child process (the hardest shared 9x9 and 16x16 puzzles need fewer).
 FIRST_CONFLICTS = 2000
 
-#: Pairs of candidates (:func:`num_pairs`) from which a formula is *big* (blank and nearly
-#: blank grids from 36x36 up): a time-limited solve of it skips the first conflicts here and
-#: starts in the child, and the solver takes :data:`BIG_OPTIONS` too.  Loading takes about
-#: 1 s per million clauses, which the child pays again, and a blank 36x36 (3.3 million pairs)
-#: or 49x49 (11.3 million) takes more than 2,000 conflicts (about 3,200 and 5,500).  Starting
-#: there saves 3.8 s and 13 s of their 8.8 s and 33 s (``docs/big_grids.md``); 49x49 grids
-#: 30% given (1.3 million) are still sometimes decided here, so they keep the first step.
+#: Pairs of candidates (:func:`num_pairs`) from which a formula is *big*: a time-limited
+#: solve starts in the child (loading it twice would cost seconds) and the solver takes
+#: :data:`BIG_OPTIONS` too.
 BIG_FROM_PAIRS = 2_000_000
 
-#: Options a python-sat solver is configured with (``Solver.configure``), by name.  CaDiCaL
-#: 1.9.5 stays in its stable mode (``stabilizeonly``: few restarts, target phases), as its
-#: own ``--sat`` configuration does: puzzles are meant to have a solution.  Side by side, each
-#: solve in a fresh process (``docs/big_grids.md``): the first ten 36x36 grids 50% given,
-#: median 2.8 s against 11.1 s (9/10 solved in 30 s either way, not the same nine); the
-#: twelve 25x25 Gecode puzzles 16.7 s in all against 33.3 s; the hardest shared 9x9 and
-#: 16x16 sets at most 319 conflicts against 225.
+#: Options a python-sat solver is configured with, by name: CaDiCaL stays in its stable
+#: mode, as its own ``--sat`` configuration does (puzzles are meant to have a solution).
 SOLVER_OPTIONS = {"cadical195": {"stabilizeonly": 1}}
 
-#: Options added to :data:`SOLVER_OPTIONS` for a big formula (:data:`BIG_FROM_PAIRS`).
-#: CaDiCaL without its clause arena (``arena = 0``) frees dead clauses one by one, where its
-#: garbage collection would copy every live clause into a fresh arena, the old one still
-#: held.  Peak memory, each solve in a fresh process: blank 36x36 625 -> 437 MB, blank 49x49
-#: 1,854 -> 1,228 MB, 49x49 grids 5% given 1,429 -> 955 and 1,423 -> 1,189 MB; the times
-#: move with the search path (blank 49x49 6.9 s against 16.8 s, the second 49x49 5% given
-#: 18.7 s against 11.6 s).  Smaller formulas keep the arena, whose compact layout solves faster (36x36
-#: grids 50% given 67 s in all against 86 s; 25x25 Gecode puzzles 16.7 s against 25.3 s).
+#: Options added for a big formula: CaDiCaL without its clause arena frees dead clauses
+#: one by one instead of copying the live ones (a third less peak memory); smaller formulas
+#: keep the arena, which solves faster.
 BIG_OPTIONS = {"cadical195": {"arena": 0}}
 
-#: The solver of a time-limited count, which blocks solutions one by one in one process:
-#: Glucose 4 answers interrupts.
+#: The solver of a time-limited count (Glucose 4 answers interrupts).
 INTERRUPTIBLE_SOLVER = "glucose4"
 
 
@@ -100,8 +81,7 @@ def solver_options(solver: str, pairs: int) -> dict:
 
 
 def num_pairs(problem: Problem) -> int:
-    """Pairs of variables over all groups: at least the pairwise exclusions of the CNF
-    (a pair shared by two groups is written once).
+    """Pairs of variables over all groups (at least the CNF's pairwise exclusions).
 
     >>> from qsudoku.io import parse_puzzle
     >>> from qsudoku.model.propagate import propagate
@@ -112,21 +92,15 @@ def num_pairs(problem: Problem) -> int:
 
 
 def clauses(problem: Problem) -> list[list[int]]:
-    """Exactly-one per group: an at-least-one clause and pairwise at-most-one clauses.
-
-    A pair that lies in several groups (same digit, same row and box) is written once,
-    in the first group that holds it.
-    """
+    """Exactly-one per group: an at-least-one clause and pairwise at-most-one clauses (a
+    pair in several groups written once, in the first)."""
     return [c for chunk in clause_chunks(problem) for c in chunk]
 
 
 def clause_chunks(problem: Problem) -> Iterator[list[list[int]]]:
-    """The clauses of :func:`clauses`, one group's at a time (so that a solver can load
-    them under a time limit, and a 49x49 never holds its ~10 million clauses as lists).
-
-    A pair of a group is skipped when an earlier group holds both variables: each
-    variable's groups are looked up in a table, so no set of pairs is kept.
-    """
+    """The clauses of :func:`clauses`, one group's at a time (loaded under a time limit,
+    never all held as lists); a pair is skipped when an earlier group holds both ends,
+    looked up in a table of each variable's groups."""
     groups = problem.groups
     if not groups:
         return
@@ -152,6 +126,17 @@ def clause_chunks(problem: Problem) -> Iterator[list[list[int]]]:
         yield chunk
 
 
+@contextmanager
+def _interrupt_at(solver, deadline: float):
+    """Interrupt ``solver`` at ``deadline`` (a :func:`time.perf_counter` value)."""
+    timer = threading.Timer(max(0.0, deadline - time.perf_counter()), solver.interrupt)
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+
+
 def _load(solver, problem: Problem, deadline: float | None) -> int | None:
     """Add the problem's clauses to ``solver``; their number, or ``None`` past ``deadline``."""
     n = 0
@@ -171,10 +156,7 @@ def _header(problem: Problem) -> list[str]:
              f"qsudoku variables: {problem.num_variables}",
              f"qsudoku exactly-one groups: {len(problem.groups)} ("
              + ", ".join(f"{k} {v}" for k, v in kinds.items()) + ")"]
-    cands = problem.candidates
-    if cands is not None:
-        lines.append(f"qsudoku puzzle: {cands.puzzle.format()}")
-        lines.append(f"qsudoku propagated: {cands.format()}")
+    lines += [f"qsudoku {x}" for x in problem.about()]
     lines.append("qsudoku variable i = rRcC#D: cell (R, C) holds digit D (1-based)")
     for i, (r, c, d) in enumerate(problem.labels, start=1):
         lines.append(f"var {i} = r{r + 1}c{c + 1}#{d}")
@@ -195,10 +177,8 @@ def solve_sat(problem: Problem, solver: str = DEFAULT_SOLVER,
     """Solve with a python-sat solver (``solver`` is a pysat name, e.g. ``minisat22``).
 
     A solver that answers no interrupt (CaDiCaL) takes a time-limited problem
-    :data:`FIRST_CONFLICTS` conflicts at most here, and then, if it is still undecided, in
-    a child process stopped at the limit (``info["isolated"]``); a big formula
-    (:data:`BIG_FROM_PAIRS`) starts in the child.  The solver is configured with
-    :func:`solver_options`.
+    :data:`FIRST_CONFLICTS` conflicts here, then goes on in a child process stopped at the
+    limit; a big formula (:data:`BIG_FROM_PAIRS`) starts there.
 
     Raises:
         ConfigError: Unknown solver name.
@@ -226,12 +206,8 @@ def solve_sat(problem: Problem, solver: str = DEFAULT_SOLVER,
             s.conf_budget(FIRST_CONFLICTS)
             ok = s.solve_limited()
         elif num_clauses is not None and deadline > t1:
-            timer = threading.Timer(deadline - t1, s.interrupt)
-            timer.start()
-            try:
+            with _interrupt_at(s, deadline):
                 ok = s.solve_limited(expect_interrupt=True)
-            finally:
-                timer.cancel()
         model = s.get_model() if ok else None
         stats = dict(s.accum_stats() or {})
     t2 = time.perf_counter()
@@ -268,27 +244,20 @@ def count_sat(problem: Problem, *, limit: int, time_limit: float | None = None,
         hall: Accepted for the signature every backend's ``count`` shares; unused.
 
     Returns:
-        A :class:`~qsudoku.exact.search.SearchResult` (``"limit"`` when ``limit``
-        solutions were found, ``"solved"``/``"infeasible"`` when the solver proved
-        there are no more).
+        A :class:`~qsudoku.exact.search.SearchResult` (``"limit"``, or
+        ``"solved"``/``"infeasible"`` when there are no more).
     """
     from pysat.solvers import Solver
 
     t0 = time.perf_counter()
     name = "cadical153" if time_limit is None else INTERRUPTIBLE_SOLVER
     found: list[tuple[int, ...]] = []
-    complete = True
     deadline = None if time_limit is None else t0 + time_limit
     with Solver(name=name) as s:
-        timer = None
-        if _load(s, problem, deadline) is None:
-            complete = False
-        elif deadline is not None:
-            timer = threading.Timer(max(0.0, deadline - time.perf_counter()), s.interrupt)
-            timer.start()
-        try:
+        complete = _load(s, problem, deadline) is not None
+        with _interrupt_at(s, deadline) if complete and deadline is not None else nullcontext():
             while complete and len(found) < limit:
-                ok = s.solve() if timer is None else s.solve_limited(expect_interrupt=True)
+                ok = s.solve() if deadline is None else s.solve_limited(expect_interrupt=True)
                 if ok is None:
                     complete = False
                     break
@@ -299,9 +268,6 @@ def count_sat(problem: Problem, *, limit: int, time_limit: float | None = None,
                 if not chosen:
                     break  # nothing to choose: the only solution
                 s.add_clause([-(v + 1) for v in chosen])
-        finally:
-            if timer is not None:
-                timer.cancel()
     status = ("time_limit" if not complete else "limit" if len(found) >= limit
               else "solved" if found else "infeasible")
     stats = {"solver": f"sat:{name}", "seconds": time.perf_counter() - t0}

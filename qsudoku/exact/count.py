@@ -22,7 +22,7 @@ from qsudoku.errors import ConfigError, ContradictionError
 from qsudoku.model.propagate import DEFAULT_RULES, propagate
 from qsudoku.model.puzzle import Puzzle
 from qsudoku.exact.backends import BACKENDS, COUNT_METHODS
-from qsudoku.exact.problem import Problem
+from qsudoku.exact.problem import Problem, need_count
 
 __all__ = ["SolutionCount", "count_solutions"]
 
@@ -71,9 +71,8 @@ def count_solutions(puzzle: Puzzle, limit: int = 2, *, rules: Sequence[str] = DE
                     method: str = "search", keep: int = 2) -> SolutionCount:
     """Count the solutions of ``puzzle`` up to ``limit``.
 
-    Propagation (``rules``) never removes a solution, so counting the reduced
-    problem counts the puzzle.  Both methods are complete: when they return fewer
-    than ``limit`` solutions without hitting ``time_limit``, that is the count.
+    Propagation never removes a solution, and both methods are complete: fewer than
+    ``limit`` solutions within ``time_limit`` is the count.
 
     Args:
         puzzle: The puzzle.
@@ -81,27 +80,20 @@ def count_solutions(puzzle: Puzzle, limit: int = 2, *, rules: Sequence[str] = DE
         rules: Propagation rules applied first.
         time_limit: Seconds before giving up (the count is then a lower bound).
         hall: Hall-set filtering in the search (``method="search"``).
-        method: ``"search"`` (qsudoku's own, no dependencies; fast up to 16x16),
-            ``"sat"`` (python-sat, a blocking clause per solution found; the
-            choice for hard 25x25 puzzles) or ``"auto"`` (``"sat"`` above 16x16
-            when python-sat is installed, else ``"search"``).
-        keep: How many of the solutions found to keep in ``solutions`` (``limit`` keeps
-            every one: ``count_solutions(p, 3, keep=3).solutions`` lists all of a puzzle
-            with up to 3 solutions).
+        method: ``"search"`` (qsudoku's own), ``"sat"`` (python-sat, blocking clauses)
+            or ``"auto"`` (``"sat"`` above 16x16 when python-sat is installed).
+        keep: How many of the solutions found to keep in ``solutions``.
 
     Raises:
         ConfigError: If ``limit`` is not a positive integer.
-        ContradictionError: If two givens clash (bad input, exit code 2); other
-            contradictions mean zero solutions and are returned as such.
+        ContradictionError: If two givens clash (exit 2; other contradictions are 0).
     """
     need_type("puzzle", puzzle, Puzzle)
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-        raise ConfigError(f"limit = {limit!r} must be an integer >= 1")
+    need_count("limit", limit)
     need_real("time_limit", time_limit, low=0, allow_none=True)
     need_type("hall", hall, bool)
     need_type("method", method, str)
-    if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
-        raise ConfigError(f"keep = {keep!r} must be an integer >= 0")
+    need_count("keep", keep, 0)
     if method not in (*COUNT_METHODS, "auto"):
         raise ConfigError(f"method = {method!r}: use "
                           + ", ".join(repr(m) for m in COUNT_METHODS) + " or 'auto'")

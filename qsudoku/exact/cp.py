@@ -1,11 +1,9 @@
 """CP: an integer variable per open cell and AllDifferent per unit (OR-Tools CP-SAT).
 
-Each open cell gets an integer variable over its candidate digits.  A unit of the
-:class:`Problem` becomes one ``AddAllDifferent`` when it is exactly a permutation
-constraint (as many cells as missing digits, and each digit group holding that
-digit's every candidate among those cells); any group not covered that way is
-posted as ``AddExactlyOne`` over the literals ``cell == digit``, so the model is
-always exact.
+Each open cell gets an integer variable over its candidates.  A unit that is exactly a
+permutation constraint (as many cells as missing digits, each digit group holding all of
+that digit's candidates in those cells) becomes one ``AddAllDifferent``; any other group
+is ``AddExactlyOne`` over the literals ``cell == digit``, so the model is always exact.
 
 >>> from qsudoku.io import parse_puzzle
 >>> from qsudoku.model.propagate import propagate
@@ -22,7 +20,7 @@ from dataclasses import dataclass
 
 from qsudoku.errors import ConfigError
 from qsudoku.exact.isolate import may_isolate, solve_isolated
-from qsudoku.exact.problem import Outcome, Problem
+from qsudoku.exact.problem import Outcome, Problem, need_count
 
 __all__ = ["CpPlan", "plan_constraints", "solve_cpsat"]
 
@@ -78,14 +76,10 @@ LOAD_SECONDS_PER_VARIABLE = 4e-6
 
 def solve_cpsat(problem: Problem, time_limit: float | None = None, num_workers: int = 1,
                 seed: int = 0) -> Outcome:
-    """Solve with OR-Tools CP-SAT; ``num_workers`` search threads, seeded.
-
-    In a child process if a library clash keeps ortools out of this one
-    (see :mod:`qsudoku.exact.isolate`).
-    """
-    if isinstance(num_workers, bool) or not isinstance(num_workers, int) or num_workers < 1:
-        raise ConfigError(f"num_workers = {num_workers!r} must be an integer >= 1")
-    t0 = time.perf_counter()  # importing ortools (0.3 s, first call) counts against the limit
+    """Solve with OR-Tools CP-SAT; ``num_workers`` search threads, seeded (in a child
+    process on a library clash, :mod:`qsudoku.exact.isolate`)."""
+    need_count("num_workers", num_workers)
+    t0 = time.perf_counter()  # importing ortools (first call) counts against the limit
     try:
         from ortools.sat.python import cp_model
     except ImportError as e:
@@ -126,8 +120,7 @@ def solve_cpsat(problem: Problem, time_limit: float | None = None, num_workers: 
     solver.parameters.random_seed = int(seed)
     t1 = time.perf_counter()
     if time_limit is not None:  # building the model counts against the limit
-        # CP-SAT loads and presolves the model before it watches the clock: about 4 us per
-        # variable (0.5 s at 49x49), which the time left must cover
+        # CP-SAT loads and presolves the model before it watches the clock
         load = LOAD_SECONDS_PER_VARIABLE * problem.num_variables
         left = float(time_limit) - (t1 - t0) - load
         if left <= 0:

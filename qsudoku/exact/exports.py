@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from qsudoku.exact.lazy import Lazy
+
 __all__ = ["ExactExport", "EXPORTS"]
 
 
@@ -47,26 +49,17 @@ def _write_cnf(problem) -> tuple[str, str]:
     return text, f"{_size(problem)}, {header.split()[3]} clauses"
 
 
-def _write_lp(problem) -> tuple[str, str]:
-    from qsudoku.exact.lp import to_lp
-
-    return to_lp(problem), _size(problem)
-
-
-def _write_mps(problem) -> tuple[str, str]:
-    from qsudoku.exact.lp import to_mps
-
-    return to_mps(problem), _size(problem)
+def _with_size(target: str) -> Callable:
+    """A writer of ``target(problem)`` (``"module:function"``) and the problem's size."""
+    return lambda problem: (Lazy(target)(problem), _size(problem))
 
 
 def _write_asp(problem) -> tuple[str, str]:
     from qsudoku.exact.asp import program
 
-    cands = problem.candidates
-    puzzle = cands.puzzle
-    comment = (f"qsudoku: {puzzle.kind}\npuzzle: {puzzle.format()}\n"
-               f"propagated: {cands.format()}\nsolve with: clingo FILE")
-    return program(problem, comment), _size(problem)
+    comment = [f"qsudoku: {problem.candidates.puzzle.kind}", *problem.about(),
+               "solve with: clingo FILE"]
+    return program(problem, "\n".join(comment)), _size(problem)
 
 
 def _write_mzn(problem) -> tuple[str, str]:
@@ -88,8 +81,9 @@ EXPORTS: dict[str, ExactExport] = {e.name: e for e in (
     ExactExport("cnf", "DIMACS CNF for SAT solvers (exactly-one clauses over the candidates)",
                 (".cnf", ".dimacs"), _write_cnf, "sat"),
     ExactExport("lp", "CPLEX LP: 0-1 integer programme, one equality row per group",
-                (".lp",), _write_lp, "ilp"),
-    ExactExport("mps", "free MPS of the same 0-1 programme", (".mps",), _write_mps, "ilp"),
+                (".lp",), _with_size("qsudoku.exact.lp:to_lp"), "ilp"),
+    ExactExport("mps", "free MPS of the same 0-1 programme", (".mps",),
+                _with_size("qsudoku.exact.lp:to_mps"), "ilp"),
     ExactExport("mzn", "MiniZinc model (AllDifferent per unit) with the puzzle's data",
                 (".mzn",), _write_mzn),
     ExactExport("lp-asp", "clingo facts and rules (answer-set programme)",

@@ -1,23 +1,16 @@
 """Random puzzles in the manner of Lewis (J. Heuristics 13:387, 2007).
 
-A puzzle is made in two steps, for any geometry a :class:`~qsudoku.model.puzzle.Puzzle`
-describes (its units are the only input: a standard grid of any box shape, a jigsaw,
-a Sudoku-X):
+For any geometry (the puzzle's units are the only input), in two steps:
 
-1. **A random valid grid.**  A few cells get random digits drawn from their
-   propagated candidates, qsudoku's exact search completes the grid, and the grid
-   is then shuffled by the symmetries of the geometry: swaps of two rows (or two
-   aligned blocks of rows), of two columns (or blocks of columns) and the transpose,
-   each taken only if it maps every unit onto a unit (so a 9x9 grid gets row swaps
-   within a band and band swaps, a Sudoku-X keeps its transpose), and a random
+1. **A random valid grid**: a few cells get random candidates, the exact search completes
+   the grid, which is then shuffled by the geometry's :func:`symmetries` and a random
    relabelling of the digits.
-2. **Givens removed at random** until ``fraction`` of the cells remain given.  With
-   ``unique=True`` a given is removed only while :func:`~qsudoku.exact.count.count_solutions`
-   proves the puzzle still has exactly one solution; when no further given can go,
-   the puzzle keeps more givens than asked (it is then minimal).
+2. **Givens removed at random** down to ``fraction``; with ``unique=True`` only while
+   :func:`~qsudoku.exact.count.count_solutions` proves one solution (the puzzle may then
+   keep more givens than asked).
 
-Every random choice comes from one :class:`random.Random` seeded by the caller, and the
-search is deterministic, so the same seed gives the same puzzles on every platform.
+Every random choice comes from one seeded :class:`random.Random` and the search is
+deterministic, so a seed gives the same puzzles on every platform.
 
 >>> import random
 >>> from qsudoku.io import Rules
@@ -52,21 +45,19 @@ __all__ = ["random_grid", "remove_givens", "make_puzzle", "random_regions", "sym
 
 #: Attempts at a random grid before giving up (a jigsaw region map may have no solution).
 ATTEMPTS = 8
-#: Nodes the search may visit to complete one random start: a count, not seconds, so
-#: that a seed gives the same grid however fast or loaded the machine (a 49x49 start
-#: takes about 5,000 nodes; a start with no completion is dropped after this many).
+#: Nodes the search may visit to complete one random start (a count, not seconds, so a
+#: seed gives the same grid on any machine).
 COMPLETE_NODES = 200_000
-#: From this size up a geometry that a box pattern fills starts from the pattern
-#: (:func:`pattern_grid`), not from a search (smaller sizes keep their seeds' grids, so
-#: the shipped 36x36 and 49x49 sets of data/README.md regenerate as they are).
+#: From this size up a geometry that a box pattern fills starts from :func:`pattern_grid`,
+#: not a search (smaller sizes keep their seeds' grids).
 PATTERN_FROM = 50
 
 
 def symmetries(puzzle: Puzzle) -> list[tuple[int, ...]]:
     """The cell maps (``new index of cell i``) that map every unit of ``puzzle`` onto a unit.
 
-    The candidates are swaps of two aligned blocks of rows (block sizes: the divisors
-    of ``n`` below ``n``, so single rows too), the same for columns, and the transpose.
+    The candidates are swaps of two aligned blocks of rows (of any divisor of ``n``), of
+    columns, and the transpose.
 
     >>> from qsudoku.io import Rules
     >>> len(symmetries(Rules().make([0] * 81)))  # 9 + 3 row swaps, as many column swaps, transpose
@@ -77,8 +68,7 @@ def symmetries(puzzle: Puzzle) -> list[tuple[int, ...]]:
     need_type("puzzle", puzzle, Puzzle)
     n = puzzle.size
     units = {frozenset(u.cells) for u in puzzle.units}
-    # every candidate maps a whole row or column onto a row or column: only the other
-    # units (boxes, regions, diagonals) can fail, so only they are checked
+    # every candidate maps rows and columns onto rows and columns: check only the others
     others = [u for u in units if len({c // n for c in u}) > 1 and len({c % n for c in u}) > 1]
     found = []
     for cell in _moves(n):
@@ -88,8 +78,7 @@ def symmetries(puzzle: Puzzle) -> list[tuple[int, ...]]:
 
 
 def _moves(n: int):
-    """Candidate cell maps (as functions): block swaps of rows and of columns, then the
-    transpose."""
+    """Candidate cell maps: block swaps of rows and of columns, then the transpose."""
     for k in (d for d in range(1, n) if n % d == 0):
         for a in range(n // k):
             for b in range(a + 1, n // k):
@@ -105,23 +94,19 @@ def random_grid(template: Puzzle, rng, moves=None, *, deadline: float | None = N
                 progress=None) -> tuple[int, ...]:
     """A random complete grid obeying every unit of ``template`` (its givens are ignored).
 
-    Above :data:`PATTERN_FROM` x :data:`PATTERN_FROM`, a geometry that a box pattern
-    fills (every unit holds each digit once in :func:`pattern_grid`) starts from that
-    pattern instead of a search, which grows too slow there (minutes at 64x64); the
-    shuffles below make it random either way.
+    From :data:`PATTERN_FROM` up, a geometry :func:`pattern_grid` fills starts from the
+    pattern (a search takes minutes there); the shuffles make it random either way.
 
     Args:
         template: The geometry.
         rng: The source of every random choice (a :class:`random.Random`, or a seed:
             an int or ``None``).
-        moves: :func:`symmetries` of ``template`` (computed if not given): cell maps,
-            each a permutation of the ``n*n`` cells.
+        moves: :func:`symmetries` of ``template`` (computed if not given).
         deadline: A :func:`time.monotonic` time to stop at (``None``: no limit).
         progress: Called with a line saying each search attempt (``None``: silent).
 
     Raises:
-        ContradictionError: No grid was found in :data:`ATTEMPTS` attempts (a region map
-            with no solution).
+        ContradictionError: No grid found in :data:`ATTEMPTS` attempts.
         ConfigError: ``moves`` are not permutations of the cells.
         TimeLimitError: ``deadline`` passed first.
     """
@@ -154,10 +139,8 @@ def random_grid(template: Puzzle, rng, moves=None, *, deadline: float | None = N
 
 
 def pattern_grid(puzzle: Puzzle) -> list[int] | None:
-    """A complete grid of ``puzzle``'s geometry without search, if a box pattern fills it:
-    ``(c * (row % r) + row // r + col) % n + 1`` for the first box shape ``r x c``
-    (``r * c = n``) under which every unit holds each digit once; ``None`` if none does
-    (a jigsaw, a Sudoku-X).
+    """A complete grid without search: ``(c * (row % r) + row // r + col) % n + 1`` for the
+    first ``r x c = n`` under which every unit holds each digit once; else ``None``.
 
     >>> from qsudoku.io import Rules
     >>> grid = pattern_grid(Rules(box=(2, 3)).make([0] * 36))
@@ -200,8 +183,7 @@ def _check_moves(moves, n: int) -> list:
 
 
 def _left(deadline: float | None, what: str) -> float | None:
-    """Seconds left before ``deadline`` (``None``: no limit); a ``TimeLimitError`` once
-    it has passed."""
+    """Seconds left before ``deadline`` (``None``: no limit); ``TimeLimitError`` past it."""
     if deadline is None:
         return None
     left = deadline - time.monotonic()
@@ -212,8 +194,7 @@ def _left(deadline: float | None, what: str) -> float | None:
 
 def _complete(blank: Puzzle, rng: random.Random, deadline: float | None = None
               ) -> list[int] | None:
-    """``n`` random cells get random candidates (undone if propagation then fails), and
-    the search completes the grid; ``None`` if it cannot."""
+    """``n`` random cells get random candidates, the search completes the grid (or ``None``)."""
     n = blank.size
     givens = [0] * (n * n)
     cands = propagate(blank)
@@ -237,8 +218,7 @@ def _complete(blank: Puzzle, rng: random.Random, deadline: float | None = None
 
 def remove_givens(puzzle: Puzzle, fraction: float, rng, *, unique: bool = False,
                   deadline: float | None = None, progress=None) -> Puzzle:
-    """``puzzle`` (complete, or with its ``solution``) with givens removed at random
-    down to ``round(fraction * n * n)`` givens.
+    """``puzzle`` with givens removed at random down to ``round(fraction * n * n)``.
 
     Args:
         puzzle: A puzzle whose ``solution`` is set, or whose givens are complete.
@@ -288,8 +268,7 @@ def make_puzzle(template: Puzzle, fraction: float, rng, *, unique: bool = False,
         unique: Only a puzzle with exactly one solution.
         moves: :func:`symmetries` of ``template`` (computed if not given).
         time_limit: Seconds the puzzle may take (``None``: no limit).
-        progress: Called with a line saying each search attempt for the grid and how far
-            the ``unique`` removal is (``None``: silent).
+        progress: Called with a line saying how far the work is (``None``: silent).
 
     Raises:
         TimeLimitError: ``time_limit`` ran out first.
@@ -307,13 +286,10 @@ def random_regions(n: int, rng, steps: int | None = None, *,
                    deadline: float | None = None) -> tuple[int, ...]:
     """A random jigsaw region map: ``n`` connected regions of ``n`` cells.
 
-    It starts from the boxes (or, for a size with no box shape, the rows) and, ``steps``
-    times (default ``10 * n * n`` tries), moves a random cell on the border of regions A
-    and B into B and a cell of B bordering A into A, kept when both stay connected.
-    Whether a map admits a solution is left to :func:`random_grid`.
-
-    ``rng`` is a :class:`random.Random` or a seed (an int or ``None``); ``deadline`` a
-    :func:`time.monotonic` time to stop at (``None``: no limit).
+    From the boxes (or the rows), ``steps`` times (default ``10 * n * n``) a random border
+    cell of regions A and B and a cell of B bordering A swap regions, kept when both stay
+    connected.  ``rng`` is a :class:`random.Random` or a seed; ``deadline`` a
+    :func:`time.monotonic` time.
 
     Raises:
         ConfigError: ``n`` is not an int >= 2, or ``rng`` is no source of randomness.
@@ -380,10 +356,8 @@ def _connected(cells: set[int], n: int) -> bool:
 
 
 def region_letters(puzzle: Puzzle) -> str | None:
-    """The region map of a jigsaw as letters (``a`` for the region of the first cell, then
-    in order of first appearance, from :data:`~qsudoku.model.symbols.REGION_LABELS`, which
-    :func:`~qsudoku.io.text.parse_regions` reads back at every size), as jigsaw files
-    write it; ``None`` without regions.
+    """A jigsaw's region map as letters of :data:`~qsudoku.model.symbols.REGION_LABELS`
+    in order of first appearance; ``None`` without regions.
 
     >>> from qsudoku.io import Rules
     >>> region_letters(Rules(regions=(1, 1, 0, 0) * 2 + (2, 2, 3, 3) * 2).make([0] * 16))

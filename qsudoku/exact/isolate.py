@@ -1,22 +1,12 @@
 """Run a solver library in a child process when it cannot load into this one.
 
-OR-Tools wheels bundle their own ``libhighs.so.1`` (HiGHS 1.12 in ortools 9.15),
-and highspy ships another (1.15.1 here) under the same soname: whichever package
-is imported first wins and the other fails with ``undefined symbol``.  Rather
-than give up, a backend that hits this *library clash* solves in a fresh
-interpreter (``python -m qsudoku.exact.isolate``), which exchanges the problem
-and the outcome as JSON on stdin and stdout.  The timings it reports are taken
-inside the child, beside the child's whole wall time (``info["timing"]["child"]``, its start
-included); ``info["isolated"]`` says it happened.  Installing a highspy
-that matches the HiGHS inside ortools (1.12.0 for ortools 9.15) avoids it.
-
-A solver that cannot be interrupted (CaDiCaL) runs a time-limited solve the same way:
-the child is stopped when the limit is up (``stop_after``), and the outcome is a
-``"time_limit"`` one, as from a solver that answered the interrupt.
-
-The child knows no backend: it is told a function as ``"module:function"`` (the
-solver module that calls :func:`solve_isolated` names itself), so this module
-imports no solver module and no table of them.
+OR-Tools wheels bundle their own ``libhighs.so.1`` and highspy ships another under the
+same soname: whichever is imported first wins and the other fails with ``undefined
+symbol``.  A backend that hits this *library clash* solves in a fresh interpreter
+(``python -m qsudoku.exact.isolate``), exchanging problem and outcome as JSON on stdin
+and stdout (``info["isolated"]``, ``info["timing"]["child"]``).  A solver that cannot be
+interrupted (CaDiCaL) runs a time-limited solve the same way, stopped at the limit.
+The child is told a function as ``"module:function"``, so this module imports no solver.
 
 >>> is_library_clash(ImportError("libx.so: undefined symbol: _ZN5Highs13releaseMemoryEv"))
 True
@@ -96,8 +86,8 @@ def solve_isolated(target: str, problem: Problem, params: dict,
     """``target(problem, **params)`` in a child process, ``target`` a solve function named
     ``"module:function"`` (``"qsudoku.exact.lp:solve_ilp"``).
 
-    With ``stop_after``, the child is stopped after that many seconds (starting it and
-    handing it the problem included), and the outcome is then ``"time_limit"``.
+    With ``stop_after``, the child is stopped after that many seconds (its start included)
+    and the outcome is then ``"time_limit"``.
     """
     t0 = time.perf_counter()
     request = {"target": target, "args": [], "kwargs": params,

@@ -1,8 +1,7 @@
 """A function named ``"module:function"``, imported when first called.
 
-The tables of exact backends (:mod:`.backends`) and exports (:mod:`.exports`) and the
-child process of :mod:`.isolate` name functions this way, so that none of them imports a
-solver module, and no solver module needs to import a table back.
+The tables of :mod:`.backends` and :mod:`.exports` and :mod:`.isolate`'s child name
+functions this way, so none imports a solver module.
 """
 
 from __future__ import annotations

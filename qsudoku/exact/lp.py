@@ -1,10 +1,9 @@
 """ILP: one 0-1 column per candidate, one ``sum = 1`` row per group (HiGHS).
 
-The classic 0-1 integer programme of Sudoku, over the reduced variables.  Columns
-are named ``x_R_C_D`` (1-based row, column, digit) and rows after their groups.
-:func:`to_lp` and :func:`to_mps` write CPLEX-LP and free-MPS text without any
-solver library; :func:`solve_ilp` solves with highspy (in a child process if a
-library clash keeps highspy out of this one, see :mod:`qsudoku.exact.isolate`).
+Columns are named ``x_R_C_D`` (1-based) and rows after their groups.  :func:`to_lp` and
+:func:`to_mps` write CPLEX-LP and free-MPS text without any solver library;
+:func:`solve_ilp` solves with highspy (in a child process on a library clash,
+:mod:`qsudoku.exact.isolate`).
 
 >>> from qsudoku.io import parse_puzzle
 >>> from qsudoku.model.propagate import propagate
@@ -25,10 +24,9 @@ import time
 
 from qsudoku.errors import ConfigError
 from qsudoku.exact.isolate import call_isolated, may_isolate, solve_isolated
-from qsudoku.exact.problem import Outcome, Problem
+from qsudoku.exact.problem import Outcome, Problem, need_count
 
-__all__ = ["new_highs", "col_name", "row_names", "to_lp", "to_mps", "solve_ilp", "read_solution",
-           "solve_file"]
+__all__ = ["new_highs", "col_name", "row_names", "to_lp", "to_mps", "solve_ilp", "read_solution"]
 
 
 def col_name(label) -> str:
@@ -49,12 +47,8 @@ def row_names(problem: Problem) -> list[str]:
 
 
 def _comment(problem: Problem) -> list[str]:
-    lines = ["qsudoku: Sudoku as a 0-1 integer programme over the candidates left by "
-             "propagation", "x_R_C_D = 1: cell (R, C) holds digit D (1-based)"]
-    if problem.candidates is not None:
-        lines.append(f"puzzle: {problem.candidates.puzzle.format()}")
-        lines.append(f"propagated: {problem.candidates.format()}")
-    return lines
+    return ["qsudoku: Sudoku as a 0-1 integer programme over the candidates left by "
+            "propagation", "x_R_C_D = 1: cell (R, C) holds digit D (1-based)", *problem.about()]
 
 
 def to_lp(problem: Problem) -> str:
@@ -93,11 +87,8 @@ def to_mps(problem: Problem) -> str:
 
 @contextlib.contextmanager
 def _stdout_silenced():
-    """Send what C code writes to file descriptor 1 to /dev/null for a moment.
-
-    HiGHS 1.16 prints a banner when a ``Highs`` object is created, before
-    ``output_flag`` can be set; on stdout it would corrupt ``--json`` output.
-    """
+    """Send what C code writes to file descriptor 1 to /dev/null for a moment (HiGHS
+    prints a banner on creation, before ``output_flag`` can be set)."""
     sys.stdout.flush()
     try:
         saved = os.dup(1)
@@ -144,8 +135,7 @@ def _load(h, problem: Problem) -> None:
 
 def solve_ilp(problem: Problem, time_limit: float | None = None, threads: int = 1) -> Outcome:
     """Solve the 0-1 programme with HiGHS (branch and cut)."""
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise ConfigError(f"threads = {threads!r} must be an integer >= 1")
+    need_count("threads", threads)
     t0 = time.perf_counter()  # importing highspy (first call) counts against the limit
     try:
         import highspy
@@ -192,11 +182,3 @@ def read_solution(path: str, time_limit: float | None = None) -> tuple[str, dict
     values = list(h.getSolution().col_value)
     return status, dict(zip(names, values))
 
-
-def solve_file(path: str, problem: Problem, time_limit: float | None = None) -> list[int] | None:
-    """Solve an exported LP/MPS file with HiGHS and return the grid it encodes."""
-    status, values = read_solution(path, time_limit)
-    if status != "Optimal":
-        return None
-    names = {col_name(x): i for i, x in enumerate(problem.labels)}
-    return problem.grid(names[c] for c, x in values.items() if x > 0.5 and c in names)

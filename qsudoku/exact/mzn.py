@@ -1,10 +1,8 @@
 """MiniZinc: a generic AllDifferent model plus the puzzle's data, in one file.
 
-The model part is the same for every puzzle: a ``grid`` of ``var 1..n``, each cell
-restricted to its candidates, and ``alldifferent`` over every row of the
-``units`` table (flat 1-based cell numbers).  The data part is the puzzle: its
-size, givens, the candidates left by propagation and its units, so a jigsaw, a
-16x16 or a Sudoku-X differ only in data.  Solve with ``minizinc file.mzn``.
+The model is the same for every puzzle (a ``grid`` restricted to its candidates,
+``alldifferent`` over every row of the ``units`` table); the data part holds the size,
+givens, candidates and units.  Solve with ``minizinc file.mzn``.
 
 >>> from qsudoku.io import parse_puzzle
 >>> from qsudoku.model.propagate import propagate

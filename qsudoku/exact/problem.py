@@ -1,24 +1,16 @@
 """The exactly-one structure every exact backend reads.
 
-A :class:`Problem` is the reduced Sudoku as a set of *exactly-one groups* over
-candidate variables ``(row, col, digit)``: one group per open cell (its
-candidates) and one per unit and missing digit (the places left for it).  This
-is the structure the QUBO penalises with ``(sum q - 1)**2``; a SAT solver reads
-it as clauses, an ILP as equality rows, clingo as cardinality rules, and the
-search as an exact-cover problem.
+A :class:`Problem` is the reduced Sudoku as *exactly-one groups* over candidate
+variables ``(row, col, digit)``: one per open cell and one per unit and missing digit,
+the structure the QUBO penalises (SAT reads it as clauses, ILP as rows, clingo as
+cardinality rules, the search as exact cover).  Built from a propagated puzzle
+(:meth:`Problem.from_candidates`, the groups of :meth:`qsudoku.model.qubo.QuboModel.groups`
+in the same order) or from a sampler's ``groups=`` (:meth:`Problem.from_groups`).
 
-Built from a propagated puzzle (:meth:`Problem.from_candidates`, dependency-free,
-same groups in the same order as :meth:`qsudoku.model.qubo.QuboModel.groups`) or from
-the ``groups=`` a structure-aware sampler receives (:meth:`Problem.from_groups`).
-
-*Units* (for AllDifferent and Hall-set reasoning) are tuples of unit-digit
-groups, one group per digit.  From a puzzle they are its units; from bare groups
-they are recovered per kind as the groups linked by shared cells (a unit whose
-open cells fall into independent parts gives one unit per part).  Such a
-component is used only when its digits are distinct, which makes AllDifferent
-over its cells a consequence of the groups (true for rows, columns, boxes and
-regions; two diagonals crossing at an open centre cell fail the test and keep
-only their exactly-one groups, which are complete on their own).
+*Units* (for AllDifferent) are tuples of unit-digit groups.  From bare groups they are
+recovered per kind as the groups linked by shared cells, kept only when their digits are
+distinct, so AllDifferent over the cells follows from the groups (two diagonals crossing
+at an open cell fail the test and keep only their groups).
 
 >>> from qsudoku.io import parse_puzzle
 >>> from qsudoku.model.propagate import propagate
@@ -39,14 +31,13 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from qsudoku.errors import ConfigError, TimeLimitError
-from qsudoku.model.propagate import Candidates
+from qsudoku.model.propagate import Candidates, candidate_bits
 
-__all__ = ["Group", "Problem", "Outcome", "candidate_bits"]
+__all__ = ["Group", "Problem", "Outcome", "candidate_bits", "need_count"]
 
 Label = tuple[int, int, int]
 
-#: Group members :meth:`Problem.from_groups` reads between two deadline checks (about
-#: 20 ms of work).
+#: Group members :meth:`Problem.from_groups` reads between two deadline checks.
 CHECK_EVERY = 50_000
 
 
@@ -101,15 +92,13 @@ class Problem:
     def from_candidates(cls, cands: Candidates) -> "Problem":
         """The reduced problem of a propagated puzzle (the QUBO's groups, same order).
 
-        Made with numpy, all cells and units at once (a blank 64x64 has 262,144
-        variables in 16,384 groups): variables by cell, then digit; each unit's groups by
-        digit, their members in the unit's cell order.
+        Variables by cell, then digit; each unit's groups by digit, their members in the
+        unit's cell order (all at once with numpy).
         """
         puzzle = cands.puzzle
         n = puzzle.size
         grid = np.asarray(cands.grid, dtype=np.int64)
-        bits = candidate_bits(cands.masks, n)
-        bits[grid != 0] = False
+        bits = cands.open_bits()
         var_cell, d0 = np.nonzero(bits)  # by cell, then digit
         nv = len(var_cell)
         labels = tuple(zip((var_cell // n).tolist(), (var_cell % n).tolist(),
@@ -146,8 +135,7 @@ class Problem:
             labels: Variable order to use (e.g. ``bqm.variables``); default: order of
                 first appearance in ``groups``.
             deadline: A :func:`time.perf_counter` value, checked every
-                :data:`CHECK_EVERY` group members (a blank 64x64 has a million, about a
-                second of work), so that a sampler's time limit holds. ``None`` = none.
+                :data:`CHECK_EVERY` group members (``None`` = none).
 
         Raises:
             ConfigError: If ``groups`` is empty or names a variable outside ``labels``.
@@ -199,6 +187,12 @@ class Problem:
             return self.candidates.puzzle.size
         return max((max(r + 1, c + 1, d) for r, c, d in self.labels), default=0)
 
+    def about(self) -> list[str]:
+        """The ``puzzle:`` and ``propagated:`` lines of an export's header (none without a
+        puzzle)."""
+        c = self.candidates
+        return [] if c is None else [f"puzzle: {c.puzzle.format()}", f"propagated: {c.format()}"]
+
     def cell_of(self) -> list[int] | None:
         """Index of each variable's cell group, or ``None`` unless each has exactly one."""
         out = [-1] * len(self.labels)
@@ -225,21 +219,11 @@ class Problem:
         return all(sum(1 for v in g.members if v in on) == 1 for g in self.groups)
 
 
-def candidate_bits(masks: Sequence[int], n: int) -> np.ndarray:
-    """``(len(masks), n)`` booleans: bit ``d`` of each candidate mask (digit ``d + 1``).
-
-    Any ``n`` (a mask of 64 digits does not fit an int64): the masks go through their
-    little-endian bytes.
-
-    >>> candidate_bits([0b101, 0b010], 3).astype(int).tolist()
-    [[1, 0, 1], [0, 1, 0]]
-    >>> int(candidate_bits([(1 << 64) - 1], 64).sum())
-    64
-    """
-    width = max(1, (n + 7) // 8)
-    raw = b"".join(m.to_bytes(width, "little") for m in masks)
-    bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")
-    return bits.reshape(len(masks), width * 8)[:, :n].astype(bool)
+def need_count(name: str, value, low: int = 1) -> int:
+    """``value`` if it is an ``int`` (not a ``bool``) ``>= low``, else a :class:`ConfigError`."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise ConfigError(f"{name} = {value!r} must be an integer >= {low}")
+    return value
 
 
 def _as_label(v) -> Label:
@@ -275,8 +259,8 @@ def _int_labels(labels: Sequence) -> list[Label]:
 def _components(num: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """The smallest node of each node's connected component (edges ``a[i] -- b[i]``).
 
-    Hooks each root to the smallest root it is linked to, then jumps pointers to the
-    roots, until every edge joins one component: each pass removes a root, so it ends.
+    Hooks each root to the smallest root it is linked to, then jumps pointers, until every
+    edge joins one component.
 
     >>> _components(5, np.array([3, 1]), np.array([4, 3])).tolist()
     [0, 1, 2, 1, 1]
@@ -299,10 +283,8 @@ def _components(num: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def _recover_units(problem: Problem) -> tuple[tuple[int, ...], ...]:
     """AllDifferent units from bare groups: per kind, groups linked by shared cells.
 
-    A component is kept only if its digits are distinct (see the module docstring).
-    Kinds come in order of their first group, a kind's components in order of their
-    first group, each component's groups ascending.  Made with numpy (a blank 64x64 has
-    a million group members).
+    A component is kept only if its digits are distinct (see the module docstring); kinds
+    and components in order of their first group, each component's groups ascending.
     """
     if not problem.labels:
         return ()

@@ -1,11 +1,9 @@
 """Exact minimisation of any BQM (no one-hot structure needed) with CP-SAT or HiGHS.
 
-A reference for small QUBOs of any shape (other encodings, domain-wall models): each
-variable is a 0-1 column, each coupler ``b x_u x_v`` a product column ``y`` with
-``y <= x_u``, ``y <= x_v``, ``y >= x_u + x_v - 1``, and the objective the BQM's energy.
-CP-SAT needs integer coefficients: the biases are scaled by the smallest power of ten
-(up to ``10**9``) that makes them integers, so the minimum is exact for biases with up
-to nine decimals and within ``1e-9`` of the range otherwise (``info["scale"]``).
+Each variable is a 0-1 column, each coupler ``b x_u x_v`` a product column ``y``
+(``y <= x_u``, ``y <= x_v``, ``y >= x_u + x_v - 1``), the objective the BQM's energy.
+CP-SAT scales the biases by the smallest power of ten (up to ``10**9``) making them
+integers (``info["scale"]``).
 
 >>> import dimod
 >>> bqm = dimod.BQM({"a": 1.0, "b": -1.0}, {"ab": -1.5}, 0.5, "SPIN")

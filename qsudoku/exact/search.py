@@ -1,23 +1,14 @@
 """A compact, dependency-free exact solver: exact cover with propagation.
 
-The search works on a :class:`~qsudoku.exact.problem.Problem`: every group must
-get exactly one variable.  It keeps, for each open group, the set of its live
-variables, and after every decision propagates to a fixpoint:
+Every group of a :class:`~qsudoku.exact.problem.Problem` gets exactly one variable.  The
+search keeps each open group's live variables and after every decision propagates to a
+fixpoint: a group with none fails, a group with one takes it (naked and hidden singles);
+if group A's live variables all lie in group B, B's others go (*subsumption*); with
+``hall=True``, Regin's filtering per AllDifferent unit (:mod:`~qsudoku.exact.alldiff`).
 
-* a group with no live variable fails; a group with one takes it (naked and
-  hidden singles, in one rule);
-* *subsumption*: if the live variables of group A all lie in group B, B's other
-  variables go (pointing and claiming, for any pair of units);
-* *Hall sets* (optional, ``hall=True``; off by default): within each AllDifferent
-  unit the cells and digits must match perfectly; every candidate that lies on no
-  perfect matching is removed (Regin's filtering, in :mod:`~qsudoku.exact.alldiff`;
-  naked and hidden subsets of any size).
-
-Branching takes the open group with the fewest live variables per unit of
-failure weight (dom/wdeg), tries its variables in turn, and restarts with a
-growing node budget when only one solution is wanted.  Everything it changes is
-recorded on a trail and undone on backtracking; the loop is iterative, so the
-depth of the tree is not limited by Python's recursion limit.
+Branching takes the open group with the fewest live variables per failure weight
+(dom/wdeg) and restarts with a growing node budget when one solution is wanted.  Changes
+go on a trail undone on backtracking; the loop is iterative (no recursion limit).
 
 >>> from qsudoku.io import parse_puzzle
 >>> from qsudoku.model.propagate import propagate
@@ -272,11 +263,11 @@ def solve_cover(problem: Problem, *, limit: int = 1, time_limit: float | None = 
         problem: The exactly-one groups.
         limit: Stop after this many solutions.
         time_limit: Seconds before giving up (status ``"time_limit"``); ``None`` = no limit.
-        hall: Use Hall-set (AllDifferent) filtering on the problem's units (fewer nodes,
-            but slower per node: off by default, it did not pay on the shared sets).
+        hall: Hall-set (AllDifferent) filtering on the problem's units (fewer nodes, each
+            slower).
         restarts: Restart with a growing node budget (only when ``limit == 1``).
-        node_limit: Nodes before giving up (status ``"node_limit"``): unlike the time,
-            the same on every machine and load; ``None`` = no limit.
+        node_limit: Nodes before giving up (status ``"node_limit"``, the same on every
+            machine); ``None`` = no limit.
     """
     t0 = time.perf_counter()
     search = CoverSearch(problem, hall=hall)

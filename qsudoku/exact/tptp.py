@@ -1,20 +1,11 @@
 """TPTP: the puzzle as a first-order problem for a finite model finder (Paradox-style).
 
-The domain is the ``n`` digits ``d1 .. dn``, which also name the rows and columns;
-``val(R, C)`` is the digit in row ``R``, column ``C``.  The axioms (FOF):
-
-* the digits are distinct and there are no other elements (so every model has
-  exactly ``n`` elements);
-* for every unit kind that partitions the grid (rows, columns, boxes, jigsaw
-  regions) a function ``<kind>_of(R, C)`` naming the cell's unit, given unit by
-  unit, and one axiom: two cells of the same unit with the same value are the same
-  cell;
-* for any other unit (a diagonal) a predicate ``in_<kind>_<k>(R, C)`` defined by
-  its cells, and the same axiom restricted to it;
-* one equation per given.
-
-A model of the axioms is a solution; a model finder such as Paradox prints it.
-Nothing here branches on the variant: the kinds and cells come from ``Puzzle.units``.
+The domain is the ``n`` digits ``d1 .. dn`` (which also name rows and columns);
+``val(R, C)`` is the digit in row ``R``, column ``C``.  Axioms (FOF): the digits are
+distinct and the only elements; per unit kind that partitions the grid a function
+``<kind>_of(R, C)`` and "two cells of one unit with one value are one cell"; for any
+other unit a predicate ``in_<kind>_<k>(R, C)`` and the same axiom; one equation per
+given.  A model of the axioms is a solution.
 
 >>> from qsudoku.io import parse_puzzle
 >>> text = to_tptp(parse_puzzle("12.." "34.." "...." "...."))

@@ -1,16 +1,8 @@
 """Find a puzzle set by name: ``dataset_path("sudoku9/forum_hardest_1106.txt")``.
 
-A set's name is its path below a data folder (``<kind>/<file>``, as in the
-repository's ``data/``; see ``data/README.md``).  The folders are searched in
-this order, and the first one holding the set wins:
-
-1. every directory of ``$QSUDOKU_DATA`` (``os.pathsep``-separated), so that a
-   user can add sets that do not ship (or override one that does);
-2. the repository's ``data/`` (found from the package's location in a clone or an
-   editable install; a wheel has none).
-
-Nothing else is searched: a folder beside the repository that only its developers have
-would make a name resolve on their machines and fail on every other.
+A set's name is its path below a data folder (``<kind>/<file>``, see ``data/README.md``).
+The first folder holding it wins: each directory of ``$QSUDOKU_DATA``
+(``os.pathsep``-separated), then the repository's ``data/`` (a wheel has none).
 
 >>> dataset_path("sudoku9/forum_hardest_1106.txt").name
 'forum_hardest_1106.txt'

@@ -1,13 +1,10 @@
 """What qsudoku says when the machine or the operating system refuses a file: one line
 naming the path, and which failures are the machine's.
 
-A failure of the machine (a full disk, a file-size limit, a quota, an I/O error, a pipe
-whose reader left: :data:`MACHINE_ERRNOS`) is a :class:`~qsudoku.errors.MachineError`
-(exit 4), said in the words of one line with its ``errno`` name; when a run keeps its
-finished rows, the line says where.  Any other refusal met while writing (a link, a
-directory, a missing directory, permissions) is a :class:`~qsudoku.errors.ConfigError`
-(exit 2).  Every reader and writer of qsudoku, the CLI's last resort included, says these
-failures through here, so that each has one wording.
+A failure of the machine (:data:`MACHINE_ERRNOS`: a full disk, a file-size limit, a
+quota, an I/O error, a broken pipe) is a :class:`~qsudoku.errors.MachineError` (exit 4)
+with its ``errno`` name; any other refusal met while writing is a
+:class:`~qsudoku.errors.ConfigError` (exit 2).  Every reader and writer says these here.
 
 >>> import errno
 >>> str(output_error("out.csv", OSError(errno.EACCES, "Permission denied")))
@@ -26,9 +23,7 @@ from qsudoku.errors import ConfigError, MachineError, QSudokuError
 
 __all__ = ["MACHINE_ERRNOS", "machine_error", "is_machine", "output_error", "file_kind"]
 
-#: ``errno`` values that are failures of the machine, not of the input or of qsudoku:
-#: no space, file too large (``RLIMIT_FSIZE`` or the file system's limit), quota, I/O
-#: error, a pipe whose reader left.
+#: ``errno`` values that are failures of the machine, not of the input or of qsudoku.
 MACHINE_ERRNOS = frozenset(getattr(errno, name) for name in
                            ("ENOSPC", "EFBIG", "EDQUOT", "EIO", "EPIPE") if hasattr(errno, name))
 
@@ -57,13 +52,11 @@ def file_kind(mode: int) -> str:
 
 def machine_error(where: str, e: OSError, kept: str = "", action: str = "write"
                   ) -> MachineError:
-    """The one-line :class:`MachineError` for ``e`` met while writing ``where`` (the one
-    home of that message: every writer of qsudoku, the CLI's last resort included).
+    """The one-line :class:`MachineError` for ``e`` met while writing ``where``.
 
     Args:
         where: The file (or ``"standard output"``).
-        e: The error; a :class:`MachineError` already said is returned as it is (with
-            ``kept`` added if it lacks it).
+        e: The error (a :class:`MachineError` is returned as it is, ``kept`` added).
         kept: Where the finished rows are, when a run keeps them.
         action: What failed, for ``"cannot {action} {where}"``.
 
@@ -98,8 +91,7 @@ def is_machine(e: BaseException) -> bool:
 
 def output_error(path: str, e: OSError) -> QSudokuError:
     """The one-line error for an ``OSError`` met while writing ``path``: a
-    :class:`MachineError` for the errors of :data:`MACHINE_ERRNOS`, else a
-    :class:`ConfigError` (an error qsudoku already said is returned unchanged)."""
+    :class:`MachineError` (:data:`MACHINE_ERRNOS`) or a :class:`ConfigError`."""
     if isinstance(e, QSudokuError):
         return e
     if is_machine(e):

@@ -1,23 +1,17 @@
 """Read puzzles from files, stdin or a literal string.
 
-A file holds one puzzle per line (``n*n`` symbols, optionally followed by a
-space and a jigsaw region map), or one or more grids separated by blank lines,
-or tuple lists (one a line, or one list over many lines); ``#`` starts a comment
-line, unless ``#`` is one of the digits (``--digits '#1-8'``): then there are no
-comment lines, and a line starting with ``#`` is puzzle text.  A ``.tsv`` file in the seeds format (``name  puzzle  regions  solution``;
-regions ``-`` = standard boxes) is read with its names and solutions.
+A file holds one puzzle a line (for a jigsaw followed by its region map), grids
+separated by blank lines, or tuple lists (one a line, or one over many lines); ``#``
+starts a comment line unless ``#`` is one of the digits.  A seeds ``.tsv`` file is read
+with its names and solutions.
 
-Files and stdin are read as streams (:mod:`qsudoku.io.stream`): each puzzle is
-yielded as soon as its lines are read, so memory does not grow with the input
-and the first answer comes before a pipe closes; only a tuple list spread over
-several lines is read whole (at most :data:`MAX_FILE_BYTES`).
+Files and stdin are streamed (:mod:`qsudoku.io.stream`): each puzzle is yielded as
+soon as its lines are read; only a tuple list over several lines is read whole (at most
+:data:`MAX_FILE_BYTES`).
 
-The rules of a file under a data folder (``data/``) follow from its directory and file
-name (``sudoku6/janko_box3x2.txt`` has 3x2 boxes, ``sudokux9/`` adds the
-diagonals, ``jigsaw7/`` reads a region map per line, ``sudoku49/`` gives the size
-of its tuple lists, blank ``[]`` included); a sibling
-``<name>.solutions.txt`` provides the known solutions.  Explicit rules (CLI
-flags) win over what the path says.
+Under a data folder, a file's folder and name give its rules (``sudoku6/janko_box3x2.txt``
+has 3x2 boxes, ``sudokux9/`` adds the diagonals, ``sudoku49/`` sizes its tuple lists); a
+sibling ``<name>.solutions.txt`` gives the known solutions.  Explicit rules win.
 
 >>> rules_from_path("data/sudoku6/janko_box3x2.txt")
 Rules(box=(3, 2), variant='standard', regions=None, digits=None, format='auto', size=6)
@@ -39,26 +33,25 @@ from qsudoku.checks import need_type
 from qsudoku.errors import PuzzleFormatError, QSudokuError
 from qsudoku.model.puzzle import Puzzle
 from qsudoku.io.failures import file_kind
-from qsudoku.io.layout import (closed_list, content_lines, grid_blocks, is_content, is_grid,
+from qsudoku.io.layout import (closed_list, content_lines, grid_blocks, is_content,
                                 looks_like_grids)
 from qsudoku.io.reading import open_regular, skip
 from qsudoku.io.rules import Rules
 from qsudoku.io.stream import file_lines, read_lines
 from qsudoku.model.symbols import MAX_SIZE
-from qsudoku.io.text import (decode_line, parse_grid, parse_line, parse_puzzle, parse_seeds_row,
-                             size_header, with_known_solution, with_size)
+from qsudoku.io.text import (parse_grid, parse_line, parse_puzzle, parse_seeds_row,
+                             reads_as_line, with_known_solution)
+from qsudoku.io.tuples import size_header, with_size
 
 __all__ = ["load_puzzles", "iter_puzzles", "rules_from_path", "companion", "MAX_FILE_BYTES"]
 
-#: A puzzle form read whole (a tuple list) is refused above this size; files of one
-#: puzzle a line, grids and ``.tsv`` are streamed and may be of any size.
+#: A form read whole (a tuple list) is refused above this size; the others are streamed.
 MAX_FILE_BYTES = 64 * 1024 * 1024
 _FILE_SUFFIXES = (".txt", ".tsv", ".sdk", ".sudoku", ".csv", ".json", ".grid")
 
 
 def companion(path: str, what: str) -> str:
-    """The companion file ``what`` (``solutions``, ``ids``) of the puzzle file ``path``:
-    the one name the reader looks for and ``qsudoku generate`` writes.
+    """The companion file ``what`` (``solutions``, ``ids``) of the puzzle file ``path``.
 
     >>> companion("data/generated/sudoku4/unique.txt", "ids")
     'data/generated/sudoku4/unique.ids.txt'
@@ -87,9 +80,8 @@ def rules_from_path(path: str) -> Rules:
 def load_puzzles(spec: str, rules: Rules = Rules(), *, stdin=None) -> list[Puzzle]:
     """All puzzles of ``spec`` (a path, ``-`` for stdin, or a literal puzzle).
 
-    The file is read whole, so it must be a regular file: a FIFO, a device or a socket
-    would block or never end, and is refused (read such a stream with
-    :func:`iter_puzzles`, as the command line does, or pass it as ``stdin`` with ``-``).
+    A file must be a regular file (a FIFO or a device is read with :func:`iter_puzzles`
+    or as ``stdin`` with ``-``).
 
     Raises:
         PuzzleFormatError: On the first unreadable puzzle (file, line and cell named), or
@@ -108,12 +100,8 @@ def load_puzzles(spec: str, rules: Rules = Rules(), *, stdin=None) -> list[Puzzl
 
 
 def iter_puzzles(spec: str, rules: Rules = Rules(), *, stdin=None) -> Iterator[Puzzle | QSudokuError]:
-    """Yield each puzzle of ``spec``, or the error of each unreadable one (errors as data).
-
-    Files and stdin are read as a stream (see :mod:`qsudoku.io.stream`): each
-    puzzle is yielded as soon as its lines are read, and memory does not grow
-    with the input.
-    """
+    """Yield each puzzle of ``spec``, or the error of each unreadable one (errors as data),
+    as soon as its lines are read."""
     _need_stream(stdin)
     if spec == "-":
         stream = stdin if stdin is not None else sys.stdin
@@ -128,10 +116,10 @@ def iter_puzzles(spec: str, rules: Rules = Rules(), *, stdin=None) -> Iterator[P
         yield PuzzleFormatError(f"{spec} is a directory, not a puzzle file")
         return
     if not os.path.exists(spec):
-        if _looks_like_path(spec) and not _is_line_puzzle(spec, rules):
+        if _looks_like_path(spec) and ("\n" in spec.strip() or not reads_as_line(spec, rules)):
             yield PuzzleFormatError(f"no such file: {spec}")
             return
-        yield _guard(lambda: _parse_argument(spec, rules))
+        yield _guard(lambda: parse_puzzle(spec, rules, source="<argument>"))
         return
     rules = rules_from_path(spec).merged(rules)
     try:
@@ -143,8 +131,7 @@ def iter_puzzles(spec: str, rules: Rules = Rules(), *, stdin=None) -> Iterator[P
 
 
 def _need_regular(spec: str) -> None:
-    """Refuse a ``spec`` that names an existing file that is not a regular file (nor a
-    directory, which :func:`iter_puzzles` refuses itself), before anything opens it."""
+    """Refuse a ``spec`` naming an existing file that is neither regular nor a directory."""
     try:
         mode = os.stat(spec).st_mode if spec != "-" else stat.S_IFREG
     except (OSError, ValueError):  # no such file (a literal puzzle), or a name the OS refuses
@@ -176,31 +163,6 @@ def _looks_like_path(spec: str) -> bool:
         os.sep in spec.rstrip(os.sep) and "." in os.path.basename(spec))
 
 
-def _is_line_puzzle(text: str, rules: Rules) -> bool:
-    """True if ``text`` is one puzzle line: ``n*n`` symbols of the alphabet (digits and
-    blanks; ``--digits`` may hold ``/`` or ``.``-like symbols), optionally followed by a
-    region map; such an argument is a puzzle, not a file name, when no such file exists.
-
-    >>> _is_line_puzzle("1.3." "3..2" ".3.." "2..3", Rules()), _is_line_puzzle("a/b.txt", Rules())
-    (True, False)
-    """
-    parts = text.split()
-    if not 1 <= len(parts) <= 2 or "\n" in text.strip():
-        return False
-    try:
-        decode_line(parts[0], rules)
-    except PuzzleFormatError:
-        return False
-    return True
-
-
-def _parse_argument(text: str, rules: Rules) -> Puzzle:
-    """A puzzle given as an argument: :func:`~qsudoku.io.text.parse_puzzle` reads every
-    one-line form of a file (``"<puzzle> <regions>"``, a line whose digits include ``/``
-    as ``--digits 0-9A-Za-z+/`` allows) as the file would."""
-    return parse_puzzle(text, rules, source="<argument>")
-
-
 class _Solutions:
     """The known solutions of a file, from its sibling ``<name>.solutions<ext>``, read
     in step with the file (line ``k`` solves the puzzle on line ``k``)."""
@@ -212,10 +174,9 @@ class _Solutions:
 
     @classmethod
     def of(cls, path: str) -> "_Solutions":
-        """The solutions beside ``path``: none if there is no such file, or (with one
-        :class:`~qsudoku.io.reading.SkippedFileWarning`) if it is not a regular file (a
-        FIFO, a device, a directory) or cannot be opened: the file qsudoku reads on its
-        own is opened without blocking and checked before any read."""
+        """The solutions beside ``path``: none if there is no such file, or (with a
+        :class:`~qsudoku.io.reading.SkippedFileWarning`) if it is not a regular file or
+        cannot be opened."""
         if os.path.splitext(path)[0].endswith(".solutions"):
             return cls()
         sol = companion(path, "solutions")
@@ -249,8 +210,7 @@ def _guard(fn):
 
 
 def _iter_text(lines, rules: Rules, *, source: str, solutions=None):
-    """The puzzles of numbered ``lines`` (or of a text), in the format the first
-    content line shows."""
+    """The puzzles of numbered ``lines`` (or of a text), in the form its first lines show."""
     if isinstance(lines, str):
         lines = enumerate(lines.splitlines(), start=1)
     lines = iter(lines)
@@ -274,17 +234,20 @@ def _iter_text(lines, rules: Rules, *, source: str, solutions=None):
         yield PuzzleFormatError("no puzzle found (empty input)", source=source)
         return
     first = head[0][1]
+
+    def each_line(parse):  # one puzzle a line: parse(line, lineno)
+        return _same_size(((k, _guard(lambda: parse(ln, k))) for k, ln in content_lines(
+            _chain(head, lines), rules.comments)), source)
+
     try:
         if "\t" in first and (source.endswith(".tsv") or len(first.split("\t")) >= 3):
-            yield from _iter_tsv(content_lines(_chain(head, lines), rules.comments), rules,
-                                 source)
+            yield from each_line(lambda ln, k: parse_seeds_row(ln, rules, source=source, line=k))
         elif rules.format == "tuples" or (rules.format == "auto"
                                           and first.lstrip().startswith(("[", "("))):
             tuples = Rules.merged(rules, Rules(format="tuples"))
             if closed_list(first):  # one tuple list a line
-                yield from _same_size(((lineno, _guard(lambda: _known(parse_puzzle(
-                    ln, tuples, source=source, line=lineno), solutions, lineno, rules)))
-                    for lineno, ln in content_lines(_chain(head, lines), rules.comments)), source)
+                yield from each_line(lambda ln, k: _known(parse_puzzle(
+                    ln, tuples, source=source, line=k), solutions, k, rules))
             else:
                 yield _guard(lambda: _known(parse_puzzle(
                     _whole(_chain(head, lines), source), tuples, source=source,
@@ -293,9 +256,9 @@ def _iter_text(lines, rules: Rules, *, source: str, solutions=None):
                                         and looks_like_grids(head, lines, rules.comments)):
             yield from _same_size(_iter_grids(_chain(head, lines), rules, source), source)
         else:
-            yield from _same_size(((lineno, _guard(lambda: _parse_one_line(
-                ln, rules, source, lineno, solutions)))
-                for lineno, ln in content_lines(_chain(head, lines), rules.comments)), source)
+            yield from each_line(lambda ln, k: _known(parse_line(
+                ln, rules, source=source, line=k, name=f"{os.path.basename(source)}:{k}"),
+                solutions, k, rules))
     except _ReadError as e:  # the text ended in a read error: it is the last item
         yield e.error
 
@@ -329,8 +292,8 @@ def _whole(numbered, source: str) -> str:
 
 
 def _same_size(numbered, source):
-    """Pass on the items of ``(line, item)`` pairs; a puzzle whose size differs from the
-    file's first puzzle becomes an error (one file holds one size)."""
+    """The items of ``(line, item)`` pairs; a puzzle of another size than the first is an
+    error (one file holds one size)."""
     first = None
     for lineno, item in numbered:
         if isinstance(item, Puzzle):
@@ -344,12 +307,6 @@ def _same_size(numbered, source):
         yield item
 
 
-def _parse_one_line(line, rules, source, lineno, solutions):
-    p = parse_line(line, rules, source=source, line=lineno,
-                   name=f"{os.path.basename(source)}:{lineno}")
-    return _known(p, solutions, lineno, rules)
-
-
 def _known(p: Puzzle, solutions: "_Solutions", lineno: int, rules: Rules) -> Puzzle:
     """``p`` with the known solution of line ``lineno`` of its solutions file, if any."""
     return with_known_solution(p, solutions.get(lineno), rules, source=solutions.path or "",
@@ -361,11 +318,3 @@ def _iter_grids(numbered, rules, source):
     for start, block in grid_blocks(numbered, rules.comments):
         yield start, _guard(lambda: parse_grid(block, rules, source=source, first_line=start))
 
-
-def _iter_tsv(content, rules, source):
-    yield from _same_size(_iter_tsv_items(content, rules, source), source)
-
-
-def _iter_tsv_items(content, rules, source):
-    for lineno, ln in content:
-        yield lineno, _guard(lambda: parse_seeds_row(ln, rules, source=source, line=lineno))

@@ -1,11 +1,9 @@
 """The layout of a puzzle text: which lines hold content, which form the text is in (grids,
 one puzzle a line, one tuple list a line), and where each grid of a text of grids ends.
 
-Nothing here parses a puzzle (:mod:`qsudoku.io.text` does): these functions look only at
-the shape of the lines, so that :mod:`qsudoku.io.files` can pick a parser from the first
-lines of a stream and hand it one puzzle's lines at a time.  A grid's row has at most
-:data:`~qsudoku.model.symbols.MAX_SIZE` cells, and a grid has as many rows as its first
-row has cells (separator lines such as ``----+----`` not counted).
+These look only at the shape of the lines, so that :mod:`qsudoku.io.files` can pick a
+parser from the first lines of a stream.  A grid has as many rows as its first row has
+cells (separator lines not counted), at most :data:`~qsudoku.model.symbols.MAX_SIZE`.
 
 >>> is_grid("1 2 | 3 4"), is_grid("1.3.3..2.3..2..3")
 (True, False)
@@ -17,11 +15,10 @@ from __future__ import annotations
 
 import itertools
 import math
-import re
 from typing import Iterable, Iterator
 
 from qsudoku.errors import QSudokuError
-from qsudoku.io.text import looks_like_grid_row
+from qsudoku.io.text import is_separator, looks_like_grid_row
 from qsudoku.model.symbols import MAX_SIZE
 
 __all__ = ["LOOKAHEAD", "is_content", "content_lines", "closed_list", "looks_like_grids",
@@ -32,10 +29,8 @@ LOOKAHEAD = 4 * MAX_SIZE
 
 
 def is_content(line: str, comments: bool = True) -> bool:
-    """True for a line that holds puzzle text: neither blank nor a ``#`` comment.
-
-    ``comments=False`` (``#`` is one of the digits, :attr:`~qsudoku.io.rules.Rules.comments`):
-    there are no comment lines, every line that is not blank is puzzle text.
+    """True for a line that holds puzzle text: neither blank nor a ``#`` comment (none
+    with ``comments=False``: ``#`` is a digit).
 
     >>> is_content("1.3."), is_content("  # a note"), is_content("   ")
     (True, False, False)
@@ -52,8 +47,7 @@ def content_lines(numbered, comments: bool = True):
 
 
 def closed_list(line: str) -> bool:
-    """True if ``line`` holds a whole tuple list (its brackets close on the line), so that
-    a file of such lines holds one puzzle a line.
+    """True if ``line`` holds a whole tuple list (its brackets close on the line).
 
     >>> closed_list("[[1, 1, 4], [2, 3, 1]]"), closed_list("[[1, 1, 4],")
     (True, False)
@@ -66,9 +60,8 @@ def closed_list(line: str) -> bool:
 
 
 def looks_like_grids(head: list, rest, comments: bool = True) -> bool:
-    """True if the text is grids: :func:`is_grid` of the first content line and of
-    the lines read ahead (into ``head``) while it says grids, up to the end of the
-    first grid (so that a pipe of grids is answered grid by grid)."""
+    """True if the text is grids: :func:`is_grid` of the first content line and of the
+    lines read ahead (into ``head``), up to the end of the first grid."""
     if not is_grid(head[0][1], [head[0]]):
         return False
     block = [head[0][1]]
@@ -88,13 +81,10 @@ def looks_like_grids(head: list, rest, comments: bool = True) -> bool:
 def is_grid(line: str, content=()) -> bool:
     """True if the text starting with ``line`` is read as grids rather than one puzzle a line.
 
-    A first token longer than any grid row (a row has at most
-    :data:`~qsudoku.model.symbols.MAX_SIZE` cells) on any line of ``content`` means one
-    puzzle per line, so that a file whose first line has the wrong length still gets one
-    error per bad line; a separator line (``----+----``, as long as the grid is wide) is
-    not such a token.
+    A first token longer than any grid row on a line of ``content`` (not a separator)
+    means one puzzle a line, so that a bad first line still gets one error per line.
     """
-    if any(len(ln.split()[0]) > MAX_SIZE and "|" not in ln and not _is_separator(ln)
+    if any(len(ln.split()[0]) > MAX_SIZE and "|" not in ln and not is_separator(ln)
            for _, ln in content):
         return False
     s = line.strip()
@@ -106,9 +96,8 @@ def is_grid(line: str, content=()) -> bool:
 
 def grid_blocks(numbered: Iterable[tuple[int, str]], comments: bool = True
                 ) -> Iterator[tuple[int, list[str]]]:
-    """``(first line, lines)`` of each block of content lines; a block ends when it has
-    as many rows as its first row has cells, at a blank or comment line, or (then
-    its grid is an error) after more lines than any grid has."""
+    """``(first line, lines)`` of each block of content lines; a block ends when complete,
+    at a blank or comment line, or after more lines than any grid has."""
     block, start = [], None
     for lineno, ln in itertools.chain(numbered, [(None, "")]):
         if is_content(ln, comments):
@@ -123,15 +112,9 @@ def grid_blocks(numbered: Iterable[tuple[int, str]], comments: bool = True
             block, start = [], None
 
 
-def _is_separator(line: str) -> bool:
-    """True for a grid's separator line (``----+----``)."""
-    return bool(re.fullmatch(r"[\s\-+=|:*]*", line.strip()))
-
-
 def _block_complete(block) -> bool:
-    """True if ``block`` has as many rows (separators not counted) as its first row has
-    cells."""
-    rows = [b for b in block if not _is_separator(b)]
+    """True if ``block`` has as many rows (not separators) as its first row has cells."""
+    rows = [b for b in block if not is_separator(b)]
     if not rows:
         return False
     s = rows[0].replace("|", " ").split()

@@ -1,36 +1,20 @@
 """Every file qsudoku writes goes through here: atomic, exclusive, never through a link.
 
-A whole file (an export, a model, a picture, a JSON note) is written by
-:func:`atomic_write`: into a new temporary file created exclusively (``O_EXCL``,
-``O_NOFOLLOW``, a random name) in the target's own directory, ``fsync``-ed, then
-``os.replace``-d onto the target.  A reader sees the old file or the new one,
-never half of one; a symbolic link planted at the target or at a guessable
-temporary name is replaced or ignored, never followed, so its target is left
-alone.  A file that grows row by row (a results table, its lock) is opened by
-:func:`open_nofollow`, which refuses a symbolic link.
+A whole file is written by :func:`atomic_write`: into a new temporary file created
+exclusively (``O_EXCL``, ``O_NOFOLLOW``, a random name) beside the target, ``fsync``-ed,
+then ``os.replace``-d onto it, so a reader sees the old file or the new one and a planted
+symbolic link is never followed.  A file that grows row by row is opened by
+:func:`open_nofollow`.
 
-An existing target that is not a regular file is never replaced: a FIFO or a
-character device (a terminal, ``/dev/null``) is written through, opened as it is
-without ``O_CREAT`` (as the shell's ``>`` would; a FIFO with no reader is refused at
-once rather than waited for); a socket or a block device is
-refused; a symbolic link to a FIFO or a device (``/dev/stdout``) is refused, since
-qsudoku neither writes through a link nor replaces one that leads somewhere other
-than a regular file.
-
-The name ``-`` (:data:`STDOUT`) is standard output, for every writer: a text format
-is written there as it is made; a binary one (a BQM file, a PNG or PDF picture) is
-written there when standard output is redirected or piped, and refused in one line
-when it is a terminal (bytes on a terminal are noise, and can reprogram it).  A format
-that cannot stream (a Parquet table, written by chunks and rewritten at the end) is
-refused by its writer.
+A FIFO or a character device at the target is written through (no ``O_CREAT``; a FIFO
+with no reader is refused at once); a socket, a block device or a link to a FIFO or a
+device is refused.  ``-`` (:data:`STDOUT`) is standard output: a binary format goes there
+only when it is redirected, never to a terminal.
 
 Every failure is one line naming the path (:mod:`qsudoku.io.failures`): a
-:class:`~qsudoku.errors.ConfigError` (exit 2) for a missing directory, a target that is
-a directory, a link, or what the operating system refused (permissions); a
-:class:`~qsudoku.errors.MachineError` (exit 4) for a failure of the machine (a full disk,
-a file-size limit, a quota, an I/O error).  The checks of a target made before anything
-is written (:func:`check_target`, and :func:`check_outputs`, the one check of a command's
-outputs against its inputs) are in :mod:`qsudoku.io.targets`.
+:class:`~qsudoku.errors.ConfigError` (exit 2), or a :class:`~qsudoku.errors.MachineError`
+(exit 4) for a failure of the machine.  The checks made before anything is written are in
+:mod:`qsudoku.io.targets`.
 
 >>> import os, tempfile
 >>> folder = tempfile.mkdtemp()
@@ -49,12 +33,11 @@ from __future__ import annotations
 import errno
 import io
 import os
+import stat
+import sys
 import tempfile
 from contextlib import contextmanager
 from typing import IO, Callable, Iterator, Mapping
-
-import stat
-import sys
 
 from qsudoku.errors import ConfigError
 from qsudoku.io.failures import (MACHINE_ERRNOS, file_kind, is_machine, machine_error,
@@ -62,9 +45,8 @@ from qsudoku.io.failures import (MACHINE_ERRNOS, file_kind, is_machine, machine_
 from qsudoku.io.targets import (STDOUT, check_outputs, check_target, is_stdout,
                                 written_through)
 
-__all__ = ["STDOUT", "is_stdout", "check_target", "check_outputs", "atomic_write", "atomic_open", "write_text",
-           "write_texts",
-           "write_bytes", "open_nofollow", "output_error", "file_kind", "make_directory",
+__all__ = ["STDOUT", "is_stdout", "check_target", "check_outputs", "atomic_write", "atomic_open",
+           "write_text", "write_texts", "write_bytes", "open_nofollow", "output_error", "file_kind", "make_directory",
            "machine_error", "is_machine", "MACHINE_ERRNOS"]
 
 
@@ -78,14 +60,9 @@ def atomic_write(path: str, write: Callable[[IO[bytes]], object]) -> None:
 @contextmanager
 def atomic_open(path: str, mode: str = "w") -> Iterator[IO]:
     """``with atomic_open(path) as f: f.write(...)``: a new exclusive temporary file
-    beside ``path``, text (``"w"``, UTF-8) or binary (``"wb"``), that replaces
-    ``path`` when the block ends without an error.
-
-    An error inside the block leaves ``path`` as it was and removes the temporary
-    file; errors other than ``OSError`` pass through unchanged (a bug stays a bug).
-
-    A FIFO or a character device at ``path`` is written through instead (see the
-    module's docstring): not atomic, since there is no file to replace.
+    beside ``path``, text (``"w"``, UTF-8) or binary (``"wb"``), that replaces ``path``
+    when the block ends without an error (an error leaves ``path`` as it was; errors
+    other than ``OSError`` pass through).  A FIFO or a character device is written through.
 
     Raises:
         ConfigError: See :func:`check_target`, or the system refused to create,
@@ -107,12 +84,9 @@ def atomic_open(path: str, mode: str = "w") -> Iterator[IO]:
     fd, tmp = _temporary(path)
     try:
         with os.fdopen(fd, "wb") as raw:
-            f = raw if mode == "wb" else io.TextIOWrapper(raw, encoding="utf-8", newline="")
-            yield f
-            f.flush()
+            with _in_mode(raw, mode) as f:
+                yield f
             os.fsync(raw.fileno())
-            if f is not raw:
-                f.detach()
         os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
     except BaseException as e:
@@ -124,6 +98,16 @@ def atomic_open(path: str, mode: str = "w") -> Iterator[IO]:
             raise output_error(path, e) from None
         raise
     _fsync_dir(directory)
+
+
+@contextmanager
+def _in_mode(raw: IO[bytes], mode: str) -> Iterator[IO]:
+    """``raw`` as text (``"w"``, UTF-8) or binary (``"wb"``), flushed at the end."""
+    f = raw if mode == "wb" else io.TextIOWrapper(raw, encoding="utf-8", newline="")
+    yield f
+    f.flush()
+    if isinstance(f, io.TextIOWrapper):
+        f.detach()
 
 
 def _temporary(path: str) -> tuple[int, str]:
@@ -138,15 +122,10 @@ def _temporary(path: str) -> tuple[int, str]:
 def write_texts(files: Mapping[str, str]) -> None:
     """Write several text files (UTF-8) as one: a file and its companions.
 
-    Every regular target is first written whole to a temporary file beside it
-    (exclusive, ``fsync``-ed, as :func:`atomic_open` does); only once every one is
-    written are they renamed onto their targets, one after another.  What the machine
-    refuses (a full disk, a file-size limit, a quota) is refused while writing the
-    temporaries, so then every target is left as it was and no temporary is left
-    behind; a rename allocates no data and does not fail so.  A FIFO or a character
-    device among the targets is written through after the renames (it has no old
-    content to keep).  A reader that must never see one file new and another old
-    takes the writer's lock (:mod:`qsudoku.experiments.locks`).
+    Every regular target is first written whole to a temporary file beside it (as
+    :func:`atomic_open` does), and only then are they renamed onto their targets: a full
+    disk leaves every target as it was.  A FIFO or a character device is written through
+    after the renames.
 
     Raises:
         ConfigError: See :func:`check_target`, or the system refused a file.
@@ -199,7 +178,7 @@ def write_texts(files: Mapping[str, str]) -> None:
 @contextmanager
 def _write_through(path: str, mode: str) -> Iterator[IO]:
     """The FIFO or character device ``path`` opened for writing as it is (no ``O_CREAT``,
-    no link followed); checked again once open, so that a swap after the check is caught."""
+    no link followed), checked again once open."""
     try:  # without blocking: a FIFO with no reader fails now (ENXIO) instead of hanging
         fd = os.open(path, os.O_WRONLY | os.O_NOFOLLOW | os.O_NONBLOCK
                      | getattr(os, "O_CLOEXEC", 0))
@@ -215,11 +194,8 @@ def _write_through(path: str, mode: str) -> Iterator[IO]:
             raise ConfigError(f"cannot write {path}: it changed while being opened")
         with os.fdopen(fd, "wb") as raw:
             fd = -1
-            f = raw if mode == "wb" else io.TextIOWrapper(raw, encoding="utf-8", newline="")
-            yield f
-            f.flush()
-            if f is not raw:
-                f.detach()
+            with _in_mode(raw, mode) as f:
+                yield f
     except OSError as e:
         raise output_error(path, e) from None
     finally:
@@ -229,8 +205,8 @@ def _write_through(path: str, mode: str) -> Iterator[IO]:
 
 @contextmanager
 def _write_stdout(mode: str) -> Iterator[IO]:
-    """Standard output as the file of :func:`atomic_open` (left open, flushed at the end).
-    A reader that left (``BrokenPipeError``) passes through: the CLI stops quietly."""
+    """Standard output as the file of :func:`atomic_open` (left open, flushed); a
+    ``BrokenPipeError`` passes through."""
     try:
         sys.stdout.flush()
         f = sys.stdout if mode == "w" else sys.stdout.buffer
@@ -248,8 +224,7 @@ def write_bytes(path: str, data: bytes) -> None:
 
 
 def write_text(path: str, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` atomically (see :func:`atomic_open`): a text
-    format, so standard output takes it even when it is a terminal."""
+    """Write ``text`` (UTF-8) to ``path`` atomically (see :func:`atomic_open`)."""
     with atomic_open(path, "w") as f:
         f.write(text)
 
@@ -293,8 +268,7 @@ def make_directory(path: str, what: str = "") -> None:
 
 
 def _umask() -> int:
-    """The process umask, read without changing it where the system shows it (setting
-    it to read it would race with other threads creating files)."""
+    """The process umask, read without setting it where the system shows it (no race)."""
     try:
         with open("/proc/self/status", encoding="ascii", errors="replace") as f:
             for line in f:

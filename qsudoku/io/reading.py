@@ -1,13 +1,9 @@
 """Every file qsudoku reads without being named by the user goes through here.
 
-The solutions beside a puzzle file, an embedding-cache entry, a results file's
-journal, a config file: each is opened without blocking (``O_NONBLOCK``: a FIFO
-would wait for a writer), checked with ``fstat`` to be a regular file before a
-byte is read (a FIFO or a device never ends), and read with a size bound (a link
-to a huge file is not read whole).  What is not a regular file is an error of one
-line naming the file and what it is; an optional companion (solutions, a cache
-entry) is then skipped with one :class:`SkippedFileWarning` (:func:`skip`), a
-file that must be ours is refused with the error.
+Each (solutions, a cache entry, a journal, a config) is opened without blocking, checked
+with ``fstat`` to be a regular file before a byte is read, and read with a size bound.
+An optional file that is not regular is skipped with one :class:`SkippedFileWarning`
+(:func:`skip`); a file that must be ours is refused with the error.
 
 >>> import os, tempfile
 >>> folder = tempfile.mkdtemp()
@@ -43,8 +39,8 @@ __all__ = ["open_regular", "read_regular", "skip", "SkippedFileWarning", "NotReg
 
 
 class SkippedFileWarning(UserWarning):
-    """An optional file qsudoku reads on its own (the solutions beside a puzzle file, a
-    cache entry) was not read: it is not a regular file, too large, or unreadable."""
+    """An optional file qsudoku reads on its own was not read (not regular, too large,
+    or unreadable)."""
 
 
 class NotRegularFileError(ConfigError):
@@ -71,9 +67,8 @@ def open_regular(path: str, what: str, *, follow: bool = True) -> IO[bytes] | No
         follow: Whether a symbolic link is followed (else it is refused).
 
     Raises:
-        NotRegularFileError: It is not a regular file (checked on the open descriptor,
-            before any read; a FIFO is opened without waiting for a writer).
-        ConfigError: The system refused to open it (permissions, a link not followed).
+        NotRegularFileError: It is not a regular file (checked before any read).
+        ConfigError: The system refused to open it.
         MachineError: The machine failed (an I/O error).
     """
     path = os.fspath(path)
@@ -122,8 +117,7 @@ def read_regular(path: str, limit: int, what: str, *, follow: bool = True) -> by
 
 
 def skip(error: QSudokuError | OSError, then: str) -> None:
-    """Say in one :class:`SkippedFileWarning` line that an optional file was not read
-    (``error``) and what follows (``then``)."""
+    """Warn in one :class:`SkippedFileWarning` line: ``error``, then ``then``."""
     warnings.warn_explicit(f"{error}; {then}", SkippedFileWarning, filename="qsudoku",
                            lineno=0, module="qsudoku.io.reading")
 

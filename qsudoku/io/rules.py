@@ -1,8 +1,7 @@
 """Rules: which units a puzzle read from text gets.
 
-A file's rules come from flags (``--box RxC``, ``--variant x``, a region map) or
-from its place under a data folder (``data/``) (see :func:`qsudoku.io.files.rules_from_path`);
-:meth:`Rules.make` turns givens into a :class:`~qsudoku.model.puzzle.Puzzle`.
+Rules come from flags or a file's place under a data folder
+(:func:`qsudoku.io.files.rules_from_path`); :meth:`Rules.make` builds the puzzle.
 
 >>> Rules(box=(2, 3)).make([0] * 36).kind
 'sudoku 6x6 (2x3 boxes)'
@@ -39,12 +38,10 @@ class Rules:
     Attributes:
         box: ``(rows, cols)`` of a box; ``None`` = the most square shape.
         variant: ``"standard"`` or ``"x"`` (both main diagonals).
-        regions: Flat jigsaw region ids, or a region map as ``--regions`` takes it
-            (``"aabb/aabb/ccdd/ccdd"``, read by :func:`parse_regions`); when set the
-            puzzle is a jigsaw (no boxes).
-        digits: Alphabet for values ``1..n``, ranges allowed as in ``--digits``
-            (``"0-9A-Z"``, see :func:`~qsudoku.model.symbols.parse_digits`); ``None`` =
-            the default convention.
+        regions: Flat jigsaw region ids, or a region map (``"aabb/aabb/ccdd/ccdd"``); when
+            set the puzzle is a jigsaw (no boxes).
+        digits: Alphabet for values ``1..n``, ranges allowed (``"0-9A-Z"``); ``None`` = the
+            default convention.
         format: ``"auto"``, ``"line"``, ``"grid"`` or ``"tuples"``.
         size: Grid size for tuple lists (``None``: a ``# size N`` line, the box shape or
             region map gives it; a list with none is refused, never guessed).
@@ -88,8 +85,7 @@ class Rules:
 
     @property
     def comments(self) -> bool:
-        """True if ``#`` starts a comment line: always, unless ``#`` is one of the digits
-        (then a line starting with ``#`` is puzzle text, and a file has no comments).
+        """True if ``#`` starts a comment line: unless ``#`` is one of the digits.
 
         >>> Rules().comments, Rules(digits="#12345678").comments
         (True, False)

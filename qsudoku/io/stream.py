@@ -1,17 +1,11 @@
 """Read puzzle text one line at a time, with bounded memory, from files, pipes and devices.
 
-A puzzle file can be larger than memory, or never end (a pipe that stays open,
-``/dev/zero``), and its size says nothing before it is read (``getsize`` is 0
-for pipes and devices).  So text is read line by line: each line is at most
-:data:`MAX_LINE_BYTES` long, NUL bytes mean a binary file, and each line is
-decoded from UTF-8 on its own (a byte-order mark at the start is dropped), so an
-error names its line and the lines before it were already used.  Lines are split
-as :meth:`str.splitlines` splits them, so line numbers are those of an editor.
-
-A read error ends the lines: it is yielded as a
-:class:`~qsudoku.errors.PuzzleFormatError` in place of the line (errors as data),
-or as a :class:`~qsudoku.errors.MachineError` when the machine failed (an I/O error
-of the device: exit 4, not the input's fault).
+A puzzle file can be larger than memory or never end (``/dev/zero``), so text is read
+line by line: at most :data:`MAX_LINE_BYTES` a line, NUL bytes mean a binary file, and
+each line is decoded from UTF-8 on its own (a leading byte-order mark is dropped), split
+as :meth:`str.splitlines` splits.  A read error ends the lines, yielded in place of the
+line: a :class:`~qsudoku.errors.PuzzleFormatError`, or a
+:class:`~qsudoku.errors.MachineError` when the machine failed.
 
 >>> import io
 >>> list(read_lines(io.BytesIO(b"\\xef\\xbb\\xbfab\\r\\ncd\\n"), "x.txt"))
@@ -45,11 +39,8 @@ def _read_error(source: str, e: OSError, line: int | None = None):
 
 
 def read_lines(stream: IO, source: str) -> NumberedLines:
-    """``(line number, text)`` of each line of a binary or text ``stream``.
-
-    A line is returned as soon as it is complete, so reading a pipe gives each
-    line while the writer still writes.
-    """
+    """``(line number, text)`` of each line of a binary or text ``stream``, each as soon
+    as it is complete."""
     lineno = 0
     while True:
         try:

@@ -2,21 +2,16 @@
 
 Accepted forms (``format="auto"`` picks by shape):
 
-* **line**: ``n*n`` symbols on one line, e.g. the usual 81-character 9x9 line with
-  ``.`` or ``0`` for blanks; 16x16 lines use ``1-9A-G`` by default.  A jigsaw's line
-  adds a space and its region map (``<puzzle> <regions>``, as in a jigsaw file).
-* **seeds row**: a ``.tsv`` line, ``name<TAB>puzzle<TAB>regions[<TAB>solution]``
-  (regions ``-`` = standard boxes).
-* **grid**: ``n`` rows of ``n`` cells, with optional spaces, ``|`` and ``+---+``
-  or ``------`` separator lines; whitespace-separated numbers (``10 11 ...``) are
-  accepted for sizes above 9.
-* **tuples**: a list of 1-indexed ``[row, col, value]`` triples, e.g.
-  ``[[1, 3, 8], [1, 6, 1]]``.
+* **line**: ``n*n`` symbols (``.`` or ``0`` blank; 16x16 uses ``1-9A-G``), for a
+  jigsaw followed by a space and its region map (``<puzzle> <regions>``).
+* **seeds row**: ``name<TAB>puzzle<TAB>regions[<TAB>solution]`` (regions ``-`` = boxes).
+* **grid**: ``n`` rows of ``n`` cells, with optional spaces, ``|`` and separator lines;
+  whitespace-separated numbers (``10 11 ...``) for sizes above 9.
+* **tuples**: a list of 1-indexed ``[row, col, value]`` triples.
 
-Jigsaw region maps are letter grids (``aaabccccc/aaabbbccc/...``, newlines or
-``/`` between rows, or one ``n*n`` string); labels are renumbered in order of
-first appearance.  Any character but whitespace, ``/``, ``|`` and ``,`` is a label;
-qsudoku writes :data:`~qsudoku.model.symbols.REGION_LABELS`.
+Region maps are letter grids (``/`` or newlines between rows, or one ``n*n`` string),
+relabelled in order of first appearance; any character but whitespace, ``/``, ``|`` and
+``,`` is a label.
 
 >>> parse_puzzle("[[1,1,1],[2,3,4]]", rules=Rules(size=4)).format()
 '1......4........'
@@ -25,14 +20,12 @@ qsudoku writes :data:`~qsudoku.model.symbols.REGION_LABELS`.
 >>> parse_puzzle("1..." "..2." ".3.." "...4" " aabb/aabb/ccdd/ccdd").kind
 'jigsaw 4x4'
 
-Every one-line form a file holds is read by :func:`parse_puzzle` alone (a line puzzle,
-a jigsaw's line, a tuple list, a seeds row), so that the line copied from a file parses
-as it did there.
+:func:`parse_puzzle` reads every one-line form a file holds, so a line copied from a
+file parses as it did there.
 """
 
 from __future__ import annotations
 
-import ast
 import math
 import re
 from typing import Sequence
@@ -41,12 +34,13 @@ from qsudoku.checks import need_ints, need_type
 from qsudoku.errors import PuzzleFormatError
 from qsudoku.model.puzzle import Puzzle
 from qsudoku.io.rules import Rules, parse_regions
+from qsudoku.io.tuples import size_header, tuple_givens, with_size
 from qsudoku.model.symbols import (MAX_SIZE, SYMBOLS, blanks_for, decode_symbol, default_alphabet,
                                    digits_spec)
 
 __all__ = ["parse_puzzle", "parse_line", "decode_line", "parse_grid", "parse_tuples", "parse_regions",
            "parse_seeds_row", "with_known_solution", "format_grid", "looks_like_grid_row",
-           "size_header", "with_size", "SIZE_HEADER"]
+           "reads_as_line", "is_separator"]
 
 _SEP_LINE = re.compile(r"^[\s\-+=|:*]*$")
 _DECIMAL = re.compile(r"[0-9]{1,3}")  # ASCII only: str.isdigit() also accepts '²' and '٣'
@@ -105,11 +99,8 @@ def decode_line(text: str, rules: Rules = Rules(), *, source="<string>", line=1)
 
 
 def _check_zero_convention(symbols, values, n, rules, *, source, lines, columns):
-    """Refuse a grid above 9x9 that writes ``0`` but never its largest digit.
-
-    Such a grid is most likely written ``0..n-1`` (e.g. hexadecimal ``0-9A-F``);
-    reading its ``0`` as a blank would silently solve another puzzle.
-    """
+    """Refuse a grid above 9x9 that writes ``0`` but never its largest digit: it is most
+    likely written ``0..n-1``, and reading ``0`` as a blank would solve another puzzle."""
     if rules.digits or n <= 9 or n in values:
         return
     for i, ch in enumerate(symbols):
@@ -125,8 +116,7 @@ def _check_zero_convention(symbols, values, n, rules, *, source, lines, columns)
 
 def parse_line(text: str, rules: Rules = Rules(), *, source="<string>", line=1,
                regions=None, name="", solution=None) -> Puzzle:
-    """Parse one puzzle line: ``n*n`` symbols, optionally followed by whitespace and a
-    jigsaw region map (``<puzzle> <regions>``, the line a jigsaw file holds).
+    """Parse one puzzle line: ``n*n`` symbols, optionally followed by a region map.
 
     >>> parse_line("1..." "..2." ".3.." "...4" " aaab/abbb/cccd/cddd").kind
     'jigsaw 4x4'
@@ -143,8 +133,8 @@ def parse_line(text: str, rules: Rules = Rules(), *, source="<string>", line=1,
 
 
 def parse_seeds_row(text: str, rules: Rules = Rules(), *, source="<string>", line=1) -> Puzzle:
-    """Parse one row of a seeds ``.tsv`` file: ``name<TAB>puzzle[<TAB>regions[<TAB>solution]]``
-    (regions ``-`` or empty = standard boxes; a solution not of the puzzle's size is refused).
+    """Parse a seeds ``.tsv`` row: ``name<TAB>puzzle[<TAB>regions[<TAB>solution]]``
+    (regions ``-`` or empty = standard boxes).
 
     >>> p = parse_seeds_row("tiny\\t1.3.3..2.3..2..3\\t-\\t1234341221434321")
     >>> p.name, p.solution[:4]
@@ -165,16 +155,15 @@ def parse_seeds_row(text: str, rules: Rules = Rules(), *, source="<string>", lin
 
 def with_known_solution(puzzle: Puzzle, text: str | None, rules: Rules = Rules(), *,
                         source: str = "", line: int | None = None) -> Puzzle:
-    """``puzzle`` with the known solution written in ``text`` (a puzzle line); unchanged
-    if there is no text or it is a ``#`` comment (no solution known).
+    """``puzzle`` with the known solution ``text`` (a puzzle line); unchanged if there is
+    no text or it is a ``#`` comment.
 
     >>> p = parse_line("1.3.3..2.3..2..3")
     >>> with_known_solution(p, "1234341221434321").solution[:2], with_known_solution(p, "").solution
     ((1, 2), None)
 
     Raises:
-        PuzzleFormatError: ``text`` is not a solution of ``puzzle``'s size (a companion of
-            another puzzle set is never paired with this one).
+        PuzzleFormatError: ``text`` is not a solution of ``puzzle``'s size.
     """
     text = (text or "").strip()
     if not text or (rules.comments and text.startswith("#")):  # a comment: none known
@@ -196,7 +185,12 @@ def with_known_solution(puzzle: Puzzle, text: str | None, rules: Rules = Rules()
 def looks_like_grid_row(text: str) -> bool:
     """True if ``text`` is a separator line or has separators (``|``, spaces) between cells."""
     s = text.strip()
-    return bool(_SEP_LINE.match(s)) or "|" in s or len(s.split()) > 1
+    return is_separator(s) or "|" in s or len(s.split()) > 1
+
+
+def is_separator(line: str) -> bool:
+    """True for a grid's separator line (``----+----``) or a blank one."""
+    return bool(_SEP_LINE.match(line.strip()))
 
 
 def _row_tokens(text: str) -> list[str]:
@@ -214,7 +208,7 @@ def parse_grid(lines: Sequence[str], rules: Rules = Rules(), *, source="<string>
     """Parse a grid of ``n`` rows (separator lines and blank lines are skipped)."""
     rows, where = [], []
     for k, raw in enumerate(lines):
-        if not raw.strip() or _SEP_LINE.match(raw.strip()):
+        if is_separator(raw):
             continue
         rows.append(_row_tokens(raw))
         where.append(first_line + k)
@@ -240,15 +234,11 @@ def parse_grid(lines: Sequence[str], rules: Rules = Rules(), *, source="<string>
 
 def parse_tuples(text: str, rules: Rules = Rules(), *, source="<string>", line=1,
                  name="", regions=None) -> Puzzle:
-    """Parse a list of 1-indexed ``[row, col, value]`` triples.
+    """Parse a list of 1-indexed ``[row, col, value]`` triples of integers.
 
-    A tuple list carries no size of its own, so the size is never guessed from its
-    largest entry (a 9x9 puzzle of few givens may hold no 9): it is ``rules.size``
-    (``--size``, a ``# size N`` first line, a ``sudokuN/`` folder) or what the box
-    shape or region map implies; without one the list is refused with a line asking
-    for ``--size``.  Every entry must be an integer: ``1.5`` or ``True`` is refused
-    with its line and triple (and the cell, when its row and column are integers),
-    never truncated.
+    The size is never guessed from the largest entry (a 9x9 puzzle may hold no 9): it is
+    ``rules.size`` (``--size``, a ``# size N`` line, a ``sudokuN/`` folder) or what the
+    box shape or region map implies, else the list is refused.
 
     >>> parse_tuples("[[1, 1, 4], [2, 2.9, 3]]", Rules(size=4))
     Traceback (most recent call last):
@@ -259,122 +249,14 @@ def parse_tuples(text: str, rules: Rules = Rules(), *, source="<string>", line=1
     ...
     qsudoku.errors.PuzzleFormatError: <string>:1: a tuple list carries no grid size (its largest row, column or value is 4; the grid may be larger): pass --size N, or begin the file with a line '# size N'
     """
-    triples = _read_triples(text, source, line)
-    for k, t in enumerate(triples):
-        if min(t) < 1:
-            raise PuzzleFormatError(f"triple {k + 1} [{t[0]}, {t[1]}, {t[2]}] has an entry "
-                                    "below 1 (rows, columns and values are 1-indexed)",
-                                    source=source, line=line)
-    n = _given_size(rules, regions, triples, source=source, line=line)
-    givens = [0] * (n * n)
-    for k, (r, c, v) in enumerate(triples):
-        if not (1 <= r <= n and 1 <= c <= n and 1 <= v <= n):
-            raise PuzzleFormatError(f"triple {k + 1} [{r}, {c}, {v}] is outside a {n}x{n} grid "
-                                    "(rows, columns and values are 1-indexed)",
-                                    source=source, line=line)
-        i = (r - 1) * n + (c - 1)
-        if givens[i] and givens[i] != v:
-            raise PuzzleFormatError(f"cell given twice with {givens[i]} and {v}",
-                                    source=source, line=line, cell=(r - 1, c - 1))
-        givens[i] = v
+    n, givens = tuple_givens(text, rules, regions, source=source, line=line)
     return _make(rules, givens, regions, name or f"{source}:{line}", None,
                  _alphabet(n, rules, source=source, line=line), source=source, line=line)
 
 
-def _read_triples(text: str, source, line) -> list[tuple[int, int, int]]:
-    """The triples of ``text``, each entry checked to be an ``int`` (positions from the
-    syntax tree, so that an error names the line and column of its triple)."""
-    lead = text[:len(text) - len(text.lstrip())].count("\n")
-    bad = PuzzleFormatError("expected a list of [row, col, value] triples", source=source,
-                            line=line)
-    try:
-        tree = ast.parse(text.strip(), mode="eval").body
-        if not isinstance(tree, (ast.List, ast.Tuple)):
-            raise bad
-        triples = []
-        for k, node in enumerate(tree.elts):
-            t = ast.literal_eval(node)
-            where = dict(source=source, line=line + lead + node.lineno - 1,
-                         column=node.col_offset + 1)
-            if not isinstance(t, (list, tuple)) or len(t) != 3:
-                raise PuzzleFormatError(f"triple {k + 1} {t!r} is not a [row, col, value] "
-                                        "triple", **where)
-            for x in t:
-                if type(x) is not int:
-                    r, c = t[0], t[1]
-                    cell = (r - 1, c - 1) if type(r) is int and type(c) is int else None
-                    shown = "[" + ", ".join(map(repr, t)) + "]"
-                    raise PuzzleFormatError(f"triple {k + 1} {shown}: {x!r} is not an integer "
-                                            "(a tuple list holds [row, col, value] triples "
-                                            "of integers)",
-                                            cell=cell, **where)
-            triples.append(tuple(t))
-    except PuzzleFormatError:
-        raise
-    except (ValueError, SyntaxError, TypeError, OverflowError, MemoryError, RecursionError):
-        raise bad from None
-    return triples
-
-
-#: The first line of a text of tuple lists that gives their size: ``# size 9`` (what
-#: ``qsudoku generate --to tuples`` writes; ``# size: 9`` and ``# size 9x9`` read too).
-SIZE_HEADER = re.compile(r"#\s*size\s*[:=]?\s*(\d{1,4})(?:\s*[xX]\s*\1)?\s*", re.IGNORECASE)
-
-
-def size_header(line: str) -> int | None:
-    """The size a ``# size N`` line gives, else ``None``.
-
-    >>> size_header("# size 9"), size_header("# Size: 16x16"), size_header("# sized 9")
-    (9, 16, None)
-    """
-    m = SIZE_HEADER.fullmatch(line.strip())
-    return int(m.group(1)) if m else None
-
-
-def with_size(rules: Rules, size: int, *, source=None, line=None) -> Rules:
-    """``rules`` with the ``size`` a text's ``# size N`` line gives; a different size set
-    already (``--size``, a ``sudokuN/`` folder) is refused, so that neither is guessed.
-
-    >>> with_size(Rules(), 9).size
-    9
-    >>> with_size(Rules(size=16), 9)
-    Traceback (most recent call last):
-    ...
-    qsudoku.errors.PuzzleFormatError: the text says '# size 9' but the size is 16 (--size or its folder); drop one
-    """
-    if rules.size is not None and rules.size != size:
-        raise PuzzleFormatError(f"the text says '# size {size}' but the size is {rules.size} "
-                                "(--size or its folder); drop one", source=source, line=line)
-    if not 2 <= size <= MAX_SIZE:
-        raise PuzzleFormatError(f"grid size {size} is not supported (2..{MAX_SIZE})",
-                                source=source, line=line)
-    return Rules.merged(rules, Rules(size=size))
-
-
-def _given_size(rules: Rules, regions, triples, *, source, line) -> int:
-    """The size of a tuple list: given by ``rules`` (its size, box shape or region map)
-    or ``regions``, never guessed from its entries."""
-    regions = regions if regions is not None else rules.regions
-    if rules.size:
-        return rules.size
-    if rules.box is not None:
-        return rules.box[0] * rules.box[1]
-    if regions is not None:
-        return math.isqrt(len(regions))
-    largest = max((max(t) for t in triples), default=0)
-    if largest > MAX_SIZE:
-        raise PuzzleFormatError(f"value {largest} is larger than any supported size (at most "
-                                f"{MAX_SIZE})", source=source, line=line)
-    seen = (f" (its largest row, column or value is {largest}; the grid may be larger)"
-            if triples else "")
-    raise PuzzleFormatError(f"a tuple list carries no grid size{seen}: pass --size N, or "
-                            "begin the file with a line '# size N'", source=source, line=line)
-
-
 def parse_puzzle(text: str, rules: Rules = Rules(), *, source="<string>", line=1,
                  name="", solution=None) -> Puzzle:
-    """Parse one puzzle in any accepted form (see the module docstring): every one-line
-    form of a file included (``<puzzle> <regions>``, a seeds row).
+    """Parse one puzzle in any accepted form (see the module docstring).
 
     >>> parse_puzzle("s\\t1.3.3..2.3..2..3\\t-").name
     's'
@@ -409,34 +291,40 @@ def parse_puzzle(text: str, rules: Rules = Rules(), *, source="<string>", line=1
     return parse_line(s, rules, source=source, line=line, name=name, solution=solution)
 
 
-def _is_puzzle_line(s: str, rules: Rules) -> bool:
-    """True if the one-line text ``s`` is a puzzle line (``n*n`` symbols, then perhaps a
-    region map) rather than a grid written on one line (rows split by ``/`` or spaces):
-    its first field reads as a line, or (a line with a bad symbol, reported as such)
-    there are two fields and the first has ``n*n`` characters (``n >= 4``), no ``/``.
+def reads_as_line(s: str, rules: Rules) -> bool:
+    """True if ``s`` is one or two fields and the first reads as a puzzle line.
 
-    >>> _is_puzzle_line("1.3.3..2.3..2..3 aabb/aabb/ccdd/ccdd", Rules())
-    True
-    >>> _is_puzzle_line("12/21", Rules()), _is_puzzle_line("12 34", Rules())
-    (False, False)
+    >>> reads_as_line("1.3.3..2.3..2..3 aabb/aabb/ccdd/ccdd", Rules()), reads_as_line("a/b.txt", Rules())
+    (True, False)
     """
     parts = s.split()
     if not 1 <= len(parts) <= 2:
         return False
     try:
         decode_line(parts[0], rules)
-        return True
     except PuzzleFormatError:
-        n = math.isqrt(len(parts[0]))
-        return len(parts) == 2 and "/" not in parts[0] and n * n == len(parts[0]) and n >= 4
+        return False
+    return True
+
+
+def _is_puzzle_line(s: str, rules: Rules) -> bool:
+    """True if the one-line ``s`` is a puzzle line rather than a grid on one line (rows
+    split by ``/`` or spaces): it :func:`reads_as_line`, or (a bad symbol, reported as
+    such) it has two fields and the first has ``n*n`` characters (``n >= 4``), no ``/``.
+
+    >>> _is_puzzle_line("12/21", Rules()), _is_puzzle_line("12 34", Rules())
+    (False, False)
+    """
+    if reads_as_line(s, rules):
+        return True
+    parts = s.split()
+    n = math.isqrt(len(parts[0])) if parts else 0
+    return len(parts) == 2 and "/" not in parts[0] and n * n == len(parts[0]) and n >= 4
 
 
 def format_grid(puzzle: Puzzle, grid: Sequence[int] | None = None) -> str:
-    """A readable multi-line grid with box (or region-free) separators.
-
-    A grid larger than the one-character default convention (above 35x35) that keeps
-    the default alphabet is written in right-aligned numbers, blanks as ``.``: it
-    reads back with no flags (``parse_grid`` takes whitespace-separated numbers).
+    """A readable multi-line grid with box separators; above 35x35 with the default
+    alphabet, in right-aligned numbers (blanks ``.``), which read back with no flags.
 
     >>> print(format_grid(Puzzle.standard([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1])))
     1 2 | 3 4

@@ -1,9 +1,8 @@
 """Turn samples back into grids and say which constraints they break.
 
-An invalid sample is data: :class:`Decoded` records its grid (0 where a cell has
-no single digit), energy, the labels of its broken constraints and ``valid``.
-Validity is checked twice, independently: every one-hot group of the model sums
-to one, and the grid is a solution of the puzzle's units.
+An invalid sample is data: :class:`Decoded` records its grid (0 where a cell has no
+single digit), energy, broken constraints and ``valid``, which checks both that every
+group sums to one and that the grid solves the puzzle's units.
 
 >>> import dimod
 >>> from qsudoku.io import parse_puzzle
@@ -71,7 +70,7 @@ def decode_array(model: QuboModel, samples: np.ndarray, energies=None, occurrenc
     samples = np.atleast_2d(np.asarray(samples))
     S = samples.shape[0]
     x = model.indicators(samples)  # (S, slots): the samples themselves in one-hot
-    packed = model._packed
+    packed = model.packed
     if packed.labels and len(packed.members):
         sums = np.add.reduceat(x[:, packed.members], packed.starts, axis=1)
         bad = sums != 1
@@ -105,12 +104,10 @@ def decode_array(model: QuboModel, samples: np.ndarray, energies=None, occurrenc
 
 def _grids(model: QuboModel, on: np.ndarray, digits: np.ndarray) -> np.ndarray:
     """``(S, n*n)`` grids: a cell's digit if exactly one of its indicators is on, else 0
-    (fixed cells keep their value); ``digits`` is ``on`` times each slot's digit.  (A
-    domain wall's indicators of a cell always sum to one, so one on means none is -1.)"""
+    (fixed cells keep their value); ``digits`` is ``on`` times each slot's digit."""
     fixed = np.asarray(model.fixed)
     S, cells = len(on), len(fixed)
-    # Per-cell sums of all samples at once (bin s * cells + c: sample s, cell c); float
-    # sums of small integers are exact.
+    # Per-cell sums of all samples at once (bin s * cells + c: sample s, cell c).
     bins = (np.arange(S)[:, None] * cells + model.slot_cell[None, :]).ravel()
     on_count = np.bincount(bins, weights=(on == 1).ravel(), minlength=S * cells).reshape(S, cells)
     digit_sum = np.bincount(bins, weights=digits.ravel(), minlength=S * cells).reshape(S, cells)
@@ -121,9 +118,8 @@ def _grids(model: QuboModel, on: np.ndarray, digits: np.ndarray) -> np.ndarray:
 def decode(model: QuboModel, sampleset) -> list[Decoded]:
     """Decode every sample of a :class:`dimod.SampleSet` (in its record order).
 
-    A ``SPIN`` sample set (of the model's BQM sampled as an Ising model) is read as the
-    same states in ``BINARY`` (-1 is 0, +1 is 1; the energies are the same); any other
-    value (a fractional relaxation, a 2) is refused, never read as a digit.
+    A ``SPIN`` sample set is read as the same states in ``BINARY``; any other value (a
+    fractional relaxation, a 2) is refused.
 
     Raises:
         TypeError: Not a model and a :class:`dimod.SampleSet`.
@@ -141,8 +137,7 @@ def decode(model: QuboModel, sampleset) -> list[Decoded]:
 
 
 def _binary(sampleset):
-    """``sampleset`` in ``BINARY`` (a ``SPIN`` one converted), checked to hold only its
-    vartype's two values."""
+    """``sampleset`` in ``BINARY``, checked to hold only its vartype's two values."""
     import dimod
 
     spin = sampleset.vartype is dimod.SPIN

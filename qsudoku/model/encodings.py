@@ -1,26 +1,19 @@
 """Encodings: how a cell's candidate digits become binary variables.
 
-The QUBO is written over *value indicators*: one per candidate slot ``(r, c, d)`` left by
-propagation, 1 when cell ``(r, c)`` holds ``d``.  An encoding says which binary variables
-carry them, what each indicator is in those variables, and which penalty of its own keeps
-a cell to one value.  The builder (:mod:`qsudoku.model.qubo`) writes every unit constraint
-``(sum of indicators - 1)**2`` through that one seam, and decoding reads indicators back
-through it, so samplers, decoding and the exact backends never branch on the encoding.
+The QUBO is written over *value indicators*, one per candidate slot ``(r, c, d)``.  An
+encoding says which binary variables carry them, what each indicator is in those
+variables, and its own penalty keeping a cell to one value; the builder and the decoder
+go through this one seam, so nothing else branches on the encoding.
 
-* ``one-hot`` (the default): a variable per candidate, the indicator *is* the
-  variable, and a cell's own penalty is ``w_cell * (sum q - 1)**2``.  Its groups are the
-  exact cover that the structure-aware samplers (aco, swap, ...) read.
+* ``one-hot`` (default): the indicator *is* the variable; a cell adds
+  ``w_cell * (sum q - 1)**2``.  Its groups are the exact cover structure-aware samplers read.
 * ``domain-wall`` (Chancellor, Quantum Sci. Technol. 4:045004, 2019): a cell with candidates
-  ``d_0 < ... < d_{k-1}`` takes ``k - 1`` variables ``s_j`` = "the digit is ``>= d_j``",
-  labelled ``(r, c, ">=", d_j)``; with ``s_0 = 1`` and ``s_k = 0`` fixed, the indicator of
-  ``d_j`` is ``s_j - s_{j+1}`` (a difference of two variables, so unit penalties stay
-  quadratic), and a cell's own penalty ``w_cell * sum_j s_{j+1} (1 - s_j)`` is 0 exactly when
-  the ones come first (a single wall).  The indicators of a cell then always sum to one,
-  so no cell penalty of the one-hot kind is needed; a cell with one candidate takes no
-  variable.  ``w_cell`` weighs the chain, the unit weights the units: they are tuned apart.
+  ``d_0 < ... < d_{k-1}`` takes ``k - 1`` variables ``s_j`` = "the digit is ``>= d_j``"
+  (``(r, c, ">=", d_j)``); with ``s_0 = 1``, ``s_k = 0`` the indicator of ``d_j`` is
+  ``s_j - s_{j+1}`` and the chain ``w_cell * sum_j s_{j+1} (1 - s_j)`` is 0 exactly on a
+  single wall, so a cell's indicators always sum to one.
 
-Energy 0 <=> a valid grid holds for both: every term is non-negative, the chain terms vanish
-exactly on single walls, and then the indicators are 0/1 with one per cell.
+Energy 0 <=> a valid grid holds for both (every term is non-negative).
 
 >>> enc = ENCODINGS["domain-wall"]
 >>> e = enc.encode(np.array([0, 0, 0, 1]), np.array([1, 2, 4, 3]), 2)
@@ -49,8 +42,7 @@ class Encoded(NamedTuple):
         encoding: The encoding's name.
         labels: Label of each binary variable.
         var_cell: Flat cell of each binary variable.
-        var_digit: The digit of each variable (one-hot) or its wall's digit ``d_j``
-            (domain wall: the variable is 1 when the cell's digit is ``>= d_j``).
+        var_digit: The digit of each variable (one-hot) or its wall's digit ``d_j``.
         ptr, var, coef, const: Slot ``s``'s indicator is ``const[s] + sum(coef[k] *
             x[var[k]] for k in range(ptr[s], ptr[s + 1]))``; ``None`` when every slot's
             indicator is its own variable (one-hot).
@@ -189,8 +181,7 @@ def variable_name(label: tuple) -> str:
 def indicator_matrix(e: Encoded, samples: np.ndarray) -> np.ndarray:
     """``(S, slots)`` indicator values of ``(S, variables)`` 0/1 samples (int64).
 
-    One-hot: the samples themselves.  Domain wall: a value in {-1, 0, 1}; -1 or a
-    second 1 in a cell only where its chain is broken.
+    Domain wall: in {-1, 0, 1}, -1 or a second 1 only where a chain is broken.
     """
     x = np.asarray(samples).astype(np.int64)
     if e.one_hot:

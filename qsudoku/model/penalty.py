@@ -1,19 +1,15 @@
 """Quadratic penalties of linear equalities: ``w * (sum_i a_i x_i + b)**2`` over binaries.
 
-One builder for every equality the QUBO holds.  The one-hot penalty of a cell or a unit,
-``w * (sum q - 1)**2``, is its case ``a_i = 1, b = -1``: ``-w`` per variable, ``+2w`` per
-pair and ``+w`` offset.  An encoding whose value indicators are not single variables (the
-domain wall writes a digit's indicator as a difference of two variables) passes the
-coefficients and constants of its indicators instead, and the same code expands them:
+One builder for every equality of the QUBO; one-hot ``w * (sum q - 1)**2`` is the case
+``a_i = 1, b = -1``, the domain wall passes its indicators' coefficients and constants:
 
 * linear: ``w * (a_i**2 + 2 * a_i * b)`` (as ``x**2 = x`` for a binary ``x``),
 * pairs: ``2 * w * a_i * a_j``,
 * offset: ``w * b**2``.
 
-The pairs are made for all groups at once (no Python loop per group or per coupler),
-smallest groups first, and handed out in pieces of at most :data:`PIECE_PAIRS`, so that a
-builder can stop between two pieces when a deadline passes (a blank 49x49 has 11 million
-couplers).  A group lists each variable at most once.
+The pairs are made for all groups at once, smallest groups first, in pieces of at most
+:data:`PIECE_PAIRS` (a builder can stop between two at a deadline).  A group lists each
+variable at most once.
 
 >>> lin, (i, j, b), off = one_hot([np.array([0, 1, 2])], [1.0], 3)
 >>> lin.tolist(), list(zip(i.tolist(), j.tolist(), b.tolist())), off
@@ -28,9 +24,8 @@ import numpy as np
 
 __all__ = ["one_hot", "penalty_terms", "within", "PIECE_PAIRS"]
 
-#: Most pairs in one piece of :func:`penalty_terms`: bounds the memory of a piece and the
-#: time between two deadline checks of a build (a piece of 2**20 pairs takes dimod about
-#: 0.1 s on the reference machine).
+#: Most pairs in one piece of :func:`penalty_terms` (bounds memory and the time between
+#: two deadline checks).
 PIECE_PAIRS = 1 << 20
 
 

@@ -1,9 +1,8 @@
 """Classical propagation over ``Puzzle.units``: forced cells and candidates.
 
-Every rule reads only the units list, so it works unchanged for any box shape,
-jigsaw regions and extra units.  Candidates are bitmasks (bit ``d - 1`` set when
-digit ``d`` is possible).  The givens always eliminate their digit from their
-peers; the selectable rules then run to a fixpoint:
+Every rule reads only the units list, so it works for any geometry.  Candidates are
+bitmasks (bit ``d - 1`` for digit ``d``).  The givens eliminate their digit from their
+peers; the selected rules then run to a fixpoint:
 
 * ``naked_single``: a cell with one candidate takes it.
 * ``hidden_single``: a digit with one place in a unit goes there.
@@ -27,11 +26,13 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Iterable, Sequence
 
+import numpy as np
+
 from qsudoku.checks import describe, need_type
 from qsudoku.errors import ConfigError, ContradictionError
 from qsudoku.model.puzzle import Puzzle
 
-__all__ = ["Candidates", "propagate", "RULES", "DEFAULT_RULES", "check_rules"]
+__all__ = ["Candidates", "propagate", "RULES", "DEFAULT_RULES", "check_rules", "candidate_bits"]
 
 DEFAULT_RULES = ("naked_single", "hidden_single")
 
@@ -77,6 +78,27 @@ class Candidates:
     def format(self) -> str:
         """Row-major string of the propagated grid."""
         return self.puzzle.format(self.grid)
+
+    def open_bits(self) -> np.ndarray:
+        """:func:`candidate_bits` of the masks, all False on the filled cells."""
+        bits = candidate_bits(self.masks, self.puzzle.size)
+        bits[np.asarray(self.grid, dtype=np.int64) != 0] = False
+        return bits
+
+
+def candidate_bits(masks: Sequence[int], n: int) -> np.ndarray:
+    """``(len(masks), n)`` booleans: bit ``d`` of each candidate mask (digit ``d + 1``), for
+    any ``n`` (through the masks' little-endian bytes).
+
+    >>> candidate_bits([0b101, 0b010], 3).astype(int).tolist()
+    [[1, 0, 1], [0, 1, 0]]
+    >>> int(candidate_bits([(1 << 64) - 1], 64).sum())
+    64
+    """
+    width = max(1, (n + 7) // 8)
+    raw = b"".join(m.to_bytes(width, "little") for m in masks)
+    bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")
+    return bits.reshape(len(masks), width * 8)[:, :n].astype(bool)
 
 
 class _State:
@@ -263,16 +285,14 @@ def propagate(puzzle: Puzzle, rules: Sequence[str] = DEFAULT_RULES,
               start: Candidates | None = None) -> Candidates:
     """Fill forced cells and return every open cell's candidates.
 
-    The selected rules run to a fixpoint, cheapest first (after any rule acts, the
-    loop restarts from the first rule).
+    The rules run to a fixpoint, cheapest first (after any rule acts, from the first).
 
     Args:
         puzzle: The puzzle.
         rules: Rule names (see :data:`RULES`).
-        start: An earlier result for ``puzzle`` to continue from (e.g. with more rules):
-            its grid, candidates and rule counts are the starting point.  Every rule only
-            removes candidates the puzzle's solutions cannot use, so the fixpoint is the
-            one a fresh run with ``rules`` reaches (when they include ``start.rules``).
+        start: An earlier result for ``puzzle`` to continue from (e.g. with more rules);
+            the fixpoint is the one a fresh run reaches (rules only remove candidates no
+            solution uses).
 
     >>> from qsudoku.io import parse_puzzle
     >>> p = parse_puzzle("1..." "..2." "...." "...4")

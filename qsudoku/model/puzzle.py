@@ -1,11 +1,8 @@
 """The puzzle model: a size, the givens and a list of units.
 
-``Puzzle.units`` is the only geometry in qsudoku.  A standard Sudoku, a jigsaw
-and a Sudoku-X differ only in that list; propagation, the QUBO builder, the
-decoder and every exact solver read it and never branch on the variant.
-
-Cells are flat indices ``r * n + c`` internally and ``(row, col)`` (0-based)
-in the API; digits are ints ``1..n``; ``0`` in ``givens`` is a blank.
+``Puzzle.units`` is the only geometry: a Sudoku, a jigsaw and a Sudoku-X differ only in
+that list, and nothing downstream branches on the variant.  Cells are flat ``r * n + c``
+internally and ``(row, col)`` (0-based) in the API; digits are ``1..n``, ``0`` a blank.
 
 >>> p = Puzzle.standard([0] * 16, box=(2, 2))
 >>> p.size, len(p.units), p.kind
@@ -24,17 +21,8 @@ from typing import Iterable, Sequence
 from qsudoku.checks import describe, need_int, need_ints, need_type
 from qsudoku.errors import ContradictionError, PuzzleFormatError
 
-__all__ = [
-    "Unit",
-    "Puzzle",
-    "UNIT_KINDS",
-    "default_box",
-    "row_units",
-    "column_units",
-    "box_units",
-    "region_units",
-    "diagonal_units",
-]
+__all__ = ["Unit", "Puzzle", "UNIT_KINDS", "default_box", "row_units", "column_units",
+           "box_units", "region_units", "diagonal_units"]
 
 #: Kinds of units; each has its own penalty weight (``region`` shares ``box``'s).
 UNIT_KINDS = ("row", "column", "box", "region", "extra")
@@ -290,10 +278,7 @@ class Puzzle:
                 seen[d] = c
 
     def broken_units(self, grid: Sequence[int]) -> list[tuple[Unit, int]]:
-        """``(unit, digit)`` pairs whose one-of-each rule ``grid`` breaks.
-
-        ``grid`` is a full row-major grid; a digit missing from or repeated in a unit
-        breaks it.
+        """``(unit, digit)`` pairs whose one-of-each rule the full ``grid`` breaks.
 
         >>> p = Puzzle.standard([0] * 16)
         >>> p.broken_units([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1])
@@ -325,16 +310,14 @@ class Puzzle:
 
 
 def _sized(name: str, values) -> None:
-    """``TypeError`` naming ``name`` unless ``values`` is a sized sequence of values (a
-    list, tuple or array; not a string)."""
+    """``TypeError`` naming ``name`` unless ``values`` is a sized sequence (not a string)."""
     if isinstance(values, (str, bytes)) or not hasattr(values, "__len__") \
             or not hasattr(values, "__iter__"):
         raise TypeError(f"{name} must be a sequence of integers, not {describe(values)}")
 
 
 def _ints(name: str, values) -> tuple[int, ...]:
-    """``values`` as a tuple of ints; ``TypeError`` naming ``name`` if they are not ints
-    (the ranges are checked by :class:`Puzzle`, which knows the size)."""
+    """``values`` as a tuple of ints (``TypeError`` naming ``name``); ranges are checked later."""
     return need_ints(name, values, low=-(2**63), high=2**63 - 1)
 
 

@@ -12,10 +12,8 @@ penalty.  Either way the energy is 0 exactly for a valid completion and at least
 ``min(w)`` otherwise.
 
 Every squared penalty goes through one builder, :func:`qsudoku.model.penalty.penalty_terms`
-(its one-hot case is :func:`one_hot`), which writes all groups of the model into numpy
-arrays at once; dimod takes them as arrays too.  The builder makes the groups with
-numpy, for all units and digits at once, and takes the pairs in pieces, so that a
-deadline can stop a build that takes seconds (49x49 grids).
+(its one-hot case is :func:`one_hot`), all groups at once in numpy arrays, the pairs in
+pieces so that a deadline can stop a build that takes seconds.
 
 >>> from qsudoku.io import parse_puzzle
 >>> from qsudoku.model.propagate import propagate
@@ -50,9 +48,8 @@ from qsudoku.model.puzzle import Puzzle
 __all__ = ["Weights", "Constraint", "QuboModel", "build_model", "one_hot", "MAX_WEIGHT",
            "PIECE_PAIRS"]
 
-#: The largest penalty weight accepted.  Energies add up thousands of weighted terms in
-#: float64; far larger weights overflow (``1e308`` gave ``inf`` energies and numpy warnings),
-#: and a ratio of ``1e9`` between weights is already far beyond any useful one.
+#: The largest penalty weight accepted: far larger ones overflow float64 energies, and a
+#: ratio of ``1e9`` between weights is far beyond any useful one.
 MAX_WEIGHT = 1e9
 
 
@@ -109,7 +106,7 @@ class Constraint:
         return f"{unit.label} needs one {puzzle.alphabet[d - 1]}"
 
 
-class _Packed(NamedTuple):
+class Packed(NamedTuple):
     """A model's constraints end to end, for the decoder and :meth:`QuboModel.groups`."""
 
     members: np.ndarray  # every constraint's variable indices, concatenated (int64)
@@ -137,8 +134,7 @@ class QuboModel:
         slot_cell: Flat cell of each candidate slot (``None``: :attr:`var_cell`).
         slot_digit: Digit of each candidate slot (``None``: :attr:`var_digit`).
 
-    A model is not changed after building: :meth:`groups` and the decoder read the
-    constraints through arrays made once per model.
+    A model is not changed after building (the decoder reads arrays made once).
     """
 
     candidates: Candidates
@@ -190,55 +186,44 @@ class QuboModel:
         return self.bqm.num_interactions
 
     def groups(self) -> list[tuple[str, list[tuple]]]:
-        """Each one-hot group as ``(kind, [labels])`` for structure-aware samplers.
+        """Each one-hot group as ``(kind, [labels])`` for structure-aware samplers (new
+        lists each call).
 
-        The labels are looked up once per model (a model is not changed after
-        building); each call returns new lists.
-
-        One-hot: the groups' labels are the model's variables.  An encoding whose variables
-        are not the indicators (the domain wall) gives first one ``("wall", [the cell's
-        variables])`` per open cell, in the order of the ``"cell"`` groups (empty for a cell
-        with one candidate), then the same one-hot groups over the *candidate slots*
-        ``(r, c, d)``, which are not the model's variables: a cell's slots ``d_0 < d_1 < ...``
-        and its walls ``(r, c, ">=", d_1), ...`` are the encoding's change of variables
-        (slot ``j``'s indicator is wall ``j`` minus wall ``j + 1``), from which ``decompose``
-        propagates over digits and sends subproblems in walls.  The plan refuses a
-        domain-wall model to the samplers that read one-hot groups as the model's variables.
+        One-hot: the labels are the model's variables.  The domain wall gives first one
+        ``("wall", [the cell's variables])`` per open cell (in the order of the ``"cell"``
+        groups), then the one-hot groups over the *candidate slots* ``(r, c, d)``, which
+        are not the model's variables (slot ``j``'s indicator is wall ``j`` minus wall
+        ``j + 1``).
         """
-        labels, b = self._member_labels, self._packed.bounds
-        one_hot = [(kind, labels[i:j]) for kind, i, j in zip(self._packed.kinds, b, b[1:])]
+        labels, b = self._member_labels, self.packed.bounds
+        one_hot = [(kind, labels[i:j]) for kind, i, j in zip(self.packed.kinds, b, b[1:])]
         if self.one_hot:
             return one_hot
         n = self.puzzle.size
-        cells = [r * n + c for (_, (r, c)) in (lab for lab in self._packed.labels
+        cells = [r * n + c for (_, (r, c)) in (lab for lab in self.packed.labels
                                                 if lab[0] == "cell")]
         at = np.searchsorted(self.var_cell, np.concatenate([cells, np.asarray(cells) + 1]))
         lo, hi = at[:len(cells)].tolist(), at[len(cells):].tolist()
         return [("wall", self.variables[i:j]) for i, j in zip(lo, hi)] + one_hot
 
     @cached_property
-    def _packed(self) -> _Packed:
-        """The constraints end to end, for the decoder and :meth:`groups`.
-
-        Computed once (a model's constraints are not changed after building);
-        :func:`build_model` sets it as it makes them.
-        """
+    def packed(self) -> Packed:
+        """The constraints end to end (:func:`build_model` sets it as it makes them)."""
         cons = self.constraints
         sizes = [len(c.variables) for c in cons]
         members = (np.concatenate([c.variables for c in cons]).astype(np.int64) if sum(sizes)
                    else np.zeros(0, np.int64))
         bounds = np.cumsum([0] + sizes)
-        return _Packed(members, bounds.tolist(), bounds[:-1], [c.label for c in cons],
+        return Packed(members, bounds.tolist(), bounds[:-1], [c.label for c in cons],
                        [c.kind for c in cons])
 
     @cached_property
     def _member_labels(self) -> list[tuple[int, int, int]]:
-        """The slot label ``(r, c, d)`` of each entry of ``_packed.members`` (the variable's
-        label in one-hot)."""
+        """The slot label ``(r, c, d)`` of each entry of ``packed.members``."""
         n = self.puzzle.size
-        slots = self.slot_cell[self._packed.members]
+        slots = self.slot_cell[self.packed.members]
         return list(zip((slots // n).tolist(), (slots % n).tolist(),
-                        self.slot_digit[self._packed.members].tolist()))
+                        self.slot_digit[self.packed.members].tolist()))
 
     def sample_of_grid(self, grid: Sequence[int]) -> np.ndarray:
         """The 0/1 vector (in variable-index order) that encodes a full ``grid``."""
@@ -262,10 +247,8 @@ def build_model(candidates: Candidates, weights: Weights = Weights(), *,
         candidates: Output of :func:`qsudoku.model.propagate.propagate`.
         weights: Penalty weight per constraint kind (``cell`` weighs the encoding's own
             penalty: the one-hot cell groups, or the domain wall's chains).
-        deadline: A :func:`time.perf_counter` value: the build checks it between two
-            pieces of :data:`PIECE_PAIRS` couplers (a blank 49x49 has 11 million),
-            so that a time limit holds on grids whose model alone takes seconds.
-            ``None`` = no limit.
+        deadline: A :func:`time.perf_counter` value, checked between two pieces of
+            :data:`PIECE_PAIRS` couplers (``None`` = no limit).
         encoding: A name of :data:`qsudoku.model.encodings.ENCODINGS`.
 
     Raises:
@@ -284,13 +267,7 @@ def build_model(candidates: Candidates, weights: Weights = Weights(), *,
     puzzle = candidates.puzzle
     n = puzzle.size
     grid = np.asarray(candidates.grid)
-    if n < 63:
-        masks = np.asarray(candidates.masks, dtype=np.int64)
-        bits = (masks[:, None] >> np.arange(n)[None, :]) & 1
-    else:  # a mask of 63 digits or more does not fit in an int64
-        bits = np.array([[(m >> d) & 1 for d in range(n)] for m in candidates.masks], np.int64)
-    bits[grid != 0] = 0
-    slot_cell, d0 = np.nonzero(bits)  # by cell, then digit: a cell's slots are consecutive
+    slot_cell, d0 = np.nonzero(candidates.open_bits())  # by cell, then digit: a cell's slots are consecutive
     slot_digit = d0 + 1
     ns = len(slot_cell)
     index = np.full((n * n, n), -1, dtype=np.int64)
@@ -300,9 +277,8 @@ def build_model(candidates: Candidates, weights: Weights = Weights(), *,
     open_cells = np.flatnonzero(grid == 0)
     cell_start = np.searchsorted(slot_cell, np.arange(n * n + 1))
     cell_sizes = cell_start[open_cells + 1] - cell_start[open_cells]
-    # Unit groups for all units at once: sub[k, d, i] is the slot of digit d + 1 in
-    # unit k's i-th cell (-1: none).  A group per (unit, digit) with any; sub[sub >= 0]
-    # lists them unit by unit, digit by digit, each in its unit's cell order.
+    # Unit groups: sub[k, d, i] is the slot of digit d + 1 in unit k's i-th cell (-1: none);
+    # sub[sub >= 0] lists them unit by unit, digit by digit, in the unit's cell order.
     units = puzzle.units
     unit_cells = np.array([u.cells for u in units], dtype=np.int64).reshape(len(units), n)
     sub = index[unit_cells].transpose(0, 2, 1)
@@ -340,19 +316,15 @@ def build_model(candidates: Candidates, weights: Weights = Weights(), *,
     model = QuboModel(candidates, weights, bqm, encoded.labels, encoded.var_cell,
                       encoded.var_digit, constraints,
                       None if encoded.one_hot else encoded, slot_cell, slot_digit)
-    model._packed = _Packed(members, bounds, starts, labels, kinds)
+    model.packed = Packed(members, bounds, starts, labels, kinds)
     return model
 
 
 def _penalties(e: Encoded, members, sizes, group_w, num_cells: int, w_cell: float):
-    """``(linear, pieces, offset)`` of the model: squared penalties of the groups over
-    the encoding's indicators, then the encoding's own chain terms.
-
-    One-hot squares every group (cells first), its indicators being its variables; an
-    encoding with indicators of its own squares only the unit groups (its indicators
-    of a cell sum to one by construction) and adds ``w_cell * x2 * (1 - x1)`` per link
-    of its chains.
-    """
+    """``(linear, pieces, offset)``: the squared penalties of the groups over the
+    encoding's indicators (one-hot: every group; else only the unit groups, a cell's
+    indicators summing to one by construction), then ``w_cell * x2 * (1 - x1)`` per link
+    of the encoding's chains."""
     nv = len(e.labels)
     if e.one_hot:
         return penalty_terms(members, sizes, group_w, nv)

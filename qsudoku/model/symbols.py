@@ -1,14 +1,10 @@
 """Digit alphabets: how the values ``1..n`` are written.
 
-The default convention (that of the files under ``data/``) writes 1-9 as digits, then
-``A`` = 10, ``B`` = 11, ... ``Z`` = 35, read in either case.  Grids of 36x36 up to
-:data:`MAX_SIZE` (64x64) go on with ``a`` = 36, ... ``z`` = 61, ``@``, ``$``, ``%``:
-their alphabets hold both cases, so they are read case-sensitively.  Blanks are
-``.`` (also ``_``, ``*``, ``?``) and ``0`` whenever ``0`` is not itself a digit of
-the alphabet.  Another alphabet is given with ``--digits``, e.g. ``0-9A-F`` for
-hexadecimal 16x16 puzzles (then ``0`` means 1 and only ``.`` is a blank); one whose
-symbols stay distinct in upper case is read in either case (and kept upper-case),
-one that needs both cases (``0-9A-Za-z``) is read exactly as given.
+By default 1-9, then ``A`` = 10 ... ``Z`` = 35 (either case); from 36x36 up to
+:data:`MAX_SIZE` on with ``a`` ... ``z``, ``@``, ``$``, ``%``, read case-sensitively.
+Blanks are ``.``, ``_``, ``*``, ``?`` and ``0`` unless ``0`` is a digit.  ``--digits``
+gives another alphabet (``0-9A-F``); one whose symbols stay distinct in upper case is
+read in either case, one that needs both cases is read as given.
 
 >>> default_alphabet(16)
 '123456789ABCDEFG'
@@ -40,9 +36,8 @@ WIDE_SYMBOLS = SYMBOLS + "abcdefghijklmnopqrstuvwxyz@$%"
 #: The largest grid side qsudoku reads (one default symbol per value).
 MAX_SIZE = len(WIDE_SYMBOLS)
 _BLANKS = frozenset(".*?_")
-#: The labels of a jigsaw's regions as qsudoku writes a region map (the first region
-#: ``a``), one per region up to :data:`MAX_SIZE`: none is a character the map reader
-#: skips (whitespace, ``/``, ``|``, ``,``), so every map written reads back.
+#: The labels qsudoku writes a region map with, one per region up to :data:`MAX_SIZE`
+#: (none is a character the map reader skips, so every map written reads back).
 REGION_LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@+"
 #: Characters a region map may hold between its labels (row separators), never labels.
 REGION_SEPARATORS = "/|,"
@@ -89,9 +84,7 @@ def digits_spec(alphabet: str) -> str:
 def parse_digits(spec: str) -> str:
     """Expand a digits option such as ``"0-9A-F"`` or ``"1-9A-G"`` into an alphabet.
 
-    A spec without ranges is taken literally (``"123456789ABCDEFG"``).  The alphabet is
-    upper-cased (and then read in either case) when its symbols stay distinct that way,
-    and kept as written otherwise.
+    Upper-cased (then read in either case) when its symbols stay distinct that way.
 
     Raises:
         PuzzleFormatError: On an empty spec, a reversed range or a repeated symbol.
@@ -124,17 +117,15 @@ def parse_digits(spec: str) -> str:
 
 
 def check_alphabet(alphabet: str, spec: str | None = None) -> str:
-    """``alphabet`` if each of its symbols stands for one value: no symbol twice (case
-    folded unless the alphabet is :func:`case_sensitive`, as puzzles are read) and no
-    blank symbol.
+    """``alphabet`` if each of its symbols stands for one value: none twice (case folded
+    unless :func:`case_sensitive`) and none a blank.
 
     Args:
         alphabet: The symbols of values ``1..n``.
         spec: How the user wrote it, for the message (default: ``alphabet``).
 
     Raises:
-        PuzzleFormatError: A symbol is repeated (``"1123"`` would read a ``2`` as value 3)
-            or is a blank.
+        PuzzleFormatError: A symbol is repeated or is a blank.
 
     >>> check_alphabet("1123")
     Traceback (most recent call last):
