@@ -50,7 +50,7 @@ import time
 
 import numpy as np
 
-from qsudoku.samplers.dwave.subproblems import descend, sample_batch, tally
+from qsudoku.samplers.dwave.subproblems import Run
 
 __all__ = ["Propagator", "construct_run", "pick_cells", "take", "EVAPORATION"]
 
@@ -167,9 +167,8 @@ def take(prop: Propagator, cells, picked, y, rng, refute: bool, blame) -> tuple[
     return True, taken
 
 
-def construct_run(sampler, model, structure, rng, size, max_calls, target, time_limit,
-                  child_params, stats, polish, backjump=3, memory=1.0, refute=True, batch=1,
-                  code=None):
+def construct_run(run: Run, model, structure, rng, backjump: int = 3, memory: float = 1.0,
+                  refute: bool = True, code=None):
     """One construction run of :class:`~qsudoku.samplers.dwave.decompose.DecomposeSampler`.
 
     ``model`` and ``structure`` are one-hot; with ``code`` (a
@@ -181,17 +180,19 @@ def construct_run(sampler, model, structure, rng, size, max_calls, target, time_
     """
     prop = Propagator(model.n, list(structure.cells) + list(structure.units))
     saving = 0 if code is None else 1  # a cell sent in walls takes one variable less
-    cells = structure.cells
-    takes_seed = "seed" in getattr(sampler.child, "parameters", {})
+    cells, stats = structure.cells, run.stats
     t0, used, best, best_energy = time.perf_counter(), 0, None, np.inf
     blame = np.zeros(model.n)  # decayed count of contradictions per digit
     stack: list = []           # per QPU call on the branch: (alive, chosen, retries) before it
     last: list[int] = []       # the digits the last call took
     retries = 0                # calls already made from the current state
     ok = prop.reset()
-    while used < max_calls:
-        if time_limit is not None and time.perf_counter() - t0 > time_limit:
-            break
+
+    def pick():
+        return pick_cells(prop, cells, structure.units_of_cell, structure.cells_of_unit,
+                          run.size, rng, saving)
+
+    while used < run.max_calls and not run.late(t0):
         if not ok:
             blame[last] += 1.0
             while stack and stack[-1][2] >= backjump:
@@ -207,42 +208,33 @@ def construct_run(sampler, model, structure, rng, size, max_calls, target, time_
                     break  # the root itself is contradictory
             last = []
             continue
-        picked = pick_cells(prop, cells, structure.units_of_cell, structure.cells_of_unit, size,
-                             rng, saving)
+        picked = pick()
         if not picked:  # complete
             x = prop.assignment()
             energy = model.energy(x)
             if energy < best_energy:
                 best, best_energy = x, energy
-            if energy <= target + 1e-9:
+            if energy <= run.target + 1e-9:
                 break
             ok, last = False, []
             continue
         stack.append((prop.alive.copy(), prop.chosen.copy(), retries))
         retries = 0
-        picks = [picked] + [pick_cells(prop, cells, structure.units_of_cell,
-                                        structure.cells_of_unit, size, rng, saving)
-                            for _ in range(batch - 1)]
+        picks = [picked] + [pick() for _ in range(run.batch - 1)]
         frees = [np.concatenate([c[prop.alive[c]] for c in (cells[k] for k in p)]) for p in picks]
         x = prop.assignment()
         subs = [model.subproblem(free, x) for free in frees]
         if memory:
             for sub, free in zip(subs, frees):
                 sub.add_linear_from(zip(range(len(free)), memory * blame[free]))
-        params = dict(child_params)
-        if takes_seed:
-            params["seed"] = int(rng.integers(2 ** 31))
         sent = subs if code is None else [code.encode(s, f) for s, f in zip(subs, frees)]
-        answers, info = sample_batch(sampler.child, sent, params)
+        answers = run.call(sent, rng)
         used += 1
         blame *= 1.0 - EVAPORATION
-        tally(stats, info, max(s.num_variables for s in sent), len(subs))
         ok, last, root = False, [], (prop.alive.copy(), prop.chosen.copy())
         best_branch = idle = None  # the consistent branch that chose most; one that chose none
         failed = False
-        for sub, free, pick, answer in zip(sent, frees, picks, answers):
-            if polish and len(answer):
-                answer = descend(sub, answer)
+        for free, pick_, answer in zip(frees, picks, answers):
             if not len(answer):
                 continue
             y = np.zeros(model.n)
@@ -250,7 +242,7 @@ def construct_run(sampler, model, structure, rng, size, max_calls, target, time_
             y[free] = ([first[i] for i in range(len(free))] if code is None
                        else code.decode(first, free))
             prop.alive, prop.chosen = root[0].copy(), root[1].copy()
-            fine, taken = take(prop, cells, pick, y, rng, refute, blame)
+            fine, taken = take(prop, cells, pick_, y, rng, refute, blame)
             progress = int(prop.chosen.sum())
             if fine and taken and (best_branch is None or progress > best_branch[0]):
                 best_branch = (progress, prop.alive, prop.chosen, taken)
@@ -269,7 +261,7 @@ def construct_run(sampler, model, structure, rng, size, max_calls, target, time_
             _, prop.alive, prop.chosen, _ = idle
             retries = stack.pop()[2] + 1
             ok = retries <= backjump
-    if best is None or best_energy > target + 1e-9:
+    if best is None or best_energy > run.target + 1e-9:
         x = prop.assignment()
         for c in cells:
             if not prop.chosen[c].any():

@@ -19,12 +19,15 @@ from every interaction, longer than the QPU call it feeds.
 
 from __future__ import annotations
 
+import time
+from dataclasses import dataclass
+
 import dimod
 import numpy as np
 
 from qsudoku.samplers.dwave.cliques import Packed
 
-__all__ = ["SubModel", "SubStructure", "descend", "sample_batch", "tally"]
+__all__ = ["SubModel", "SubStructure", "Run", "descend", "sample_batch", "tally"]
 
 
 class SubModel:
@@ -160,6 +163,47 @@ class SubStructure:
         taken = np.bincount(self.unit_flat, fixed_one, len(self.units)) > 0
         blocked = np.bincount(self.var_flat, taken[self.unit_flat], len(x)) > 0
         return ~blocked | (x > 0.5)
+
+
+@dataclass
+class Run:
+    """What every run of :class:`~qsudoku.samplers.dwave.decompose.DecomposeSampler` shares.
+
+    Attributes:
+        child: The sampler of each subproblem.
+        size: Most variables per subproblem.
+        max_calls: Most calls per run.
+        target: A run stops at this energy.
+        time_limit: Wall seconds per run (``None``: none).
+        params: Parameters of every child call.
+        stats: The counts of every call (:func:`tally`), over all runs.
+        polish: Take each read of every answer downhill (:func:`descend`).
+        batch: Subproblems per call.
+    """
+
+    child: object
+    size: int
+    max_calls: int
+    target: float
+    time_limit: float | None
+    params: dict
+    stats: dict
+    polish: bool
+    batch: int
+
+    def late(self, t0: float) -> bool:
+        """True once the run started at ``t0`` (a :func:`time.perf_counter`) is out of time."""
+        return self.time_limit is not None and time.perf_counter() - t0 > self.time_limit
+
+    def call(self, subs: list, rng) -> list:
+        """The answers of one child call on ``subs`` (polished), counted in :attr:`stats`;
+        a child that takes ``seed`` gets one drawn from ``rng``."""
+        params = dict(self.params)
+        if "seed" in getattr(self.child, "parameters", {}):
+            params["seed"] = int(rng.integers(2 ** 31))
+        answers, info = sample_batch(self.child, subs, params)
+        tally(self.stats, info, max(s.num_variables for s in subs), len(subs))
+        return [descend(s, a) if self.polish and len(a) else a for s, a in zip(subs, answers)]
 
 
 def sample_batch(child, subs: list, params: dict) -> tuple[list, dict]:
