@@ -211,8 +211,7 @@ class QPUSampler(dimod.ComposedSampler):
         parameters = dict(self.embedding_parameters)
         if seed is not None:
             parameters.setdefault("random_seed", seed)
-        emb = embed_bqm(bqm, self.child, self.cache, parameters=parameters,
-                        target=self.target, adjacency=self.child.adjacency)
+        emb = embed_bqm(bqm, self.child, self.cache, parameters=parameters, target=self.target)
         if not emb.found:
             raise BackendUnavailableError(
                 f"the model ({bqm.num_variables} variables, {bqm.num_interactions} interactions) did "
