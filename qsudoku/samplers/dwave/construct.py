@@ -1,41 +1,27 @@
 """``decompose``'s ``construct`` strategy: a consistent partial assignment grown by QPU calls.
 
 Instead of repairing a complete assignment, the run keeps a *partial* one that never breaks
-a one-hot group: every variable is *decided* (chosen, or ruled out) or *open*.  It starts
-from the root (every group open) and repeatedly
+a one-hot group: every variable is *decided* (chosen, or ruled out) or *open*.  From the
+root it repeatedly picks the open cells with fewest open candidates, grown through the
+units they share, up to ``subproblem_size`` variables; sends the sub-QUBO over their open
+candidates (chosen variables folded into linear biases, every other variable fixed to 0,
+plus ``memory`` times each candidate's *blame*) to the QPU sampler, ``batch`` subproblems
+a call, keeping the answer whose digits propagate without a contradiction and decide most
+variables; and takes each freed cell's one-hot digit, propagating singles over the groups
+after each choice.  A group left with no open member is a contradiction, answered three
+ways:
 
-1. picks the open cells with fewest open candidates, grown through the units they share,
-   until their open candidates reach ``subproblem_size`` variables,
-2. sends the sub-QUBO over those candidates to the QPU sampler (the chosen variables are
-   folded into linear biases, every other variable is fixed to 0; each candidate's
-   *blame* below, times ``memory``, is added to its linear bias); with ``batch`` > 1, that
-   many subproblems from the current state (tie-broken starts) in one call, and of their
-   answers the one whose digits propagate (step 3) without a contradiction and decide most
-   variables is kept,
-3. takes the best (polished) read's digit for every freed cell whose read is one-hot and
-   still open, and propagates after each choice: a chosen variable rules out the other
-   members of its groups, and a group left with one open member chooses it (naked and
-   hidden singles over the groups; the sampler reads only the BQM and its groups).
+- ``refute``: a digit whose propagation contradicts is undone and ruled out (a failed
+  literal), and the call's other digits are still taken;
+- ``backjump``: a contradiction left after that undoes the last call's digits (the state
+  before it is kept on a stack) and asks again, at most ``backjump`` more times per state
+  before undoing the call before it; an empty stack restarts from the root;
+- ``memory``: every digit of a call that ended in a contradiction, and every refuted
+  digit, gains one unit of blame, which evaporates by :data:`EVAPORATION` per call and
+  persists across backjumps and restarts, so later subproblems lean away from it.
 
-A group left with no open member is a contradiction.  Three measured answers to it:
-
-- ``refute``: a digit whose propagation contradicts the grid is undone and ruled out
-  (a failed literal: the QPU proposed it, the propagation refuted it), and the call's
-  other digits are still taken;
-- ``backjump``: a contradiction left after that undoes only the last QPU call's digits
-  (the state before the call is kept on a stack) and asks again from there, at most
-  ``backjump`` more times per state before undoing the call before it; an empty stack
-  restarts from the root.  The QPU still chooses every digit: the classical part only
-  chooses which state to free cells from;
-- ``memory``: every digit taken by a call that ended in a contradiction, and every
-  refuted digit, gains one unit of blame; blame evaporates by ``EVAPORATION`` per call
-  and persists across backjumps and restarts (a pheromone that repels instead of
-  attracting), so the next subproblems lean away from digits that failed.
-
-Measured on the four forum_hardest_1106 puzzles the plain restart needed 1,304-4,499
-calls for (indices 23, 44, 60, 90; mock QPU, 10 reads): 30-388 calls with all three.
-The run stops at a full assignment with energy at most ``energy_target`` or after
-``max_calls`` QPU calls.
+A run stops at a full assignment of energy at most ``energy_target`` or after
+``max_calls`` calls.
 
 >>> import dimod
 >>> bqm = dimod.BQM({"a": -1.0, "b": -1.0}, {"ab": 2.0}, 1.0, "BINARY")

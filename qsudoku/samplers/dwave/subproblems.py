@@ -1,14 +1,12 @@
 """The reduced QUBO as index arrays for ``decompose``: induced subproblems, cells and units.
 
-:class:`SubModel` holds the BQM as numpy vectors, so that the energy of an assignment, the
-local fields and the subproblem over a set of free variables (every other variable fixed
-and folded into linear biases) cost a few vector operations per QPU call.  A subproblem
-reads only the interactions of its free variables and of the fixed variables set to 1
-(through an adjacency list built on the first call), not the whole model's: on a blank
-49x49 grid (10.6 M interactions) a 64-variable subproblem took 2.1 s when it was built
-from every interaction, longer than the QPU call it feeds.
-:class:`SubStructure` splits the one-hot groups into *cells* (disjoint, freed whole) and
-*units* (the other groups, through which freed regions grow).
+:class:`SubModel` holds the BQM as numpy vectors, so that energies, local fields and the
+subproblem over a set of free variables (every other variable fixed and folded into linear
+biases) cost a few vector operations per call; a subproblem reads only the interactions
+of its free variables and of the fixed ones set to 1 (through an adjacency list built
+once), not the whole model's.  :class:`SubStructure` splits the one-hot groups into
+*cells* (disjoint, freed whole) and *units* (the other groups, through which freed regions
+grow).  :class:`Run` is what the runs of both strategies share.
 
 >>> import dimod
 >>> m = SubModel(dimod.BQM({"a": -1.0, "b": -1.0}, {"ab": 2.0}, 1.0, "BINARY"))
@@ -167,19 +165,10 @@ class SubStructure:
 
 @dataclass
 class Run:
-    """What every run of :class:`~qsudoku.samplers.dwave.decompose.DecomposeSampler` shares.
-
-    Attributes:
-        child: The sampler of each subproblem.
-        size: Most variables per subproblem.
-        max_calls: Most calls per run.
-        target: A run stops at this energy.
-        time_limit: Wall seconds per run (``None``: none).
-        params: Parameters of every child call.
-        stats: The counts of every call (:func:`tally`), over all runs.
-        polish: Take each read of every answer downhill (:func:`descend`).
-        batch: Subproblems per call.
-    """
+    """What every run of :class:`~qsudoku.samplers.dwave.decompose.DecomposeSampler` shares:
+    its child sampler, ``subproblem_size``, ``max_calls``, ``energy_target``,
+    ``time_limit`` (per run), the child's parameters, the counts of every call
+    (:func:`tally`, over all runs), ``polish`` and ``batch``."""
 
     child: object
     size: int
