@@ -45,19 +45,9 @@ class Cover(NamedTuple):
 
 
 class Colony(NamedTuple):
-    """The knobs of :func:`colony` (see :class:`~qsudoku.samplers.aco.AntColonySampler`).
-
-    Attributes:
-        seed: Colony ``read`` has the generator ``(seed, read)``.
-        num_ants: Ants per iteration.
-        max_iters: Iterations at most.
-        stall: The colony ends after this many iterations without a new record.
-        q0: Probability that an ant takes the highest-pheromone candidate (greediness).
-        rho: Weight of the best-so-far ant's pheromone in the global update.
-        evap: Best-value evaporation: ``bestPher`` shrinks by this share each iteration.
-        xi: Local update: a choice pulls its pheromone this share back to the initial one.
-        weight: Weight of the blame in a refuting ant's choices (:mod:`.learn`).
-    """
+    """The knobs of :func:`colony`: the parameters of the same names of
+    :class:`~qsudoku.samplers.aco.AntColonySampler` (colony ``read`` has the generator
+    ``(seed, read)``), and ``weight``, its ``blame``."""
 
     seed: int
     num_ants: int

@@ -360,7 +360,7 @@ def embed_bqm(bqm, sampler, cache: EmbeddingCache | None = None, *,
         on_search()
     emb, seconds, why = search(edges + [(v, v) for v in variables], list(sampler.edgelist),
                                params, bounded=bounded)
-    if not valid(emb):
+    if emb is None or not valid(emb):
         return Embedded({}, key, target, seconds, False, n, why)  # never cached
     if cache is not None:
         cache.store(key, {

@@ -99,7 +99,7 @@ class _Hybrid(dimod.Sampler):
         child = self.child
         solver = getattr(getattr(child, "solver", None), "name", None) or "the solver"
         check_size(self.name, size, child.properties, f"{solver}'s limit")
-        if "label" in self.parameters:
+        if "label" in (self.parameters or {}):
             params.setdefault("label", DEFAULT_LABEL)
         return child
 

@@ -66,18 +66,11 @@ class Swaps(NamedTuple):
 
 
 class Schedule(NamedTuple):
-    """The knobs of :func:`anneal_reads` and :func:`temper_reads`.
-
-    Attributes:
-        betas: Inverse temperatures: of each sweep (annealing), or of each replica
-            (replica exchange).
-        num_sweeps: Sweeps of replica exchange per read (annealing runs one per beta).
-        seed: Base seed; read ``r`` uses generator ``(seed, first_read + r)``.
-        target: A read stops once its energy is ``<= target`` (its ground state).
-        stop_all: If true, every read stops once any read reached ``target``.
-        focus: Redraw the first cell of a swap up to this many times until it is in a
-            conflict (see :func:`_propose`).
-    """
+    """The knobs of :func:`anneal_reads` and :func:`temper_reads`: ``betas`` of each sweep
+    (annealing) or replica (replica exchange, for ``num_sweeps`` sweeps), the base ``seed``
+    (read ``r`` uses generator ``(seed, first_read + r)``), the ``target`` energy at which a
+    read stops, ``stop_all`` (every read stops once one reached it) and ``focus`` (see
+    :func:`_sweep`)."""
 
     betas: np.ndarray
     num_sweeps: int

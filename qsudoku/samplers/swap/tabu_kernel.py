@@ -29,21 +29,10 @@ __all__ = ["Tabu", "tabu_reads"]
 
 
 class Tabu(NamedTuple):
-    """The knobs of :func:`tabu_reads`.
-
-    Attributes:
-        max_iters: Iterations at most per read.
-        tenure: A digit a cell gave up is tabu for it during ``tenure + U[0, tenure]``
-            iterations.
-        stall: A read ends after this many iterations without lowering its best energy.
-        bump: At a step where no move lowers the weighted energy, each broken conflict
-            group's search weight grows by ``bump`` times its BQM weight (0 = plain tabu).
-        seed: Base seed; read ``r`` uses generator ``(seed, first_read + r)``.
-        target: A read stops once its energy is ``<= target`` (its ground state).
-        pure: :attr:`SwapStructure.digit_pure`: a swap's energy change is then the sum of
-            its two digits' changes, read off the counts without changing them.
-        stop_all: If true, every read stops once any read reached ``target``.
-    """
+    """The knobs of :func:`tabu_reads`: the parameters of the same names of
+    :class:`~qsudoku.samplers.swap.SwapTabuSampler`, ``seed``, ``target`` and ``stop_all``
+    as in :class:`~qsudoku.samplers.swap.kernel.Schedule`, and ``pure``
+    (:attr:`SwapStructure.digit_pure`: a swap's energy change is read off the counts)."""
 
     max_iters: int
     tenure: int
