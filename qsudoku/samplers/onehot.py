@@ -40,7 +40,7 @@ import numpy as np
 from qsudoku.errors import ParameterError, TimeLimitError
 from qsudoku.samplers.penalty_fit import infer_weights
 
-__all__ = ["find_groups", "groups_of", "COUPLERS_PER_SECOND"]
+__all__ = ["find_groups", "groups_of", "components", "COUPLERS_PER_SECOND"]
 
 #: Couplers :func:`find_groups` reads per second, at best: with a deadline, a BQM it cannot
 #: read in the time left at this rate is not started, as its stages cannot be interrupted.
@@ -147,34 +147,14 @@ def _by(variables, key, kind) -> list:
     return [(kind, sorted(g)) for _, g in sorted(out.items())]
 
 
-def _cliques(pairs, kind) -> list | None:
-    """Connected components of ``pairs`` as groups, if every one is a clique."""
-    adj = defaultdict(set)
-    for u, v in pairs:
-        adj[u].add(v)
-        adj[v].add(u)
-    seen, out = set(), []
-    for start in sorted(adj):
-        if start in seen:
-            continue
-        comp, stack = [], [start]
-        seen.add(start)
-        while stack:
-            u = stack.pop()
-            comp.append(u)
-            for w in adj[u]:
-                if w not in seen:
-                    seen.add(w)
-                    stack.append(w)
-        if any(len(adj[u]) != len(comp) - 1 for u in comp):
-            return None
-        out.append((kind, sorted(comp)))
-    return out
+def components(items, pairs) -> dict:
+    """Each of ``items``' component root, items linked by ``pairs`` (a union-find whose
+    union of ``(u, v)`` puts the root of ``u`` under the root of ``v``).
 
-
-def _cell_components(variables, pairs) -> dict:
-    """Each cell's component id, cells linked by ``pairs`` of their variables."""
-    parent = {(v[0], v[1]): (v[0], v[1]) for v in variables}
+    >>> components("abcd", ["ab", "cb"])
+    {'a': 'b', 'b': 'b', 'c': 'b', 'd': 'd'}
+    """
+    parent = {x: x for x in items}
 
     def find(x):
         while parent[x] != x:
@@ -183,10 +163,25 @@ def _cell_components(variables, pairs) -> dict:
         return x
 
     for u, v in pairs:
-        a, b = find((u[0], u[1])), find((v[0], v[1]))
+        a, b = find(u), find(v)
         if a != b:
             parent[a] = b
-    return {cell: find(cell) for cell in parent}
+    return {x: find(x) for x in parent}
+
+
+def _cliques(pairs, kind) -> list | None:
+    """Connected components of ``pairs`` as groups (by their least member, sorted), if
+    every one is a clique."""
+    adj = defaultdict(set)
+    for u, v in pairs:
+        adj[u].add(v)
+        adj[v].add(u)
+    root, comps = components(adj, pairs), defaultdict(list)
+    for u in sorted(adj):
+        comps[root[u]].append(u)
+    if any(len(adj[u]) != len(comp) - 1 for comp in comps.values() for u in comp):
+        return None
+    return [(kind, comp) for comp in comps.values()]
 
 
 def _guesses(bqm, variables, lab: np.ndarray, vectors):
@@ -237,7 +232,8 @@ def _guesses(bqm, variables, lab: np.ndarray, vectors):
             if line.any():
                 low = qb[line].min()
                 linked |= line & (qb > low + 1e-9 * max(1.0, abs(low)))
-        cells = _cell_components(variables, pairs(linked))
+        cells = components(dict.fromkeys((v[0], v[1]) for v in variables),
+                           (((u[0], u[1]), (v[0], v[1])) for u, v in pairs(linked)))
         base_groups = _partition_groups(variables, lab, base)
         yield "groups", base_groups + _by(variables, lambda v: (cells[v[0], v[1]], v[2]),
                                           "region")

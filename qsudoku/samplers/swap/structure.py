@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from qsudoku.errors import ParameterError
+from qsudoku.samplers.onehot import components
 from qsudoku.samplers.penalty_fit import infer_weights
 
 __all__ = ["SwapStructure", "compile_structure", "FAMILY_KINDS", "run_batches", "finish_sampleset",
@@ -120,27 +121,15 @@ def compile_structure(bqm, groups, family: str | None = None) -> SwapStructure:
     if (cell_of < 0).any() or (value_of < 0).any():
         raise ParameterError(f"every variable must lie in one 'cell' group and one {family!r} group")
     # Components: cells linked by shared family groups (a unit, or an independent part of it).
-    parent = list(range(len(cells)))
-
-    def find(x):
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for g in fam_groups:
-        cs = cell_of[g].tolist()
-        r0 = find(cs[0])
-        for c in cs[1:]:
-            r = find(c)
-            if r != r0:
-                parent[r] = r0
+    root = components(range(len(cells)), ((c, cs[0]) for cs in (cell_of[g].tolist()
+                                                                 for g in fam_groups)
+                                          for c in cs[1:]))
     comp_cells: dict[int, list[int]] = {}
     for c in range(len(cells)):
-        comp_cells.setdefault(find(c), []).append(c)
+        comp_cells.setdefault(root[c], []).append(c)
     comp_vals: dict[int, list[int]] = {}
     for v, g in enumerate(fam_groups):
-        comp_vals.setdefault(find(int(cell_of[g[0]])), []).append(v)
+        comp_vals.setdefault(root[int(cell_of[g[0]])], []).append(v)
     feasible = True
     comp_start, comp_size, tab_off, tabs = [0], [], [0], []
     slot_of_cell = np.empty(len(cells), np.int64)
