@@ -147,11 +147,12 @@ def _by(variables, key, kind) -> list:
     return [(kind, sorted(g)) for _, g in sorted(out.items())]
 
 
-def components(items, pairs) -> dict:
-    """Each of ``items``' component root, items linked by ``pairs`` (a union-find whose
-    union of ``(u, v)`` puts the root of ``u`` under the root of ``v``).
+def components(items, links) -> dict:
+    """Each of ``items``' component root, the items of each of ``links`` (an iterable of
+    items) linked together: a union-find that puts each later item's root under the first
+    item's.
 
-    >>> components("abcd", ["ab", "cb"])
+    >>> components("abcd", ["ba", "bc"])
     {'a': 'b', 'b': 'b', 'c': 'b', 'd': 'd'}
     """
     parent = {x: x for x in items}
@@ -162,10 +163,13 @@ def components(items, pairs) -> dict:
             x = parent[x]
         return x
 
-    for u, v in pairs:
-        a, b = find(u), find(v)
-        if a != b:
-            parent[a] = b
+    for link in links:
+        link = iter(link)
+        r0 = find(next(link))
+        for x in link:
+            r = find(x)
+            if r != r0:
+                parent[r] = r0
     return {x: find(x) for x in parent}
 
 
@@ -233,7 +237,7 @@ def _guesses(bqm, variables, lab: np.ndarray, vectors):
                 low = qb[line].min()
                 linked |= line & (qb > low + 1e-9 * max(1.0, abs(low)))
         cells = components(dict.fromkeys((v[0], v[1]) for v in variables),
-                           (((u[0], u[1]), (v[0], v[1])) for u, v in pairs(linked)))
+                           (((v[0], v[1]), (u[0], u[1])) for u, v in pairs(linked)))
         base_groups = _partition_groups(variables, lab, base)
         yield "groups", base_groups + _by(variables, lambda v: (cells[v[0], v[1]], v[2]),
                                           "region")

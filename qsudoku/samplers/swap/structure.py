@@ -24,7 +24,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from qsudoku.errors import ParameterError
-from qsudoku.samplers.onehot import components
 from qsudoku.samplers.penalty_fit import infer_weights
 
 __all__ = ["SwapStructure", "compile_structure", "FAMILY_KINDS", "run_batches", "finish_sampleset",
@@ -121,9 +120,22 @@ def compile_structure(bqm, groups, family: str | None = None) -> SwapStructure:
     if (cell_of < 0).any() or (value_of < 0).any():
         raise ParameterError(f"every variable must lie in one 'cell' group and one {family!r} group")
     # Components: cells linked by shared family groups (a unit, or an independent part of it).
-    root = components(range(len(cells)), ((c, cs[0]) for cs in (cell_of[g].tolist()
-                                                                 for g in fam_groups)
-                                          for c in cs[1:]))
+    parent = list(range(len(cells)))  # (a list: faster than onehot.components' dict)
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for g in fam_groups:
+        cs = cell_of[g].tolist()
+        r0 = find(cs[0])
+        for c in cs[1:]:
+            r = find(c)
+            if r != r0:
+                parent[r] = r0
+    root = [find(c) for c in range(len(cells))]
     comp_cells: dict[int, list[int]] = {}
     for c in range(len(cells)):
         comp_cells.setdefault(root[c], []).append(c)
