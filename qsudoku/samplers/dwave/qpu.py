@@ -108,7 +108,8 @@ def resolve_chain_strength(bqm, chain_strength=None, factor=None) -> float:
 
 def check_qpu_params(params: dict, parameters, properties, sampler: str = "qpu") -> None:
     """Check QPU sampling parameters against the solver's ``parameters`` and ``*_range``
-    properties (what :func:`~qsudoku.samplers.dwave.checks.check_qpu` cannot know)."""
+    properties: what :func:`~qsudoku.samplers.dwave.checks.check_qpu` (run first, by
+    :meth:`QPUSampler.sample`) cannot know."""
     for key, value in params.items():
         if key not in parameters:
             raise ParameterError(f"{sampler}: the QPU does not accept parameter {key!r}; it "
@@ -119,7 +120,6 @@ def check_qpu_params(params: dict, parameters, properties, sampler: str = "qpu")
             if not lo <= value <= hi:
                 raise ParameterError(f"{sampler}: {key} = {value!r} is outside the solver's "
                                      f"range [{lo:g}, {hi:g}]")
-    check_qpu(sampler, params)
 
 
 class QPUSampler(dimod.ComposedSampler):
