@@ -135,13 +135,12 @@ def compile_structure(bqm, groups, family: str | None = None) -> SwapStructure:
             r = find(c)
             if r != r0:
                 parent[r] = r0
-    root = [find(c) for c in range(len(cells))]
     comp_cells: dict[int, list[int]] = {}
     for c in range(len(cells)):
-        comp_cells.setdefault(root[c], []).append(c)
+        comp_cells.setdefault(find(c), []).append(c)
     comp_vals: dict[int, list[int]] = {}
     for v, g in enumerate(fam_groups):
-        comp_vals.setdefault(root[int(cell_of[g[0]])], []).append(v)
+        comp_vals.setdefault(find(int(cell_of[g[0]])), []).append(v)
     feasible = True
     comp_start, comp_size, tab_off, tabs = [0], [], [0], []
     slot_of_cell = np.empty(len(cells), np.int64)
