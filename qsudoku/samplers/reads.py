@@ -102,8 +102,6 @@ _WARMED: set = set()
 
 def as_binary(bqm):
     """``bqm`` with BINARY variables (a copy if it was SPIN)."""
-    import dimod
-
     return bqm if bqm.vartype is dimod.BINARY else bqm.change_vartype(dimod.BINARY, inplace=False)
 
 

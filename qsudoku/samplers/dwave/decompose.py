@@ -187,11 +187,9 @@ class DecomposeSampler(dimod.Sampler):
         rng = np.random.default_rng(seed)
         if qpu_reads is not None and "num_reads" in getattr(self.child, "parameters", {}):
             child_params["num_reads"] = qpu_reads
-        stats = {"qpu_calls": 0, "max_subproblem_variables": 0, "longest_chain": 0,
-                 "estimated_qpu_access_time": 0.0, "qpu_access_time": 0.0, "accepted": 0,
-                 "chain_break_fraction": 0.0, "restarts": 0, "backjumps": 0, "subproblems": 0}
         run = Run(self.child, subproblem_size, max_calls, energy_target, time_limit,
-                  child_params, stats, polish, batch)
+                  child_params, polish, batch)
+        stats = run.stats
         samples, energies, calls = [], [], []
         for _ in range(num_reads):
             if strategy == "construct":

@@ -18,7 +18,7 @@ grow).  :class:`Run` is what the runs of both strategies share.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import dimod
 import numpy as np
@@ -167,8 +167,8 @@ class SubStructure:
 class Run:
     """What every run of :class:`~qsudoku.samplers.dwave.decompose.DecomposeSampler` shares:
     its child sampler, ``subproblem_size``, ``max_calls``, ``energy_target``,
-    ``time_limit`` (per run), the child's parameters, the counts of every call
-    (:func:`tally`, over all runs), ``polish`` and ``batch``."""
+    ``time_limit`` (per run), the child's parameters, ``polish``, ``batch`` and the counts
+    of every call (:func:`tally`, over all runs)."""
 
     child: object
     size: int
@@ -176,9 +176,12 @@ class Run:
     target: float
     time_limit: float | None
     params: dict
-    stats: dict
     polish: bool
     batch: int
+    stats: dict = field(default_factory=lambda: {
+        "qpu_calls": 0, "max_subproblem_variables": 0, "longest_chain": 0,
+        "estimated_qpu_access_time": 0.0, "qpu_access_time": 0.0, "accepted": 0,
+        "chain_break_fraction": 0.0, "restarts": 0, "backjumps": 0, "subproblems": 0})
 
     def late(self, t0: float) -> bool:
         """True once the run started at ``t0`` (a :func:`time.perf_counter`) is out of time."""
