@@ -142,7 +142,7 @@ def compile_structure(bqm, groups, family: str | None = None) -> SwapStructure:
     for v, g in enumerate(fam_groups):
         comp_vals.setdefault(find(int(cell_of[g[0]])), []).append(v)
     feasible = True
-    comp_start, comp_size, tab_off, tabs = [0], [], [0], []
+    comp_start, comp_size, tab_off = [0], [], [0]
     slot_of_cell = np.empty(len(cells), np.int64)
     slot_of_val = np.empty(len(fam_groups), np.int64)
     for root, cl in comp_cells.items():
@@ -153,15 +153,12 @@ def compile_structure(bqm, groups, family: str | None = None) -> SwapStructure:
         s0 = comp_start[-1]
         slot_of_cell[cl] = s0 + np.arange(len(cl))
         slot_of_val[vl] = s0 + np.arange(len(vl))
-        tab = np.full((m, m), -1, np.int64)
-        tabs.append(tab)
         comp_size.append(m)
         comp_start.append(s0 + m)
         tab_off.append(tab_off[-1] + m * m)
-    tab = np.concatenate([t.ravel() for t in tabs]) if tabs else np.zeros(0, np.int64)
-    comp_start = np.asarray(comp_start, np.int64)
-    comp_size = np.asarray(comp_size, np.int64)
-    tab_off = np.asarray(tab_off, np.int64)
+    tab = np.full(tab_off[-1], -1, np.int64)  # each component's m x m table, row by row
+    comp_start, comp_size, tab_off = (np.asarray(a, np.int64)
+                                      for a in (comp_start, comp_size, tab_off))
     ns = int(comp_start[-1])
     slot_comp = np.repeat(np.arange(len(comp_size)), comp_size).astype(np.int64)
     sc = slot_of_cell[cell_of]
