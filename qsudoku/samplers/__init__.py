@@ -1,12 +1,10 @@
 """Samplers: a static registry of name -> ``"module:Class"``; every backend is a ``dimod.Sampler``.
 
-One subpackage or module per family: :mod:`.aco`, :mod:`.swap` (``swap``, ``swap-tabu``),
-:mod:`.exact` (``sat``, ``cpsat``, ``ilp``, ``asp``, ``csp``, ``exact``), :mod:`.classical`
-(dwave-samplers), :mod:`.sqa` (``sqa``, ``rotor``), :mod:`.tempering` (``pt``, ``pa``;
-dwave-hybrid), :mod:`.dwave` (``qpu``, ``mock-qpu``, ``hybrid``, ``hybrid-cqm``,
-``decompose``, ``kerberos``); shared pieces: :mod:`.registry`, :mod:`qsudoku.checks` (parameter
-checks), :mod:`.onehot` (groups recognised from a BQM), :mod:`.penalty_fit`,
-:mod:`.reads` (threads of reads, warm-up), :mod:`.kernels` and :mod:`.jit` (numba).
+One subpackage or module per family (:mod:`.aco`, :mod:`.swap`, :mod:`.exact`,
+:mod:`.classical`, :mod:`.sqa`, :mod:`.tempering`, :mod:`.dwave`); shared pieces:
+:mod:`.registry`, :mod:`.params`, :mod:`.onehot` (groups recognised from a BQM),
+:mod:`.penalty_fit`, :mod:`.reads` (threads of reads, warm-up), :mod:`.kernels` and
+:mod:`.jit` (numba).
 
 >>> from qsudoku.samplers import get_sampler, names
 >>> "sa" in names() and "exact" in names()

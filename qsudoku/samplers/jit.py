@@ -1,35 +1,22 @@
 """``njit`` for the samplers' kernels, with a compile cache that survives a read-only install.
 
-numba caches a compiled kernel next to its source (``__pycache__``), or under
-``NUMBA_CACHE_DIR``, or in the user's cache directory; when none of them is writable (a
-root-owned site-packages, a container image, a shared cluster install with a read-only
-home) ``njit(cache=True)`` raises ``RuntimeError: cannot cache function ...: no locator
-available`` at import.  :func:`cache_mode` probes that once, and then:
+When no place numba would cache in is writable, ``njit(cache=True)`` raises at import
+(``no locator available``).  :func:`cache_mode` probes that once: a writable location is
+used as numba does (``"numba"``); else a private directory under the temporary directory
+(mode ``0o700``, used only if it is ours and not group or world writable, since numba
+unpickles its index files) (``"temp"``); else kernels compile in memory in every process
+(``"memory"``), said in one :class:`KernelCacheWarning`.
 
-- a writable location: caching as usual (``"numba"``);
-- none: the cache goes to a private directory under the system's temporary directory
-  (created with mode ``0o700`` and used only if it is ours and not group or world
-  writable, since numba unpickles its index files) (``"temp"``);
-- not even that: kernels compile in memory in every process (``"memory"``), and one
-  :class:`KernelCacheWarning` says so.
+The cache is disposable: an entry that cannot be read is dropped and the kernel compiled
+and cached again (:func:`safe_loader`), with one warning line per process.  Two changes to
+how a cached kernel is found and loaded:
 
-The cache is disposable: an entry that cannot be read (a truncated index, garbage
-compiled code, an empty file left by a crash) is dropped and the kernel compiled and
-cached again (:func:`safe_loader`), with one line on stderr (a
-:class:`KernelCacheWarning`) once per process.
-
-Two changes to how a cached kernel is found and loaded:
-
-- numba keys a cached function on its own source file alone, so a change to a helper a
-  kernel compiles in (``_swap_kernel._rand`` inside an ``_aco_kernel`` kernel) would leave
-  a stale kernel in the cache: a kernel is keyed on every kernel module beside its own
-  (:func:`sources_stamp`).
-- numba loads a cached kernel only after installing every typing and lowering registry it
-  has (its target context's ``refresh``), which imports all its implementation modules
-  (and scipy, to look for BLAS), a large share of a short ``qsudoku solve``.  Loading
-  compiled code needs none of it but numba's memory-management runtime, so for the numba
-  versions whose loader this mirrors (:data:`FAST_LOAD_NUMBA`), :func:`njit` kernels
-  initialise that runtime alone and then load.  Compiling still refreshes everything.
+- numba keys a cached function on its own source file alone, but a kernel compiles in
+  helpers of other modules, so it is keyed on every kernel module (:func:`sources_stamp`);
+- numba loads a cached kernel only after installing every typing and lowering registry
+  (which imports all its implementation modules, and scipy): for the numba versions whose
+  loader this mirrors (:data:`FAST_LOAD_NUMBA`), :func:`njit` kernels initialise only the
+  memory-management runtime compiled code needs, then load.
 
 >>> cache_mode() in ("numba", "temp", "memory", "none")
 True
@@ -111,8 +98,7 @@ MAX_ENTRY_BYTES = 256 * 1024 * 1024
 
 
 def check_entry(path: str | None) -> None:
-    """Check a kernel-cache file before numba reads it, as qsudoku checks every file it
-    reads on its own (:func:`~qsudoku.io.reading.open_regular`): opened without blocking,
+    """Check a kernel-cache file before numba reads it (:func:`~qsudoku.io.reading.open_regular`):
     a regular file of at most :data:`MAX_ENTRY_BYTES`; no such file passes.
 
     Raises:
@@ -333,13 +319,6 @@ def njit(**options):
     decorate = numba.njit(cache=cache, **options)
     if not cache:
         return decorate
-    if options.get("parallel"):
-        def jit_parallel(func):
-            dispatcher = decorate(func)
-            _make_safe(dispatcher)
-            return dispatcher
-
-        return jit_parallel
 
     def jit(func):
         dispatcher = decorate(func)

@@ -1,12 +1,9 @@
 """What every compiled kernel of the samplers shares: the ``njit`` decorators and a generator.
 
-``njit`` compiles a ``nogil`` kernel (cached, see :mod:`qsudoku.samplers.jit`); ``ijit``
-a small hot helper that LLVM inlines (``forceinline``), which costs far less compile time
-than numba's own ``inline="always"`` and runs as fast.  Without numba both return the
-function unchanged and the kernels run as (slow) Python.
-
-Each read has its own xorshift64* generator, ``seed_state(seed, read)``, so results do
-not depend on how reads are spread over threads.
+``njit`` compiles a ``nogil`` kernel (cached, :mod:`qsudoku.samplers.jit`); ``ijit`` a small
+hot helper that LLVM inlines (``forceinline``: far cheaper to compile than numba's
+``inline="always"``).  Without numba both return the function unchanged.  Each read has its
+own xorshift64* generator, ``seed_state(seed, read)``, independent of the threads.
 
 >>> s = seed_state(1, 0)
 >>> 0 <= randint(s, 10) < 10, 0.0 <= uniform(s) < 1.0

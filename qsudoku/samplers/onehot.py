@@ -1,25 +1,19 @@
 """The one-hot groups of a BQM recognised from its penalties, for samplers called without ``groups``.
 
 qsudoku's models label a variable ``(row, col, digit)`` and are sums of one-hot penalties
-``w (sum q - 1)**2`` over groups: the candidates of a cell, of a digit in a row, in a
-column, in a box (or jigsaw region), in an extra unit (a diagonal).  A model read back
-from its ``.bqm`` file (``qsudoku qubo -o m.bqm``) keeps those labels but not the groups:
-:func:`find_groups` derives them from the labels and the couplers, and accepts a guess
-only if the BQM is exactly the sum of one-hot penalties over it (one weight fitted per
-kind).  A BQM of any other shape is one
-:class:`~qsudoku.errors.ParameterError`.
+``w (sum q - 1)**2`` over groups (cells, and a digit in a row, column, box or jigsaw
+region, or extra unit).  A model read back from its ``.bqm`` file keeps the labels but not
+the groups: :func:`find_groups` derives them from the labels and the couplers, and accepts
+a guess only if the BQM is exactly the sum of one-hot penalties over it (one weight per
+kind); any other BQM is one :class:`~qsudoku.errors.ParameterError`.
 
-The label-defined groupings (cell, row, column, with or without boxes of each shape)
-partition the variables, and are checked by a few passes over the couplers
-(:func:`_partition_fit`, linear in the BQM's size; a blank 49x49 has 10.6 million
-couplers); the others (diagonals, jigsaw regions) go through
+The label-defined groupings (cell, row, column, boxes of each shape) partition the
+variables and are checked in a few linear passes over the couplers
+(:func:`_partition_fit`); the others (diagonals, jigsaw regions) go through
 :func:`~qsudoku.samplers.penalty_fit.infer_weights`.  A ``deadline`` is checked between
-the stages, so a sampler's time limit bounds the recognition too.
-
-Singleton groups of the label-defined kinds (cell, row, column, box) are found, and those
-of jigsaw regions whose cells the couplers link; an extra unit (a diagonal) is found from
-its couplers, so one in which a digit has a single candidate left is not (the fit then
-fails and the error asks for ``groups=``).
+the stages, so a sampler's time limit bounds the recognition too.  An extra unit is found
+from its couplers, so one in which a digit has a single candidate left is not (the fit
+then fails and the error asks for ``groups=``).
 
 >>> import dimod
 >>> bqm = dimod.BQM("BINARY")
@@ -46,19 +40,16 @@ import numpy as np
 from qsudoku.errors import ParameterError, TimeLimitError
 from qsudoku.samplers.penalty_fit import infer_weights
 
-__all__ = ["find_groups", "groups_of", "COUPLERS_PER_SECOND"]
+__all__ = ["find_groups", "groups_of", "components", "COUPLERS_PER_SECOND"]
 
-#: Couplers :func:`find_groups` reads per second, at best (a blank 49x49's 10.6 million
-#: took 1.2-1.8 s on a loaded 2-core machine): with a deadline, a BQM it cannot read in
-#: the time left at this rate is not started, as its stages cannot be interrupted.
+#: Couplers :func:`find_groups` reads per second, at best: with a deadline, a BQM it cannot
+#: read in the time left at this rate is not started, as its stages cannot be interrupted.
 COUPLERS_PER_SECOND = 3e7
 
 
 def _all_labels(variables) -> bool:
-    """True if every variable is a ``(row, col, digit)`` tuple of integers (not bools).
-
-    Type sets, not a Python test per variable: a blank 64x64 has 262,144 of them.
-    """
+    """True if every variable is a ``(row, col, digit)`` tuple of integers (not bools),
+    tested on type sets rather than per variable."""
     if not all(issubclass(t, tuple) for t in set(map(type, variables))) or \
             set(map(len, variables)) != {3}:
         return False
@@ -156,34 +147,15 @@ def _by(variables, key, kind) -> list:
     return [(kind, sorted(g)) for _, g in sorted(out.items())]
 
 
-def _cliques(pairs, kind) -> list | None:
-    """Connected components of ``pairs`` as groups, if every one is a clique."""
-    adj = defaultdict(set)
-    for u, v in pairs:
-        adj[u].add(v)
-        adj[v].add(u)
-    seen, out = set(), []
-    for start in sorted(adj):
-        if start in seen:
-            continue
-        comp, stack = [], [start]
-        seen.add(start)
-        while stack:
-            u = stack.pop()
-            comp.append(u)
-            for w in adj[u]:
-                if w not in seen:
-                    seen.add(w)
-                    stack.append(w)
-        if any(len(adj[u]) != len(comp) - 1 for u in comp):
-            return None
-        out.append((kind, sorted(comp)))
-    return out
+def components(items, links) -> dict:
+    """Each of ``items``' component root, the items of each of ``links`` (an iterable of
+    items) linked together: a union-find that puts each later item's root under the first
+    item's.
 
-
-def _cell_components(variables, pairs) -> dict:
-    """Each cell's component id, cells linked by ``pairs`` of their variables."""
-    parent = {(v[0], v[1]): (v[0], v[1]) for v in variables}
+    >>> components("abcd", ["ba", "bc"])
+    {'a': 'b', 'b': 'b', 'c': 'b', 'd': 'd'}
+    """
+    parent = {x: x for x in items}
 
     def find(x):
         while parent[x] != x:
@@ -191,11 +163,29 @@ def _cell_components(variables, pairs) -> dict:
             x = parent[x]
         return x
 
+    for link in links:
+        link = iter(link)
+        r0 = find(next(link))
+        for x in link:
+            r = find(x)
+            if r != r0:
+                parent[r] = r0
+    return {x: find(x) for x in parent}
+
+
+def _cliques(pairs, kind) -> list | None:
+    """Connected components of ``pairs`` as groups (by their least member, sorted), if
+    every one is a clique."""
+    adj = defaultdict(set)
     for u, v in pairs:
-        a, b = find((u[0], u[1])), find((v[0], v[1]))
-        if a != b:
-            parent[a] = b
-    return {cell: find(cell) for cell in parent}
+        adj[u].add(v)
+        adj[v].add(u)
+    root, comps = components(adj, pairs), defaultdict(list)
+    for u in sorted(adj):
+        comps[root[u]].append(u)
+    if any(len(adj[u]) != len(comp) - 1 for comp in comps.values() for u in comp):
+        return None
+    return [(kind, comp) for comp in comps.values()]
 
 
 def _guesses(bqm, variables, lab: np.ndarray, vectors):
@@ -246,7 +236,8 @@ def _guesses(bqm, variables, lab: np.ndarray, vectors):
             if line.any():
                 low = qb[line].min()
                 linked |= line & (qb > low + 1e-9 * max(1.0, abs(low)))
-        cells = _cell_components(variables, pairs(linked))
+        cells = components(dict.fromkeys((v[0], v[1]) for v in variables),
+                           (((v[0], v[1]), (u[0], u[1])) for u, v in pairs(linked)))
         base_groups = _partition_groups(variables, lab, base)
         yield "groups", base_groups + _by(variables, lambda v: (cells[v[0], v[1]], v[2]),
                                           "region")

@@ -1,9 +1,8 @@
 """Reading one-hot penalty weights off a BQM, and checking the BQM is made of them.
 
-The structured samplers (``swap``, ``swap-tabu``) accept a BQM with its labelled one-hot
-groups.  Before they trust the groups, :func:`infer_weights` fits one weight per group
-kind so that the BQM is ``sum_g w_g (sum_{v in g} q_v - 1)**2`` and checks every linear
-bias, coupler and the offset against that fit; a BQM that is anything else is refused.
+Before the structured samplers trust a BQM's groups, :func:`infer_weights` fits one
+weight per group kind so that the BQM is ``sum_g w_g (sum_{v in g} q_v - 1)**2`` and
+checks every linear bias, coupler and the offset against that fit.
 
 >>> from qsudoku.io import parse_puzzle
 >>> from qsudoku.model.propagate import propagate
@@ -35,12 +34,9 @@ def _pair_table(rows, cols, biases, V):
 
 
 def _infer_weights_exact(V, lin, quad, off, groups_idx, kid, K):
-    """Per-kind weights by the reference method, or ``None`` (see :func:`infer_weights`).
-
-    Rebuilds each kind's unit-weight penalty with :func:`qsudoku.model.qubo.one_hot` and matches
-    its pairs with the BQM's through sorted pair tables.  Right for any groups (a variable
-    repeated in a group included), but several times slower than the fast path.
-    """
+    """Per-kind weights by the reference method, or ``None`` (see :func:`infer_weights`):
+    each kind's unit-weight penalty (:func:`qsudoku.model.qubo.one_hot`) matched with the
+    BQM's pairs through sorted pair tables.  Right for any groups, but slower."""
     from qsudoku.model.qubo import one_hot
 
     qi, qj, qb = quad

@@ -58,11 +58,10 @@ def _have_numba() -> bool:
 class KernelSampler:
     """Mixin of the structured samplers: ``properties["numba"]`` and a one-time warm-up.
 
-    A subclass lists in ``_WARM_CALLS`` the keyword sets of :meth:`sample` that together
-    run every kernel it uses, and in ``_KERNEL_PARAMS`` the parameters of :meth:`sample`
-    that choose which kernels those are; :meth:`kernel_params` resolves those whose choice
-    depends on the model's size (``aco``'s ``"auto"``), so that the warm-up on the blank
-    4x4 runs the kernels a model of that size runs.
+    ``_WARM_CALLS`` lists the keyword sets of :meth:`sample` that together run every kernel
+    it uses, ``_KERNEL_PARAMS`` the parameters that choose the kernels; :meth:`kernel_params`
+    resolves those that depend on the model's size, so that the warm-up on the blank 4x4
+    runs the kernels a model of that size runs.
     """
 
     _WARM_CALLS: tuple = ()
@@ -92,8 +91,7 @@ class KernelSampler:
         for kwargs in self._WARM_CALLS:
             self.sample(bqm, groups=groups, num_reads=1, seed=0, **{**chosen, **kwargs})
         _WARMED.add(key)
-        # The compiler's garbage is collected here, under compile: else the first full
-        # collection falls in the first round (1.1 s of a fresh 25x25's, at load 11).
+        # The compiler's garbage is collected here, under compile, not in the first round.
         gc.collect()
         return time.perf_counter() - t
 
@@ -104,8 +102,6 @@ _WARMED: set = set()
 
 def as_binary(bqm):
     """``bqm`` with BINARY variables (a copy if it was SPIN)."""
-    import dimod
-
     return bqm if bqm.vartype is dimod.BINARY else bqm.change_vartype(dimod.BINARY, inplace=False)
 
 

@@ -1,27 +1,17 @@
 """Keep every D-Wave credential out of every message: our errors and D-Wave's own logging.
 
-The credentials: the API token, the password of a proxy (``DWAVE_API_PROXY=
-http://user:PASSWORD@host``), the user information of any URL (an endpoint
-``https://user:PASSWORD@host/sapi``) and the values of extra HTTP headers
-(``DWAVE_API_HEADERS``, ``headers`` in ``dwave.conf``), which often carry a key.
-
-D-Wave's packages log the client configuration, token included, at ``DEBUG`` and
-``TRACE`` level (``DWAVE_LOG_LEVEL=trace`` prints it about thirty times); their own
-formatter masks only tokens of the ``DEV-<hex>`` shape.  :func:`install_log_redaction`
-puts a :class:`RedactingFilter` on D-Wave's loggers and on their handlers, so every
-record is rewritten before any handler formats it: the known secrets (the token of
-``DWAVE_API_TOKEN`` and the ``token`` entries of every ``dwave.conf`` D-Wave would read),
-token-shaped strings, the value of anything logged as ``token=...``,
-``'token': ...`` or ``'headers': ...``, the password of every ``scheme://user:pw@``
-URL, and the proxy, endpoint and header secrets found in the environment and the
-config files become ``<token>``.
-
-It holds in every process, Dask workers included: :func:`install_log_redaction` also
-wraps the process's log-record factory (:func:`install_record_redaction`), so that a
-record of D-Wave's loggers is redacted as it is created, whatever logger, handler or
-Dask log forwarding it meets later, loggers created afterwards included.  The D-Wave
-factories install it before they create a client, so a worker process that builds a
-D-Wave sampler installs it itself (nothing to wire in the experiment engine).
+The credentials: the API token, the password of a proxy or of any URL's user information
+(``http://user:PASSWORD@host``) and the values of extra HTTP headers
+(``DWAVE_API_HEADERS``, ``headers`` in ``dwave.conf``).  D-Wave's packages log the client
+configuration, token included, at ``DEBUG`` and ``TRACE`` level, and their formatter masks
+only ``DEV-<hex>`` tokens.  :func:`install_log_redaction` puts a :class:`RedactingFilter`
+on D-Wave's loggers and their handlers, and wraps the process's log-record factory
+(:func:`install_record_redaction`), so that every record of D-Wave's loggers is redacted
+as it is created, whatever logger, handler or Dask forwarding it meets later: the known
+secrets (environment, every ``dwave.conf`` D-Wave would read), token-shaped strings,
+``token=...``, ``'token': ...`` and ``'headers': ...`` values and URL passwords become
+``<token>``.  The D-Wave factories install it before they create a client, so a worker
+process that builds a D-Wave sampler installs it itself.
 
 >>> redact("Client(token='abc123xyz', endpoint=None)")
 "Client(token='<token>', endpoint=None)"
@@ -237,16 +227,14 @@ def known_secrets(config_file: str | None = None) -> set[str]:
             if value:
                 found.add(value.strip())
             found |= header_values(section.get("headers", ""))
-            for key in ("proxy", "endpoint", "leap_api_endpoint", "metadata_api_endpoint"):
+            for key in URL_OPTIONS:
                 found |= url_secrets(section.get(key, ""))
     return {s for s in found if s}
 
 
 class RedactingFilter(logging.Filter):
-    """A logging filter that rewrites each record's message (and traceback) with :func:`redact`.
-
-    It never drops a record.  Records pass several handlers; a rewritten record stays
-    rewritten, so one filter on the first handler protects the others too.
+    """A logging filter that rewrites each record's message (and traceback) with
+    :func:`redact`; it never drops a record, and a rewritten record stays rewritten.
 
     >>> f = RedactingFilter()
     >>> f.secrets.add("hunter22")
@@ -295,11 +283,8 @@ def install_log_redaction(config_file: str | None = None,
     _FILTER.secrets.update(known_secrets(config_file) | option_secrets(options))
     install_record_redaction()
     manager = logging.Logger.manager
-    for name in list(manager.loggerDict):
-        if name.split(".")[0] not in LOGGER_PREFIXES:
-            continue
-        logger = manager.loggerDict[name]
-        if isinstance(logger, logging.Logger):
+    for name, logger in list(manager.loggerDict.items()):
+        if _is_dwave(name) and isinstance(logger, logging.Logger):
             _attach(logger)
             for handler in logger.handlers:
                 _attach(handler)

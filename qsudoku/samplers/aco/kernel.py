@@ -1,25 +1,19 @@
 """Compiled kernel of the ant-colony sampler (numba when installed, plain Python otherwise).
 
-The problem is an exact cover: a list of *groups* (a BQM's one-hot groups: cells and the
-(unit, digit) groups), each to be hit by exactly one chosen variable.  A state is a
-*consistent partial assignment*: ``chosen`` variables (no two in one group), ``alive``
-variables (compatible with every chosen one) and per group the number of alive members
-``cnt`` and whether it is ``done`` (holds a chosen variable).
+The problem is an exact cover: *groups* (a BQM's one-hot groups), each to be hit by exactly
+one chosen variable.  A state is a *consistent partial assignment*: ``chosen`` variables
+(no two in one group), ``alive`` ones (compatible with every chosen one), and per group
+its count of alive members ``cnt`` and whether it is ``done``.
 
-An ant visits the *cell* groups one after another from a random start.  At a cell that is
-not yet done and still has alive candidates it chooses one (the highest pheromone with
-probability ``q0``, else at random in proportion to pheromone) and then propagates units:
-every group left with a single alive member takes it (naked and hidden singles, read off
-the groups alone).  A cell whose candidates run out is skipped: plain ants never backtrack
-(refuting ants, :mod:`.learn`, undo a choice whose propagation contradicts).  The
-ant's score is the number of cells it fixed; one that fixes every cell has found a ground
-state.  After each iteration the best-so-far ant lays pheromone ``bestPher`` on its choices
-(best-value evaporation: ``bestPher`` decays every iteration and a better iteration-best ant
-replaces the best-so-far one), following Lloyd and Amos, "Solving Sudoku with Ant Colony
-Optimisation" (IEEE Trans. Games, 2020).  A colony whose record stalls ends, so that the
-sampler starts a fresh one (single colonies have heavy-tailed run times).
-
-Each colony has its own xorshift64* generator seeded from ``(seed, read)``.
+An ant visits the *cell* groups from a random start.  At an open cell with alive
+candidates it chooses one (the highest pheromone with probability ``q0``, else in
+proportion to pheromone) and propagates units: a group left with one alive member takes
+it.  A cell whose candidates run out is skipped (plain ants never backtrack; refuting
+ants, :mod:`.learn`, do).  An ant's score is the number of cells it fixed.  After each
+iteration the best-so-far ant lays pheromone ``bestPher``, which decays every iteration
+(best-value evaporation; Lloyd and Amos, "Solving Sudoku with Ant Colony Optimisation",
+IEEE Trans. Games, 2020).  A colony whose record stalls ends, so that the sampler starts a
+fresh one.  Each colony has its own generator seeded from ``(seed, read)``.
 """
 
 from __future__ import annotations
@@ -51,20 +45,9 @@ class Cover(NamedTuple):
 
 
 class Colony(NamedTuple):
-    """The knobs of :func:`colony` (see :class:`~qsudoku.samplers.aco.AntColonySampler`).
-
-    Attributes:
-        seed: Colony ``read`` has the generator ``(seed, read)``.
-        num_ants: Ants per iteration.
-        max_iters: Iterations at most.
-        stall: The colony ends after this many iterations without a new record (its
-            runs are heavy-tailed: a fresh colony beats a stagnant one).
-        q0: Probability that an ant takes the highest-pheromone candidate (greediness).
-        rho: Weight of the best-so-far ant's pheromone in the global update.
-        evap: Best-value evaporation: ``bestPher`` shrinks by this share each iteration.
-        xi: Local update: a choice pulls its pheromone this share back to the initial one.
-        weight: Weight of the blame in a refuting ant's choices (:mod:`.learn`).
-    """
+    """The knobs of :func:`colony`: the parameters of the same names of
+    :class:`~qsudoku.samplers.aco.AntColonySampler` (colony ``read`` has the generator
+    ``(seed, read)``), and ``weight``, its ``blame``."""
 
     seed: int
     num_ants: int
@@ -192,11 +175,10 @@ def colony(cover, root, knobs, read, late, stop, blame):
         stop: One-element array; the colony stops when it is non-zero and sets it to 1 when
             it finds a complete assignment (so that colonies in other threads stop).
         blame: With an array (zeros, one per variable) the ants refute
-            (:func:`.learn.learn_ant`: they fill the fewest group first, undo a choice
-            whose propagation contradicts and rule it out); ``knobs.weight`` scales the
-            blame in their choices.  With ``blame=None`` numba prunes the refuting branch
-            before typing it, so the plain colony compiles without the refuting ant (an
-            argument of its own: numba prunes on arguments, not on a tuple's fields).
+            (:func:`.learn.learn_ant`), ``knobs.weight`` scaling the blame in their choices.
+            With ``None`` numba prunes the refuting branch before typing it, so the plain
+            colony compiles without the refuting ant (numba prunes on arguments, not on a
+            tuple's fields).
 
     Returns:
         ``(chosen, cells fixed, iterations, complete)``: the assignment of the ant that

@@ -1,21 +1,14 @@
 """An ant that refutes its failures: a choice whose propagation contradicts is undone.
 
-The plain ant of :mod:`.kernel` never undoes a choice: a cell whose candidates run
-out stays empty.  This ant keeps a *trail* of what each choice changed (variables ruled
-out, groups hit, variables chosen), so that it can undo its last choice, and answers a
-contradiction (an open group left with no alive member):
-
-- refutation: the choice that caused it is undone and its variable ruled out (a failed
-  literal, found inside the construction, per choice), and the removal is propagated; a
-  removal that contradicts too is undone, and from there the ant goes on as the plain ant,
-  leaving cells whose candidates run out empty;
-- blame: every refuted variable gains one unit of ``blame``, which fades by :data:`FADE`
-  per colony iteration; an ant weighs a candidate by its pheromone divided by
-  ``1 + weight * blame`` (a pheromone that repels).
-
-Every choice is the ant's pheromone draw over the alive members of the open group with the
-fewest of them (the most constrained choice first); propagation is unit propagation over
-the one-hot groups (naked and hidden singles).
+This ant keeps a *trail* of what each choice changed (variables ruled out, groups hit,
+variables chosen), so that it can undo its last choice, and answers a contradiction (an
+open group left with no alive member) by refutation: the choice is undone and its
+variable ruled out (a failed literal), and the removal propagated; a removal that
+contradicts too is undone, and from there the ant goes on as the plain ant of
+:mod:`.kernel`.  Every refuted variable gains one unit of ``blame``, which fades by
+:data:`FADE` per colony iteration; a candidate weighs its pheromone divided by
+``1 + weight * blame``.  Every choice is made in the open group with the fewest alive
+members (the most constrained first).
 
 >>> from qsudoku.io import parse_puzzle
 >>> from qsudoku.model.propagate import propagate

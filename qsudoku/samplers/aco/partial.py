@@ -1,25 +1,15 @@
 """Tabu search over consistent partial assignments: the polish of a colony's record.
 
-A colony's record is a *consistent partial assignment* of the exact cover (see
-:mod:`.kernel`): no two chosen variables share a group, and some cells are empty.  This
-search moves between such assignments, as PartialCol does for graph colouring
-(Blöchliger and Zufferey, "A graph coloring heuristic using partial solutions and a
-reactive tabu scheme", Computers & Operations Research, 2008):
-
-- a move puts an alive candidate ``u`` into an empty cell and empties every cell whose
-  chosen variable shares a group with ``u`` (at most one per group), so the assignment
-  stays consistent; its score is the change in empty cells, ``ejected - 1``;
-- each iteration makes the best move (ties at random) that is not tabu; a variable ejected
-  is tabu, that is, not put back, for ``alpha * empty cells + randint(spread)``
-  iterations, unless putting it back gives fewer empty cells than ever before
-  (aspiration);
-- the search stops with no empty cell (a ground state), after ``max_iters`` iterations or
-  when ``late`` or ``stop`` is set, and returns the assignment with the fewest empty cells.
-
-Candidates are the root state's alive variables, so no move breaks what propagation
-proved.  Where the colonies' construction stops short of the last cells of a large grid,
-this search keeps moving: ejection chains reach assignments that construction followed by
-unit propagation does not (``docs/big_grids.md``).
+The search moves between consistent partial assignments of the exact cover (see
+:mod:`.kernel`), as PartialCol does for graph colouring (Blöchliger and Zufferey, Computers
+& Operations Research, 2008): a move puts an alive candidate ``u`` into an empty cell and
+empties every cell whose chosen variable shares a group with ``u``; its score is the change
+in empty cells.  Each iteration makes the best move (ties at random) that is not tabu; an
+ejected variable is tabu for ``alpha * empty cells + randint(spread)`` iterations unless
+putting it back gives fewer empty cells than ever (aspiration).  It stops with no empty
+cell, after ``max_iters`` moves or when ``late`` or ``stop`` is set, and returns the
+assignment with the fewest empty cells.  Candidates are the root state's alive variables,
+so no move breaks what propagation proved.
 
 >>> import numpy as np
 >>> from qsudoku.io import parse_puzzle
@@ -46,8 +36,7 @@ from qsudoku.samplers.kernels import copy, njit, randint, seed_state
 
 __all__ = ["partial_tabu", "ALPHA", "SPREAD"]
 
-#: Tabu tenure per empty cell (PartialCol's 0.6; 0.45 was as good on 36x36 grids 50% given,
-#: 0.3 and 1.0 worse).
+#: Tabu tenure per empty cell (PartialCol's is 0.6).
 ALPHA = 0.45
 #: Random part of the tabu tenure, ``randint(SPREAD)`` iterations.
 SPREAD = 10

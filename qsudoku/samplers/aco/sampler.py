@@ -1,21 +1,13 @@
 """``aco``: an ant colony that builds consistent partial assignments over the one-hot groups.
 
-The sampler reads only the BQM and its labelled one-hot groups (``groups=[(kind,
-[labels...]), ...]``, as :meth:`qsudoku.model.qubo.QuboModel.groups` gives them, or
-recognised from the BQM by :func:`~qsudoku.samplers.onehot.find_groups`), checks that the
-BQM is the sum of their one-hot penalties, and treats them as an exact cover: each group
-must hold exactly one chosen variable.  Ants fill the ``cell`` groups one by one (refuting
-ants, on large models, the groups with the fewest candidates left first), choosing by
-pheromone and propagating units over every group after each choice (see
-:mod:`.kernel`); a cell whose candidates run out stays empty.  A read is one colony;
-its sample is the partial assignment that fixed the most cells, as a 0/1 sample of the
-BQM's variables (empty cells all 0), with the energy the BQM gives it: 0 exactly when
-every cell is fixed, that is, at a ground state.  With ``tabu_moves``, a tabu search over
-partial assignments goes on from each colony's record (:mod:`.partial`).
-
-Where propagation leaves few candidates per cell (25x25 grids near half filled), this
-search over consistent partial assignments connects what swaps within boxes do not (see
-``docs/performance.md``).
+The sampler reads only the BQM and its labelled one-hot groups (given, or recognised by
+:func:`~qsudoku.samplers.onehot.find_groups`), checks that the BQM is the sum of their
+one-hot penalties, and treats them as an exact cover.  Ants fill the ``cell`` groups one
+by one, choosing by pheromone and propagating units after each choice (:mod:`.kernel`);
+a cell whose candidates run out stays empty.  A read is one colony: the partial
+assignment that fixed the most cells as a 0/1 sample (empty cells all 0), whose BQM
+energy is 0 exactly at a ground state.  With ``tabu_moves``, a tabu search over partial
+assignments goes on from each colony's record (:mod:`.partial`).
 
 >>> from qsudoku.io import parse_puzzle
 >>> from qsudoku.model.propagate import propagate
@@ -47,19 +39,12 @@ __all__ = ["AntColonySampler", "ExactCover", "compile_cover", "AUTO_REFUTE_VARIA
            "AUTO_TABU_VARIABLES", "TABU_MOVES_PER_CELL", "refutes", "auto_tabu_moves"]
 
 #: The model size from which ``refute="auto"`` makes every colony refute: more variables
-#: than any 9x9 model has (729), so that a 9x9 solve never compiles the refuting ant (about
-#: 5 s, once).  From there refuting colonies win wherever the colonies run: 6 of the 12
-#: 25x25 Gecode puzzles (1,800-2,070 variables) in 20 s against 1, and all of the first
-#: four 36x36 grids 40% given within 3.1 s against two in 20 s (``docs/big_grids.md``).
+#: than any 9x9 model has, so that a 9x9 solve never compiles the refuting ant
+#: (``docs/big_grids.md`` compares them).
 AUTO_REFUTE_VARIABLES = 1000
-
-#: The model size from which ``tabu_moves="auto"`` makes every read one greedy construction (one
-#: iteration of plain ants) and then :data:`TABU_MOVES_PER_CELL` moves per cell of the tabu
-#: search of :mod:`.partial`: more variables than any 25x25 grid has (15,625), so only loose
-#: grids from 36x36 up.  There it beats the colonies: blank 36x36 and 49x49 grids in 1.1 s
-#: and 4.4 s against 2.7 s and 10.6 s, and 4 of the first five 49x49 grids 30% given in 60 s
-#: against none (``docs/big_grids.md``); on tight grids it loses (1/5 against 4/5 at 36x36
-#: 50% given, 5,000 variables), so smaller models keep the colonies.
+#: The model size from which ``tabu_moves="auto"`` makes every read one greedy construction
+#: and then :data:`TABU_MOVES_PER_CELL` moves per cell of the tabu search of :mod:`.partial`:
+#: more variables than any 25x25 grid has, so only loose grids from 36x36 up.
 AUTO_TABU_VARIABLES = 20_000
 
 #: Moves per cell of the tabu search of a read when ``tabu_moves="auto"`` chooses it.
@@ -150,15 +135,11 @@ class AntColonySampler(KernelSampler, dimod.Sampler):
         time_limit: Seconds after which colonies stop (``None`` = none).
         stop_at_ground: Stop every colony once any colony fixes every cell.
 
-    The defaults are what ``--sampler aco`` runs (the registry reads them from here); a
-    solve round asks for many reads (``num_reads`` 1,000,000) and stops them at its time
-    limit or the first ground state.
-
-    The reads returned are the colonies that ended by themselves (a complete ant,
-    ``stall`` or ``max_iters``); colonies cut short by another's complete ant are
-    counted in ``info["cancelled"]``, not returned, so the valid fraction of a call
-    does not depend on how far the other threads got.  When the deadline stops every
-    colony, the colonies that ran are returned.
+    The defaults are what ``--sampler aco`` runs (the registry reads them from here).  The
+    reads returned are the colonies that ended by themselves (a complete ant, ``stall`` or
+    ``max_iters``); those cut short by another's complete ant are counted in
+    ``info["cancelled"]``, so the valid fraction does not depend on the threads.  When the
+    deadline stops every colony, the colonies that ran are returned.
     """
 
     #: What each parameter of :meth:`sample` takes, checked in this order on every call.

@@ -1,25 +1,18 @@
 """Clique embeddings of a QPU graph: one clique, or several disjoint ones packed for a batch.
 
 Any model of at most ``n`` variables embeds in a clique embedding of ``n`` variables, so a
-stream of different subproblems (:mod:`.decompose`) needs no embedding search per call:
-the cliques come from minorminer's ``busclique`` (native clique embeddings of Chimera,
-Pegasus and Zephyr graphs) once per target graph and size, then from memory.
-
+stream of subproblems (:mod:`.decompose`) needs no embedding search per call: the cliques
+come from minorminer's ``busclique`` once per target graph and size, then from memory.
 Several subproblems go out in one call on *packed* cliques: copy ``j`` is ``busclique``'s
 clique (seeded ``j``) in the graph the copies ``0..j-1`` leave.  The packing is greedy
 and deterministic, so the packing of ``k`` copies is the first ``k`` copies of any longer
-one: one packing of ``batch`` copies tells how many fit (:func:`copies_that_fit`), and
-is kept under that count.  Copies share no qubit, so the subproblems they carry share no
-coupler.  What fits depends on the graph family (see :mod:`.decompose` for the figures);
-on the Chimera, Zephyr and Pegasus graphs measured (packed sizes 8 to 64), a smaller clique never
-fits fewer copies, so a batch that fits ``subproblem_size`` fits every smaller subproblem.
+one; copies share no qubit, so their subproblems share no coupler.
 
-minorminer 0.2.22's uncached ``busclique`` search (the one that takes a seed) aborts the
-process, or first allocates memory without bound, when asked for small cliques: sizes
-3..t on Chimera with tiles of ``t`` qubits a shore, ``t+1..2t`` on Zephyr with tile ``t``.
-Such a size is asked as :func:`search_size` (a larger clique, whose first chains are a
-clique of the size wanted).  Zephyr tiles larger than 4 have no clique embedder at all:
-a :class:`~qsudoku.errors.BackendUnavailableError`.
+minorminer 0.2.22's seeded ``busclique`` search aborts the process, or allocates memory
+without bound, for small cliques (sizes 3..t on Chimera with tiles of ``t``, ``t+1..2t``
+on Zephyr with tile ``t``): such a size is asked as :func:`search_size` (a larger clique,
+whose first chains are a clique of the size wanted).  Zephyr tiles larger than 4 have no
+clique embedder: a :class:`~qsudoku.errors.BackendUnavailableError`.
 
 >>> Packed(2, 5)
 Packed(part=2, index=5)
@@ -149,10 +142,9 @@ def copies_that_fit(num_variables: int, sampler, target: str | None = None,
     """The most disjoint cliques of ``num_variables`` variables, at most ``copies``, that
     :func:`clique_embedding` packs into ``sampler`` (0: not even one clique fits).
 
-    One packing of ``copies`` answers it, once per (target, size, copies): the copies it
-    placed before one did not fit.  With ``copies > 1`` the count is at
-    :func:`packed_size`; a single clique of the exact size may still fit when no packed
-    one does (then 1).
+    One packing of ``copies`` answers it, once per (target, size, copies).  With ``copies >
+    1`` the count is at :func:`packed_size`; a single clique of the exact size may still
+    fit when no packed one does (then 1).
     """
     target = target or target_id(sampler)
     placed = 0

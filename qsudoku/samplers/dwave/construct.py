@@ -1,41 +1,27 @@
 """``decompose``'s ``construct`` strategy: a consistent partial assignment grown by QPU calls.
 
 Instead of repairing a complete assignment, the run keeps a *partial* one that never breaks
-a one-hot group: every variable is *decided* (chosen, or ruled out) or *open*.  It starts
-from the root (every group open) and repeatedly
+a one-hot group: every variable is *decided* (chosen, or ruled out) or *open*.  From the
+root it repeatedly picks the open cells with fewest open candidates, grown through the
+units they share, up to ``subproblem_size`` variables; sends the sub-QUBO over their open
+candidates (chosen variables folded into linear biases, every other variable fixed to 0,
+plus ``memory`` times each candidate's *blame*) to the QPU sampler, ``batch`` subproblems
+a call, keeping the answer whose digits propagate without a contradiction and decide most
+variables; and takes each freed cell's one-hot digit, propagating singles over the groups
+after each choice.  A group left with no open member is a contradiction, answered three
+ways:
 
-1. picks the open cells with fewest open candidates, grown through the units they share,
-   until their open candidates reach ``subproblem_size`` variables,
-2. sends the sub-QUBO over those candidates to the QPU sampler (the chosen variables are
-   folded into linear biases, every other variable is fixed to 0; each candidate's
-   *blame* below, times ``memory``, is added to its linear bias); with ``batch`` > 1, that
-   many subproblems from the current state (tie-broken starts) in one call, and of their
-   answers the one whose digits propagate (step 3) without a contradiction and decide most
-   variables is kept,
-3. takes the best (polished) read's digit for every freed cell whose read is one-hot and
-   still open, and propagates after each choice: a chosen variable rules out the other
-   members of its groups, and a group left with one open member chooses it (naked and
-   hidden singles over the groups; the sampler reads only the BQM and its groups).
+- ``refute``: a digit whose propagation contradicts is undone and ruled out (a failed
+  literal), and the call's other digits are still taken;
+- ``backjump``: a contradiction left after that undoes the last call's digits (the state
+  before it is kept on a stack) and asks again, at most ``backjump`` more times per state
+  before undoing the call before it; an empty stack restarts from the root;
+- ``memory``: every digit of a call that ended in a contradiction, and every refuted
+  digit, gains one unit of blame, which evaporates by :data:`EVAPORATION` per call and
+  persists across backjumps and restarts, so later subproblems lean away from it.
 
-A group left with no open member is a contradiction.  Three measured answers to it:
-
-- ``refute``: a digit whose propagation contradicts the grid is undone and ruled out
-  (a failed literal: the QPU proposed it, the propagation refuted it), and the call's
-  other digits are still taken;
-- ``backjump``: a contradiction left after that undoes only the last QPU call's digits
-  (the state before the call is kept on a stack) and asks again from there, at most
-  ``backjump`` more times per state before undoing the call before it; an empty stack
-  restarts from the root.  The QPU still chooses every digit: the classical part only
-  chooses which state to free cells from;
-- ``memory``: every digit taken by a call that ended in a contradiction, and every
-  refuted digit, gains one unit of blame; blame evaporates by ``EVAPORATION`` per call
-  and persists across backjumps and restarts (a pheromone that repels instead of
-  attracting), so the next subproblems lean away from digits that failed.
-
-Measured on the four forum_hardest_1106 puzzles the plain restart needed 1,304-4,499
-calls for (indices 23, 44, 60, 90; mock QPU, 10 reads): 30-388 calls with all three.
-The run stops at a full assignment with energy at most ``energy_target`` or after
-``max_calls`` QPU calls.
+A run stops at a full assignment of energy at most ``energy_target`` or after
+``max_calls`` calls.
 
 >>> import dimod
 >>> bqm = dimod.BQM({"a": -1.0, "b": -1.0}, {"ab": 2.0}, 1.0, "BINARY")
@@ -50,7 +36,7 @@ import time
 
 import numpy as np
 
-from qsudoku.samplers.dwave.subproblems import descend, sample_batch, tally
+from qsudoku.samplers.dwave.subproblems import Run
 
 __all__ = ["Propagator", "construct_run", "pick_cells", "take", "EVAPORATION"]
 
@@ -167,9 +153,8 @@ def take(prop: Propagator, cells, picked, y, rng, refute: bool, blame) -> tuple[
     return True, taken
 
 
-def construct_run(sampler, model, structure, rng, size, max_calls, target, time_limit,
-                  child_params, stats, polish, backjump=3, memory=1.0, refute=True, batch=1,
-                  code=None):
+def construct_run(run: Run, model, structure, rng, backjump: int = 3, memory: float = 1.0,
+                  refute: bool = True, code=None):
     """One construction run of :class:`~qsudoku.samplers.dwave.decompose.DecomposeSampler`.
 
     ``model`` and ``structure`` are one-hot; with ``code`` (a
@@ -181,17 +166,19 @@ def construct_run(sampler, model, structure, rng, size, max_calls, target, time_
     """
     prop = Propagator(model.n, list(structure.cells) + list(structure.units))
     saving = 0 if code is None else 1  # a cell sent in walls takes one variable less
-    cells = structure.cells
-    takes_seed = "seed" in getattr(sampler.child, "parameters", {})
+    cells, stats = structure.cells, run.stats
     t0, used, best, best_energy = time.perf_counter(), 0, None, np.inf
     blame = np.zeros(model.n)  # decayed count of contradictions per digit
     stack: list = []           # per QPU call on the branch: (alive, chosen, retries) before it
     last: list[int] = []       # the digits the last call took
     retries = 0                # calls already made from the current state
     ok = prop.reset()
-    while used < max_calls:
-        if time_limit is not None and time.perf_counter() - t0 > time_limit:
-            break
+
+    def pick():
+        return pick_cells(prop, cells, structure.units_of_cell, structure.cells_of_unit,
+                          run.size, rng, saving)
+
+    while used < run.max_calls and not run.late(t0):
         if not ok:
             blame[last] += 1.0
             while stack and stack[-1][2] >= backjump:
@@ -207,42 +194,33 @@ def construct_run(sampler, model, structure, rng, size, max_calls, target, time_
                     break  # the root itself is contradictory
             last = []
             continue
-        picked = pick_cells(prop, cells, structure.units_of_cell, structure.cells_of_unit, size,
-                             rng, saving)
+        picked = pick()
         if not picked:  # complete
             x = prop.assignment()
             energy = model.energy(x)
             if energy < best_energy:
                 best, best_energy = x, energy
-            if energy <= target + 1e-9:
+            if energy <= run.target + 1e-9:
                 break
             ok, last = False, []
             continue
         stack.append((prop.alive.copy(), prop.chosen.copy(), retries))
         retries = 0
-        picks = [picked] + [pick_cells(prop, cells, structure.units_of_cell,
-                                        structure.cells_of_unit, size, rng, saving)
-                            for _ in range(batch - 1)]
+        picks = [picked] + [pick() for _ in range(run.batch - 1)]
         frees = [np.concatenate([c[prop.alive[c]] for c in (cells[k] for k in p)]) for p in picks]
         x = prop.assignment()
         subs = [model.subproblem(free, x) for free in frees]
         if memory:
             for sub, free in zip(subs, frees):
                 sub.add_linear_from(zip(range(len(free)), memory * blame[free]))
-        params = dict(child_params)
-        if takes_seed:
-            params["seed"] = int(rng.integers(2 ** 31))
         sent = subs if code is None else [code.encode(s, f) for s, f in zip(subs, frees)]
-        answers, info = sample_batch(sampler.child, sent, params)
+        answers = run.call(sent, rng)
         used += 1
         blame *= 1.0 - EVAPORATION
-        tally(stats, info, max(s.num_variables for s in sent), len(subs))
         ok, last, root = False, [], (prop.alive.copy(), prop.chosen.copy())
         best_branch = idle = None  # the consistent branch that chose most; one that chose none
         failed = False
-        for sub, free, pick, answer in zip(sent, frees, picks, answers):
-            if polish and len(answer):
-                answer = descend(sub, answer)
+        for free, pick_, answer in zip(frees, picks, answers):
             if not len(answer):
                 continue
             y = np.zeros(model.n)
@@ -250,7 +228,7 @@ def construct_run(sampler, model, structure, rng, size, max_calls, target, time_
             y[free] = ([first[i] for i in range(len(free))] if code is None
                        else code.decode(first, free))
             prop.alive, prop.chosen = root[0].copy(), root[1].copy()
-            fine, taken = take(prop, cells, pick, y, rng, refute, blame)
+            fine, taken = take(prop, cells, pick_, y, rng, refute, blame)
             progress = int(prop.chosen.sum())
             if fine and taken and (best_branch is None or progress > best_branch[0]):
                 best_branch = (progress, prop.alive, prop.chosen, taken)
@@ -269,7 +247,7 @@ def construct_run(sampler, model, structure, rng, size, max_calls, target, time_
             _, prop.alive, prop.chosen, _ = idle
             retries = stack.pop()[2] + 1
             ok = retries <= backjump
-    if best is None or best_energy > target + 1e-9:
+    if best is None or best_energy > run.target + 1e-9:
         x = prop.assignment()
         for c in cells:
             if not prop.chosen[c].any():

@@ -1,19 +1,15 @@
 """Minor-embeddings of a model onto a QPU graph, found with minorminer and cached on disk.
 
-An embedding maps each logical variable to a *chain* of physical qubits.  Finding
-one is the slow, local part of a QPU run (seconds to minutes for a 9x9 model), so
-it is cached, and the key is what decides which embedding a run uses: a hash of the
-model's graph (sorted variables and edges, labels written as JSON) and of the target
-graph (topology, shape, chip and a hash of its working qubits and couplers).  Search
-settings (``timeout``, ``tries``, ``random_seed``, ...) only decide how a *new* one is
-searched, and are stored in the file: one model on one graph is embedded once, and every
-later run on it, seeded or not, from ``solve``, ``sweep``, ``embed`` or a notebook, uses
-that embedding (so ``qsudoku embed P`` pins it).  A QPU whose working graph changed gets a
-new key; ``--no-cache`` (or deleting the file, named by the key) searches anew.
+An embedding maps each logical variable to a *chain* of physical qubits.  Finding one is
+the slow part of a QPU run, so it is cached under a key of what decides it: a hash of the
+model's graph (sorted variables and edges, labels as JSON) and of the target graph
+(:func:`target_id`).  Search settings (``timeout``, ``tries``, ``random_seed``, ...) only
+decide how a *new* one is searched and are stored in the file: one model on one graph is
+embedded once, and every later run on it uses that embedding (so ``qsudoku embed P`` pins
+it).  ``--no-cache`` (or deleting the file, named by the key) searches anew.
 
-Cache files are JSON, written atomically (temporary file + ``os.replace``).  A file
-that cannot be read, belongs to another key or does not embed the model in the
-target graph is ignored, and the next embedding overwrites it.
+Cache files are JSON, written atomically; a file that cannot be read, belongs to another
+key or does not embed the model in the target graph is ignored and later overwritten.
 
 >>> key = graph_key([("a", "b"), ("b", "c")], "target-1")
 >>> key == graph_key([("c", "b"), ("b", "a")], "target-1"), key == graph_key([("a", "b")], "target-1")
@@ -51,10 +47,7 @@ MINORMINER_PARAMETERS = {
 }
 #: Largest embedding-cache entry read (an embedding onto the largest QPU graphs is a few MB).
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
-_FORMAT = "qsudoku-embedding"
-_VERSION = 1
-
-
+_FORMAT, _VERSION = "qsudoku-embedding", 1
 #: Largest value of each minorminer keyword: beyond it a search would not end in a session.
 MINORMINER_MAXIMA = {"timeout": 86400, "tries": 10**4, "random_seed": 2**32 - 1,
                      "chainlength_patience": 10**6, "max_no_improvement": 10**6, "threads": 1024,
@@ -86,10 +79,8 @@ def check_embedding_parameters(params: Mapping | None, sampler: str = "qpu") -> 
         if key not in MINORMINER_PARAMETERS:
             raise ParameterError(f"{sampler}: unknown embedding parameter {key!r}; known: "
                                  f"{', '.join(sorted(MINORMINER_PARAMETERS))}")
-        ok = MINORMINER_PARAMETERS[key]
-        low = 1 if key in ("tries", "threads") else 0
-        high = MINORMINER_MAXIMA[key]
-        if (isinstance(value, bool) or not isinstance(value, ok)
+        low, high = int(key in ("tries", "threads")), MINORMINER_MAXIMA[key]
+        if (isinstance(value, bool) or not isinstance(value, MINORMINER_PARAMETERS[key])
                 or not math.isfinite(value) or not low <= value <= high
                 or (key == "timeout" and not value > 0)):
             bound = f"> 0 and <= {high}" if key == "timeout" else f"in {low}..{high}"
@@ -241,10 +232,8 @@ class EmbeddingCache:
     def load(self, key: str) -> dict | None:
         """The stored record of ``key``, or ``None`` if absent or unreadable (never raises).
 
-        The entry is read as qsudoku reads every file it opens on its own
-        (:func:`~qsudoku.io.reading.read_regular`): an entry that is not a regular file
-        (a FIFO, a link to a device) or larger than :data:`MAX_ENTRY_BYTES` is a miss,
-        said in one :class:`~qsudoku.io.reading.SkippedFileWarning`.
+        An entry that is not a regular file or is larger than :data:`MAX_ENTRY_BYTES` is a
+        miss, said in one :class:`~qsudoku.io.reading.SkippedFileWarning`.
         """
         try:
             raw = read_regular(self.path(key), MAX_ENTRY_BYTES, "embedding cache entry")
@@ -295,8 +284,8 @@ class Embedded:
         seconds: Time minorminer took to find it (the stored time on a cache hit).
         cache_hit: True if it came from the cache.
         num_variables: Logical variables of the model.
-        why: Why none was found, when that is known (the model cannot fit the graph,
-            minorminer refused to start, a bounded search ran out of time); ``""``.
+        why: Why none was found, when known (the model cannot fit, minorminer refused,
+            a bounded search ran out of time); else ``""``.
     """
 
     embedding: dict
@@ -318,17 +307,9 @@ class Embedded:
                 "embedding_key": self.key[:16], "target": self.target}
 
 
-def _adjacency(edgelist, nodelist=()) -> dict:
-    adj: dict = {q: set() for q in nodelist}
-    for u, v in edgelist:
-        adj.setdefault(u, set()).add(v)
-        adj.setdefault(v, set()).add(u)
-    return adj
-
-
-def embed_bqm(bqm, sampler, cache: EmbeddingCache | None = None, *, parameters: Mapping | None = None,
-              target: str | None = None, adjacency: Mapping | None = None,
-              bounded: bool = False,
+def embed_bqm(bqm, sampler, cache: EmbeddingCache | None = None, *,
+              parameters: Mapping | None = None, target: str | None = None,
+              adjacency: Mapping | None = None, bounded: bool = False,
               on_search: Callable[[], object] | None = None) -> Embedded:
     """Embed ``bqm``'s graph into structured ``sampler`` (cached when ``cache`` is given).
 
@@ -338,7 +319,7 @@ def embed_bqm(bqm, sampler, cache: EmbeddingCache | None = None, *, parameters: 
         cache: Where to look first and store new embeddings (``None`` = no cache).
         parameters: minorminer keywords (see :data:`MINORMINER_PARAMETERS`).
         target: Precomputed :func:`target_id` of ``sampler`` (computed if ``None``).
-        adjacency: Precomputed ``{qubit: set(neighbours)}`` of ``sampler`` (for validation).
+        adjacency: ``{qubit: set(neighbours)}`` of ``sampler`` (default its ``adjacency``).
         bounded: Hold the search to its ``timeout`` (minorminer's counts only after its
             initialization): see :func:`~qsudoku.samplers.dwave.search.search`.
         on_search: Called once just before minorminer searches (the cache did not hold
@@ -351,8 +332,7 @@ def embed_bqm(bqm, sampler, cache: EmbeddingCache | None = None, *, parameters: 
     params = check_embedding_parameters(parameters)
     target = target or target_id(sampler)
     variables = list(bqm.variables)
-    if adjacency is None:
-        adjacency = _adjacency(sampler.edgelist, sampler.nodelist)
+    adjacency = sampler.adjacency if adjacency is None else adjacency
     why = cannot_fit(len(variables), bqm.num_interactions, len(adjacency),
                      sum(map(len, adjacency.values())) // 2)
     if why:  # no search, nothing to cache (and no key: hashing a big graph takes seconds)
@@ -361,6 +341,12 @@ def embed_bqm(bqm, sampler, cache: EmbeddingCache | None = None, *, parameters: 
     key = graph_key(edges, target, variables)  # not the search settings: see the module
     if not variables:
         return Embedded({}, key, target, 0.0, False, 0)
+    n = len(variables)
+
+    def valid(emb) -> bool:
+        return emb is not None and len(emb) == n and is_valid_embedding(emb, edges, variables,
+                                                                         adjacency)
+
     record = cache.load(key) if cache is not None else None
     if record is not None:
         by_canon = {_canon(v): v for v in variables}
@@ -368,24 +354,20 @@ def embed_bqm(bqm, sampler, cache: EmbeddingCache | None = None, *, parameters: 
             emb = {by_canon[_canon(lbl)]: list(chain) for lbl, chain in record["chains"]}
         except (KeyError, TypeError, ValueError):
             emb = None
-        if emb is not None and len(emb) == len(variables) and \
-                is_valid_embedding(emb, edges, variables, adjacency):
-            return Embedded(emb, key, target, float(record.get("embedding_time", 0.0)),
-                            True, len(variables))
-    source = edges + [(v, v) for v in variables]
+        if valid(emb):
+            return Embedded(emb, key, target, float(record.get("embedding_time", 0.0)), True, n)
     if on_search is not None:
         on_search()
-    emb, seconds, why = search(source, list(sampler.edgelist), params, bounded=bounded)
-    if emb is None or not (len(emb) == len(variables)
-                           and is_valid_embedding(emb, edges, variables, adjacency)):
-        return Embedded({}, key, target, seconds, False, len(variables), why)  # never cached
+    emb, seconds, why = search(edges + [(v, v) for v in variables], list(sampler.edgelist),
+                               params, bounded=bounded)
+    if emb is None or not valid(emb):
+        return Embedded({}, key, target, seconds, False, n, why)  # never cached
     if cache is not None:
         cache.store(key, {
-            "target": target, "num_variables": len(variables), "embedding_time": round(seconds, 4),
+            "target": target, "num_variables": n, "embedding_time": round(seconds, 4),
             "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "parameters": params,
-            **{k: v for k, v in chain_stats(emb).items()},
-            "chains": [[_jsonable_label(v), emb[v]] for v in variables]})
-    return Embedded(emb, key, target, seconds, False, len(variables))
+            **chain_stats(emb), "chains": [[_jsonable_label(v), emb[v]] for v in variables]})
+    return Embedded(emb, key, target, seconds, False, n)
 
 
 def estimate_qpu_access_time(properties: Mapping, num_qubits: int, **params) -> float | None:

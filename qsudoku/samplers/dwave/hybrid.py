@@ -1,21 +1,15 @@
 """Leap hybrid backends: ``hybrid`` (the BQM), ``hybrid-cqm`` and ``hybrid-nl``.
 
-``hybrid`` sends the BQM to :class:`dwave.system.LeapHybridSampler`; ``hybrid-cqm``
-sends :class:`dwave.system.LeapHybridCQMSampler` a constrained model whose one-hot
-groups are constraints instead of penalties (:func:`cqm_from_groups`); ``hybrid-nl``
-sends :class:`dwave.system.LeapHybridNLSampler` a nonlinear model with one integer per
-open cell over its candidates and one exactly-once constraint per digit and unit
-(:func:`~qsudoku.samplers.dwave.nl_model.build_nl_model`).  All answer
-with a :class:`dimod.SampleSet` over the BQM's variables, so they decode like any
-sampler.  Credentials and cloud failures are handled as for the QPU
-(:mod:`qsudoku.samplers.dwave`): D-Wave's own configuration only, and a
-:class:`~qsudoku.errors.BackendUnavailableError` with one line on any failure.
-
-The factories read D-Wave's configuration (token, profile, config file: no network) but
-build no client: the Leap sampler is made on the first :meth:`sample` call, after the
-model has passed Leap's published size limits (:mod:`.limits`), and the model is checked
-again against that solver's own limits before it is sent.  A model over a limit is a
-:class:`~qsudoku.errors.ModelTooLargeError` (exit 2) and costs no network call.
+``hybrid`` sends the BQM to :class:`dwave.system.LeapHybridSampler`; ``hybrid-cqm`` sends
+:class:`dwave.system.LeapHybridCQMSampler` a constrained model whose one-hot groups are
+constraints (:func:`cqm_from_groups`); ``hybrid-nl`` sends
+:class:`dwave.system.LeapHybridNLSampler` a nonlinear model with one integer per open
+cell (:func:`~qsudoku.samplers.dwave.nl_model.build_nl_model`).  All answer with a
+:class:`dimod.SampleSet` over the BQM's variables.  The factories read D-Wave's
+configuration but build no client: the Leap sampler is made on the first :meth:`sample`
+call, after the model has passed Leap's published size limits (:mod:`.limits`), and the
+model is checked again against that solver's own limits before it is sent; a model over a
+limit is a :class:`~qsudoku.errors.ModelTooLargeError` and costs no network call.
 
 >>> bqm = dimod.BQM({"a": -1, "b": -1}, {"ab": 2}, 1, "BINARY")
 >>> sorted(cqm_from_groups(bqm, [("cell", ["a", "b"])]).discrete)
@@ -68,6 +62,7 @@ class _Hybrid(dimod.Sampler):
     properties = None
     what = "hybrid"
     name = "hybrid"
+    takes_groups = False
 
     def __init__(self, child=None, connect=None):
         if child is None and connect is None:
@@ -80,6 +75,8 @@ class _Hybrid(dimod.Sampler):
             self.parameters = {k: [] for k in PARAMETERS[self.name]}
             self.properties = {"published_limits": dict(PUBLISHED[self.name])}
         self.parameters.setdefault("time_limit", [])
+        if self.takes_groups:
+            self.parameters["groups"] = []
 
     @property
     def child(self):
@@ -95,13 +92,15 @@ class _Hybrid(dimod.Sampler):
             self.properties = dict(self._child.properties)
         return self._child
 
-    def admit(self, size: dict):
+    def admit(self, size: dict, params: dict):
         """Check ``size`` against the published limits, then connect and check it against
-        the solver's own; returns the connected Leap sampler."""
+        the solver's own; returns the connected Leap sampler (and labels ``params``)."""
         check_size(self.name, size, PUBLISHED[self.name], "published")
         child = self.child
         solver = getattr(getattr(child, "solver", None), "name", None) or "the solver"
         check_size(self.name, size, child.properties, f"{solver}'s limit")
+        if "label" in (self.parameters or {}):
+            params.setdefault("label", DEFAULT_LABEL)
         return child
 
     def _finish(self, ss, time_limit, minimum, **extra):
@@ -119,9 +118,7 @@ class HybridSampler(_Hybrid):
     ``run_time``, ``charge_time``, microseconds) and the time limit used."""
 
     def sample(self, bqm, time_limit=None, **params):
-        child = self.admit(bqm_size(bqm))
-        if "label" in self.parameters:
-            params.setdefault("label", DEFAULT_LABEL)
+        child = self.admit(bqm_size(bqm), params)
         minimum = float(child.min_time_limit(bqm))
         limit = _time_limit(time_limit, minimum, child.properties)
         with cloud_errors(self.what, source=child):
@@ -209,16 +206,11 @@ class HybridCQMSampler(_Hybrid):
 
     what = "hybrid CQM"
     name = "hybrid-cqm"
-
-    def __init__(self, child=None, connect=None):
-        super().__init__(child, connect)
-        self.parameters["groups"] = []
+    takes_groups = True
 
     def sample(self, bqm, groups=None, time_limit=None, **params):
         cqm = cqm_from_groups(bqm, groups or [])
-        child = self.admit(cqm_size(cqm))
-        if "label" in self.parameters:
-            params.setdefault("label", DEFAULT_LABEL)
+        child = self.admit(cqm_size(cqm), params)
         minimum = float(child.min_time_limit(cqm))
         limit = _time_limit(time_limit, minimum, child.properties)
         with cloud_errors(self.what, source=child):
@@ -240,21 +232,15 @@ class HybridCQMSampler(_Hybrid):
 class HybridNLSampler(_Hybrid):
     """:class:`~dwave.system.LeapHybridNLSampler` on the nonlinear model of the one-hot ``groups``.
 
-    Parameters (checked at the top of :meth:`sample`, before any network call):
-    ``groups`` (the pipeline passes them; recognised from the BQM if not), ``time_limit``
-    (seconds; default: the solver's estimated minimum for the model), ``label`` (default
-    ``"qsudoku"``) and whatever else the solver lists.  The model's size is checked
-    against Leap's published limits and then the solver's own before it is sent.  Returns a :class:`dimod.SampleSet` over the BQM's
-    variables with BQM energies, one row per state the solver returned, and an
-    ``is_feasible`` field (all units satisfied, as dwave-optimization reports it).
+    Parameters, checked before any network call: ``groups`` (recognised from the BQM if not
+    given), ``time_limit`` (default: the solver's estimated minimum for the model),
+    ``label`` (default ``"qsudoku"``) and whatever else the solver lists.  Returns one row
+    per state the solver returned, with BQM energies and an ``is_feasible`` field.
     """
 
     what = "hybrid NL"
     name = "hybrid-nl"
-
-    def __init__(self, child=None, connect=None):
-        super().__init__(child, connect)
-        self.parameters["groups"] = []
+    takes_groups = True
 
     def sample(self, bqm, groups=None, time_limit=None, **params):
         unknown = sorted(set(params) - set(self.parameters))
@@ -262,8 +248,6 @@ class HybridNLSampler(_Hybrid):
             raise ParameterError(f"hybrid-nl: unknown parameter(s) {', '.join(unknown)}; it "
                                  f"accepts: {', '.join(sorted(self.parameters))}")
         need_time_limit(time_limit, sampler="hybrid-nl")
-        if "label" in self.parameters:
-            params.setdefault("label", DEFAULT_LABEL)
         if not len(bqm.variables):
             return empty_sampleset(bqm)
         nl = build_nl_model(groups_of(as_binary(bqm), groups, "hybrid-nl"))
@@ -271,7 +255,7 @@ class HybridNLSampler(_Hybrid):
             raise ParameterError("hybrid-nl: the cell groups do not cover exactly the BQM's "
                                  "variables")
         size = model_size(nl.model)
-        child = self.admit(size)
+        child = self.admit(size, params)
         minimum = float(child.estimated_min_time_limit(nl.model))
         limit = _time_limit(time_limit, minimum, child.properties)
         # the states are read from the answer when first used

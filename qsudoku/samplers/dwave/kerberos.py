@@ -1,17 +1,11 @@
 """``kerberos``: dwave-hybrid's Kerberos workflow, its QPU branch on our embedding path.
 
 :class:`hybrid.KerberosSampler` races tabu search, simulated annealing and a QPU branch
-(the highest energy-impact variables, at most ``max_subproblem_size``, sampled on the QPU
-and spliced back) and loops until ``max_iter``, ``convergence`` iterations without
-improvement, or ``energy_threshold``.  The QPU branch here is a
-:class:`~qsudoku.samplers.dwave.QPUSampler` in clique-embedding mode: the real QPU
-(``qpu_sampler = "qpu"``, a Leap token) or, offline, the ``mock-qpu`` emulator
-(``--option qpu_sampler=mock-qpu``); either way no embedding search per subproblem.
+(the highest energy-impact variables sampled on the QPU and spliced back) until
+``max_iter``, ``convergence`` iterations without improvement, or ``energy_threshold``.
+The QPU branch here is a :class:`~qsudoku.samplers.dwave.QPUSampler` in clique-embedding
+mode, the real QPU or, offline, ``mock-qpu`` (``--option qpu_sampler=mock-qpu``).
 ``info`` counts the QPU calls and sums their estimated QPU access time.
-
-This is the sampler of D-Wave's own Sudoku example (dwave-examples/sudoku), which
-runs it on the full 729-variable model; ``benchmarks/kerberos.py`` (at d8fa8bf) compared
-the two.
 """
 
 from __future__ import annotations
@@ -22,20 +16,7 @@ from qsudoku.errors import ConfigError, ParameterError
 from qsudoku.samplers.dwave.checks import KERBEROS_PARAMS, check_kerberos
 from qsudoku.samplers.dwave.cloud import plain
 
-__all__ = ["KerberosQPUSampler", "CountingSampler", "kerberos_sampler", "KERBEROS_PARAMS",
-           "check_kerberos_params"]
-
-def check_kerberos_params(params: dict) -> None:
-    """Check Kerberos's sampling parameters before dwave-hybrid sees them (a negative
-    ``tabu_timeout`` made it loop forever, ``sa_reads = 0`` failed inside it); see
-    :func:`~qsudoku.samplers.dwave.checks.check_kerberos`.
-
-    >>> check_kerberos_params({"tabu_timeout": -1})
-    Traceback (most recent call last):
-    ...
-    qsudoku.errors.ParameterError: kerberos: tabu_timeout = -1 must be an integer in 1..10000000
-    """
-    check_kerberos("kerberos", params)
+__all__ = ["KerberosQPUSampler", "CountingSampler", "kerberos_sampler", "KERBEROS_PARAMS"]
 
 
 class CountingSampler(dimod.Sampler):
@@ -48,7 +29,6 @@ class CountingSampler(dimod.Sampler):
         self.child = child
         self.parameters = dict(child.parameters)
         self.properties = dict(getattr(child, "properties", {}))
-        self.stats = {}
         self.reset()
 
     def reset(self) -> None:
@@ -90,7 +70,7 @@ class KerberosQPUSampler(dimod.Sampler):
         if "qpu_sampler" in params:
             raise ConfigError("qpu_sampler is an option of the kerberos backend "
                               "(--option qpu_sampler=NAME), not a sampling parameter")
-        check_kerberos_params({**params, "seed": seed})
+        check_kerberos("kerberos", {**params, "seed": seed})
         unknown = sorted(set(params.get("qpu_params") or ()) - set(self.counter.parameters))
         if unknown:  # dwave-system's AutoEmbeddingComposite would drop them silently
             takes = sorted(set(self.counter.parameters) - {"num_reads"})

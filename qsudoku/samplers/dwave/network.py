@@ -1,12 +1,9 @@
 """What failed underneath a D-Wave request: the network cause read from an exception chain.
 
-dwave-cloud-client reports every failed connection as a ``RequestTimeout`` (urllib3's
-``NewConnectionError`` is a subclass of its ``ConnectTimeoutError``), so a host name that
-does not resolve, a refused connection and a machine with no network all read "API
-request timed out".  :func:`network_cause` walks the chain below that error (``__cause__``,
-``__context__``, urllib3's ``reason``, requests' wrapped first argument) to the socket
-error that really happened, so that the message names it and gives the advice that
-applies (raising a timeout helps only a timeout).
+dwave-cloud-client reports every failed connection as a ``RequestTimeout``, so a host name
+that does not resolve, a refused connection and no network all read "API request timed
+out".  :func:`network_cause` walks the chain below that error to the socket error that
+happened, so that the message names it and gives the advice that applies.
 
 >>> import socket
 >>> try:

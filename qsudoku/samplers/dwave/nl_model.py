@@ -1,20 +1,13 @@
 """The reduced puzzle as a ``dwave-optimization`` nonlinear model, for Leap's NL solver.
 
-A sampler sees the BQM's one-hot groups, never the puzzle (the groups come from
-``Puzzle.units``, so every size, jigsaw and extra unit is covered).  The model has one
-integer decision per open cell (a ``cell`` group): the position of the cell's digit in
-its list of candidates, so its domain is exactly the candidates and the cell's own
-one-hot constraint holds by construction.  Each BQM variable ``(r, c, d)`` is the
-indicator ``choice[cell] == position of d``; every other group (a digit in a row,
-column, box, region or extra unit) is the constraint "exactly one of its indicators is
-1", which over a unit's open cells says they hold all the unit's missing digits once:
-an AllDifferent per unit.  The objective is the sum over those groups of
-``(count - 1)**2``: 0 if and only if the grid is valid, so the solver is guided while a
-state is infeasible.
-
-A cell's one-hot sample and a decision state translate both ways
-(:meth:`NLModel.set_state`, :meth:`NLModel.samples`), so the sampler answers in the
-BQM's variables.  ``dwave.optimization`` is imported only when a model is built.
+The model has one integer decision per open cell (a ``cell`` group): the position of its
+digit among its candidates, so the cell's own constraint holds by construction.  Each BQM
+variable ``(r, c, d)`` is the indicator ``choice[cell] == position of d``, and every other
+group is the constraint "exactly one of its indicators is 1" (an AllDifferent per unit).
+The objective, ``(count - 1)**2`` summed over those groups, is 0 exactly on a valid grid,
+so the solver is guided while a state is infeasible.  A one-hot sample and a decision
+state translate both ways (:meth:`NLModel.set_state`, :meth:`NLModel.samples`).
+``dwave.optimization`` is imported only when a model is built.
 
 >>> groups = [("cell", [(0, 0, 1), (0, 0, 2)]), ("cell", [(0, 1, 1), (0, 1, 2)]),
 ...           ("row", [(0, 0, 1), (0, 1, 1)]), ("row", [(0, 0, 2), (0, 1, 2)])]

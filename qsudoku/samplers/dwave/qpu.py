@@ -1,16 +1,13 @@
 """D-Wave QPU backends: ``qpu`` and ``mock-qpu`` (the Leap hybrid ones are in :mod:`.hybrid`).
 
-``qpu`` is :class:`dwave.system.DWaveSampler` behind :class:`QPUSampler`, a composite
-that embeds each model with minorminer (cached on disk, see :mod:`qsudoku.samplers.dwave.embedding`),
-samples through :class:`dwave.system.FixedEmbeddingComposite` and puts QPU timing,
-chain breaks and chain lengths into ``sampleset.info``.  ``mock-qpu`` is the same
-composite over :class:`dwave.system.testing.MockDWaveSampler` on a real topology
-(Pegasus P16 by default) with simulated annealing as its physics, so embedding,
-chain strength, unembedding and chain-break statistics all run offline.
-
-Credentials and cloud failures go through :mod:`.cloud` (D-Wave's own configuration
-only; one line, never the token).  D-Wave packages are imported only inside factories
-and methods, so a missing ``[qpu]`` extra surfaces as a
+``qpu`` is :class:`dwave.system.DWaveSampler` behind :class:`QPUSampler`, a composite that
+embeds each model with minorminer (cached on disk, :mod:`.embedding`), samples through
+:class:`dwave.system.FixedEmbeddingComposite` and puts QPU timing, chain breaks and chain
+lengths into ``sampleset.info``.  ``mock-qpu`` is the same composite over
+:class:`dwave.system.testing.MockDWaveSampler` on a real topology (Pegasus P16 by default)
+with simulated annealing as its physics, so the whole path runs offline.  Credentials and
+cloud failures go through :mod:`.cloud`; D-Wave packages are imported only inside
+factories and methods, so a missing ``[qpu]`` extra is a
 :class:`~qsudoku.errors.BackendUnavailableError` too.
 
 >>> scrub("token DEV-" + "0123456789abcdef" * 3 + " was rejected")
@@ -111,7 +108,8 @@ def resolve_chain_strength(bqm, chain_strength=None, factor=None) -> float:
 
 def check_qpu_params(params: dict, parameters, properties, sampler: str = "qpu") -> None:
     """Check QPU sampling parameters against the solver's ``parameters`` and ``*_range``
-    properties (what :func:`~qsudoku.samplers.dwave.checks.check_qpu` cannot know)."""
+    properties: what :func:`~qsudoku.samplers.dwave.checks.check_qpu` (run first, by
+    :meth:`QPUSampler.sample`) cannot know."""
     for key, value in params.items():
         if key not in parameters:
             raise ParameterError(f"{sampler}: the QPU does not accept parameter {key!r}; it "
@@ -122,7 +120,6 @@ def check_qpu_params(params: dict, parameters, properties, sampler: str = "qpu")
             if not lo <= value <= hi:
                 raise ParameterError(f"{sampler}: {key} = {value!r} is outside the solver's "
                                      f"range [{lo:g}, {hi:g}]")
-    check_qpu(sampler, params)
 
 
 class QPUSampler(dimod.ComposedSampler):
@@ -139,14 +136,12 @@ class QPUSampler(dimod.ComposedSampler):
             that share no interaction) gets one clique per part, the cliques disjoint, so
             one call answers every part.
 
-    Sampling parameters are the child's (``num_reads``, ``annealing_time``,
-    ``auto_scale``, ``label``, ...) plus ``chain_strength``, ``chain_strength_factor``,
-    ``chain_break_method``, ``return_embedding`` and ``seed``.  ``seed`` seeds the
-    embedding search (minorminer's ``random_seed``, unless ``embedding_parameters``
-    sets one; a seeded embedding is cached under its seed; later rounds of the same
-    model keep the first round's) and, if the child takes a seed (the mock's simulated
-    annealing), the child too: the same seed gives the same chains and, offline, the
-    same samples.
+    Sampling parameters are the child's (``num_reads``, ``annealing_time``, ``label``, ...)
+    plus ``chain_strength``, ``chain_strength_factor``, ``chain_break_method``,
+    ``return_embedding`` and ``seed``.  ``seed`` seeds the embedding search (minorminer's
+    ``random_seed``, unless ``embedding_parameters`` sets one; later rounds of the same
+    model keep the first round's embedding) and, if the child takes a seed (the mock), the
+    child too: offline, the same seed gives the same samples.
     """
 
     children = None
@@ -211,8 +206,7 @@ class QPUSampler(dimod.ComposedSampler):
         parameters = dict(self.embedding_parameters)
         if seed is not None:
             parameters.setdefault("random_seed", seed)
-        emb = embed_bqm(bqm, self.child, self.cache, parameters=parameters,
-                        target=self.target, adjacency=self.child.adjacency)
+        emb = embed_bqm(bqm, self.child, self.cache, parameters=parameters, target=self.target)
         if not emb.found:
             raise BackendUnavailableError(
                 f"the model ({bqm.num_variables} variables, {bqm.num_interactions} interactions) did "

@@ -2,13 +2,10 @@
 asked, held to its time limit by running it in a child process.
 
 minorminer's ``timeout`` counts only from the end of its initialization pass, which on a
-big model takes longer than any limit (a blank 9x9 took 20-35 s with ``timeout=2`` at
-load 10, a blank 25x25 174 s before ``RuntimeError: Failed during initialization``).  So
-:func:`search` first checks what every embedding needs (:func:`cannot_fit`: a qubit per
-variable, a coupler per interaction), and with ``bounded=True`` runs the search in a
-child process that is ended when the limit (and :data:`GRACE`) has passed.  minorminer's
-refusal to start (its initialization found no chain for some variable) is a model that
-does not fit, said in one line, not an error.
+big model takes longer than any limit.  So :func:`search` first checks what every
+embedding needs (:func:`cannot_fit`), and with ``bounded=True`` runs the search in a child
+process ended when the limit (and :data:`GRACE`) has passed.  minorminer's refusal to
+start is a model that does not fit, said in one line, not an error.
 
 >>> cannot_fit(15_625, 687_500, 5_640, 40_484)
 '15,625 variables, more than the 5,640 qubits of the target graph'

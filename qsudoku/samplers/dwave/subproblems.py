@@ -1,14 +1,12 @@
 """The reduced QUBO as index arrays for ``decompose``: induced subproblems, cells and units.
 
-:class:`SubModel` holds the BQM as numpy vectors, so that the energy of an assignment, the
-local fields and the subproblem over a set of free variables (every other variable fixed
-and folded into linear biases) cost a few vector operations per QPU call.  A subproblem
-reads only the interactions of its free variables and of the fixed variables set to 1
-(through an adjacency list built on the first call), not the whole model's: on a blank
-49x49 grid (10.6 M interactions) a 64-variable subproblem took 2.1 s when it was built
-from every interaction, longer than the QPU call it feeds.
-:class:`SubStructure` splits the one-hot groups into *cells* (disjoint, freed whole) and
-*units* (the other groups, through which freed regions grow).
+:class:`SubModel` holds the BQM as numpy vectors, so that energies, local fields and the
+subproblem over a set of free variables (every other variable fixed and folded into linear
+biases) cost a few vector operations per call; a subproblem reads only the interactions
+of its free variables and of the fixed ones set to 1 (through an adjacency list built
+once), not the whole model's.  :class:`SubStructure` splits the one-hot groups into
+*cells* (disjoint, freed whole) and *units* (the other groups, through which freed regions
+grow).  :class:`Run` is what the runs of both strategies share.
 
 >>> import dimod
 >>> m = SubModel(dimod.BQM({"a": -1.0, "b": -1.0}, {"ab": 2.0}, 1.0, "BINARY"))
@@ -19,12 +17,15 @@ from every interaction, longer than the QPU call it feeds.
 
 from __future__ import annotations
 
+import time
+from dataclasses import dataclass, field
+
 import dimod
 import numpy as np
 
 from qsudoku.samplers.dwave.cliques import Packed
 
-__all__ = ["SubModel", "SubStructure", "descend", "sample_batch", "tally"]
+__all__ = ["SubModel", "SubStructure", "Run", "descend", "sample_batch", "tally"]
 
 
 class SubModel:
@@ -160,6 +161,41 @@ class SubStructure:
         taken = np.bincount(self.unit_flat, fixed_one, len(self.units)) > 0
         blocked = np.bincount(self.var_flat, taken[self.unit_flat], len(x)) > 0
         return ~blocked | (x > 0.5)
+
+
+@dataclass
+class Run:
+    """What every run of :class:`~qsudoku.samplers.dwave.decompose.DecomposeSampler` shares:
+    its child sampler, ``subproblem_size``, ``max_calls``, ``energy_target``,
+    ``time_limit`` (per run), the child's parameters, ``polish``, ``batch`` and the counts
+    of every call (:func:`tally`, over all runs)."""
+
+    child: object
+    size: int
+    max_calls: int
+    target: float
+    time_limit: float | None
+    params: dict
+    polish: bool
+    batch: int
+    stats: dict = field(default_factory=lambda: {
+        "qpu_calls": 0, "max_subproblem_variables": 0, "longest_chain": 0,
+        "estimated_qpu_access_time": 0.0, "qpu_access_time": 0.0, "accepted": 0,
+        "chain_break_fraction": 0.0, "restarts": 0, "backjumps": 0, "subproblems": 0})
+
+    def late(self, t0: float) -> bool:
+        """True once the run started at ``t0`` (a :func:`time.perf_counter`) is out of time."""
+        return self.time_limit is not None and time.perf_counter() - t0 > self.time_limit
+
+    def call(self, subs: list, rng) -> list:
+        """The answers of one child call on ``subs`` (polished), counted in :attr:`stats`;
+        a child that takes ``seed`` gets one drawn from ``rng``."""
+        params = dict(self.params)
+        if "seed" in getattr(self.child, "parameters", {}):
+            params["seed"] = int(rng.integers(2 ** 31))
+        answers, info = sample_batch(self.child, subs, params)
+        tally(self.stats, info, max(s.num_variables for s in subs), len(subs))
+        return [descend(s, a) if self.polish and len(a) else a for s, a in zip(subs, answers)]
 
 
 def sample_batch(child, subs: list, params: dict) -> tuple[list, dict]:

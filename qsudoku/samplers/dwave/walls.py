@@ -1,28 +1,16 @@
 """``decompose``'s ``construct`` on a domain-wall model: digits propagated, walls sent.
 
-``construct`` grows a consistent *partial* assignment: a cell is chosen, ruled out digit
-by digit, or not yet decided, and a subproblem's fixed part holds only the chosen digits.
-A domain wall cannot say "not yet decided" (its walls always spell some digit), so the
-search runs over the model's *candidate slots* instead, the one-hot indicators that a
-domain-wall model's groups list beside its walls
-(:meth:`qsudoku.model.qubo.QuboModel.groups`), and only the QPU sees walls:
-:class:`WallCode` holds
-
-- :attr:`WallCode.model` and :attr:`WallCode.structure`: the slots' one-hot model (every
-  group ``(sum q - 1)**2`` at weight 1, energy 0 exactly on a valid grid) and its cells
-  and units, over which ``construct`` propagates as it does on a one-hot model;
-- :meth:`WallCode.encode`: a subproblem over the open slots of the freed cells, rewritten in
-  walls by the encoding's change of variables (a cell's open slots ``o_0 < ... < o_{m-1}``
-  take ``m - 1`` walls ``w_j``, ``q_0 = 1 - w_1``, ``q_j = w_j - w_{j+1}``, ``q_{m-1} =
-  w_{m-1}``) plus the chain penalty ``CHAIN * w_{j+1} (1 - w_j)`` per link.  The
-  substitution keeps every energy of a single-wall assignment, so the QPU minimises the
-  same subproblem over ``m - 1`` instead of ``m`` variables per cell;
-- :meth:`WallCode.decode`: a read's walls back to one slot per cell (nothing for a broken
-  chain, which ``construct`` skips like a read that is not one-hot);
-- :meth:`WallCode.sample_of`: a slot assignment as a sample of the domain-wall model.
-
-The groups carry no weights, so the subproblems weigh every unit 1 and every chain link
-:data:`CHAIN`; the run's answer is scored on the model itself.
+A domain wall cannot say "not yet decided" (its walls always spell some digit), so
+``construct`` runs over the model's *candidate slots*, the one-hot indicators its groups
+list beside its walls (:meth:`qsudoku.model.qubo.QuboModel.groups`), and only the QPU sees
+walls.  :class:`WallCode` holds the slots' one-hot model (every group at weight 1, energy 0
+exactly on a valid grid) with its cells and units; :meth:`WallCode.encode` rewrites a
+subproblem over the open slots of the freed cells in walls (open slots ``o_0 < ... <
+o_{m-1}`` of a cell take ``m - 1`` walls, ``q_0 = 1 - w_1``, ``q_j = w_j - w_{j+1}``,
+``q_{m-1} = w_{m-1}``, plus ``CHAIN * w_{j+1} (1 - w_j)`` per link), which keeps every
+energy of a single-wall assignment; :meth:`WallCode.decode` reads a read's walls back (a
+broken chain gives nothing, which ``construct`` skips) and :meth:`WallCode.sample_of`
+turns a slot assignment into a sample of the domain-wall model.
 
 >>> import dimod
 >>> walls = [(0, 0, ">=", 2), (0, 0, ">=", 3)]
@@ -55,13 +43,9 @@ from qsudoku.samplers.dwave.subproblems import SubModel, SubStructure
 
 __all__ = ["WallCode", "CHAIN"]
 
-#: Weight of a subproblem's chain links.  A broken wall turns an indicator to -1, which
-#: a subproblem's linear biases (a digit's blame above all) can reward: with weight 1 the
-#: mock QPU's reads broke walls to do so, and norvig_top95[3] was unsolved after 100
-#: calls ([4]: 91); with 2, the first 40 norvig_top95 puzzles that keep a model (27) were
-#: all solved, in a median of 1 call (4: median 2), and all 61 of the file take a median of
-#: 1 call (``benchmarks/decompose.py`` at d8fa8bf; now ``qsudoku bench --spec
-#: benchmarks/studies/decompose.toml --encoding domain-wall``).
+#: Weight of a subproblem's chain links: a broken wall turns an indicator to -1, which a
+#: subproblem's linear biases (a digit's blame) can reward, and weight 1 let the mock QPU's
+#: reads break walls to do so (``docs/qpu.md``).
 CHAIN = 2.0
 
 

@@ -2,25 +2,16 @@
 :class:`~dwave.samplers.PathIntegralAnnealingSampler` and
 :class:`~dwave.samplers.RotorModelAnnealingSampler` with a schedule that solves Sudoku.
 
-With the library's defaults neither anneals the reduced QUBO well (100 reads on the
-seed004 puzzle: path-integral 2-3 valid, rotor 0): its default inverse temperatures are
-derived from the largest field and end too hot for penalty weights of 1, and a
-``geometric`` schedule of the path-integral sampler has no transverse field at all (its
-``Hd_field`` is zero), so it is a classical annealer on world lines.
-
-:class:`PathIntegralSampler` adds ``transverse_field``: with it the schedule is the
-library's ``custom`` one built by :func:`transverse_schedule`, the longitudinal field
-(inverse temperature times the problem) rising over ``beta_range`` while the transverse
-field falls linearly from ``transverse_field * beta_range[1]`` to 0 (a quantum anneal
-at inverse temperature ``beta_range[1]``).  The implementation is continuous-time
-(world lines with breaks), so there are no Trotter slices to choose.
-:class:`RotorSampler` reports each read's energy in the BQM of the projected (classical)
-state; the library reports the energy of the rotor state before projection, which is
-not 0 for a valid grid.  Both answer a BQM without variables with no samples.
-
-The defaults (of the classes' ``sample()``, which ``sqa`` and ``rotor`` run) are in units
-of the penalty weights (all 1 by default); with larger weights scale ``beta_range`` down by
-the same factor.  Measured success per read on seed004 is in ``docs/annealers.md``.
+With the library's defaults neither anneals the reduced QUBO well: its default inverse
+temperatures, derived from the largest field, end too hot for penalty weights of 1, and a
+``geometric`` path-integral schedule has no transverse field at all.
+:class:`PathIntegralSampler` adds ``transverse_field``: the schedule is then the library's
+``custom`` one built by :func:`transverse_schedule`, the longitudinal field rising over
+``beta_range`` while the transverse field falls linearly from ``transverse_field *
+beta_range[1]`` to 0.  :class:`RotorSampler` reports each read's energy in the BQM of the
+projected (classical) state (the library reports the rotor state's, not 0 for a valid
+grid).  Both answer a BQM without variables with no samples.  The defaults are in units
+of the penalty weights (all 1 by default); ``docs/annealers.md`` has their success rates.
 
 >>> import dimod
 >>> bqm = dimod.BQM({"a": -1.0, "b": -1.0}, {("a", "b"): 2.0}, 1.0, "BINARY")

@@ -1,16 +1,12 @@
 """``swap``: an annealer whose moves keep the one-hot groups a sample already satisfies.
 
-The sampler reads only the BQM and its labelled one-hot groups (``groups=[(kind,
-[labels...]), ...]``, as :meth:`qsudoku.model.qubo.QuboModel.groups` gives them).  It picks a
-*family* of unit groups that partitions the open cells (kind ``box`` or ``region`` when
-present, else ``row``), starts every read from a random perfect matching of each family
-unit (each cell one candidate digit, each unit a permutation of its missing digits) and
-anneals with moves that swap the digits of two cells of the same unit, both digits being
-candidates of both cells.  Cell groups and family groups thus stay satisfied, and the
-energy, ``sum_g w_g (sum q - 1)**2`` over the other groups (rows, columns, extra units),
-is exactly the BQM energy: the group weights are read off the BQM and checked against it.
-
-Samples are returned in the BQM's variables with energies computed by the BQM itself.
+The sampler reads only the BQM and its labelled one-hot groups.  It picks a *family* of
+unit groups that partitions the open cells (:mod:`.structure`), starts every read from a
+random perfect matching of each family unit and anneals with moves that swap the digits
+of two cells of one unit, both digits being candidates of both cells.  Cell and family
+groups stay satisfied, and the energy over the other groups is exactly the BQM energy (the
+group weights are read off the BQM and checked against it).  Samples are returned in the
+BQM's variables with the BQM's energies.
 
 >>> import dimod
 >>> from qsudoku.io import parse_puzzle
@@ -74,11 +70,10 @@ class SwapAnnealingSampler(KernelSampler, dimod.Sampler):
         stop_at_ground: Stop every read once any read reaches energy 0.
         focus: Redraw the first cell of a swap up to this many times until it lies in a
             conflict (min-conflicts bias); 0 = uniform proposals.
+        family: Unit kind whose units the moves keep as permutations (any kind that
+            partitions the open cells); default the first of :data:`FAMILY_KINDS` present.
 
     The defaults are what ``--sampler swap`` runs (the registry reads them from here).
-        family: Unit kind whose units the moves keep as permutations (any kind that
-            partitions the open cells: ``box``, ``region``, ``row``, ``column``);
-            default the first of :data:`FAMILY_KINDS` present.
     """
 
     #: What each parameter of :meth:`sample` takes, checked in this order on every call.

@@ -2,25 +2,20 @@
 
 The state of one read is a perfect matching per *family component*: ``val[s]`` is the
 value slot held by cell slot ``s`` and ``holder[v]`` the cell slot holding value slot
-``v`` (both global indices; a component's cells and values share one offset range).
+``v`` (global indices; a component's cells and values share one offset range).
 ``tab[tab_off[k] + a * m + v]`` is the BQM variable meaning "local cell ``a`` of
 component ``k`` holds local value ``v``" (``-1`` if that digit is not a candidate).
 
-A move swaps the values of two cells of one component; it keeps every cell group and
-every family group at exactly one, so only the *conflict groups* (the other units'
-one-hot groups) change.  Their energy ``sum_g w_g (count_g - 1)**2`` is updated
-exactly, one count at a time.
+A move swaps the values of two cells of one component: every cell group and family group
+stays at exactly one, so only the *conflict groups* (the other units) change, and their
+energy ``sum_g w_g (count_g - 1)**2`` is updated exactly, one count at a time.
 
-The kernels are plain ``nogil`` functions run over a range of reads; the caller spreads
-reads over threads (:func:`qsudoku.samplers.swap.structure.parallel_reads`).  A serial
-kernel compiles several times faster than a ``parallel=True`` one (the first solve on a
-machine pays for it), and threads that never wait for each other at a barrier lose less
-on a busy machine.  Reads watch a shared ``flags`` array:
+The kernels are serial ``nogil`` functions over a range of reads (they compile several
+times faster than ``parallel=True`` ones); the caller spreads reads over threads
+(:func:`qsudoku.samplers.reads.parallel_reads`).  Reads watch a shared ``flags`` array:
 ``flags[0]`` is set by a read that reaches its target (the others stop if ``stop_all``),
-``flags[1]`` by the caller at the deadline.
-
-Each read has its own xorshift64* generator seeded from ``(seed, read)``, so results do
-not depend on how reads are spread over threads.
+``flags[1]`` by the caller at the deadline.  Each read has its own generator seeded from
+``(seed, read)``, so results do not depend on how reads are spread over threads.
 """
 
 from __future__ import annotations
@@ -71,18 +66,11 @@ class Swaps(NamedTuple):
 
 
 class Schedule(NamedTuple):
-    """The knobs of :func:`anneal_reads` and :func:`temper_reads`.
-
-    Attributes:
-        betas: Inverse temperatures: of each sweep (annealing), or of each replica
-            (replica exchange).
-        num_sweeps: Sweeps of replica exchange per read (annealing runs one per beta).
-        seed: Base seed; read ``r`` uses generator ``(seed, first_read + r)``.
-        target: A read stops once its energy is ``<= target`` (its ground state).
-        stop_all: If true, every read stops once any read reached ``target``.
-        focus: Redraw the first cell of a swap up to this many times until it is in a
-            conflict (see :func:`_propose`).
-    """
+    """The knobs of :func:`anneal_reads` and :func:`temper_reads`: ``betas`` of each sweep
+    (annealing) or replica (replica exchange, for ``num_sweeps`` sweeps), the base ``seed``
+    (read ``r`` uses generator ``(seed, first_read + r)``), the ``target`` energy at which a
+    read stops, ``stop_all`` (every read stops once one reached it) and ``focus`` (see
+    :func:`_sweep`)."""
 
     betas: np.ndarray
     num_sweeps: int
@@ -239,9 +227,8 @@ def _sweep(rng, swaps, state, out, beta, e, best, target, focus):
     Returns the new ``(e, best)``.
 
     With ``focus > 0`` the first cell of a proposal is redrawn up to ``focus`` times until
-    it is in a conflict (min-conflicts bias; the proposal is then no longer symmetric).
-    The arrays are taken out of ``swaps`` once per sweep, not per proposal: each take
-    counts a reference, which would cost more than the proposal itself.
+    it is in a conflict (min-conflicts bias).  The arrays are taken out of ``swaps`` once
+    per sweep: each take counts a reference, which costs more than a proposal.
     """
     movable, slot_comp, comp_start = swaps.movable, swaps.slot_comp, swaps.comp_start
     comp_size, tab_off, tab = swaps.comp_size, swaps.tab_off, swaps.tab

@@ -1,12 +1,11 @@
 """What the structured samplers (``swap``, ``swap-tabu``) share: the compiled structure and reads.
 
-:func:`compile_structure` turns a BQM and its labelled one-hot groups into the kernels' arrays
-(a *family* of unit groups that partitions the open cells, kind ``box`` or ``region`` when
-present, else ``row``; cells, candidate digits and the *conflict groups*, every other group,
-with weights read off the BQM and checked against it).  :func:`run_batches` runs a kernel's
-reads batch after batch until a ground state or a time limit, :func:`~qsudoku.samplers.reads.parallel_reads` spreads
-one batch over threads (the kernels release the GIL), and :func:`finish_sampleset` turns the
-reads into a :class:`dimod.SampleSet` with the BQM's own energies.
+:func:`compile_structure` turns a BQM and its labelled one-hot groups into the kernels'
+arrays: a *family* of unit groups that partitions the open cells (``box`` or ``region``
+when present, else ``row``), cells, candidate digits and the *conflict groups* (every other
+group), with weights read off the BQM and checked against it.  :func:`run_batches` runs a
+kernel's reads batch after batch until a ground state or a time limit, and
+:func:`finish_sampleset` turns them into a :class:`dimod.SampleSet` with the BQM's energies.
 
 >>> from qsudoku.io import parse_puzzle
 >>> from qsudoku.model.propagate import propagate
@@ -54,8 +53,7 @@ class SwapStructure:
     feasible: bool
     arrays: dict
     weight_scale: float
-    slot_var_order: np.ndarray  # (num_slots,) cell-slot -> (component) for decoding
-    digit_pure: bool = True  # no conflict group mixes two values of a component (or a cell)
+    digit_pure: bool = True
 
     def to_samples(self, best_val: np.ndarray) -> np.ndarray:
         """0/1 samples (reads x variables) from per-read value slots."""
@@ -111,22 +109,18 @@ def compile_structure(bqm, groups, family: str | None = None) -> SwapStructure:
         raise ParameterError(f"family = {family!r}: the model has no groups of that kind")
     if "cell" not in kinds or family is None:
         raise ParameterError("the swap sampler needs 'cell' groups and 'box', 'region' or 'row' groups")
-    cell_of = np.full(V, -1, np.int64)
-    cells = []
-    for g, k in zip(gidx, kinds):
-        if k == "cell":
-            cell_of[g] = len(cells)
-            cells.append(g)
-    value_of = np.full(V, -1, np.int64)
-    fam_groups = []
-    for g, k in zip(gidx, kinds):
-        if k == family:
-            value_of[g] = len(fam_groups)
-            fam_groups.append(g)
+
+    def member_of(kind):  # each variable's group of ``kind`` (-1: none), and those groups
+        of, chosen = np.full(V, -1, np.int64), [g for g, k in zip(gidx, kinds) if k == kind]
+        for i, g in enumerate(chosen):
+            of[g] = i
+        return of, chosen
+
+    (cell_of, cells), (value_of, fam_groups) = member_of("cell"), member_of(family)
     if (cell_of < 0).any() or (value_of < 0).any():
         raise ParameterError(f"every variable must lie in one 'cell' group and one {family!r} group")
     # Components: cells linked by shared family groups (a unit, or an independent part of it).
-    parent = list(range(len(cells)))
+    parent = list(range(len(cells)))  # (a list: faster than onehot.components' dict)
 
     def find(x):
         while parent[x] != x:
@@ -148,7 +142,7 @@ def compile_structure(bqm, groups, family: str | None = None) -> SwapStructure:
     for v, g in enumerate(fam_groups):
         comp_vals.setdefault(find(int(cell_of[g[0]])), []).append(v)
     feasible = True
-    comp_start, comp_size, tab_off, tabs = [0], [], [0], []
+    comp_start, comp_size, tab_off = [0], [], [0]
     slot_of_cell = np.empty(len(cells), np.int64)
     slot_of_val = np.empty(len(fam_groups), np.int64)
     for root, cl in comp_cells.items():
@@ -159,15 +153,12 @@ def compile_structure(bqm, groups, family: str | None = None) -> SwapStructure:
         s0 = comp_start[-1]
         slot_of_cell[cl] = s0 + np.arange(len(cl))
         slot_of_val[vl] = s0 + np.arange(len(vl))
-        tab = np.full((m, m), -1, np.int64)
-        tabs.append(tab)
         comp_size.append(m)
         comp_start.append(s0 + m)
         tab_off.append(tab_off[-1] + m * m)
-    tab = np.concatenate([t.ravel() for t in tabs]) if tabs else np.zeros(0, np.int64)
-    comp_start = np.asarray(comp_start, np.int64)
-    comp_size = np.asarray(comp_size, np.int64)
-    tab_off = np.asarray(tab_off, np.int64)
+    tab = np.full(tab_off[-1], -1, np.int64)  # each component's m x m table, row by row
+    comp_start, comp_size, tab_off = (np.asarray(a, np.int64)
+                                      for a in (comp_start, comp_size, tab_off))
     ns = int(comp_start[-1])
     slot_comp = np.repeat(np.arange(len(comp_size)), comp_size).astype(np.int64)
     sc = slot_of_cell[cell_of]
@@ -199,7 +190,7 @@ def compile_structure(bqm, groups, family: str | None = None) -> SwapStructure:
                   gw=np.asarray(gw, float)[conf] if conf else np.zeros(0), vgw=vgw)
     scale = float(np.min(gw)) if len(gw) else 1.0
     pure = _digit_pure(mg, sc[mv], slot_comp[sc[mv]], sv[mv], ns)
-    return SwapStructure(variables, family, feasible, arrays, scale, slot_comp, pure)
+    return SwapStructure(variables, family, feasible, arrays, scale, pure)
 
 
 def _digit_pure(group, cell, comp, value, ns: int) -> bool:

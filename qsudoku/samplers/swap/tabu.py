@@ -1,20 +1,13 @@
 """``swap-tabu``: tabu search over the swap moves of the ``swap`` sampler.
 
-It reads the same inputs as :mod:`qsudoku.samplers.swap` (the BQM and its labelled
-one-hot groups), starts every read from a random perfect matching of each family unit
-(box, region or row), and keeps the cell and family groups satisfied by swapping the
-digits of two cells of one unit.  Where ``swap`` anneals with random proposals, each
-iteration here evaluates every swap that moves a cell in conflict and makes the best one
-that is not tabu (a digit a cell gave up stays forbidden to it for a few iterations,
-unless taking it back reaches a new best).  Moves are ranked on search weights that
-grow, for every broken conflict group (rows, columns, diagonals: every group but the cells
-and boxes), each time no move improves (the breakout method); energies and samples are
-the BQM's own.  A read ends at energy 0 or
+It reads the same inputs as :mod:`.anneal`, starts every read from a random perfect
+matching of each family unit, and keeps the cell and family groups satisfied by swapping
+the digits of two cells of one unit.  Each iteration makes the best swap of a cell in
+conflict that is not tabu (a digit a cell gave up stays forbidden to it for a few
+iterations, unless taking it back reaches a new best), ranked on search weights that grow
+for every broken conflict group each time no move improves (the breakout method,
+:mod:`.tabu_kernel`); energies and samples are the BQM's own.  A read ends at energy 0 or
 after ``stall`` iterations without a new best, and the next read starts afresh.
-
-On the hardest shared 9x9 sets it reaches a valid grid 2-4x sooner than replica-exchange
-annealing with the same moves, and it solves 16x16 puzzles the annealer does not (see
-``docs/performance.md``, which also compares it with ``aco``, the default).
 
 >>> from qsudoku.io import parse_puzzle
 >>> from qsudoku.model.propagate import propagate
@@ -97,10 +90,8 @@ class SwapTabuSampler(KernelSampler, dimod.Sampler):
         def run(n, first, deadline):  # -> per read: value slots, energy, steps, complete
             return parallel_reads(reads, n, first, deadline)
 
-        # Reads are short: a batch holds many per thread (a read that finds the ground
-        # state stops the others in its batch when stop_at_ground is set).  Threads wait
-        # for each other at the end of a batch, so batches are long: with 4 reads per
-        # thread the route's median on forum_hardest was 21.5 ms, with 32 18.5 ms.
+        # Reads are short, and threads wait for each other at the end of a batch: a batch
+        # holds many reads per thread.
         batch = num_reads if time_limit is None else 32 * num_threads()
         vals, work, interrupted = run_batches(st, run, num_reads, batch, time_limit, t0,
                                               stop_at_ground)

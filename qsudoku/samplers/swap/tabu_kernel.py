@@ -1,26 +1,18 @@
 """Compiled kernel of the swap tabu search (numba when installed, plain Python otherwise).
 
-The state, moves and energy bookkeeping are those of :mod:`.kernel`: a read keeps
-every cell group and every family group at exactly one, and a move swaps the digits of
-two cells of one family unit.  Instead of Metropolis proposals, each iteration looks at
-every swap that moves a cell in conflict, takes the best one whose new digits are not
-*tabu* (a cell may not take back a digit it gave up during the last ``tenure`` to
+The state, moves and energy bookkeeping are those of :mod:`.kernel`.  Each iteration looks
+at every swap that moves a cell in conflict and takes the best one whose new digits are
+not *tabu* (a cell may not take back a digit it gave up during the last ``tenure`` to
 ``2 * tenure`` iterations, unless that reaches a new best weighted energy since the
-weights last grew), and breaks ties at random.  A read ends at energy 0, after ``stall`` iterations without a new best of its
-own, after ``max_iters`` iterations, or at the deadline.
+weights last grew), ties broken at random.  A read ends at energy 0, after ``stall``
+iterations without a new best, after ``max_iters`` iterations, or at the deadline.
 
-Moves are chosen on *search weights* that start at the BQM's group weights: whenever no
-move lowers the weighted energy (a local minimum or a plateau), every broken conflict
-group's search weight grows by ``bump`` times its weight (the breakout method), so a walk
-is pushed out of the groups it keeps breaking.  The energy that decides a read's best
-state, its end and the samples returned stays the BQM's own.
-
-A candidate swap's energy change is read off the group counts without changing them
-(:func:`_half`, one digit at a time) when no conflict group mixes two values of a family
-unit, which holds for every Sudoku model; otherwise the counts are shifted and restored.
-
-Each read has its own xorshift64* generator seeded from ``(seed, read)``, so results do
-not depend on how reads are spread over threads.
+Moves are ranked on *search weights* that start at the BQM's group weights: whenever no
+move lowers the weighted energy, every broken conflict group's search weight grows by
+``bump`` times its weight (the breakout method).  The energy that decides a read's best
+state, its end and its samples stays the BQM's own.  When no conflict group mixes two
+values of a family unit (every Sudoku model), a swap's energy change is read off the
+counts without changing them (:func:`_half`); otherwise they are shifted and restored.
 """
 
 from __future__ import annotations
@@ -37,23 +29,10 @@ __all__ = ["Tabu", "tabu_reads"]
 
 
 class Tabu(NamedTuple):
-    """The knobs of :func:`tabu_reads`.
-
-    Attributes:
-        max_iters: Iterations at most per read.
-        tenure: A digit a cell gave up is tabu for it during ``tenure + U[0, tenure]``
-            iterations.
-        stall: A read ends after this many iterations without lowering its best energy.
-        bump: At a step where no move lowers the weighted energy, each broken conflict
-            group's search weight grows by ``bump`` times its BQM weight (0 = plain tabu).
-        seed: Base seed; read ``r`` uses generator ``(seed, first_read + r)``.
-        target: A read stops once its energy is ``<= target`` (its ground state).
-        pure: True if no conflict group holds two variables of one cell or two values of
-            one component (:attr:`SwapStructure.digit_pure`): a swap's energy change is
-            then the sum of its two digits' changes, each read off the counts without
-            changing them (2.2x faster steps); otherwise the counts are shifted and restored.
-        stop_all: If true, every read stops once any read reached ``target``.
-    """
+    """The knobs of :func:`tabu_reads`: the parameters of the same names of
+    :class:`~qsudoku.samplers.swap.SwapTabuSampler`, ``seed``, ``target`` and ``stop_all``
+    as in :class:`~qsudoku.samplers.swap.kernel.Schedule`, and ``pure``
+    (:attr:`SwapStructure.digit_pure`: a swap's energy change is read off the counts)."""
 
     max_iters: int
     tenure: int
@@ -96,8 +75,8 @@ def _half(off, on, vgw, sw, cnt):
 @njit
 def _tabu_walk(swaps, knobs, read, out, flags):
     """One tabu walk (read ``read``): writes its best state to ``out``; returns ``(best
-    energy, iterations, ended by itself)``.  A function of its own, not inlined: the walk's
-    loop compiles to faster code on its own than inside the loop over reads."""
+    energy, iterations, ended by itself)``.  Not inlined: the loop compiles to faster code
+    on its own."""
     movable, slot_comp, comp_start, comp_size, tab_off, tab, cand_ptr, cand_val, vg_ptr, \
         vg_idx, gw, vgw = swaps
     max_iters, tenure, stall, bump, seed, target, pure, stop_all = knobs

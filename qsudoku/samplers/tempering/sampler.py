@@ -1,21 +1,17 @@
 """``pt`` (parallel tempering) and ``pa`` (population annealing): dwave-hybrid's
 reference workflows (:mod:`.workflows`) as :class:`dimod.Sampler` classes.
 
-Every parameter is declared once, with its default, in ``sample``'s signature (``parameters``
-is derived from it), and checked against the class's ``_constraints`` on every call
-(:mod:`qsudoku.samplers.params`; the registry runs the same table before a model is built,
-:func:`check_pt`, :func:`check_pa`) with a one-line
-:class:`~qsudoku.errors.ParameterError` naming the sampler and the parameter.
-A run is reproducible from ``info["seed"]`` (drawn when not given).
+Every parameter is declared once, with its default, in ``sample``'s signature, and
+checked against the class's ``_constraints`` on every call (:mod:`qsudoku.samplers.params`;
+the registry runs the same table before a model is built: :func:`check_pt`,
+:func:`check_pa`).  A run is reproducible from ``info["seed"]`` (drawn when not given).
 
-* ``pt``: each read is one parallel tempering run from a random state
-  (``num_replicas`` replicas, betas geometric over ``beta_range``, ``max_iter`` rounds
-  of ``num_sweeps`` sweeps and replica swaps, stopping early after ``convergence``
-  rounds without a new best in the coldest replica); the read is the coldest replica's
-  best sample.  Reads are independent.
+* ``pt``: each read is one parallel tempering run from a random state (``num_replicas``
+  replicas, betas geometric over ``beta_range``, ``max_iter`` rounds of ``num_sweeps``
+  sweeps and replica swaps, stopping after ``convergence`` rounds without a new best in
+  the coldest replica); the read is the coldest replica's best sample.
 * ``pa``: the reads are one population of ``num_reads`` annealed together over
-  ``num_iter`` betas (linear over ``beta_range``) with resampling between betas, so
-  reads are correlated (copies of one ancestor are common).
+  ``num_iter`` betas with resampling between betas, so reads are correlated.
 
 dwave-hybrid (extra ``qpu``) is imported when sampling, not when the class is built.
 

@@ -1,14 +1,12 @@
 """dwave-hybrid's parallel tempering and population annealing workflows, seeded.
 
 The workflows are those of :func:`hybrid.reference.pt.ParallelTempering` and
-:func:`hybrid.reference.pa.PopulationAnnealing`, composed from the same pieces, with two
-changes: every random step takes its seed from one :class:`numpy.random.SeedSequence`
-(the library's pieces draw from unseeded generators, so a run could not be repeated),
-and the tempering betas may be given (``beta_range``; the library always derives them
-from the BQM's biases).  Each fixed-temperature sampler draws a fresh seed per call from
-its own generator, so replicas running in parallel threads stay reproducible.
-
-This module imports dwave-hybrid: only :mod:`.sampler`'s ``sample`` methods import it.
+:func:`hybrid.reference.pa.PopulationAnnealing`, with two changes: every random step
+takes its seed from one :class:`numpy.random.SeedSequence` (the library's pieces draw
+from unseeded generators), and the tempering betas may be given (``beta_range``).  Each
+fixed-temperature sampler draws a fresh seed per call from its own generator, so
+replicas in parallel threads stay reproducible.  Only :mod:`.sampler`'s ``sample``
+methods import this module (it imports dwave-hybrid).
 """
 
 from __future__ import annotations
