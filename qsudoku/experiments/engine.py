@@ -116,11 +116,16 @@ def run_batches(fn: Callable[[Any], Any], batches: Iterable, *, setup: Callable 
 _END = object()
 
 
-def _in_process(fn, batches, setup: tuple, on_start) -> Iterator[tuple[int, Any]]:
+def _peeked(batches):
+    """``batches`` again, its first taken ahead (``None`` if there is none)."""
     first = next(batches, _END)
-    if first is _END:
+    return None if first is _END else itertools.chain([first], batches)
+
+
+def _in_process(fn, batches, setup: tuple, on_start) -> Iterator[tuple[int, Any]]:
+    batches = _peeked(batches)
+    if batches is None:
         return
-    batches = itertools.chain([first], batches)
     with terminate_as_interrupt():
         if on_start is not None:
             on_start("in this process")
@@ -198,10 +203,9 @@ def _quiet_logs(level: int = logging.CRITICAL):
 
 
 def _on_dask(fn, batches, c: Cluster, setup: tuple, on_start) -> Iterator[tuple[int, Any]]:
-    first = next(batches, _END)
-    if first is _END:
+    batches = _peeked(batches)
+    if batches is None:
         return
-    batches = itertools.chain([first], batches)
     from concurrent.futures import CancelledError
 
     from distributed import KilledWorker, as_completed
