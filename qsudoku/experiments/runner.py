@@ -30,10 +30,10 @@ from qsudoku.experiments.limits import MAX_JOBS_PER_CPU, MAX_REPEAT, MAX_TASKS, 
 from qsudoku.experiments.measure import (BROKEN_KINDS, ROW_FIELDS, check_point, columns,  # noqa: F401
                                          measure, run_batch, tts99, warm)
 from qsudoku.experiments.tasks import (Point, Source, Task, format_value, iter_sources,  # noqa: F401
-                                       iter_tasks, make_tasks, read_sources)
+                                       iter_tasks, make_tasks)
 
 __all__ = ["Source", "Point", "Task", "ROW_FIELDS", "BROKEN_KINDS", "measure", "run", "run_to",
-           "run_batch", "warm", "read_sources", "iter_sources", "make_tasks", "iter_tasks",
+           "run_batch", "warm", "iter_sources", "make_tasks", "iter_tasks",
            "check_point", "tts99", "columns", "format_value", "check_limits", "max_jobs",
            "MAX_REPEAT", "MAX_JOBS_PER_CPU", "MAX_TASKS", "IN_FLIGHT_PER_WORKER"]
 
