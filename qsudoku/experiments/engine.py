@@ -27,14 +27,12 @@ from typing import Any, Callable, Iterable, Iterator, cast
 
 from qsudoku.config import MIN_WORKER_MEMORY, need_worker_memory
 from qsudoku.errors import BackendUnavailableError, ConfigError
-from qsudoku.experiments.scheduler import (DEFAULT_TIMEOUT, DEFAULT_WORKER_TIMEOUT, MAX_WAIT,  # noqa: F401
-                                           SCHEDULER_ENV, TIMEOUT_ENV, WORKER_TIMEOUT_ENV,
-                                           check_waits, connect, resolve_scheduler,
+from qsudoku.experiments.scheduler import (DEFAULT_TIMEOUT, DEFAULT_WORKER_TIMEOUT, TIMEOUT_ENV,
+                                           WORKER_TIMEOUT_ENV, connect, resolve_scheduler,
                                            seconds_from_env, wait_for_workers)
 from qsudoku.experiments.table import terminate_as_interrupt
 
-__all__ = ["run_batches", "Cluster", "resolve_scheduler", "seconds_from_env", "check_waits", "SCHEDULER_ENV",
-           "TIMEOUT_ENV", "WORKER_TIMEOUT_ENV", "WORKER_ENV", "MAX_WAIT"]
+__all__ = ["run_batches", "Cluster", "resolve_scheduler", "WORKER_ENV"]
 
 #: Environment of local worker processes: one thread per task, kernels included.
 WORKER_ENV = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
