@@ -5,6 +5,8 @@ Figures are made without pyplot (no global state, no display needed).
 
 from __future__ import annotations
 
+from typing import Literal
+
 from qsudoku.errors import BackendUnavailableError, install_hint
 
 __all__ = ["need_matplotlib", "figure"]
@@ -25,7 +27,7 @@ def need_matplotlib() -> None:
             f"pictures need matplotlib: {install_hint('bench')}") from None
 
 
-def figure(ax, figsize, panels: int = 1, layout: str | None = "constrained"):
+def figure(ax, figsize, panels: int = 1, layout: Literal["constrained"] | None = "constrained"):
     """``(fig, ax)``: the given axes, or a new pyplot-free figure with one axes (with
     ``panels`` > 1: that many side by side, ``ax`` their array)."""
     if ax is not None:
