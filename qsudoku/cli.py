@@ -40,14 +40,6 @@ COMMAND_MODULES = (
 )
 
 
-def _module_of(command: str) -> str | None:
-    """The subcommand module that registers ``command`` (``None`` if no module does)."""
-    for name in COMMAND_MODULES:
-        if name.removesuffix("_cmd") == command:
-            return name
-    return None
-
-
 class OneLineParser(argparse.ArgumentParser):
     """An ``ArgumentParser`` (and every subcommand's) whose usage errors are one line on
     stderr, exit 2, not the usage block.
@@ -86,7 +78,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--debug", action="store_true", help="show tracebacks of errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    only = _module_of(command) if command is not None else None
+    # the module that registers ``command`` (``samplers_cmd``: ``samplers``), if any
+    only = next((n for n in COMMAND_MODULES if n.removesuffix("_cmd") == command), None)
     for name in (only,) if only else COMMAND_MODULES:
         try:
             mod = importlib.import_module(f"qsudoku.commands.{name}")

@@ -9,14 +9,12 @@ import sys
 
 from qsudoku.commands.common import add_option, check_writes, command_inputs, rules_from_args
 from qsudoku.config import load_config, need_worker_memory
-from qsudoku.experiments.limits import MAX_JOBS_PER_CPU, MAX_REPEAT, MAX_TASKS  # one home
 from qsudoku.errors import ConfigError, PuzzleFormatError, QSudokuError
 from qsudoku.experiments.provenance import provenance_path
 from qsudoku.io.output import is_stdout
 
 __all__ = ["add_experiment_args", "retell", "say_wrote", "check_experiment_args", "run_experiment",
-           "read_experiment_inputs", "set_label", "experiment_tasks", "MAX_REPEAT",
-           "MAX_JOBS_PER_CPU", "MAX_TASKS"]
+           "read_experiment_inputs", "set_label", "experiment_tasks"]
 
 
 def add_experiment_args(p: argparse.ArgumentParser, what: str) -> argparse._ArgumentGroup:
@@ -119,7 +117,8 @@ def _check_not_input(args) -> None:
 
 def experiment_tasks(args, sources, points):
     """Every source x point x ``--repeat``, made as the run consumes them (the puzzles
-    stream); more than :data:`MAX_TASKS` runs per puzzle are refused before any work."""
+    stream); more than :data:`~qsudoku.experiments.limits.MAX_TASKS` runs per puzzle are
+    refused before any work."""
     from qsudoku.experiments.limits import check_limits
     from qsudoku.experiments.tasks import iter_tasks
 

@@ -147,20 +147,14 @@ def _given_on_the_command_line(parser, args) -> set[str] | None:
         return None
     words = words[words.index(command) + 1:]
     saved = [(a, a.default) for a in parser._actions]
-    error = parser.error
-
-    def refuse(message):  # already parsed once: a refusal here is a bug, not the user's
-        raise RuntimeError(message)
-
     try:
         for action, _ in saved:
             action.default = argparse.SUPPRESS
-        parser.error = refuse
-        given, _ = parser.parse_known_args(words, argparse.Namespace())
+        # already parsed once: a refusal here is a bug, not the user's
+        given = _parse(parser, words, known=True, error=RuntimeError)
     finally:
         for action, default in saved:
             action.default = default
-        parser.error = error
     return set(vars(given))
 
 
@@ -273,16 +267,20 @@ def _culprit(path: str, parser, options: dict, keys: dict) -> ConfigError | None
     return None
 
 
-def _parse(parser, words: list[str]) -> argparse.Namespace:
-    """``parser.parse_args(words)``, its usage errors raised as :class:`ConfigError`."""
+def _parse(parser, words: list[str], known: bool = False,
+           error: type[Exception] = ConfigError) -> argparse.Namespace:
+    """``parser.parse_args(words)`` (``known``: the options it knows, into an empty
+    namespace), its usage errors raised as ``error``."""
     def refuse(message):
-        raise ConfigError(message)
+        raise error(message)
 
-    error, parser.error = parser.error, refuse
+    saved, parser.error = parser.error, refuse
     try:
+        if known:
+            return parser.parse_known_args(words, argparse.Namespace())[0]
         return parser.parse_args(words)
     finally:
-        parser.error = error
+        parser.error = saved
 
 
 def _reason(message: str, action) -> str:

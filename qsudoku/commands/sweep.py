@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from copy import copy
 
 from qsudoku.errors import ConfigError
 from qsudoku.experiments.stats import optimal_over_axes
@@ -90,12 +91,11 @@ def run(args) -> int:
         need_matplotlib()
         make_directory(args.plot, "--plot")
     axes = _axes(args)
-    params, args.param = args.param, []  # swept here, not by config_from_args
-    try:
-        # weights only matter to samplers that see the whole QUBO: sweep with plain SA
-        cfg = config_from_args(args, default_sampler=SWEEP_SAMPLER)
-    finally:
-        args.param = params
+    # the params are swept here, not set by config_from_args; weights only matter to
+    # samplers that see the whole QUBO: sweep with plain SA
+    unswept = copy(args)
+    unswept.param = []
+    cfg = config_from_args(unswept, default_sampler=SWEEP_SAMPLER)
     pts = points(cfg, axes)
     for pt in pts:
         runner.check_point(pt)  # a bad weight, parameter or sampler fails before any run

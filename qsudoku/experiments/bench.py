@@ -25,7 +25,7 @@ from typing import Iterable, Mapping, Sequence
 
 from qsudoku.config import Config
 from qsudoku.model.result import format_seconds
-from qsudoku.experiments.stats import Pool, p_interval, tts99
+from qsudoku.experiments.stats import Pool, as_float, p_interval, tts99
 from qsudoku.experiments.provenance import machine_info  # its home: the provenance record
 from qsudoku.experiments.results import load_frame
 from qsudoku.experiments.tasks import Point
@@ -76,15 +76,6 @@ load = load_frame
 
 # -- summaries ---------------------------------------------------------------------------
 
-def _num(x) -> float:
-    if isinstance(x, (int, float)) and not isinstance(x, bool):
-        return float(x)
-    try:
-        return float(x)
-    except (TypeError, ValueError):
-        return math.nan
-
-
 def typed_row(row: Mapping) -> dict:
     """A results row read back from CSV/Parquet, with numbers and booleans restored.
 
@@ -98,13 +89,13 @@ def typed_row(row: Mapping) -> dict:
     out = dict(row)
     for k in _NUMERIC:
         if k in out:
-            out[k] = _num(out[k]) if out[k] not in ("", None) else (None if k == "budget" else math.nan)
+            out[k] = None if k == "budget" and out[k] in ("", None) else as_float(out[k])
     if "fraction" in out:  # a generated instance's fraction given; none for other puzzles
-        fraction = _num(out["fraction"]) if out["fraction"] not in ("", None) else math.nan
+        fraction = as_float(out["fraction"])
         out["fraction"] = fraction if math.isfinite(fraction) else None
     for k in _INTS:
         if k in out and out[k] not in ("", None):
-            v = _num(out[k])
+            v = as_float(out[k])
             out[k] = int(v) if math.isfinite(v) else None
     for k in ("valid", "matches_solution", "fixed_sample"):
         if k in out:

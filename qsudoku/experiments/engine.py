@@ -27,14 +27,12 @@ from typing import Any, Callable, Iterable, Iterator, cast
 
 from qsudoku.config import MIN_WORKER_MEMORY, need_worker_memory
 from qsudoku.errors import BackendUnavailableError, ConfigError
-from qsudoku.experiments.scheduler import (DEFAULT_TIMEOUT, DEFAULT_WORKER_TIMEOUT, MAX_WAIT,  # noqa: F401
-                                           SCHEDULER_ENV, TIMEOUT_ENV, WORKER_TIMEOUT_ENV,
-                                           check_waits, connect, resolve_scheduler,
+from qsudoku.experiments.scheduler import (DEFAULT_TIMEOUT, DEFAULT_WORKER_TIMEOUT, TIMEOUT_ENV,
+                                           WORKER_TIMEOUT_ENV, connect, resolve_scheduler,
                                            seconds_from_env, wait_for_workers)
 from qsudoku.experiments.table import terminate_as_interrupt
 
-__all__ = ["run_batches", "Cluster", "resolve_scheduler", "seconds_from_env", "check_waits", "SCHEDULER_ENV",
-           "TIMEOUT_ENV", "WORKER_TIMEOUT_ENV", "WORKER_ENV", "MAX_WAIT"]
+__all__ = ["run_batches", "Cluster", "resolve_scheduler", "WORKER_ENV"]
 
 #: Environment of local worker processes: one thread per task, kernels included.
 WORKER_ENV = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
@@ -116,11 +114,16 @@ def run_batches(fn: Callable[[Any], Any], batches: Iterable, *, setup: Callable 
 _END = object()
 
 
-def _in_process(fn, batches, setup: tuple, on_start) -> Iterator[tuple[int, Any]]:
+def _peeked(batches):
+    """``batches`` again, its first taken ahead (``None`` if there is none)."""
     first = next(batches, _END)
-    if first is _END:
+    return None if first is _END else itertools.chain([first], batches)
+
+
+def _in_process(fn, batches, setup: tuple, on_start) -> Iterator[tuple[int, Any]]:
+    batches = _peeked(batches)
+    if batches is None:
         return
-    batches = itertools.chain([first], batches)
     with terminate_as_interrupt():
         if on_start is not None:
             on_start("in this process")
@@ -198,10 +201,9 @@ def _quiet_logs(level: int = logging.CRITICAL):
 
 
 def _on_dask(fn, batches, c: Cluster, setup: tuple, on_start) -> Iterator[tuple[int, Any]]:
-    first = next(batches, _END)
-    if first is _END:
+    batches = _peeked(batches)
+    if batches is None:
         return
-    batches = itertools.chain([first], batches)
     from concurrent.futures import CancelledError
 
     from distributed import KilledWorker, as_completed

@@ -24,7 +24,7 @@ from qsudoku.errors import BackendUnavailableError, ConfigError, install_hint
 from qsudoku.io.reading import open_regular
 
 __all__ = ["journal_path", "read_rows", "iter_rows", "count_rows", "parse_table", "records",
-           "load_frame", "JOURNAL_SUFFIX", "check_format", "results_header", "header_line"]
+           "rows_of", "load_frame", "JOURNAL_SUFFIX", "check_format", "results_header", "header_line"]
 
 #: The suffix of a Parquet output's journal.
 JOURNAL_SUFFIX = ".partial.csv"
@@ -60,6 +60,21 @@ def check_format(path: str) -> None:
         raise BackendUnavailableError(
             f"cannot write {path}: .parquet files need pyarrow, which is not installed: "
             f"{install_hint('bench')} (or write a .csv)") from None
+
+
+def rows_of(source):
+    """The rows of the results file ``source`` (streamed by :func:`iter_rows`), or
+    ``source`` itself if it is no path.
+
+    Raises:
+        ConfigError: No such results file (nor its journal).
+    """
+    if not isinstance(source, (str, os.PathLike)):
+        return source
+    path = os.fspath(source)
+    if not (os.path.exists(path) or os.path.exists(journal_path(path))):
+        raise ConfigError(f"results file not found: {path}")
+    return iter_rows(path)
 
 
 def read_rows(path: str) -> list[dict]:
@@ -200,8 +215,7 @@ def _parquet_records(path: str) -> Iterator[tuple[list[str], dict | None, str]]:
                     n += 1
                     yield header, {k: _from_parquet(v) for k, v in r.items()}, f"row {n}"
         except Exception as e:  # noqa: BLE001 - a damaged row group
-            raise ConfigError(f"cannot read {path}: not a readable Parquet file "
-                              f"({type(e).__name__})") from None
+            raise _not_parquet(path, e) from None
     if n == 0:
         yield header, None, ""
 
@@ -217,8 +231,11 @@ def _parquet_file(f, path: str):
     try:
         return pq.ParquetFile(f)
     except Exception as e:  # noqa: BLE001 - pyarrow's errors have no common base
-        raise ConfigError(f"cannot read {path}: not a readable Parquet file "
-                          f"({type(e).__name__})") from None
+        raise _not_parquet(path, e) from None
+
+
+def _not_parquet(path: str, e: Exception) -> ConfigError:
+    return ConfigError(f"cannot read {path}: not a readable Parquet file ({type(e).__name__})")
 
 
 def results_header(path: str) -> list[str]:
@@ -300,16 +317,11 @@ def load_frame(path_or_rows):
 
     if isinstance(path_or_rows, pd.DataFrame):
         df = path_or_rows.copy()
-    elif isinstance(path_or_rows, (str, os.PathLike)):
-        path = os.fspath(path_or_rows)
-        if not (os.path.exists(path) or os.path.exists(journal_path(path))):
-            raise ConfigError(f"results file not found: {path}")
-        df = pd.DataFrame(read_rows(path))
     elif isinstance(path_or_rows, (bytes, Mapping)) or not isinstance(path_or_rows, Iterable):
         raise TypeError("expected a results file path, a list of row dicts or a DataFrame, "
                         f"not {type(path_or_rows).__name__}")
     else:
-        df = pd.DataFrame(list(path_or_rows))
+        df = pd.DataFrame(list(rows_of(path_or_rows)))
     for col in df.columns:
         s = df[col]
         if pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s):

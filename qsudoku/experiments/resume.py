@@ -43,7 +43,7 @@ def csv_value(v):
     """A row's value as the table writes it: an infinite float as ``inf``/``-inf``, a list,
     tuple or dict as JSON, anything else as it is."""
     if isinstance(v, float) and math.isinf(v):
-        return "inf" if v > 0 else "-inf"
+        return key_text(v)
     if isinstance(v, (list, tuple, dict)):
         return json.dumps(v)
     return v

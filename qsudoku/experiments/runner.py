@@ -26,16 +26,15 @@ from typing import Callable, Iterable, Sequence
 from qsudoku.config import Config
 from qsudoku.errors import ConfigError
 from qsudoku.io.output import is_stdout
-from qsudoku.experiments.limits import MAX_JOBS_PER_CPU, MAX_REPEAT, MAX_TASKS, check_limits, max_jobs  # noqa: F401
-from qsudoku.experiments.measure import (BROKEN_KINDS, ROW_FIELDS, check_point, columns,  # noqa: F401
-                                         measure, run_batch, tts99, warm)
-from qsudoku.experiments.tasks import (Point, Source, Task, format_value, iter_sources,  # noqa: F401
-                                       iter_tasks, make_tasks, read_sources)
+from qsudoku.experiments.limits import check_limits
+from qsudoku.experiments.measure import (BROKEN_KINDS, check_point, columns,  # noqa: F401
+                                         measure, run_batch, warm)
+from qsudoku.experiments.tasks import (Point, Source, Task, iter_sources,  # noqa: F401
+                                       iter_tasks, make_tasks)
 
-__all__ = ["Source", "Point", "Task", "ROW_FIELDS", "BROKEN_KINDS", "measure", "run", "run_to",
-           "run_batch", "warm", "read_sources", "iter_sources", "make_tasks", "iter_tasks",
-           "check_point", "tts99", "columns", "format_value", "check_limits", "max_jobs",
-           "MAX_REPEAT", "MAX_JOBS_PER_CPU", "MAX_TASKS", "IN_FLIGHT_PER_WORKER"]
+__all__ = ["Source", "Point", "Task", "BROKEN_KINDS", "measure", "run", "run_to", "run_batch",
+           "warm", "iter_sources", "make_tasks", "iter_tasks", "check_point", "columns",
+           "IN_FLIGHT_PER_WORKER"]
 
 #: Batches in flight per worker: the read-ahead of a streamed input.
 IN_FLIGHT_PER_WORKER = 4

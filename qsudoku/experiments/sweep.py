@@ -234,20 +234,11 @@ def summarize(rows_or_df, by: Sequence[str] = ("setting",), **figures):
     """
     import pandas as pd
 
-    from qsudoku.experiments.results import iter_rows
+    from qsudoku.experiments.results import rows_of
 
     by = list(by)
-    if isinstance(rows_or_df, pd.DataFrame):
-        rows = rows_or_df.to_dict("records")
-    elif isinstance(rows_or_df, (str, os.PathLike)):
-        from qsudoku.experiments.results import journal_path
-
-        path = os.fspath(rows_or_df)
-        if not (os.path.exists(path) or os.path.exists(journal_path(path))):
-            raise ConfigError(f"results file not found: {path}")
-        rows = iter_rows(path)
-    else:
-        rows = rows_or_df
+    rows = (rows_or_df.to_dict("records") if isinstance(rows_or_df, pd.DataFrame)
+            else rows_of(rows_or_df))
     groups: dict[tuple, list] = {}  # key -> [runs, min-energy sum, its count, Pool]
     for r in rows:
         key = tuple(_key_value(r.get(k)) for k in by)

@@ -30,7 +30,7 @@ from qsudoku.errors import ContradictionError, MachineError
 from qsudoku.model.puzzle import Puzzle
 
 __all__ = ["Source", "Point", "Task", "ENCODING", "format_value", "exact_value", "fingerprint",
-           "puzzle_digest", "read_sources", "iter_sources", "make_tasks", "iter_tasks"]
+           "puzzle_digest", "iter_sources", "make_tasks", "iter_tasks"]
 
 #: The QUBO encoding every task uses (one binary variable per cell and digit); part of
 #: every key, so rows of another encoding never pass for these.
@@ -225,11 +225,6 @@ def iter_sources(specs: Sequence[str], rules, *, limit: int | None = None, on_er
             close = getattr(items, "close", None)
             if close is not None:
                 close()
-
-
-def read_sources(specs: Sequence[str], rules, **kwargs) -> list[tuple[Source, Puzzle]]:
-    """The list of :func:`iter_sources` (for small inputs; large ones should stream)."""
-    return list(iter_sources(specs, rules, **kwargs))
 
 
 def iter_tasks(sources: Iterable[tuple[Source, Puzzle]], points: Sequence[Point],

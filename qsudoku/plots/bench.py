@@ -19,19 +19,11 @@ from typing import Iterable, Mapping
 
 from qsudoku.experiments.bench import summarize, typed_row
 from qsudoku.io.output import make_directory
+from qsudoku.plots.base import figure
 from qsudoku.plots.grid import save_figure
 
 __all__ = ["plot_all", "plot_success_vs_budget", "plot_tts99", "plot_tts99_quantiles",
            "plot_size_vs_time"]
-
-
-def _pyplot():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
 
 
 def _by_sampler(rows: list[dict]) -> dict[str, list[dict]]:
@@ -52,18 +44,15 @@ def _solution_time(r: Mapping) -> float:
     return r.get("wall", math.nan) if r.get("valid") else math.inf
 
 
-def _finish(plt, fig, path: str) -> str:
-    """Lay ``fig`` out, save it to ``path`` and close it; ``path``."""
+def _finish(fig, path: str) -> str:
+    """Lay ``fig`` out and save it to ``path``; ``path``."""
     fig.tight_layout()
-    save_figure(fig, path, dpi=110)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path, dpi=110)
 
 
 def plot_success_vs_budget(rows: list[dict], path: str) -> str:
     """Success against the time budget (see module doc)."""
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(9, 4.5))
+    fig, ax = figure(None, (9, 4.5), layout=None)
     budgets = {r.get("budget") for r in rows if r.get("budget") is not None}
     if len(budgets) > 1:
         for name, rs in _by_sampler(rows).items():
@@ -92,14 +81,13 @@ def plot_success_vs_budget(rows: list[dict], path: str) -> str:
     ax.set_ylim(-0.02, 1.02)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
-    return _finish(plt, fig, path)
+    return _finish(fig, path)
 
 
 def plot_tts99(rows: list[dict], path: str) -> str:
     """TTS99 distribution per backend, over the puzzles that needed sampling."""
-    plt = _pyplot()
     groups = _by_sampler(rows)
-    fig, ax = plt.subplots(figsize=(max(5, 1.1 * len(groups) + 2), 4.5))
+    fig, ax = figure(None, (max(5, 1.1 * len(groups) + 2), 4.5), layout=None)
     data, labels = [], []
     for name, rs in groups.items():
         sampled = [r for r in rs if r.get("route") != "propagation"]
@@ -116,16 +104,15 @@ def plot_tts99(rows: list[dict], path: str) -> str:
     ax.set_ylabel("TTS99 (s); solve: wall time to a valid grid")
     ax.set_title("time to solution per backend")
     ax.grid(alpha=0.3, axis="y")
-    return _finish(plt, fig, path)
+    return _finish(fig, path)
 
 
 def plot_tts99_quantiles(summary: list[dict], path: str) -> str:
     """TTS99 quantiles per fixed-sample backend with their 95% intervals (see module doc)."""
     from qsudoku.experiments.stats import QUANTILES, quantile_name
 
-    plt = _pyplot()
     recs = [s for s in summary if s.get("fixed_sample")]
-    fig, ax = plt.subplots(figsize=(max(5, 1.4 * len(recs) + 2), 4.5))
+    fig, ax = figure(None, (max(5, 1.4 * len(recs) + 2), 4.5), layout=None)
     finite = [v for s in recs for k, v in s.items() if k.startswith("tts99_")
               and isinstance(v, float) and math.isfinite(v) and v > 0]
     top = 10 * max(finite) if finite else 1.0
@@ -163,13 +150,12 @@ def plot_tts99_quantiles(summary: list[dict], path: str) -> str:
     ax.grid(alpha=0.3, axis="y")
     if ax.has_data():
         ax.legend(fontsize=7)
-    return _finish(plt, fig, path)
+    return _finish(fig, path)
 
 
 def plot_size_vs_time(rows: list[dict], path: str) -> str:
     """Model variables against wall time."""
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    fig, ax = figure(None, (7, 4.5), layout=None)
     for name, rs in _by_sampler(rows).items():
         pts = [(r["num_variables"], r["wall"]) for r in rs
                if isinstance(r.get("num_variables"), int) and r.get("wall") == r.get("wall")]
@@ -183,7 +169,7 @@ def plot_size_vs_time(rows: list[dict], path: str) -> str:
     ax.set_title("model size vs. time")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7)
-    return _finish(plt, fig, path)
+    return _finish(fig, path)
 
 
 def plot_all(rows: Iterable[Mapping], out_dir: str, summary: list[dict] | None = None

@@ -34,14 +34,10 @@ def curve_figure(summary: Sequence[Mapping]):
     """Two panels against the fraction given: the share solved within the limit with its
     95% Wilson interval (a band), and the median wall time (log scale), per sampler; the
     title names the size(s) and the limit(s)."""
-    from qsudoku.plots.base import need_matplotlib
-
-    need_matplotlib()
-    from matplotlib.figure import Figure
+    from qsudoku.plots.base import figure
 
     recs = [s for s in summary if s.get("fraction") is not None]
-    fig = Figure(figsize=(10.0, 3.8), layout="constrained")
-    left, right = fig.subplots(1, 2)
+    fig, (left, right) = figure(None, (10.0, 3.8), panels=2)
     samplers = list(dict.fromkeys(str(s.get("sampler", "")) for s in recs))
     drawn = False
     markers = "os^vDP*X"

@@ -199,17 +199,13 @@ def _pencil(ax, puzzle, digits, r, c, size) -> None:
                 zorder=4)
 
 
-def _best(decoded):
-    from qsudoku.solving.rounds import best_read
-
-    return best_read(decoded) if decoded else None
-
-
 def draw_result(result, *, ax=None, title: str | None = None, legend: bool = True):
     """Draw a :class:`~qsudoku.model.result.Result`: its best grid, what propagation fixed,
     and the constraints its best sample breaks."""
+    from qsudoku.solving.rounds import best_read
+
     fixed = result.model.fixed if result.model is not None else result.grid
-    best = _best(result.decoded)
+    best = best_read(result.decoded) if result.decoded else None
     broken = best.broken if best is not None else ()
     if title is None:
         status = "valid" if result.valid else "NOT valid"

@@ -185,13 +185,9 @@ def interval_curves(summary, x: str, *, hue: str | None = None, logx: bool = Tru
     """
     import pandas as pd
 
-    from qsudoku.plots.base import need_matplotlib
+    from qsudoku.plots.base import figure
 
-    need_matplotlib()
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(9.0, 3.4), layout="constrained")
-    axes = fig.subplots(1, 2)
+    fig, axes = figure(None, (9.0, 3.4), panels=2)
     d = summary.copy()
     groups = [(None, d)] if hue is None else list(d.groupby(hue, sort=True))
     drawn: list[float] = []  # finite TTS99 values drawn (the log scale needs some > 0)
