@@ -87,7 +87,8 @@ def test_every_format_reads_back(capsys, tmp_path, fmt):
     assert all(p.units == q.units for p, q in zip(back, lines))
 
 
-@pytest.mark.parametrize("size", [9, 16, 25])
+@pytest.mark.parametrize("size", [9, pytest.param(16, marks=pytest.mark.slow),
+                                  pytest.param(25, marks=pytest.mark.slow)])
 def test_a_tuple_list_reads_back_at_its_size_for_every_seed(capsys, tmp_path, size):
     """Four givens of a 9x9 may hold no 9 (they were read as 8x8 and solved): the file's
     ``# size N`` line says the size, and the solutions companion pairs up with it."""

@@ -7,7 +7,7 @@ from qsudoku.io import Rules, load_puzzles, parse_digits, parse_puzzle, parse_re
 from qsudoku.io.files import iter_puzzles, rules_from_path
 from qsudoku.io.text import format_grid
 
-from _shared import DATA, SEEDS, needs_data, puzzle_files
+from _shared import DATA, SEEDS, needs_data, puzzle_files, slow_when_big
 from _puzzles import SEED004
 
 
@@ -153,7 +153,7 @@ def test_rules_from_path():
 
 
 @needs_data
-@pytest.mark.parametrize("path", puzzle_files(), ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", slow_when_big(puzzle_files()), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_data_file_parses_with_its_solutions(path):
     puzzles = load_puzzles(str(path))
     with open(path) as f:

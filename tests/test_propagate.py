@@ -6,7 +6,7 @@ from qsudoku.errors import ConfigError, ContradictionError
 from qsudoku.io import load_puzzles, parse_puzzle
 from qsudoku.model.propagate import RULES, check_rules, propagate
 
-from _shared import DATA, SEEDS, needs_data, puzzle_files
+from _shared import DATA, SEEDS, needs_data, puzzle_files, slow_when_big
 from _puzzles import ONE_GIVEN4, SEED004, THREE_GIVENS4
 
 
@@ -57,7 +57,7 @@ def test_unknown_rule():
 
 
 @needs_data
-@pytest.mark.parametrize("path", puzzle_files(), ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", slow_when_big(puzzle_files()), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_rule_keeps_the_solution(path):
     for p in load_puzzles(str(path))[:4]:
         c = propagate(p, list(RULES))
