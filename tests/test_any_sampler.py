@@ -20,6 +20,7 @@ from _puzzles import SEED004, THREE_GIVENS4
 FOUR = parse_puzzle(THREE_GIVENS4)  # propagation leaves it open
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("config", [
     Config(),
     Config().with_overrides(sampler="sa", route={"enabled": False}),
@@ -41,6 +42,7 @@ def test_params_the_sampler_does_not_accept_are_left_out_with_one_note():
     assert len(notes) == 1 and "beta_schedule_type, num_sweeps" in notes[0]
 
 
+@pytest.mark.slow
 def test_exact_solver_on_a_tiny_model():
     cfg = Config().with_overrides(reads=5, rules=["naked_single"])
     _, model, _ = build(FOUR, cfg)
@@ -65,6 +67,7 @@ def test_every_sampler_runs_the_same_round_policy():
         assert r.valid and r.rounds >= 1 and "route" in r.sampler and r.info["rounds"] == r.rounds
 
 
+@pytest.mark.slow
 def test_sa_passed_in_solves_the_seed_puzzle_every_time():
     """Ocean's SA alone takes one read per call; under the round policy it samples until a
     read is valid, within the budget (the seed004 puzzle: 10 of 10 seeds)."""

@@ -47,6 +47,7 @@ def bench_one(puzzle, name, config=Config(), budget=None, set_name="s", index=0)
     return measure(Task(puzzle, Source(set_name, index, f"test:{set_name}:{index}"), point))
 
 
+@pytest.mark.slow
 def test_bench_rows_two_samplers():
     for text in SMALL:
         p = parse_puzzle(text)
@@ -66,6 +67,7 @@ def test_bench_rows_two_samplers():
             assert '"seed": 3' in row["params"] and row["seed"] == 3
 
 
+@pytest.mark.slow
 def test_a_sampler_row_is_a_fixed_sample_and_solve_takes_rounds():
     p = parse_puzzle(SEED004)
     cfg = NO_RULES.with_overrides(sampler="sa", params={"num_reads": 20, "num_sweeps": 1})
@@ -109,6 +111,7 @@ def test_contradiction_is_a_row():
     assert row["status"] == "contradiction" and row["valid"] is False and row["tts99"] == math.inf
 
 
+@pytest.mark.slow
 @needs_data
 def test_solve_backend_is_exactly_qsudoku_solve():
     # bench's default backend measures what `qsudoku solve` does with the config: the same
@@ -274,6 +277,7 @@ def _as_parquet(csv_path: str, parquet_path: str) -> None:
         w.write_many(read_rows(csv_path))
 
 
+@pytest.mark.slow
 def test_the_summary_is_the_same_for_csv_and_parquet_and_streams_the_file(tmp_path, capsys,
                                                                           monkeypatch):
     from qsudoku.experiments import results, table
@@ -323,6 +327,7 @@ def _chunked_parquet(journal: str, path: str, chunk: int):
     return pq.read_table(path)
 
 
+@pytest.mark.slow
 def test_parquet_by_chunks_is_the_table_of_the_whole_journal(tmp_path, capsys):
     import pandas as pd
     import pyarrow.parquet as pq

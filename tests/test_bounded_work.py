@@ -47,6 +47,7 @@ def _record_reads(monkeypatch, cls) -> list[int]:
 
 # -- a, d: the first round is measured on one read ------------------------------------------
 
+@pytest.mark.slow
 def test_the_first_round_is_one_read_then_the_rest_of_its_reads():
     sampler = CountingRandom()
     config = Config().with_overrides(reads=10, seed=1, route={"exact_fallback": ""})
@@ -71,6 +72,7 @@ def test_a_registered_sampler_is_measured_too_and_the_budget_cuts_its_reads(monk
                and "first call of 1 read" in n for n in result.notes), result.notes
 
 
+@pytest.mark.slow
 def test_sa_registered_default_reads_are_measured_first(monkeypatch):
     """``sa``'s 50 registered reads are not committed unmeasured: on a blank 25x25 one
     read cost 7.6 s, and the default budget is 0.8 s."""
@@ -124,6 +126,7 @@ def test_an_exact_sampler_without_a_limit_gets_no_limit():
     assert "(0: none)" in result.sampler["route"]["budget"] and result.valid
 
 
+@pytest.mark.slow
 def test_cpsat_answers_the_readme_puzzle_with_its_default_budget(capsys):
     pytest.importorskip("ortools", reason="cpsat needs the [classical] extra (ortools)")
     code, out, _ = run(capsys, "solve", SEED004, "--sampler", "cpsat")

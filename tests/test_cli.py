@@ -98,6 +98,7 @@ def test_same_seed_same_samples():
     assert not np.array_equal(r1.sampleset.record.sample, r3.sampleset.record.sample)
 
 
+@pytest.mark.slow
 def test_same_seed_same_output_across_processes():
     """Separate interpreters with different hash seeds print the same results."""
     outs = []
@@ -212,6 +213,7 @@ def test_config_params_dropped_by_sampler_are_named(tmp_path, capsys):
     assert "replaces" not in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_random_info_counts_every_read(capsys):
     # random never solves SEED004, so its rounds (100 reads each, a few ms) go on to the end
     # of the budget: 1 s holds dozens of them even under load (0.05 s once held only one),
@@ -238,6 +240,7 @@ def test_bench_existing_output_names_the_ways_on(tmp_path, capsys):
     assert code == 2 and "--overwrite" in err and "--resume" in err
 
 
+@pytest.mark.slow
 def test_show_hist_says_where_it_wrote_and_counts_reads(tmp_path, capsys, monkeypatch):
     pytest.importorskip("matplotlib")
     from qsudoku.plots import grid
@@ -332,6 +335,7 @@ def test_generate_to_is_the_output_format(capsys):
     assert code == 2 and "--format: not allowed with argument --to" in err
 
 
+@pytest.mark.slow
 def test_bench_and_sweep_write_dash_o_and_still_take_out(tmp_path, capsys):
     fast = ["--sampler", "random", "--reads", "1", "--rules", "none", "--quiet"]
     for command, extra in (("bench", []), ("sweep", ["--grid", "cell=1"])):
@@ -344,6 +348,7 @@ def test_bench_and_sweep_write_dash_o_and_still_take_out(tmp_path, capsys):
             assert len(out.read_text().splitlines()) == 2  # a header, the first puzzle
 
 
+@pytest.mark.slow
 def test_show_output_is_required_under_either_name(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     code, _, err = run(capsys, "show", SEED004)
@@ -359,6 +364,7 @@ TOK = "DEV-" + "0123abcd" * 5  # the shape of a D-Wave token
 P4 = "1......2........"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [
     ["solve", P4, "--param", f"seed={TOK}"],
     ["solve", P4, "--sampler", TOK],

@@ -77,6 +77,7 @@ def real_models(data_dir):
     return models
 
 
+@pytest.mark.slow
 def test_fast_weights_equal_the_exact_ones_on_real_models(real_models):
     shared_centre = False
     for name, m in real_models:

@@ -262,6 +262,7 @@ def test_config_error_from_dict_without_a_file_has_no_empty_prefix():
     assert str(e.value) == "sampler.name = 3 must be a string"
 
 
+@pytest.mark.slow
 def test_a_config_that_sets_rules_is_the_rules_used(tmp_path):
     """``[propagate] rules = []`` alone gives a 4x4 puzzle's full model: the sampler runs and
     nothing is solved by propagation (the finishing rules go with the default rules only,

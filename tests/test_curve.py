@@ -85,6 +85,7 @@ def test_first_of_names_a_backend(capsys):
     assert code == 2 and "nosuch" in one_error(err)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", [
     CURVES[0], pytest.param(CURVES[1], marks=pytest.mark.slow),
     pytest.param(CURVES[2], marks=pytest.mark.slow)], ids=lambda p: p.stem)

@@ -58,6 +58,7 @@ def test_the_readme_commands_cover_the_generated_unique_sets():
     assert written == shipped
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target", ["data/generated/sudoku4/unique.txt",
                                     "data/generated/sudoku6/unique_box3x2.txt",
                                     "data/generated/jigsaw5/unique.txt"])

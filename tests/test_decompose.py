@@ -127,6 +127,7 @@ def test_exact_subproblems_solve_a_small_puzzle(strategy):
     assert info["qpu_calls"] >= 2
 
 
+@pytest.mark.slow
 def test_mock_qpu_decompose_end_to_end_and_reproducible():
     sampler = get_sampler("decompose", qpu_sampler="mock-qpu")
     params = {"subproblem_size": 24, "seed": 5, "qpu_reads": 5, "num_sweeps": 200}
@@ -246,6 +247,7 @@ class _Recording(dimod.Sampler):
         return self.sa.sample(bqm, **params)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backjump, memory, calls", [(3, 1.0, 400), (0, 0.0, 40)])
 def test_construct_backjumps_and_blames_contradicted_digits(backjump, memory, calls):
     child = _Recording()
@@ -300,6 +302,7 @@ def test_a_batch_is_one_model_on_disjoint_cliques_split_per_subproblem():
     assert info["estimated_qpu_access_time"] < 2 * one["estimated_qpu_access_time"]
 
 
+@pytest.mark.slow
 def test_batched_calls_answer_several_subproblems_and_need_fewer_calls():
     sampler = get_sampler("decompose", qpu_sampler="mock-qpu")
     model = _model(SIX)

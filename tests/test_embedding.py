@@ -160,6 +160,7 @@ def test_qpu_access_time_estimate_grows_with_reads_and_anneal():
 
 # -- qsudoku embed -----------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_embed_command_reports_each_puzzle_and_a_summary(tmp_path, capsys):
     f = tmp_path / "puzzles.txt"
     f.write_text(f"{TWO_GIVENS4}\n{SOLVED4}\n")

@@ -170,6 +170,7 @@ def test_spin_models_get_spin_samples():
     assert ss.first.energy == pytest.approx(0.0)
 
 
+@pytest.mark.slow
 def test_csp_time_limit_gives_an_invalid_sample_not_an_error():
     p = load_puzzles(str(DATA / "sudoku25/gecode.txt"))[0]
     r = solve(p, Config().with_overrides(sampler="csp", params={"time_limit": 0.5,

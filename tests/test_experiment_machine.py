@@ -179,6 +179,7 @@ def silent_listener():
         yield f"tcp://127.0.0.1:{port}"
 
 
+@pytest.mark.slow
 def test_a_scheduler_that_never_answers_fails_within_its_timeout(silent_listener, capsys,
                                                                  monkeypatch):
     monkeypatch.setenv("QSUDOKU_SCHEDULER_TIMEOUT", "1")
@@ -202,6 +203,7 @@ def test_bad_scheduler_waits_are_one_line_before_any_file(tmp_path, capsys, monk
     assert os.listdir(tmp_path) == []
 
 
+@pytest.mark.slow
 def test_a_scheduler_without_workers_is_reported_after_a_bounded_wait(capsys, monkeypatch,
                                                                       tmp_path):
     from distributed import LocalCluster
@@ -232,6 +234,7 @@ def _without_pyarrow(tmp_path) -> dict:
                                            os.environ.get("PYTHONPATH", "")])}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [BENCH, ("sweep", "--grid", "cell=1", "--reads", "2",
                                              "--rules", "none", "--quiet")])
 def test_parquet_without_pyarrow_is_exit_3_before_any_work(tmp_path, command):

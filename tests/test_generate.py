@@ -237,6 +237,7 @@ def _cli(folder, *argv, limit=None):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["tuples", "line"])  # the limit hits the solutions / the puzzles
 def test_a_file_size_limit_leaves_the_three_files_all_old(tmp_path, fmt):
     """``(ulimit -f 1; qsudoku generate ... -o g.txt)`` left g.txt new and its companions

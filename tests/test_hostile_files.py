@@ -165,6 +165,7 @@ def test_lock_a_symbolic_link_is_refused_and_never_followed(tmp_path, target):
     assert not (tmp_path / "missing.txt").exists() and not (tmp_path / "r.csv").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("content, why", [(b"hello, not a pid\n", "it holds other data"),
                                           (None, "a FIFO")])
 def test_lock_a_file_that_is_not_a_lock_is_left_alone(tmp_path, content, why):
@@ -325,6 +326,7 @@ def test_embedding_cache_entry_that_cannot_be_read_is_a_miss(tmp_path, entry_nam
         assert state(other) == before and stat.S_ISREG(os.lstat(entry).st_mode)
 
 
+@pytest.mark.slow
 def test_kernel_cache_entry_that_is_a_fifo_is_dropped_not_read(tmp_path):
     code = """
 import os, sys, warnings

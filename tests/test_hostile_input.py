@@ -257,6 +257,7 @@ def _only(tmp_path, *names):
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names)
 
 
+@pytest.mark.slow
 def test_env_file_size_limit_on_an_output_is_exit_4_and_leaves_nothing(tmp_path):
     out = _cli(["qubo", SEED004, "-o", "m.bqm"], tmp_path, _file_size_limit)
     assert out.returncode == 4, out.stderr
@@ -265,6 +266,7 @@ def test_env_file_size_limit_on_an_output_is_exit_4_and_leaves_nothing(tmp_path)
     _only(tmp_path)  # no m.bqm, no temporary file
 
 
+@pytest.mark.slow
 def test_env_file_size_limit_on_stdout_is_exit_4(tmp_path):
     with open(tmp_path / "out.txt", "wb") as sink:
         out = _cli(["solve", SEED004, "--json"], tmp_path, _file_size_limit, stdout=sink)
@@ -273,6 +275,7 @@ def test_env_file_size_limit_on_stdout_is_exit_4(tmp_path):
                                           "a file-size limit was reached (EFBIG)")
 
 
+@pytest.mark.slow
 def test_env_closed_stdout_is_exit_4(tmp_path):
     out = _cli(["solve", EASY4_SET[0]], tmp_path, lambda: os.close(1))
     assert out.returncode == 4

@@ -37,6 +37,7 @@ def one_line(err: str) -> str:
 
 # -- 3. secrets ---------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["option", "config"])
 def test_client_option_secrets_never_reach_the_trace(tmp_path, where):
     pytest.importorskip("dwave.system")
@@ -121,6 +122,7 @@ def test_a_limit_must_be_finite(capsys, tmp_path, command, flag, value):
     assert flag in line and ("finite number of seconds" in line or "not a number" in line)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [["--help"], ["--version"], ["solve", "--help"]])
 def test_help_on_a_closed_stdout_is_exit_4(tmp_path, argv):
     out = qsudoku(tmp_path, *argv, preexec_fn=lambda: os.close(1))
@@ -128,6 +130,7 @@ def test_help_on_a_closed_stdout_is_exit_4(tmp_path, argv):
     assert "standard output" in one_line(out.stderr) and "closed" in out.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [["--help"], ["--version"], ["solve", "--help"]])
 def test_help_into_a_pipe_whose_reader_left_is_a_quiet_stop(tmp_path, argv):
     read, write = os.pipe()
@@ -139,6 +142,7 @@ def test_help_into_a_pipe_whose_reader_left_is_a_quiet_stop(tmp_path, argv):
     assert out.returncode == 0 and out.stderr == ""  # as `qsudoku solve F | head -1`
 
 
+@pytest.mark.slow
 def test_solve_with_stdout_and_stderr_closed_is_exit_4(tmp_path):
     (tmp_path / "e.txt").write_text(EASY4 + "\n")
 
@@ -199,6 +203,7 @@ def test_the_null_sampler_is_named():
         qsudoku.solve(qsudoku.parse_puzzle(THREE_GIVENS4), sampler=dimod.NullSampler())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("value", ["inf", "nan", "1e999", "text"])
 def test_a_tampered_integer_column_is_read_as_missing(capsys, tmp_path, value):
     import csv
@@ -239,6 +244,7 @@ def test_a_huge_first_round_is_measured_then_cut_to_fit():
                for n in result.notes), result.notes
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["sa", "neal", "steepest", "tabu"])
 def test_every_registered_sampler_taking_reads_is_bounded(name):
     import qsudoku
@@ -252,6 +258,7 @@ def test_every_registered_sampler_taking_reads_is_bounded(name):
     assert any("reads asked" in n or "cannot fit" in n for n in result.notes), result.notes
 
 
+@pytest.mark.slow
 def test_a_timed_sampler_returning_more_reads_than_the_budget_decodes():
     """``random`` stops at its time limit with hundreds of thousands of reads; decoding
     them all took a minute. The reads of lowest energy that fit are decoded."""
@@ -264,6 +271,7 @@ def test_a_timed_sampler_returning_more_reads_than_the_budget_decodes():
     assert len(kept) == 1 and result.num_reads < 10_000_000, result.notes
 
 
+@pytest.mark.slow
 def test_a_round_past_its_deadline_decodes_only_its_best_reads():
     import numpy as np
 
@@ -282,6 +290,7 @@ def test_a_round_past_its_deadline_decodes_only_its_best_reads():
     assert everything.returned == everything.num_reads == 5000
 
 
+@pytest.mark.slow
 def test_solve_with_ten_million_reads_answers(tmp_path):
     """The issue's case through the CLI (the timeout fails a regression instead of hanging:
     before, the first round took every read, past 40 s and gigabytes of states)."""

@@ -213,6 +213,7 @@ def test_show_refuses_standard_output_for_both_pictures(capsys):
     assert code == 2 and "standard output takes -o - already" in one_error(err)
 
 
+@pytest.mark.slow
 def test_show_writes_two_pictures_of_two_names(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     code, out, err = run(capsys, "show", TWO_GIVENS4, "--solve", "--sampler", "random",
@@ -346,6 +347,7 @@ def _outputs(tmp_path):
     yield ["show", SEED004, *QUICK, "--solve", "-o", svg], [svg]
 
 
+@pytest.mark.slow
 def test_no_output_shows_a_repr(tmp_path, capsys):
     """Text, JSON, CSV, exports, notes and pictures hold plain numbers, never
     ``np.float64(...)``, ``array(...)`` or an object's default repr."""

@@ -75,6 +75,7 @@ def test_seeds_jigsaws_solved_by_singles():
             assert c.solved and c.grid == list(p.solution)
 
 
+@pytest.mark.slow
 @needs_data
 def test_hard_set_medians_shrink_with_rules():
     ps = load_puzzles(str(DATA / "sudoku9" / "magictour_top1465.txt"))[:20]

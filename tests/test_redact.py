@@ -33,6 +33,7 @@ def _run(code, env_extra, tmp_path):
                           timeout=120)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("source", ["env", "file"])
 def test_trace_logging_never_prints_the_token(tmp_path, source):
     conf = tmp_path / "dwave.conf"
@@ -48,6 +49,7 @@ def test_trace_logging_never_prints_the_token(tmp_path, source):
     assert secret not in logged  # ... with the token masked
 
 
+@pytest.mark.slow
 def test_without_the_filter_dwave_prints_the_token(tmp_path):
     """The check above can fail: D-Wave's trace logging does print a plain token."""
     code = "from dwave.cloud import Client\nClient.from_config().close()\n"
@@ -113,6 +115,7 @@ def test_filter_keeps_records_and_survives_bad_format_args():
 PROXY_PW, ENDPOINT_PW, HEADER_VALUE = "proxyPw0815x", "endpointPw4711y", "headerKey2323z"
 
 
+@pytest.mark.slow
 def test_trace_logging_masks_proxy_endpoint_and_header_credentials(tmp_path):
     """The proxy's password, a password in the endpoint URL and the header values are
     credentials too: D-Wave's trace logging prints each of them, masked."""
@@ -128,6 +131,7 @@ def test_trace_logging_masks_proxy_endpoint_and_header_credentials(tmp_path):
         assert secret not in logged, secret  # ... masked
 
 
+@pytest.mark.slow
 def test_without_the_filter_dwave_prints_proxy_and_header_credentials(tmp_path):
     """The check above can fail: unredacted, D-Wave prints the proxy password and headers."""
     code = "from dwave.cloud import Client\nClient.from_config().close()\n"

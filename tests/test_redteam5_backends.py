@@ -111,6 +111,7 @@ def test_an_endpoint_that_never_answers_ends_in_exit_3(sampler, black_hole, dwav
     assert code == 0 and "solved by sa" in out and TOKEN not in out + err
 
 
+@pytest.mark.slow
 def test_the_default_wait_is_bounded_and_reaches_the_client(black_hole, monkeypatch, tmp_path):
     """Without a request_timeout of the user's, qsudoku's CLIENT_DEFAULTS reach the client
     (here made short), where dwave-cloud-client's own would wait 60 s x 11 tries."""

@@ -124,6 +124,7 @@ def test_hash_as_a_digit_solve_answers_every_puzzle(capsys, tmp_path):
 
 
 # -- hangs: FIFOs among the outputs ------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("fifo", ["p.solutions.txt", "p.ids.txt"])
 def test_generate_a_companion_fifo_is_refused_before_writing(tmp_path, fifo):
     os.mkfifo(tmp_path / fifo)
@@ -135,6 +136,7 @@ def test_generate_a_companion_fifo_is_refused_before_writing(tmp_path, fifo):
     assert set(os.listdir(tmp_path)) - {"cache"} == {fifo}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["bench", "sweep"])
 @pytest.mark.parametrize("fifo", ["r.summary.json", "r.summary.csv"])
 def test_experiment_a_summary_fifo_is_refused_before_any_row(tmp_path, command, fifo):
@@ -147,6 +149,7 @@ def test_experiment_a_summary_fifo_is_refused_before_any_row(tmp_path, command, 
     assert not (tmp_path / "r.csv").exists()
 
 
+@pytest.mark.slow
 def test_an_output_fifo_with_no_reader_is_refused_not_waited_for(tmp_path):
     os.mkfifo(tmp_path / "out.cnf")
     proc = qsudoku(tmp_path, "export", EASY, "-o", "out.cnf")
@@ -155,6 +158,7 @@ def test_an_output_fifo_with_no_reader_is_refused_not_waited_for(tmp_path):
                                 "reader first, or write to a regular file)")
 
 
+@pytest.mark.slow
 def test_generate_to_standard_output_still_works(tmp_path):
     proc = qsudoku(tmp_path, "generate", "--seed", "1", "--size", "4", "-o", "-")
     assert proc.returncode == 0 and len(proc.stdout.strip()) == 16
@@ -210,6 +214,7 @@ def test_generate_a_big_random_jigsaw_says_its_search_and_stops_at_the_limit(tmp
     assert not (tmp_path / "j.txt").exists()
 
 
+@pytest.mark.slow
 def test_fairness_max_solutions_is_capped_and_timed(capsys):
     code, out, err = run(capsys, "fairness", TWO, "--max-solutions", "100000000")
     assert code == 2 and one_error(err) == ("qsudoku: error: --max-solutions 100000000 must be "
@@ -255,6 +260,7 @@ def test_a_64x64_line_with_slash_digits_is_a_puzzle_argument(capsys):
     assert code == 2 and one_error(err) == "qsudoku: error: no such file: no/such.txt"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt, head", [("cnf", "c "), ("lp", "\\ "), ("mzn", "% "),
                                        ("tptp", "% ")])
 def test_text_exports_go_to_a_terminal(tmp_path, fmt, head):

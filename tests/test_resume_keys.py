@@ -23,6 +23,7 @@ def _bench(capsys, *argv):
     return run(capsys, "bench", *BENCH, *argv)  # later flags win
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("change", [
     ("--param", "num_sweeps=11"), ("--weight", "cell=2"), ("--rules", "naked_single"),
     ("--seed", "7"), ("--option", "x=1"), ("--time-budget", "5")])

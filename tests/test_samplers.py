@@ -53,6 +53,7 @@ def test_sampler_returns_model_variables_and_true_energies(name):
     assert list(ss.record.energy) == pytest.approx(list(m.bqm.energies(ss)))
 
 
+@pytest.mark.slow
 def test_exact_finds_ground_state_of_tiny_model_and_refuses_big_ones():
     p = parse_puzzle("...." "...." "2143" "4321")
     m = build_model(propagate(p, rules=[]))

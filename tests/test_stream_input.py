@@ -100,6 +100,7 @@ def test_huge_sweep_grid_is_a_limit_error():
     assert err.decode().startswith("qsudoku: error: range '1:2:100000000' needs a count")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["solve", "count"])
 @pytest.mark.parametrize("first_bad,code", [(False, 0), (True, 2)])
 def test_head_keeps_the_exit_code_of_the_results(tmp_path, command, first_bad, code):

@@ -159,6 +159,7 @@ def test_bad_settings_fail_before_any_run(tmp_path):
 
 
 # -- files, resume, interruption ---------------------------------------------------------
+@pytest.mark.slow
 def test_resume_runs_only_missing_rows_and_parquet_is_typed(tmp_path):
     p = parse_puzzle(SEED004)
     axes = {"cell": [1, 2], "num_sweeps": [20]}
@@ -234,6 +235,7 @@ def test_cli_sweep_prints_a_summary(tmp_path, capsys):
     assert (tmp_path / "s.summary.csv").read_text().startswith("cell,unit,num_sweeps,runs")
 
 
+@pytest.mark.slow
 def test_cli_sweep_plots_p_and_tts99_with_intervals_per_axis(tmp_path, capsys):
     figs = tmp_path / "figs"
     assert main(["sweep", SEED004, "--grid", "cell=1,2", "--param", "num_sweeps=10,100",
@@ -286,6 +288,7 @@ def test_chain_strength_sweep_on_the_mock_qpu_reports_chain_breaks():
     assert weak["chain_break_fraction"] >= strong["chain_break_fraction"]
 
 
+@pytest.mark.slow
 def test_sweep_summary_is_the_same_for_csv_and_parquet(tmp_path, capsys):
     from qsudoku.experiments.table import RowWriter
 

@@ -32,6 +32,7 @@ def test_sat_counts_loading_its_clauses_against_the_time_limit():
     assert out.info["num_clauses"] is None  # stopped while loading, not after
 
 
+@pytest.mark.slow
 def test_cadical_with_a_time_limit_goes_on_in_a_child_that_is_stopped_at_the_limit(monkeypatch):
     from qsudoku.exact import cnf
     from qsudoku.exact.cnf import DEFAULT_SOLVER, FIRST_CONFLICTS, solve_sat
@@ -56,6 +57,7 @@ def test_cadical_with_a_time_limit_goes_on_in_a_child_that_is_stopped_at_the_lim
     assert out.status == "time_limit" and out.chosen is None and out.info["isolated"]
 
 
+@pytest.mark.slow
 def test_cadical_starts_in_the_child_when_the_clauses_are_many(monkeypatch):
     from qsudoku.exact import cnf
 
@@ -87,6 +89,7 @@ def test_a_blank_25x25_on_tiny_limits_says_not_decided():
     assert any("stopped at its 0.05 s time limit" in n for n in r.notes), r.notes
 
 
+@pytest.mark.slow
 def test_the_fallback_still_solves_when_its_limit_allows():
     r = anneal_route(blank(16), time_budget=0.01, max_rounds=0, fallback=("sat", "csp"),
                      fallback_time_limit=60, seed=1)

@@ -61,6 +61,7 @@ def test_a_directory_without_puzzle_files_is_one_line(tmp_path, capsys):
     assert "no puzzle files (.txt, .tsv) in this directory" in err
 
 
+@pytest.mark.slow
 def test_peak_memory_counts_a_solver_child_that_outgrows_the_process():
     """A solver run in a child process (CaDiCaL under a time limit) is the task's memory."""
     import subprocess
