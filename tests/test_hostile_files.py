@@ -22,6 +22,7 @@ import pytest
 
 from qsudoku.experiments.results import read_rows
 from qsudoku.experiments.table import lock_path
+from _cli import run_in
 from _puzzles import EASY4, ONE_GIVEN4
 
 BENCH = ("bench", "--sampler", "random", "--reads", "1", "--rules", "none", "--quiet")
@@ -40,6 +41,15 @@ def python(tmp_path, code, *args, timeout=TIMEOUT):
     """``python -c CODE ARGS`` (killed after ``timeout`` seconds)."""
     return subprocess.run([sys.executable, "-c", code, *map(str, args)], cwd=tmp_path,
                           capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture
+def here(capsys, monkeypatch):
+    """:func:`qsudoku` run in this process (:func:`_cli.run_in`), for a run that cannot hang."""
+    def call(tmp_path, *args):
+        return run_in(capsys, monkeypatch, tmp_path, *args,
+                      env={"QSUDOKU_CACHE_DIR": str(tmp_path / "cache")})
+    return call
 
 
 def error_line(proc) -> str:
@@ -135,12 +145,12 @@ def test_a_new_table_has_its_header_before_any_row(tmp_path):
         assert w.done == set()
 
 
-def test_lock_a_hard_link_is_refused_and_its_data_kept(tmp_path):
+def test_lock_a_hard_link_is_refused_and_its_data_kept(here, tmp_path):
     precious = tmp_path / "precious.txt"
     precious.write_text("my data\n")
     os.link(precious, tmp_path / "r.csv.lock")
     before = state(precious)
-    proc = qsudoku(tmp_path, *BENCH, easy_file(tmp_path), "-o", "r.csv")
+    proc = here(tmp_path, *BENCH, easy_file(tmp_path), "-o", "r.csv")
     assert proc.returncode == 2
     assert error_line(proc) == (f"cannot lock r.csv: {tmp_path}/r.csv.lock exists and is not a "
                                 "lock file of qsudoku (a file with 2 names: a hard link); it was "
@@ -201,24 +211,24 @@ def test_lock_is_created_exclusively_never_opened():
 
 
 @pytest.mark.parametrize("out", ["X.csv", "./X.csv", "link.csv", "hard.csv"])
-def test_an_output_that_is_also_an_input_is_refused(tmp_path, out):
+def test_an_output_that_is_also_an_input_is_refused(here, tmp_path, out):
     puzzles = tmp_path / "X.csv"
     puzzles.write_text(EASY4 + "\n")
     os.symlink(puzzles, tmp_path / "link.csv")
     os.link(puzzles, tmp_path / "hard.csv")
     before = state(puzzles)
-    proc = qsudoku(tmp_path, *BENCH, "X.csv", "-o", out, "--overwrite")
+    proc = here(tmp_path, *BENCH, "X.csv", "-o", out, "--overwrite")
     assert proc.returncode == 2
     assert error_line(proc) == (f"-o {out}: {out} is also an input of this run (X.csv); "
                                 "write the results to another file")
     assert state(puzzles) == before and leftovers(tmp_path) == []
 
 
-def test_sweep_an_output_that_is_the_config_is_refused(tmp_path):
+def test_sweep_an_output_that_is_the_config_is_refused(here, tmp_path):
     config = tmp_path / "c.csv"
     config.write_text("[sampler]\nname = \"random\"\n")
     before = state(config)
-    proc = qsudoku(tmp_path, "sweep", EASY4, "--config", config, "--grid", "cell=1,2",
+    proc = here(tmp_path, "sweep", EASY4, "--config", config, "--grid", "cell=1,2",
                    "-o", config, "--overwrite", "--quiet")
     assert proc.returncode == 2 and "is also an input of this run" in error_line(proc)
     assert state(config) == before
