@@ -189,6 +189,7 @@ def test_rejects_bad_parameters_missing_groups_and_other_bqms():
         s.sample(other, groups=m.groups())
 
 
+@pytest.mark.slow
 def test_time_limit_stops_long_runs():
     m = model_of(Puzzle.standard(blanked(SOL9, 0.25, 10)), rules=("naked_single",))
     t = time.perf_counter()

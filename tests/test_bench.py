@@ -95,6 +95,7 @@ def test_samplers_that_stop_at_ground_run_every_read_of_a_fixed_sample(name):
     assert "returned" not in row["error"]
 
 
+@pytest.mark.slow
 def test_an_unseeded_row_names_the_seed_that_reproduces_its_reads():
     p = parse_puzzle(SEED004)
     cfg = NO_RULES.with_overrides(sampler="sa", params={"num_reads": 6, "num_sweeps": 20})
@@ -236,6 +237,7 @@ def test_results_csv_round_trips_inf(tmp_path):
     assert row["tts99"] == "inf" and typed_row(row)["tts99"] == math.inf
 
 
+@pytest.mark.slow
 def test_parquet_resume_after_interrupted_resume_keeps_every_key(tmp_path):
     # runlog fix: a resumed Parquet run that is interrupted again leaves a journal holding
     # more rows than the old .parquet; the next resume must count the journal's rows as done.
@@ -427,6 +429,7 @@ def test_propagation_solved_puzzles_enter_no_samplers_p(tmp_path, capsys):
     assert float(s["solved_pct"]) == 0.0
 
 
+@pytest.mark.slow
 def test_every_summary_row_has_p_and_median_tts99_with_ordered_intervals(tmp_path, capsys):
     import json
 

@@ -73,6 +73,7 @@ def test_a_tuple_list_reads_with_its_size_line_and_its_printed_grid_reads_back(t
     assert parse_puzzle(d["solution"]).givens == tuple(solution)  # the line reads back too
 
 
+@pytest.mark.slow
 def test_a_49x49_number_grid_with_0_blanks_reads_with_no_flag(tmp_path, capsys):
     n = 49
     solution = full_grid(n, seed=7)

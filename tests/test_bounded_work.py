@@ -152,6 +152,7 @@ def target():
     pytest.importorskip("dwave.system", reason="embed needs the [qpu] extra")
 
 
+@pytest.mark.slow
 def test_a_model_that_cannot_fit_is_refused_at_once(capsys, target, tmp_path):
     code, out, err = run(capsys, "embed", "[]", "--size", "25", "--format", "tuples",
                          "--time-budget", "5", "--cache-dir", tmp_path, "--json")
@@ -174,6 +175,7 @@ def _fake_minorminer(monkeypatch, behaviour):
     monkeypatch.setattr(minorminer, "find_embedding", behaviour)
 
 
+@pytest.mark.slow
 def test_a_bounded_search_ends_at_its_time_limit(monkeypatch, target):
     """minorminer's initialization ignores its timeout: the child process is ended."""
     from qsudoku.samplers.dwave import search as S

@@ -387,6 +387,7 @@ def test_a_token_in_an_argument_error_is_masked(capsys, tmp_path, argv):
         assert TOK not in f.read_text(errors="replace") and "hunter2" not in f.read_text()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["env", "config"])
 def test_a_scheduler_password_from_the_environment_or_config_is_masked(capsys, tmp_path,
                                                                       monkeypatch, where):

@@ -192,6 +192,7 @@ def test_propagator_singles_and_contradictions():
     assert bad.reset() and not bad.choose(0)
 
 
+@pytest.mark.slow
 def test_construct_with_the_mock_qpu_solves_a_six_by_six_in_small_subproblems():
     sampler = get_sampler("decompose", qpu_sampler="mock-qpu")
     model = _model(SIX)
@@ -206,6 +207,7 @@ def test_construct_with_the_mock_qpu_solves_a_six_by_six_in_small_subproblems():
 TOP95 = parse_puzzle("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")
 
 
+@pytest.mark.slow
 def test_a_refuted_digit_is_undone_ruled_out_and_blamed():
     from qsudoku.samplers.dwave.construct import Propagator, take
 
@@ -286,6 +288,7 @@ def test_packed_cliques_are_disjoint_cliques_and_reused():
     assert clique_embedding(16, child, copies=3).embedding == packed.embedding
 
 
+@pytest.mark.slow
 def test_a_batch_is_one_model_on_disjoint_cliques_split_per_subproblem():
     from qsudoku.samplers.dwave.subproblems import sample_batch
 

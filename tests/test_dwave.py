@@ -94,6 +94,7 @@ def test_mock_qpu_solves_4x4_through_embedding_and_reports_chains(tmp_path):
     assert len(list((tmp_path / "emb").glob("*.json"))) == 1
 
 
+@pytest.mark.slow
 @needs_data
 def test_mock_qpu_solves_seed004_9x9(seed004, cache_dir):
     cfg = mock_cfg(cache_dir, num_reads=20)
@@ -521,6 +522,7 @@ def _fake_qpu(cloud, monkeypatch):
     return solver
 
 
+@pytest.mark.slow
 def test_real_dwave_sampler_failures_during_sample(cloud, monkeypatch, tmp_path):
     from dwave.cloud.api.exceptions import RequestTimeout
     from dwave.cloud.exceptions import SolverFailureError

@@ -181,6 +181,7 @@ def test_embed_command_reports_each_puzzle_and_a_summary(tmp_path, capsys):
     assert "(cached)" in out and err == ""  # nothing is searched for: nothing to announce
 
 
+@pytest.mark.slow
 def test_embed_command_json_topology_and_failures(tmp_path, capsys):
     cache = ["--cache-dir", str(tmp_path)]
     assert main(["embed", TWO_GIVENS4, "--topology", "zephyr", "--json", *cache]) == 0
@@ -197,6 +198,7 @@ def test_embed_command_json_topology_and_failures(tmp_path, capsys):
     assert "not a valid zephyr shape" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_embed_pins_the_embedding_of_later_solves_and_their_qpu_line(tmp_path, capsys,
                                                                        monkeypatch):
     """``embed P``, then ``solve P`` with the mock-qpu sampler (seeded or not) and with the

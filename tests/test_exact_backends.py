@@ -114,6 +114,7 @@ def test_cadical_runs_without_its_arena_on_a_big_formula(monkeypatch):
     assert small.info["stats"]["conflicts"] == _conflicts(problem, cnf.SOLVER_OPTIONS["cadical195"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", BACKENDS)
 def test_pipeline_result_shape(name):
     p = parse_puzzle(SEED004)

@@ -64,6 +64,7 @@ def test_file_size_limit_is_exit_4_and_every_finished_row_is_kept(tmp_path):
     assert len(keys) == len(PUZZLES) and keys[:len(kept)] == kept
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suffix", [".csv", ".parquet"])
 def test_a_full_disk_is_exit_4_and_resume_completes(tmp_path, capsys, monkeypatch, suffix):
     out = tmp_path / f"r{suffix}"
@@ -253,6 +254,7 @@ def test_parquet_without_pyarrow_is_exit_3_before_any_work(tmp_path, command):
     assert sorted(os.listdir(work)) == ["p.txt"]  # no rows, journal, lock or machine.json
 
 
+@pytest.mark.slow
 def test_the_library_checks_the_parquet_engine_before_any_work(tmp_path):
     env = _without_pyarrow(tmp_path)
     code = ("import sys\n"

@@ -213,6 +213,7 @@ def test_grids_parse_or_fail_cleanly(text):
     parse_outcome(lambda: parse_puzzle(text, Rules(format="grid")))
 
 
+@pytest.mark.slow
 @settings(max_examples=150 * SCALE)
 @given(givens=st.sampled_from(["1.3.2..4.1....2.", "." * 36, SEED004]),
        regions=st.text(alphabet="abcdefghiXY /|\n", max_size=100))

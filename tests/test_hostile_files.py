@@ -252,6 +252,7 @@ def test_solutions_beside_the_input_that_are_not_a_file_are_skipped(tmp_path, co
     assert state(puzzles, sol) == before
 
 
+@pytest.mark.slow
 def test_solutions_as_a_link_to_a_huge_file_are_read_with_a_bound(tmp_path):
     easy_file(tmp_path, "p.txt")
     big = tmp_path / "big"
@@ -288,6 +289,7 @@ def test_journal_that_is_a_fifo_is_refused(tmp_path):
     assert state(fifo) == before
 
 
+@pytest.mark.slow
 def test_reading_a_results_file_that_is_a_fifo_is_refused(tmp_path):
     os.mkfifo(tmp_path / "r.csv")
     proc = python(tmp_path, "import sys\nfrom qsudoku.errors import ConfigError\n"

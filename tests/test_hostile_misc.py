@@ -230,6 +230,7 @@ def test_a_tampered_integer_column_is_read_as_missing(capsys, tmp_path, value):
 # -- 5. the budget bounds the first round ---------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_huge_first_round_is_measured_then_cut_to_fit():
     import qsudoku
     from qsudoku.solving.loop import PROBE_READS

@@ -99,6 +99,7 @@ def test_model_writers_never_follow_links(tmp_path, capsys, command, name):
     assert no_temporaries(tmp_path)
 
 
+@pytest.mark.slow
 def test_show_never_follows_links(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     target = tmp_path / "grid.svg"

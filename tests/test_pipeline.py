@@ -123,6 +123,7 @@ def test_an_error_deeper_in_a_sampler_is_not_a_config_error():
     assert not isinstance(e.value, ConfigError)
 
 
+@pytest.mark.slow
 def test_qsudokus_samplers_report_bad_parameters_as_config_errors():
     from qsudoku.errors import ConfigError
 

@@ -84,6 +84,7 @@ def test_hard_set_medians_shrink_with_rules():
     assert med["all"] < med["singles"]
 
 
+@pytest.mark.slow
 def test_continuing_from_singles_reaches_the_fresh_fixpoint(shared_puzzles):
     """``start=`` (how the route tries its stronger rules) changes the work, not the result."""
     from qsudoku.config import DEFAULTS

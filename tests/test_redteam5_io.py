@@ -287,6 +287,7 @@ def test_text_exports_go_to_a_terminal(tmp_path, fmt, head):
     assert data.decode().startswith(head)
 
 
+@pytest.mark.slow
 def test_binary_export_is_still_refused_on_a_terminal(tmp_path):
     leader, follower = pty.openpty()
     try:

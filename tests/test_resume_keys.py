@@ -46,6 +46,7 @@ def test_bench_resume_with_other_settings_computes_new_rows(tmp_path, capsys, ch
     assert len(read_rows(out)) == 2
 
 
+@pytest.mark.slow
 def test_bench_resume_after_the_files_puzzles_changed(tmp_path, capsys):
     src, out = tmp_path / "p.txt", str(tmp_path / "r.csv")
     src.write_text(BOX_GIVEN4 + "\n")
@@ -101,6 +102,7 @@ def test_a_resume_file_whose_row_does_not_parse_is_one_error_naming_the_line(tmp
         RowWriter(tmp_path / "bin.csv", ("key",), resume=True)
 
 
+@pytest.mark.slow
 def test_the_journal_of_a_running_parquet_output_is_the_same_file(tmp_path, capsys):
     out = str(tmp_path / "c.parquet")
     assert _bench(capsys, BOX_GIVEN4, "-o", out)[0] == 0
@@ -144,6 +146,7 @@ def test_a_refused_run_does_not_touch_the_first_runs_files(tmp_path, capsys):
     assert machine.read_text() == "first run\n" and out.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_parquet_output_prints_the_same_summary_as_csv(tmp_path, capsys):
     summaries = []
     for name in ("b.csv", "b.parquet"):

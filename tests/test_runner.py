@@ -103,6 +103,7 @@ def test_sweep_keeps_reads_and_seed_without_a_config(tmp_path):
     assert all('"seed": %s' % r["seed"] in r["params"] for r in rows)
 
 
+@pytest.mark.slow
 def test_sweep_rows_are_fixed_samples_whatever_the_route_flags(tmp_path):
     # a sweep measures: one call of --reads reads, all counted; the round flags do not apply
     out = str(tmp_path / "s.csv")

@@ -97,6 +97,7 @@ def test_the_fallback_still_solves_when_its_limit_allows():
     assert r.puzzle.is_solution(r.grid)
 
 
+@pytest.mark.slow
 def test_the_route_skips_a_round_it_cannot_pay_for():
     # The budget ends long before the 25x25 model is even built: no sampler call.
     r = anneal_route(blank(25), time_budget=1e-4, seed=1)
