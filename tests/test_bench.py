@@ -21,6 +21,8 @@ from qsudoku.experiments.table import RowWriter, read_rows
 
 from _shared import DATA, REPO, needs_data
 from _puzzles import BOX_GIVEN4, FOUR_GIVENS4, HARD9, SEED004
+from _cli import one_error, run
+from _io_cases import EASY, error_line, qsudoku
 
 NO_RULES = Config().with_overrides(rules=[])
 #: One round, no fallback: the read counts are the configured ones.
@@ -464,3 +466,28 @@ def test_pool_sets_summarises_every_input_as_one_set_with_the_sampling_time():
     assert pooled["set"] == "all" and pooled["puzzles"] == 2 and pooled["solved"] == 1
     assert pooled["reads"] == 8 and pooled["valid_reads"] == 2  # same puzzle, two sets: two
     assert pooled["t_sample_median"] == 1.5 and pooled["wall_median"] == 2.0
+
+
+def test_bench_input_named_like_the_summary_is_not_overwritten(capsys, tmp_path):
+    puzzles = tmp_path / "r.summary.csv"
+    puzzles.write_text(EASY + "\n")
+    code, out, err = run(capsys, "bench", puzzles, "--sampler", "sa", "--reads", "3",
+                         "-o", tmp_path / "r.csv")
+    assert code == 2
+    assert one_error(err) == (f"qsudoku: error: -o {tmp_path / 'r.csv'}: {puzzles} is also "
+                              f"an input of this run ({puzzles}); write the results to "
+                              "another file")
+    assert puzzles.read_text() == EASY + "\n" and sorted(os.listdir(tmp_path)) == ["r.summary.csv"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", ["bench", "sweep"])
+@pytest.mark.parametrize("fifo", ["r.summary.json", "r.summary.csv"])
+def test_experiment_a_summary_fifo_is_refused_before_any_row(tmp_path, command, fifo):
+    os.mkfifo(tmp_path / fifo)
+    extra = ["--sampler", "random", "--reads", "1"] if command == "bench" else \
+        ["--grid", "cell=1,2", "--reads", "1"]
+    proc = qsudoku(tmp_path, command, EASY, *extra, "-o", "r.csv", "--quiet")
+    assert proc.returncode == 2
+    assert error_line(proc).startswith(f"cannot write {fifo}: it is a FIFO, not a regular file")
+    assert not (tmp_path / "r.csv").exists()

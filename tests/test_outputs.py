@@ -24,6 +24,7 @@ from qsudoku.io.output import atomic_open, check_target, open_nofollow, write_te
 
 from _cli import one_error, run
 from _puzzles import EASY4, FOUR_GIVENS4, SEED004, TWO_GIVENS4
+from _io_cases import EASY, error_line, qsudoku
 
 FAST = ["--sampler", "random", "--reads", "1"]
 VICTIM = "must stay as it is\n"
@@ -360,3 +361,12 @@ def test_no_output_shows_a_repr(tmp_path, capsys):
         texts = [out, err] + [Path(f).read_text() for f in files]
         leaks = [m.group() for t in texts for m in REPR.finditer(t)]
         assert not leaks, (argv[:3], leaks)
+
+
+@pytest.mark.slow
+def test_an_output_fifo_with_no_reader_is_refused_not_waited_for(tmp_path):
+    os.mkfifo(tmp_path / "out.cnf")
+    proc = qsudoku(tmp_path, "export", EASY, "-o", "out.cnf")
+    assert proc.returncode == 2
+    assert error_line(proc) == ("cannot write out.cnf: it is a FIFO with no reader (start the "
+                                "reader first, or write to a regular file)")

@@ -18,6 +18,8 @@ from qsudoku.experiments.sweep import (expand, load, parse_axis, parse_values, r
 
 from _shared import REPO
 from _puzzles import BOX_GIVEN4, HARD9, SEED001, SEED004, THREE_GIVENS4
+from _cli import one_error, run
+from _io_cases import EASY
 
 
 def _cfg(**kw):
@@ -304,3 +306,13 @@ def test_sweep_summary_is_the_same_for_csv_and_parquet(tmp_path, capsys):
     assert "optimal TTS99 over cell" in first and "p_read" in first
     assert summarize(csv_out).equals(summarize(pq_out))
     assert summarize(pq_out)["runs"].tolist() == [2, 2]
+
+
+def test_sweep_config_named_like_the_summary_is_not_overwritten(capsys, tmp_path):
+    config = tmp_path / "c.summary.json"
+    config.write_text('[sampler]\nname = "sa"\n')
+    code, out, err = run(capsys, "sweep", EASY, "--config", config, "--grid", "cell=1,2",
+                         "-o", tmp_path / "c.csv", "--quiet")
+    assert code == 2 and "c.summary.json is also an input of this run" in one_error(err)
+    assert config.read_text() == '[sampler]\nname = "sa"\n'
+    assert sorted(os.listdir(tmp_path)) == ["c.summary.json"]
