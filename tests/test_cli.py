@@ -21,6 +21,7 @@ from qsudoku.samplers import get_sampler, get_spec, names
 
 from _cli import one_error, run
 from _puzzles import BOX_GIVEN4, EASY4, FOUR_GIVENS4, SEED004, TWO_SOLUTIONS4
+from _misc_cases import OTHER_FLOATS, SECONDS_OPTIONS, one_line, qsudoku
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -411,3 +412,73 @@ def test_masking_ends_with_the_command(capsys):
     before = sys.stderr
     run(capsys, "solve", P4, "--sampler", TOK)
     assert sys.stderr is before
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-0.1", "1.5"])
+def test_a_fraction_out_of_range_is_one_line(value, capsys):
+    from qsudoku.cli import main
+
+    assert main(["generate", "--size", "4", "--fraction", value]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--fraction" in err[0] and "between 0 and 1" in err[0]
+
+
+def test_every_seconds_option_is_listed():
+    """The table below covers every option of seconds (a float) of every command."""
+    from qsudoku.cli import build_parser
+    from qsudoku.commands.common import SecondsAction, SecondsListAction
+
+    parser = build_parser()
+    found = set()
+    for name, sub in parser._subparsers._group_actions[0].choices.items():
+        for action in sub._actions:
+            if (name, action.dest) not in OTHER_FLOATS:  # seconds go through SecondsAction
+                assert action.type is not float, (name, action.dest)
+            if isinstance(action, (SecondsAction, SecondsListAction)):
+                found.add((name, action.option_strings[0]))
+    assert found == set(SECONDS_OPTIONS), found
+
+
+@pytest.mark.parametrize("command, flag", SECONDS_OPTIONS)
+@pytest.mark.parametrize("value", ["inf", "nan", "1e999", "0", "abc"])
+def test_a_limit_must_be_finite(capsys, tmp_path, command, flag, value):
+    from qsudoku.cli import main
+
+    (tmp_path / "e.txt").write_text(EASY4 + "\n")
+    code = main([command, str(tmp_path / "e.txt"), f"{flag}={value}"])
+    err = capsys.readouterr().err
+    assert code == 2
+    line = one_line(err)
+    assert flag in line and ("finite number of seconds" in line or "not a number" in line)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("argv", [["--help"], ["--version"], ["solve", "--help"]])
+def test_help_on_a_closed_stdout_is_exit_4(tmp_path, argv):
+    out = qsudoku(tmp_path, *argv, preexec_fn=lambda: os.close(1))
+    assert out.returncode == 4
+    assert "standard output" in one_line(out.stderr) and "closed" in out.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("argv", [["--help"], ["--version"], ["solve", "--help"]])
+def test_help_into_a_pipe_whose_reader_left_is_a_quiet_stop(tmp_path, argv):
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        out = qsudoku(tmp_path, *argv, stdout=write, stderr=subprocess.PIPE, capture_output=False)
+    finally:
+        os.close(write)
+    assert out.returncode == 0 and out.stderr == ""  # as `qsudoku solve F | head -1`
+
+
+@pytest.mark.slow
+def test_solve_with_stdout_and_stderr_closed_is_exit_4(tmp_path):
+    (tmp_path / "e.txt").write_text(EASY4 + "\n")
+
+    def close_both():
+        os.close(1)
+        os.close(2)
+
+    out = qsudoku(tmp_path, "solve", "e.txt", preexec_fn=close_both, capture_output=False)
+    assert out.returncode == 4

@@ -16,6 +16,7 @@ from qsudoku.model.puzzle import Puzzle
 from qsudoku.model.symbols import MAX_SIZE
 from _cli import one_error, run
 from _io_cases import EASY, HASH_FILE
+from _misc_cases import _solve_line, one_line
 
 
 def test_line_with_dots_and_zeros():
@@ -292,3 +293,10 @@ def test_load_puzzles_refuses_a_stdin_that_is_no_stream():
 def test_a_puzzle_alphabet_of_the_wrong_length_is_refused():
     with pytest.raises(PuzzleFormatError, match="alphabet '12' has 2 symbols, a 4x4 grid needs 4"):
         Puzzle.standard([0] * 16, alphabet="12")
+
+
+@pytest.mark.parametrize("digits", ["", " "])
+def test_empty_digits_are_an_error(capsys, tmp_path, digits):
+    code, out = _solve_line(capsys, tmp_path, "--digits", digits)
+    line = one_line(out.err)
+    assert code == 2 and "name no symbol" in line

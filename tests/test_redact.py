@@ -11,6 +11,8 @@ import sys
 import pytest
 
 from qsudoku.samplers.redact import RedactingFilter, install_log_redaction, known_secrets, redact
+from _misc_cases import qsudoku
+from _puzzles import SEED004
 
 pytest.importorskip("dwave.cloud")
 
@@ -181,3 +183,23 @@ def test_records_are_redacted_as_created_for_any_handler(monkeypatch):
 ])
 def test_redact_masks_url_passwords_and_headers(text, secret):
     assert secret not in redact(text) and "<token>" in redact(text)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("where", ["option", "config"])
+def test_client_option_secrets_never_reach_the_trace(tmp_path, where):
+    pytest.importorskip("dwave.system")
+    (tmp_path / "p.txt").write_text(SEED004 + "\n")
+    options = {"headers": '"X-Secret: HDRVAL77"', "proxy": '"http://bob:PRXPASS55@127.0.0.1:9"'}
+    if where == "option":
+        argv = [f"--option={k}={v}" for k, v in options.items()]
+    else:
+        (tmp_path / "c.toml").write_text("[sampler.options]\n" + "".join(
+            f"{k} = {v}\n" for k, v in options.items()))
+        argv = ["--config", "c.toml"]
+    out = qsudoku(tmp_path, "solve", "p.txt", "--sampler", "qpu", "--no-fallback", *argv,
+                  env_extra={"DWAVE_LOG_LEVEL": "trace"})
+    logged = out.stdout + out.stderr
+    assert out.returncode == 3, logged[-2000:]
+    assert "headers" in logged and "<token>" in logged  # D-Wave did trace its configuration ...
+    assert "HDRVAL77" not in logged and "PRXPASS55" not in logged  # ... masked

@@ -207,3 +207,27 @@ def test_resume_streams_the_old_rows_into_the_same_journal(tmp_path):
     with RowWriter(pq, ("key",), resume=True) as w:
         assert (tmp_path / "r.parquet.partial.csv").read_bytes() == expected
         assert expected.splitlines()[1:] == [b"a,1.5,-inf,t", b"b,,2.0,"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("value", ["inf", "nan", "1e999", "text"])
+def test_a_tampered_integer_column_is_read_as_missing(capsys, tmp_path, value):
+    import csv
+
+    from qsudoku.cli import main
+
+    (tmp_path / "e.txt").write_text("12.434.2.1.3..21\n1.3..41.21.3.3.1\n")
+    argv = ["bench", str(tmp_path / "e.txt"), "-o", str(tmp_path / "r.csv"), "--sampler",
+            "sa", "--reads", "2", "--no-progress"]
+    assert main(argv) == 0
+    with open(tmp_path / "r.csv", newline="") as f:
+        rows = list(csv.reader(f))
+    for col in ("num_reads", "size", "rounds"):
+        rows[1][rows[0].index(col)] = value
+    with open(tmp_path / "r.csv", "w", newline="") as f:
+        csv.writer(f).writerows(rows)
+    capsys.readouterr()
+    for _ in range(2):  # the summary, and every later resume, read the row
+        assert main([*argv, "--resume"]) == 0
+        err = capsys.readouterr().err
+        assert "internal error" not in err and "0 new rows, 2 in" in err

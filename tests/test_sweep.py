@@ -20,6 +20,8 @@ from _shared import REPO
 from _puzzles import BOX_GIVEN4, HARD9, SEED001, SEED004, THREE_GIVENS4
 from _cli import one_error, run
 from _io_cases import EASY
+from _misc_cases import one_line
+from _puzzles import EASY4
 
 
 def _cfg(**kw):
@@ -316,3 +318,28 @@ def test_sweep_config_named_like_the_summary_is_not_overwritten(capsys, tmp_path
     assert code == 2 and "c.summary.json is also an input of this run" in one_error(err)
     assert config.read_text() == '[sampler]\nname = "sa"\n'
     assert sorted(os.listdir(tmp_path)) == ["c.summary.json"]
+
+
+@pytest.mark.parametrize("spec, said", [
+    ("cell=1:2:101", "round to 2 distinct integers"),
+    ("cell=1,2,1", "repeat 1"),
+    ("cell=0.5,0.50", "repeat 0.5"),
+    ("num_sweeps=10:10:3", "round to 1 distinct integers"),
+    ("cell=1.0:1.0:2", "repeat 1.0"),
+])
+def test_a_sweep_axis_never_collapses_silently(capsys, tmp_path, spec, said):
+    from qsudoku.cli import main
+
+    (tmp_path / "e.txt").write_text(EASY4 + "\n")
+    code = main(["sweep", str(tmp_path / "e.txt"), "--grid", spec, "--no-progress"])
+    line = one_line(capsys.readouterr().err)
+    assert code == 2 and said in line
+
+
+def test_a_float_range_keeps_its_values():
+    from qsudoku.experiments.sweep import parse_values
+
+    vals = parse_values("1.0:2.0:101")
+    assert len(vals) == 101 and vals[0] == 1.0 and vals[-1] == 2.0
+    assert vals[1] != round(vals[1], 4)  # not rounded to 4 significant digits any more
+    assert all(abs(v - 2 ** (k / 100)) < 1e-14 for k, v in enumerate(vals))
