@@ -14,6 +14,9 @@ from qsudoku.samplers.registry import check_values
 from _cli import one_error, run
 from _puzzles import EASY4, ONE_GIVEN4
 from _misc_cases import _solve_line, one_line, qsudoku
+import os
+from _input_cases import write
+from _puzzles import EASY4_SET
 
 TOKEN = "DEV-abc123-not-a-real-token"
 
@@ -319,3 +322,21 @@ def test_a_config_with_a_byte_order_mark_is_read(capsys, tmp_path):
     (tmp_path / "c.toml").write_bytes(b"\xef\xbb\xbf[sampler]\nname = \"sa\"\n")
     code, out = _solve_line(capsys, tmp_path, "--config", str(tmp_path / "c.toml"), "--json")
     assert code == 0 and out.err == ""
+
+
+def test_config_fifo_is_refused_without_blocking(tmp_path, capsys):
+    fifo = tmp_path / "c.toml"
+    os.mkfifo(fifo)
+    code, out, err = run(capsys, "solve", EASY4_SET[0], "--config", fifo)
+    assert code == 2 and one_error(err).endswith(f"{fifo}: a FIFO, not a regular file: a "
+                                                 "config must be a file")
+
+
+@pytest.mark.parametrize("text", ["a = " + "[" * 5000 + "]" * 5000,
+                                  "a = " + "{b=" * 3000 + "1" + "}" * 3000,
+                                  "[" + ".".join(["t"] * 3000) + "]"])
+def test_config_deeply_nested_is_one_line_exit_2(tmp_path, capsys, text):
+    path = write(tmp_path, "deep.toml", text + "\n")
+    code, out, err = run(capsys, "solve", EASY4_SET[0], "--config", path)
+    assert code == 2 and one_error(err).endswith(f"{path}: nested too deeply to read (a config "
+                                                 "is a few tables deep)")

@@ -16,6 +16,7 @@ import qsudoku
 from qsudoku.samplers import jit as _jit
 from _puzzles import HARD9
 from _file_cases import python
+from _input_cases import _only
 
 pytestmark = pytest.mark.skipif(not _jit.HAVE_NUMBA, reason="numba not installed")
 
@@ -267,3 +268,26 @@ with warnings.catch_warnings(record=True) as seen:
     first, second = proc.stdout.strip().splitlines()
     assert first == "None []"  # a miss: numba compiles it anew; the FIFOs are gone
     assert "unreadable numba cache entry" in second and "NotRegularFileError" in second
+
+
+def test_cache_an_unreadable_kernel_entry_is_a_miss(tmp_path, recwarn):
+    from qsudoku.samplers import jit
+
+    (tmp_path / "k-1.py311.nbi").write_bytes(b"")
+    (tmp_path / "k-1.py311.1.nbc").write_bytes(b"garbage")
+    (tmp_path / "other-2.py311.nbi").write_bytes(b"kept")
+
+    class Index:
+        _cache_path, _index_name = str(tmp_path), "k-1.py311.nbi"
+
+        def _load_index(self):
+            raise EOFError("Ran out of input")
+
+    class Cache:
+        _cache_file = Index()
+
+    def load(sig, ctx):
+        Cache._cache_file._load_index()
+
+    assert jit.safe_loader(Cache(), load)("sig", None) is None  # numba compiles it anew
+    _only(tmp_path, "other-2.py311.nbi")

@@ -203,3 +203,18 @@ def test_client_option_secrets_never_reach_the_trace(tmp_path, where):
     assert out.returncode == 3, logged[-2000:]
     assert "headers" in logged and "<token>" in logged  # D-Wave did trace its configuration ...
     assert "HDRVAL77" not in logged and "PRXPASS55" not in logged  # ... masked
+
+
+def test_secrets_proxy_endpoint_and_headers_are_masked(monkeypatch):
+    from qsudoku.samplers import redact as mod
+
+    monkeypatch.setenv("DWAVE_API_PROXY", "http://u:Pr0xyPass@proxy:3128")
+    monkeypatch.setenv("DWAVE_API_ENDPOINT", "https://u:EndP0intPass@host/sapi/v2/")
+    monkeypatch.setenv("DWAVE_API_HEADERS", "X-Key: HeaderS3cret")
+    secrets = mod.known_secrets()
+    text = mod.redact("{'endpoint': 'https://u:EndP0intPass@host/sapi/v2/', 'proxy': "
+                      "'http://u:Pr0xyPass@proxy:3128', 'headers': 'X-Key: HeaderS3cret'} "
+                      "session headers {'X-Key': 'HeaderS3cret'}", secrets)
+    for secret in ("Pr0xyPass", "EndP0intPass", "HeaderS3cret"):
+        assert secret not in text
+    assert "@host/sapi/v2/" in text and "<token>" in text
