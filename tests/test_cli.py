@@ -1,6 +1,6 @@
 """The CLI front end: reproducible output for a seed, help and usage exit codes.
 
-Hostile puzzles and configs have their own files (test_hostile_input.py,
+Bad puzzles and configs have their own files (test_files.py,
 test_config.py, test_fuzz.py); this one checks what any run must guarantee.
 """
 
