@@ -7,6 +7,8 @@ traceback ever reaches the user, and a user error is exactly one
 
 from __future__ import annotations
 
+import subprocess
+
 from qsudoku.cli import main
 
 
@@ -16,6 +18,17 @@ def run(capsys, *argv):
     out, err = capsys.readouterr()
     assert "Traceback" not in out + err
     return code, out, err
+
+
+def run_in(capsys, monkeypatch, folder, *argv, env=None) -> subprocess.CompletedProcess:
+    """``main(argv)`` with ``folder`` as the working directory and ``env`` set, answered as
+    ``python -m qsudoku ARGV`` run there would be (``returncode``, ``stdout``, ``stderr``):
+    for a test of a run that cannot hang, without the second or so a new process costs."""
+    monkeypatch.chdir(folder)
+    for key, value in (env or {}).items():
+        monkeypatch.setenv(key, value)
+    code, out, err = run(capsys, *argv)
+    return subprocess.CompletedProcess([str(a) for a in argv], code, out, err)
 
 
 def one_error(err: str) -> str:

@@ -48,6 +48,18 @@ def puzzle_files(max_size: int = 99) -> list[Path]:
     return out
 
 
+#: A puzzle file larger than this (bytes) is a ``slow`` case of a test run on every file: the
+#: 9x9 sets of hundreds to thousands of puzzles (royle_17clue, magictour_top1465).
+BIG_FILE = 50_000
+
+
+def slow_when_big(files) -> list:
+    """``files`` as parameters, the ones over :data:`BIG_FILE` marked ``slow`` (the fast loop
+    checks every kind on a small set; the full suite checks every file)."""
+    return [pytest.param(f, marks=pytest.mark.slow) if f.stat().st_size > BIG_FILE else f
+            for f in files]
+
+
 def route(puzzle, *, seed=None, time_budget=0.8, sampler=None, fallback=None,
           rules=None, sample_params=None, fallback_time_limit=None, weights=None,
           max_rounds=None, **_ignored):

@@ -50,11 +50,18 @@ def shared_puzzles(data_dir) -> dict[str, list]:
     Covers every kind in the data: sudoku 4, 6 (2x3 and 3x2), 8 (2x4 and 4x2), 9,
     12, 16, 25, Sudoku-X, jigsaw 4-9 and jigsaw-X, plus the seed puzzles.
     """
-    from qsudoku.io import load_puzzles
+    from itertools import islice
+
+    from qsudoku.errors import QSudokuError
+    from qsudoku.io.files import iter_puzzles
 
     out = {}
-    for f in data_sets() + [SEEDS]:
-        out[f"{f.parent.name}/{f.name}"] = load_puzzles(str(f))[:3]
+    for f in data_sets() + [SEEDS]:  # the first three alone: the big sets have thousands
+        first = list(islice(iter_puzzles(str(f)), 3))
+        for item in first:
+            if isinstance(item, QSudokuError):
+                raise item
+        out[f"{f.parent.name}/{f.name}"] = first
     return out
 
 

@@ -137,6 +137,7 @@ def test_refuting_ants_reach_ground_states():
             s.sample(m.bqm, groups=m.groups(), **{gone: 1})
 
 
+@pytest.mark.slow
 @needs_numba
 def test_auto_refute_makes_every_colony_refute_from_the_threshold_only():
     from qsudoku.samplers.aco import AUTO_REFUTE_VARIABLES
@@ -188,6 +189,7 @@ def test_rejects_bad_parameters_missing_groups_and_other_bqms():
         s.sample(other, groups=m.groups())
 
 
+@pytest.mark.slow
 def test_time_limit_stops_long_runs():
     m = model_of(Puzzle.standard(blanked(SOL9, 0.25, 10)), rules=("naked_single",))
     t = time.perf_counter()
@@ -209,6 +211,7 @@ def test_the_route_runs_with_the_aco_sampler():
     assert r.valid and p.is_solution(r.grid) and r.solved_by.startswith("aco (")
 
 
+@pytest.mark.slow
 def test_runs_without_numba():
     """numba is optional: without it the kernel runs as plain Python (slow, but correct)."""
     import subprocess
@@ -292,6 +295,7 @@ def test_the_tabu_search_completes_partial_assignments_and_matches_python():
                         np.zeros(1, np.int64))[2] == 0
 
 
+@pytest.mark.slow
 @needs_numba
 def test_tabu_moves_continue_colonies_records_to_ground_states():
     m = model_of(parse_puzzle(HARD9), rules=("naked_single", "hidden_single"))

@@ -23,6 +23,7 @@ from _puzzles import SEED004, THREE_GIVENS4
 NEW = ("sqa", "rotor", "pt", "pa")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NEW)
 def test_defaults_solve_seed004(name):
     result = solve(parse_puzzle(SEED004), Config().with_overrides(sampler=name, seed=3))
@@ -77,6 +78,7 @@ def test_bench_on_a_local_dask_cluster_and_sweep(tmp_path, capsys):
         assert len(rows) == 2 and {r["sampler"] for r in rows} == {name}
 
 
+@pytest.mark.slow
 def test_building_pt_and_pa_imports_no_dwave_hybrid():
     code = ("import sys; from qsudoku.samplers import get_sampler; "
             "[get_sampler(n) for n in ('pt', 'pa')]; print('hybrid' in sys.modules)")

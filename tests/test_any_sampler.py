@@ -16,10 +16,12 @@ from qsudoku.io import parse_puzzle
 from qsudoku.solving import build
 from qsudoku.samplers import get_sampler
 from _puzzles import SEED004, THREE_GIVENS4
+from _misc_cases import _Returns, _empty_sampleset, _sampleset_without_the_model, qsudoku
 
 FOUR = parse_puzzle(THREE_GIVENS4)  # propagation leaves it open
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("config", [
     Config(),
     Config().with_overrides(sampler="sa", route={"enabled": False}),
@@ -41,6 +43,7 @@ def test_params_the_sampler_does_not_accept_are_left_out_with_one_note():
     assert len(notes) == 1 and "beta_schedule_type, num_sweeps" in notes[0]
 
 
+@pytest.mark.slow
 def test_exact_solver_on_a_tiny_model():
     cfg = Config().with_overrides(reads=5, rules=["naked_single"])
     _, model, _ = build(FOUR, cfg)
@@ -65,6 +68,7 @@ def test_every_sampler_runs_the_same_round_policy():
         assert r.valid and r.rounds >= 1 and "route" in r.sampler and r.info["rounds"] == r.rounds
 
 
+@pytest.mark.slow
 def test_sa_passed_in_solves_the_seed_puzzle_every_time():
     """Ocean's SA alone takes one read per call; under the round policy it samples until a
     read is valid, within the budget (the seed004 puzzle: 10 of 10 seeds)."""
@@ -107,3 +111,27 @@ def test_manual_path_model_any_sampler_decode():
     sampleset = TabuSampler().sample(model.bqm, num_reads=3, seed=4)
     best = min(decode(model, sampleset), key=lambda d: d.energy)
     assert best.valid and FOUR.is_solution(best.grid)
+
+
+@pytest.mark.parametrize("value, said", [
+    (lambda bqm: None, "returned None, not a dimod.SampleSet"),
+    (lambda bqm: [1, 0], "returned a list, not a dimod.SampleSet"),
+    (_empty_sampleset, "returned an empty SampleSet"),
+    (_sampleset_without_the_model, "returned a SampleSet without 15 of the model's 15 variables"),
+])
+def test_a_foreign_sampler_that_returns_nothing_usable(value, said):
+    import qsudoku
+    from qsudoku.errors import SamplerOutputError
+
+    with pytest.raises(SamplerOutputError, match=f"sampler '_Returns' {said}"):
+        qsudoku.solve(qsudoku.parse_puzzle(THREE_GIVENS4), sampler=_Returns(value))
+
+
+def test_the_null_sampler_is_named():
+    import dimod
+
+    import qsudoku
+    from qsudoku.errors import QSudokuError
+
+    with pytest.raises(QSudokuError, match="sampler 'NullSampler' returned an empty SampleSet"):
+        qsudoku.solve(qsudoku.parse_puzzle(THREE_GIVENS4), sampler=dimod.NullSampler())

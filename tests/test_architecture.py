@@ -107,6 +107,7 @@ def test_no_import_circle():
     assert cycles == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["qsudoku", "benchmarks"])
 def test_no_private_name_across_modules(where):
     known = MODULES if where == "qsudoku" else {**MODULES, **modules(ROOT / where, where)}

@@ -21,6 +21,8 @@ from qsudoku.experiments.table import RowWriter, read_rows
 
 from _shared import DATA, REPO, needs_data
 from _puzzles import BOX_GIVEN4, FOUR_GIVENS4, HARD9, SEED004
+from _cli import one_error, run
+from _io_cases import EASY, error_line, qsudoku
 
 NO_RULES = Config().with_overrides(rules=[])
 #: One round, no fallback: the read counts are the configured ones.
@@ -47,6 +49,7 @@ def bench_one(puzzle, name, config=Config(), budget=None, set_name="s", index=0)
     return measure(Task(puzzle, Source(set_name, index, f"test:{set_name}:{index}"), point))
 
 
+@pytest.mark.slow
 def test_bench_rows_two_samplers():
     for text in SMALL:
         p = parse_puzzle(text)
@@ -66,6 +69,7 @@ def test_bench_rows_two_samplers():
             assert '"seed": 3' in row["params"] and row["seed"] == 3
 
 
+@pytest.mark.slow
 def test_a_sampler_row_is_a_fixed_sample_and_solve_takes_rounds():
     p = parse_puzzle(SEED004)
     cfg = NO_RULES.with_overrides(sampler="sa", params={"num_reads": 20, "num_sweeps": 1})
@@ -93,6 +97,7 @@ def test_samplers_that_stop_at_ground_run_every_read_of_a_fixed_sample(name):
     assert "returned" not in row["error"]
 
 
+@pytest.mark.slow
 def test_an_unseeded_row_names_the_seed_that_reproduces_its_reads():
     p = parse_puzzle(SEED004)
     cfg = NO_RULES.with_overrides(sampler="sa", params={"num_reads": 6, "num_sweeps": 20})
@@ -109,6 +114,7 @@ def test_contradiction_is_a_row():
     assert row["status"] == "contradiction" and row["valid"] is False and row["tts99"] == math.inf
 
 
+@pytest.mark.slow
 @needs_data
 def test_solve_backend_is_exactly_qsudoku_solve():
     # bench's default backend measures what `qsudoku solve` does with the config: the same
@@ -233,6 +239,7 @@ def test_results_csv_round_trips_inf(tmp_path):
     assert row["tts99"] == "inf" and typed_row(row)["tts99"] == math.inf
 
 
+@pytest.mark.slow
 def test_parquet_resume_after_interrupted_resume_keeps_every_key(tmp_path):
     # runlog fix: a resumed Parquet run that is interrupted again leaves a journal holding
     # more rows than the old .parquet; the next resume must count the journal's rows as done.
@@ -274,6 +281,7 @@ def _as_parquet(csv_path: str, parquet_path: str) -> None:
         w.write_many(read_rows(csv_path))
 
 
+@pytest.mark.slow
 def test_the_summary_is_the_same_for_csv_and_parquet_and_streams_the_file(tmp_path, capsys,
                                                                           monkeypatch):
     from qsudoku.experiments import results, table
@@ -323,6 +331,7 @@ def _chunked_parquet(journal: str, path: str, chunk: int):
     return pq.read_table(path)
 
 
+@pytest.mark.slow
 def test_parquet_by_chunks_is_the_table_of_the_whole_journal(tmp_path, capsys):
     import pandas as pd
     import pyarrow.parquet as pq
@@ -422,6 +431,7 @@ def test_propagation_solved_puzzles_enter_no_samplers_p(tmp_path, capsys):
     assert float(s["solved_pct"]) == 0.0
 
 
+@pytest.mark.slow
 def test_every_summary_row_has_p_and_median_tts99_with_ordered_intervals(tmp_path, capsys):
     import json
 
@@ -456,3 +466,28 @@ def test_pool_sets_summarises_every_input_as_one_set_with_the_sampling_time():
     assert pooled["set"] == "all" and pooled["puzzles"] == 2 and pooled["solved"] == 1
     assert pooled["reads"] == 8 and pooled["valid_reads"] == 2  # same puzzle, two sets: two
     assert pooled["t_sample_median"] == 1.5 and pooled["wall_median"] == 2.0
+
+
+def test_bench_input_named_like_the_summary_is_not_overwritten(capsys, tmp_path):
+    puzzles = tmp_path / "r.summary.csv"
+    puzzles.write_text(EASY + "\n")
+    code, out, err = run(capsys, "bench", puzzles, "--sampler", "sa", "--reads", "3",
+                         "-o", tmp_path / "r.csv")
+    assert code == 2
+    assert one_error(err) == (f"qsudoku: error: -o {tmp_path / 'r.csv'}: {puzzles} is also "
+                              f"an input of this run ({puzzles}); write the results to "
+                              "another file")
+    assert puzzles.read_text() == EASY + "\n" and sorted(os.listdir(tmp_path)) == ["r.summary.csv"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", ["bench", "sweep"])
+@pytest.mark.parametrize("fifo", ["r.summary.json", "r.summary.csv"])
+def test_experiment_a_summary_fifo_is_refused_before_any_row(tmp_path, command, fifo):
+    os.mkfifo(tmp_path / fifo)
+    extra = ["--sampler", "random", "--reads", "1"] if command == "bench" else \
+        ["--grid", "cell=1,2", "--reads", "1"]
+    proc = qsudoku(tmp_path, command, EASY, *extra, "-o", "r.csv", "--quiet")
+    assert proc.returncode == 2
+    assert error_line(proc).startswith(f"cannot write {fifo}: it is a FIFO, not a regular file")
+    assert not (tmp_path / "r.csv").exists()

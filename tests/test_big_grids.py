@@ -54,6 +54,7 @@ def grid_lines(out: str) -> str:
                                  if ln.startswith("propagation:"))]) + "\n"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [36, 49])
 def test_a_tuple_list_reads_with_its_size_line_and_its_printed_grid_reads_back(tmp_path, capsys,
                                                                                n):
@@ -72,6 +73,7 @@ def test_a_tuple_list_reads_with_its_size_line_and_its_printed_grid_reads_back(t
     assert parse_puzzle(d["solution"]).givens == tuple(solution)  # the line reads back too
 
 
+@pytest.mark.slow
 def test_a_49x49_number_grid_with_0_blanks_reads_with_no_flag(tmp_path, capsys):
     n = 49
     solution = full_grid(n, seed=7)
@@ -94,6 +96,7 @@ def test_big_grids_print_as_numbers_and_small_ones_as_symbols():
     assert format_grid(Puzzle.standard(full_grid(16, seed=3))).count("G") == 16
 
 
+@pytest.mark.slow
 def test_a_64x64_reads_propagates_and_builds_with_the_default_alphabet():
     n = MAX_SIZE
     solution = full_grid(n, seed=5)

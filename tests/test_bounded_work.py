@@ -30,6 +30,7 @@ from qsudoku.solving.loop import PROBE_READS
 from _foreign import CountingRandom
 from _cli import run
 from _puzzles import HARD9, SEED004
+from _misc_cases import qsudoku
 
 
 def _record_reads(monkeypatch, cls) -> list[int]:
@@ -47,6 +48,7 @@ def _record_reads(monkeypatch, cls) -> list[int]:
 
 # -- a, d: the first round is measured on one read ------------------------------------------
 
+@pytest.mark.slow
 def test_the_first_round_is_one_read_then_the_rest_of_its_reads():
     sampler = CountingRandom()
     config = Config().with_overrides(reads=10, seed=1, route={"exact_fallback": ""})
@@ -71,6 +73,7 @@ def test_a_registered_sampler_is_measured_too_and_the_budget_cuts_its_reads(monk
                and "first call of 1 read" in n for n in result.notes), result.notes
 
 
+@pytest.mark.slow
 def test_sa_registered_default_reads_are_measured_first(monkeypatch):
     """``sa``'s 50 registered reads are not committed unmeasured: on a blank 25x25 one
     read cost 7.6 s, and the default budget is 0.8 s."""
@@ -124,6 +127,7 @@ def test_an_exact_sampler_without_a_limit_gets_no_limit():
     assert "(0: none)" in result.sampler["route"]["budget"] and result.valid
 
 
+@pytest.mark.slow
 def test_cpsat_answers_the_readme_puzzle_with_its_default_budget(capsys):
     pytest.importorskip("ortools", reason="cpsat needs the [classical] extra (ortools)")
     code, out, _ = run(capsys, "solve", SEED004, "--sampler", "cpsat")
@@ -149,6 +153,7 @@ def target():
     pytest.importorskip("dwave.system", reason="embed needs the [qpu] extra")
 
 
+@pytest.mark.slow
 def test_a_model_that_cannot_fit_is_refused_at_once(capsys, target, tmp_path):
     code, out, err = run(capsys, "embed", "[]", "--size", "25", "--format", "tuples",
                          "--time-budget", "5", "--cache-dir", tmp_path, "--json")
@@ -171,6 +176,7 @@ def _fake_minorminer(monkeypatch, behaviour):
     monkeypatch.setattr(minorminer, "find_embedding", behaviour)
 
 
+@pytest.mark.slow
 def test_a_bounded_search_ends_at_its_time_limit(monkeypatch, target):
     """minorminer's initialization ignores its timeout: the child process is ended."""
     from qsudoku.samplers.dwave import search as S
@@ -290,3 +296,74 @@ def test_a_bounded_search_without_a_process_to_spare_is_the_machines_refusal(mon
     monkeypatch.setattr(S, "_context", Refusing)
     with pytest.raises(MachineError, match="cannot start the embedding search's process"):
         S.search([(0, 1)], [(0, 1)], {"timeout": 1}, bounded=True)
+
+
+@pytest.mark.slow
+def test_a_huge_first_round_is_measured_then_cut_to_fit():
+    import qsudoku
+    from qsudoku.solving.loop import PROBE_READS
+
+    sampler = CountingRandom()
+    config = qsudoku.Config().with_overrides(reads=10_000_000, seed=1)
+    result = qsudoku.solve(qsudoku.parse_puzzle(SEED004), config, sampler=sampler, budget=0.3)
+    assert sampler.asked[0] == PROBE_READS and len(sampler.asked) >= 2
+    assert max(sampler.asked) < 10_000_000
+    assert result.num_reads <= sum(sampler.asked)  # the last round's decoding may be cut
+    assert any("cannot fit the 0.3 s budget" in n and "reads were cut to fit" in n
+               for n in result.notes), result.notes
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["sa", "neal", "steepest", "tabu"])
+def test_every_registered_sampler_taking_reads_is_bounded(name):
+    import qsudoku
+    from qsudoku.solving.plan import make_plan
+
+    config = qsudoku.Config().with_overrides(sampler=name, reads=10_000_000, seed=3)
+    plan = make_plan(config)
+    assert "num_reads" in plan.accepted and not plan.timed
+    result = qsudoku.solve(qsudoku.parse_puzzle(SEED004), config, budget=0.3)
+    assert 1 <= result.num_reads < 10_000_000
+    assert any("reads asked" in n or "cannot fit" in n for n in result.notes), result.notes
+
+
+@pytest.mark.slow
+def test_a_timed_sampler_returning_more_reads_than_the_budget_decodes():
+    """``random`` stops at its time limit with hundreds of thousands of reads; decoding
+    them all took a minute. The reads of lowest energy that fit are decoded."""
+    import qsudoku
+
+    config = qsudoku.Config().with_overrides(sampler="random", reads=10_000_000, seed=3)
+    config = config.with_overrides(route={"exact_fallback": ""})
+    result = qsudoku.solve(qsudoku.parse_puzzle(SEED004), config, budget=0.5)
+    kept = [n for n in result.notes if "of lowest energy were kept" in n]
+    assert len(kept) == 1 and result.num_reads < 10_000_000, result.notes
+
+
+@pytest.mark.slow
+def test_a_round_past_its_deadline_decodes_only_its_best_reads():
+    import numpy as np
+
+    import qsudoku
+    from qsudoku.solving import build
+    from qsudoku.solving.rounds import DECODE_SAMPLE, sample_round
+
+    _, model, _ = build(qsudoku.parse_puzzle(SEED004))
+    sampler = CountingRandom()
+    rnd = sample_round(model, sampler, {"num_reads": 5000, "seed": 2}, deadline=0.0)
+    assert rnd.returned == 5000 and rnd.num_reads == DECODE_SAMPLE
+    full = sampler.sample(model.bqm, num_reads=5000, seed=2)
+    lowest = np.sort(full.record.energy)[:DECODE_SAMPLE]
+    assert np.allclose(sorted(d.energy for d in rnd.decoded), lowest)
+    everything = sample_round(model, sampler, {"num_reads": 5000, "seed": 2})
+    assert everything.returned == everything.num_reads == 5000
+
+
+@pytest.mark.slow
+def test_solve_with_ten_million_reads_answers(tmp_path):
+    """The issue's case through the CLI (the timeout fails a regression instead of hanging:
+    before, the first round took every read, past 40 s and gigabytes of states)."""
+    out = qsudoku(tmp_path, "solve", SEED004, "--sampler", "sa", "--reads", "10000000",
+                  "--time-budget", "1", timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "of the 10000000 reads asked" in out.stdout or "reads were cut to fit" in out.stdout

@@ -44,6 +44,7 @@ def test_the_default_embedding_cache_is_not_under_home():
     assert not default_cache_dir().resolve().is_relative_to(home / ".cache")
 
 
+@pytest.mark.slow
 def test_a_cli_embed_leaves_nothing_under_the_home_cache(tmp_path):
     """A subprocess inherits the test environment: the embedding it caches lands in the
     session's temporary cache, and ``~/.cache/qsudoku`` stays as it was."""

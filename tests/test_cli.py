@@ -1,6 +1,6 @@
 """The CLI front end: reproducible output for a seed, help and usage exit codes.
 
-Hostile puzzles and configs have their own files (test_hostile_input.py,
+Bad puzzles and configs have their own files (test_files.py,
 test_config.py, test_fuzz.py); this one checks what any run must guarantee.
 """
 
@@ -21,6 +21,7 @@ from qsudoku.samplers import get_sampler, get_spec, names
 
 from _cli import one_error, run
 from _puzzles import BOX_GIVEN4, EASY4, FOUR_GIVENS4, SEED004, TWO_SOLUTIONS4
+from _misc_cases import OTHER_FLOATS, SECONDS_OPTIONS, one_line, qsudoku
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -34,22 +35,26 @@ def _without_timings(line: str) -> dict:
     return d
 
 
-def _seeded_offline_samplers() -> list[str]:
-    """Samplers whose seeded output is bit-identical.  Left out: tabu (it stops on a
-    wall-clock timeout) and the route's samplers, swap-tabu and swap, whose reads stop at the
-    first ground state in parallel threads: their answer is reproducible, their read counts
-    are not (test_route_with_a_seed_gives_the_same_answer)."""
-    out = []
-    for name in names():
-        if not get_spec(name).offline or name == "tabu" or "stall" in get_spec(name).defaults \
-                or name == "swap":
-            continue
-        try:
-            if "seed" in get_sampler(name).parameters:
-                out.append(name)
-        except Exception:  # an extra that is not installed: nothing to reproduce
-            continue
-    return out
+def _offline_samplers_to_reproduce() -> list[str]:
+    """Offline samplers whose seeded output should be bit-identical.  Left out: tabu (it
+    stops on a wall-clock timeout) and the route's samplers, swap-tabu and swap, whose reads
+    stop at the first ground state in parallel threads: their answer is reproducible, their
+    read counts are not (test_route_with_a_seed_gives_the_same_answer).  Read from the
+    registry alone: building every sampler (the mock QPU's graph) at collection would cost
+    every run of the fast loop seconds; the test skips one that takes no seed."""
+    return [name for name in names()
+            if get_spec(name).offline and name not in ("tabu", "swap")
+            and "stall" not in get_spec(name).defaults]
+
+
+def _seeded(name: str) -> None:
+    """Skip the test unless sampler ``name`` can be built here and takes a ``seed``."""
+    try:
+        takes_seed = "seed" in get_sampler(name).parameters
+    except Exception:  # an extra that is not installed: nothing to reproduce
+        pytest.skip(f"{name}: cannot be built here")
+    if not takes_seed:
+        pytest.skip(f"{name}: takes no seed")
 
 
 def test_same_seed_same_json_output(capsys):
@@ -72,8 +77,9 @@ def test_route_with_a_seed_gives_the_same_answer(capsys):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("sampler", _seeded_offline_samplers())
+@pytest.mark.parametrize("sampler", _offline_samplers_to_reproduce())
 def test_every_seeded_offline_sampler_reproduces(capsys, sampler):
+    _seeded(sampler)
     # One round: a time budget makes read counts machine-dependent.  A generous budget, so
     # that an exact backend's time limit (the budget left) never decides the outcome.
     argv = ["solve", SEED004, "--sampler", sampler, "--seed", "7", "--json", "--reads", "4",
@@ -93,6 +99,7 @@ def test_same_seed_same_samples():
     assert not np.array_equal(r1.sampleset.record.sample, r3.sampleset.record.sample)
 
 
+@pytest.mark.slow
 def test_same_seed_same_output_across_processes():
     """Separate interpreters with different hash seeds print the same results."""
     outs = []
@@ -207,6 +214,7 @@ def test_config_params_dropped_by_sampler_are_named(tmp_path, capsys):
     assert "replaces" not in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_random_info_counts_every_read(capsys):
     # random never solves SEED004, so its rounds (100 reads each, a few ms) go on to the end
     # of the budget: 1 s holds dozens of them even under load (0.05 s once held only one),
@@ -233,6 +241,7 @@ def test_bench_existing_output_names_the_ways_on(tmp_path, capsys):
     assert code == 2 and "--overwrite" in err and "--resume" in err
 
 
+@pytest.mark.slow
 def test_show_hist_says_where_it_wrote_and_counts_reads(tmp_path, capsys, monkeypatch):
     pytest.importorskip("matplotlib")
     from qsudoku.plots import grid
@@ -327,6 +336,7 @@ def test_generate_to_is_the_output_format(capsys):
     assert code == 2 and "--format: not allowed with argument --to" in err
 
 
+@pytest.mark.slow
 def test_bench_and_sweep_write_dash_o_and_still_take_out(tmp_path, capsys):
     fast = ["--sampler", "random", "--reads", "1", "--rules", "none", "--quiet"]
     for command, extra in (("bench", []), ("sweep", ["--grid", "cell=1"])):
@@ -339,6 +349,7 @@ def test_bench_and_sweep_write_dash_o_and_still_take_out(tmp_path, capsys):
             assert len(out.read_text().splitlines()) == 2  # a header, the first puzzle
 
 
+@pytest.mark.slow
 def test_show_output_is_required_under_either_name(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     code, _, err = run(capsys, "show", SEED004)
@@ -354,6 +365,7 @@ TOK = "DEV-" + "0123abcd" * 5  # the shape of a D-Wave token
 P4 = "1......2........"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [
     ["solve", P4, "--param", f"seed={TOK}"],
     ["solve", P4, "--sampler", TOK],
@@ -376,6 +388,7 @@ def test_a_token_in_an_argument_error_is_masked(capsys, tmp_path, argv):
         assert TOK not in f.read_text(errors="replace") and "hunter2" not in f.read_text()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["env", "config"])
 def test_a_scheduler_password_from_the_environment_or_config_is_masked(capsys, tmp_path,
                                                                       monkeypatch, where):
@@ -399,3 +412,73 @@ def test_masking_ends_with_the_command(capsys):
     before = sys.stderr
     run(capsys, "solve", P4, "--sampler", TOK)
     assert sys.stderr is before
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-0.1", "1.5"])
+def test_a_fraction_out_of_range_is_one_line(value, capsys):
+    from qsudoku.cli import main
+
+    assert main(["generate", "--size", "4", "--fraction", value]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--fraction" in err[0] and "between 0 and 1" in err[0]
+
+
+def test_every_seconds_option_is_listed():
+    """The table below covers every option of seconds (a float) of every command."""
+    from qsudoku.cli import build_parser
+    from qsudoku.commands.common import SecondsAction, SecondsListAction
+
+    parser = build_parser()
+    found = set()
+    for name, sub in parser._subparsers._group_actions[0].choices.items():
+        for action in sub._actions:
+            if (name, action.dest) not in OTHER_FLOATS:  # seconds go through SecondsAction
+                assert action.type is not float, (name, action.dest)
+            if isinstance(action, (SecondsAction, SecondsListAction)):
+                found.add((name, action.option_strings[0]))
+    assert found == set(SECONDS_OPTIONS), found
+
+
+@pytest.mark.parametrize("command, flag", SECONDS_OPTIONS)
+@pytest.mark.parametrize("value", ["inf", "nan", "1e999", "0", "abc"])
+def test_a_limit_must_be_finite(capsys, tmp_path, command, flag, value):
+    from qsudoku.cli import main
+
+    (tmp_path / "e.txt").write_text(EASY4 + "\n")
+    code = main([command, str(tmp_path / "e.txt"), f"{flag}={value}"])
+    err = capsys.readouterr().err
+    assert code == 2
+    line = one_line(err)
+    assert flag in line and ("finite number of seconds" in line or "not a number" in line)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("argv", [["--help"], ["--version"], ["solve", "--help"]])
+def test_help_on_a_closed_stdout_is_exit_4(tmp_path, argv):
+    out = qsudoku(tmp_path, *argv, preexec_fn=lambda: os.close(1))
+    assert out.returncode == 4
+    assert "standard output" in one_line(out.stderr) and "closed" in out.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("argv", [["--help"], ["--version"], ["solve", "--help"]])
+def test_help_into_a_pipe_whose_reader_left_is_a_quiet_stop(tmp_path, argv):
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        out = qsudoku(tmp_path, *argv, stdout=write, stderr=subprocess.PIPE, capture_output=False)
+    finally:
+        os.close(write)
+    assert out.returncode == 0 and out.stderr == ""  # as `qsudoku solve F | head -1`
+
+
+@pytest.mark.slow
+def test_solve_with_stdout_and_stderr_closed_is_exit_4(tmp_path):
+    (tmp_path / "e.txt").write_text(EASY4 + "\n")
+
+    def close_both():
+        os.close(1)
+        os.close(2)
+
+    out = qsudoku(tmp_path, "solve", "e.txt", preexec_fn=close_both, capture_output=False)
+    assert out.returncode == 4

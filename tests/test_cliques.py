@@ -31,6 +31,7 @@ def _disjoint_cliques(emb, copies, size, adjacency):
                            adjacency) for j in range(copies))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("topology, shape", [("chimera", [4, 4, 4]), ("zephyr", [4, 4]),
                                              ("pegasus", [4])])
 def test_the_copies_that_fit_are_packed_and_one_more_is_not(topology, shape):

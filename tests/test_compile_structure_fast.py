@@ -77,6 +77,7 @@ def real_models(data_dir):
     return models
 
 
+@pytest.mark.slow
 def test_fast_weights_equal_the_exact_ones_on_real_models(real_models):
     shared_centre = False
     for name, m in real_models:
@@ -94,6 +95,7 @@ def test_fast_weights_equal_the_exact_ones_on_real_models(real_models):
     assert shared_centre
 
 
+@pytest.mark.slow
 def test_fast_path_decides_real_models_alone(real_models, no_fallback):
     for name, m in real_models[::5]:
         assert fast(m.bqm, m.groups()) is not None, name
@@ -133,12 +135,14 @@ def _perturbed(m):
     return out
 
 
+@pytest.mark.slow
 def test_perturbed_bqms_are_rejected_by_the_fast_path(real_models, no_fallback):
     for name, m in real_models[::3]:
         for what, bqm in _perturbed(m).items():
             assert fast(bqm, m.groups()) is None, (name, what)
 
 
+@pytest.mark.slow
 def test_perturbed_bqms_are_rejected_by_the_exact_method_and_compile_structure(real_models):
     for name, m in real_models[::7]:
         for what, bqm in _perturbed(m).items():

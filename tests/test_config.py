@@ -13,6 +13,10 @@ from qsudoku.samplers.registry import check_values
 
 from _cli import one_error, run
 from _puzzles import EASY4, ONE_GIVEN4
+from _misc_cases import _solve_line, one_line, qsudoku
+import os
+from _input_cases import write
+from _puzzles import EASY4_SET
 
 TOKEN = "DEV-abc123-not-a-real-token"
 
@@ -262,6 +266,7 @@ def test_config_error_from_dict_without_a_file_has_no_empty_prefix():
     assert str(e.value) == "sampler.name = 3 must be a string"
 
 
+@pytest.mark.slow
 def test_a_config_that_sets_rules_is_the_rules_used(tmp_path):
     """``[propagate] rules = []`` alone gives a 4x4 puzzle's full model: the sampler runs and
     nothing is solved by propagation (the finishing rules go with the default rules only,
@@ -284,3 +289,54 @@ def test_a_config_that_sets_rules_is_the_rules_used(tmp_path):
     both = tmp_path / "both.toml"
     both.write_text('[propagate]\nrules = []\nfinish_rules = ["naked_single"]\n')
     assert load_config(str(both)).propagate.finish_rules == ("naked_single",)
+
+
+@pytest.mark.parametrize("flag", ["bogus=1", "Cell=1"])
+def test_an_unknown_weight_lists_the_config_keys(capsys, tmp_path, flag):
+    code, out = _solve_line(capsys, tmp_path, "--weight", flag)
+    line = one_line(out.err)
+    assert code == 2 and "unknown weight" in line
+    assert "known keys: cell, unit, row, column, box, extra" in line
+    assert "__init__" not in line
+
+
+def test_weight_unit_means_what_it_means_in_a_config_file(tmp_path):
+    import qsudoku
+    from qsudoku.config import load_config
+
+    (tmp_path / "c.toml").write_text("[qubo.weights]\nunit = 2.0\nbox = 3.0\n")
+    from_file = load_config(str(tmp_path / "c.toml")).qubo.weights
+    from_flag = qsudoku.Config().with_overrides(weights={"unit": 2.0, "box": 3.0}).qubo.weights
+    assert from_file == from_flag and (from_flag.row, from_flag.box, from_flag.cell) == (2.0, 3.0, 1.0)
+
+
+def test_weight_unit_on_the_command_line(capsys, tmp_path):
+    code, out = _solve_line(capsys, tmp_path, "--weight", "unit=2", "--json")
+    # the default sampler reads the one-hot groups, not the weights: one note says so
+    assert code == 0 and out.err.count("\n") == 1
+    assert out.err.startswith("qsudoku: note: the penalty weights row=2, column=2, box=2, "
+                              "extra=2 do not change what aco does")
+
+
+def test_a_config_with_a_byte_order_mark_is_read(capsys, tmp_path):
+    (tmp_path / "c.toml").write_bytes(b"\xef\xbb\xbf[sampler]\nname = \"sa\"\n")
+    code, out = _solve_line(capsys, tmp_path, "--config", str(tmp_path / "c.toml"), "--json")
+    assert code == 0 and out.err == ""
+
+
+def test_config_fifo_is_refused_without_blocking(tmp_path, capsys):
+    fifo = tmp_path / "c.toml"
+    os.mkfifo(fifo)
+    code, out, err = run(capsys, "solve", EASY4_SET[0], "--config", fifo)
+    assert code == 2 and one_error(err).endswith(f"{fifo}: a FIFO, not a regular file: a "
+                                                 "config must be a file")
+
+
+@pytest.mark.parametrize("text", ["a = " + "[" * 5000 + "]" * 5000,
+                                  "a = " + "{b=" * 3000 + "1" + "}" * 3000,
+                                  "[" + ".".join(["t"] * 3000) + "]"])
+def test_config_deeply_nested_is_one_line_exit_2(tmp_path, capsys, text):
+    path = write(tmp_path, "deep.toml", text + "\n")
+    code, out, err = run(capsys, "solve", EASY4_SET[0], "--config", path)
+    assert code == 2 and one_error(err).endswith(f"{path}: nested too deeply to read (a config "
+                                                 "is a few tables deep)")

@@ -85,6 +85,7 @@ def test_first_of_names_a_backend(capsys):
     assert code == 2 and "nosuch" in one_error(err)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", [
     CURVES[0], pytest.param(CURVES[1], marks=pytest.mark.slow),
     pytest.param(CURVES[2], marks=pytest.mark.slow)], ids=lambda p: p.stem)
@@ -115,6 +116,7 @@ def test_each_curve_spec_runs_at_a_reduced_size(path, tmp_path, capsys):
     assert json.loads((tmp_path / "results.summary.json").read_text())["summary"]
 
 
+@pytest.mark.slow
 def test_a_slow_sampler_runs_fewer_instances_and_a_resume_adds_nothing(tmp_path, capsys):
     spec = tmp_path / "curve.toml"
     spec.write_text('command = "bench"\n[generate]\nsize = 4\nfractions = [0.0, 0.5]\n'

@@ -13,6 +13,7 @@ from qsudoku.io import dataset_path, load_puzzles
 from qsudoku.io.datasets import REPO_DATA, data_roots
 
 from _cli import run
+from _shared import slow_when_big
 
 README = (REPO_DATA / "README.md").read_text()
 SETS = sorted(f for f in REPO_DATA.rglob("*.txt")
@@ -26,7 +27,7 @@ def test_the_data_folder_ships_every_kind():
     assert sum(f.stat().st_size for f in REPO_DATA.rglob("*")) < 4 * 2**20
 
 
-@pytest.mark.parametrize("path", SETS, ids=lambda f: str(f.relative_to(REPO_DATA)))
+@pytest.mark.parametrize("path", slow_when_big(SETS), ids=lambda f: str(f.relative_to(REPO_DATA)))
 def test_every_set_has_its_companions_and_valid_solutions(path):
     lines = path.read_text().splitlines()
     for what in ("solutions", "ids"):
@@ -57,6 +58,7 @@ def test_the_readme_commands_cover_the_generated_unique_sets():
     assert written == shipped
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target", ["data/generated/sudoku4/unique.txt",
                                     "data/generated/sudoku6/unique_box3x2.txt",
                                     "data/generated/jigsaw5/unique.txt"])

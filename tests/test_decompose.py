@@ -127,6 +127,7 @@ def test_exact_subproblems_solve_a_small_puzzle(strategy):
     assert info["qpu_calls"] >= 2
 
 
+@pytest.mark.slow
 def test_mock_qpu_decompose_end_to_end_and_reproducible():
     sampler = get_sampler("decompose", qpu_sampler="mock-qpu")
     params = {"subproblem_size": 24, "seed": 5, "qpu_reads": 5, "num_sweeps": 200}
@@ -191,6 +192,7 @@ def test_propagator_singles_and_contradictions():
     assert bad.reset() and not bad.choose(0)
 
 
+@pytest.mark.slow
 def test_construct_with_the_mock_qpu_solves_a_six_by_six_in_small_subproblems():
     sampler = get_sampler("decompose", qpu_sampler="mock-qpu")
     model = _model(SIX)
@@ -205,6 +207,7 @@ def test_construct_with_the_mock_qpu_solves_a_six_by_six_in_small_subproblems():
 TOP95 = parse_puzzle("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")
 
 
+@pytest.mark.slow
 def test_a_refuted_digit_is_undone_ruled_out_and_blamed():
     from qsudoku.samplers.dwave.construct import Propagator, take
 
@@ -246,6 +249,7 @@ class _Recording(dimod.Sampler):
         return self.sa.sample(bqm, **params)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backjump, memory, calls", [(3, 1.0, 400), (0, 0.0, 40)])
 def test_construct_backjumps_and_blames_contradicted_digits(backjump, memory, calls):
     child = _Recording()
@@ -284,6 +288,7 @@ def test_packed_cliques_are_disjoint_cliques_and_reused():
     assert clique_embedding(16, child, copies=3).embedding == packed.embedding
 
 
+@pytest.mark.slow
 def test_a_batch_is_one_model_on_disjoint_cliques_split_per_subproblem():
     from qsudoku.samplers.dwave.subproblems import sample_batch
 
@@ -300,6 +305,7 @@ def test_a_batch_is_one_model_on_disjoint_cliques_split_per_subproblem():
     assert info["estimated_qpu_access_time"] < 2 * one["estimated_qpu_access_time"]
 
 
+@pytest.mark.slow
 def test_batched_calls_answer_several_subproblems_and_need_fewer_calls():
     sampler = get_sampler("decompose", qpu_sampler="mock-qpu")
     model = _model(SIX)

@@ -77,6 +77,7 @@ def test_decompose_registers_the_cost_of_its_round():
     assert all(SPECS[n].round_cost is None for n in ("aco", "sa", "swap-tabu", "sat"))
 
 
+@pytest.mark.slow
 def test_decompose_gets_its_round_by_default_and_says_what_it_spent(capsys):
     pytest.importorskip("dwave.system")
     code, out, _ = run(capsys, "solve", FOUR, "--sampler", "decompose", "--option",

@@ -159,6 +159,7 @@ def test_a_link_to_a_notebook_becomes_its_page_on_the_site():
         "[a](tutorials/02_penalty_weights.ipynb) [b](../data/x.txt)")
 
 
+@pytest.mark.slow
 def test_the_histogram_example_draws_many_reads(tmp_path):
     """The ``show --hist`` line of penalty-weights.md, run as ``solve --json`` with the same
     puzzle and sampler flags: many reads, some valid and some not (two kinds of bars)."""

@@ -94,6 +94,7 @@ def test_mock_qpu_solves_4x4_through_embedding_and_reports_chains(tmp_path):
     assert len(list((tmp_path / "emb").glob("*.json"))) == 1
 
 
+@pytest.mark.slow
 @needs_data
 def test_mock_qpu_solves_seed004_9x9(seed004, cache_dir):
     cfg = mock_cfg(cache_dir, num_reads=20)
@@ -130,6 +131,7 @@ def test_shipped_configs(seed004, cache_root, monkeypatch, capsys):
     assert "no D-Wave API token" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("topology, prefix", [("zephyr", "zephyr[12, 4]"),
                                               ("chimera", "chimera[16, 16, 4]")])
 def test_mock_qpu_topologies_are_selectable(topology, prefix, tmp_path):
@@ -181,6 +183,7 @@ def test_chain_strength_choices():
             resolve_chain_strength(bqm, bad, factor)
 
 
+@pytest.mark.slow
 def test_weak_chains_break_more_and_the_strength_used_is_reported(tmp_path):
     m = build_model(propagate(parse_puzzle(TWO_GIVENS4), rules=[]))
     sampler = get_sampler("mock-qpu", cache_dir=str(tmp_path), topology="chimera")
@@ -193,6 +196,7 @@ def test_weak_chains_break_more_and_the_strength_used_is_reported(tmp_path):
     assert ss.info["chain_strength"] == pytest.approx(resolve_chain_strength(m.bqm, "max_j", 2.0))
 
 
+@pytest.mark.slow
 def test_the_seed_decides_the_chains_and_the_samples_whatever_the_cache(tmp_path):
     """``seed`` seeds minorminer too: two fresh caches give the same chains and samples;
     a second call on the same model keeps the embedding of the first."""
@@ -209,6 +213,7 @@ def test_the_seed_decides_the_chains_and_the_samples_whatever_the_cache(tmp_path
     assert again.info["embedding_context"]["embedding"] == chains[1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("params, message", [
     ({"annealing_time": 5000}, r"annealing_time = 5000 is outside the solver's range \[0.5, 2000\]"),
     ({"num_reads": 20000}, "mock-qpu: num_reads = 20000 must be an integer in 1..10000"),
@@ -224,6 +229,7 @@ def test_qpu_parameters_are_checked_before_submission(params, message, tmp_path)
         solve(m.puzzle, mock_cfg(tmp_path, rules=[], **params))
 
 
+@pytest.mark.slow
 def test_qpu_parameters_pass_through(tmp_path):
     cfg = mock_cfg(tmp_path, rules=[], annealing_time=50.0, auto_scale=False, label="my run",
                    chain_break_method="minimize_energy", answer_mode="raw")
@@ -516,6 +522,7 @@ def _fake_qpu(cloud, monkeypatch):
     return solver
 
 
+@pytest.mark.slow
 def test_real_dwave_sampler_failures_during_sample(cloud, monkeypatch, tmp_path):
     from dwave.cloud.api.exceptions import RequestTimeout
     from dwave.cloud.exceptions import SolverFailureError
@@ -554,6 +561,7 @@ def test_cli_exit_3_with_one_line_and_fallback(cloud, capsys):
     assert out["solved_by"] == "sa (1 round)" and "unavailable" in out["notes"][0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("token", [TOKEN, PLAIN_TOKEN])
 def test_token_never_reaches_output_or_files(token, cloud, monkeypatch, tmp_path, capsys):
     from dwave.cloud.exceptions import SolverAuthenticationError

@@ -82,6 +82,7 @@ def test_neal_objects_are_sa_and_no_entry_is_ambiguous():
     assert get_spec("neal").product is None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, params", [
     ("mock-qpu", {"num_sweeps": 200}),
     ("decompose", {"qpu_reads": 5, "num_sweeps": 200}),

@@ -209,7 +209,7 @@ def test_unknown_parameters_are_still_refused():
 
 def test_a_tabu_instance_passed_in_solves_the_seed_puzzle_under_its_registry_name():
     # a budget that fits the default reads whole: a short one shares its time out over them
-    # and caps each read's timeout (test_redteam5_backends)
+    # and caps each read's timeout (test_time_limits)
     r = solve(parse_puzzle(SEED004), Config().with_overrides(
         seed=1, route={"exact_fallback": "", "time_budget": 60}), sampler=TabuSampler())
     assert r.sampler["name"] == "tabu" and r.solved_by.startswith("tabu (")

@@ -4,6 +4,8 @@ QPU-time estimate, and the ``qsudoku embed`` report."""
 from __future__ import annotations
 
 import json
+import os
+import stat
 
 import dimod
 import pytest
@@ -14,6 +16,8 @@ from qsudoku.samplers.dwave.embedding import (EmbeddingCache, chain_stats, check
                                is_valid_embedding, target_id)
 from qsudoku.errors import ConfigError
 from _puzzles import SOLVED4, TWO_GIVENS4
+from _file_cases import entry_name, qsudoku, state
+from _puzzles import ONE_GIVEN4
 
 
 @pytest.fixture(autouse=True)
@@ -160,6 +164,7 @@ def test_qpu_access_time_estimate_grows_with_reads_and_anneal():
 
 # -- qsudoku embed -----------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_embed_command_reports_each_puzzle_and_a_summary(tmp_path, capsys):
     f = tmp_path / "puzzles.txt"
     f.write_text(f"{TWO_GIVENS4}\n{SOLVED4}\n")
@@ -180,6 +185,7 @@ def test_embed_command_reports_each_puzzle_and_a_summary(tmp_path, capsys):
     assert "(cached)" in out and err == ""  # nothing is searched for: nothing to announce
 
 
+@pytest.mark.slow
 def test_embed_command_json_topology_and_failures(tmp_path, capsys):
     cache = ["--cache-dir", str(tmp_path)]
     assert main(["embed", TWO_GIVENS4, "--topology", "zephyr", "--json", *cache]) == 0
@@ -196,6 +202,7 @@ def test_embed_command_json_topology_and_failures(tmp_path, capsys):
     assert "not a valid zephyr shape" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_embed_pins_the_embedding_of_later_solves_and_their_qpu_line(tmp_path, capsys,
                                                                        monkeypatch):
     """``embed P``, then ``solve P`` with the mock-qpu sampler (seeded or not) and with the
@@ -216,3 +223,31 @@ def test_embed_pins_the_embedding_of_later_solves_and_their_qpu_line(tmp_path, c
         assert "QPU call" in qpu[0] and f"qubits {row['num_qubits']}" in qpu[0]
         assert "(estimated, D-Wave's timing model)" in qpu[0] and "reported" not in qpu[0]
     assert len(list((tmp_path / "embeddings").glob("*.json"))) == 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["fifo", "link to a FIFO", "link to a huge file"])
+def test_embedding_cache_entry_that_cannot_be_read_is_a_miss(tmp_path, entry_name, kind):
+    entry = tmp_path / "cache" / "embeddings" / entry_name
+    entry.parent.mkdir(parents=True)
+    other = tmp_path / ("big" if kind.endswith("huge file") else "fifo")
+    if kind == "fifo":
+        os.mkfifo(entry)
+        other = entry
+    elif other.name == "fifo":
+        os.mkfifo(other)
+        os.symlink(other, entry)
+    else:
+        with open(other, "wb") as f:
+            f.truncate(10 * 1024 ** 3)  # sparse: no disk used
+        os.symlink(other, entry)
+    before = state(other)
+    proc = qsudoku(tmp_path, "embed", ONE_GIVEN4, "--rules", "none", "--time-budget", "5", "--seed", "1",
+                   timeout=90)
+    assert proc.returncode == 0, proc.stderr
+    warning, = [ln for ln in proc.stderr.splitlines() if "SkippedFileWarning" in ln]
+    why = "larger than 67,108,864 bytes" if other.name == "big" else "it is a FIFO"
+    assert f"cannot read the embedding cache entry {entry}: " in warning
+    assert why in warning and warning.endswith("the embedding is found anew")
+    if kind != "fifo":  # the link was replaced by a new entry, its target left alone
+        assert state(other) == before and stat.S_ISREG(os.lstat(entry).st_mode)

@@ -92,6 +92,7 @@ def test_domain_wall_solution_has_energy_zero_and_every_flip_costs(rules):
             assert dw.bqm.energy((y, dw.variables)) >= min(0.5, 1.5) - 1e-9
 
 
+@pytest.mark.slow
 def test_exact_ground_states_of_a_domain_wall_model_are_the_puzzles_solutions():
     p = parse_puzzle(THREE_GIVENS4)
     cands = propagate(p, ())
@@ -127,6 +128,7 @@ def test_a_broken_chain_decodes_as_a_broken_cell_with_no_digit():
     assert d.energy == pytest.approx(float(dw.bqm.energy((x, dw.variables))))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sampler", ["sa", "tabu", "neal", "steepest", "sqa", "rotor", "pt",
                                      "pa", "kerberos"])
 def test_solve_with_the_domain_wall_solves_seed004(sampler):
@@ -149,6 +151,7 @@ def test_sa_solves_seed001_with_the_domain_wall_at_chain_weight_two():
     assert r.valid and r.solved_by.startswith("sa") and r.encoding == "domain-wall"
 
 
+@pytest.mark.slow
 def test_mock_qpu_solves_seed004_with_the_domain_wall():
     pytest.importorskip("dwave.system")
     cfg = Config().with_overrides(sampler="mock-qpu", seed=1, encoding="domain-wall",
@@ -157,6 +160,7 @@ def test_mock_qpu_solves_seed004_with_the_domain_wall():
     assert r.valid and r.solved_by.startswith("mock-qpu")
 
 
+@pytest.mark.slow
 def test_decompose_frees_whole_domain_wall_cells():
     """decompose's energy strategy frees a domain wall's cells whole (units grow through
     the interactions); construct refuses groups that list no candidate slots."""
@@ -227,6 +231,7 @@ def test_an_unknown_encoding_is_a_config_error_naming_the_choices(tmp_path):
         load_config(str(f))
 
 
+@pytest.mark.slow
 def test_cli_qubo_and_solve_take_the_encoding(tmp_path):
     out = tmp_path / "m.json"
     run = [sys.executable, "-m", "qsudoku"]

@@ -60,6 +60,7 @@ def _free_port() -> int:
 
 # -- in this process -------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_in_process_runs_in_order_with_setup_once_and_without_dask():
     code = (
         "import sys; sys.path.insert(0, %r)\n"

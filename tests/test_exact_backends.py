@@ -20,6 +20,9 @@ from qsudoku.samplers import get_sampler, get_spec
 
 from _shared import DATA, EVERY_KIND, SEEDS, needs_data
 from _puzzles import IMPOSSIBLE9, SEED004, THREE_GIVENS4
+from _backend_cases import EASY, HARD
+from _cli import one_error
+from _cli import run
 
 BACKENDS = ["sat", "cpsat", "ilp", "asp", "csp"]
 
@@ -114,6 +117,7 @@ def test_cadical_runs_without_its_arena_on_a_big_formula(monkeypatch):
     assert small.info["stats"]["conflicts"] == _conflicts(problem, cnf.SOLVER_OPTIONS["cadical195"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", BACKENDS)
 def test_pipeline_result_shape(name):
     p = parse_puzzle(SEED004)
@@ -170,6 +174,7 @@ def test_spin_models_get_spin_samples():
     assert ss.first.energy == pytest.approx(0.0)
 
 
+@pytest.mark.slow
 def test_csp_time_limit_gives_an_invalid_sample_not_an_error():
     p = load_puzzles(str(DATA / "sudoku25/gecode.txt"))[0]
     r = solve(p, Config().with_overrides(sampler="csp", params={"time_limit": 0.5,
@@ -328,3 +333,38 @@ def test_reading_groups_stops_at_its_deadline():
     with pytest.raises(TimeLimitError, match="deadline"):
         Problem.from_groups(m.groups(), deadline=time.perf_counter() - 1)
     assert Problem.from_groups(m.groups(), deadline=time.perf_counter() + 600).units
+
+
+@pytest.mark.parametrize("puzzle", [HARD, EASY], ids=["sampled", "propagation-solves-it"])
+@pytest.mark.parametrize("argv, message", [
+    (["--sampler", "csp", "--param", "hall=nonsense"], "csp: hall = 'nonsense' must be true or false"),
+    (["--sampler", "csp", "--param", "hall=2"], "csp: hall = 2 must be true or false"),
+    (["--sampler", "csp", "--param", 'restarts="x"'], "csp: restarts = 'x' must be true or false"),
+    (["--sampler", "csp", "--param", 'time_limit="x"'], "csp: time_limit = 'x' must be a finite"),
+    (["--sampler", "sat", "--param", "solver=3"], "sat: solver = 3 must be a solver's name"),
+    (["--sampler", "asp", "--seed", str(2**70)], f"asp: seed = {2**70} must be an integer in 0.."),
+    (["--sampler", "asp", "--param", f"seed={2**70}"], f"asp: seed = {2**70} must be an integer"),
+])
+def test_exact_sampler_parameters_are_checked_before_any_work(puzzle, argv, message, capsys):
+    if "asp" in argv:
+        pytest.importorskip("clingo")
+    code, out, err = run(capsys, "solve", puzzle, *argv, "--json")
+    assert code == 2 and out == ""  # no answer printed with a wrong parameter
+    assert message in one_error(err)
+
+
+def test_exact_sampler_checks_hold_for_objects_passed_in():
+    from qsudoku import Config, solve
+    from qsudoku.errors import ParameterError
+    from qsudoku.io import parse_puzzle
+    from qsudoku.samplers.exact import CSPSampler, ExactSampler
+
+    class MyCSP(ExactSampler):  # not registered: only the direct path's own check sees it
+        backend_name = "csp"
+
+    cfg = Config().with_overrides(params={"hall": 2})
+    for sampler in (CSPSampler(), MyCSP()):
+        with pytest.raises(ParameterError, match="csp: hall = 2 must be true or false"):
+            solve(parse_puzzle(HARD), cfg, sampler=sampler)
+    r = solve(parse_puzzle(HARD), Config().with_overrides(params={"hall": True}), sampler=MyCSP())
+    assert r.valid and r.solved_by == "MyCSP (exact, no QUBO)"

@@ -133,6 +133,7 @@ def test_from_groups_rejects_unusable_input():
         Problem.from_groups([("cell", [(0, 0, 1)])], labels=[(0, 0, 2)])
 
 
+@pytest.mark.slow
 @needs_data
 def test_a_node_limit_stops_the_search_at_the_same_node_every_time():
     puzzles = load_puzzles(str(DATA / "sudoku9" / "forum_hardest_1106.txt"))[:5]

@@ -64,6 +64,7 @@ def test_file_size_limit_is_exit_4_and_every_finished_row_is_kept(tmp_path):
     assert len(keys) == len(PUZZLES) and keys[:len(kept)] == kept
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suffix", [".csv", ".parquet"])
 def test_a_full_disk_is_exit_4_and_resume_completes(tmp_path, capsys, monkeypatch, suffix):
     out = tmp_path / f"r{suffix}"
@@ -179,6 +180,7 @@ def silent_listener():
         yield f"tcp://127.0.0.1:{port}"
 
 
+@pytest.mark.slow
 def test_a_scheduler_that_never_answers_fails_within_its_timeout(silent_listener, capsys,
                                                                  monkeypatch):
     monkeypatch.setenv("QSUDOKU_SCHEDULER_TIMEOUT", "1")
@@ -202,6 +204,7 @@ def test_bad_scheduler_waits_are_one_line_before_any_file(tmp_path, capsys, monk
     assert os.listdir(tmp_path) == []
 
 
+@pytest.mark.slow
 def test_a_scheduler_without_workers_is_reported_after_a_bounded_wait(capsys, monkeypatch,
                                                                       tmp_path):
     from distributed import LocalCluster
@@ -232,6 +235,7 @@ def _without_pyarrow(tmp_path) -> dict:
                                            os.environ.get("PYTHONPATH", "")])}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [BENCH, ("sweep", "--grid", "cell=1", "--reads", "2",
                                              "--rules", "none", "--quiet")])
 def test_parquet_without_pyarrow_is_exit_3_before_any_work(tmp_path, command):
@@ -250,6 +254,7 @@ def test_parquet_without_pyarrow_is_exit_3_before_any_work(tmp_path, command):
     assert sorted(os.listdir(work)) == ["p.txt"]  # no rows, journal, lock or machine.json
 
 
+@pytest.mark.slow
 def test_the_library_checks_the_parquet_engine_before_any_work(tmp_path):
     env = _without_pyarrow(tmp_path)
     code = ("import sys\n"

@@ -6,6 +6,9 @@ import io
 import json
 import re
 import sys
+import os
+import pty
+import subprocess
 
 import dimod
 import numpy as np
@@ -19,6 +22,7 @@ from qsudoku.io import Rules, load_puzzles, parse_puzzle
 
 from _shared import DATA, SEEDS, needs_data
 from _puzzles import FOUR_GIVENS4, ONE_GIVEN4, SEED004, SEED004_SOLUTION
+from _io_cases import EASY, qsudoku
 
 
 def _export(tmp_path, puzzle, fmt, *extra):
@@ -401,3 +405,42 @@ def _regions(p):
 def test_regions_helper_round_trips():
     p = parse_puzzle(ONE_GIVEN4, Rules(regions=(0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3)))
     assert _regions(p) == "aabbaabbccddccdd"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fmt, head", [("cnf", "c "), ("lp", "\\ "), ("mzn", "% "),
+                                       ("tptp", "% ")])
+def test_text_exports_go_to_a_terminal(tmp_path, fmt, head):
+    leader, follower = pty.openpty()
+    try:
+        proc = qsudoku(tmp_path, "export", EASY, "--rules", "none", "--to", fmt, "-o", "-",
+                       stdout=follower, stderr=subprocess.PIPE)
+        os.close(follower)
+        follower = -1
+        data = b""
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        if follower >= 0:
+            os.close(follower)
+        os.close(leader)
+    assert proc.returncode == 0, proc.stderr
+    assert data.decode().startswith(head)
+
+
+@pytest.mark.slow
+def test_binary_export_is_still_refused_on_a_terminal(tmp_path):
+    leader, follower = pty.openpty()
+    try:
+        proc = qsudoku(tmp_path, "export", EASY, "--to", "bqm", "-o", "-",
+                       stdout=follower, stderr=subprocess.PIPE)
+    finally:
+        os.close(follower)
+        os.close(leader)
+    assert proc.returncode == 2 and "the format is binary" in proc.stderr

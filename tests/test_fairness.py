@@ -12,6 +12,8 @@ from qsudoku.cli import main
 from qsudoku.errors import ConfigError
 from qsudoku.experiments.fairness import fairness
 from _puzzles import FOUR_GIVENS4, MANY_SOLUTIONS4, OPEN_RECTANGLE4, SOLVED4
+from _cli import one_error, run
+from _io_cases import TWO
 
 
 @pytest.mark.parametrize("backend", ["sa", "sqa", "solve"])
@@ -71,3 +73,41 @@ def test_cli_bad_arguments_exit_2(capsys):
     assert "more than 3 solutions" in capsys.readouterr().err
     assert main(["fairness", OPEN_RECTANGLE4, "--sampler", "sa", "--reads", "0"]) == 2
     assert main(["fairness", OPEN_RECTANGLE4, "--sampler", "nosuch"]) == 2
+
+
+@pytest.mark.slow
+def test_fairness_max_solutions_is_capped_and_timed(capsys):
+    code, out, err = run(capsys, "fairness", TWO, "--max-solutions", "100000000")
+    assert code == 2 and one_error(err) == ("qsudoku: error: --max-solutions 100000000 must be "
+                                            "between 1 and 100,000")
+    code, out, err = run(capsys, "fairness", "." * 81, "--max-solutions", "100000",
+                         "--time-budget", "1")
+    assert code == 2 and out == ""
+    assert "the enumeration of the solutions stopped at its time limit (1 s, --time-budget)" \
+        in one_error(err)
+
+
+def test_fairness_refuses_an_impossible_read_count_before_allocating():
+    p = parse_puzzle(TWO)
+    with pytest.raises(ConfigError, match=r"reads = 1,000,000,000,000 is above the most "
+                                          r"accepted, 10,000,000"):
+        fairness(p, Config().with_overrides(sampler="sa"), reads=10**12, seed=1)
+
+
+def test_fairness_with_the_exact_sampler_passes_no_num_reads(capsys):
+    code, out, err = run(capsys, "fairness", TWO, "--sampler", "exact", "--seed", "1")
+    assert code == 0 and err == ""
+    assert "2 solutions; exact:" in out and "2 valid" in out
+
+
+def test_fairness_keep_going_reports_a_bad_line_and_goes_on(capsys, tmp_path):
+    path = tmp_path / "f.txt"
+    path.write_text(f"{TWO}\nxx\n{TWO}\n")
+    code, out, err = run(capsys, "fairness", path, "--sampler", "sa", "--reads", "5",
+                         "--seed", "1", "--keep-going")
+    assert code == 2
+    assert [ln.split()[0] for ln in out.splitlines() if ln.startswith("f.txt")] == \
+        ["f.txt:1", "f.txt:3"]
+    assert one_error(err).startswith(f"qsudoku: error: {path}:2: a puzzle line has n*n symbols")
+    code, out, err = run(capsys, "fairness", path, "--sampler", "sa", "--reads", "5")
+    assert code == 2 and out.count("f.txt:1") == 1 and "f.txt:3" not in out

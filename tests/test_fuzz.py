@@ -188,6 +188,7 @@ def test_arbitrary_text_never_escapes_typed_errors(text, fmt):
     parse_outcome(lambda: parse_puzzle(text, Rules(format=fmt)))
 
 
+@pytest.mark.slow
 @settings(max_examples=300 * SCALE)
 @given(text=mutated())
 def test_mutated_real_puzzles_parse_or_fail_cleanly(text):
@@ -196,6 +197,7 @@ def test_mutated_real_puzzles_parse_or_fail_cleanly(text):
         assert out.source == "<string>" and out.line is not None
 
 
+@pytest.mark.slow
 @settings(max_examples=150 * SCALE)
 @given(text=tuples_text, size=st.sampled_from([None, 4, 9]))
 def test_tuple_lists_parse_or_fail_cleanly(text, size):
@@ -211,6 +213,7 @@ def test_grids_parse_or_fail_cleanly(text):
     parse_outcome(lambda: parse_puzzle(text, Rules(format="grid")))
 
 
+@pytest.mark.slow
 @settings(max_examples=150 * SCALE)
 @given(givens=st.sampled_from(["1.3.2..4.1....2.", "." * 36, SEED004]),
        regions=st.text(alphabet="abcdefghiXY /|\n", max_size=100))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import os
 
 import pytest
 
@@ -12,6 +13,10 @@ from qsudoku.io import Rules, load_puzzles, parse_regions
 from qsudoku.commands.generate import FORMATS
 
 from _cli import one_error, run
+from qsudoku.commands import generate as generate_cmd
+from qsudoku.errors import ConfigError
+from qsudoku.exact.generate import pattern_grid, random_grid
+from _io_cases import error_line, qsudoku, snapshot
 
 
 def generate(capsys, tmp_path, *argv, name="g.txt"):
@@ -87,7 +92,8 @@ def test_every_format_reads_back(capsys, tmp_path, fmt):
     assert all(p.units == q.units for p, q in zip(back, lines))
 
 
-@pytest.mark.parametrize("size", [9, 16, 25])
+@pytest.mark.parametrize("size", [9, pytest.param(16, marks=pytest.mark.slow),
+                                  pytest.param(25, marks=pytest.mark.slow)])
 def test_a_tuple_list_reads_back_at_its_size_for_every_seed(capsys, tmp_path, size):
     """Four givens of a 9x9 may hold no 9 (they were read as 8x8 and solved): the file's
     ``# size N`` line says the size, and the solutions companion pairs up with it."""
@@ -236,6 +242,7 @@ def _cli(folder, *argv, limit=None):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["tuples", "line"])  # the limit hits the solutions / the puzzles
 def test_a_file_size_limit_leaves_the_three_files_all_old(tmp_path, fmt):
     """``(ulimit -f 1; qsudoku generate ... -o g.txt)`` left g.txt new and its companions
@@ -292,3 +299,101 @@ def test_two_runs_to_one_output_never_mix_their_files(capsys, tmp_path):
         for p in shared.iterdir():
             p.unlink()
         shared.rmdir()
+
+
+# -- data loss: every output is checked before any is written ---------------------------------
+@pytest.mark.parametrize("companion", ["p.solutions.txt", "p.ids.txt"])
+def test_generate_a_companion_that_is_a_directory_replaces_nothing(capsys, tmp_path, companion):
+    for name in ("p.txt", "p.solutions.txt", "p.ids.txt"):
+        (tmp_path / name).write_text(f"old {name}\n")
+    (tmp_path / companion).unlink()
+    (tmp_path / companion).mkdir()
+    before = snapshot(tmp_path)
+    code, out, err = run(capsys, "generate", "--seed", "1", "-o", tmp_path / "p.txt")
+    assert code == 2 and out == ""
+    assert one_error(err) == f"qsudoku: error: cannot write {tmp_path / companion}: it is a directory"
+    assert snapshot(tmp_path) == before
+
+
+# -- hangs: FIFOs among the outputs ------------------------------------------------------------
+@pytest.mark.slow
+@pytest.mark.parametrize("fifo", ["p.solutions.txt", "p.ids.txt"])
+def test_generate_a_companion_fifo_is_refused_before_writing(tmp_path, fifo):
+    os.mkfifo(tmp_path / fifo)
+    proc = qsudoku(tmp_path, "generate", "--seed", "1", "-o", "p.txt")
+    assert proc.returncode == 2
+    assert error_line(proc) == (f"cannot write {fifo}: it is a FIFO, not a regular file "
+                                "(qsudoku writes the companions of p.txt only to regular "
+                                "files); nothing was written")
+    assert set(os.listdir(tmp_path)) - {"cache"} == {fifo}
+
+
+@pytest.mark.slow
+def test_generate_to_standard_output_still_works(tmp_path):
+    proc = qsudoku(tmp_path, "generate", "--seed", "1", "--size", "4", "-o", "-")
+    assert proc.returncode == 0 and len(proc.stdout.strip()) == 16
+
+
+# -- unbounded work ------------------------------------------------------------------------------
+@pytest.mark.slow
+def test_generate_64x64_starts_from_a_pattern_and_reads_back(tmp_path):
+    proc = qsudoku(tmp_path, "generate", "--size", "64", "--fraction", "0.9", "--seed", "1",
+                   "-o", "p.txt", "--time-budget", "120", timeout=180)
+    assert proc.returncode == 0, proc.stderr
+    (p,) = load_puzzles(str(tmp_path / "p.txt"))
+    assert p.size == 64 and p.is_solution(p.solution)
+    assert sum(1 for d in p.givens if d) == round(0.9 * 64 * 64)
+
+
+def test_pattern_grid_fills_every_box_shape_and_not_a_jigsaw():
+    for n, box in ((36, (6, 6)), (40, (5, 8)), (64, (8, 8)), (28, (4, 7))):
+        p = Rules(box=box).make([0] * (n * n))
+        assert p.is_solution(pattern_grid(p))
+    assert pattern_grid(Rules(variant="x").make([0] * 81)) is None
+
+
+@pytest.mark.slow
+def test_generate_unique_36_stops_at_its_time_limit_with_progress(capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr(generate_cmd, "QUIET_SECONDS", 0.0)
+    out = tmp_path / "u.txt"
+    code, stdout, err = run(capsys, "generate", "--unique", "--size", "36", "--fraction", "0",
+                            "--seed", "1", "--time-budget", "2", "-o", out)
+    assert code == 1
+    lines = err.strip().splitlines()
+    assert lines[-1] == ("qsudoku: error: generate stopped at --time-budget 2 s while making "
+                         "puzzle 1 of 1; nothing was written")
+    assert lines[0].startswith("qsudoku: generate: puzzle 1 of 1: searching a random sudoku "
+                               "36x36 (6x6 boxes) grid, attempt 1 of 8")
+    assert os.listdir(tmp_path) == []
+
+
+def test_unique_removal_reports_its_progress():
+    said = []
+    p = make_puzzle(Rules(box=(2, 2)).make([0] * 16), 0.0, 1, unique=True, progress=said.append)
+    assert said[0] == "searching a random sudoku 4x4 (2x2 boxes) grid, attempt 1 of 8"
+    assert "removing givens, 0 of 16 cells tried" in said and p.is_solution(p.solution)
+
+
+@pytest.mark.slow
+def test_generate_a_big_random_jigsaw_says_its_search_and_stops_at_the_limit(tmp_path):
+    proc = qsudoku(tmp_path, "generate", "--regions", "random", "--size", "28", "--seed", "1",
+                   "--time-budget", "3", "-o", "j.txt", timeout=120)
+    assert proc.returncode == 1
+    assert "qsudoku: generate: puzzle 1 of 1: making a random 28x28 region map" in proc.stderr
+    assert error_line(proc).startswith("generate stopped at --time-budget 3 s")
+    assert not (tmp_path / "j.txt").exists()
+
+
+def test_generate_helpers_take_seeds_and_refuse_bad_arguments():
+    template = Rules().make([0] * 81)
+    assert make_puzzle(template, 0.5, 3) == make_puzzle(template, 0.5, random.Random(3))
+    fresh = make_puzzle(template, 0.5, None)
+    assert fresh.is_solution(fresh.solution)
+    with pytest.raises(ConfigError, match="a jigsaw's size n must be an int >= 2, not str '9'"):
+        random_regions("9", random.Random(1))
+    with pytest.raises(TypeError, match="puzzle must be a Puzzle, not NoneType"):
+        symmetries(None)
+    with pytest.raises(ConfigError, match="moves must be cell maps of a 9x9 grid"):
+        random_grid(template, random.Random(1), moves=[(0,)])
+    with pytest.raises(ConfigError, match="rng must be a random.Random, an int seed or None"):
+        make_puzzle(template, 0.5, "x")

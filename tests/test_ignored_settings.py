@@ -36,6 +36,7 @@ def test_default_weights_print_nothing(capsys):
     assert code == 0 and _weight_lines(out + err) == []
 
 
+@pytest.mark.slow
 def test_the_swap_samplers_read_the_unit_weights_not_the_cell_weight():
     puzzle = parse_puzzle(PUZZLE)
     cfg = Config().with_overrides(sampler="swap-tabu", seed=1)

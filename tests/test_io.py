@@ -1,4 +1,5 @@
 import io
+import random
 
 import pytest
 
@@ -7,8 +8,15 @@ from qsudoku.io import Rules, load_puzzles, parse_digits, parse_puzzle, parse_re
 from qsudoku.io.files import iter_puzzles, rules_from_path
 from qsudoku.io.text import format_grid
 
-from _shared import DATA, SEEDS, needs_data, puzzle_files
+from _shared import DATA, SEEDS, needs_data, puzzle_files, slow_when_big
 from _puzzles import SEED004
+from qsudoku.commands import generate as generate_cmd
+from qsudoku.exact.generate import make_puzzle, pattern_grid, random_regions, region_letters
+from qsudoku.model.puzzle import Puzzle
+from qsudoku.model.symbols import MAX_SIZE
+from _cli import one_error, run
+from _io_cases import EASY, HASH_FILE
+from _misc_cases import _solve_line, one_line
 
 
 def test_line_with_dots_and_zeros():
@@ -153,7 +161,7 @@ def test_rules_from_path():
 
 
 @needs_data
-@pytest.mark.parametrize("path", puzzle_files(), ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", slow_when_big(puzzle_files()), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_data_file_parses_with_its_solutions(path):
     puzzles = load_puzzles(str(path))
     with open(path) as f:
@@ -201,3 +209,94 @@ def test_load_puzzles_refuses_a_fifo_or_device_instead_of_blocking(tmp_path):
     link = tmp_path / "link.txt"
     link.symlink_to(path)  # a link to a regular file reads
     assert len(load_puzzles(link)) == 1 and len(load_puzzles("1......2........")) == 1
+
+
+def test_hash_as_a_digit_is_no_comment(capsys, tmp_path):
+    path = tmp_path / "h.txt"
+    path.write_text(HASH_FILE)
+    puzzles = load_puzzles(str(path), Rules(digits="#12345678"))
+    assert [p.givens[:2] for p in puzzles] == [(1, 2), (2, 1)]
+    code, out, err = run(capsys, "count", path, "--digits", "#12345678")
+    assert code == 1 and err == ""  # not unique, but both are counted
+    assert [ln.split()[0] for ln in out.splitlines() if ln.startswith("h.txt")] == \
+        ["h.txt:1", "h.txt:2"]
+    path.write_text(HASH_FILE.splitlines()[0] + "\n")  # by default '#' starts a comment
+    with pytest.raises(PuzzleFormatError, match="no puzzle found"):
+        load_puzzles(str(path))
+
+
+def test_hash_as_a_digit_solve_answers_every_puzzle(capsys, tmp_path):
+    path = tmp_path / "h.txt"
+    path.write_text(HASH_FILE)
+    code, out, err = run(capsys, "solve", path, "--digits", "#12345678", "--sampler", "sat")
+    assert code == 0
+    assert [ln.split()[0] for ln in out.splitlines() if ln.startswith("h.txt:")] == \
+        ["h.txt:1", "h.txt:2"]
+
+
+# -- wrong or lost output ------------------------------------------------------------------------
+@pytest.mark.slow
+def test_region_maps_of_every_size_read_back():
+    rng = random.Random(5)
+    for n in range(2, MAX_SIZE + 1):
+        regions = random_regions(n, rng, steps=3 * n)
+        blank = Rules(regions=regions).make([0] * (n * n))
+        line = generate_cmd.render(blank, "line", "x")
+        (back,) = load_puzzles(line.strip(), Rules(format="line"))
+        assert region_letters(back) == region_letters(blank), n
+        assert back.units == blank.units, n
+
+
+def test_a_64x64_line_with_slash_digits_is_a_puzzle_argument(capsys):
+    alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz+/"
+    grid = pattern_grid(Rules().make([0] * 4096))
+    givens = [0 if i % 5 == 0 else d for i, d in enumerate(grid)]
+    line = "".join(alphabet[d - 1] if d else "." for d in givens)
+    assert "/" in line
+    (p,) = load_puzzles(line, Rules(digits="0-9A-Za-z+/"))
+    assert list(p.givens) == givens
+    code, out, err = run(capsys, "count", line, "--digits", "0-9A-Za-z+/", "--max-solutions", "2")
+    assert code == 0 and "unique" in out, err
+    code, out, err = run(capsys, "count", "no/such.txt")
+    assert code == 2 and one_error(err) == "qsudoku: error: no such file: no/such.txt"
+
+
+# -- misleading ------------------------------------------------------------------------------------
+def test_a_10x10_tuple_list_is_read_as_10x10(capsys, tmp_path):
+    p = make_puzzle(Rules().make([0] * 100), 0.5, 1)
+    path = tmp_path / "t.txt"
+    path.write_text(generate_cmd.render(p, "tuples", "t"))
+    (back,) = load_puzzles(str(path))
+    assert back.size == 10 and back.givens == p.givens
+    code, out, err = run(capsys, "solve", path, "--sampler", "sat")
+    assert code == 0 and "sudoku 10x10 (2x5 boxes)  VALID" in out
+
+
+@pytest.mark.parametrize("text, largest, size", [("[[1,1,26]]", 26, 36), ("[[1,1,3]]", 3, 4)])
+def test_a_tuple_list_of_no_given_size_asks_for_size(capsys, text, largest, size):
+    code, out, err = run(capsys, "solve", text)
+    assert code == 2 and one_error(err) == (
+        f"qsudoku: error: <argument>:1: a tuple list carries no grid size (its largest row, "
+        f"column or value is {largest}; the grid may be larger): pass --size N, or begin the "
+        "file with a line '# size N'")
+    (p,) = load_puzzles(text, Rules(size=size))  # with the size it reads
+    assert p.size == size and p.givens[0] == largest
+
+
+# -- internal errors -------------------------------------------------------------------------------
+def test_load_puzzles_refuses_a_stdin_that_is_no_stream():
+    with pytest.raises(TypeError, match=r"stdin must be None or a readable file object"):
+        load_puzzles("-", stdin=object())
+    assert len(load_puzzles("-", stdin=io.StringIO(EASY + "\n"))) == 1
+
+
+def test_a_puzzle_alphabet_of_the_wrong_length_is_refused():
+    with pytest.raises(PuzzleFormatError, match="alphabet '12' has 2 symbols, a 4x4 grid needs 4"):
+        Puzzle.standard([0] * 16, alphabet="12")
+
+
+@pytest.mark.parametrize("digits", ["", " "])
+def test_empty_digits_are_an_error(capsys, tmp_path, digits):
+    code, out = _solve_line(capsys, tmp_path, "--digits", digits)
+    line = one_line(out.err)
+    assert code == 2 and "name no symbol" in line

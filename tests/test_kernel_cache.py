@@ -15,6 +15,8 @@ import pytest
 import qsudoku
 from qsudoku.samplers import jit as _jit
 from _puzzles import HARD9
+from _file_cases import python
+from _input_cases import _only
 
 pytestmark = pytest.mark.skipif(not _jit.HAVE_NUMBA, reason="numba not installed")
 
@@ -224,3 +226,68 @@ def test_a_corrupt_cache_entry_is_dropped_and_rebuilt_with_one_line(tmp_path, co
     assert len(err.splitlines()) == 1 and "KernelCacheWarning" in err, err
     assert "dropped and is being rebuilt" in err and "Traceback" not in err
     assert run() == ("6 Counter({(int64,): 1})", "")  # rebuilt: loaded again, no note
+
+
+@pytest.mark.slow
+def test_kernel_cache_entry_that_is_a_fifo_is_dropped_not_read(tmp_path):
+    code = """
+import os, sys, warnings
+from qsudoku.samplers import jit
+folder = sys.argv[1]
+os.mkfifo(os.path.join(folder, "k-1.py311.nbi"))
+os.mkfifo(os.path.join(folder, "k-1.py311.1.nbc"))
+
+class Index:
+    _cache_path, _index_name = folder, "k-1.py311.nbi"
+    _index_path = os.path.join(folder, "k-1.py311.nbi")
+
+    def _load_index(self):  # numba's reader: a plain open, which a FIFO blocks
+        with open(self._index_path, "rb") as f:
+            return f.read()
+
+    def _load_data(self, name):
+        with open(os.path.join(folder, name), "rb") as f:
+            return f.read()
+
+class Cache:
+    _cache_file = Index()
+
+def load(sig, ctx):
+    Cache._cache_file._load_index()
+    return Cache._cache_file._load_data("k-1.py311.1.nbc")
+
+with warnings.catch_warnings(record=True) as seen:
+    warnings.simplefilter("always")
+    print(jit.safe_loader(Cache(), load)("sig", None), sorted(os.listdir(folder)))
+    print(seen[0].message)
+"""
+    folder = tmp_path / "kernels"
+    folder.mkdir()
+    proc = python(tmp_path, code, folder, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    first, second = proc.stdout.strip().splitlines()
+    assert first == "None []"  # a miss: numba compiles it anew; the FIFOs are gone
+    assert "unreadable numba cache entry" in second and "NotRegularFileError" in second
+
+
+def test_cache_an_unreadable_kernel_entry_is_a_miss(tmp_path, recwarn):
+    from qsudoku.samplers import jit
+
+    (tmp_path / "k-1.py311.nbi").write_bytes(b"")
+    (tmp_path / "k-1.py311.1.nbc").write_bytes(b"garbage")
+    (tmp_path / "other-2.py311.nbi").write_bytes(b"kept")
+
+    class Index:
+        _cache_path, _index_name = str(tmp_path), "k-1.py311.nbi"
+
+        def _load_index(self):
+            raise EOFError("Ran out of input")
+
+    class Cache:
+        _cache_file = Index()
+
+    def load(sig, ctx):
+        Cache._cache_file._load_index()
+
+    assert jit.safe_loader(Cache(), load)("sig", None) is None  # numba compiles it anew
+    _only(tmp_path, "other-2.py311.nbi")

@@ -123,6 +123,7 @@ def test_its_bqm_is_all_labels_with_the_clues_fixed(dwave_examples):
     assert bqm.energy(broken) > 0
 
 
+@pytest.mark.slow
 def test_its_reads_are_decoded_against_the_reduced_model(dwave_examples, tmp_path, capsys):
     name = "benchmarks.dwave_examples:DwaveExamplesSampler"
     r = solve(parse_puzzle("1..." "..2." ".3.." "...4"),

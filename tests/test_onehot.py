@@ -56,6 +56,7 @@ def test_a_bqm_that_is_not_a_sum_of_penalties_is_refused():
         find_groups(bqm, "aco")
 
 
+@pytest.mark.slow
 def test_groups_of_a_blank_25x25_read_back_without_groups_are_the_models():
     """The partition check (one pass over the couplers) finds the model's own groups."""
     m = build_model(propagate(Puzzle.standard([0] * 625), rules=()), Weights(box=3.0))

@@ -15,6 +15,8 @@ import os
 import re
 import sys
 from pathlib import Path
+import errno
+import threading
 
 import pytest
 
@@ -24,6 +26,9 @@ from qsudoku.io.output import atomic_open, check_target, open_nofollow, write_te
 
 from _cli import one_error, run
 from _puzzles import EASY4, FOUR_GIVENS4, SEED004, TWO_GIVENS4
+from _io_cases import EASY, error_line, qsudoku
+from _input_cases import _cli, _file_size_limit, _only, _read_fifo, write
+from _puzzles import EASY4_SET
 
 FAST = ["--sampler", "random", "--reads", "1"]
 VICTIM = "must stay as it is\n"
@@ -99,6 +104,7 @@ def test_model_writers_never_follow_links(tmp_path, capsys, command, name):
     assert no_temporaries(tmp_path)
 
 
+@pytest.mark.slow
 def test_show_never_follows_links(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     target = tmp_path / "grid.svg"
@@ -213,6 +219,7 @@ def test_show_refuses_standard_output_for_both_pictures(capsys):
     assert code == 2 and "standard output takes -o - already" in one_error(err)
 
 
+@pytest.mark.slow
 def test_show_writes_two_pictures_of_two_names(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     code, out, err = run(capsys, "show", TWO_GIVENS4, "--solve", "--sampler", "random",
@@ -346,6 +353,7 @@ def _outputs(tmp_path):
     yield ["show", SEED004, *QUICK, "--solve", "-o", svg], [svg]
 
 
+@pytest.mark.slow
 def test_no_output_shows_a_repr(tmp_path, capsys):
     """Text, JSON, CSV, exports, notes and pictures hold plain numbers, never
     ``np.float64(...)``, ``array(...)`` or an object's default repr."""
@@ -357,3 +365,106 @@ def test_no_output_shows_a_repr(tmp_path, capsys):
         texts = [out, err] + [Path(f).read_text() for f in files]
         leaks = [m.group() for t in texts for m in REPR.finditer(t)]
         assert not leaks, (argv[:3], leaks)
+
+
+@pytest.mark.slow
+def test_an_output_fifo_with_no_reader_is_refused_not_waited_for(tmp_path):
+    os.mkfifo(tmp_path / "out.cnf")
+    proc = qsudoku(tmp_path, "export", EASY, "-o", "out.cnf")
+    assert proc.returncode == 2
+    assert error_line(proc) == ("cannot write out.cnf: it is a FIFO with no reader (start the "
+                                "reader first, or write to a regular file)")
+
+
+@pytest.mark.slow
+def test_env_file_size_limit_on_an_output_is_exit_4_and_leaves_nothing(tmp_path):
+    out = _cli(["qubo", SEED004, "-o", "m.bqm"], tmp_path, _file_size_limit)
+    assert out.returncode == 4, out.stderr
+    assert one_error(out.stderr) == ("qsudoku: error: cannot write m.bqm: file too large: "
+                                     "a file-size limit was reached (EFBIG)")
+    _only(tmp_path)  # no m.bqm, no temporary file
+
+
+@pytest.mark.slow
+def test_env_file_size_limit_on_stdout_is_exit_4(tmp_path):
+    with open(tmp_path / "out.txt", "wb") as sink:
+        out = _cli(["solve", SEED004, "--json"], tmp_path, _file_size_limit, stdout=sink)
+    assert out.returncode == 4, out.stderr
+    assert one_error(out.stderr).endswith("cannot write standard output: file too large: "
+                                          "a file-size limit was reached (EFBIG)")
+
+
+@pytest.mark.slow
+def test_env_closed_stdout_is_exit_4(tmp_path):
+    out = _cli(["solve", EASY4_SET[0]], tmp_path, lambda: os.close(1))
+    assert out.returncode == 4
+    assert one_error(out.stderr).endswith("cannot write standard output: it is closed (EBADF)")
+
+
+def test_env_disk_full_keeps_the_old_output_and_no_temporary(tmp_path, capsys, monkeypatch):
+    from qsudoku.io import output
+
+    target = write(tmp_path, "x.cnf", "old\n")
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(output.os, "fsync", full)
+    code, out, err = run(capsys, "export", SEED004, "--to", "cnf", "-o", target)
+    assert code == 4 and out == ""
+    assert one_error(err).endswith(f"cannot write {target}: no space left on device (ENOSPC)")
+    assert target.read_text() == "old\n"
+    _only(tmp_path, "x.cnf")
+
+
+def test_env_full_stdout_is_exit_4(capsys, monkeypatch):
+    class Full:
+        def write(self, text):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def flush(self):
+            pass
+
+    monkeypatch.setattr(sys, "stdout", Full())
+    code = main(["solve", EASY4_SET[0]])
+    err = capsys.readouterr().err
+    assert code == 4
+    assert one_error(err).endswith("cannot write standard output: no space left on device (ENOSPC)")
+
+
+def test_env_exit_4_is_in_the_help(capsys):
+    assert main(["--help"]) == 0
+    assert "4 the machine refused" in " ".join(capsys.readouterr().out.split())
+
+
+@pytest.mark.parametrize("argv", [["export", SEED004, "--to", "cnf", "-o"],
+                                  ["qubo", SEED004, "--to", "json", "-o"]])
+def test_output_fifo_is_written_through_not_replaced(tmp_path, capsys, argv):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=_read_fifo, args=(fifo, got))
+    reader.start()
+    try:
+        code, out, err = run(capsys, *argv, fifo)
+    finally:
+        if reader.is_alive():  # nothing opened the FIFO: let the reader go
+            try:
+                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+            except OSError as e:  # ENXIO: the reader has already closed its end
+                if e.errno != errno.ENXIO:
+                    raise
+        reader.join(30)
+    assert code == 0, err
+    assert fifo.is_fifo() and got and len(got[0]) > 100
+    _only(tmp_path, "pipe")
+
+
+def test_output_link_to_a_fifo_is_refused_and_kept(tmp_path, capsys):
+    fifo, link = tmp_path / "pipe", tmp_path / "link.cnf"
+    os.mkfifo(fifo)
+    link.symlink_to(fifo)
+    code, out, err = run(capsys, "export", SEED004, "--to", "cnf", "-o", link)
+    assert code == 2 and "it is a symbolic link to a FIFO" in one_error(err)
+    assert link.is_symlink() and fifo.is_fifo()
+    _only(tmp_path, "pipe", "link.cnf")

@@ -15,6 +15,8 @@ from qsudoku.samplers.swap.anneal import SwapAnnealingSampler
 from qsudoku.samplers.swap.tabu import SwapTabuSampler
 from qsudoku.samplers.tempering.sampler import (ParallelTemperingSampler,
                                                 PopulationAnnealingSampler, check_pt)
+from _cli import one_error, run
+from _puzzles import EASY4_SET
 
 OURS = (AntColonySampler, SwapAnnealingSampler, SwapTabuSampler, ParallelTemperingSampler,
         PopulationAnnealingSampler)
@@ -78,3 +80,19 @@ def test_the_registry_checks_a_config_against_the_same_table():
         with pytest.raises(ParameterError) as e:
             ParallelTemperingSampler().sample(dimod.BQM("BINARY"), **bad)
         assert str(e.value) == message
+
+
+def test_parameter_values_are_toml_values():
+    from qsudoku.commands.common import parse_key_values
+
+    got = parse_key_values(["stop_at_ground=false", "t=1e-3", 's="text"', "b=[0.5, 4.0]",
+                            "order=fewest", "sa.num_sweeps=50", "n=10**9", "x=1\nk=2"],
+                           "--param")
+    assert got == {"stop_at_ground": False, "t": 0.001, "s": "text", "b": [0.5, 4.0],
+                   "order": "fewest", "sa.num_sweeps": 50, "n": "10**9", "x": "1\nk=2"}
+
+
+def test_parameter_a_bad_boolean_names_the_parameter(capsys):
+    code, out, err = run(capsys, "solve", EASY4_SET[0], "--sampler", "swap", "--no-route",
+                         "--param", "stop_at_ground=nonsense")
+    assert code == 2 and "stop_at_ground" in one_error(err)

@@ -5,7 +5,7 @@ import pytest
 from qsudoku import Config, load_puzzles, parse_puzzle, solve
 from qsudoku.cli import main
 
-from _shared import SEEDS, needs_data, puzzle_files
+from _shared import SEEDS, needs_data, puzzle_files, slow_when_big
 from _puzzles import FOUR_GIVENS4, SEED001, SEED004, TWO_GIVENS4
 
 
@@ -44,7 +44,7 @@ def test_seed_puzzles_solve_to_listed_solutions():
 
 
 @needs_data
-@pytest.mark.parametrize("path", puzzle_files(max_size=12), ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", slow_when_big(puzzle_files(max_size=12)), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_data_puzzles_up_to_12x12_solve_to_listed_solutions(path):
     for p in load_puzzles(str(path))[:3]:
         r = solve(p, Config().with_overrides(seed=7))
@@ -123,6 +123,7 @@ def test_an_error_deeper_in_a_sampler_is_not_a_config_error():
     assert not isinstance(e.value, ConfigError)
 
 
+@pytest.mark.slow
 def test_qsudokus_samplers_report_bad_parameters_as_config_errors():
     from qsudoku.errors import ConfigError
 

@@ -89,6 +89,7 @@ def _rgb(hex_colour):
     return to_rgb(hex_colour)
 
 
+@pytest.mark.slow
 @needs_data
 def test_diagonals_are_shaded_and_large_grids_draw():
     px = load_puzzles(str(DATA / "generated" / "sudokux9" / "unique.txt"))[0]
@@ -146,6 +147,7 @@ def test_save_png_and_svg(tmp_path):
     assert "<svg" in open(svg, encoding="utf-8").read(2000)
 
 
+@pytest.mark.slow
 def test_cli_show(tmp_path, capsys):
     out, hist = tmp_path / "g.png", tmp_path / "h.svg"
     assert main(["show", SEED004, "--solve", "--seed", "2", "-o", str(out),

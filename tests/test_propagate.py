@@ -6,7 +6,7 @@ from qsudoku.errors import ConfigError, ContradictionError
 from qsudoku.io import load_puzzles, parse_puzzle
 from qsudoku.model.propagate import RULES, check_rules, propagate
 
-from _shared import DATA, SEEDS, needs_data, puzzle_files
+from _shared import DATA, SEEDS, needs_data, puzzle_files, slow_when_big
 from _puzzles import ONE_GIVEN4, SEED004, THREE_GIVENS4
 
 
@@ -57,7 +57,7 @@ def test_unknown_rule():
 
 
 @needs_data
-@pytest.mark.parametrize("path", puzzle_files(), ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", slow_when_big(puzzle_files()), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_rule_keeps_the_solution(path):
     for p in load_puzzles(str(path))[:4]:
         c = propagate(p, list(RULES))
@@ -75,6 +75,7 @@ def test_seeds_jigsaws_solved_by_singles():
             assert c.solved and c.grid == list(p.solution)
 
 
+@pytest.mark.slow
 @needs_data
 def test_hard_set_medians_shrink_with_rules():
     ps = load_puzzles(str(DATA / "sudoku9" / "magictour_top1465.txt"))[:20]
@@ -83,6 +84,7 @@ def test_hard_set_medians_shrink_with_rules():
     assert med["all"] < med["singles"]
 
 
+@pytest.mark.slow
 def test_continuing_from_singles_reaches_the_fresh_fixpoint(shared_puzzles):
     """``start=`` (how the route tries its stronger rules) changes the work, not the result."""
     from qsudoku.config import DEFAULTS

@@ -90,6 +90,7 @@ def test_random_puzzles_round_trip_through_every_text_form(p):
     assert tup.givens == p.givens
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(p=standard_puzzles(), data=st.data())
 def test_any_digit_alphabet_round_trips(p, data):
@@ -128,6 +129,7 @@ def assert_keeps_solution(p: Puzzle, rules) -> None:
     assert set(c.fired) == set(rules)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: "+".join(r) or "givens_only")
 def test_propagation_keeps_the_solution_on_every_shared_puzzle(shared_puzzles, rules):
     kinds = set()
@@ -140,6 +142,7 @@ def test_propagation_keeps_the_solution_on_every_shared_puzzle(shared_puzzles, r
     assert {"sudoku 4x4", "sudoku 9x9 + diagonals", "jigsaw 6x6 + diagonals", "sudoku 16x16"} <= kinds
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: "+".join(r) or "givens_only")
 @settings(max_examples=25)
 @given(data=st.data())
@@ -157,6 +160,7 @@ def test_propagation_keeps_the_solution_with_random_blanks(puzzles_by_size, rule
 weights = st.builds(Weights, *[st.floats(0.1, 5.0) for _ in range(5)])
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(data=st.data(), w=weights)
 def test_solution_is_zero_and_every_flip_costs_at_least_the_smallest_weight(
@@ -179,6 +183,7 @@ def test_solution_is_zero_and_every_flip_costs_at_least_the_smallest_weight(
     assert (energies >= smallest - 1e-9).all(), (kind, energies.min(), smallest)
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(data=st.data(), w=weights)
 def test_energy_is_zero_exactly_for_valid_samples(puzzles_by_size, data, w):

@@ -10,6 +10,8 @@ import json
 import os
 import subprocess
 
+import pytest
+
 from qsudoku.experiments import runner
 from qsudoku.experiments.provenance import (git_state, provenance_path, relative_argv,
                                             repository_root)
@@ -48,6 +50,7 @@ def test_a_bench_with_an_output_writes_its_provenance_beside_it(tmp_path, capsys
         assert str(tmp_path) not in f.read_text(encoding="utf-8"), f.name
 
 
+@pytest.mark.slow
 def test_a_spec_run_names_its_spec_relative_to_the_repository(tmp_path, capsys):
     spec = tmp_path / "s.toml"  # outside the repository: relative to the working directory
     spec.write_text('title = "t"\ncommand = "sweep"\npuzzles = []\n'

@@ -7,7 +7,7 @@ from qsudoku.io import load_puzzles, parse_puzzle
 from qsudoku.model.propagate import propagate
 from qsudoku.model.qubo import Weights, build_model, one_hot
 
-from _shared import DATA, needs_data, puzzle_files
+from _shared import DATA, needs_data, puzzle_files, slow_when_big
 from _puzzles import SEED004
 
 
@@ -59,7 +59,7 @@ def _flip_check(puzzle, rules=()):
 
 
 @needs_data
-@pytest.mark.parametrize("path", puzzle_files(), ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", slow_when_big(puzzle_files()), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_data_file_builds_with_solution_at_zero(path):
     for p in load_puzzles(str(path))[:2]:
         m = _flip_check(p, ["naked_single"] if p.size > 9 else ())

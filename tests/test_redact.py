@@ -11,6 +11,8 @@ import sys
 import pytest
 
 from qsudoku.samplers.redact import RedactingFilter, install_log_redaction, known_secrets, redact
+from _misc_cases import qsudoku
+from _puzzles import SEED004
 
 pytest.importorskip("dwave.cloud")
 
@@ -33,6 +35,7 @@ def _run(code, env_extra, tmp_path):
                           timeout=120)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("source", ["env", "file"])
 def test_trace_logging_never_prints_the_token(tmp_path, source):
     conf = tmp_path / "dwave.conf"
@@ -48,6 +51,7 @@ def test_trace_logging_never_prints_the_token(tmp_path, source):
     assert secret not in logged  # ... with the token masked
 
 
+@pytest.mark.slow
 def test_without_the_filter_dwave_prints_the_token(tmp_path):
     """The check above can fail: D-Wave's trace logging does print a plain token."""
     code = "from dwave.cloud import Client\nClient.from_config().close()\n"
@@ -113,6 +117,7 @@ def test_filter_keeps_records_and_survives_bad_format_args():
 PROXY_PW, ENDPOINT_PW, HEADER_VALUE = "proxyPw0815x", "endpointPw4711y", "headerKey2323z"
 
 
+@pytest.mark.slow
 def test_trace_logging_masks_proxy_endpoint_and_header_credentials(tmp_path):
     """The proxy's password, a password in the endpoint URL and the header values are
     credentials too: D-Wave's trace logging prints each of them, masked."""
@@ -128,6 +133,7 @@ def test_trace_logging_masks_proxy_endpoint_and_header_credentials(tmp_path):
         assert secret not in logged, secret  # ... masked
 
 
+@pytest.mark.slow
 def test_without_the_filter_dwave_prints_proxy_and_header_credentials(tmp_path):
     """The check above can fail: unredacted, D-Wave prints the proxy password and headers."""
     code = "from dwave.cloud import Client\nClient.from_config().close()\n"
@@ -177,3 +183,38 @@ def test_records_are_redacted_as_created_for_any_handler(monkeypatch):
 ])
 def test_redact_masks_url_passwords_and_headers(text, secret):
     assert secret not in redact(text) and "<token>" in redact(text)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("where", ["option", "config"])
+def test_client_option_secrets_never_reach_the_trace(tmp_path, where):
+    pytest.importorskip("dwave.system")
+    (tmp_path / "p.txt").write_text(SEED004 + "\n")
+    options = {"headers": '"X-Secret: HDRVAL77"', "proxy": '"http://bob:PRXPASS55@127.0.0.1:9"'}
+    if where == "option":
+        argv = [f"--option={k}={v}" for k, v in options.items()]
+    else:
+        (tmp_path / "c.toml").write_text("[sampler.options]\n" + "".join(
+            f"{k} = {v}\n" for k, v in options.items()))
+        argv = ["--config", "c.toml"]
+    out = qsudoku(tmp_path, "solve", "p.txt", "--sampler", "qpu", "--no-fallback", *argv,
+                  env_extra={"DWAVE_LOG_LEVEL": "trace"})
+    logged = out.stdout + out.stderr
+    assert out.returncode == 3, logged[-2000:]
+    assert "headers" in logged and "<token>" in logged  # D-Wave did trace its configuration ...
+    assert "HDRVAL77" not in logged and "PRXPASS55" not in logged  # ... masked
+
+
+def test_secrets_proxy_endpoint_and_headers_are_masked(monkeypatch):
+    from qsudoku.samplers import redact as mod
+
+    monkeypatch.setenv("DWAVE_API_PROXY", "http://u:Pr0xyPass@proxy:3128")
+    monkeypatch.setenv("DWAVE_API_ENDPOINT", "https://u:EndP0intPass@host/sapi/v2/")
+    monkeypatch.setenv("DWAVE_API_HEADERS", "X-Key: HeaderS3cret")
+    secrets = mod.known_secrets()
+    text = mod.redact("{'endpoint': 'https://u:EndP0intPass@host/sapi/v2/', 'proxy': "
+                      "'http://u:Pr0xyPass@proxy:3128', 'headers': 'X-Key: HeaderS3cret'} "
+                      "session headers {'X-Key': 'HeaderS3cret'}", secrets)
+    for secret in ("Pr0xyPass", "EndP0intPass", "HeaderS3cret"):
+        assert secret not in text
+    assert "@host/sapi/v2/" in text and "<token>" in text

@@ -23,6 +23,7 @@ def _bench(capsys, *argv):
     return run(capsys, "bench", *BENCH, *argv)  # later flags win
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("change", [
     ("--param", "num_sweeps=11"), ("--weight", "cell=2"), ("--rules", "naked_single"),
     ("--seed", "7"), ("--option", "x=1"), ("--time-budget", "5")])
@@ -45,6 +46,7 @@ def test_bench_resume_with_other_settings_computes_new_rows(tmp_path, capsys, ch
     assert len(read_rows(out)) == 2
 
 
+@pytest.mark.slow
 def test_bench_resume_after_the_files_puzzles_changed(tmp_path, capsys):
     src, out = tmp_path / "p.txt", str(tmp_path / "r.csv")
     src.write_text(BOX_GIVEN4 + "\n")
@@ -100,6 +102,7 @@ def test_a_resume_file_whose_row_does_not_parse_is_one_error_naming_the_line(tmp
         RowWriter(tmp_path / "bin.csv", ("key",), resume=True)
 
 
+@pytest.mark.slow
 def test_the_journal_of_a_running_parquet_output_is_the_same_file(tmp_path, capsys):
     out = str(tmp_path / "c.parquet")
     assert _bench(capsys, BOX_GIVEN4, "-o", out)[0] == 0
@@ -143,6 +146,7 @@ def test_a_refused_run_does_not_touch_the_first_runs_files(tmp_path, capsys):
     assert machine.read_text() == "first run\n" and out.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_parquet_output_prints_the_same_summary_as_csv(tmp_path, capsys):
     summaries = []
     for name in ("b.csv", "b.parquet"):
@@ -203,3 +207,27 @@ def test_resume_streams_the_old_rows_into_the_same_journal(tmp_path):
     with RowWriter(pq, ("key",), resume=True) as w:
         assert (tmp_path / "r.parquet.partial.csv").read_bytes() == expected
         assert expected.splitlines()[1:] == [b"a,1.5,-inf,t", b"b,,2.0,"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("value", ["inf", "nan", "1e999", "text"])
+def test_a_tampered_integer_column_is_read_as_missing(capsys, tmp_path, value):
+    import csv
+
+    from qsudoku.cli import main
+
+    (tmp_path / "e.txt").write_text("12.434.2.1.3..21\n1.3..41.21.3.3.1\n")
+    argv = ["bench", str(tmp_path / "e.txt"), "-o", str(tmp_path / "r.csv"), "--sampler",
+            "sa", "--reads", "2", "--no-progress"]
+    assert main(argv) == 0
+    with open(tmp_path / "r.csv", newline="") as f:
+        rows = list(csv.reader(f))
+    for col in ("num_reads", "size", "rounds"):
+        rows[1][rows[0].index(col)] = value
+    with open(tmp_path / "r.csv", "w", newline="") as f:
+        csv.writer(f).writerows(rows)
+    capsys.readouterr()
+    for _ in range(2):  # the summary, and every later resume, read the row
+        assert main([*argv, "--resume"]) == 0
+        err = capsys.readouterr().err
+        assert "internal error" not in err and "0 new rows, 2 in" in err

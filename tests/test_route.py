@@ -83,6 +83,7 @@ def test_registry_fallback_is_used_and_a_missing_one_is_skipped_and_noted():
         (None, "no-such-solver")
 
 
+@pytest.mark.slow
 @needs_data
 def test_fallback_time_limit_stops_a_hopeless_exact_search():
     """qsudoku's own search cannot finish this 25x25 in a second; the route must not hang."""

@@ -40,6 +40,7 @@ def test_a_second_writer_in_this_process_is_refused_until_the_first_closes(tmp_p
     assert [r["key"] for r in read_rows(out)] == ["a", "b"]
 
 
+@pytest.mark.slow
 def test_a_writer_in_another_process_holds_the_file(tmp_path):
     out = str(tmp_path / "r.csv")
     code = ("import sys; from qsudoku.experiments.table import RowWriter\n"

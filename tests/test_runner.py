@@ -48,6 +48,7 @@ def _bench(*argv):
                  "--rules", "none", "--quiet"])
 
 
+@pytest.mark.slow
 def test_resume_runs_puzzles_added_later_and_files_of_the_same_name(tmp_path):
     a, b = tmp_path / "a" / "sudoku4", tmp_path / "b" / "sudoku4"
     a.mkdir(parents=True)
@@ -102,6 +103,7 @@ def test_sweep_keeps_reads_and_seed_without_a_config(tmp_path):
     assert all('"seed": %s' % r["seed"] in r["params"] for r in rows)
 
 
+@pytest.mark.slow
 def test_sweep_rows_are_fixed_samples_whatever_the_route_flags(tmp_path):
     # a sweep measures: one call of --reads reads, all counted; the round flags do not apply
     out = str(tmp_path / "s.csv")
@@ -121,6 +123,7 @@ def test_sweep_rows_are_fixed_samples_whatever_the_route_flags(tmp_path):
     assert row["rounds"] == "1" and row["num_reads"] == "100" and "fallback" not in row["solved_by"]
 
 
+@pytest.mark.slow
 @needs_data
 def test_bench_rows_are_what_solve_prints(tmp_path):
     # The default backend is `qsudoku solve` with the same config and seed: same verdict,

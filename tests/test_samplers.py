@@ -10,6 +10,7 @@ from qsudoku.model.propagate import propagate
 from qsudoku.model.qubo import build_model
 from qsudoku.samplers import check_params, get_sampler, get_spec, names
 from _puzzles import THREE_GIVENS4
+from _backend_cases import _model_with
 
 OFFLINE = [n for n in names() if get_spec(n).offline]
 CORE = ["sa", "neal", "tabu", "steepest", "random", "exact"]
@@ -49,10 +50,11 @@ def test_sampler_returns_model_variables_and_true_energies(name):
         m = build_model(propagate(parse_puzzle("...." "...." "2143" "4321"), rules=[]))
     ss, _ = sample_model(m, cfg.with_overrides(params=spec_params), sampler)
     assert set(ss.variables) == set(m.variables)
-    for sample, energy in ss.data(["sample", "energy"]):
-        assert energy == pytest.approx(m.bqm.energy(sample))
+    # Every read's energy, recomputed from its sample (in one call: exact returns 65536 reads).
+    assert list(ss.record.energy) == pytest.approx(list(m.bqm.energies(ss)))
 
 
+@pytest.mark.slow
 def test_exact_finds_ground_state_of_tiny_model_and_refuses_big_ones():
     p = parse_puzzle("...." "...." "2143" "4321")
     m = build_model(propagate(p, rules=[]))
@@ -190,3 +192,54 @@ def test_register_replaces_a_built_in_only_when_asked_and_takes_good_options(reg
         (2.5, ("cell",), {"num_reads": 3})
     registry.register("my-sa", summary="again")(_sa)  # one's own name: replaced silently
     assert get_spec("my-sa").summary == "again" and "my-sa" in names()
+
+
+@pytest.mark.parametrize("name", ["sqa", "rotor", "pt", "pa", "csp", "mock-qpu"])
+@pytest.mark.parametrize("bias", [float("nan"), float("inf"), -float("inf")])
+def test_a_sampler_refuses_a_bqm_with_a_non_finite_bias(name, bias):
+    from qsudoku.errors import ConfigError
+    from qsudoku.samplers import get_sampler
+
+    model = _model_with(bias)
+    sampler = get_sampler(name)
+    kw = {"groups": model.groups()} if "groups" in sampler.parameters else {}
+    with pytest.raises(ConfigError, match=rf"{name}: the BQM's linear bias of \(0, 1, 2\) is "
+                                          rf"{bias!r}; every bias must be a finite number"):
+        sampler.sample(model.bqm, **kw)
+
+
+def test_the_brute_force_exact_sampler_refuses_a_nan_bias():
+    import dimod
+
+    from qsudoku.errors import ConfigError
+    from qsudoku.samplers import get_sampler
+
+    bqm = dimod.BQM({"a": 1.0, "b": 0.5}, {("a", "b"): float("nan")}, 0.0, "BINARY")
+    with pytest.raises(ConfigError, match=r"exact: the BQM's quadratic bias of .* is nan"):
+        get_sampler("exact").sample(bqm)
+    bqm = dimod.BQM({"a": 1e308, "b": 1e308}, {}, 0.0, "BINARY")  # each finite, the sum not
+    with pytest.raises(ConfigError, match="exact: the BQM's biases add up past the float range"):
+        get_sampler("exact").sample(bqm)
+
+
+@pytest.mark.parametrize("sampler", ["sa", "tabu", "steepest", "random"])
+def test_every_sampler_path_refuses_a_nan_model_even_foreign_samplers(sampler):
+    """dwave-samplers' own classes check nothing: the one sampling path does, for a model
+    given to Plan.sample or sample_round, whatever the sampler (passed in or by name)."""
+    import dimod
+    from dwave.samplers import SimulatedAnnealingSampler
+
+    from qsudoku import Config
+    from qsudoku.errors import ConfigError
+    from qsudoku.solving.plan import make_plan
+    from qsudoku.solving.rounds import sample_round
+
+    model = _model_with(float("nan"))
+    with pytest.raises(ConfigError, match=rf"{sampler}: the BQM's linear bias of \(0, 1, 2\) is nan"):
+        make_plan(Config().with_overrides(sampler=sampler)).sample(model, seed=1)
+    with pytest.raises(ConfigError, match=r"RandomSampler: the BQM's linear bias"):
+        make_plan(Config(), dimod.RandomSampler()).sample(model, seed=1)  # not registered
+    with pytest.raises(ConfigError, match=r"mine: the BQM's linear bias"):
+        sample_round(model, SimulatedAnnealingSampler(), {"num_reads": 2}, "mine")
+    model.bqm.set_linear((0, 1, 2), 1.0)
+    assert sample_round(model, SimulatedAnnealingSampler(), {"num_reads": 2, "seed": 1}).num_reads == 2

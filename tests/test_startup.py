@@ -54,6 +54,7 @@ def test_watch_list_detects_an_import():
     assert got["imported"] == ["statistics"]
 
 
+@pytest.mark.slow
 def test_library_solve_by_propagation_imports_no_kernel_or_backend():
     got = _imported(f"import qsudoku\nr = qsudoku.solve(qsudoku.parse_puzzle({EASY9!r}))\n"
                     "print(r.valid, r.solved_by)", HEAVY + OTHER_BACKENDS + KERNELS)
@@ -61,6 +62,7 @@ def test_library_solve_by_propagation_imports_no_kernel_or_backend():
     assert got["imported"] == []
 
 
+@pytest.mark.slow
 def test_cli_solve_by_propagation_imports_no_kernel_or_backend():
     got = _imported(f"from qsudoku.cli import main\nprint('exit', main(['solve', {EASY9!r}]))",
                     HEAVY + OTHER_BACKENDS + KERNELS + OTHER_COMMANDS)
@@ -68,6 +70,7 @@ def test_cli_solve_by_propagation_imports_no_kernel_or_backend():
     assert got["imported"] == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["library", "cli"])
 def test_default_route_imports_only_its_own_backend(how):
     """A hard puzzle runs the default sampler's kernels and nothing of the other backends."""
@@ -79,6 +82,7 @@ def test_default_route_imports_only_its_own_backend(how):
     assert got["imported"] == []
 
 
+@pytest.mark.slow
 def test_cli_help_still_lists_every_subcommand():
     """Registering one subcommand is only for running it: ``--help`` shows them all."""
     got = _imported("import contextlib, io\nfrom qsudoku.cli import main\nout = io.StringIO()\n"
@@ -108,6 +112,7 @@ def test_a_warm_route_runs_no_compiler_pass():
     assert passes == "[]"
 
 
+@pytest.mark.slow
 def test_names_lists_every_backend_after_one_was_loaded():
     """Loading the backend of one name first still lists every sampler afterwards, and
     listing them imports no backend module (the registry is a static table)."""
@@ -117,6 +122,7 @@ def test_names_lists_every_backend_after_one_was_loaded():
     assert got["imported"] == []
 
 
+@pytest.mark.slow
 def test_only_the_program_freezes_the_heap_for_a_quick_exit():
     """``qsudoku`` / ``python -m qsudoku`` (:func:`qsudoku.cli.run`) freeze the collector's
     objects before exit, so that the interpreter skips its last full collections;

@@ -75,6 +75,7 @@ def test_first_answer_comes_before_stdin_ends(form):
     assert rest == b"" and proc.returncode == 0, err
 
 
+@pytest.mark.slow
 def test_dev_zero_is_one_error_line_not_memory_error():
     proc = qsudoku("solve", "/dev/zero")
     out, err = proc.communicate(timeout=120)
@@ -93,6 +94,7 @@ def test_endless_line_is_one_error_line(monkeypatch, capsys, tmp_path):
     assert err.strip() == f"qsudoku: error: {path}:2: a line longer than 100 bytes is not puzzle text"
 
 
+@pytest.mark.slow
 def test_huge_sweep_grid_is_a_limit_error():
     proc = qsudoku("sweep", EASY4_SET[0], "--grid", "cell=1:2:100000000")
     out, err = proc.communicate(timeout=120)
@@ -100,6 +102,7 @@ def test_huge_sweep_grid_is_a_limit_error():
     assert err.decode().startswith("qsudoku: error: range '1:2:100000000' needs a count")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["solve", "count"])
 @pytest.mark.parametrize("first_bad,code", [(False, 0), (True, 2)])
 def test_head_keeps_the_exit_code_of_the_results(tmp_path, command, first_bad, code):

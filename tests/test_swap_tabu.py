@@ -143,6 +143,7 @@ def test_rejects_bad_parameters_and_missing_groups():
         s.sample(m.bqm, groups=m.groups(), num_sweeps=10)
 
 
+@pytest.mark.slow
 def test_time_limit_stops_long_runs():
     m = model_of(Puzzle.standard(blanked(SOL9, 0.25, 10)), rules=("naked_single",))
     # compile or load the kernel first: only the sampling is timed. Without the limit the

@@ -18,6 +18,10 @@ from qsudoku.experiments.sweep import (expand, load, parse_axis, parse_values, r
 
 from _shared import REPO
 from _puzzles import BOX_GIVEN4, HARD9, SEED001, SEED004, THREE_GIVENS4
+from _cli import one_error, run
+from _io_cases import EASY
+from _misc_cases import one_line
+from _puzzles import EASY4
 
 
 def _cfg(**kw):
@@ -159,6 +163,7 @@ def test_bad_settings_fail_before_any_run(tmp_path):
 
 
 # -- files, resume, interruption ---------------------------------------------------------
+@pytest.mark.slow
 def test_resume_runs_only_missing_rows_and_parquet_is_typed(tmp_path):
     p = parse_puzzle(SEED004)
     axes = {"cell": [1, 2], "num_sweeps": [20]}
@@ -234,6 +239,7 @@ def test_cli_sweep_prints_a_summary(tmp_path, capsys):
     assert (tmp_path / "s.summary.csv").read_text().startswith("cell,unit,num_sweeps,runs")
 
 
+@pytest.mark.slow
 def test_cli_sweep_plots_p_and_tts99_with_intervals_per_axis(tmp_path, capsys):
     figs = tmp_path / "figs"
     assert main(["sweep", SEED004, "--grid", "cell=1,2", "--param", "num_sweeps=10,100",
@@ -286,6 +292,7 @@ def test_chain_strength_sweep_on_the_mock_qpu_reports_chain_breaks():
     assert weak["chain_break_fraction"] >= strong["chain_break_fraction"]
 
 
+@pytest.mark.slow
 def test_sweep_summary_is_the_same_for_csv_and_parquet(tmp_path, capsys):
     from qsudoku.experiments.table import RowWriter
 
@@ -301,3 +308,38 @@ def test_sweep_summary_is_the_same_for_csv_and_parquet(tmp_path, capsys):
     assert "optimal TTS99 over cell" in first and "p_read" in first
     assert summarize(csv_out).equals(summarize(pq_out))
     assert summarize(pq_out)["runs"].tolist() == [2, 2]
+
+
+def test_sweep_config_named_like_the_summary_is_not_overwritten(capsys, tmp_path):
+    config = tmp_path / "c.summary.json"
+    config.write_text('[sampler]\nname = "sa"\n')
+    code, out, err = run(capsys, "sweep", EASY, "--config", config, "--grid", "cell=1,2",
+                         "-o", tmp_path / "c.csv", "--quiet")
+    assert code == 2 and "c.summary.json is also an input of this run" in one_error(err)
+    assert config.read_text() == '[sampler]\nname = "sa"\n'
+    assert sorted(os.listdir(tmp_path)) == ["c.summary.json"]
+
+
+@pytest.mark.parametrize("spec, said", [
+    ("cell=1:2:101", "round to 2 distinct integers"),
+    ("cell=1,2,1", "repeat 1"),
+    ("cell=0.5,0.50", "repeat 0.5"),
+    ("num_sweeps=10:10:3", "round to 1 distinct integers"),
+    ("cell=1.0:1.0:2", "repeat 1.0"),
+])
+def test_a_sweep_axis_never_collapses_silently(capsys, tmp_path, spec, said):
+    from qsudoku.cli import main
+
+    (tmp_path / "e.txt").write_text(EASY4 + "\n")
+    code = main(["sweep", str(tmp_path / "e.txt"), "--grid", spec, "--no-progress"])
+    line = one_line(capsys.readouterr().err)
+    assert code == 2 and said in line
+
+
+def test_a_float_range_keeps_its_values():
+    from qsudoku.experiments.sweep import parse_values
+
+    vals = parse_values("1.0:2.0:101")
+    assert len(vals) == 101 and vals[0] == 1.0 and vals[-1] == 2.0
+    assert vals[1] != round(vals[1], 4)  # not rounded to 4 significant digits any more
+    assert all(abs(v - 2 ** (k / 100)) < 1e-14 for k, v in enumerate(vals))

@@ -13,6 +13,9 @@ from qsudoku.errors import ConfigError
 
 from _shared import DATA
 from _puzzles import THREE_GIVENS4
+from _backend_cases import FOUR
+from _cli import one_error
+from _cli import run
 
 
 @pytest.mark.slow
@@ -61,6 +64,7 @@ def test_a_directory_without_puzzle_files_is_one_line(tmp_path, capsys):
     assert "no puzzle files (.txt, .tsv) in this directory" in err
 
 
+@pytest.mark.slow
 def test_peak_memory_counts_a_solver_child_that_outgrows_the_process():
     """A solver run in a child process (CaDiCaL under a time limit) is the task's memory."""
     import subprocess
@@ -73,3 +77,49 @@ def test_peak_memory_counts_a_solver_child_that_outgrows_the_process():
     subprocess.run([sys.executable, "-c", f"b = bytearray({size}); b[::4096] = b'x' * len(b[::4096])"],
                    check=True)
     assert float(peak_rss_mb()) >= own + 150
+
+
+@pytest.mark.parametrize("value", ["1MiB", "0.5KiB", "100MB"])
+def test_a_worker_memory_below_the_minimum_is_one_line(value, capsys, tmp_path):
+    out_csv = tmp_path / "r.csv"
+    out_csv.write_text("kept\n")
+    code, out, err = run(capsys, "bench", FOUR, "--sampler", "sa", "--reads", "2", "--jobs", "2",
+                         "--worker-memory", value, "-o", out_csv, "--no-progress")
+    line = one_error(err)
+    assert code == 2 and out == "" and "internal error" not in err
+    assert f"--worker-memory = {value!r} is below the 256 MiB a Dask worker needs" in line
+    assert "give at least 256MiB, or 0 for no limit" in line
+    assert out_csv.read_text() == "kept\n"  # nothing lost
+
+
+def test_the_config_and_the_engine_refuse_a_worker_memory_below_the_minimum(tmp_path):
+    from qsudoku.config import load_config
+    from qsudoku.errors import ConfigError
+    from qsudoku.experiments.engine import run_batches
+
+    import _engine_tasks as tasks
+
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('[cluster]\nworker_memory = "1MiB"\n')
+    with pytest.raises(ConfigError, match=r"cluster.worker_memory = '1MiB' is below the 256 MiB"):
+        load_config(str(cfg))
+    with pytest.raises(ConfigError, match=r"worker_memory = 1024 is below the 256 MiB"):
+        next(iter(run_batches(tasks.where, [[1]], jobs=2, worker_memory=1024)))
+    cfg.write_text('[cluster]\nworker_memory = "256MiB"\n')
+    assert load_config(str(cfg)).cluster.worker_memory == "256MiB"
+
+
+@pytest.mark.slow
+def test_a_worker_killed_for_memory_is_a_clear_backend_error():
+    """A batch that outgrows the limit kills each worker that runs it; Dask gives up on it
+    and the error says what the limit was and which flag raises it (exit 3)."""
+    from qsudoku.errors import BackendUnavailableError
+    from qsudoku.experiments.engine import run_batches
+
+    import _engine_tasks as tasks
+
+    with pytest.raises(BackendUnavailableError) as e:
+        for _ in run_batches(tasks.hog, [[600]], jobs=2, worker_memory="256MiB"):
+            pass
+    text = str(e.value)
+    assert "batch 0" in text and "memory limit of 256.00 MiB: raise --worker-memory" in text
