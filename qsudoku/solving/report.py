@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from qsudoku.model.propagate import Candidates
 from qsudoku.model.puzzle import UNIT_KINDS, Puzzle
 from qsudoku.model.result import By, Outcome, Result
 from qsudoku.solving.budget import Budget
-from qsudoku.solving.fallback import ExactAnswer
 from qsudoku.solving.loop import Built, Sampling, rounds_text
 from qsudoku.solving.plan import TIME_PARAMS, Plan
 from qsudoku.solving.rounds import Tally
+
+if TYPE_CHECKING:  # the exact layer is imported only when an exact sampler runs
+    from qsudoku.solving.fallback import ExactAnswer
 
 __all__ = ["Run", "Times", "Rescue", "propagated", "exact", "sampled"]
 
