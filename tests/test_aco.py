@@ -121,6 +121,7 @@ def test_seeded_runs_are_reproducible_and_the_python_kernel_matches_numba():
             assert all((np.asarray(x) == np.asarray(y)).all() for x, y in zip(fast, slow))
 
 
+@pytest.mark.slow  # a kernel the default solve does not compile (conftest.py)
 @needs_numba
 def test_refuting_ants_reach_ground_states():
     m = model_of(parse_puzzle(HARD9), rules=("naked_single", "hidden_single"))
@@ -267,6 +268,7 @@ def test_colonies_cut_short_by_a_ground_state_are_not_reads(seed):
     assert ss.info["interrupted"] == 0 and len(ss) + ss.info["cancelled"] <= 8
 
 
+@pytest.mark.slow  # a kernel the default solve does not compile (conftest.py)
 @needs_numba
 def test_the_tabu_search_completes_partial_assignments_and_matches_python():
     from qsudoku.samplers.aco import kernel as K

@@ -212,6 +212,7 @@ def test_decode_matches_reference(path, count):
         assert valid == [True] * 4
 
 
+@pytest.mark.slow  # a kernel the default solve does not compile (conftest.py)
 @needs_data
 def test_decode_of_swap_tabu_samples_matches_reference():
     from qsudoku.samplers import get_sampler

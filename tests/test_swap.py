@@ -18,6 +18,9 @@ from qsudoku.samplers.kernels import HAVE_NUMBA
 from qsudoku.samplers.swap.structure import compile_structure
 from _puzzles import THREE_GIVENS4
 
+#: The swap samplers' kernels are not the default solve's (see conftest.py).
+pytestmark = pytest.mark.slow
+
 # Without numba the kernels run as plain Python: correct, but too slow for the longer runs.
 needs_numba = pytest.mark.skipif(not HAVE_NUMBA, reason="numba not installed (kernels run as Python)")
 

@@ -19,6 +19,9 @@ from qsudoku.samplers.swap.structure import compile_structure, kernel_args
 from test_swap import JIGSAW6_REGIONS, JIGSAW6_SOL, SOL9, SOLX9, blanked
 from _puzzles import HARD9, HARD9_SOLUTION, THREE_GIVENS4
 
+#: The swap samplers' kernels are not the default solve's (see conftest.py).
+pytestmark = pytest.mark.slow
+
 needs_numba = pytest.mark.skipif(not HAVE_NUMBA, reason="numba not installed (kernels run as Python)")
 
 
