@@ -40,12 +40,11 @@ from __future__ import annotations
 import decimal
 import math
 import numbers
-import re
 from typing import Any, Iterable
 
 from qsudoku.errors import ConfigError, ParameterError
 
-__all__ = ["need_type", "need_int", "need_real", "need_ints", "need_memory", "describe",
+__all__ = ["need_type", "need_int", "need_real", "need_ints", "describe",
            "need_bool", "need_choice", "need_time_limit", "no_unknown",
            "need_finite_bqm", "MAX_SECONDS", "MAX_READS"]
 
@@ -126,11 +125,8 @@ def need_int(name: str, value: Any, *, low: int | None = None, high: int | None 
 def need_real(name: str, value: Any, *, low: float | None = None, high: float | None = None,
               low_open: bool = True, allow_none: bool = False,
               sampler: str | None = None) -> float | None:
-    """Return ``value`` as a ``float`` if it is a finite number within its bounds.
-
-    Any real number is taken (``int``, ``float``, :class:`~fractions.Fraction`,
-    :class:`~decimal.Decimal`, numpy's); ``bool`` is not a number here, and a value beyond
-    every float (``10**400``) is refused as out of bounds, never an ``OverflowError``.
+    """Return ``value`` as a ``float`` if it is a finite real number (not a ``bool``)
+    within its bounds; ``10**400`` is out of bounds, never an ``OverflowError``.
 
     Args:
         name: The argument's name.
@@ -235,41 +231,11 @@ def need_ints(name: str, values: Any, *, low: int, high: int,
     return out
 
 
-_UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
-          "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
-
-
-def need_memory(name: str, value: Any) -> str | int:
-    """A memory size: ``"auto"``, or bytes as an int or text with a unit (``"2GiB"``,
-    ``"500 MB"``); 0 = no limit.  Returns ``"auto"`` or the number of bytes.
-
-    >>> need_memory("worker_memory", "2GiB"), need_memory("worker_memory", "auto")
-    (2147483648, 'auto')
-    >>> need_memory("worker_memory", "lots")
-    Traceback (most recent call last):
-    ...
-    qsudoku.errors.ConfigError: worker_memory = 'lots' must be "auto" or a size such as "2GiB", "500MB" or a number of bytes (0 = no limit)
-    """
-    if isinstance(value, str) and value.strip().lower() == "auto":
-        return "auto"
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return value
-    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]i?b|b)?\s*", value, re.I) \
-        if isinstance(value, str) else None
-    if m is None:
-        raise ConfigError(f"{name} = {value!r} must be \"auto\" or a size such as \"2GiB\", "
-                          "\"500MB\" or a number of bytes (0 = no limit)")
-    return int(float(m.group(1)) * _UNITS[(m.group(2) or "").lower()])
-
-
 def need_finite_bqm(bqm: Any, *, sampler: str) -> None:
     """Refuse a BQM with a bias or offset that is NaN or infinite (or biases whose sum
     overflows), before any work: a sampler would answer NaN energies without a word.
-    One pass in C (the energy of the all-ones sample adds every bias); the offending
-    bias is looked for only when that sum is not finite.
 
     >>> import dimod
-    >>> need_finite_bqm(dimod.BQM({"a": 1.0, "b": 2.0}, {"ab": -1.0}, 0.5, "SPIN"), sampler="sqa")
     >>> need_finite_bqm(dimod.BQM({"a": 1.0, "b": 2.0}, {"ab": float("nan")}, 0, "SPIN"),
     ...                 sampler="sqa")
     Traceback (most recent call last):

@@ -176,7 +176,6 @@ def check_kerberos(sampler: str, params: Mapping) -> None:
     """Kerberos's parameters, before dwave-hybrid sees them, and its ``qpu_params``
     (checked as QPU parameters; the QPU branch's reads are ``qpu_reads``).
 
-    >>> check_kerberos("kerberos", {"max_iter": 10, "energy_threshold": 0.0})
     >>> check_kerberos("kerberos", {"tabu_timeout": -1})
     Traceback (most recent call last):
     ...

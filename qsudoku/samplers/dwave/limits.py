@@ -104,7 +104,6 @@ def check_size(sampler: str, size: Mapping, limits: Mapping, where: str) -> None
     Traceback (most recent call last):
     ...
     qsudoku.errors.ModelTooLargeError: the model is too large for Leap's hybrid-nl solver: 70,000 nodes > maximum_number_of_nodes 65,536 (solver x); solve a smaller puzzle or propagate more (--rules)
-    >>> check_size("hybrid", {"variables": 10}, {"maximum_number_of_variables": 10}, "published")
     """
     for prop, key in MEASURES.items():
         most = limits.get(prop) if isinstance(limits, Mapping) else None
