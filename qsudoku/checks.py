@@ -40,7 +40,7 @@ from __future__ import annotations
 import decimal
 import math
 import numbers
-from typing import Any, Iterable
+from typing import Any, Iterable, NoReturn
 
 from qsudoku.errors import ConfigError, ParameterError
 
@@ -77,6 +77,11 @@ def _article(what: str) -> str:
     return ("an " if what[:1].lower() in "aeiou" else "a ") + what
 
 
+def _raise(text: str, sampler: str | None) -> NoReturn:
+    """Raise ``ValueError(text)``, or for a ``sampler``'s parameter a ``ParameterError``."""
+    raise ParameterError(f"{sampler}: {text}") if sampler is not None else ValueError(text)
+
+
 def need_type(name: str, value: Any, types, what: str | None = None) -> Any:
     """Return ``value`` if it is an instance of ``types``, else raise ``TypeError``.
 
@@ -108,18 +113,14 @@ def need_int(name: str, value: Any, *, low: int | None = None, high: int | None 
     if value is None and allow_none:
         return None
     ok = not isinstance(value, bool) and isinstance(value, numbers.Integral)
-    if ok:
-        value = int(value)
+    value = int(value) if ok else value
     if ok and (low is None or value >= low) and (high is None or value <= high):
         return value
+    if not ok and sampler is None:
+        raise TypeError(f"{name} must be an integer, not {describe(value)}")
     bound = (f"in {low}..{high}" if low is not None and high is not None
              else f">= {low}" if low is not None else f"<= {high}" if high is not None else "")
-    if sampler is not None:
-        raise ParameterError(f"{sampler}: {name} = {_shown(value)} must be an integer {bound}"
-                             .rstrip())
-    if not ok:
-        raise TypeError(f"{name} must be an integer, not {describe(value)}")
-    raise ValueError(f"{name} = {_shown(value)} must be an integer {bound}")
+    _raise(f"{name} = {_shown(value)} must be an integer {bound}".rstrip(), sampler)
 
 
 def need_real(name: str, value: Any, *, low: float | None = None, high: float | None = None,
@@ -157,10 +158,8 @@ def need_real(name: str, value: Any, *, low: float | None = None, high: float | 
     if not math.isfinite(x) or below or (high is not None and x > high):
         parts = ([f"{'>' if low_open else '>='} {low:g}"] if low is not None else []) + \
                 ([f"<= {high:g}"] if high is not None else [])
-        text = f"{name} = {_shown(value)} must be a finite number {' and '.join(parts)}".rstrip()
-        if sampler is not None:
-            raise ParameterError(f"{sampler}: {text}")
-        raise ValueError(text)
+        _raise(f"{name} = {_shown(value)} must be a finite number {' and '.join(parts)}"
+               .rstrip(), sampler)
     return x
 
 
@@ -181,10 +180,7 @@ def need_choice(name: str, value: Any, choices: Iterable, *, allow_none: bool = 
     choices = list(choices)
     if (value is None and allow_none) or (isinstance(value, str) and value in choices):
         return value
-    text = f"{name} = {value!r}; choose from {', '.join(map(str, choices))}"
-    if sampler is not None:
-        raise ParameterError(f"{sampler}: {text}")
-    raise ValueError(text)
+    _raise(f"{name} = {value!r}; choose from {', '.join(map(str, choices))}", sampler)
 
 
 def need_time_limit(value: Any, name: str = "time_limit", *,
@@ -207,8 +203,6 @@ def need_ints(name: str, values: Any, *, low: int, high: int,
     A string is refused (its characters are not digits of a grid: use
     :func:`qsudoku.io.parse_puzzle` for text).
 
-    >>> need_ints("grid", [1, 0, 2], low=0, high=4)
-    (1, 0, 2)
     >>> need_ints("grid", [1, 0.5], low=0, high=4)
     Traceback (most recent call last):
     ...

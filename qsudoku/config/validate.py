@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping
 
-from qsudoku.checks import describe, need_type
+from qsudoku.checks import need_type
 from qsudoku.errors import ConfigError
 
 __all__ = ["WEIGHT_KEYS", "weight_overrides", "check_finite", "check_overrides", "need_table",
@@ -70,9 +70,7 @@ def check_overrides(sampler, reads, seed, params, rules, weights, fallback, opti
     for name, value in (("params", params), ("weights", weights), ("options", options),
                         ("route", route)):
         need_type(name, value, (Mapping, type(None)), "a mapping (dict)")
-    if rules is not None and (isinstance(rules, (str, bytes))
-                              or not isinstance(rules, (list, tuple, set, frozenset))):
-        raise TypeError(f"rules must be a list of rule names, not {describe(rules)}")
+    need_type("rules", rules, (list, tuple, set, frozenset, type(None)), "a list of rule names")
     check_values({k: v for k, v in (("num_reads", reads), ("seed", seed)) if v is not None})
 
 

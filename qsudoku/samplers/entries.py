@@ -239,9 +239,7 @@ def check_extra(extra: Any) -> str | None:
 
 def check_weight_kinds(value: Any, kinds: tuple[str, ...]) -> tuple[str, ...]:
     """``value`` as a tuple if every item is one of the weight ``kinds``."""
-    if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list, frozenset, set)):
-        raise TypeError(f"ignores_weights must be a tuple of weight kinds, not "
-                        f"{describe(value)}")
+    need_type("ignores_weights", value, (tuple, list, frozenset, set), "a tuple of weight kinds")
     bad = [k for k in value if k not in kinds]
     if bad:
         raise ConfigError(f"ignores_weights: {bad[0]!r} is not a weight kind; choose from "
