@@ -83,14 +83,8 @@ def _raise(text: str, sampler: str | None) -> NoReturn:
 
 
 def need_type(name: str, value: Any, types, what: str | None = None) -> Any:
-    """Return ``value`` if it is an instance of ``types``, else raise ``TypeError``.
-
-    Args:
-        name: The argument's name, quoted in the message.
-        value: The value given.
-        types: A type or a tuple of types (as for ``isinstance``).
-        what: How to call the expected type in the message (default: the type names).
-    """
+    """Return ``value`` if it is an instance of ``types`` (as for ``isinstance``), else raise
+    a ``TypeError`` naming ``name`` and ``what`` was expected (default: the type names)."""
     if not isinstance(value, types):
         if what is None:
             names = [t.__name__ for t in (types if isinstance(types, tuple) else (types,))]
@@ -126,23 +120,10 @@ def need_int(name: str, value: Any, *, low: int | None = None, high: int | None 
 def need_real(name: str, value: Any, *, low: float | None = None, high: float | None = None,
               low_open: bool = True, allow_none: bool = False,
               sampler: str | None = None) -> float | None:
-    """Return ``value`` as a ``float`` if it is a finite real number (not a ``bool``)
-    within its bounds; ``10**400`` is out of bounds, never an ``OverflowError``.
-
-    Args:
-        name: The argument's name.
-        value: The value given.
-        low: Lower bound (excluded if ``low_open``, else included).
-        high: Upper bound (included).
-        low_open: Whether ``low`` itself is refused.
-        allow_none: Whether ``None`` (no value) is accepted; it is returned as is.
-        sampler: The sampler whose parameter it is (errors are then ``ParameterError``).
-
-    Raises:
-        TypeError: Not a real number.
-        ValueError: Not finite (``nan``, ``inf``) or out of bounds.
-        ParameterError: Either, for a ``sampler``'s parameter.
-    """
+    """Return ``value`` as a ``float`` if it is a finite real number (not a ``bool``) above
+    ``low`` (or at it, unless ``low_open``) and at most ``high``; ``10**400`` is out of
+    bounds, never an ``OverflowError``.  A non-number is a ``TypeError``, a value out of
+    bounds a ``ValueError`` (a ``ParameterError`` for a ``sampler``'s parameter)."""
     if value is None and allow_none:
         return None
     ok = not isinstance(value, bool) and isinstance(value, (numbers.Real, decimal.Decimal))
@@ -198,19 +179,13 @@ def no_unknown(sampler: str, kwargs: dict) -> None:
 
 def need_ints(name: str, values: Any, *, low: int, high: int,
               length: int | None = None) -> tuple[int, ...]:
-    """Return ``values`` as a tuple of ``int`` if it is a sequence of integers in range.
-
-    A string is refused (its characters are not digits of a grid: use
-    :func:`qsudoku.io.parse_puzzle` for text).
+    """Return ``values`` as a tuple of ``int`` if it is a sequence (not a string: use
+    :func:`qsudoku.io.parse_puzzle` for text) of ``length`` integers in ``[low, high]``.
 
     >>> need_ints("grid", [1, 0.5], low=0, high=4)
     Traceback (most recent call last):
     ...
     TypeError: grid[1] must be an integer, not float (0.5)
-
-    Raises:
-        TypeError: Not an iterable of integers (or a string).
-        ValueError: A value outside ``[low, high]``, or not ``length`` values.
     """
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
         raise TypeError(f"{name} must be a sequence of integers, not {describe(values)}")

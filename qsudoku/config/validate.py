@@ -37,10 +37,8 @@ _SECRET_KEYS = {"token", "api_token", "dwave_api_token", "password", "secret"}
 
 
 def check_finite(key: str, value: Any) -> None:
-    """ConfigError if ``value`` is or holds (in a list or tuple) a non-finite float.
-
-    No sampler parameter means anything by ``nan`` or ``inf``, and samplers differ in
-    what they make of one.
+    """ConfigError if ``value`` is or holds (in a list or tuple) a non-finite float: no
+    sampler parameter means anything by ``nan`` or ``inf``, and samplers differ on one.
 
     >>> check_finite("sampler.params.beta_range", (0.1, float("nan")))
     Traceback (most recent call last):

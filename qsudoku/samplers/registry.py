@@ -364,10 +364,6 @@ def check_sampler_values(name: str, params: Mapping, source: str = "") -> None:
     Traceback (most recent call last):
     ...
     qsudoku.errors.ParameterError: sa: beta_range = [2, 1] must be two finite numbers 0 < low <= high (in my.toml)
-
-    Raises:
-        ParameterError: Naming the sampler (if it has checks), the parameter and the
-            config file (if given).
     """
     spec = SPECS.get(name) if isinstance(name, str) else None
     if spec is not None and spec.checks:
