@@ -95,15 +95,9 @@ def need_type(name: str, value: Any, types, what: str | None = None) -> Any:
 
 def need_int(name: str, value: Any, *, low: int | None = None, high: int | None = None,
              allow_none: bool = False, sampler: str | None = None) -> int | None:
-    """Return ``value`` as an ``int`` if it is an integer within ``[low, high]``.
-
-    ``bool`` is not an integer here (``True`` as a count is a mistake).
-
-    Raises:
-        TypeError: Not an integer.
-        ValueError: Outside ``[low, high]``.
-        ParameterError: Either, for a ``sampler``'s parameter.
-    """
+    """Return ``value`` as an ``int`` if it is an integer (not a ``bool``: ``True`` as a
+    count is a mistake) within ``[low, high]``; else a ``TypeError`` or ``ValueError`` (a
+    ``ParameterError`` for a ``sampler``'s parameter)."""
     if value is None and allow_none:
         return None
     ok = not isinstance(value, bool) and isinstance(value, numbers.Integral)
@@ -217,10 +211,9 @@ def need_finite_bqm(bqm: Any, *, sampler: str) -> None:
     if not isinstance(bqm, dimod.BinaryQuadraticModel):
         return
     n = bqm.num_variables
-    with np.errstate(all="ignore"):
-        total = float(bqm.offset) + (float(bqm.energies((np.ones((1, n), np.int8),
-                                                          bqm.variables))[0] - bqm.offset)
-                                     if n else 0.0)
+    with np.errstate(all="ignore"):  # the energy of the all-ones sample adds every bias
+        total = float(bqm.energies((np.ones((1, n), np.int8), bqm.variables))[0]) if n else \
+            float(bqm.offset)
     if math.isfinite(total):
         return
     where = (f"offset is {float(bqm.offset)!r}" if not math.isfinite(bqm.offset) else

@@ -194,8 +194,6 @@ def need_worker_memory(name: str, value: Any) -> str | int:
     :data:`MIN_WORKER_MEMORY` bytes as an int or text with a unit (``"2GiB"``, ``"500 MB"``).
     Returns ``"auto"`` or the number of bytes.
 
-    >>> need_worker_memory("--worker-memory", "2GiB"), need_worker_memory("w", "auto")
-    (2147483648, 'auto')
     >>> need_worker_memory("--worker-memory", "1MiB")
     Traceback (most recent call last):
     ...
