@@ -59,11 +59,8 @@ def check_target(path: str, what: str = "", binary: bool = False) -> None:
 
 def check_outputs(outputs, inputs=(), *, what: str | Sequence[str] = "-o",
                   binary: bool | Sequence[bool] = False) -> None:
-    """Check every output file of a command before any is written, so that a bad one
-    fails (one ``ConfigError`` line) before the others are replaced and no input of
-    ``inputs`` is ever written over.
-
-    The first ``outputs`` are the files the user named, one per flag of ``what`` (``"-o"``;
+    """Check every output file of a command before any is written (one ``ConfigError``
+    line): the first ``outputs`` are the files the user named, one per flag of ``what`` (``"-o"``;
     ``("-o", "--hist")``), each checked by :func:`check_target` (with its ``binary``); the
     others are the companions qsudoku names after the first, which must be regular files
     or missing (a FIFO would block, a device swallow the data).  No output may be the same

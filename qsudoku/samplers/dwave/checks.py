@@ -134,9 +134,8 @@ _NOT_QPU = ("qpu_reads", "qpu_sampler", "qpu_params")
 
 def check_qpu(sampler: str, params: Mapping, prefix: str = "") -> None:
     """The QPU sampling parameters of :class:`~qsudoku.samplers.dwave.QPUSampler` (``qpu``,
-    ``mock-qpu``; ``prefix`` names where they were given, e.g. ``"qpu_params."``).
-
-    Unknown names are the caller's business (they depend on the solver).
+    ``mock-qpu``; ``prefix`` names where they were given, e.g. ``"qpu_params."``); unknown
+    names are the caller's business (they depend on the solver).
 
     >>> check_qpu("qpu", {"chain_break_method": "vote"})
     Traceback (most recent call last):

@@ -96,9 +96,8 @@ def cqm_size(cqm) -> dict:
 
 def check_size(sampler: str, size: Mapping, limits: Mapping, where: str) -> None:
     """Raise :class:`~qsudoku.errors.ModelTooLargeError` if ``size`` is over one of
-    ``limits`` (solver property -> most; properties that bound nothing measured here
-    are ignored).  ``where`` says where the limits come from (``"published"``, or the
-    solver's name).
+    ``limits`` (solver property -> most; others ignored) from ``where`` (``"published"``
+    or the solver's name).
 
     >>> check_size("hybrid-nl", {"nodes": 70_000}, {"maximum_number_of_nodes": 65_536}, "solver x")
     Traceback (most recent call last):
