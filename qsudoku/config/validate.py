@@ -59,12 +59,10 @@ def check_overrides(sampler, reads, seed, params, rules, weights, fallback, opti
     :meth:`~qsudoku.config.settings.Config.with_overrides`."""
     from qsudoku.samplers.registry import check_values, get_spec
 
-    for name, value in (("sampler", sampler), ("fallback", fallback)):
-        need_type(name, value, (str, type(None)), "a sampler name (str)")
-        if name == "sampler" and value is not None:
-            get_spec(value)  # "unknown sampler 'x'; choose from ..."
-        elif name == "fallback" and value:
-            check_sampler_name(name, value)
+    if need_type("sampler", sampler, (str, type(None)), "a sampler name (str)") is not None:
+        get_spec(sampler)  # "unknown sampler 'x'; choose from ..."
+    if need_type("fallback", fallback, (str, type(None)), "a sampler name (str)"):
+        check_sampler_name("fallback", fallback)
     for name, value in (("params", params), ("weights", weights), ("options", options),
                         ("route", route)):
         need_type(name, value, (Mapping, type(None)), "a mapping (dict)")

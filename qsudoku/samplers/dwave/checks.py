@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from qsudoku.checks import MAX_SECONDS, need_real
+from qsudoku.checks import MAX_SECONDS
 from qsudoku.errors import ParameterError
 from qsudoku.samplers.params import (Bool, Choice, Int, Name, Numbers, Real, Seed, Satisfies,
                                      TimeLimit, is_finite, refuse, validate)
@@ -143,14 +143,12 @@ def check_qpu(sampler: str, params: Mapping, prefix: str = "") -> None:
     qsudoku.errors.ParameterError: qpu: chain_break_method = 'vote'; choose from majority_vote, weighted_random, minimize_energy
     """
     p = prefix
-    validate(sampler, {**_QPU_COUNTS, "chain_strength": _CHAIN_STRENGTH}, params, p)
-    if params.get("chain_strength_factor") is not None:
-        need_real(p + "chain_strength_factor", params["chain_strength_factor"], low=0,
-                  high=1e6, sampler=sampler)
-        if is_finite(params.get("chain_strength")):
-            refuse(sampler, p + "chain_strength_factor", params["chain_strength_factor"],
-                   f"applies to {_STRENGTHS}, not to a fixed chain_strength = "
-                   f"{params['chain_strength']!r}")
+    validate(sampler, {**_QPU_COUNTS, "chain_strength": _CHAIN_STRENGTH,
+                       "chain_strength_factor": Real(0, 1e6, none=True)}, params, p)
+    if params.get("chain_strength_factor") is not None and is_finite(params.get("chain_strength")):
+        refuse(sampler, p + "chain_strength_factor", params["chain_strength_factor"],
+               f"applies to {_STRENGTHS}, not to a fixed chain_strength = "
+               f"{params['chain_strength']!r}")
     validate(sampler, _QPU_OPTIONS, params, p)
     if params.get("annealing_time") is not None and params.get("anneal_schedule") is not None:
         refuse(sampler, p + "anneal_schedule", params["anneal_schedule"],
