@@ -106,11 +106,9 @@ def check_size(sampler: str, size: Mapping, limits: Mapping, where: str) -> None
     """
     for prop, key in MEASURES.items():
         most = limits.get(prop) if isinstance(limits, Mapping) else None
-        if most is None or key not in size or isinstance(most, bool):
-            continue
-        if size[key] > most:
-            label = key.replace("_", " ")
+        if most is not None and key in size and not isinstance(most, bool) and size[key] > most:
             raise ModelTooLargeError(
-                f"the model is too large for Leap's {sampler} solver: {size[key]:,} {label} > "
+                f"the model is too large for Leap's {sampler} solver: {size[key]:,} "
+                f"{key.replace('_', ' ')} > "
                 f"{prop} {most:,} ({where}{' limit' if where == 'published' else ''}); "
                 "solve a smaller puzzle or propagate more (--rules)")
