@@ -40,12 +40,11 @@ from __future__ import annotations
 import decimal
 import math
 import numbers
-import re
-from typing import Any, Iterable
+from typing import Any, Iterable, NoReturn
 
 from qsudoku.errors import ConfigError, ParameterError
 
-__all__ = ["need_type", "need_int", "need_real", "need_ints", "need_memory", "describe",
+__all__ = ["need_type", "need_int", "need_real", "need_ints", "describe",
            "need_bool", "need_choice", "need_time_limit", "no_unknown",
            "need_finite_bqm", "MAX_SECONDS", "MAX_READS"]
 
@@ -78,15 +77,14 @@ def _article(what: str) -> str:
     return ("an " if what[:1].lower() in "aeiou" else "a ") + what
 
 
-def need_type(name: str, value: Any, types, what: str | None = None) -> Any:
-    """Return ``value`` if it is an instance of ``types``, else raise ``TypeError``.
+def _raise(text: str, sampler: str | None) -> NoReturn:
+    """Raise ``ValueError(text)``, or for a ``sampler``'s parameter a ``ParameterError``."""
+    raise ParameterError(f"{sampler}: {text}") if sampler is not None else ValueError(text)
 
-    Args:
-        name: The argument's name, quoted in the message.
-        value: The value given.
-        types: A type or a tuple of types (as for ``isinstance``).
-        what: How to call the expected type in the message (default: the type names).
-    """
+
+def need_type(name: str, value: Any, types, what: str | None = None) -> Any:
+    """Return ``value`` if it is an instance of ``types`` (as for ``isinstance``), else raise
+    a ``TypeError`` naming ``name`` and ``what`` was expected (default: the type names)."""
     if not isinstance(value, types):
         if what is None:
             names = [t.__name__ for t in (types if isinstance(types, tuple) else (types,))]
@@ -97,55 +95,29 @@ def need_type(name: str, value: Any, types, what: str | None = None) -> Any:
 
 def need_int(name: str, value: Any, *, low: int | None = None, high: int | None = None,
              allow_none: bool = False, sampler: str | None = None) -> int | None:
-    """Return ``value`` as an ``int`` if it is an integer within ``[low, high]``.
-
-    ``bool`` is not an integer here (``True`` as a count is a mistake).
-
-    Raises:
-        TypeError: Not an integer.
-        ValueError: Outside ``[low, high]``.
-        ParameterError: Either, for a ``sampler``'s parameter.
-    """
+    """Return ``value`` as an ``int`` if it is an integer (not a ``bool``: ``True`` as a
+    count is a mistake) within ``[low, high]``; else a ``TypeError`` or ``ValueError`` (a
+    ``ParameterError`` for a ``sampler``'s parameter)."""
     if value is None and allow_none:
         return None
     ok = not isinstance(value, bool) and isinstance(value, numbers.Integral)
-    if ok:
-        value = int(value)
+    value = int(value) if ok else value
     if ok and (low is None or value >= low) and (high is None or value <= high):
         return value
+    if not ok and sampler is None:
+        raise TypeError(f"{name} must be an integer, not {describe(value)}")
     bound = (f"in {low}..{high}" if low is not None and high is not None
              else f">= {low}" if low is not None else f"<= {high}" if high is not None else "")
-    if sampler is not None:
-        raise ParameterError(f"{sampler}: {name} = {_shown(value)} must be an integer {bound}"
-                             .rstrip())
-    if not ok:
-        raise TypeError(f"{name} must be an integer, not {describe(value)}")
-    raise ValueError(f"{name} = {_shown(value)} must be an integer {bound}")
+    _raise(f"{name} = {_shown(value)} must be an integer {bound}".rstrip(), sampler)
 
 
 def need_real(name: str, value: Any, *, low: float | None = None, high: float | None = None,
               low_open: bool = True, allow_none: bool = False,
               sampler: str | None = None) -> float | None:
-    """Return ``value`` as a ``float`` if it is a finite number within its bounds.
-
-    Any real number is taken (``int``, ``float``, :class:`~fractions.Fraction`,
-    :class:`~decimal.Decimal`, numpy's); ``bool`` is not a number here, and a value beyond
-    every float (``10**400``) is refused as out of bounds, never an ``OverflowError``.
-
-    Args:
-        name: The argument's name.
-        value: The value given.
-        low: Lower bound (excluded if ``low_open``, else included).
-        high: Upper bound (included).
-        low_open: Whether ``low`` itself is refused.
-        allow_none: Whether ``None`` (no value) is accepted; it is returned as is.
-        sampler: The sampler whose parameter it is (errors are then ``ParameterError``).
-
-    Raises:
-        TypeError: Not a real number.
-        ValueError: Not finite (``nan``, ``inf``) or out of bounds.
-        ParameterError: Either, for a ``sampler``'s parameter.
-    """
+    """Return ``value`` as a ``float`` if it is a finite real number (not a ``bool``) above
+    ``low`` (or at it, unless ``low_open``) and at most ``high``; ``10**400`` is out of
+    bounds, never an ``OverflowError``.  A non-number is a ``TypeError``, a value out of
+    bounds a ``ValueError`` (a ``ParameterError`` for a ``sampler``'s parameter)."""
     if value is None and allow_none:
         return None
     ok = not isinstance(value, bool) and isinstance(value, (numbers.Real, decimal.Decimal))
@@ -161,10 +133,8 @@ def need_real(name: str, value: Any, *, low: float | None = None, high: float | 
     if not math.isfinite(x) or below or (high is not None and x > high):
         parts = ([f"{'>' if low_open else '>='} {low:g}"] if low is not None else []) + \
                 ([f"<= {high:g}"] if high is not None else [])
-        text = f"{name} = {_shown(value)} must be a finite number {' and '.join(parts)}".rstrip()
-        if sampler is not None:
-            raise ParameterError(f"{sampler}: {text}")
-        raise ValueError(text)
+        _raise(f"{name} = {_shown(value)} must be a finite number {' and '.join(parts)}"
+               .rstrip(), sampler)
     return x
 
 
@@ -185,10 +155,7 @@ def need_choice(name: str, value: Any, choices: Iterable, *, allow_none: bool = 
     choices = list(choices)
     if (value is None and allow_none) or (isinstance(value, str) and value in choices):
         return value
-    text = f"{name} = {value!r}; choose from {', '.join(map(str, choices))}"
-    if sampler is not None:
-        raise ParameterError(f"{sampler}: {text}")
-    raise ValueError(text)
+    _raise(f"{name} = {value!r}; choose from {', '.join(map(str, choices))}", sampler)
 
 
 def need_time_limit(value: Any, name: str = "time_limit", *,
@@ -206,21 +173,13 @@ def no_unknown(sampler: str, kwargs: dict) -> None:
 
 def need_ints(name: str, values: Any, *, low: int, high: int,
               length: int | None = None) -> tuple[int, ...]:
-    """Return ``values`` as a tuple of ``int`` if it is a sequence of integers in range.
+    """Return ``values`` as a tuple of ``int`` if it is a sequence (not a string: use
+    :func:`qsudoku.io.parse_puzzle` for text) of ``length`` integers in ``[low, high]``.
 
-    A string is refused (its characters are not digits of a grid: use
-    :func:`qsudoku.io.parse_puzzle` for text).
-
-    >>> need_ints("grid", [1, 0, 2], low=0, high=4)
-    (1, 0, 2)
     >>> need_ints("grid", [1, 0.5], low=0, high=4)
     Traceback (most recent call last):
     ...
     TypeError: grid[1] must be an integer, not float (0.5)
-
-    Raises:
-        TypeError: Not an iterable of integers (or a string).
-        ValueError: A value outside ``[low, high]``, or not ``length`` values.
     """
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
         raise TypeError(f"{name} must be a sequence of integers, not {describe(values)}")
@@ -235,41 +194,11 @@ def need_ints(name: str, values: Any, *, low: int, high: int,
     return out
 
 
-_UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
-          "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
-
-
-def need_memory(name: str, value: Any) -> str | int:
-    """A memory size: ``"auto"``, or bytes as an int or text with a unit (``"2GiB"``,
-    ``"500 MB"``); 0 = no limit.  Returns ``"auto"`` or the number of bytes.
-
-    >>> need_memory("worker_memory", "2GiB"), need_memory("worker_memory", "auto")
-    (2147483648, 'auto')
-    >>> need_memory("worker_memory", "lots")
-    Traceback (most recent call last):
-    ...
-    qsudoku.errors.ConfigError: worker_memory = 'lots' must be "auto" or a size such as "2GiB", "500MB" or a number of bytes (0 = no limit)
-    """
-    if isinstance(value, str) and value.strip().lower() == "auto":
-        return "auto"
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return value
-    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]i?b|b)?\s*", value, re.I) \
-        if isinstance(value, str) else None
-    if m is None:
-        raise ConfigError(f"{name} = {value!r} must be \"auto\" or a size such as \"2GiB\", "
-                          "\"500MB\" or a number of bytes (0 = no limit)")
-    return int(float(m.group(1)) * _UNITS[(m.group(2) or "").lower()])
-
-
 def need_finite_bqm(bqm: Any, *, sampler: str) -> None:
     """Refuse a BQM with a bias or offset that is NaN or infinite (or biases whose sum
     overflows), before any work: a sampler would answer NaN energies without a word.
-    One pass in C (the energy of the all-ones sample adds every bias); the offending
-    bias is looked for only when that sum is not finite.
 
     >>> import dimod
-    >>> need_finite_bqm(dimod.BQM({"a": 1.0, "b": 2.0}, {"ab": -1.0}, 0.5, "SPIN"), sampler="sqa")
     >>> need_finite_bqm(dimod.BQM({"a": 1.0, "b": 2.0}, {"ab": float("nan")}, 0, "SPIN"),
     ...                 sampler="sqa")
     Traceback (most recent call last):
@@ -282,10 +211,9 @@ def need_finite_bqm(bqm: Any, *, sampler: str) -> None:
     if not isinstance(bqm, dimod.BinaryQuadraticModel):
         return
     n = bqm.num_variables
-    with np.errstate(all="ignore"):
-        total = float(bqm.offset) + (float(bqm.energies((np.ones((1, n), np.int8),
-                                                          bqm.variables))[0] - bqm.offset)
-                                     if n else 0.0)
+    with np.errstate(all="ignore"):  # the energy of the all-ones sample adds every bias
+        total = float(bqm.energies((np.ones((1, n), np.int8), bqm.variables))[0]) if n else \
+            float(bqm.offset)
     if math.isfinite(total):
         return
     where = (f"offset is {float(bqm.offset)!r}" if not math.isfinite(bqm.offset) else

@@ -18,6 +18,7 @@ qsudoku.errors.ConfigError: my.toml: unknown key 'sampler.nmae'; known keys: nam
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -27,7 +28,7 @@ try:
 except ModuleNotFoundError:  # Python < 3.11: the same parser, packaged as tomli
     import tomli as tomllib
 
-from qsudoku.checks import MAX_SECONDS, need_memory, need_type
+from qsudoku.checks import MAX_SECONDS, need_type
 from qsudoku.config.validate import (WEIGHT_KEYS, check_finite, check_known, check_no_secrets,
                                      check_overrides, check_sampler_name, need_table,
                                      weight_overrides)
@@ -184,17 +185,32 @@ class RouteConfig:
 MIN_WORKER_MEMORY = 256 * 2**20
 
 
+_UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
+          "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
+
+
 def need_worker_memory(name: str, value: Any) -> str | int:
-    """A worker memory limit (:func:`~qsudoku.checks.need_memory`): ``"auto"``, 0 (no
-    limit) or at least :data:`MIN_WORKER_MEMORY`.
+    """A worker memory limit: ``"auto"``, 0 (no limit), or at least
+    :data:`MIN_WORKER_MEMORY` bytes as an int or text with a unit (``"2GiB"``, ``"500 MB"``).
+    Returns ``"auto"`` or the number of bytes.
 
     >>> need_worker_memory("--worker-memory", "1MiB")
     Traceback (most recent call last):
     ...
     qsudoku.errors.ConfigError: --worker-memory = '1MiB' is below the 256 MiB a Dask worker needs to run qsudoku (about 180 MB after a 9x9 solve); give at least 256MiB, or 0 for no limit
     """
-    size = need_memory(name, value)
-    if isinstance(size, int) and 0 < size < MIN_WORKER_MEMORY:
+    if isinstance(value, str) and value.strip().lower() == "auto":
+        return "auto"
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]i?b|b)?\s*", value, re.I) \
+        if isinstance(value, str) else None
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        size = value
+    elif m is None:
+        raise ConfigError(f"{name} = {value!r} must be \"auto\" or a size such as \"2GiB\", "
+                          "\"500MB\" or a number of bytes (0 = no limit)")
+    else:
+        size = int(float(m.group(1)) * _UNITS[(m.group(2) or "").lower()])
+    if 0 < size < MIN_WORKER_MEMORY:
         raise ConfigError(f"{name} = {value!r} is below the {MIN_WORKER_MEMORY >> 20} MiB a Dask "
                           "worker needs to run qsudoku (about 180 MB after a 9x9 solve); give at "
                           f"least {MIN_WORKER_MEMORY >> 20}MiB, or 0 for no limit")
@@ -303,7 +319,7 @@ class Config:
         s = self.sampler
         if sampler is not None and sampler != s.name:
             kept = {"seed": s.params["seed"]} if "seed" in s.params else {}
-            s = SamplerConfig(sampler, params=kept, fallback=s.fallback).checked()
+            s = SamplerConfig(sampler, params=kept, fallback=s.fallback)
         if fallback is not None:
             s = replace(s, fallback=fallback or None)
         p = dict(s.params)
@@ -312,10 +328,10 @@ class Config:
         if reads is not None:
             p["num_reads"] = reads
         if options:
-            s = replace(s, options={**s.options, **options}).checked()
+            s = replace(s, options={**s.options, **options})
         if seed is not None:
             p["seed"] = seed
-        cfg = replace(self, sampler=replace(s, params=p).checked())
+        cfg = replace(self, sampler=replace(s, params=p).checked())  # the one check of them
         if rules is not None:  # the rules given are the rules used: no finishing rules
             cfg = replace(cfg, propagate=PropagateConfig(tuple(rules), ()))
         if route:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping
 
-from qsudoku.checks import describe, need_type
+from qsudoku.checks import need_type
 from qsudoku.errors import ConfigError
 
 __all__ = ["WEIGHT_KEYS", "weight_overrides", "check_finite", "check_overrides", "need_table",
@@ -37,10 +37,8 @@ _SECRET_KEYS = {"token", "api_token", "dwave_api_token", "password", "secret"}
 
 
 def check_finite(key: str, value: Any) -> None:
-    """ConfigError if ``value`` is or holds (in a list or tuple) a non-finite float.
-
-    No sampler parameter means anything by ``nan`` or ``inf``, and samplers differ in
-    what they make of one.
+    """ConfigError if ``value`` is or holds (in a list or tuple) a non-finite float: no
+    sampler parameter means anything by ``nan`` or ``inf``, and samplers differ on one.
 
     >>> check_finite("sampler.params.beta_range", (0.1, float("nan")))
     Traceback (most recent call last):
@@ -61,18 +59,14 @@ def check_overrides(sampler, reads, seed, params, rules, weights, fallback, opti
     :meth:`~qsudoku.config.settings.Config.with_overrides`."""
     from qsudoku.samplers.registry import check_values, get_spec
 
-    for name, value in (("sampler", sampler), ("fallback", fallback)):
-        need_type(name, value, (str, type(None)), "a sampler name (str)")
-        if name == "sampler" and value is not None:
-            get_spec(value)  # "unknown sampler 'x'; choose from ..."
-        elif name == "fallback" and value:
-            check_sampler_name(name, value)
+    if need_type("sampler", sampler, (str, type(None)), "a sampler name (str)") is not None:
+        get_spec(sampler)  # "unknown sampler 'x'; choose from ..."
+    if need_type("fallback", fallback, (str, type(None)), "a sampler name (str)"):
+        check_sampler_name("fallback", fallback)
     for name, value in (("params", params), ("weights", weights), ("options", options),
                         ("route", route)):
         need_type(name, value, (Mapping, type(None)), "a mapping (dict)")
-    if rules is not None and (isinstance(rules, (str, bytes))
-                              or not isinstance(rules, (list, tuple, set, frozenset))):
-        raise TypeError(f"rules must be a list of rule names, not {describe(rules)}")
+    need_type("rules", rules, (list, tuple, set, frozenset, type(None)), "a list of rule names")
     check_values({k: v for k, v in (("num_reads", reads), ("seed", seed)) if v is not None})
 
 

@@ -143,13 +143,7 @@ def _need_regular(spec: str) -> None:
 
 
 def _need_stream(stdin) -> None:
-    """Refuse a ``stdin`` argument that is neither ``None`` nor a readable file object.
-
-    >>> _need_stream(object())
-    Traceback (most recent call last):
-    ...
-    TypeError: stdin must be None or a readable file object (with readline), not object
-    """
+    """Refuse a ``stdin`` argument that is neither ``None`` nor a readable file object."""
     if stdin is not None and not callable(getattr(getattr(stdin, "buffer", stdin),
                                                   "readline", None)):
         raise TypeError("stdin must be None or a readable file object (with readline), not "

@@ -39,17 +39,9 @@ def is_stdout(path) -> bool:
 
 
 def check_target(path: str, what: str = "", binary: bool = False) -> None:
-    """Fail early, in one line, if ``path`` cannot be an output file.
-
-    Args:
-        path: The output file (``-``: standard output).
-        what: How the user named it (e.g. ``"-o"``), put before the path.
-        binary: The format is binary: refused on standard output if that is a terminal.
-
-    Raises:
-        ConfigError: Its directory does not exist (or is not a directory), or
-            ``path`` itself is a directory, or a binary format would go to a terminal.
-    """
+    """Fail early, in one ``ConfigError`` line, if ``path`` (``-``: standard output; named
+    ``what`` by the user, e.g. ``"-o"``) cannot be an output file: its directory is
+    missing, it is a directory, or a ``binary`` format would go to a terminal."""
     name = f"{what} {path}".strip()
     if is_stdout(path):
         if binary and stdout_is_terminal():
@@ -67,32 +59,16 @@ def check_target(path: str, what: str = "", binary: bool = False) -> None:
 
 def check_outputs(outputs, inputs=(), *, what: str | Sequence[str] = "-o",
                   binary: bool | Sequence[bool] = False) -> None:
-    """Check every output file of a command before any is written, so that a bad one
-    fails before the others are replaced and no input is ever written over.
-
-    The first outputs are the files the user named, one per flag of ``what`` (checked by
-    :func:`check_target`); the others are the companions qsudoku names after the first,
-    which must be regular files or missing (a FIFO would block, a device swallow the
-    data).  No output may be the same file (device and inode, or the same path for files
-    not yet made) as an input or as another output, nor may two be standard output.
-
-    Args:
-        outputs: The paths to write, the named ones first.
-        inputs: Paths the command reads (missing ones and ``None`` are ignored).
-        what: How the user named the named outputs (``"-o"``; ``("-o", "--hist")``).
-        binary: Whether each named output's format is binary (see :func:`check_target`).
-
-    Raises:
-        ConfigError: One line naming the output and why.
+    """Check every output file of a command before any is written (one ``ConfigError``
+    line): the first ``outputs`` are the files the user named, one per flag of ``what`` (``"-o"``;
+    ``("-o", "--hist")``), each checked by :func:`check_target` (with its ``binary``); the
+    others are the companions qsudoku names after the first, which must be regular files
+    or missing (a FIFO would block, a device swallow the data).  No output may be the same
+    file (device and inode, or the same path for files not yet made) as an input or as
+    another output, nor may two be standard output.
 
     >>> import os, tempfile
-    >>> folder = tempfile.mkdtemp()
-    >>> conf = os.path.join(folder, "c.summary.json"); _ = open(conf, "w").write("x")
-    >>> check_outputs([os.path.join(folder, "c.csv"), conf], [conf])  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    qsudoku.errors.ConfigError: -o .../c.csv: .../c.summary.json is also an input of this run (.../c.summary.json); write the results to another file
-    >>> a = os.path.join(folder, "a.png")
+    >>> a = os.path.join(tempfile.mkdtemp(), "a.png")
     >>> check_outputs([a, a], what=("-o", "--hist"))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...

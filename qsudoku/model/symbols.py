@@ -117,15 +117,9 @@ def parse_digits(spec: str) -> str:
 
 
 def check_alphabet(alphabet: str, spec: str | None = None) -> str:
-    """``alphabet`` if each of its symbols stands for one value: none twice (case folded
-    unless :func:`case_sensitive`) and none a blank.
-
-    Args:
-        alphabet: The symbols of values ``1..n``.
-        spec: How the user wrote it, for the message (default: ``alphabet``).
-
-    Raises:
-        PuzzleFormatError: A symbol is repeated or is a blank.
+    """``alphabet`` (the symbols of values ``1..n``) if each of its symbols stands for one
+    value: none twice (case folded unless :func:`case_sensitive`) and none a blank; else a
+    ``PuzzleFormatError`` quoting ``spec``, how the user wrote it (default: ``alphabet``).
 
     >>> check_alphabet("1123")
     Traceback (most recent call last):

@@ -108,12 +108,8 @@ _SCHEDULE = "must be a non-empty sequence of finite numbers >= 0"
 
 
 def check_sa(sampler: str, params: Mapping) -> None:
-    """``sa`` and ``neal``: dwave-samplers' ``SimulatedAnnealingSampler.sample`` parameters.
-
-    ``beta_range`` is two finite numbers ``low <= high`` (``low > 0`` for the geometric
-    schedule, the default); ``beta_schedule`` (a finite, non-negative sequence) goes with
-    ``beta_schedule_type = "custom"`` only, and ``num_sweeps`` must then match it; the
-    seed is below ``2**31`` (the library's bound).
+    """``sa`` and ``neal``: dwave-samplers' ``SimulatedAnnealingSampler.sample`` parameters,
+    one by one and together (a custom ``beta_schedule``, its sweeps, ``beta_range``).
 
     >>> check_sa("neal", {"num_sweeps": 1000, "num_sweeps_per_beta": 3})
     Traceback (most recent call last):

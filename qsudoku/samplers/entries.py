@@ -169,12 +169,8 @@ class SamplerSpec:
 
 
 def check_name(name: Any) -> str:
-    """``name`` if the command line can use it (:data:`NAME_RULE`, not :data:`RESERVED`).
-
-    Raises:
-        TypeError: Not a ``str``.
-        ConfigError: Empty, with a comma, a space or a newline, or reserved.
-    """
+    """``name`` if it is a ``str`` (else a ``TypeError``) the command line can use
+    (:data:`NAME_RULE`, not :data:`RESERVED`; else a ``ConfigError``)."""
     need_type("sampler name", name, str, "a str")
     if not (name.isprintable() and name[:1] not in ("", "-")
             and not any(ch.isspace() or ch == "," for ch in name)):
@@ -195,14 +191,9 @@ def check_factory(name: str, factory: Any) -> Callable:
 
 
 def check_target(what: str, value: Any, *, resolve: bool = False) -> str | None:
-    """``value`` if it is ``None`` or a ``"module:attribute"`` string; with ``resolve``,
-    the module is imported and the attribute must be a callable of it.
-
-    Raises:
-        TypeError: Neither ``None`` nor a ``str``.
-        ConfigError: Not of the form ``module:attribute``, or (``resolve``) not importable
-            or not a callable.
-    """
+    """``value`` if it is ``None`` or a ``"module:attribute"`` string (else a ``TypeError``
+    or ``ConfigError``); with ``resolve``, the module is imported and the attribute must
+    be a callable of it."""
     if value is None:
         return None
     need_type(what, value, str, "a 'module:attribute' str or None")
@@ -239,9 +230,7 @@ def check_extra(extra: Any) -> str | None:
 
 def check_weight_kinds(value: Any, kinds: tuple[str, ...]) -> tuple[str, ...]:
     """``value`` as a tuple if every item is one of the weight ``kinds``."""
-    if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list, frozenset, set)):
-        raise TypeError(f"ignores_weights must be a tuple of weight kinds, not "
-                        f"{describe(value)}")
+    need_type("ignores_weights", value, (tuple, list, frozenset, set), "a tuple of weight kinds")
     bad = [k for k in value if k not in kinds]
     if bad:
         raise ConfigError(f"ignores_weights: {bad[0]!r} is not a weight kind; choose from "

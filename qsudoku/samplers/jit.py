@@ -99,11 +99,8 @@ MAX_ENTRY_BYTES = 256 * 1024 * 1024
 
 def check_entry(path: str | None) -> None:
     """Check a kernel-cache file before numba reads it (:func:`~qsudoku.io.reading.open_regular`):
-    a regular file of at most :data:`MAX_ENTRY_BYTES`; no such file passes.
-
-    Raises:
-        QSudokuError: A FIFO, a device, a directory, too large, or unreadable (then
-            :func:`safe_loader` drops the entry and the kernel is compiled anew).
+    a regular file of at most :data:`MAX_ENTRY_BYTES`; no such file passes.  A bad one is a
+    :class:`~qsudoku.errors.QSudokuError` (:func:`safe_loader` then drops it).
     """
     from qsudoku.errors import ConfigError
     from qsudoku.io.reading import open_regular

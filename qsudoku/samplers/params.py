@@ -306,10 +306,6 @@ def check_values(params: Mapping, source: str = "") -> None:
     Traceback (most recent call last):
     ...
     qsudoku.errors.ParameterError: parameter num_sweeps = 0 (in my.toml) must be an integer >= 1
-    >>> check_values({"stop_at_ground": "false"})
-    Traceback (most recent call last):
-    ...
-    qsudoku.errors.ParameterError: parameter stop_at_ground = 'false' must be true or false
 
     Raises:
         ParameterError: Naming the parameter (and the config file, if given).

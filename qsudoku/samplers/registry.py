@@ -357,18 +357,13 @@ def check_params(sampler, params: Mapping, name: str = "", source: str = "") -> 
 
 
 def check_sampler_values(name: str, params: Mapping, source: str = "") -> None:
-    """Check the values of ``params`` as the sampler registered as ``name`` takes them:
-    its :attr:`~.entries.SamplerSpec.checks` (importing no backend), then
-    :func:`~.params.check_values`.  Unknown parameters are :func:`check_params`' business.
+    """Check ``params`` with the :attr:`~.entries.SamplerSpec.checks` of the sampler
+    registered as ``name`` (importing no backend), then :func:`~.params.check_values`.
 
     >>> check_sampler_values("sa", {"beta_range": [2, 1]}, "my.toml")
     Traceback (most recent call last):
     ...
     qsudoku.errors.ParameterError: sa: beta_range = [2, 1] must be two finite numbers 0 < low <= high (in my.toml)
-
-    Raises:
-        ParameterError: Naming the sampler (if it has checks), the parameter and the
-            config file (if given).
     """
     spec = SPECS.get(name) if isinstance(name, str) else None
     if spec is not None and spec.checks:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from qsudoku.checks import MAX_SECONDS, need_real
+from qsudoku.checks import MAX_SECONDS
 from qsudoku.errors import ParameterError
 from qsudoku.samplers.params import (Bool, Choice, Int, Name, Numbers, Real, Seed, Satisfies,
                                      TimeLimit, is_finite, refuse, validate)
@@ -134,9 +134,8 @@ _NOT_QPU = ("qpu_reads", "qpu_sampler", "qpu_params")
 
 def check_qpu(sampler: str, params: Mapping, prefix: str = "") -> None:
     """The QPU sampling parameters of :class:`~qsudoku.samplers.dwave.QPUSampler` (``qpu``,
-    ``mock-qpu``; ``prefix`` names where they were given, e.g. ``"qpu_params."``).
-
-    Unknown names are the caller's business (they depend on the solver).
+    ``mock-qpu``; ``prefix`` names where they were given, e.g. ``"qpu_params."``); unknown
+    names are the caller's business (they depend on the solver).
 
     >>> check_qpu("qpu", {"chain_break_method": "vote"})
     Traceback (most recent call last):
@@ -144,14 +143,12 @@ def check_qpu(sampler: str, params: Mapping, prefix: str = "") -> None:
     qsudoku.errors.ParameterError: qpu: chain_break_method = 'vote'; choose from majority_vote, weighted_random, minimize_energy
     """
     p = prefix
-    validate(sampler, {**_QPU_COUNTS, "chain_strength": _CHAIN_STRENGTH}, params, p)
-    if params.get("chain_strength_factor") is not None:
-        need_real(p + "chain_strength_factor", params["chain_strength_factor"], low=0,
-                  high=1e6, sampler=sampler)
-        if is_finite(params.get("chain_strength")):
-            refuse(sampler, p + "chain_strength_factor", params["chain_strength_factor"],
-                   f"applies to {_STRENGTHS}, not to a fixed chain_strength = "
-                   f"{params['chain_strength']!r}")
+    validate(sampler, {**_QPU_COUNTS, "chain_strength": _CHAIN_STRENGTH,
+                       "chain_strength_factor": Real(0, 1e6, none=True)}, params, p)
+    if params.get("chain_strength_factor") is not None and is_finite(params.get("chain_strength")):
+        refuse(sampler, p + "chain_strength_factor", params["chain_strength_factor"],
+               f"applies to {_STRENGTHS}, not to a fixed chain_strength = "
+               f"{params['chain_strength']!r}")
     validate(sampler, _QPU_OPTIONS, params, p)
     if params.get("annealing_time") is not None and params.get("anneal_schedule") is not None:
         refuse(sampler, p + "anneal_schedule", params["anneal_schedule"],
@@ -176,7 +173,6 @@ def check_kerberos(sampler: str, params: Mapping) -> None:
     """Kerberos's parameters, before dwave-hybrid sees them, and its ``qpu_params``
     (checked as QPU parameters; the QPU branch's reads are ``qpu_reads``).
 
-    >>> check_kerberos("kerberos", {"max_iter": 10, "energy_threshold": 0.0})
     >>> check_kerberos("kerberos", {"tabu_timeout": -1})
     Traceback (most recent call last):
     ...

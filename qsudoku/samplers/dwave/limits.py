@@ -96,23 +96,19 @@ def cqm_size(cqm) -> dict:
 
 def check_size(sampler: str, size: Mapping, limits: Mapping, where: str) -> None:
     """Raise :class:`~qsudoku.errors.ModelTooLargeError` if ``size`` is over one of
-    ``limits`` (solver property -> most; properties that bound nothing measured here
-    are ignored).  ``where`` says where the limits come from (``"published"``, or the
-    solver's name).
+    ``limits`` (solver property -> most; others ignored) from ``where`` (``"published"``
+    or the solver's name).
 
     >>> check_size("hybrid-nl", {"nodes": 70_000}, {"maximum_number_of_nodes": 65_536}, "solver x")
     Traceback (most recent call last):
     ...
     qsudoku.errors.ModelTooLargeError: the model is too large for Leap's hybrid-nl solver: 70,000 nodes > maximum_number_of_nodes 65,536 (solver x); solve a smaller puzzle or propagate more (--rules)
-    >>> check_size("hybrid", {"variables": 10}, {"maximum_number_of_variables": 10}, "published")
     """
     for prop, key in MEASURES.items():
         most = limits.get(prop) if isinstance(limits, Mapping) else None
-        if most is None or key not in size or isinstance(most, bool):
-            continue
-        if size[key] > most:
-            label = key.replace("_", " ")
+        if most is not None and key in size and not isinstance(most, bool) and size[key] > most:
             raise ModelTooLargeError(
-                f"the model is too large for Leap's {sampler} solver: {size[key]:,} {label} > "
+                f"the model is too large for Leap's {sampler} solver: {size[key]:,} "
+                f"{key.replace('_', ' ')} > "
                 f"{prop} {most:,} ({where}{' limit' if where == 'published' else ''}); "
                 "solve a smaller puzzle or propagate more (--rules)")
