@@ -319,7 +319,7 @@ class Config:
         s = self.sampler
         if sampler is not None and sampler != s.name:
             kept = {"seed": s.params["seed"]} if "seed" in s.params else {}
-            s = SamplerConfig(sampler, params=kept, fallback=s.fallback)
+            s = SamplerConfig(sampler, params=kept, fallback=s.fallback).checked()
         if fallback is not None:
             s = replace(s, fallback=fallback or None)
         p = dict(s.params)
@@ -328,10 +328,10 @@ class Config:
         if reads is not None:
             p["num_reads"] = reads
         if options:
-            s = replace(s, options={**s.options, **options})
+            s = replace(s, options={**s.options, **options}).checked()
         if seed is not None:
             p["seed"] = seed
-        cfg = replace(self, sampler=replace(s, params=p).checked())  # the one check of them
+        cfg = replace(self, sampler=replace(s, params=p).checked())
         if rules is not None:  # the rules given are the rules used: no finishing rules
             cfg = replace(cfg, propagate=PropagateConfig(tuple(rules), ()))
         if route:
