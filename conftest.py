@@ -2,7 +2,8 @@
 
 A test or doctest that runs a sampler kernel the default 9x9 solve does not compile is
 ``slow``: on a clean clone the first one to run it compiles the kernel (4-10 s each for
-``swap``, ``swap-tabu`` and ``aco``'s refuting ants), which alone would take the fast loop
+``swap``, ``swap-tabu``, and ``aco``'s refuting ants and tabu search, which its
+warm-up compiles for models of 1,000 variables and more), which alone would take the fast loop
 (``pytest -m "not slow"``) past its minute.  The full suite runs them all.
 """
 
@@ -13,7 +14,7 @@ from _pytest.doctest import DoctestItem
 OTHER_KERNEL_SAMPLERS = frozenset({"swap", "swap-tabu"})
 #: Modules whose doctests run those kernels.
 OTHER_KERNEL_DOCTESTS = ("qsudoku.samplers.swap.anneal", "qsudoku.samplers.swap.tabu",
-                         "qsudoku.samplers.aco.learn")
+                         "qsudoku.samplers.aco.learn", "qsudoku.samplers.aco.partial")
 
 
 def pytest_collection_modifyitems(items):

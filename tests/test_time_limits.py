@@ -149,6 +149,7 @@ def test_a_build_stops_at_its_deadline_and_says_so():
         build_model(propagate(blank(4), ()), deadline=float("nan"))
 
 
+@pytest.mark.slow  # a 16x16: aco compiles its refuting ants (conftest.py)
 def test_the_route_stops_a_build_at_its_budget_and_says_not_decided(monkeypatch):
     import time
 
@@ -177,6 +178,7 @@ def test_the_route_skips_a_round_whose_overhead_exceeds_what_is_left(monkeypatch
     assert any(n.startswith("no sampling round") for n in r.notes), r.notes
 
 
+@pytest.mark.slow  # a 25x25: aco compiles its refuting ants (conftest.py)
 def test_a_qubo_sampler_fallback_counts_its_build_against_its_limit():
     r = anneal_route(blank(25), rules=(), time_budget=1e-4, fallback="sa",
                      fallback_time_limit=1e-3, seed=1)
