@@ -3,7 +3,7 @@ private names across modules, and the puzzle's path through the solve stays shor
 
 The layers, lowest first (``qsudoku`` itself is the facade over the solve path):
 
-    errors, checks -> model -> io, exact, samplers -> config -> solving -> qsudoku
+    errors, checks -> model -> io, exact, samplers -> config -> solving -> qsudoku, testing
     -> experiments -> plots -> commands, cli, __main__
 """
 
@@ -22,7 +22,8 @@ PACKAGE = ROOT / "qsudoku"
 #: (module prefix, layer): the longest matching prefix decides.
 LAYERS = {"qsudoku.errors": 0, "qsudoku.checks": 0, "qsudoku.model": 1, "qsudoku.io": 2,
           "qsudoku.exact": 2, "qsudoku.samplers": 2, "qsudoku.config": 3,
-          "qsudoku.solving": 4, "qsudoku": 5, "qsudoku.experiments": 6, "qsudoku.plots": 7,
+          "qsudoku.solving": 4, "qsudoku": 5, "qsudoku.testing": 5,
+          "qsudoku.experiments": 6, "qsudoku.plots": 7,
           "qsudoku.commands": 8, "qsudoku.cli": 8, "qsudoku.__main__": 9}
 
 
