@@ -54,11 +54,13 @@ import time
 import dimod
 import numpy as np
 
-from qsudoku.errors import ConfigError, ParameterError
-from qsudoku.samplers.dwave.checks import DECOMPOSE_PARAMS, DECOMPOSE_STRATEGIES, check_decompose
+from qsudoku.errors import ParameterError
+from qsudoku.samplers.dwave.checks import (DECOMPOSE_PARAMS, DECOMPOSE_STRATEGIES, check_decompose,
+                                           refuse_unknown)
 from qsudoku.samplers.dwave.construct import construct_run
 from qsudoku.samplers.dwave.subproblems import Run, SubModel, SubStructure
 from qsudoku.samplers.dwave.cloud import plain
+from qsudoku.samplers.dwave.qpu import subproblem_child
 from qsudoku.samplers.dwave.walls import WallCode
 from qsudoku.checks import need_finite_bqm
 
@@ -161,10 +163,8 @@ class DecomposeSampler(dimod.Sampler):
         """
         own = {k: v for k, v in locals().items() if k in DECOMPOSE_PARAMS and k != "groups"}
         check_decompose("decompose", {**child_params, **own})
-        unknown = sorted(set(child_params) - set(getattr(self.child, "parameters", {})))
-        if unknown:
-            raise ParameterError(f"decompose: unknown parameter(s) {', '.join(unknown)}; it "
-                                 f"accepts: {', '.join(sorted(self.parameters))}")
+        refuse_unknown("decompose", child_params, getattr(self.child, "parameters", {}),
+                       self.parameters)
         need_finite_bqm(bqm, sampler="decompose")
         if not bqm.num_variables:
             return dimod.SampleSet.from_samples(([], []), bqm.vartype, [],
@@ -250,11 +250,4 @@ def energy_run(run: Run, model: SubModel, structure: SubStructure, rng):
 
 def decompose_sampler(qpu_sampler: str = "qpu", **options):
     """``decompose``: :class:`DecomposeSampler` over the registered ``qpu_sampler``."""
-    from qsudoku.samplers.registry import get_sampler
-
-    if not isinstance(qpu_sampler, str) or qpu_sampler not in QPU_SAMPLERS:
-        raise ConfigError(f"qpu_sampler = {qpu_sampler!r}; choose from {', '.join(QPU_SAMPLERS)}")
-    child = get_sampler(qpu_sampler, **options)
-    if qpu_sampler != "hybrid":
-        child.clique = True
-    return DecomposeSampler(child)
+    return DecomposeSampler(subproblem_child(qpu_sampler, QPU_SAMPLERS, options))
