@@ -11,21 +11,18 @@ Each read is first taken downhill with greedy single flips (``polish``).  A run 
 alone, with no candidate slots to propagate over: then ``energy``):
 
 - ``construct`` (:mod:`.construct`): a consistent *partial* assignment grown by the calls,
-  with singles propagated over the groups after every chosen digit; a contradiction
-  refutes the digit, undoes the last call (``backjump``) or restarts, and blames its
-  digits in later subproblems (``memory``).  On a domain-wall model it propagates over
-  the candidate slots its groups list and sends each subproblem in walls (:mod:`.walls`),
-  so ``subproblem_size`` counts walls;
+  singles propagated after every chosen digit; on a domain-wall model over the candidate
+  slots its groups list, each subproblem sent in walls (:mod:`.walls`, so
+  ``subproblem_size`` counts walls);
 - ``energy``: a large neighbourhood search over a complete assignment: the cells whose
   value has the most energy, grown through the units they share, and the best answer
   taken if it does not raise the energy (so the state drifts along plateaus).
 
-Each call answers ``batch`` subproblems chosen from the same state, sent as their disjoint
-union (variables ``Packed(j, i)``) on as many disjoint clique embeddings, and split back
-(:func:`~qsudoku.samplers.dwave.subproblems.sample_batch`): one call is one QPU problem, so
-the calls, not the subproblems, are what a run is billed for.  ``construct`` keeps, of the
-answers whose digits propagate without a contradiction, the one that chooses most digits;
-``energy`` the one of largest gain.  The batch used is the most disjoint cliques of
+Each call answers ``batch`` subproblems chosen from the same state as one QPU problem on
+disjoint cliques (:func:`~qsudoku.samplers.dwave.subproblems.sample_batch`): the calls,
+not the subproblems, are what a run is billed for.  ``construct`` keeps, of the answers
+whose digits propagate without a contradiction, the one that chooses most digits;
+``energy`` the one of largest gain.  The batch used is the most cliques of
 ``subproblem_size`` (rounded up to a multiple of 8) that fit the QPU graph, at most
 ``batch`` (``info["batch"]``, with ``info["batch_requested"]`` when lower); a size whose
 one clique does not fit is a :class:`~qsudoku.errors.BackendUnavailableError` before any

@@ -18,9 +18,6 @@ limit is a :class:`~qsudoku.errors.ModelTooLargeError` and costs no network call
 
 from __future__ import annotations
 
-import math
-import numbers
-
 import dimod
 import numpy as np
 
@@ -31,6 +28,7 @@ from qsudoku.samplers.dwave.cloud import (DEFAULT_LABEL, check_credentials, clou
 from qsudoku.samplers.dwave.limits import PARAMETERS, PUBLISHED, bqm_size, check_size, cqm_size
 from qsudoku.samplers.dwave.nl_model import build_nl_model, model_size
 from qsudoku.samplers.onehot import groups_of
+from qsudoku.samplers.params import is_finite
 from qsudoku.checks import need_time_limit
 from qsudoku.samplers.reads import as_binary, empty_sampleset
 
@@ -41,8 +39,7 @@ __all__ = ["HybridSampler", "HybridCQMSampler", "HybridNLSampler", "cqm_from_gro
 def _time_limit(time_limit, minimum: float, properties) -> float:
     if time_limit is None:
         return minimum
-    if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real) or \
-            not math.isfinite(time_limit):
+    if not is_finite(time_limit):
         raise ConfigError(f"time_limit = {time_limit!r} must be a number of seconds")
     if time_limit < minimum:
         raise ConfigError(f"time_limit = {time_limit!r} s is below the solver's minimum of "

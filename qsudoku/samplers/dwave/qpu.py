@@ -271,8 +271,9 @@ class QPUSampler(dimod.ComposedSampler):
         return ss
 
 
-@functools.lru_cache(maxsize=None)
-def _mock_class():
+@functools.lru_cache(maxsize=8)
+def _mock_child(topology: str, shape: tuple):
+    from dwave.cloud.testing.mocks import qpu_problem_timing_data
     from dwave.samplers import SimulatedAnnealingSampler
     from dwave.system.testing import MockDWaveSampler
 
@@ -290,28 +291,15 @@ def _mock_class():
         def sample(self, bqm, **kwargs):
             return self.child.sample(bqm, **{k: v for k, v in kwargs.items() if k in self.parameters})
 
-    class MockQPU(MockDWaveSampler):
-        """MockDWaveSampler whose physics is simulated annealing (``seed``, ``num_sweeps`` reach it)
-        and whose properties carry D-Wave's published Advantage timing model.  Its
-        ``timing`` is canned (the same figures whatever the problem): ``canned_timing``."""
-
-        canned_timing = True
-
-        def __init__(self, topology: str, shape):
-            from dwave.cloud.testing.mocks import qpu_problem_timing_data
-
-            super().__init__(topology_type=topology, topology_shape=list(shape),
+    # D-Wave's published Advantage timing model; the mock's ``timing`` is canned (the same
+    # figures whatever the problem): ``canned_timing``
+    child = MockDWaveSampler(topology_type=topology, topology_shape=list(shape),
                              substitute_sampler=_Substitute(), parameter_warnings=False,
                              exact_solver_cutoff=0)
-            self.parameters.update(seed=[], num_sweeps=[])
-            self.properties["problem_timing_data"] = qpu_problem_timing_data("advantage")
-
-    return MockQPU
-
-
-@functools.lru_cache(maxsize=8)
-def _mock_child(topology: str, shape: tuple):
-    return _mock_class()(topology, shape)
+    child.parameters.update(seed=[], num_sweeps=[])  # they reach the simulated annealing
+    child.properties["problem_timing_data"] = qpu_problem_timing_data("advantage")
+    child.canned_timing = True
+    return child
 
 
 def mock_child(topology: str = "pegasus", shape=None):
