@@ -32,7 +32,7 @@ from qsudoku.errors import ParameterError
 from qsudoku.samplers.params import (Bool, Choice, Int, Name, Numbers, Real, Seed, Satisfies,
                                      TimeLimit, is_finite, refuse, validate)
 
-__all__ = ["check_qpu", "check_decompose", "check_kerberos", "CHAIN_BREAK_METHODS",
+__all__ = ["check_qpu", "check_decompose", "check_kerberos", "refuse_unknown", "CHAIN_BREAK_METHODS",
            "CHAIN_STRENGTHS", "WARNING_ACTIONS", "KERBEROS_PARAMS", "DECOMPOSE_PARAMS",
            "DECOMPOSE_STRATEGIES",
            "MAX_QPU_READS", "MAX_BATCH"]
@@ -132,6 +132,21 @@ _CHAIN_STRENGTH = Satisfies(lambda v: (isinstance(v, str) and v in CHAIN_STRENGT
 _NOT_QPU = ("qpu_reads", "qpu_sampler", "qpu_params")
 
 
+def refuse_unknown(sampler: str, names, accepted, listed=None) -> None:
+    """Refuse the ``names`` not in ``accepted``, saying what it accepts (``listed``, by
+    default ``accepted``).
+
+    >>> refuse_unknown("hybrid-nl", {"reads": 1}, ["time_limit", "label"])
+    Traceback (most recent call last):
+    ...
+    qsudoku.errors.ParameterError: hybrid-nl: unknown parameter(s) reads; it accepts: label, time_limit
+    """
+    unknown = sorted(set(names) - set(accepted))
+    if unknown:
+        raise ParameterError(f"{sampler}: unknown parameter(s) {', '.join(unknown)}; it accepts: "
+                             f"{', '.join(sorted(accepted if listed is None else listed))}")
+
+
 def check_qpu(sampler: str, params: Mapping, prefix: str = "") -> None:
     """The QPU sampling parameters of :class:`~qsudoku.samplers.dwave.QPUSampler` (``qpu``,
     ``mock-qpu``; ``prefix`` names where they were given, e.g. ``"qpu_params."``); unknown
@@ -179,10 +194,7 @@ def check_kerberos(sampler: str, params: Mapping) -> None:
     qsudoku.errors.ParameterError: kerberos: tabu_timeout = -1 must be an integer in 1..10000000
     """
     n = sampler
-    unknown = sorted(set(params) - set(KERBEROS_PARAMS))
-    if unknown:
-        raise ParameterError(f"{n}: unknown parameter(s) {', '.join(unknown)}; it accepts: "
-                             f"{', '.join(sorted(KERBEROS_PARAMS))}")
+    refuse_unknown(n, params, KERBEROS_PARAMS)
     qpu = validate(n, _KERBEROS, params).get("qpu_params")
     if qpu is None:
         return

@@ -27,7 +27,7 @@ from qsudoku.samplers.dwave.network import network_cause
 from qsudoku.samplers.redact import install_log_redaction, scrub
 
 __all__ = ["CLIENT_OPTIONS", "CLIENT_DEFAULTS", "DEFAULT_LABEL", "cloud_errors", "check_credentials",
-           "check_config_files", "client_options", "split_options", "plain"]
+           "check_config_files", "client_options", "connect", "split_options", "plain"]
 
 #: dwave-cloud-client options accepted as sampler options (``token`` is not one of them).
 CLIENT_OPTIONS = ("profile", "config_file", "solver", "region", "endpoint", "proxy",
@@ -109,8 +109,7 @@ def _translate(exc: BaseException, what: str, constructing: bool, client=None, s
     elif isinstance(exc, cloud.SolverFailureError):
         text = (f"the D-Wave {what} solver rejected or failed the problem ({detail}); check the "
                 "sampling parameters")
-    elif isinstance(exc, (requests.exceptions.RequestException, ConnectionError, TimeoutError,
-                          cloud.PollingTimeout, cloud.ProblemUploadError)):
+    elif isinstance(exc, network):  # the timeouts are above
         text = (f"cannot reach the D-Wave cloud ({detail}); check the network, proxy or region, "
                 f"{_OFFLINE_HINT}")
     elif isinstance(exc, ConfigFileError):
@@ -174,6 +173,13 @@ def client_options(client: dict) -> dict:
     30.0
     """
     return {**client, "defaults": dict(CLIENT_DEFAULTS)}
+
+
+def connect(what: str, cls, client: dict):
+    """``cls`` (a dwave-system sampler) built from the client options ``client`` with
+    :data:`CLIENT_DEFAULTS`, its failures re-raised by :func:`cloud_errors`."""
+    with cloud_errors(what, constructing=True, client=client):
+        return cls(**client_options(client))
 
 
 @contextlib.contextmanager

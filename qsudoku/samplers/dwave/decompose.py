@@ -11,21 +11,18 @@ Each read is first taken downhill with greedy single flips (``polish``).  A run 
 alone, with no candidate slots to propagate over: then ``energy``):
 
 - ``construct`` (:mod:`.construct`): a consistent *partial* assignment grown by the calls,
-  with singles propagated over the groups after every chosen digit; a contradiction
-  refutes the digit, undoes the last call (``backjump``) or restarts, and blames its
-  digits in later subproblems (``memory``).  On a domain-wall model it propagates over
-  the candidate slots its groups list and sends each subproblem in walls (:mod:`.walls`),
-  so ``subproblem_size`` counts walls;
+  singles propagated after every chosen digit; on a domain-wall model over the candidate
+  slots its groups list, each subproblem sent in walls (:mod:`.walls`, so
+  ``subproblem_size`` counts walls);
 - ``energy``: a large neighbourhood search over a complete assignment: the cells whose
   value has the most energy, grown through the units they share, and the best answer
   taken if it does not raise the energy (so the state drifts along plateaus).
 
-Each call answers ``batch`` subproblems chosen from the same state, sent as their disjoint
-union (variables ``Packed(j, i)``) on as many disjoint clique embeddings, and split back
-(:func:`~qsudoku.samplers.dwave.subproblems.sample_batch`): one call is one QPU problem, so
-the calls, not the subproblems, are what a run is billed for.  ``construct`` keeps, of the
-answers whose digits propagate without a contradiction, the one that chooses most digits;
-``energy`` the one of largest gain.  The batch used is the most disjoint cliques of
+Each call answers ``batch`` subproblems chosen from the same state as one QPU problem on
+disjoint cliques (:func:`~qsudoku.samplers.dwave.subproblems.sample_batch`): the calls,
+not the subproblems, are what a run is billed for.  ``construct`` keeps, of the answers
+whose digits propagate without a contradiction, the one that chooses most digits;
+``energy`` the one of largest gain.  The batch used is the most cliques of
 ``subproblem_size`` (rounded up to a multiple of 8) that fit the QPU graph, at most
 ``batch`` (``info["batch"]``, with ``info["batch_requested"]`` when lower); a size whose
 one clique does not fit is a :class:`~qsudoku.errors.BackendUnavailableError` before any
@@ -54,11 +51,13 @@ import time
 import dimod
 import numpy as np
 
-from qsudoku.errors import ConfigError, ParameterError
-from qsudoku.samplers.dwave.checks import DECOMPOSE_PARAMS, DECOMPOSE_STRATEGIES, check_decompose
+from qsudoku.errors import ParameterError
+from qsudoku.samplers.dwave.checks import (DECOMPOSE_PARAMS, DECOMPOSE_STRATEGIES, check_decompose,
+                                           refuse_unknown)
 from qsudoku.samplers.dwave.construct import construct_run
 from qsudoku.samplers.dwave.subproblems import Run, SubModel, SubStructure
 from qsudoku.samplers.dwave.cloud import plain
+from qsudoku.samplers.dwave.qpu import subproblem_child
 from qsudoku.samplers.dwave.walls import WallCode
 from qsudoku.checks import need_finite_bqm
 
@@ -161,10 +160,8 @@ class DecomposeSampler(dimod.Sampler):
         """
         own = {k: v for k, v in locals().items() if k in DECOMPOSE_PARAMS and k != "groups"}
         check_decompose("decompose", {**child_params, **own})
-        unknown = sorted(set(child_params) - set(getattr(self.child, "parameters", {})))
-        if unknown:
-            raise ParameterError(f"decompose: unknown parameter(s) {', '.join(unknown)}; it "
-                                 f"accepts: {', '.join(sorted(self.parameters))}")
+        refuse_unknown("decompose", child_params, getattr(self.child, "parameters", {}),
+                       self.parameters)
         need_finite_bqm(bqm, sampler="decompose")
         if not bqm.num_variables:
             return dimod.SampleSet.from_samples(([], []), bqm.vartype, [],
@@ -250,11 +247,4 @@ def energy_run(run: Run, model: SubModel, structure: SubStructure, rng):
 
 def decompose_sampler(qpu_sampler: str = "qpu", **options):
     """``decompose``: :class:`DecomposeSampler` over the registered ``qpu_sampler``."""
-    from qsudoku.samplers.registry import get_sampler
-
-    if not isinstance(qpu_sampler, str) or qpu_sampler not in QPU_SAMPLERS:
-        raise ConfigError(f"qpu_sampler = {qpu_sampler!r}; choose from {', '.join(QPU_SAMPLERS)}")
-    child = get_sampler(qpu_sampler, **options)
-    if qpu_sampler != "hybrid":
-        child.clique = True
-    return DecomposeSampler(child)
+    return DecomposeSampler(subproblem_child(qpu_sampler, QPU_SAMPLERS, options))

@@ -18,18 +18,17 @@ limit is a :class:`~qsudoku.errors.ModelTooLargeError` and costs no network call
 
 from __future__ import annotations
 
-import math
-import numbers
-
 import dimod
 import numpy as np
 
 from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
-from qsudoku.samplers.dwave.cloud import (CLIENT_OPTIONS, DEFAULT_LABEL, check_credentials,
-                                          client_options, cloud_errors, plain, split_options)
+from qsudoku.samplers.dwave.checks import refuse_unknown
+from qsudoku.samplers.dwave.cloud import (DEFAULT_LABEL, check_credentials, cloud_errors, connect,
+                                          plain, split_options)
 from qsudoku.samplers.dwave.limits import PARAMETERS, PUBLISHED, bqm_size, check_size, cqm_size
 from qsudoku.samplers.dwave.nl_model import build_nl_model, model_size
 from qsudoku.samplers.onehot import groups_of
+from qsudoku.samplers.params import is_finite
 from qsudoku.checks import need_time_limit
 from qsudoku.samplers.reads import as_binary, empty_sampleset
 
@@ -40,8 +39,7 @@ __all__ = ["HybridSampler", "HybridCQMSampler", "HybridNLSampler", "cqm_from_gro
 def _time_limit(time_limit, minimum: float, properties) -> float:
     if time_limit is None:
         return minimum
-    if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real) or \
-            not math.isfinite(time_limit):
+    if not is_finite(time_limit):
         raise ConfigError(f"time_limit = {time_limit!r} must be a number of seconds")
     if time_limit < minimum:
         raise ConfigError(f"time_limit = {time_limit!r} s is below the solver's minimum of "
@@ -63,6 +61,8 @@ class _Hybrid(dimod.Sampler):
     what = "hybrid"
     name = "hybrid"
     takes_groups = False
+    leap = "LeapHybridSampler"  # the dwave.system class
+    method, min_method = "sample", "min_time_limit"  # its call, and its minimum time limit
 
     def __init__(self, child=None, connect=None):
         if child is None and connect is None:
@@ -92,16 +92,25 @@ class _Hybrid(dimod.Sampler):
             self.properties = dict(self._child.properties)
         return self._child
 
-    def admit(self, size: dict, params: dict):
-        """Check ``size`` against the published limits, then connect and check it against
-        the solver's own; returns the connected Leap sampler (and labels ``params``)."""
+    def _send(self, model, size: dict, time_limit, params: dict, read=None):
+        """Send ``model`` once ``size`` fits the published limits, then the solver's own;
+        returns ``(answer, time limit, the solver's minimum)``.  The answer is read inside
+        the cloud errors: ``read(answer)``, else resolved."""
         check_size(self.name, size, PUBLISHED[self.name], "published")
         child = self.child
         solver = getattr(getattr(child, "solver", None), "name", None) or "the solver"
         check_size(self.name, size, child.properties, f"{solver}'s limit")
         if "label" in (self.parameters or {}):
             params.setdefault("label", DEFAULT_LABEL)
-        return child
+        minimum = float(getattr(child, self.min_method)(model))
+        limit = _time_limit(time_limit, minimum, child.properties)
+        with cloud_errors(self.what, source=child):
+            answer = getattr(child, self.method)(model, time_limit=limit, **params)
+            if read is None:
+                answer.resolve()
+            else:
+                answer = read(answer)
+        return answer, limit, minimum
 
     def _finish(self, ss, time_limit, minimum, **extra):
         info = plain(dict(ss.info))
@@ -118,13 +127,7 @@ class HybridSampler(_Hybrid):
     ``run_time``, ``charge_time``, microseconds) and the time limit used."""
 
     def sample(self, bqm, time_limit=None, **params):
-        child = self.admit(bqm_size(bqm), params)
-        minimum = float(child.min_time_limit(bqm))
-        limit = _time_limit(time_limit, minimum, child.properties)
-        with cloud_errors(self.what, source=child):
-            ss = child.sample(bqm, time_limit=limit, **params)
-            ss.resolve()
-        return self._finish(ss, limit, minimum)
+        return self._finish(*self._send(bqm, bqm_size(bqm), time_limit, params))
 
 
 def _fit_kind_weights(bqm, groups) -> dict:
@@ -207,15 +210,11 @@ class HybridCQMSampler(_Hybrid):
     what = "hybrid CQM"
     name = "hybrid-cqm"
     takes_groups = True
+    leap, method = "LeapHybridCQMSampler", "sample_cqm"
 
     def sample(self, bqm, groups=None, time_limit=None, **params):
         cqm = cqm_from_groups(bqm, groups or [])
-        child = self.admit(cqm_size(cqm), params)
-        minimum = float(child.min_time_limit(cqm))
-        limit = _time_limit(time_limit, minimum, child.properties)
-        with cloud_errors(self.what, source=child):
-            res = child.sample_cqm(cqm, time_limit=limit, **params)
-            res.resolve()
+        res, limit, minimum = self._send(cqm, cqm_size(cqm), time_limit, params)
         pos = {v: i for i, v in enumerate(res.variables)}
         rec = res.record
         samples = rec.sample[:, [pos[v] for v in bqm.variables]] if len(bqm.variables) else \
@@ -241,12 +240,10 @@ class HybridNLSampler(_Hybrid):
     what = "hybrid NL"
     name = "hybrid-nl"
     takes_groups = True
+    leap, min_method = "LeapHybridNLSampler", "estimated_min_time_limit"
 
     def sample(self, bqm, groups=None, time_limit=None, **params):
-        unknown = sorted(set(params) - set(self.parameters))
-        if unknown:
-            raise ParameterError(f"hybrid-nl: unknown parameter(s) {', '.join(unknown)}; it "
-                                 f"accepts: {', '.join(sorted(self.parameters))}")
+        refuse_unknown("hybrid-nl", params, self.parameters)
         need_time_limit(time_limit, sampler="hybrid-nl")
         if not len(bqm.variables):
             return empty_sampleset(bqm)
@@ -255,14 +252,13 @@ class HybridNLSampler(_Hybrid):
             raise ParameterError("hybrid-nl: the cell groups do not cover exactly the BQM's "
                                  "variables")
         size = model_size(nl.model)
-        child = self.admit(size, params)
-        minimum = float(child.estimated_min_time_limit(nl.model))
-        limit = _time_limit(time_limit, minimum, child.properties)
-        # the states are read from the answer when first used
-        with cloud_errors(self.what, source=child):
-            result = child.sample(nl.model, time_limit=limit, **params).result()
-            rows = nl.samples()
-            states = [i for i in range(nl.model.states.size()) if nl.choice.has_state(i)]
+
+        def read(future):  # the states are read from the answer when first used
+            return (future.result(), nl.samples(),
+                    [i for i in range(nl.model.states.size()) if nl.choice.has_state(i)])
+
+        (result, rows, states), limit, minimum = self._send(nl.model, size, time_limit, params,
+                                                            read)
         feasible = np.array([bool(nl.model.feasible(i)) for i in states], dtype=bool)
         pos = {v: i for i, v in enumerate(nl.variables)}
         rows = rows[:, [pos[v] for v in bqm.variables]]
@@ -274,32 +270,25 @@ class HybridNLSampler(_Hybrid):
                             feasible_fraction=float(feasible.mean()) if len(feasible) else None)
 
 
-def _hybrid_factory(name: str, cls_name: str, wrapper):
-    def factory(**options):
-        _, client = split_options(name, options, CLIENT_OPTIONS, ())
-        import dwave.system
+def _factory(cls, options: dict):
+    """``cls`` over the Leap sampler ``dwave.system.<cls.leap>``, connected on first use."""
+    _, client = split_options(cls.name, options)
+    import dwave.system
 
-        check_credentials(wrapper.what, client)
-
-        def connect():
-            with cloud_errors(wrapper.what, constructing=True, client=client):
-                return getattr(dwave.system, cls_name)(**client_options(client))
-
-        return wrapper(connect=connect)
-
-    return factory
+    check_credentials(cls.what, client)
+    return cls(connect=lambda: connect(cls.what, getattr(dwave.system, cls.leap), client))
 
 
 def hybrid_sampler(**options):
     """``hybrid``: Leap's hybrid BQM solver (needs a token)."""
-    return _hybrid_factory("hybrid", "LeapHybridSampler", HybridSampler)(**options)
+    return _factory(HybridSampler, options)
 
 
 def hybrid_cqm_sampler(**options):
     """``hybrid-cqm``: Leap's hybrid CQM solver on the one-hot groups (needs a token)."""
-    return _hybrid_factory("hybrid-cqm", "LeapHybridCQMSampler", HybridCQMSampler)(**options)
+    return _factory(HybridCQMSampler, options)
 
 
 def hybrid_nl_sampler(**options):
     """``hybrid-nl``: Leap's nonlinear solver, an integer per open cell (needs a token)."""
-    return _hybrid_factory("hybrid-nl", "LeapHybridNLSampler", HybridNLSampler)(**options)
+    return _factory(HybridNLSampler, options)

@@ -15,6 +15,7 @@ import dimod
 from qsudoku.errors import ConfigError, ParameterError
 from qsudoku.samplers.dwave.checks import KERBEROS_PARAMS, check_kerberos
 from qsudoku.samplers.dwave.cloud import plain
+from qsudoku.samplers.dwave.qpu import subproblem_child
 
 __all__ = ["KerberosQPUSampler", "CountingSampler", "kerberos_sampler", "KERBEROS_PARAMS"]
 
@@ -91,12 +92,5 @@ class KerberosQPUSampler(dimod.Sampler):
 
 def kerberos_sampler(qpu_sampler: str = "qpu", **options):
     """``kerberos``: :class:`KerberosQPUSampler` over the registered ``qpu_sampler``."""
-    from qsudoku.samplers.registry import get_sampler
-
-    if not isinstance(qpu_sampler, str) or qpu_sampler not in ("qpu", "mock-qpu"):
-        raise ConfigError(f"qpu_sampler = {qpu_sampler!r}; choose from qpu, mock-qpu")
-    import hybrid  # noqa: F401 - fail early (with the extra's name) if dwave-hybrid is missing
-
-    child = get_sampler(qpu_sampler, **options)
-    child.clique = True
-    return KerberosQPUSampler(child)
+    return KerberosQPUSampler(subproblem_child(qpu_sampler, ("qpu", "mock-qpu"), options,
+                                               requires=("hybrid",)))

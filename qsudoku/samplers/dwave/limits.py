@@ -52,24 +52,14 @@ SOURCES: dict[str, str] = {
 }
 
 #: The size of a model each limit bounds (the keys of :func:`bqm_size`, :func:`cqm_size`
-#: and :func:`~qsudoku.samplers.dwave.nl_model.model_size`).
-MEASURES: dict[str, str] = {
-    "maximum_number_of_variables": "variables",
-    "maximum_number_of_biases": "biases",
-    "maximum_number_of_constraints": "constraints",
-    "maximum_number_of_quadratic_variables": "quadratic_variables",
-    "maximum_number_of_nodes": "nodes",
-    "maximum_state_size": "state_size",
-    "maximum_decision_state_size": "decision_state_size",
-}
+#: and :func:`~qsudoku.samplers.dwave.nl_model.model_size`): the property's name without
+#: ``maximum_`` and ``number_of_``.
+MEASURES: dict[str, str] = {prop: prop.removeprefix("maximum_").removeprefix("number_of_")
+                            for limits in PUBLISHED.values() for prop in limits}
 
 #: The sampling parameters each solver documents (before a solver is known, the ones
 #: a plan accepts; the solver's own list replaces them once it is).
-PARAMETERS: dict[str, tuple[str, ...]] = {
-    "hybrid": ("time_limit", "label"),
-    "hybrid-cqm": ("time_limit", "label"),
-    "hybrid-nl": ("time_limit", "label"),
-}
+PARAMETERS: dict[str, tuple[str, ...]] = {name: ("time_limit", "label") for name in PUBLISHED}
 
 
 def bqm_size(bqm) -> dict:

@@ -17,6 +17,7 @@ factories and methods, so a missing ``[qpu]`` extra is a
 from __future__ import annotations
 
 import functools
+import importlib
 import math
 import numbers
 
@@ -29,11 +30,13 @@ from qsudoku.samplers.dwave.embedding import (EmbeddingCache, check_embedding_pa
 from qsudoku.checks import need_finite_bqm
 from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError
 from qsudoku.samplers.dwave.checks import CHAIN_BREAK_METHODS, check_qpu
-from qsudoku.samplers.dwave.cloud import (CLIENT_OPTIONS, DEFAULT_LABEL, client_options,
-                                          cloud_errors, plain, split_options)
+from qsudoku.samplers.dwave.cloud import (CLIENT_OPTIONS, DEFAULT_LABEL, cloud_errors, connect,
+                                          plain, split_options)
+from qsudoku.samplers.params import Bool, Name, validate
 from qsudoku.samplers.redact import scrub
 
-__all__ = ["QPUSampler", "clique_parts", "qpu_sampler", "mock_qpu_sampler", "mock_child", "resolve_chain_strength",
+__all__ = ["QPUSampler", "clique_parts", "qpu_sampler", "mock_qpu_sampler", "mock_child",
+           "subproblem_child", "resolve_chain_strength",
            "scrub", "TOPOLOGIES", "CHAIN_BREAK_METHODS"]
 
 #: Mock topologies and their default shapes: Advantage (P16), Advantage2 (Z12), 2000Q (C16).
@@ -43,11 +46,7 @@ MAX_SHAPES = {"pegasus": (32,), "zephyr": (24, 8), "chimera": (32, 32, 8)}
 _LOCAL_OPTIONS = ("cache", "cache_dir", "embedding_parameters")
 
 def _cache_from(options: dict, sampler: str = "qpu") -> EmbeddingCache | None:
-    if not isinstance(options.get("cache", True), bool):
-        raise ParameterError(f"{sampler}: cache = {options['cache']!r} must be true or false")
-    if options.get("cache_dir") is not None and not isinstance(options["cache_dir"], str):
-        raise ParameterError(f"{sampler}: cache_dir = {options['cache_dir']!r} must be a path "
-                             "(a string)")
+    options = validate(sampler, {"cache": Bool(), "cache_dir": Name("a path (a string)")}, options)
     if options.get("cache", True) is False:
         return None
     return EmbeddingCache(options["cache_dir"]) if options.get("cache_dir") else EmbeddingCache()
@@ -272,8 +271,9 @@ class QPUSampler(dimod.ComposedSampler):
         return ss
 
 
-@functools.lru_cache(maxsize=None)
-def _mock_class():
+@functools.lru_cache(maxsize=8)
+def _mock_child(topology: str, shape: tuple):
+    from dwave.cloud.testing.mocks import qpu_problem_timing_data
     from dwave.samplers import SimulatedAnnealingSampler
     from dwave.system.testing import MockDWaveSampler
 
@@ -291,28 +291,15 @@ def _mock_class():
         def sample(self, bqm, **kwargs):
             return self.child.sample(bqm, **{k: v for k, v in kwargs.items() if k in self.parameters})
 
-    class MockQPU(MockDWaveSampler):
-        """MockDWaveSampler whose physics is simulated annealing (``seed``, ``num_sweeps`` reach it)
-        and whose properties carry D-Wave's published Advantage timing model.  Its
-        ``timing`` is canned (the same figures whatever the problem): ``canned_timing``."""
-
-        canned_timing = True
-
-        def __init__(self, topology: str, shape):
-            from dwave.cloud.testing.mocks import qpu_problem_timing_data
-
-            super().__init__(topology_type=topology, topology_shape=list(shape),
+    # D-Wave's published Advantage timing model; the mock's ``timing`` is canned (the same
+    # figures whatever the problem): ``canned_timing``
+    child = MockDWaveSampler(topology_type=topology, topology_shape=list(shape),
                              substitute_sampler=_Substitute(), parameter_warnings=False,
                              exact_solver_cutoff=0)
-            self.parameters.update(seed=[], num_sweeps=[])
-            self.properties["problem_timing_data"] = qpu_problem_timing_data("advantage")
-
-    return MockQPU
-
-
-@functools.lru_cache(maxsize=8)
-def _mock_child(topology: str, shape: tuple):
-    return _mock_class()(topology, shape)
+    child.parameters.update(seed=[], num_sweeps=[])  # they reach the simulated annealing
+    child.properties["problem_timing_data"] = qpu_problem_timing_data("advantage")
+    child.canned_timing = True
+    return child
 
 
 def mock_child(topology: str = "pegasus", shape=None):
@@ -338,6 +325,22 @@ def mock_child(topology: str = "pegasus", shape=None):
     return _mock_child(topology, shape)
 
 
+def subproblem_child(qpu_sampler, choices: tuple, options: dict, requires: tuple = ()):
+    """The registered ``qpu_sampler`` (one of ``choices``, built from ``options``) that
+    samples a composite's subproblems: a :class:`QPUSampler` in clique mode, a Leap one as
+    it is.  ``requires``: modules imported first (a missing extra fails before any client)."""
+    from qsudoku.samplers.registry import get_sampler
+
+    if not isinstance(qpu_sampler, str) or qpu_sampler not in choices:
+        raise ConfigError(f"qpu_sampler = {qpu_sampler!r}; choose from {', '.join(choices)}")
+    for module in requires:
+        importlib.import_module(module)
+    child = get_sampler(qpu_sampler, **options)
+    if qpu_sampler != "hybrid":
+        child.clique = True
+    return child
+
+
 def qpu_sampler(**options):
     """``qpu``: the D-Wave QPU (:class:`~dwave.system.DWaveSampler`) behind a cached embedding."""
     local, client = split_options("qpu", options, CLIENT_OPTIONS + ("failover", "retry_interval"),
@@ -346,9 +349,7 @@ def qpu_sampler(**options):
     from dwave.system import DWaveSampler
 
     cache = _cache_from(local)
-    with cloud_errors("QPU", constructing=True, client=client):
-        child = DWaveSampler(**client_options(client))
-    return QPUSampler(child, cache, local.get("embedding_parameters"))
+    return QPUSampler(connect("QPU", DWaveSampler, client), cache, local.get("embedding_parameters"))
 
 
 def mock_qpu_sampler(topology: str = "pegasus", shape=None, **options):
