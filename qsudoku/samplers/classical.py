@@ -32,9 +32,9 @@ import numbers
 from datetime import timedelta
 from typing import Any, Callable, Mapping
 
-from qsudoku.checks import MAX_READS, MAX_SECONDS, need_choice, need_int, need_time_limit
-from qsudoku.samplers.params import (Bool, Choice, Int, Numbers, Real, Seed, Satisfies, refuse,
-                                     validate)
+from qsudoku.checks import MAX_READS, MAX_SECONDS
+from qsudoku.samplers.params import (Bool, Choice, Int, Numbers, Real, Seed, Satisfies, TimeLimit,
+                                     refuse, table_check, validate)
 
 __all__ = ["neal_sampler", "check_sa", "check_tabu", "check_steepest", "check_random",
            "BETA_SCHEDULE_TYPES", "INITIAL_STATES_GENERATORS", "PROPOSAL_ACCEPTANCE_CRITERIA"]
@@ -66,9 +66,6 @@ def _initial_states(sampler: str, params: Mapping) -> None:
     """``initial_states`` (samples-like, values 0/1 or -1/+1, at most MAX_READS states)
     and ``initial_states_generator``; the states' variables are checked by dimod against
     the BQM when sampled."""
-    need_choice("initial_states_generator",
-                params.get("initial_states_generator", "random"), INITIAL_STATES_GENERATORS,
-                sampler=sampler)
     states = params.get("initial_states")
     if states is None:
         if params.get("initial_states_generator") in ("none", "tile"):
@@ -91,8 +88,8 @@ def _initial_states(sampler: str, params: Mapping) -> None:
 
 def _common(sampler: str, params: Mapping, seed_high: int) -> None:
     """``num_reads``, ``seed`` and the initial states, as every dwave-samplers class takes them."""
-    validate(sampler, {"num_reads": Int(1, MAX_READS), "seed": Int(0, seed_high, none=True)},
-             params)
+    validate(sampler, {"num_reads": Int(1, MAX_READS), "seed": Int(0, seed_high, none=True),
+                       "initial_states_generator": Choice(INITIAL_STATES_GENERATORS)}, params)
     _initial_states(sampler, params)
 
 
@@ -151,7 +148,7 @@ def check_sa(sampler: str, params: Mapping) -> None:
 def _tenure(sampler: str, name: str, value: Any) -> Any:
     if value is not None and type(value) is not int:  # the library takes a Python int only
         refuse(sampler, name, value, "must be an integer >= 0")
-    return need_int(name, value, low=0, high=C_INT, allow_none=True, sampler=sampler)
+    return Int(0, C_INT, none=True)(sampler, name, value)
 
 
 def _time_limit(sampler: str, name: str, value: Any) -> Any:
@@ -160,35 +157,29 @@ def _time_limit(sampler: str, name: str, value: Any) -> Any:
         if not 0 < value.total_seconds() <= MAX_SECONDS:
             refuse(sampler, name, value, f"must be in (0, {MAX_SECONDS:g}] seconds")
         return value
-    return need_time_limit(value, name, sampler=sampler)
+    return TimeLimit()(sampler, name, value)
 
 
-#: What ``TabuSampler.sample`` takes besides reads, seed and initial states (``timeout``:
-#: milliseconds per read, never ``None``: without it a read runs up to ``num_restarts``
-#: restarts, unbounded in time; the C ``int`` arguments at most ``2**31 - 1``; ``tenure``
-#: below the number of variables is checked by the library), checked in this order.
-_TABU: dict[str, Callable] = {
+def _check_with(seed_high: int, table: Mapping) -> Callable[[str, Mapping], None]:
+    """The check of a dwave-samplers class: :func:`_common` (its seed at most
+    ``seed_high``), then ``table``."""
+    def check(sampler: str, params: Mapping) -> None:
+        _common(sampler, params, seed_high)
+        validate(sampler, table, params)
+    return check
+
+
+#: ``TabuSampler.sample`` (its seed below ``2**32``; ``timeout``: milliseconds per read,
+#: never ``None``: without it a read runs up to ``num_restarts`` restarts, unbounded in
+#: time; the C ``int`` arguments at most ``2**31 - 1``; ``tenure`` below the number of
+#: variables is checked by the library), checked in this order.
+check_tabu = _check_with(2**32 - 1, {
     "timeout": Int(1, MAX_SWEEPS), "tenure": _tenure, "num_restarts": Int(0, C_INT),
     "energy_threshold": Real(closed=True, none=True),
     **{k: Int(0, C_INT, none=True)
-       for k in ("coefficient_z_first", "coefficient_z_restart", "lower_bound_z")}}
-#: What ``RandomSampler.sample`` takes (``max_num_samples`` caps the samples kept).
-_RANDOM: dict[str, Callable] = {"num_reads": Int(1, MAX_READS), "seed": Seed(),
-                                "time_limit": _time_limit, "max_num_samples": Int(1, MAX_READS)}
-
-
-def check_tabu(sampler: str, params: Mapping) -> None:
-    """``tabu``: ``TabuSampler.sample`` parameters (seed below ``2**32``; :data:`_TABU`)."""
-    _common(sampler, params, 2**32 - 1)
-    validate(sampler, _TABU, params)
-
-
-def check_steepest(sampler: str, params: Mapping) -> None:
-    """``steepest``: ``SteepestDescentSolver.sample`` parameters (seed below ``2**32``)."""
-    _common(sampler, params, 2**32 - 1)
-    validate(sampler, {"large_sparse_opt": Bool()}, params)
-
-
-def check_random(sampler: str, params: Mapping) -> None:
-    """``random``: ``RandomSampler.sample`` parameters (:data:`_RANDOM`)."""
-    validate(sampler, _RANDOM, params)
+       for k in ("coefficient_z_first", "coefficient_z_restart", "lower_bound_z")}})
+#: ``SteepestDescentSolver.sample`` (its seed below ``2**32``).
+check_steepest = _check_with(2**32 - 1, {"large_sparse_opt": Bool()})
+#: ``RandomSampler.sample`` (``max_num_samples`` caps the samples kept).
+check_random = table_check({"num_reads": Int(1, MAX_READS), "seed": Seed(),
+                            "time_limit": _time_limit, "max_num_samples": Int(1, MAX_READS)})
