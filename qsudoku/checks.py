@@ -181,10 +181,9 @@ def need_finite_bqm(bqm: Any, *, sampler: str) -> None:
 
     if not isinstance(bqm, dimod.BinaryQuadraticModel):
         return
-    n = bqm.num_variables
     with np.errstate(all="ignore"):  # the energy of the all-ones sample adds every bias
-        total = float(bqm.energies((np.ones((1, n), np.int8), bqm.variables))[0]) if n else \
-            float(bqm.offset)
+        ones = (np.ones((1, bqm.num_variables), np.int8), bqm.variables)
+        total = float(bqm.energies(ones)[0]) if bqm.num_variables else float(bqm.offset)
     if math.isfinite(total):
         return
     biases = itertools.chain([("offset", bqm.offset)],

@@ -28,6 +28,7 @@ qsudoku.errors.ParameterError: tabu: timeout = -1 must be an integer in 1..10000
 
 from __future__ import annotations
 
+import functools
 import numbers
 from datetime import timedelta
 from typing import Any, Callable, Mapping
@@ -114,34 +115,30 @@ def check_sa(sampler: str, params: Mapping) -> None:
     qsudoku.errors.ParameterError: neal: num_sweeps = 1000 must be a multiple of num_sweeps_per_beta = 3
     """
     _common(sampler, params, 2**31 - 1)
-    p = validate(sampler, _SA, params)
+    p, no = validate(sampler, _SA, params), functools.partial(refuse, sampler)
     kind, per_beta = p.get("beta_schedule_type", "geometric"), p.get("num_sweeps_per_beta", 1)
     sweeps, schedule = p.get("num_sweeps"), p.get("beta_schedule")
     if kind == "custom":
         if schedule is None:
-            refuse(sampler, "beta_schedule", None, "must be given for beta_schedule_type = 'custom'")
+            no("beta_schedule", None, "must be given for beta_schedule_type = 'custom'")
         betas = Numbers(_SCHEDULE)(sampler, "beta_schedule", schedule)
         if not betas or min(betas) < 0 or len(betas) * per_beta > MAX_SWEEPS:
-            refuse(sampler, "beta_schedule", schedule, f"{_SCHEDULE}, of at most "
-                   f"{MAX_SWEEPS // per_beta} betas")
+            no("beta_schedule", schedule, f"{_SCHEDULE}, of at most {MAX_SWEEPS // per_beta} betas")
         if sweeps is not None and sweeps != len(betas) * per_beta:
-            refuse(sampler, "num_sweeps", sweeps, "must equal len(beta_schedule) * "
-                   f"num_sweeps_per_beta = {len(betas) * per_beta} for "
-                   "beta_schedule_type = 'custom'")
+            no("num_sweeps", sweeps, f"must equal len(beta_schedule) * num_sweeps_per_beta = "
+               f"{len(betas) * per_beta} for beta_schedule_type = 'custom'")
     elif schedule is not None:
-        refuse(sampler, "beta_schedule", schedule,
-               f"needs beta_schedule_type = 'custom' (not {kind!r})")
-    elif (1000 if sweeps is None else sweeps) % per_beta:
-        refuse(sampler, "num_sweeps", 1000 if sweeps is None else sweeps,
-               f"must be a multiple of num_sweeps_per_beta = {per_beta}")
+        no("beta_schedule", schedule, f"needs beta_schedule_type = 'custom' (not {kind!r})")
+    elif (sweeps or 1000) % per_beta:
+        no("num_sweeps", sweeps or 1000, f"must be a multiple of num_sweeps_per_beta = {per_beta}")
     if p.get("beta_range") is not None:
         what = f"must be two finite numbers {'0 <=' if kind == 'linear' else '0 <'} low <= high"
         pair = Numbers(what)(sampler, "beta_range", p["beta_range"])
         if len(pair) != 2 or not (0 <= pair[0] <= pair[1]) or (kind != "linear" and not pair[0]):
-            refuse(sampler, "beta_range", p["beta_range"], what)
+            no("beta_range", p["beta_range"], what)
         if kind == "custom" and pair != [betas[0], betas[-1]]:
-            refuse(sampler, "beta_range", p["beta_range"], "must be left out or equal the "
-                   "first and last values of beta_schedule for beta_schedule_type = 'custom'")
+            no("beta_range", p["beta_range"], "must be left out or equal the first and last "
+               "values of beta_schedule for beta_schedule_type = 'custom'")
     validate(sampler, _SA_REST, params)
 
 
