@@ -158,8 +158,9 @@ def need_ints(name: str, values: Any, *, low: int, high: int,
     """
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
         raise TypeError(f"{name} must be a sequence of integers, not {describe(values)}")
-    out = tuple(v if type(v) is int and low <= v <= high  # fast path: plain ints in range
-                else need_int(f"{name}[{i}]", v, low=low, high=high) for i, v in enumerate(values))
+    out: tuple[Any, ...] = tuple(v if type(v) is int and low <= v <= high  # fast path: plain ints in range
+                                 else need_int(f"{name}[{i}]", v, low=low, high=high)
+                                 for i, v in enumerate(values))
     if length is not None and len(out) != length:
         raise ValueError(f"{name} has {len(out)} values, expected {length}")
     return out
