@@ -4,20 +4,16 @@
 Public functions call these first, so that a misuse fails at the call with a message
 saying what was wrong, instead of deep inside numpy or dimod (or not at all).
 
-A sampler's parameters are checked with the same functions given ``sampler=``: then any
-bad value is one :class:`~qsudoku.errors.ParameterError` (a ``ConfigError``, exit 2) that
-names the sampler and the parameter, so a bad ``--param`` is one line, never an internal
-error or a hang inside a library.  Booleans must be real booleans: ``"false"`` is a
-(true) string, so it is refused.
+A sampler's parameters are checked with the same functions given ``sampler=`` (by the
+constraints of :mod:`qsudoku.samplers.params`, which hold the other rules of a sampler's
+values): then any bad value is one :class:`~qsudoku.errors.ParameterError` (a
+``ConfigError``, exit 2) that names the sampler and the parameter, so a bad ``--param``
+is one line, never an internal error or a hang inside a library.
 
 >>> need_int("num_ants", 10**9, low=1, high=10**4, sampler="aco")
 Traceback (most recent call last):
 ...
 qsudoku.errors.ParameterError: aco: num_ants = 1000000000 must be an integer in 1..10000
->>> need_bool("stop_at_ground", "yes", sampler="aco")
-Traceback (most recent call last):
-...
-qsudoku.errors.ParameterError: aco: stop_at_ground = 'yes' must be true or false
 
 >>> need_int("limit", 2, low=1)
 2
@@ -38,14 +34,15 @@ TypeError: size must be an int, not str ('9')
 from __future__ import annotations
 
 import decimal
+import itertools
 import math
 import numbers
 from typing import Any, Iterable, NoReturn
 
 from qsudoku.errors import ConfigError, ParameterError
 
-__all__ = ["need_type", "need_int", "need_real", "need_ints", "describe",
-           "need_bool", "need_choice", "need_time_limit", "no_unknown",
+__all__ = ["need_type", "need_int", "need_real", "need_ints", "describe", "need_time_limit",
+           "no_unknown",
            "need_finite_bqm", "MAX_SECONDS", "MAX_READS"]
 
 #: The longest time budget or limit accepted anywhere (about 116 days): beyond it a deadline
@@ -125,9 +122,7 @@ def need_real(name: str, value: Any, *, low: float | None = None, high: float | 
         raise TypeError(f"{name} must be a number, not {describe(value)}")
     try:
         x = float(value) if ok else math.nan
-    except OverflowError:  # an int or Fraction beyond any float (10**400)
-        x = math.inf if value > 0 else -math.inf
-    except ValueError:  # Decimal('sNaN')
+    except (OverflowError, ValueError):  # beyond any float (10**400), Decimal('sNaN')
         x = math.nan
     below = low is not None and (x <= low if low_open else x < low)
     if not math.isfinite(x) or below or (high is not None and x > high):
@@ -136,26 +131,6 @@ def need_real(name: str, value: Any, *, low: float | None = None, high: float | 
         _raise(f"{name} = {_shown(value)} must be a finite number {' and '.join(parts)}"
                .rstrip(), sampler)
     return x
-
-
-def need_bool(name: str, value: Any, *, sampler: str | None = None) -> bool:
-    """``value`` if it is ``True`` or ``False`` (numpy's bool too); else a ``TypeError``
-    (a ``ParameterError`` for a ``sampler``'s parameter)."""
-    if isinstance(value, bool) or type(value).__name__ == "bool_":
-        return bool(value)
-    if sampler is not None:
-        raise ParameterError(f"{sampler}: {name} = {value!r} must be true or false")
-    raise TypeError(f"{name} must be true or false, not {describe(value)}")
-
-
-def need_choice(name: str, value: Any, choices: Iterable, *, allow_none: bool = False,
-                sampler: str | None = None):
-    """``value`` if it is one of ``choices``; else a ``ValueError`` (a ``ParameterError``
-    for a ``sampler``'s parameter)."""
-    choices = list(choices)
-    if (value is None and allow_none) or (isinstance(value, str) and value in choices):
-        return value
-    _raise(f"{name} = {value!r}; choose from {', '.join(map(str, choices))}", sampler)
 
 
 def need_time_limit(value: Any, name: str = "time_limit", *,
@@ -183,12 +158,9 @@ def need_ints(name: str, values: Any, *, low: int, high: int,
     """
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
         raise TypeError(f"{name} must be a sequence of integers, not {describe(values)}")
-    out = tuple(values)
-    for i, v in enumerate(out):
-        if type(v) is not int or not low <= v <= high:  # fast path: plain ints in range
-            need_int(f"{name}[{i}]", v, low=low, high=high)
-    if any(type(v) is not int for v in out):
-        out = tuple(int(v) for v in out)
+    out: tuple[Any, ...] = tuple(v if type(v) is int and low <= v <= high  # fast path: plain ints in range
+                                 else need_int(f"{name}[{i}]", v, low=low, high=high)
+                                 for i, v in enumerate(values))
     if length is not None and len(out) != length:
         raise ValueError(f"{name} has {len(out)} values, expected {length}")
     return out
@@ -210,17 +182,15 @@ def need_finite_bqm(bqm: Any, *, sampler: str) -> None:
 
     if not isinstance(bqm, dimod.BinaryQuadraticModel):
         return
-    n = bqm.num_variables
     with np.errstate(all="ignore"):  # the energy of the all-ones sample adds every bias
-        total = float(bqm.energies((np.ones((1, n), np.int8), bqm.variables))[0]) if n else \
-            float(bqm.offset)
+        ones = (np.ones((1, bqm.num_variables), np.int8), bqm.variables)
+        total = float(bqm.energies(ones)[0]) if bqm.num_variables else float(bqm.offset)
     if math.isfinite(total):
         return
-    where = (f"offset is {float(bqm.offset)!r}" if not math.isfinite(bqm.offset) else
-             next((f"linear bias of {v!r} is {float(b)!r}" for v, b in bqm.linear.items()
-                   if not math.isfinite(b)), None) or
-             next((f"quadratic bias of {uv!r} is {float(b)!r}"
-                   for uv, b in bqm.quadratic.items() if not math.isfinite(b)), None))
+    biases = itertools.chain([("offset", bqm.offset)],
+                             ((f"linear bias of {v!r}", b) for v, b in bqm.linear.items()),
+                             ((f"quadratic bias of {uv!r}", b) for uv, b in bqm.quadratic.items()))
+    where = next((f"{what} is {float(b)!r}" for what, b in biases if not math.isfinite(b)), None)
     raise ConfigError(f"{sampler}: the BQM's {where}; every bias must be a finite number"
                       if where else f"{sampler}: the BQM's biases add up past the float range "
                       "(the energies would overflow); scale them down")

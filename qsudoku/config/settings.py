@@ -187,6 +187,7 @@ MIN_WORKER_MEMORY = 256 * 2**20
 
 _UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
           "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
+_SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]i?b|b)?\s*", re.I)
 
 
 def need_worker_memory(name: str, value: Any) -> str | int:
@@ -201,15 +202,13 @@ def need_worker_memory(name: str, value: Any) -> str | int:
     """
     if isinstance(value, str) and value.strip().lower() == "auto":
         return "auto"
-    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]i?b|b)?\s*", value, re.I) \
-        if isinstance(value, str) else None
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
         size = value
-    elif m is None:
+    elif isinstance(value, str) and (m := _SIZE.fullmatch(value)):
+        size = int(float(m.group(1)) * _UNITS[(m.group(2) or "").lower()])
+    else:
         raise ConfigError(f"{name} = {value!r} must be \"auto\" or a size such as \"2GiB\", "
                           "\"500MB\" or a number of bytes (0 = no limit)")
-    else:
-        size = int(float(m.group(1)) * _UNITS[(m.group(2) or "").lower()])
     if 0 < size < MIN_WORKER_MEMORY:
         raise ConfigError(f"{name} = {value!r} is below the {MIN_WORKER_MEMORY >> 20} MiB a Dask "
                           "worker needs to run qsudoku (about 180 MB after a 9x9 solve); give at "

@@ -79,12 +79,11 @@ def check_outputs(outputs, inputs=(), *, what: str | Sequence[str] = "-o",
     kinds = [binary] * len(flags) if isinstance(binary, bool) else list(binary)
     if len(outputs) > len(flags) and is_stdout(outputs[0]):
         outputs = outputs[:len(flags)]  # companions of standard output: none are written
-    keys = [(p, _identity(p)) for p in inputs if p is not None and not is_stdout(p)]
-    read = {key[:2]: os.fspath(p) for p, key in reversed(keys) if key is not None}
+    read = {key[:2]: os.fspath(p) for p in reversed(list(inputs))  # the first input wins
+            if p is not None and not is_stdout(p) and (key := _identity(p)) is not None}
     written: dict = {}
     for k, out in enumerate(outputs):
-        named = k < len(flags)
-        flag = flags[k] if named else ""
+        flag, named = (flags[k], True) if k < len(flags) else ("", False)
         name = f"{flag} {out}".strip()
         check_target(out, flag, binary=named and bool(kinds[k]))
         key = _identity(out)

@@ -28,13 +28,14 @@ qsudoku.errors.ParameterError: tabu: timeout = -1 must be an integer in 1..10000
 
 from __future__ import annotations
 
+import functools
 import numbers
 from datetime import timedelta
 from typing import Any, Callable, Mapping
 
-from qsudoku.checks import MAX_READS, MAX_SECONDS, need_choice, need_int, need_time_limit
-from qsudoku.samplers.params import (Bool, Choice, Int, Numbers, Real, Seed, Satisfies, refuse,
-                                     validate)
+from qsudoku.checks import MAX_READS, MAX_SECONDS
+from qsudoku.samplers.params import (Bool, Choice, Int, Numbers, Real, Seed, Satisfies, TimeLimit,
+                                     refuse, table_check, validate)
 
 __all__ = ["neal_sampler", "check_sa", "check_tabu", "check_steepest", "check_random",
            "BETA_SCHEDULE_TYPES", "INITIAL_STATES_GENERATORS", "PROPOSAL_ACCEPTANCE_CRITERIA"]
@@ -66,9 +67,6 @@ def _initial_states(sampler: str, params: Mapping) -> None:
     """``initial_states`` (samples-like, values 0/1 or -1/+1, at most MAX_READS states)
     and ``initial_states_generator``; the states' variables are checked by dimod against
     the BQM when sampled."""
-    need_choice("initial_states_generator",
-                params.get("initial_states_generator", "random"), INITIAL_STATES_GENERATORS,
-                sampler=sampler)
     states = params.get("initial_states")
     if states is None:
         if params.get("initial_states_generator") in ("none", "tile"):
@@ -91,8 +89,8 @@ def _initial_states(sampler: str, params: Mapping) -> None:
 
 def _common(sampler: str, params: Mapping, seed_high: int) -> None:
     """``num_reads``, ``seed`` and the initial states, as every dwave-samplers class takes them."""
-    validate(sampler, {"num_reads": Int(1, MAX_READS), "seed": Int(0, seed_high, none=True)},
-             params)
+    validate(sampler, {"num_reads": Int(1, MAX_READS), "seed": Int(0, seed_high, none=True),
+                       "initial_states_generator": Choice(INITIAL_STATES_GENERATORS)}, params)
     _initial_states(sampler, params)
 
 
@@ -117,41 +115,37 @@ def check_sa(sampler: str, params: Mapping) -> None:
     qsudoku.errors.ParameterError: neal: num_sweeps = 1000 must be a multiple of num_sweeps_per_beta = 3
     """
     _common(sampler, params, 2**31 - 1)
-    p = validate(sampler, _SA, params)
+    p, no = validate(sampler, _SA, params), functools.partial(refuse, sampler)
     kind, per_beta = p.get("beta_schedule_type", "geometric"), p.get("num_sweeps_per_beta", 1)
     sweeps, schedule = p.get("num_sweeps"), p.get("beta_schedule")
     if kind == "custom":
         if schedule is None:
-            refuse(sampler, "beta_schedule", None, "must be given for beta_schedule_type = 'custom'")
+            no("beta_schedule", None, "must be given for beta_schedule_type = 'custom'")
         betas = Numbers(_SCHEDULE)(sampler, "beta_schedule", schedule)
         if not betas or min(betas) < 0 or len(betas) * per_beta > MAX_SWEEPS:
-            refuse(sampler, "beta_schedule", schedule, f"{_SCHEDULE}, of at most "
-                   f"{MAX_SWEEPS // per_beta} betas")
+            no("beta_schedule", schedule, f"{_SCHEDULE}, of at most {MAX_SWEEPS // per_beta} betas")
         if sweeps is not None and sweeps != len(betas) * per_beta:
-            refuse(sampler, "num_sweeps", sweeps, "must equal len(beta_schedule) * "
-                   f"num_sweeps_per_beta = {len(betas) * per_beta} for "
-                   "beta_schedule_type = 'custom'")
+            no("num_sweeps", sweeps, f"must equal len(beta_schedule) * num_sweeps_per_beta = "
+               f"{len(betas) * per_beta} for beta_schedule_type = 'custom'")
     elif schedule is not None:
-        refuse(sampler, "beta_schedule", schedule,
-               f"needs beta_schedule_type = 'custom' (not {kind!r})")
-    elif (1000 if sweeps is None else sweeps) % per_beta:
-        refuse(sampler, "num_sweeps", 1000 if sweeps is None else sweeps,
-               f"must be a multiple of num_sweeps_per_beta = {per_beta}")
+        no("beta_schedule", schedule, f"needs beta_schedule_type = 'custom' (not {kind!r})")
+    elif (sweeps or 1000) % per_beta:
+        no("num_sweeps", sweeps or 1000, f"must be a multiple of num_sweeps_per_beta = {per_beta}")
     if p.get("beta_range") is not None:
         what = f"must be two finite numbers {'0 <=' if kind == 'linear' else '0 <'} low <= high"
         pair = Numbers(what)(sampler, "beta_range", p["beta_range"])
         if len(pair) != 2 or not (0 <= pair[0] <= pair[1]) or (kind != "linear" and not pair[0]):
-            refuse(sampler, "beta_range", p["beta_range"], what)
+            no("beta_range", p["beta_range"], what)
         if kind == "custom" and pair != [betas[0], betas[-1]]:
-            refuse(sampler, "beta_range", p["beta_range"], "must be left out or equal the "
-                   "first and last values of beta_schedule for beta_schedule_type = 'custom'")
+            no("beta_range", p["beta_range"], "must be left out or equal the first and last "
+               "values of beta_schedule for beta_schedule_type = 'custom'")
     validate(sampler, _SA_REST, params)
 
 
 def _tenure(sampler: str, name: str, value: Any) -> Any:
     if value is not None and type(value) is not int:  # the library takes a Python int only
         refuse(sampler, name, value, "must be an integer >= 0")
-    return need_int(name, value, low=0, high=C_INT, allow_none=True, sampler=sampler)
+    return Int(0, C_INT, none=True)(sampler, name, value)
 
 
 def _time_limit(sampler: str, name: str, value: Any) -> Any:
@@ -160,35 +154,29 @@ def _time_limit(sampler: str, name: str, value: Any) -> Any:
         if not 0 < value.total_seconds() <= MAX_SECONDS:
             refuse(sampler, name, value, f"must be in (0, {MAX_SECONDS:g}] seconds")
         return value
-    return need_time_limit(value, name, sampler=sampler)
+    return TimeLimit()(sampler, name, value)
 
 
-#: What ``TabuSampler.sample`` takes besides reads, seed and initial states (``timeout``:
-#: milliseconds per read, never ``None``: without it a read runs up to ``num_restarts``
-#: restarts, unbounded in time; the C ``int`` arguments at most ``2**31 - 1``; ``tenure``
-#: below the number of variables is checked by the library), checked in this order.
-_TABU: dict[str, Callable] = {
+def _check_with(seed_high: int, table: Mapping) -> Callable[[str, Mapping], None]:
+    """The check of a dwave-samplers class: :func:`_common` (its seed at most
+    ``seed_high``), then ``table``."""
+    def check(sampler: str, params: Mapping) -> None:
+        _common(sampler, params, seed_high)
+        validate(sampler, table, params)
+    return check
+
+
+#: ``TabuSampler.sample`` (its seed below ``2**32``; ``timeout``: milliseconds per read,
+#: never ``None``: without it a read runs up to ``num_restarts`` restarts, unbounded in
+#: time; the C ``int`` arguments at most ``2**31 - 1``; ``tenure`` below the number of
+#: variables is checked by the library), checked in this order.
+check_tabu = _check_with(2**32 - 1, {
     "timeout": Int(1, MAX_SWEEPS), "tenure": _tenure, "num_restarts": Int(0, C_INT),
     "energy_threshold": Real(closed=True, none=True),
     **{k: Int(0, C_INT, none=True)
-       for k in ("coefficient_z_first", "coefficient_z_restart", "lower_bound_z")}}
-#: What ``RandomSampler.sample`` takes (``max_num_samples`` caps the samples kept).
-_RANDOM: dict[str, Callable] = {"num_reads": Int(1, MAX_READS), "seed": Seed(),
-                                "time_limit": _time_limit, "max_num_samples": Int(1, MAX_READS)}
-
-
-def check_tabu(sampler: str, params: Mapping) -> None:
-    """``tabu``: ``TabuSampler.sample`` parameters (seed below ``2**32``; :data:`_TABU`)."""
-    _common(sampler, params, 2**32 - 1)
-    validate(sampler, _TABU, params)
-
-
-def check_steepest(sampler: str, params: Mapping) -> None:
-    """``steepest``: ``SteepestDescentSolver.sample`` parameters (seed below ``2**32``)."""
-    _common(sampler, params, 2**32 - 1)
-    validate(sampler, {"large_sparse_opt": Bool()}, params)
-
-
-def check_random(sampler: str, params: Mapping) -> None:
-    """``random``: ``RandomSampler.sample`` parameters (:data:`_RANDOM`)."""
-    validate(sampler, _RANDOM, params)
+       for k in ("coefficient_z_first", "coefficient_z_restart", "lower_bound_z")}})
+#: ``SteepestDescentSolver.sample`` (its seed below ``2**32``).
+check_steepest = _check_with(2**32 - 1, {"large_sparse_opt": Bool()})
+#: ``RandomSampler.sample`` (``max_num_samples`` caps the samples kept).
+check_random = table_check({"num_reads": Int(1, MAX_READS), "seed": Seed(),
+                            "time_limit": _time_limit, "max_num_samples": Int(1, MAX_READS)})

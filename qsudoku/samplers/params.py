@@ -83,27 +83,22 @@ class Real(Constraint):
 
 @dataclass(frozen=True)
 class Bool(Constraint):
-    """``True`` or ``False`` (numpy's too)."""
+    """``True`` or ``False`` (numpy's too): ``"false"`` is a (true) string, so it is refused."""
 
     def __call__(self, sampler: str, name: str, value: Any) -> Any:
-        return opt.need_bool(name, value, sampler=sampler)
+        if not (isinstance(value, bool) or type(value).__name__ == "bool_"):
+            refuse(sampler, name, value, "must be true or false")
+        return bool(value)
 
 
-@dataclass(frozen=True)
-class Seed(Constraint):
+def Seed() -> Int:
     """``None`` or an integer in ``0 .. 2**63 - 1``."""
-
-    def __call__(self, sampler: str, name: str, value: Any) -> Any:
-        return opt.need_int("seed", value, low=0, high=2**63 - 1, allow_none=True,
-                            sampler=sampler)
+    return Int(0, 2**63 - 1, none=True)
 
 
-@dataclass(frozen=True)
-class TimeLimit(Constraint):
-    """``None`` or seconds in ``(0, MAX_SECONDS]``."""
-
-    def __call__(self, sampler: str, name: str, value: Any) -> Any:
-        return opt.need_time_limit(value, name, sampler=sampler)
+def TimeLimit() -> Real:
+    """``None`` or seconds in ``(0, MAX_SECONDS]`` (:func:`~qsudoku.checks.need_time_limit`)."""
+    return Real(0, opt.MAX_SECONDS, none=True)
 
 
 @dataclass(frozen=True)
@@ -115,11 +110,11 @@ class Choice(Constraint):
     fold: bool = False
 
     def __call__(self, sampler: str, name: str, value: Any) -> Any:
-        if self.fold and isinstance(value, str) and value.lower() in (
-                c.lower() for c in self.choices):
+        if (value is None and self.none) or isinstance(value, str) and (value in self.choices or (
+                self.fold and value.lower() in (c.lower() for c in self.choices))):
             return value
-        return opt.need_choice(name, value, self.choices, allow_none=self.none,
-                               sampler=sampler)
+        raise ParameterError(f"{sampler}: {name} = {value!r}; choose from "
+                             f"{', '.join(map(str, self.choices))}")
 
 
 def refuse(sampler: str, name: str, value: Any, what: str):
@@ -229,12 +224,15 @@ def checked(sampler: str):
     return deco
 
 
-def table_check(cls) -> Callable[[str, Mapping], None]:
-    """``check(name, params)``: :func:`validate` of ``params`` against ``cls._constraints``,
-    for the registry (:attr:`~qsudoku.samplers.entries.SamplerSpec.checks`), which checks
-    a configuration's parameters before any model is built."""
+def table_check(table) -> Callable[[str, Mapping], None]:
+    """``check(name, params)``: :func:`validate` of ``params`` against ``table`` (a class's
+    ``_constraints``, given the class), for the registry
+    (:attr:`~qsudoku.samplers.entries.SamplerSpec.checks`), which checks a configuration's
+    parameters before any model is built."""
+    table = getattr(table, "_constraints", table)
+
     def check(sampler: str, params: Mapping) -> None:
-        validate(sampler, cls._constraints, dict(params))
+        validate(sampler, table, params)
     return check
 
 

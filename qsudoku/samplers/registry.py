@@ -371,7 +371,5 @@ def check_sampler_values(name: str, params: Mapping, source: str = "") -> None:
         try:
             getattr(importlib.import_module(module), attr)(name, params)
         except ParameterError as e:
-            if not source:
-                raise
-            raise ParameterError(f"{e} (in {source})") from None
+            raise (ParameterError(f"{e} (in {source})") if source else e) from None
     check_values(params, source)

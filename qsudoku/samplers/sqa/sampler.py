@@ -34,7 +34,8 @@ import numpy as np
 from dwave.samplers import PathIntegralAnnealingSampler, RotorModelAnnealingSampler
 
 from qsudoku.samplers.classical import check_sa
-from qsudoku.checks import need_choice, need_finite_bqm, need_real
+from qsudoku.checks import need_finite_bqm, need_real
+from qsudoku.samplers.params import Choice
 from qsudoku.samplers.reads import empty_sampleset
 
 __all__ = ["PathIntegralSampler", "RotorSampler", "check_sqa", "check_rotor",
@@ -47,8 +48,8 @@ SCHEDULE_TYPES = ("linear", "geometric")
 def check_rotor(sampler: str, params: Mapping) -> None:
     """``rotor``'s parameters: those of simulated annealing (``beta_range``, sweeps,
     seed, initial states), with a ``linear`` or ``geometric`` schedule."""
-    need_choice("beta_schedule_type", params.get("beta_schedule_type", "geometric"),
-                SCHEDULE_TYPES, sampler=sampler)
+    Choice(SCHEDULE_TYPES)(sampler, "beta_schedule_type",
+                           params.get("beta_schedule_type", "geometric"))
     check_sa(sampler, params)
 
 
