@@ -29,7 +29,7 @@ from qsudoku.exact.problem import Outcome, Problem
 #: the time limit is not started (grounding cannot be interrupted).
 GROUND_RATE = 40_000
 
-__all__ = ["GROUND_RATE", "RULES", "facts", "program", "solve_asp", "parse_values"]
+__all__ = ["GROUND_RATE", "RULES", "facts", "program", "to_asp", "solve_asp", "parse_values"]
 
 #: The rules shared by the sampler and the export.
 RULES = """\
@@ -62,6 +62,12 @@ def program(problem: Problem, comment: str = "") -> str:
     """A complete clingo program: a comment header, the facts and :data:`RULES`."""
     head = "".join(f"% {line}\n" for line in comment.splitlines())
     return head + facts(problem) + RULES
+
+
+def to_asp(problem: Problem) -> str:
+    """The export: :func:`program` under a header naming the puzzle (a propagated one)."""
+    return program(problem, "\n".join([f"qsudoku: {problem.candidates.puzzle.kind}",
+                                       *problem.about(), "solve with: clingo FILE"]))
 
 
 def parse_values(symbols) -> dict[tuple[int, int], int]:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import threading
 import time
 from contextlib import contextmanager, nullcontext
-from itertools import chain
 from typing import Iterator
 
 import numpy as np
@@ -104,8 +103,7 @@ def clause_chunks(problem: Problem) -> Iterator[list[list[int]]]:
     groups = problem.groups
     if not groups:
         return
-    sizes = np.fromiter((len(g.members) for g in groups), np.int64, len(groups))
-    flat = np.fromiter(chain.from_iterable(g.members for g in groups), np.int64, int(sizes.sum()))
+    sizes, flat = problem.flat()
     gid = np.repeat(np.arange(len(groups)), sizes)
     order = np.lexsort((gid, flat))  # by variable, then group
     per_var = np.bincount(flat, minlength=problem.num_variables)

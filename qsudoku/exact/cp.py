@@ -22,7 +22,7 @@ from qsudoku.errors import ConfigError
 from qsudoku.exact.isolate import may_isolate, solve_isolated
 from qsudoku.exact.problem import Outcome, Problem, need_count
 
-__all__ = ["CpPlan", "plan_constraints", "solve_cpsat"]
+__all__ = ["CpPlan", "plan_constraints", "run_cpsat", "solve_cpsat"]
 
 
 @dataclass
@@ -74,6 +74,28 @@ def plan_constraints(problem: Problem) -> CpPlan:
 LOAD_SECONDS_PER_VARIABLE = 4e-6
 
 
+def run_cpsat(model, t0: float, time_limit: float | None, num_workers: int, seed: int,
+              load: float = 0.0):
+    """Solve a CP-SAT ``model`` built since ``t0`` (a :func:`time.perf_counter` value; the
+    build and ``load`` seconds count against ``time_limit``): ``(solver, status name,
+    timing)``, or ``(None, None, timing)`` if no time is left."""
+    from ortools.sat.python import cp_model
+
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = int(num_workers)
+    solver.parameters.random_seed = int(seed)
+    t1 = time.perf_counter()
+    timing = {"model": t1 - t0}
+    if time_limit is not None:
+        left = float(time_limit) - (t1 - t0) - load
+        if left <= 0:
+            return None, None, timing
+        solver.parameters.max_time_in_seconds = left
+    name = solver.StatusName(solver.Solve(model))
+    timing["solve"] = time.perf_counter() - t1
+    return solver, name, timing
+
+
 def solve_cpsat(problem: Problem, time_limit: float | None = None, num_workers: int = 1,
                 seed: int = 0) -> Outcome:
     """Solve with OR-Tools CP-SAT; ``num_workers`` search threads, seeded (in a child
@@ -115,23 +137,14 @@ def solve_cpsat(problem: Problem, time_limit: float | None = None, num_workers: 
             model.AddAllDifferent([xs[g] for g in cells])
     for g in plan.exactly_one:
         model.AddExactlyOne([lit[v] for v in groups[g].members])
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = num_workers
-    solver.parameters.random_seed = int(seed)
-    t1 = time.perf_counter()
-    if time_limit is not None:  # building the model counts against the limit
-        # CP-SAT loads and presolves the model before it watches the clock
-        load = LOAD_SECONDS_PER_VARIABLE * problem.num_variables
-        left = float(time_limit) - (t1 - t0) - load
-        if left <= 0:
-            return Outcome(None, "time_limit", {"solver": "cpsat", "timing": {"model": t1 - t0}})
-        solver.parameters.max_time_in_seconds = left
-    status = solver.Solve(model)
-    t2 = time.perf_counter()
-    name = solver.StatusName(status)
+    # CP-SAT loads and presolves the model before it watches the clock
+    solver, name, timing = run_cpsat(model, t0, time_limit, num_workers, seed,
+                                     LOAD_SECONDS_PER_VARIABLE * problem.num_variables)
+    if solver is None:
+        return Outcome(None, "time_limit", {"solver": "cpsat", "timing": timing})
     info = {"solver": "cpsat", "cp_status": name, "num_alldifferent": len(plan.alldifferent),
             "num_exactly_one": len(plan.exactly_one), "branches": solver.NumBranches(),
-            "conflicts": solver.NumConflicts(), "timing": {"model": t1 - t0, "solve": t2 - t1}}
+            "conflicts": solver.NumConflicts(), "timing": timing}
     if name in ("OPTIMAL", "FEASIBLE"):
         if plan.cells is None:
             chosen = tuple(v for v in range(problem.num_variables) if solver.Value(lit[v]))

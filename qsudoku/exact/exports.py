@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable
 
@@ -37,57 +38,40 @@ class ExactExport:
     backend: str | None = None
 
 
-def _size(problem) -> str:
+def _size(problem, text: str = "") -> str:
     return f"{problem.num_variables} variables, {len(problem.groups)} groups"
 
 
-def _write_cnf(problem) -> tuple[str, str]:
-    from qsudoku.exact.cnf import to_dimacs
-
-    text = to_dimacs(problem)
-    header = next(line for line in text.splitlines() if line.startswith("p cnf "))
-    return text, f"{_size(problem)}, {header.split()[3]} clauses"
+def _clauses(problem, text: str) -> str:
+    header = re.search(r"^p cnf \d+ (\d+)$", text, re.MULTILINE)
+    return f"{_size(problem)}, {header[1]} clauses"
 
 
-def _with_size(target: str) -> Callable:
-    """A writer of ``target(problem)`` (``"module:function"``) and the problem's size."""
-    return lambda problem: (Lazy(target)(problem), _size(problem))
-
-
-def _write_asp(problem) -> tuple[str, str]:
-    from qsudoku.exact.asp import program
-
-    comment = [f"qsudoku: {problem.candidates.puzzle.kind}", *problem.about(),
-               "solve with: clingo FILE"]
-    return program(problem, "\n".join(comment)), _size(problem)
-
-
-def _write_mzn(problem) -> tuple[str, str]:
-    from qsudoku.exact.mzn import to_minizinc
-
-    cands = problem.candidates
-    return to_minizinc(cands), f"{len(cands.puzzle.units)} AllDifferent units"
-
-
-def _write_tptp(problem) -> tuple[str, str]:
-    from qsudoku.exact.tptp import to_tptp
-
-    text = to_tptp(problem.candidates.puzzle)
-    return text, f"{text.count('fof(')} formulas"
+def _writer(target: str, held: Callable = _size, arg: Callable = lambda problem: problem
+            ) -> Callable:
+    """``write(problem)``: the text of ``target(arg(problem))`` (a ``"module:function"``)
+    and ``held(problem, text)``."""
+    def write(problem) -> tuple[str, str]:
+        text = Lazy(target)(arg(problem))
+        return text, held(problem, text)
+    return write
 
 
 #: Format -> :class:`ExactExport`, in the order ``qsudoku export --help`` lists them.
 EXPORTS: dict[str, ExactExport] = {e.name: e for e in (
     ExactExport("cnf", "DIMACS CNF for SAT solvers (exactly-one clauses over the candidates)",
-                (".cnf", ".dimacs"), _write_cnf, "sat"),
+                (".cnf", ".dimacs"), _writer("qsudoku.exact.cnf:to_dimacs", _clauses), "sat"),
     ExactExport("lp", "CPLEX LP: 0-1 integer programme, one equality row per group",
-                (".lp",), _with_size("qsudoku.exact.lp:to_lp"), "ilp"),
+                (".lp",), _writer("qsudoku.exact.lp:to_lp"), "ilp"),
     ExactExport("mps", "free MPS of the same 0-1 programme", (".mps",),
-                _with_size("qsudoku.exact.lp:to_mps"), "ilp"),
+                _writer("qsudoku.exact.lp:to_mps"), "ilp"),
     ExactExport("mzn", "MiniZinc model (AllDifferent per unit) with the puzzle's data",
-                (".mzn",), _write_mzn),
+                (".mzn",), _writer("qsudoku.exact.mzn:to_minizinc", lambda p, _: (
+                    f"{len(p.candidates.puzzle.units)} AllDifferent units"), lambda p: p.candidates)),
     ExactExport("lp-asp", "clingo facts and rules (answer-set programme)",
-                (".asp", ".clingo"), _write_asp, "asp"),
+                (".asp", ".clingo"), _writer("qsudoku.exact.asp:to_asp"), "asp"),
     ExactExport("tptp", "TPTP first-order problem for a finite model finder (Paradox)",
-                (".p", ".tptp"), _write_tptp),
+                (".p", ".tptp"), _writer("qsudoku.exact.tptp:to_tptp",
+                                         lambda p, text: f"{text.count('fof(')} formulas",
+                                         lambda p: p.candidates.puzzle)),
 )}

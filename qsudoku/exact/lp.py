@@ -69,14 +69,10 @@ def to_mps(problem: Problem) -> str:
     """Free-MPS text of the same model (binary columns between INTORG/INTEND markers)."""
     cols = [col_name(x) for x in problem.labels]
     rows = row_names(problem)
-    in_rows: list[list[int]] = [[] for _ in cols]
-    for k, g in enumerate(problem.groups):
-        for v in g.members:
-            in_rows[v].append(k)
     out = [f"* {x}" for x in _comment(problem)]
     out += ["NAME qsudoku", "ROWS", " N obj"] + [f" E {r}" for r in rows]
     out += ["COLUMNS", " MARKER 'MARKER' 'INTORG'"]
-    for c, ks in zip(cols, in_rows):
+    for c, ks in zip(cols, problem.groups_of()):
         out.append(f" {c} obj 0")
         out += [f" {c} {rows[k]} 1" for k in ks]
     out += [" MARKER 'MARKER' 'INTEND'", "RHS"]
@@ -125,12 +121,11 @@ def _load(h, problem: Problem) -> None:
         h.addVars(nv, np.zeros(nv), np.ones(nv))
         h.changeColsIntegrality(nv, np.arange(nv, dtype=np.int32),
                                 np.array([highspy.HighsVarType.kInteger] * nv))
-    groups = problem.groups
-    if groups:
-        starts = np.cumsum([0] + [len(g.members) for g in groups[:-1]]).astype(np.int32)
-        index = np.array([v for g in groups for v in g.members], dtype=np.int32)
-        ones = np.ones(len(groups))
-        h.addRows(len(groups), ones, ones, len(index), starts, index, np.ones(len(index)))
+    if problem.groups:
+        sizes, index = problem.flat()
+        ones = np.ones(len(sizes))
+        h.addRows(len(sizes), ones, ones, len(index), (np.cumsum(sizes) - sizes).astype(np.int32),
+                  index.astype(np.int32), np.ones(len(index)))
 
 
 def solve_ilp(problem: Problem, time_limit: float | None = None, threads: int = 1) -> Outcome:

@@ -26,14 +26,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Iterable, Sequence
 
 import numpy as np
 
 from qsudoku.errors import ConfigError, TimeLimitError
-from qsudoku.model.propagate import Candidates, candidate_bits
+from qsudoku.model.propagate import Candidates
 
-__all__ = ["Group", "Problem", "Outcome", "candidate_bits", "need_count"]
+__all__ = ["Group", "Problem", "Outcome", "need_count"]
 
 Label = tuple[int, int, int]
 
@@ -170,10 +171,9 @@ class Problem:
                                       "which is not a variable of the model") from None
         out.sort(key=lambda g: g.kind != "cell")  # stable: cell groups first
         _check_deadline(deadline)
-        problem = cls(tuple(labels), tuple(out))
-        units = _recover_units(problem)
+        units = _recover_units(labels, out)
         _check_deadline(deadline)
-        return cls(problem.labels, problem.groups, units)
+        return cls(tuple(labels), tuple(out), units)
 
     # -- derived ------------------------------------------------------------------------
     @property
@@ -192,6 +192,18 @@ class Problem:
         puzzle)."""
         c = self.candidates
         return [] if c is None else [f"puzzle: {c.puzzle.format()}", f"propagated: {c.format()}"]
+
+    def groups_of(self) -> list[list[int]]:
+        """The groups holding each variable, ascending."""
+        out: list[list[int]] = [[] for _ in self.labels]
+        for g, group in enumerate(self.groups):
+            for v in group.members:
+                out[v].append(g)
+        return out
+
+    def flat(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each group's size and every group's members, one group after another."""
+        return _flat(self.groups)
 
     def cell_of(self) -> list[int] | None:
         """Index of each variable's cell group, or ``None`` unless each has exactly one."""
@@ -256,6 +268,13 @@ def _int_labels(labels: Sequence) -> list[Label]:
     return list(zip(*arr.T.tolist())) if len(labels) else []
 
 
+def _flat(groups: Sequence[Group]) -> tuple[np.ndarray, np.ndarray]:
+    sizes = np.fromiter((len(g.members) for g in groups), np.int64, len(groups))
+    members = np.fromiter(chain.from_iterable(g.members for g in groups), np.int64,
+                          int(sizes.sum()))
+    return sizes, members
+
+
 def _components(num: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """The smallest node of each node's connected component (edges ``a[i] -- b[i]``).
 
@@ -280,22 +299,19 @@ def _components(num: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
             parent = up
 
 
-def _recover_units(problem: Problem) -> tuple[tuple[int, ...], ...]:
+def _recover_units(labels: Sequence[Label], groups: Sequence[Group]
+                   ) -> tuple[tuple[int, ...], ...]:
     """AllDifferent units from bare groups: per kind, groups linked by shared cells.
 
     A component is kept only if its digits are distinct (see the module docstring); kinds
     and components in order of their first group, each component's groups ascending.
     """
-    if not problem.labels:
+    ids = [g for g, group in enumerate(groups) if group.kind != "cell" and group.members]
+    if not labels or not ids:
         return ()
-    lab = np.array(problem.labels, dtype=np.int64).reshape(-1, 3)
-    ids = [g for g, group in enumerate(problem.groups) if group.kind != "cell" and group.members]
-    if not ids:
-        return ()
-    sizes = np.array([len(problem.groups[g].members) for g in ids], np.int64)
-    members = np.fromiter((v for g in ids for v in problem.groups[g].members), np.int64,
-                          int(sizes.sum()))
-    kinds = [problem.groups[g].kind for g in ids]
+    lab = np.array(labels, dtype=np.int64).reshape(-1, 3)
+    sizes, members = _flat([groups[g] for g in ids])
+    kinds = [groups[g].kind for g in ids]
     kind_of = {k: i for i, k in enumerate(dict.fromkeys(kinds))}
     gkind = np.array([kind_of[k] for k in kinds], np.int64)
     owner_g = np.repeat(np.arange(len(ids)), sizes)  # position in ids of each member's group

@@ -56,6 +56,8 @@ def minimize_cpsat(bqm, time_limit: float | None = None, num_workers: int = 1,
     first: the best found) or ``"time_limit"`` (no sample: ``None``)."""
     from ortools.sat.python import cp_model
 
+    from qsudoku.exact.cp import run_cpsat
+
     t0 = time.perf_counter()
     b = _binary(bqm)
     labels = list(b.variables)
@@ -74,18 +76,11 @@ def minimize_cpsat(bqm, time_limit: float | None = None, num_workers: int = 1,
         model.AddMultiplicationEquality(y, [x[u], x[v]])
         terms.append((round(c * scale), y))
     model.Minimize(sum(c * t for c, t in terms) if terms else 0)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = int(num_workers)
-    solver.parameters.random_seed = int(seed)
-    t1 = time.perf_counter()
-    if time_limit is not None:
-        left = float(time_limit) - (t1 - t0)
-        if left <= 0:
-            return None, "time_limit", {"solver": "cpsat", "timing": {"model": t1 - t0}}
-        solver.parameters.max_time_in_seconds = left
-    status = solver.StatusName(solver.Solve(model))
+    solver, status, timing = run_cpsat(model, t0, time_limit, num_workers, seed)
+    if solver is None:
+        return None, "time_limit", {"solver": "cpsat", "timing": timing}
     info = {"solver": "cpsat", "cp_status": status, "scale": scale, "structure": "none",
-            "timing": {"model": t1 - t0, "solve": time.perf_counter() - t1}}
+            "timing": timing}
     if status not in ("OPTIMAL", "FEASIBLE"):
         return None, "time_limit", info
     chosen = {v: int(solver.Value(x[v])) for v in labels}

@@ -72,11 +72,7 @@ class CoverSearch:
         self.problem = problem
         groups = [g.members for g in problem.groups]
         self.G = groups
-        Y: list[list[int]] = [[] for _ in problem.labels]
-        for g, members in enumerate(groups):
-            for v in members:
-                Y[v].append(g)
-        self.Y = [tuple(y) for y in Y]
+        self.Y = [tuple(y) for y in problem.groups_of()]
         self.cell = problem.cell_of() if hall else None
         self.units = problem.units if self.cell is not None else ()
         self.unit_of = [-1] * len(groups)
@@ -174,14 +170,11 @@ class CoverSearch:
             return
         drop = prune_alldiff(adj, len(open_groups))
         if drop is None:
-            self._fail_unit(open_groups)
+            for g in open_groups:
+                self.weight[g] += 1
+            raise _Fail
         for v in drop:
             self._delete(v)
-
-    def _fail_unit(self, groups) -> None:
-        for g in groups:
-            self.weight[g] += 1
-        raise _Fail
 
     # -- search --------------------------------------------------------------------------
     def run(self, limit: int = 1, time_limit: float | None = None, restarts: bool = True,

@@ -23,15 +23,15 @@ __all__ = ["to_tptp", "partition_kinds"]
 def partition_kinds(puzzle: Puzzle) -> list[str]:
     """Unit kinds whose units tile the grid (n units, every cell in exactly one)."""
     n = puzzle.size
+    return [kind for kind, units in _by_kind(puzzle).items()
+            if len(units) == n and sorted(c for u in units for c in u.cells) == list(range(n * n))]
+
+
+def _by_kind(puzzle: Puzzle) -> dict[str, list]:
     kinds: dict[str, list] = {}
     for u in puzzle.units:
         kinds.setdefault(u.kind, []).append(u)
-    out = []
-    for kind, units in kinds.items():
-        cells = [c for u in units for c in u.cells]
-        if len(units) == n and sorted(cells) == list(range(n * n)):
-            out.append(kind)
-    return out
+    return kinds
 
 
 def _d(i: int) -> str:
@@ -60,10 +60,7 @@ def to_tptp(puzzle: Puzzle) -> str:
     out.append(f"fof(digits_distinct, axiom, ({' & '.join(pairs) or '$true'})).")
     out.append(f"fof(digits_only, axiom, ![X]: ({' | '.join(f'X = {d}' for d in digits)})).")
     partition = partition_kinds(puzzle)
-    units_by_kind: dict[str, list] = {}
-    for u in puzzle.units:
-        units_by_kind.setdefault(u.kind, []).append(u)
-    for kind, units in units_by_kind.items():
+    for kind, units in _by_kind(puzzle).items():
         if kind in partition:
             fn = f"{kind}_of"
             for k, u in enumerate(units, start=1):
