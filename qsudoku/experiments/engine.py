@@ -32,15 +32,36 @@ from qsudoku.experiments.scheduler import (DEFAULT_TIMEOUT, DEFAULT_WORKER_TIMEO
                                            seconds_from_env, wait_for_workers)
 from qsudoku.experiments.table import terminate_as_interrupt
 
-__all__ = ["run_batches", "Cluster", "resolve_scheduler", "WORKER_ENV"]
+__all__ = ["run_batches", "Cluster", "resolve_scheduler", "WORKER_ENV", "IN_FLIGHT_PER_WORKER"]
 
 #: Environment of local worker processes: one thread per task, kernels included.
 WORKER_ENV = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
 
 
+#: Batches in flight per worker thread by default: the read-ahead of a streamed input.
+IN_FLIGHT_PER_WORKER = 4
+
+
 @dataclass(frozen=True)
 class Cluster:
-    """Where batches run: the keywords of :func:`run_batches` that name the cluster."""
+    """Where batches run: the keywords of :func:`run_batches` that name the cluster.
+
+    Attributes:
+        jobs: ``1``: in this process, in order, without Dask; ``N > 1``: a local Dask
+            cluster of ``N`` single-threaded worker processes; ``0``: one per CPU;
+            ignored when there is a scheduler.
+        scheduler: Address of an existing Dask scheduler (``tcp://host:8786``); default
+            from ``QSUDOKU_SCHEDULER``.
+        timeout: Seconds the scheduler has to answer (default
+            ``QSUDOKU_SCHEDULER_TIMEOUT`` or 15).
+        window: Most batches in flight on a cluster (default:
+            :data:`IN_FLIGHT_PER_WORKER` per worker thread, counted when the run starts).
+        worker_timeout: Seconds to wait for a first worker of a scheduler that has none
+            (default ``QSUDOKU_WORKER_TIMEOUT`` or 60).
+        worker_memory: Memory limit of each local worker (``"auto"`` = the machine's
+            memory shared equally, ``"2GiB"``, bytes, or 0 = none); past it Dask restarts
+            the worker and retries the batch.  Ignored with a scheduler.
+    """
 
     jobs: int = 1
     scheduler: str | None = None
@@ -64,21 +85,7 @@ def run_batches(fn: Callable[[Any], Any], batches: Iterable, *, setup: Callable 
             first); its exceptions are logged and ignored.
         setup_args: Picklable arguments of ``setup``.
         on_start: Called with a one-line description of where the batches run.
-        **cluster: The fields of :class:`Cluster`:
-            ``jobs``: ``1``: in this process, in order, without Dask; ``N > 1``: a local
-            Dask cluster of ``N`` single-threaded worker processes; ``0``: one per CPU;
-            ignored when there is a scheduler.
-            ``scheduler``: Address of an existing Dask scheduler (``tcp://host:8786``);
-            default from ``QSUDOKU_SCHEDULER``.
-            ``timeout``: Seconds the scheduler has to answer (default
-            ``QSUDOKU_SCHEDULER_TIMEOUT`` or 15).
-            ``window``: Most batches in flight on a cluster (default: 4 per worker
-            thread, counted when the run starts).
-            ``worker_timeout``: Seconds to wait for a first worker of a scheduler that has
-            none (default ``QSUDOKU_WORKER_TIMEOUT`` or 60).
-            ``worker_memory``: Memory limit of each local worker (``"auto"`` = the
-            machine's memory shared equally, ``"2GiB"``, bytes, or 0 = none); past it Dask
-            restarts the worker and retries the batch.  Ignored with a scheduler.
+        **cluster: Where the batches run: the fields of :class:`Cluster`.
 
     Returns:
         A generator; the cluster starts on the first ``next``; ``close()`` (an early stop),
@@ -250,7 +257,7 @@ def _on_dask(fn, batches, c: Cluster, setup: tuple, on_start) -> Iterator[tuple[
                     done.add(fut)
 
             if window is None:
-                window = 4 * (sum(nthreads.values()) if address is not None else jobs)
+                window = IN_FLIGHT_PER_WORKER * (sum(nthreads.values()) if address else jobs)
             for _ in range(max(1, window)):
                 submit()
             for fut in done:
