@@ -27,9 +27,8 @@ from typing import Any, Callable, Iterable, Iterator, cast
 
 from qsudoku.config import MIN_WORKER_MEMORY, need_worker_memory
 from qsudoku.errors import BackendUnavailableError, ConfigError
-from qsudoku.experiments.scheduler import (DEFAULT_TIMEOUT, DEFAULT_WORKER_TIMEOUT, TIMEOUT_ENV,
-                                           WORKER_TIMEOUT_ENV, connect, resolve_scheduler,
-                                           seconds_from_env, wait_for_workers)
+from qsudoku.experiments.scheduler import (check_waits, connect, resolve_scheduler,
+                                           wait_for_workers)
 from qsudoku.experiments.table import terminate_as_interrupt
 
 __all__ = ["run_batches", "Cluster", "resolve_scheduler", "WORKER_ENV", "IN_FLIGHT_PER_WORKER"]
@@ -110,11 +109,9 @@ def run_batches(fn: Callable[[Any], Any], batches: Iterable, *, setup: Callable 
         jobs = jobs or os.cpu_count() or 1
         if jobs == 1:
             return _in_process(fn, iter(batches), (setup, setup_args), on_start)
-    c = replace(c, jobs=jobs, scheduler=address, worker_memory=memory,
-                timeout=seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT)
-                if c.timeout is None else c.timeout,
-                worker_timeout=seconds_from_env(WORKER_TIMEOUT_ENV, DEFAULT_WORKER_TIMEOUT)
-                if c.worker_timeout is None else c.worker_timeout)
+    timeout, worker_timeout = check_waits(c.timeout, c.worker_timeout)
+    c = replace(c, jobs=jobs, scheduler=address, worker_memory=memory, timeout=timeout,
+                worker_timeout=worker_timeout)
     return _on_dask(fn, iter(batches), c, (setup, setup_args), on_start)
 
 
