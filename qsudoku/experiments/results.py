@@ -280,11 +280,8 @@ def header_line(names: Iterable[str]) -> str:
     return buf.getvalue()
 
 
-def _from_parquet(v):
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return ""
-    item = getattr(v, "item", None)  # numpy scalars -> Python
-    return item() if callable(item) and not isinstance(v, (str, bytes)) else v
+def _from_parquet(v):  # pyarrow's to_pylist gives Python values; a missing one as CSV has it
+    return "" if v is None or (isinstance(v, float) and math.isnan(v)) else v
 
 
 def load_frame(path_or_rows):
