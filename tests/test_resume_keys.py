@@ -177,9 +177,10 @@ def _rewritten_whole(source: str) -> bytes:
     import csv
     import io
 
-    from qsudoku.experiments.results import parse_table
+    from qsudoku.experiments.results import records
 
-    header, rows, _ = parse_table(source, strict=True)
+    parsed = list(records(source, strict=True))
+    header, rows = parsed[0][0], [row for _, row, _ in parsed if row is not None]
     buf = io.StringIO()
     w = csv.DictWriter(buf, header)
     w.writeheader()

@@ -27,20 +27,40 @@ from typing import Any, Callable, Iterable, Iterator, cast
 
 from qsudoku.config import MIN_WORKER_MEMORY, need_worker_memory
 from qsudoku.errors import BackendUnavailableError, ConfigError
-from qsudoku.experiments.scheduler import (DEFAULT_TIMEOUT, DEFAULT_WORKER_TIMEOUT, TIMEOUT_ENV,
-                                           WORKER_TIMEOUT_ENV, connect, resolve_scheduler,
-                                           seconds_from_env, wait_for_workers)
+from qsudoku.experiments.scheduler import (check_waits, connect, resolve_scheduler,
+                                           wait_for_workers)
 from qsudoku.experiments.table import terminate_as_interrupt
 
-__all__ = ["run_batches", "Cluster", "resolve_scheduler", "WORKER_ENV"]
+__all__ = ["run_batches", "Cluster", "resolve_scheduler", "WORKER_ENV", "IN_FLIGHT_PER_WORKER"]
 
 #: Environment of local worker processes: one thread per task, kernels included.
 WORKER_ENV = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
 
 
+#: Batches in flight per worker thread by default: the read-ahead of a streamed input.
+IN_FLIGHT_PER_WORKER = 4
+
+
 @dataclass(frozen=True)
 class Cluster:
-    """Where batches run: the keywords of :func:`run_batches` that name the cluster."""
+    """Where batches run: the keywords of :func:`run_batches` that name the cluster.
+
+    Attributes:
+        jobs: ``1``: in this process, in order, without Dask; ``N > 1``: a local Dask
+            cluster of ``N`` single-threaded worker processes; ``0``: one per CPU;
+            ignored when there is a scheduler.
+        scheduler: Address of an existing Dask scheduler (``tcp://host:8786``); default
+            from ``QSUDOKU_SCHEDULER``.
+        timeout: Seconds the scheduler has to answer (default
+            ``QSUDOKU_SCHEDULER_TIMEOUT`` or 15).
+        window: Most batches in flight on a cluster (default:
+            :data:`IN_FLIGHT_PER_WORKER` per worker thread, counted when the run starts).
+        worker_timeout: Seconds to wait for a first worker of a scheduler that has none
+            (default ``QSUDOKU_WORKER_TIMEOUT`` or 60).
+        worker_memory: Memory limit of each local worker (``"auto"`` = the machine's
+            memory shared equally, ``"2GiB"``, bytes, or 0 = none); past it Dask restarts
+            the worker and retries the batch.  Ignored with a scheduler.
+    """
 
     jobs: int = 1
     scheduler: str | None = None
@@ -64,21 +84,7 @@ def run_batches(fn: Callable[[Any], Any], batches: Iterable, *, setup: Callable 
             first); its exceptions are logged and ignored.
         setup_args: Picklable arguments of ``setup``.
         on_start: Called with a one-line description of where the batches run.
-        **cluster: The fields of :class:`Cluster`:
-            ``jobs``: ``1``: in this process, in order, without Dask; ``N > 1``: a local
-            Dask cluster of ``N`` single-threaded worker processes; ``0``: one per CPU;
-            ignored when there is a scheduler.
-            ``scheduler``: Address of an existing Dask scheduler (``tcp://host:8786``);
-            default from ``QSUDOKU_SCHEDULER``.
-            ``timeout``: Seconds the scheduler has to answer (default
-            ``QSUDOKU_SCHEDULER_TIMEOUT`` or 15).
-            ``window``: Most batches in flight on a cluster (default: 4 per worker
-            thread, counted when the run starts).
-            ``worker_timeout``: Seconds to wait for a first worker of a scheduler that has
-            none (default ``QSUDOKU_WORKER_TIMEOUT`` or 60).
-            ``worker_memory``: Memory limit of each local worker (``"auto"`` = the
-            machine's memory shared equally, ``"2GiB"``, bytes, or 0 = none); past it Dask
-            restarts the worker and retries the batch.  Ignored with a scheduler.
+        **cluster: Where the batches run: the fields of :class:`Cluster`.
 
     Returns:
         A generator; the cluster starts on the first ``next``; ``close()`` (an early stop),
@@ -103,11 +109,9 @@ def run_batches(fn: Callable[[Any], Any], batches: Iterable, *, setup: Callable 
         jobs = jobs or os.cpu_count() or 1
         if jobs == 1:
             return _in_process(fn, iter(batches), (setup, setup_args), on_start)
-    c = replace(c, jobs=jobs, scheduler=address, worker_memory=memory,
-                timeout=seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT)
-                if c.timeout is None else c.timeout,
-                worker_timeout=seconds_from_env(WORKER_TIMEOUT_ENV, DEFAULT_WORKER_TIMEOUT)
-                if c.worker_timeout is None else c.worker_timeout)
+    timeout, worker_timeout = check_waits(c.timeout, c.worker_timeout)
+    c = replace(c, jobs=jobs, scheduler=address, worker_memory=memory, timeout=timeout,
+                worker_timeout=worker_timeout)
     return _on_dask(fn, iter(batches), c, (setup, setup_args), on_start)
 
 
@@ -250,7 +254,7 @@ def _on_dask(fn, batches, c: Cluster, setup: tuple, on_start) -> Iterator[tuple[
                     done.add(fut)
 
             if window is None:
-                window = 4 * (sum(nthreads.values()) if address is not None else jobs)
+                window = IN_FLIGHT_PER_WORKER * (sum(nthreads.values()) if address else jobs)
             for _ in range(max(1, window)):
                 submit()
             for fut in done:

@@ -19,7 +19,7 @@ from qsudoku.errors import ConfigError
 from qsudoku.experiments.results import JOURNAL_SUFFIX
 from qsudoku.io.failures import file_kind, is_machine, machine_error, output_error
 
-__all__ = ["lock_path", "lock", "unlock", "hold"]
+__all__ = ["lock_path", "lock", "unlock", "hold", "lock_file"]
 
 _LOCK_SUFFIX = ".lock"
 
@@ -183,6 +183,15 @@ def hold(path: str) -> int | None:
         os.close(fd)
         raise ConfigError(f"cannot write {path}: it is not a regular file "
                           "(a results file must be one)")
+    return lock_file(fd, path)
+
+
+def lock_file(fd: int, path: str) -> int:
+    """``fd``, an open descriptor of the file ``path``, holding an exclusive ``flock``.
+
+    Raises:
+        ConfigError: Another writer holds the file (``fd`` is closed then).
+    """
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:

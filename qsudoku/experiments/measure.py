@@ -29,7 +29,7 @@ from qsudoku.config import Config
 from qsudoku.errors import ContradictionError, QSudokuError
 from qsudoku.model.puzzle import UNIT_KINDS
 from qsudoku.model.result import By, Result, jsonable
-from qsudoku.experiments.stats import TARGET_ENERGY, p_interval, tts99, tts_interval
+from qsudoku.experiments.stats import TARGET_ENERGY, tts99, tts_figures
 from qsudoku.experiments.tasks import Point, Task, format_value
 
 __all__ = ["ROW_FIELDS", "BROKEN_KINDS", "tts99", "columns", "measure", "run_batch", "warm",
@@ -222,10 +222,9 @@ def read_figures(r: Result) -> dict:
     n, k = r.num_reads, r.num_valid
     t_read = r.timings.get("sample", 0.0) / n
     hit = sum(d.num_occurrences for d in (r.decoded or []) if d.energy <= TARGET_ENERGY)
-    low, high = p_interval(k, n)
-    t_low, t_high = tts_interval(t_read, low, high)
-    return {"t_read": t_read, "success_prob": k / n, "success_prob_low": low,
-            "success_prob_high": high, "num_target": hit, "tts99": tts99(t_read, k / n),
+    p, low, high, tts, t_low, t_high = tts_figures(t_read, k, n)
+    return {"t_read": t_read, "success_prob": p, "success_prob_low": low,
+            "success_prob_high": high, "num_target": hit, "tts99": tts,
             "tts99_low": t_low, "tts99_high": t_high, "ttt99": tts99(t_read, min(1.0, hit / n))}
 
 

@@ -23,7 +23,7 @@ from typing import Iterable, Iterator, Mapping
 from qsudoku.errors import BackendUnavailableError, ConfigError, install_hint
 from qsudoku.io.reading import open_regular
 
-__all__ = ["journal_path", "read_rows", "iter_rows", "count_rows", "parse_table", "records",
+__all__ = ["journal_path", "read_rows", "iter_rows", "count_rows", "records",
            "rows_of", "load_frame", "JOURNAL_SUFFIX", "check_format", "results_header", "header_line"]
 
 #: The suffix of a Parquet output's journal.
@@ -103,26 +103,12 @@ def count_rows(path: str) -> int:
     return sum(1 for _ in iter_rows(path))
 
 
-def parse_table(path: str, strict: bool = False):
-    """``(header, rows, line numbers)`` of a results file; ``strict``: a row that does not
-    parse (other field count, bad text) is a :class:`ConfigError` naming the line.
-
-    Values read from Parquet are given as a CSV holds them (a missing value: ``""``).
-    """
-    header, rows, lines = None, [], []
-    for head, row, line in records(path, strict):
-        header = head
-        if row is not None:
-            rows.append(row)
-            lines.append(line)
-    return header, rows, lines
-
-
 def records(path: str, strict: bool = False
             ) -> Iterator[tuple[list[str], dict | None, str]]:
     r"""``(header, row, where)`` of each row of a results file, streamed; a header and no
     rows gives one ``(header, None, "")``; ``where`` is ``"line N"`` (CSV, the line the
-    row ends on) or ``"row N"`` (Parquet).  ``strict``: as :func:`parse_table`.
+    row ends on) or ``"row N"`` (Parquet).  ``strict``: a row that does not parse
+    (other field count, bad text) is a :class:`ConfigError` naming the line.
 
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "rows.csv")
@@ -294,11 +280,8 @@ def header_line(names: Iterable[str]) -> str:
     return buf.getvalue()
 
 
-def _from_parquet(v):
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return ""
-    item = getattr(v, "item", None)  # numpy scalars -> Python
-    return item() if callable(item) and not isinstance(v, (str, bytes)) else v
+def _from_parquet(v):  # pyarrow's to_pylist gives Python values; a missing one as CSV has it
+    return "" if v is None or (isinstance(v, float) and math.isnan(v)) else v
 
 
 def load_frame(path_or_rows):

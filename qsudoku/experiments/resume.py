@@ -108,8 +108,7 @@ def copy_rows(source: str, journal: str, key: Sequence[str], done: set) -> list[
                                   f"of {_first_with(source, key, k)} (was the file "
                                   "edited?)")
             done.add(k)
-            out.writerow({c: key_text(v) if isinstance(v, float) and math.isnan(v)
-                          else csv_value(v) for c, v in row.items()})  # NaN -> empty cell
+            out.writerow({c: csv_value(v) for c, v in row.items()})  # NaN read as ""
 
     try:  # atomic: if anything fails, the resumed file is as it was
         with atomic_open(journal, "w") as f:

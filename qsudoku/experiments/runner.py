@@ -33,11 +33,8 @@ from qsudoku.experiments.tasks import (Point, Source, Task, iter_sources,  # noq
                                        iter_tasks, make_tasks)
 
 __all__ = ["Source", "Point", "Task", "BROKEN_KINDS", "measure", "run", "run_to", "run_batch",
-           "warm", "iter_sources", "make_tasks", "iter_tasks", "check_point", "columns",
-           "IN_FLIGHT_PER_WORKER"]
+           "warm", "iter_sources", "make_tasks", "iter_tasks", "check_point", "columns"]
 
-#: Batches in flight per worker: the read-ahead of a streamed input.
-IN_FLIGHT_PER_WORKER = 4
 _MAX_BATCH = 16
 
 
@@ -72,11 +69,9 @@ def run(tasks: Iterable[Task], writer=None, *, progress: bool = False, on_start=
         keep: Return the new rows (``False``: return ``[]`` and keep nothing, for long
             streamed runs with a ``writer``).
         on_row: Called with each new row as it is written.
-        **cluster: Where the tasks run, the fields of
-            :class:`~qsudoku.experiments.engine.Cluster`: ``jobs`` (``1`` = in this process,
-            without Dask; ``N > 1`` = a local Dask cluster of N single-threaded worker
-            processes; ``0`` = one per CPU), ``scheduler`` (an existing Dask scheduler,
-            overrides ``jobs``; default from ``QSUDOKU_SCHEDULER``), ``worker_memory``.
+        **cluster: Where the tasks run: the fields of
+            :class:`~qsudoku.experiments.engine.Cluster` (``jobs``, ``scheduler``,
+            ``worker_memory``...).
 
     Raises:
         TypeError, ConfigError: ``jobs`` is not an int from 0 to
@@ -113,11 +108,10 @@ def run(tasks: Iterable[Task], writer=None, *, progress: bool = False, on_start=
                     order.setdefault(t.key(), len(order))
             yield b
 
-    window = None if address else IN_FLIGHT_PER_WORKER * max(1, workers)  # remote: its threads
     try:
         for _, batch_rows in run_batches(run_batch, numbered(batches), setup=warm,
                                          setup_args=(configs,), on_start=on_start,
-                                         **{**cluster, "scheduler": address, "window": window}):
+                                         **{**cluster, "scheduler": address}):
             for row in batch_rows:
                 if writer is None or writer.write(row) is not False:
                     if keep:

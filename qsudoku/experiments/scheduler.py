@@ -67,11 +67,13 @@ def resolve_scheduler(scheduler: str | None = None) -> str | None:
     return address or None
 
 
-def check_waits() -> tuple[float, float]:
-    """``(scheduler timeout, worker wait)`` from the environment, checked (see
-    :func:`seconds_from_env`)."""
-    return (seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT),
-            seconds_from_env(WORKER_TIMEOUT_ENV, DEFAULT_WORKER_TIMEOUT))
+def check_waits(timeout: float | None = None, worker_timeout: float | None = None
+                ) -> tuple[float, float]:
+    """``(scheduler timeout, worker wait)``: each as given, else from the environment,
+    checked (see :func:`seconds_from_env`)."""
+    return (seconds_from_env(TIMEOUT_ENV, DEFAULT_TIMEOUT) if timeout is None else timeout,
+            seconds_from_env(WORKER_TIMEOUT_ENV, DEFAULT_WORKER_TIMEOUT)
+            if worker_timeout is None else worker_timeout)
 
 
 def connect(address: str, timeout: float):

@@ -21,8 +21,8 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 
 __all__ = ["CONFIDENCE", "TARGET", "QUANTILES", "RESAMPLES", "TARGET_ENERGY", "tts99",
-           "p_interval", "tts_interval", "quantile", "bootstrap_quantile", "Pool", "optimal",
-           "optimal_over_axes", "quantile_name", "as_float"]
+           "p_interval", "tts_interval", "tts_figures", "quantile", "bootstrap_quantile", "Pool",
+           "optimal", "optimal_over_axes", "quantile_name", "as_float"]
 
 #: Confidence level of every interval.
 CONFIDENCE = 0.95
@@ -90,6 +90,17 @@ def tts_interval(t_read: float, p_low: float, p_high: float) -> tuple[float, flo
     if not (p_low == p_low and p_high == p_high):
         return math.nan, math.nan
     return tts99(t_read, p_high), tts99(t_read, p_low)
+
+
+def tts_figures(t_read: float, k: int, n: int) -> tuple[float, ...]:
+    """``(p, p_low, p_high, tts, tts_low, tts_high)`` of ``k`` valid reads in ``n > 0`` of
+    ``t_read`` seconds each: p with its Wilson interval, TTS99 with its interval.
+
+    >>> [round(x, 4) for x in tts_figures(0.01, 5, 10)]
+    [0.5, 0.2366, 0.7634, 0.0664, 0.0319, 0.1706]
+    """
+    low, high = p_interval(k, n)
+    return (k / n, low, high, tts99(t_read, k / n), *tts_interval(t_read, low, high))
 
 
 def quantile(sorted_values: np.ndarray, q: float) -> np.ndarray:
@@ -228,7 +239,8 @@ class Pool:
                "valid_reads": valid, "p_read": valid / reads if reads else math.nan,
                "p_read_low": p_lo, "p_read_high": p_hi}
         for stem, counts in (("tts99", k), ("ttt99", hit)):
-            pts, lows, highs = _tts_arrays(t_read, counts, n)
+            figs = [tts_figures(float(t), int(c), int(m)) for t, c, m in zip(t_read, counts, n)]
+            pts, lows, highs = ([f[i] for f in figs] for i in (3, 4, 5))
             for q in quantiles:
                 if stem == "ttt99" and q != 0.5:
                     continue
@@ -239,17 +251,6 @@ class Pool:
         out[name], out[f"{name}_low"], out[f"{name}_high"] = bootstrap_quantile(
             energy, q=0.5, resamples=resamples, seed=seed)
         return out
-
-
-def _tts_arrays(t_read, counts, n):
-    pts, lows, highs = [], [], []
-    for t, c, m in zip(t_read, counts, n):
-        p_lo, p_hi = p_interval(int(c), int(m))
-        pts.append(tts99(float(t), float(c / m)))
-        low, high = tts_interval(float(t), p_lo, p_hi)
-        lows.append(low)
-        highs.append(high)
-    return pts, lows, highs
 
 
 def optimal(records: Sequence[Mapping], axis: str, by: Sequence[str] = (),

@@ -28,7 +28,6 @@ True
 from __future__ import annotations
 
 import csv
-import fcntl
 import io
 import os
 import signal
@@ -111,10 +110,7 @@ class RowWriter:
 
     def _open(self, resume: bool, overwrite: bool) -> None:
         path, journal = self.path, self.journal
-        for p in dict.fromkeys((path, journal)):
-            if os.path.islink(p):
-                raise ConfigError(f"cannot write {p}: it is a symbolic link "
-                                  "(qsudoku does not write through links)")
+        for p in dict.fromkeys((path, journal)):  # a link is refused, never followed
             fd = locks.hold(p)  # the file itself, under whatever other name it is written
             if fd is not None:
                 self._held.append(fd)
@@ -137,13 +133,8 @@ class RowWriter:
             # the header at once: a file of ours is never empty, so --resume can tell it
             with atomic_open(journal, "w") as f:
                 f.write(header_line(self.fields))
-        self._fd = open_nofollow(journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
-        try:
-            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            raise ConfigError(f"{journal} is being written by another qsudoku run (under "
-                              "another name); wait for it to finish or write another "
-                              "file") from None
+        fd = open_nofollow(journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        self._fd = locks.lock_file(fd, journal)
 
     def _resume_from(self, source: str) -> None:
         """Check the rows of ``source`` and copy them into a new journal

@@ -29,7 +29,7 @@ from qsudoku.config import Config
 from qsudoku.errors import ContradictionError, MachineError
 from qsudoku.model.puzzle import Puzzle
 
-__all__ = ["Source", "Point", "Task", "ENCODING", "format_value", "exact_value", "fingerprint",
+__all__ = ["Source", "Point", "Task", "ENCODING", "format_value", "fingerprint",
            "puzzle_digest", "iter_sources", "make_tasks", "iter_tasks"]
 
 #: The QUBO encoding every task uses (one binary variable per cell and digit); part of
@@ -78,20 +78,17 @@ class Point:
     @property
     def setting_text(self) -> str:
         """``"cell=1 num_sweeps=10"`` (``"default"`` when nothing is swept): readable,
-        floats to 6 digits; the key uses :func:`exact_value`."""
-        return " ".join(f"{k}={format_value(v)}" for k, v in self.setting) or "default"
+        floats to 6 digits; the key's are exact (:func:`format_value`)."""
+        return self._text(exact=False)
+
+    def _text(self, exact: bool) -> str:
+        return " ".join(f"{k}={format_value(v, exact)}" for k, v in self.setting) or "default"
 
     @cached_property
     def key_parts(self) -> tuple[str, str, str, str]:
         """``(label, exact setting, budget, configuration hash)`` (see :func:`fingerprint`)."""
         budget = "" if self.budget is None else repr(float(self.budget))
-        exact = " ".join(f"{k}={exact_value(v)}" for k, v in self.setting) or "default"
-        return self.label, exact, budget, fingerprint(self.config)
-
-    def key(self) -> str:
-        """The point's part of a task key: label, exact setting, budget and a hash of the
-        configuration."""
-        return "|".join(self.key_parts)
+        return self.label, self._text(exact=True), budget, fingerprint(self.config)
 
 
 @dataclass(frozen=True)
@@ -115,29 +112,23 @@ class Task:
         return self._key
 
 
-def format_value(v) -> str:
-    """A swept value as readable text: ``0.5``, ``(1,9)``, ``default`` for ``None``
-    (floats to 6 significant digits: the ``setting`` column)."""
-    if isinstance(v, float):
-        return f"{v:.6g}"
-    if isinstance(v, (tuple, list)):
-        return "(" + ",".join(format_value(x) for x in v) + ")"
-    return "default" if v is None else str(v)
+def format_value(v, exact: bool = False) -> str:
+    """A swept value as text: readable (floats to 6 significant digits: the ``setting``
+    column), or ``exact`` (floats by ``repr``, strings quoted: no two values share it);
+    ``default`` for ``None``.
 
-
-def exact_value(v) -> str:
-    """A swept value as exact text (floats by ``repr``, so no two values share it).
-
-    >>> exact_value(1.0000001), exact_value((0.1, 5)), exact_value(None), exact_value("a b")
-    ('1.0000001', '(0.1,5)', 'default', "'a b'")
+    >>> format_value(1.0000001), format_value((0.1, 5)), format_value(None)
+    ('1', '(0.1,5)', 'default')
+    >>> format_value(1.0000001, exact=True), format_value("a b", exact=True)
+    ('1.0000001', "'a b'")
     """
     if isinstance(v, float):
-        return repr(v)
+        return repr(v) if exact else f"{v:.6g}"
     if isinstance(v, (tuple, list)):
-        return "(" + ",".join(exact_value(x) for x in v) + ")"
+        return "(" + ",".join(format_value(x, exact) for x in v) + ")"
     if v is None:
         return "default"
-    return repr(v) if isinstance(v, str) else str(v)
+    return repr(v) if exact and isinstance(v, str) else str(v)
 
 
 def _canon(x):

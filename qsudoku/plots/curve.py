@@ -18,16 +18,14 @@ from __future__ import annotations
 import math
 from typing import Mapping, Sequence
 
+from qsudoku.experiments.stats import as_float
+
 __all__ = ["curve_figure", "plot_curve", "has_fractions"]
 
 
 def has_fractions(summary: Sequence[Mapping]) -> bool:
     """Whether ``summary`` has rows per fraction given (generated instances)."""
     return any(s.get("fraction") is not None for s in summary)
-
-
-def _num(x) -> float:
-    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else math.nan
 
 
 def curve_figure(summary: Sequence[Mapping]):
@@ -46,12 +44,12 @@ def curve_figure(summary: Sequence[Mapping]):
         mine = sorted((s for s in recs if str(s.get("sampler", "")) == name),
                       key=lambda s: float(s["fraction"]))
         xs = [float(s["fraction"]) for s in mine]
-        ys = [_num(s.get("solved_pct")) for s in mine]
+        ys = [as_float(s.get("solved_pct")) for s in mine]
         (line,) = left.plot(xs, ys, marker, ms=3.5, label=name, alpha=0.85)
-        left.fill_between(xs, [_num(s.get("solved_pct_low")) for s in mine],
-                          [_num(s.get("solved_pct_high")) for s in mine],
+        left.fill_between(xs, [as_float(s.get("solved_pct_low")) for s in mine],
+                          [as_float(s.get("solved_pct_high")) for s in mine],
                           color=line.get_color(), alpha=0.15, linewidth=0)
-        walls = [_num(s.get("wall_median")) for s in mine]
+        walls = [as_float(s.get("wall_median")) for s in mine]
         right.plot(xs, walls, marker, ms=3.5, color=line.get_color(), label=name, alpha=0.85)
         drawn = drawn or any(w > 0 for w in walls if math.isfinite(w))
     left.set_ylabel("solved within the limit (%, 95% Wilson)")

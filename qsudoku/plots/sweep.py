@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from qsudoku.plots.base import figure
+
 __all__ = ["heatmap", "curves", "interval_curves", "HeatmapStyle", "CurveStyle"]
 
 
@@ -74,8 +76,6 @@ def heatmap(df, x: str, y: str, value: str = "success_prob", *, agg: str = "mean
     """
     from matplotlib.colors import LogNorm
 
-    from qsudoku.plots.base import figure
-
     st = HeatmapStyle(**style)
     vmin, vmax, fmt = st.vmin, st.vmax, st.fmt
     table = _aggregate(df, [y, x], value, agg).unstack(x)
@@ -116,6 +116,13 @@ def _tick(v) -> str:
     return f"{v:.3g}" if isinstance(v, (float, np.floating)) else str(v)
 
 
+def _by_hue(df, hue: str | None):
+    """``(legend label, rows)`` per value of ``hue`` (one group, no label, without one)."""
+    if hue is None:
+        return [(None, df)]
+    return [(f"{hue}={_tick(key)}", g) for key, g in df.groupby(hue, sort=True)]
+
+
 def curves(df, x: str, value: str = "success_prob", *, hue: str | None = None,
            agg: str = "mean", band: bool = True, ax=None, **style):
     """Line plot of ``agg(value)`` against ``x``, one line per ``hue`` value.
@@ -133,17 +140,13 @@ def curves(df, x: str, value: str = "success_prob", *, hue: str | None = None,
     """
     import pandas as pd
 
-    from qsudoku.plots.base import figure
-
     st = CurveStyle(**style)
     fig, ax = figure(ax, (5.0, 3.4))
     d = df.copy()
     d[value] = pd.to_numeric(d[value], errors="coerce")
-    groups = [(None, d)] if hue is None else list(d.groupby(hue, sort=True))
-    for key, g in groups:
+    for name, g in _by_hue(d, hue):
         stats = g.groupby(x, sort=True)[value].agg([agg, "min", "max"])
         ok = np.isfinite(stats[agg].to_numpy(dtype=float))
-        name = None if hue is None else f"{hue}={_tick(key)}"
         (line,) = ax.plot(stats.index[ok], stats[agg][ok], marker="o", ms=3.5, label=name)
         if band and ok.any():
             top = stats["max"].where(np.isfinite(stats["max"]))
@@ -185,16 +188,11 @@ def interval_curves(summary, x: str, *, hue: str | None = None, logx: bool = Tru
     """
     import pandas as pd
 
-    from qsudoku.plots.base import figure
-
     fig, axes = figure(None, (9.0, 3.4), panels=2)
-    d = summary.copy()
-    groups = [(None, d)] if hue is None else list(d.groupby(hue, sort=True))
     drawn: list[float] = []  # finite TTS99 values drawn (the log scale needs some > 0)
-    for key, g in groups:
+    for name, g in _by_hue(summary, hue):
         g = g.sort_values(x)
         xs = g[x].to_numpy()
-        name = None if hue is None else f"{hue}={_tick(key)}"
         for ax, col in zip(axes, ("p_read", "tts99_median")):
             y, lo, hi = (pd.to_numeric(g[c], errors="coerce").to_numpy(dtype=float)
                          for c in (col, f"{col}_low", f"{col}_high"))
