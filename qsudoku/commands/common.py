@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import sys
@@ -11,7 +12,7 @@ from dataclasses import replace
 from qsudoku.checks import MAX_SECONDS
 from qsudoku.model.encodings import ENCODINGS
 from qsudoku.config import DEFAULTS, Config, load_config, toml_value
-from qsudoku.errors import ConfigError, ContradictionError, PuzzleFormatError
+from qsudoku.errors import ConfigError, ContradictionError, PuzzleFormatError, exit_code_for
 from qsudoku.io import Rules, parse_digits, parse_regions
 from qsudoku.io.files import companion, iter_puzzles
 from qsudoku.io.output import check_outputs, is_stdout
@@ -23,7 +24,7 @@ from qsudoku.solving.budget import BASE_BUDGET, BIG_MODEL
 __all__ = ["add_input_args", "add_config_args", "add_route_args", "rules_from_args", "config_from_args",
            "iter_inputs", "parse_key_values", "parse_rules", "add_index_arg", "pick_puzzle", "check_seconds",
            "SecondsAction", "SecondsListAction", "add_option", "DeprecatedAlias",
-           "command_inputs", "check_writes"]
+           "command_inputs", "check_writes", "add_json_arg", "say_error", "error_reporter", "report"]
 
 
 def add_option(container, *names: str, old: tuple[str, ...] = (), **kwargs) -> argparse.Action:
@@ -311,6 +312,36 @@ def iter_inputs(args, on_error=None, check_givens: bool = True):
                     continue
                 raise item
             yield item
+
+
+def add_json_arg(p) -> None:
+    """``--json``: the report of each puzzle as one JSON line (see :func:`report`)."""
+    p.add_argument("--json", action="store_true", help="one JSON object per puzzle (JSON lines)")
+
+
+def say_error(err) -> None:
+    """``qsudoku: error: ...`` on stderr, for a puzzle that ``--keep-going`` skips."""
+    print(f"qsudoku: error: {err}", file=sys.stderr, flush=True)
+
+
+def error_reporter(args, code: int | None = None):
+    """The ``on_error`` of :func:`iter_inputs` for a command that reports puzzle by puzzle:
+    each skipped puzzle is said (:func:`say_error`) and raises ``args.exit_so_far`` (set
+    to 0 here; also the exit code when the reader of stdout leaves early) to its exit code,
+    or to ``code`` if given."""
+    args.exit_so_far = 0
+
+    def on_error(err) -> None:
+        args.exit_so_far = max(args.exit_so_far, exit_code_for(err) if code is None else code)
+        say_error(err)
+    return on_error
+
+
+def report(args, record: dict, text: str, code: int = 0) -> None:
+    """One puzzle's report on standard output, flushed: ``record`` as a JSON line with
+    ``--json``, else ``text``; ``args.exit_so_far`` is first raised to ``code``."""
+    args.exit_so_far = max(args.exit_so_far, code)
+    print(json.dumps(record) if args.json else text, flush=True)
 
 
 def command_inputs(args) -> list[str]:

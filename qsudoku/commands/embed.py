@@ -10,13 +10,12 @@ search that is not cached.
 
 from __future__ import annotations
 
-import json
 import statistics
 import sys
 
 from qsudoku.model.encodings import ENCODINGS
-from qsudoku.commands.common import (SecondsAction, add_input_args, add_option, iter_inputs,
-                                     parse_rules)
+from qsudoku.commands.common import (SecondsAction, add_input_args, add_json_arg, add_option,
+                                     error_reporter, iter_inputs, parse_rules, report)
 
 TOPOLOGY_CHOICES = ("pegasus", "zephyr", "chimera")
 #: minorminer's own ``timeout`` (seconds), which ``--time-budget`` overrides.
@@ -54,7 +53,7 @@ def register(sub) -> None:
     g.add_argument("--cache-dir", metavar="DIR", help="embedding cache (default "
                    "$QSUDOKU_CACHE_DIR/embeddings or ~/.cache/qsudoku/embeddings)")
     g.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
-    p.add_argument("--json", action="store_true", help="one JSON object per puzzle (JSON lines)")
+    add_json_arg(p)
     p.set_defaults(run=run)
 
 
@@ -188,19 +187,13 @@ def run(args) -> int:
     child = _target(args)
     cache = None if args.no_cache else EmbeddingCache(args.cache_dir) if args.cache_dir \
         else EmbeddingCache()
-    worst, bad_input, rows = 0, [], []
-
-    def on_error(err):
-        bad_input.append(err)
-        print(f"qsudoku: error: {err}", file=sys.stderr)
-
-    for puzzle in iter_inputs(args, on_error):
+    rows: list[dict] = []
+    for puzzle in iter_inputs(args, error_reporter(args, code=2)):
         try:
             _, model, _ = build(puzzle, cfg)
-        except ContradictionError as e:
-            worst = max(worst, exit_code_for(e))  # 1 no solution, 2 duplicate givens
-            print(json.dumps({"name": puzzle.name, "error": str(e)}) if args.json else
-                  f"{puzzle.name or 'puzzle'}  NO SOLUTION: {e}", flush=True)
+        except ContradictionError as e:  # 1 no solution, 2 duplicate givens
+            report(args, {"name": puzzle.name, "error": str(e)},
+                   f"{puzzle.name or 'puzzle'}  NO SOLUTION: {e}", exit_code_for(e))
             continue
         note = search_note(puzzle.name, model, params.get("timeout")) if model else ""
         embedded = embed_bqm(model.bqm, child, cache, parameters=params, bounded=True,
@@ -208,9 +201,7 @@ def run(args) -> int:
             if model else None  # --time-budget holds
         row = report_row(puzzle, model, embedded, child, args.reads)
         rows.append(row)
-        if not row["fits"]:
-            worst = max(worst, 1)
-        print(json.dumps(row) if args.json else render_row(row), flush=True)
+        report(args, row, render_row(row), 0 if row["fits"] else 1)
     if len(rows) > 1 and not args.json:
         print(summary(rows), flush=True)
-    return max(worst, 2) if bad_input else worst
+    return args.exit_so_far

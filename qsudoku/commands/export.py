@@ -30,24 +30,26 @@ def register(sub) -> None:
                     + "; ".join(f"{k}: {v}" for k, v in FORMATS.items())
                     + ". The format follows the extension of -o unless --to is given "
                       "(.lp means LP; use --to lp-asp for a clingo file).")
-    add_input_args(p, many=False)
-    add_config_args(p)
-    p.add_argument("-o", "--output", required=True, metavar="FILE",
-                   help="output file (- for standard output; bqm, a binary format, only "
-                        "when it is redirected)")
-    p.add_argument("--to", choices=list(FORMATS), help="output format (default: from the extension)")
-    add_index_arg(p)
+    add_model_args(p, FORMATS, "output file (- for standard output; bqm, a binary format, "
+                                "only when it is redirected)")
     p.set_defaults(run=run)
 
 
-def pick_format(output: str, to: str | None) -> str:
-    """The export format: ``to`` if given, else from the extension of ``output``."""
-    if to:
-        return to
-    fmt = EXTENSIONS.get(os.path.splitext(output)[1].lower())
+def add_model_args(p, formats, output_help: str) -> None:
+    """The arguments of ``export`` and ``qubo``: one puzzle, its configuration, ``-o FILE``
+    and ``--to`` one of ``formats``."""
+    add_input_args(p, many=False)
+    add_config_args(p)
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help=output_help)
+    p.add_argument("--to", choices=list(formats), help="output format (default: from the extension)")
+    add_index_arg(p)
+
+
+def pick_format(output: str, to: str | None, extensions=EXTENSIONS, formats=FORMATS) -> str:
+    """The output format: ``to`` if given, else the one of ``output``'s extension."""
+    fmt = to or extensions.get(os.path.splitext(output)[1].lower())
     if fmt is None:
-        raise ConfigError(f"cannot tell the format of {output!r}; use --to "
-                          + "|".join(FORMATS))
+        raise ConfigError(f"cannot tell the format of {output!r}; use --to {'|'.join(formats)}")
     return fmt
 
 
@@ -57,10 +59,10 @@ def render(puzzle, cands, fmt: str, weights=None, encoding: str = "one-hot"):
         from qsudoku.exact.problem import Problem
 
         return EXPORTS[fmt].write(Problem.from_candidates(cands))
+    from qsudoku.commands.qubo import model_summary
     from qsudoku.model.qubo import Weights, build_model
     model = build_model(cands, weights or Weights(), encoding=encoding)
-    return model, (f"{model.num_variables} variables, {model.num_interactions} interactions, "
-                   f"{len(model.constraints)} constraints")
+    return model, model_summary(model)
 
 
 def write_export(payload, path: str, fmt: str) -> None:

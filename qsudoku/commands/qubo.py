@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import json
 import numbers
-import os
 import shutil
 import sys
 
-from qsudoku.errors import ConfigError
 from qsudoku.io.output import atomic_open, atomic_write, is_stdout
 from qsudoku.solving import build
 from qsudoku.model.encodings import variable_name
-from qsudoku.commands.common import (add_config_args, add_index_arg, add_input_args,
-                                     check_writes, config_from_args, pick_puzzle)
+from qsudoku.commands.common import check_writes, config_from_args, pick_puzzle
+from qsudoku.commands.export import add_model_args, pick_format
 
 FORMATS = ("bqm", "json", "coo")
 
@@ -27,20 +25,13 @@ def register(sub) -> None:
                     "the label of every index in the header. The format follows the "
                     "extension of -o unless --to is given. -o - writes to standard "
                     "output (bqm, a binary format, only when it is redirected).")
-    add_input_args(p, many=False)
-    add_config_args(p)
-    p.add_argument("-o", "--output", required=True, metavar="FILE",
-                   help="output file (- for standard output)")
-    p.add_argument("--to", choices=FORMATS, help="output format (default: from the extension)")
-    add_index_arg(p)
+    add_model_args(p, FORMATS, "output file (- for standard output)")
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
     cfg = config_from_args(args)
-    fmt = args.to or os.path.splitext(args.output)[1].lstrip(".").lower()
-    if fmt not in FORMATS:
-        raise ConfigError(f"cannot tell the format of {args.output!r}; use --to {'|'.join(FORMATS)}")
+    fmt = pick_format(args.output, args.to, {f".{f}": f for f in FORMATS}, FORMATS)
     check_writes(args, [args.output], binary=fmt == "bqm")
     puzzle = pick_puzzle(args)
     cands, model, _ = build(puzzle, cfg)
@@ -51,9 +42,14 @@ def run(args) -> int:
         model = build_model(cands, cfg.qubo.weights, encoding=cfg.qubo.encoding)
     write_model(model, args.output, fmt)
     if not is_stdout(args.output):
-        print(f"wrote {args.output} ({fmt}): {model.num_variables} variables, "
-              f"{model.num_interactions} interactions, {len(model.constraints)} constraints")
+        print(f"wrote {args.output} ({fmt}): {model_summary(model)}")
     return 0
+
+
+def model_summary(model) -> str:
+    """``212 variables, 1301 interactions, 324 constraints``."""
+    return (f"{model.num_variables} variables, {model.num_interactions} interactions, "
+            f"{len(model.constraints)} constraints")
 
 
 def model_to_json(model) -> dict:
