@@ -132,15 +132,8 @@ def _grids(puzzle: Puzzle, config: Config, backend: str, reads: int, seed: int
 
 
 def check_counts(reads, max_solutions, *, flags: bool = False) -> None:
-    """The one check of the counts of :func:`fairness`: integers >= 1, at most their caps,
-    refused before anything is allocated.  ``flags``: as ``qsudoku fairness`` words its
-    options (the cap of ``--reads`` is the config's check of ``num_reads``).
-
-    >>> check_counts(10, 0, flags=True)
-    Traceback (most recent call last):
-    ...
-    qsudoku.errors.ConfigError: --max-solutions 0 must be between 1 and 100,000
-    """
+    """Refuse counts of :func:`fairness` below 1 or above their caps, before any work;
+    ``flags``: as ``qsudoku fairness`` words its options (``--reads``'s cap: the config's)."""
     if flags:
         if reads < 1:
             raise ConfigError(f"--reads {reads} must be >= 1")
