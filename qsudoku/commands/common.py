@@ -24,7 +24,7 @@ from qsudoku.solving.budget import BASE_BUDGET, BIG_MODEL
 __all__ = ["add_input_args", "add_config_args", "add_route_args", "rules_from_args", "config_from_args",
            "iter_inputs", "parse_key_values", "parse_rules", "add_index_arg", "pick_puzzle", "check_seconds",
            "SecondsAction", "SecondsListAction", "add_option", "DeprecatedAlias",
-           "command_inputs", "check_writes", "add_json_arg", "say_error", "error_reporter", "report"]
+           "command_inputs", "check_writes", "OPTIONS", "add_options", "say_error", "error_reporter", "report"]
 
 
 def add_option(container, *names: str, old: tuple[str, ...] = (), **kwargs) -> argparse.Action:
@@ -80,8 +80,7 @@ def add_input_args(p: argparse.ArgumentParser, many: bool = True) -> None:
                    help="a puzzle string, a file (one puzzle per line, grids, tuples, .tsv), "
                         "or - for stdin")
     g = p.add_argument_group("rules (override what a file's folder and name imply, e.g. data/sudokux9/ adds the diagonals)")
-    g.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: most square)")
-    g.add_argument("--variant", choices=["standard", "x"], help="x adds both main diagonals")
+    add_options(g, "--box", "--variant")
     g.add_argument("--regions", metavar="MAP|FILE",
                    help="jigsaw region map (letters, rows separated by / or newlines) or a file")
     g.add_argument("--digits", metavar="ALPHABET",
@@ -111,9 +110,7 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--weight", action="append", default=[], metavar="KIND=W",
                    help="penalty weight, a key of [qubo.weights]: cell, row, column, box, "
                         "extra, or unit (row, column, box and extra at once) (repeatable)")
-    g.add_argument("--encoding", choices=sorted(ENCODINGS),
-                   help="how a cell's candidates become binary variables (default: the "
-                        "config's [qubo] encoding, one-hot)")
+    add_options(g, "--encoding")
     g.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="a sampler constructor option as a TOML value, e.g. "
                         "topology=zephyr (repeatable)")
@@ -281,8 +278,6 @@ def _note_dropped(cfg: Config, sampler: str | None) -> None:
     dropped = [f"sampler.params.{k}" for k in cfg.sampler.params if k != "seed"] + \
         [f"sampler.options.{k}" for k in cfg.sampler.options]
     if sampler and sampler != cfg.sampler.name and dropped:
-        import sys
-
         print(f"qsudoku: note: --sampler {sampler} replaces the config's sampler "
               f"{cfg.sampler.name}; its {', '.join(dropped)} "
               f"{'is' if len(dropped) == 1 else 'are'} not used", file=sys.stderr)
@@ -314,9 +309,21 @@ def iter_inputs(args, on_error=None, check_givens: bool = True):
             yield item
 
 
-def add_json_arg(p) -> None:
-    """``--json``: the report of each puzzle as one JSON line (see :func:`report`)."""
-    p.add_argument("--json", action="store_true", help="one JSON object per puzzle (JSON lines)")
+#: Options that several commands declare alike: flag -> the keywords of ``add_argument``.
+OPTIONS = {
+    "--box": dict(metavar="RxC", help="box shape, e.g. 2x3 (default: most square)"),
+    "--variant": dict(choices=["standard", "x"], help="x adds both main diagonals"),
+    "--encoding": dict(choices=sorted(ENCODINGS),
+                       help="how a cell's candidates become binary variables (default: the "
+                            "config's [qubo] encoding, one-hot)"),
+    "--json": dict(action="store_true", help="one JSON object per puzzle (JSON lines)"),
+}
+
+
+def add_options(container, *flags: str) -> None:
+    """Add each of ``flags`` to ``container`` as :data:`OPTIONS` declares it."""
+    for flag in flags:
+        container.add_argument(flag, **OPTIONS[flag])
 
 
 def say_error(err) -> None:

@@ -6,7 +6,7 @@ from qsudoku.errors import ConfigError
 from qsudoku.exact.backends import COUNT_METHODS
 from qsudoku.exact.count import count_solutions
 from qsudoku.io.text import format_grid
-from qsudoku.commands.common import (SecondsAction, add_input_args, add_json_arg, add_option,
+from qsudoku.commands.common import (SecondsAction, add_input_args, add_option, add_options,
                                      error_reporter, iter_inputs, report)
 
 
@@ -28,7 +28,7 @@ def register(sub) -> None:
                    help="qsudoku's own search (fast up to 16x16), a SAT solver with blocking "
                         "clauses (python-sat; better on hard 25x25 puzzles), or auto (default: "
                         "sat above 16x16 when python-sat is installed, else search)")
-    add_json_arg(p)
+    add_options(p, "--json")
     p.set_defaults(run=run)
 
 

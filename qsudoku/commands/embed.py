@@ -13,8 +13,7 @@ from __future__ import annotations
 import statistics
 import sys
 
-from qsudoku.model.encodings import ENCODINGS
-from qsudoku.commands.common import (SecondsAction, add_input_args, add_json_arg, add_option,
+from qsudoku.commands.common import (SecondsAction, add_input_args, add_option, add_options,
                                      error_reporter, iter_inputs, parse_rules, report)
 
 TOPOLOGY_CHOICES = ("pegasus", "zephyr", "chimera")
@@ -31,9 +30,7 @@ def register(sub) -> None:
     g = p.add_argument_group("model")
     g.add_argument("--config", metavar="FILE", help="TOML config (its [propagate] rules apply)")
     g.add_argument("--rules", metavar="R1,R2", help="propagation rules (default: the config's)")
-    g.add_argument("--encoding", choices=sorted(ENCODINGS),
-                   help="how a cell's candidates become binary variables (default: the "
-                        "config's [qubo] encoding, one-hot)")
+    add_options(g, "--encoding")
     g = p.add_argument_group("target and embedding")
     g.add_argument("--topology", choices=TOPOLOGY_CHOICES, default="pegasus",
                    help="QPU graph: pegasus (Advantage, P16), zephyr (Advantage2, Z12), "
@@ -53,7 +50,7 @@ def register(sub) -> None:
     g.add_argument("--cache-dir", metavar="DIR", help="embedding cache (default "
                    "$QSUDOKU_CACHE_DIR/embeddings or ~/.cache/qsudoku/embeddings)")
     g.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
-    add_json_arg(p)
+    add_options(p, "--json")
     p.set_defaults(run=run)
 
 
@@ -113,9 +110,8 @@ def report_row(puzzle, model, embedded, child, reads: int) -> dict:
         return {**row, "fits": True, "solved_by_propagation": True}
     stats = embedded.stats()
     row.update(fits=embedded.found, solved_by_propagation=False,
-               num_qubits=stats["num_qubits"] if embedded.found else None,
-               longest_chain=stats["longest_chain"] if embedded.found else None,
-               mean_chain_length=stats["mean_chain_length"] if embedded.found else None,
+               **{k: stats[k] if embedded.found else None
+                  for k in ("num_qubits", "longest_chain", "mean_chain_length")},
                embedding_time=stats["embedding_time"], embedding_cache_hit=embedded.cache_hit,
                qubits_available=len(child.nodelist))
     if not embedded.found:

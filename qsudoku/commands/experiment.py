@@ -7,8 +7,9 @@ import argparse
 import os
 import sys
 
-from qsudoku.commands.common import (add_option, check_writes, command_inputs, rules_from_args,
-                                     say_error)
+from qsudoku.commands.common import (add_config_args, add_input_args, add_option,
+                                     add_route_args, check_writes, command_inputs,
+                                     rules_from_args, say_error)
 from qsudoku.commands.spec import SpecAction, apply_spec, option_name
 from qsudoku.config import load_config, need_worker_memory
 from qsudoku.errors import ConfigError, PuzzleFormatError, QSudokuError
@@ -19,13 +20,25 @@ from qsudoku.experiments.results import journal_path
 from qsudoku.experiments.scheduler import check_waits, resolve_scheduler
 from qsudoku.io.output import is_stdout
 
-__all__ = ["add_experiment_args", "retell", "say_wrote", "check_experiment_args", "run_experiment",
+__all__ = ["add_experiment_args", "say_wrote", "check_experiment_args", "run_experiment",
            "read_experiment_inputs", "set_label", "experiment_tasks"]
 
 
-def add_experiment_args(p: argparse.ArgumentParser, what: str) -> argparse._ArgumentGroup:
-    """The flags ``bench`` and ``sweep`` share: repeats, limits, output, resume, where the
-    tasks run and ``--spec`` (:mod:`qsudoku.commands.spec`)."""
+def add_experiment_args(p: argparse.ArgumentParser, what: str, budget: bool = True,
+                        **helps: str) -> argparse._ArgumentGroup:
+    """The arguments ``bench`` and ``sweep`` share: ``PUZZLE`` (optional: a ``--spec`` or
+    ``--plot`` may do without), the rules, configuration and round flags (``budget``: see
+    :func:`~qsudoku.commands.common.add_route_args`), with ``helps`` the help text of this
+    command for options named by ``dest``; then the group ``what`` of repeats, limits,
+    output, resume, where the tasks run and ``--spec`` (:mod:`qsudoku.commands.spec`)."""
+    add_input_args(p)
+    add_config_args(p)
+    add_route_args(p, budget=budget)
+    for action in p._actions:
+        if action.dest == "puzzles":
+            action.nargs = "*"
+        elif action.dest in helps:
+            action.help = helps[action.dest]
     g = p.add_argument_group(what)
     g.add_argument("--spec", action=SpecAction, metavar="FILE",
                    help="a study spec (TOML: its puzzles and flags, e.g. "
@@ -51,16 +64,6 @@ def add_experiment_args(p: argparse.ArgumentParser, what: str) -> argparse._Argu
     g.add_argument("--no-progress", action="store_true", help="no progress bar")
     g.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     return g
-
-
-def retell(p: argparse.ArgumentParser, **helps: str) -> None:
-    """Make ``PUZZLE`` optional (a ``--spec`` or ``--plot`` may do without) and give the
-    options named by ``dest`` the help text of this command."""
-    for action in p._actions:
-        if action.dest == "puzzles":
-            action.nargs = "*"
-        elif action.dest in helps:
-            action.help = helps[action.dest]
 
 
 def say_wrote(args, paths) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from qsudoku.experiments.fairness import (MAX_SOLUTIONS, SOLUTIONS_CAP, TIME_LIMIT,
                                           SolutionsError, check_counts, fairness)
 from qsudoku.commands.common import (SecondsAction, add_config_args, add_input_args,
-                                     add_json_arg, config_from_args, error_reporter,
+                                     add_options, config_from_args, error_reporter,
                                      iter_inputs, report)
 
 #: Reads when ``--reads`` is not given.
@@ -33,7 +33,7 @@ def register(sub) -> None:
                    metavar="S",
                    help=f"seconds the enumeration of a puzzle's solutions may take (default "
                         f"{TIME_LIMIT:g}); a puzzle that needs longer is refused")
-    add_json_arg(p)
+    add_options(p, "--json")
     p.set_defaults(run=run)
 
 

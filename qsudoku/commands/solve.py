@@ -12,7 +12,7 @@ from qsudoku.io.text import format_grid
 from qsudoku.model.result import By, count_noun, format_seconds
 from qsudoku.solving import make_plan, rounds_text, run_plan
 from qsudoku.commands.common import (add_config_args, add_index_arg, add_input_args,
-                                     add_json_arg, add_route_args, config_from_args,
+                                     add_options, add_route_args, config_from_args,
                                      error_reporter, iter_inputs, pick_puzzle, report)
 
 
@@ -33,7 +33,7 @@ def register(sub) -> None:
                    help="also count solutions (exact, up to 2, within route."
                         "fallback_time_limit): a puzzle with several is flagged 'unique: false' "
                         "with a second solution, exit 1 (also when the count ran out of time)")
-    add_json_arg(p)
+    add_options(p, "--json")
     p.set_defaults(run=run)
 
 

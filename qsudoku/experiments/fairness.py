@@ -25,12 +25,11 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from qsudoku.checks import need_real, need_type
+from qsudoku.checks import MAX_READS, MAX_SECONDS, need_real, need_type
 from qsudoku.config import Config
-from qsudoku.errors import ConfigError, TimeLimitError
+from qsudoku.errors import ConfigError
 from qsudoku.exact.count import count_solutions
 from qsudoku.model.puzzle import Puzzle
-from qsudoku.checks import MAX_READS, MAX_SECONDS
 from qsudoku.solving import build, make_plan, run_plan
 from qsudoku.solving.plan import draw_seed
 
