@@ -8,6 +8,7 @@ import math
 import os
 import sys
 from dataclasses import replace
+from typing import Any
 
 from qsudoku.checks import MAX_SECONDS
 from qsudoku.model.encodings import ENCODINGS
@@ -310,7 +311,7 @@ def iter_inputs(args, on_error=None, check_givens: bool = True):
 
 
 #: Options that several commands declare alike: flag -> the keywords of ``add_argument``.
-OPTIONS = {
+OPTIONS: dict[str, dict[str, Any]] = {
     "--box": dict(metavar="RxC", help="box shape, e.g. 2x3 (default: most square)"),
     "--variant": dict(choices=["standard", "x"], help="x adds both main diagonals"),
     "--encoding": dict(choices=sorted(ENCODINGS),
@@ -332,10 +333,8 @@ def say_error(err) -> None:
 
 
 def error_reporter(args, code: int | None = None):
-    """The ``on_error`` of :func:`iter_inputs` for a command that reports puzzle by puzzle:
-    each skipped puzzle is said (:func:`say_error`) and raises ``args.exit_so_far`` (set
-    to 0 here; also the exit code when the reader of stdout leaves early) to its exit code,
-    or to ``code`` if given."""
+    """The ``on_error`` of :func:`iter_inputs`: says each skipped puzzle and raises
+    ``args.exit_so_far`` (set to 0 here) to its exit code, or to ``code`` if given."""
     args.exit_so_far = 0
 
     def on_error(err) -> None:

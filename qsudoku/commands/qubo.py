@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import numbers
+import os
 import shutil
 import sys
 
+from qsudoku.errors import ConfigError
 from qsudoku.io.output import atomic_open, atomic_write, is_stdout
 from qsudoku.solving import build
 from qsudoku.model.encodings import variable_name
-from qsudoku.commands.common import check_writes, config_from_args, pick_puzzle
-from qsudoku.commands.export import add_model_args, pick_format
+from qsudoku.commands.common import (add_config_args, add_index_arg, add_input_args,
+                                     check_writes, config_from_args, pick_puzzle)
 
 FORMATS = ("bqm", "json", "coo")
 
@@ -31,7 +33,7 @@ def register(sub) -> None:
 
 def run(args) -> int:
     cfg = config_from_args(args)
-    fmt = pick_format(args.output, args.to, {f".{f}": f for f in FORMATS}, FORMATS)
+    fmt = pick_model_format(args.output, args.to, {f".{f}": f for f in FORMATS}, FORMATS)
     check_writes(args, [args.output], binary=fmt == "bqm")
     puzzle = pick_puzzle(args)
     cands, model, _ = build(puzzle, cfg)
@@ -50,6 +52,24 @@ def model_summary(model) -> str:
     """``212 variables, 1301 interactions, 324 constraints``."""
     return (f"{model.num_variables} variables, {model.num_interactions} interactions, "
             f"{len(model.constraints)} constraints")
+
+
+def add_model_args(p, formats, output_help: str) -> None:
+    """The arguments of ``export`` and ``qubo``: one puzzle, its configuration, ``-o FILE``
+    and ``--to`` one of ``formats``."""
+    add_input_args(p, many=False)
+    add_config_args(p)
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help=output_help)
+    p.add_argument("--to", choices=list(formats), help="output format (default: from the extension)")
+    add_index_arg(p)
+
+
+def pick_model_format(output: str, to: str | None, extensions: dict, formats) -> str:
+    """The output format: ``to`` if given, else the one of ``output``'s extension."""
+    fmt = to or extensions.get(os.path.splitext(output)[1].lower())
+    if fmt is None:
+        raise ConfigError(f"cannot tell the format of {output!r}; use --to {'|'.join(formats)}")
+    return fmt
 
 
 def model_to_json(model) -> dict:
