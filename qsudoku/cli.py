@@ -116,19 +116,10 @@ def _main(argv=None) -> int:
     args.argv = argv  # the words as given: a results file's provenance record names them
     guard = GuardedStdout.install()
 
-    def fail(line: str, code: int) -> int:
-        if args.debug:
-            traceback.print_exc()
-        else:
-            print(f"qsudoku: {line}", file=sys.stderr)
-        return code
-
     try:
         code = int(args.run(args) or 0)
         guard.flush()
         return code
-    except QSudokuError as e:
-        return fail(f"error: {e}", exit_code_for(e))
     except KeyboardInterrupt:
         if not getattr(args, "interrupt_said", False):
             print("qsudoku: interrupted", file=sys.stderr)
@@ -136,22 +127,31 @@ def _main(argv=None) -> int:
     except BrokenPipeError:  # the reader of stdout left (``| head``): nothing more to say
         silence_stdout()
         return int(getattr(args, "exit_so_far", 0))
-    except ImportError as e:
-        missing = optional_import_error(e)
-        if missing is None:
-            return fail(f"internal error: {internal_error_line(e)}", 1)
-        return fail(f"error: {missing}", exit_code_for(missing))
-    except OSError as e:
+    except Exception as e:
+        line, code = _failure(e)
+        if args.debug:
+            traceback.print_exc()
+        else:
+            print(f"qsudoku: {line}", file=sys.stderr)
+        return code
+    finally:
+        guard.uninstall()
+
+
+def _failure(e: Exception) -> tuple[str, int]:
+    """The line and exit code of a command's exception: a :class:`QSudokuError`, a missing
+    optional package (exit 3) or the machine's refusal (exit 4) is an error; anything
+    else is a bug (``internal error``, exit 1)."""
+    if isinstance(e, ImportError):
+        e = optional_import_error(e) or e
+    elif isinstance(e, OSError) and not isinstance(e, QSudokuError):
         from qsudoku.io.failures import MACHINE_ERRNOS, machine_error
 
         if e.errno in MACHINE_ERRNOS:  # the machine's failure (disk full, ...), not a bug
-            error = machine_error(str(e.filename) if e.filename else "an output", e)
-            return fail(f"error: {error}", exit_code_for(error))
-        return fail(f"internal error: {internal_error_line(e)}", 1)
-    except Exception as e:  # a bug: say so, with its real cause, and exit 1
-        return fail(f"internal error: {internal_error_line(e)}", 1)
-    finally:
-        guard.uninstall()
+            e = machine_error(str(e.filename) if e.filename else "an output", e)
+    if isinstance(e, QSudokuError):
+        return f"error: {e}", exit_code_for(e)
+    return f"internal error: {internal_error_line(e)}", 1
 
 
 def show_text(text: str, code: int = 0) -> int:

@@ -20,10 +20,9 @@ from copy import copy
 from qsudoku.io.output import is_stdout
 from qsudoku.experiments.bench import SOLVE, format_summary, points, summarize
 from qsudoku.errors import BackendUnavailableError, ConfigError, ParameterError, QSudokuError
-from qsudoku.commands.common import (SecondsListAction, add_config_args, add_input_args,
-                                     add_route_args, config_from_args)
+from qsudoku.commands.common import SecondsListAction, config_from_args
 from qsudoku.commands.experiment import (add_experiment_args, check_experiment_args,
-                                         experiment_tasks, read_experiment_inputs, retell,
+                                         experiment_tasks, read_experiment_inputs,
                                          run_experiment, say_wrote)
 
 
@@ -39,18 +38,16 @@ def register(sub) -> None:
                     "a fixed sample of --reads reads of the reduced QUBO with that sampler, "
                     "all counted, no fallback; puzzles propagation solves are counted apart. "
                     "Rows go to -o/--output as they finish, the summary to F.summary.csv/.json.")
-    add_input_args(p)
-    add_config_args(p)
-    add_route_args(p, budget=False)
-    retell(p, sampler="backends to compare, comma-separated: 'solve' (the default: what "
-                      "qsudoku solve does), registry names (qsudoku samplers) or "
-                      "module:Class for any importable dimod.Sampler",
-           option="a sampler constructor option as a TOML value, e.g. topology=zephyr, or "
-                  "for one backend only, e.g. decompose.qpu_sampler=mock-qpu (repeatable)",
-           param="a sampling parameter, e.g. num_sweeps=5000, or for one sampler only, e.g. "
-                 "sa.num_sweeps=5000 (repeatable)")
+    g = add_experiment_args(
+        p, "benchmark", budget=False,
+        sampler="backends to compare, comma-separated: 'solve' (the default: what qsudoku "
+                "solve does), registry names (qsudoku samplers) or module:Class for any "
+                "importable dimod.Sampler",
+        option="a sampler constructor option as a TOML value, e.g. topology=zephyr, or for "
+               "one backend only, e.g. decompose.qpu_sampler=mock-qpu (repeatable)",
+        param="a sampling parameter, e.g. num_sweeps=5000, or for one sampler only, e.g. "
+              "sa.num_sweeps=5000 (repeatable)")
     next(a for a in p._actions if a.dest == "sampler").metavar = "A,B,..."
-    g = add_experiment_args(p, "benchmark")
     g.add_argument("--time-budget", action=SecondsListAction, metavar="S[,S2...]",
                    help="wall seconds per puzzle of the 'solve' backend (several budgets = "
                         "one row each, for success-vs-budget curves); a sampler's row is a "

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import sys
 from dataclasses import replace
+from typing import Any
 
 from qsudoku.checks import MAX_SECONDS
 from qsudoku.model.encodings import ENCODINGS
 from qsudoku.config import DEFAULTS, Config, load_config, toml_value
-from qsudoku.errors import ConfigError, ContradictionError, PuzzleFormatError
+from qsudoku.errors import ConfigError, ContradictionError, PuzzleFormatError, exit_code_for
 from qsudoku.io import Rules, parse_digits, parse_regions
 from qsudoku.io.files import companion, iter_puzzles
 from qsudoku.io.output import check_outputs, is_stdout
@@ -23,7 +25,7 @@ from qsudoku.solving.budget import BASE_BUDGET, BIG_MODEL
 __all__ = ["add_input_args", "add_config_args", "add_route_args", "rules_from_args", "config_from_args",
            "iter_inputs", "parse_key_values", "parse_rules", "add_index_arg", "pick_puzzle", "check_seconds",
            "SecondsAction", "SecondsListAction", "add_option", "DeprecatedAlias",
-           "command_inputs", "check_writes"]
+           "command_inputs", "check_writes", "OPTIONS", "add_options", "say_error", "error_reporter", "report"]
 
 
 def add_option(container, *names: str, old: tuple[str, ...] = (), **kwargs) -> argparse.Action:
@@ -79,8 +81,7 @@ def add_input_args(p: argparse.ArgumentParser, many: bool = True) -> None:
                    help="a puzzle string, a file (one puzzle per line, grids, tuples, .tsv), "
                         "or - for stdin")
     g = p.add_argument_group("rules (override what a file's folder and name imply, e.g. data/sudokux9/ adds the diagonals)")
-    g.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: most square)")
-    g.add_argument("--variant", choices=["standard", "x"], help="x adds both main diagonals")
+    add_options(g, "--box", "--variant")
     g.add_argument("--regions", metavar="MAP|FILE",
                    help="jigsaw region map (letters, rows separated by / or newlines) or a file")
     g.add_argument("--digits", metavar="ALPHABET",
@@ -110,9 +111,7 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--weight", action="append", default=[], metavar="KIND=W",
                    help="penalty weight, a key of [qubo.weights]: cell, row, column, box, "
                         "extra, or unit (row, column, box and extra at once) (repeatable)")
-    g.add_argument("--encoding", choices=sorted(ENCODINGS),
-                   help="how a cell's candidates become binary variables (default: the "
-                        "config's [qubo] encoding, one-hot)")
+    add_options(g, "--encoding")
     g.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="a sampler constructor option as a TOML value, e.g. "
                         "topology=zephyr (repeatable)")
@@ -280,8 +279,6 @@ def _note_dropped(cfg: Config, sampler: str | None) -> None:
     dropped = [f"sampler.params.{k}" for k in cfg.sampler.params if k != "seed"] + \
         [f"sampler.options.{k}" for k in cfg.sampler.options]
     if sampler and sampler != cfg.sampler.name and dropped:
-        import sys
-
         print(f"qsudoku: note: --sampler {sampler} replaces the config's sampler "
               f"{cfg.sampler.name}; its {', '.join(dropped)} "
               f"{'is' if len(dropped) == 1 else 'are'} not used", file=sys.stderr)
@@ -311,6 +308,46 @@ def iter_inputs(args, on_error=None, check_givens: bool = True):
                     continue
                 raise item
             yield item
+
+
+#: Options that several commands declare alike: flag -> the keywords of ``add_argument``.
+OPTIONS: dict[str, dict[str, Any]] = {
+    "--box": dict(metavar="RxC", help="box shape, e.g. 2x3 (default: most square)"),
+    "--variant": dict(choices=["standard", "x"], help="x adds both main diagonals"),
+    "--encoding": dict(choices=sorted(ENCODINGS),
+                       help="how a cell's candidates become binary variables (default: the "
+                            "config's [qubo] encoding, one-hot)"),
+    "--json": dict(action="store_true", help="one JSON object per puzzle (JSON lines)"),
+}
+
+
+def add_options(container, *flags: str) -> None:
+    """Add each of ``flags`` to ``container`` as :data:`OPTIONS` declares it."""
+    for flag in flags:
+        container.add_argument(flag, **OPTIONS[flag])
+
+
+def say_error(err) -> None:
+    """``qsudoku: error: ...`` on stderr, for a puzzle that ``--keep-going`` skips."""
+    print(f"qsudoku: error: {err}", file=sys.stderr, flush=True)
+
+
+def error_reporter(args, code: int | None = None):
+    """The ``on_error`` of :func:`iter_inputs`: says each skipped puzzle and raises
+    ``args.exit_so_far`` (set to 0 here) to its exit code, or to ``code`` if given."""
+    args.exit_so_far = 0
+
+    def on_error(err) -> None:
+        args.exit_so_far = max(args.exit_so_far, exit_code_for(err) if code is None else code)
+        say_error(err)
+    return on_error
+
+
+def report(args, record: dict, text: str, code: int = 0) -> None:
+    """One puzzle's report on standard output, flushed: ``record`` as a JSON line with
+    ``--json``, else ``text``; ``args.exit_so_far`` is first raised to ``code``."""
+    args.exit_so_far = max(args.exit_so_far, code)
+    print(json.dumps(record) if args.json else text, flush=True)
 
 
 def command_inputs(args) -> list[str]:

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
-import sys
-
-from qsudoku.errors import ConfigError, exit_code_for
+from qsudoku.errors import ConfigError
 from qsudoku.exact.backends import COUNT_METHODS
 from qsudoku.exact.count import count_solutions
 from qsudoku.io.text import format_grid
-from qsudoku.commands.common import SecondsAction, add_input_args, add_option, iter_inputs
+from qsudoku.commands.common import (SecondsAction, add_input_args, add_option, add_options,
+                                     error_reporter, iter_inputs, report)
 
 
 def register(sub) -> None:
@@ -30,28 +28,17 @@ def register(sub) -> None:
                    help="qsudoku's own search (fast up to 16x16), a SAT solver with blocking "
                         "clauses (python-sat; better on hard 25x25 puzzles), or auto (default: "
                         "sat above 16x16 when python-sat is installed, else search)")
-    p.add_argument("--json", action="store_true", help="one JSON object per puzzle (JSON lines)")
+    add_options(p, "--json")
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
     if args.max_solutions < 1:
         raise ConfigError(f"--max-solutions {args.max_solutions} must be >= 1")
-    args.exit_so_far = 0  # also the exit code if the reader of stdout leaves early
-
-    def on_error(err):
-        args.exit_so_far = max(args.exit_so_far, exit_code_for(err))
-        print(f"qsudoku: error: {err}", file=sys.stderr)
-
-    for puzzle in iter_inputs(args, on_error):
+    for puzzle in iter_inputs(args, error_reporter(args)):
         result = count_solutions(puzzle, args.max_solutions, time_limit=args.time_limit,
                                  method=args.method)
-        if not result.unique:
-            args.exit_so_far = max(args.exit_so_far, 1)
-        if args.json:
-            print(json.dumps(to_dict(puzzle, result)), flush=True)
-        else:
-            print(render(puzzle, result), flush=True)
+        report(args, to_dict(puzzle, result), render(puzzle, result), 0 if result.unique else 1)
     return args.exit_so_far
 
 

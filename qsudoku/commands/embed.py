@@ -10,13 +10,11 @@ search that is not cached.
 
 from __future__ import annotations
 
-import json
 import statistics
 import sys
 
-from qsudoku.model.encodings import ENCODINGS
-from qsudoku.commands.common import (SecondsAction, add_input_args, add_option, iter_inputs,
-                                     parse_rules)
+from qsudoku.commands.common import (SecondsAction, add_input_args, add_option, add_options,
+                                     error_reporter, iter_inputs, parse_rules, report)
 
 TOPOLOGY_CHOICES = ("pegasus", "zephyr", "chimera")
 #: minorminer's own ``timeout`` (seconds), which ``--time-budget`` overrides.
@@ -32,9 +30,7 @@ def register(sub) -> None:
     g = p.add_argument_group("model")
     g.add_argument("--config", metavar="FILE", help="TOML config (its [propagate] rules apply)")
     g.add_argument("--rules", metavar="R1,R2", help="propagation rules (default: the config's)")
-    g.add_argument("--encoding", choices=sorted(ENCODINGS),
-                   help="how a cell's candidates become binary variables (default: the "
-                        "config's [qubo] encoding, one-hot)")
+    add_options(g, "--encoding")
     g = p.add_argument_group("target and embedding")
     g.add_argument("--topology", choices=TOPOLOGY_CHOICES, default="pegasus",
                    help="QPU graph: pegasus (Advantage, P16), zephyr (Advantage2, Z12), "
@@ -54,7 +50,7 @@ def register(sub) -> None:
     g.add_argument("--cache-dir", metavar="DIR", help="embedding cache (default "
                    "$QSUDOKU_CACHE_DIR/embeddings or ~/.cache/qsudoku/embeddings)")
     g.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
-    p.add_argument("--json", action="store_true", help="one JSON object per puzzle (JSON lines)")
+    add_options(p, "--json")
     p.set_defaults(run=run)
 
 
@@ -114,9 +110,8 @@ def report_row(puzzle, model, embedded, child, reads: int) -> dict:
         return {**row, "fits": True, "solved_by_propagation": True}
     stats = embedded.stats()
     row.update(fits=embedded.found, solved_by_propagation=False,
-               num_qubits=stats["num_qubits"] if embedded.found else None,
-               longest_chain=stats["longest_chain"] if embedded.found else None,
-               mean_chain_length=stats["mean_chain_length"] if embedded.found else None,
+               **{k: stats[k] if embedded.found else None
+                  for k in ("num_qubits", "longest_chain", "mean_chain_length")},
                embedding_time=stats["embedding_time"], embedding_cache_hit=embedded.cache_hit,
                qubits_available=len(child.nodelist))
     if not embedded.found:
@@ -188,19 +183,13 @@ def run(args) -> int:
     child = _target(args)
     cache = None if args.no_cache else EmbeddingCache(args.cache_dir) if args.cache_dir \
         else EmbeddingCache()
-    worst, bad_input, rows = 0, [], []
-
-    def on_error(err):
-        bad_input.append(err)
-        print(f"qsudoku: error: {err}", file=sys.stderr)
-
-    for puzzle in iter_inputs(args, on_error):
+    rows: list[dict] = []
+    for puzzle in iter_inputs(args, error_reporter(args, code=2)):
         try:
             _, model, _ = build(puzzle, cfg)
-        except ContradictionError as e:
-            worst = max(worst, exit_code_for(e))  # 1 no solution, 2 duplicate givens
-            print(json.dumps({"name": puzzle.name, "error": str(e)}) if args.json else
-                  f"{puzzle.name or 'puzzle'}  NO SOLUTION: {e}", flush=True)
+        except ContradictionError as e:  # 1 no solution, 2 duplicate givens
+            report(args, {"name": puzzle.name, "error": str(e)},
+                   f"{puzzle.name or 'puzzle'}  NO SOLUTION: {e}", exit_code_for(e))
             continue
         note = search_note(puzzle.name, model, params.get("timeout")) if model else ""
         embedded = embed_bqm(model.bqm, child, cache, parameters=params, bounded=True,
@@ -208,9 +197,7 @@ def run(args) -> int:
             if model else None  # --time-budget holds
         row = report_row(puzzle, model, embedded, child, args.reads)
         rows.append(row)
-        if not row["fits"]:
-            worst = max(worst, 1)
-        print(json.dumps(row) if args.json else render_row(row), flush=True)
+        report(args, row, render_row(row), 0 if row["fits"] else 1)
     if len(rows) > 1 and not args.json:
         print(summary(rows), flush=True)
-    return max(worst, 2) if bad_input else worst
+    return args.exit_so_far

@@ -7,21 +7,38 @@ import argparse
 import os
 import sys
 
-from qsudoku.commands.common import add_option, check_writes, command_inputs, rules_from_args
+from qsudoku.commands.common import (add_config_args, add_input_args, add_option,
+                                     add_route_args, check_writes, command_inputs,
+                                     rules_from_args, say_error)
+from qsudoku.commands.spec import SpecAction, apply_spec, option_name
 from qsudoku.config import load_config, need_worker_memory
 from qsudoku.errors import ConfigError, PuzzleFormatError, QSudokuError
+from qsudoku.experiments.bench import summary_paths
+from qsudoku.experiments.limits import check_limits
 from qsudoku.experiments.provenance import provenance_path
+from qsudoku.experiments.results import journal_path
+from qsudoku.experiments.scheduler import check_waits, resolve_scheduler
 from qsudoku.io.output import is_stdout
 
-__all__ = ["add_experiment_args", "retell", "say_wrote", "check_experiment_args", "run_experiment",
+__all__ = ["add_experiment_args", "say_wrote", "check_experiment_args", "run_experiment",
            "read_experiment_inputs", "set_label", "experiment_tasks"]
 
 
-def add_experiment_args(p: argparse.ArgumentParser, what: str) -> argparse._ArgumentGroup:
-    """The flags ``bench`` and ``sweep`` share: repeats, limits, output, resume, where the
-    tasks run and ``--spec`` (:mod:`qsudoku.commands.spec`)."""
-    from qsudoku.commands.spec import SpecAction
-
+def add_experiment_args(p: argparse.ArgumentParser, what: str, budget: bool = True,
+                        **helps: str) -> argparse._ArgumentGroup:
+    """The arguments ``bench`` and ``sweep`` share: ``PUZZLE`` (optional: a ``--spec`` or
+    ``--plot`` may do without), the rules, configuration and round flags (``budget``: see
+    :func:`~qsudoku.commands.common.add_route_args`), with ``helps`` the help text of this
+    command for options named by ``dest``; then the group ``what`` of repeats, limits,
+    output, resume, where the tasks run and ``--spec`` (:mod:`qsudoku.commands.spec`)."""
+    add_input_args(p)
+    add_config_args(p)
+    add_route_args(p, budget=budget)
+    for action in p._actions:
+        if action.dest == "puzzles":
+            action.nargs = "*"
+        elif action.dest in helps:
+            action.help = helps[action.dest]
     g = p.add_argument_group(what)
     g.add_argument("--spec", action=SpecAction, metavar="FILE",
                    help="a study spec (TOML: its puzzles and flags, e.g. "
@@ -49,16 +66,6 @@ def add_experiment_args(p: argparse.ArgumentParser, what: str) -> argparse._Argu
     return g
 
 
-def retell(p: argparse.ArgumentParser, **helps: str) -> None:
-    """Make ``PUZZLE`` optional (a ``--spec`` or ``--plot`` may do without) and give the
-    options named by ``dest`` the help text of this command."""
-    for action in p._actions:
-        if action.dest == "puzzles":
-            action.nargs = "*"
-        elif action.dest in helps:
-            action.help = helps[action.dest]
-
-
 def say_wrote(args, paths) -> None:
     """``wrote PATH`` on stderr for each of ``paths``, unless ``--quiet``."""
     for path in paths:
@@ -69,10 +76,6 @@ def say_wrote(args, paths) -> None:
 def check_experiment_args(args) -> None:
     """Merge ``--spec``; counts must be positive and bounded (the limits of
     :func:`qsudoku.experiments.runner.check_limits`), ``--resume`` needs ``--output``."""
-    from qsudoku.commands.spec import apply_spec, option_name
-    from qsudoku.experiments.limits import check_limits
-    from qsudoku.experiments.scheduler import resolve_scheduler
-
     apply_spec(args)  # a --spec fills what the command line left unset
     if args.limit is not None and args.limit < 1:  # a value of the spec is named so
         raise ConfigError(f"{option_name(args, 'limit', '--first', ' =')} {args.limit} "
@@ -82,36 +85,28 @@ def check_experiment_args(args) -> None:
             option_name(args, "worker_memory", "--worker-memory"), args.worker_memory)
     remote = resolve_scheduler(args.scheduler) is not None  # then --jobs is unused
     if remote:  # a bad wait is said before any file is opened
-        from qsudoku.experiments.scheduler import check_waits
-
         check_waits()
     check_limits(repeat=args.repeat, jobs=args.jobs, remote=remote,
                  names={"repeat": option_name(args, "repeat", "--repeat", " ="),
                         "jobs": option_name(args, "jobs", "--jobs", " =")})
     if args.resume and not args.out:
         raise ConfigError(f"{option_name(args, 'resume', '--resume')} needs -o FILE")
-    if args.out:
-        _check_not_input(args)
+    if args.out and not is_stdout(args.out):  # standard output is no file
+        _check_not_input(args, args.out)
     if args.resume and args.overwrite:
         raise ConfigError("--resume and --overwrite exclude each other")
 
 
-def _check_not_input(args) -> None:
+def _check_not_input(args, out: str) -> None:
     """Refuse an ``--output`` (or its journal, summaries, records) that is also a file the
     run reads (:func:`~qsudoku.commands.common.command_inputs`), under any name."""
-    from qsudoku.experiments.bench import summary_paths
-    from qsudoku.experiments.results import journal_path
-
-    if is_stdout(args.out):  # standard output is no file
-        return
     # the results, their journal and the two summaries: all checked before any is written
-    check_writes(args, list(dict.fromkeys((args.out, journal_path(args.out),
-                                           *summary_paths(args.out)))))
+    check_writes(args, list(dict.fromkeys((out, journal_path(out), *summary_paths(out)))))
     # the records: not regular files are skipped with a warning, inputs refused
-    for record in (args.out + ".machine.json", provenance_path(args.out)):
+    for record in (out + ".machine.json", provenance_path(out)):
         for p in command_inputs(args):
             if os.path.exists(p) and os.path.exists(record) and os.path.samefile(p, record):
-                raise ConfigError(f"-o {args.out}: {record} is also an input of this run "
+                raise ConfigError(f"-o {out}: {record} is also an input of this run "
                                   f"({p}); write the results to another file")
 
 
@@ -119,7 +114,6 @@ def experiment_tasks(args, sources, points):
     """Every source x point x ``--repeat``, made as the run consumes them (the puzzles
     stream); more than :data:`~qsudoku.experiments.limits.MAX_TASKS` runs per puzzle are
     refused before any work."""
-    from qsudoku.experiments.limits import check_limits
     from qsudoku.experiments.tasks import iter_tasks
 
     check_limits(repeat=args.repeat, points=len(points), jobs=0,
@@ -141,8 +135,6 @@ def run_experiment(args, tasks, axis_keys=(), points=None) -> list[dict]:
     def note(text: str) -> None:
         if not args.quiet:
             print(f"qsudoku: {text}", file=sys.stderr)
-
-    from qsudoku.experiments.scheduler import resolve_scheduler
 
     cluster = load_config(args.config).cluster
     scheduler = resolve_scheduler(args.scheduler) or cluster.scheduler
@@ -285,16 +277,13 @@ def read_experiment_inputs(args):
 
     from qsudoku.experiments.runner import iter_sources
 
-    def report(e):
-        print(f"qsudoku: error: {e}", file=sys.stderr)
-
     if getattr(args, "generate", None) is not None:
         from qsudoku.experiments.generated import iter_generated
 
         return iter_generated(args.generate, limit=args.limit)
 
     sources = iter_sources(args.puzzles, rules_from_args(args), limit=args.limit,
-                           on_error=report if args.keep_going else None, label=set_label)
+                           on_error=say_error if args.keep_going else None, label=set_label)
     first = next(sources, None)
     if first is None:
         raise PuzzleFormatError("no puzzles to run")

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
+from functools import partial
 
-from qsudoku.errors import ConfigError
 from qsudoku.exact.exports import EXPORTS
 from qsudoku.io.output import is_stdout, write_text
-from qsudoku.commands.common import (add_config_args, add_index_arg, add_input_args,
-                                     check_writes, config_from_args, pick_puzzle)
+from qsudoku.commands.common import check_writes, config_from_args, pick_puzzle
+from qsudoku.commands.qubo import add_model_args, model_summary, pick_model_format, write_model
 
 #: Format -> what it is: the classical formulations of the exact-backend table, then the QUBO.
 FORMATS = {**{name: e.summary for name, e in EXPORTS.items()},
@@ -30,25 +29,13 @@ def register(sub) -> None:
                     + "; ".join(f"{k}: {v}" for k, v in FORMATS.items())
                     + ". The format follows the extension of -o unless --to is given "
                       "(.lp means LP; use --to lp-asp for a clingo file).")
-    add_input_args(p, many=False)
-    add_config_args(p)
-    p.add_argument("-o", "--output", required=True, metavar="FILE",
-                   help="output file (- for standard output; bqm, a binary format, only "
-                        "when it is redirected)")
-    p.add_argument("--to", choices=list(FORMATS), help="output format (default: from the extension)")
-    add_index_arg(p)
+    add_model_args(p, FORMATS, "output file (- for standard output; bqm, a binary format, "
+                                "only when it is redirected)")
     p.set_defaults(run=run)
 
 
-def pick_format(output: str, to: str | None) -> str:
-    """The export format: ``to`` if given, else from the extension of ``output``."""
-    if to:
-        return to
-    fmt = EXTENSIONS.get(os.path.splitext(output)[1].lower())
-    if fmt is None:
-        raise ConfigError(f"cannot tell the format of {output!r}; use --to "
-                          + "|".join(FORMATS))
-    return fmt
+#: The export format: ``--to`` if given, else the one of the output's extension.
+pick_format = partial(pick_model_format, extensions=EXTENSIONS, formats=FORMATS)
 
 
 def render(puzzle, cands, fmt: str, weights=None, encoding: str = "one-hot"):
@@ -59,14 +46,12 @@ def render(puzzle, cands, fmt: str, weights=None, encoding: str = "one-hot"):
         return EXPORTS[fmt].write(Problem.from_candidates(cands))
     from qsudoku.model.qubo import Weights, build_model
     model = build_model(cands, weights or Weights(), encoding=encoding)
-    return model, (f"{model.num_variables} variables, {model.num_interactions} interactions, "
-                   f"{len(model.constraints)} constraints")
+    return model, model_summary(model)
 
 
 def write_export(payload, path: str, fmt: str) -> None:
     """Write ``payload`` (text, or a QuboModel for bqm/qubo-json) atomically to ``path``."""
     if fmt in ("bqm", "qubo-json"):
-        from qsudoku.commands.qubo import write_model
         write_model(payload, path, "bqm" if fmt == "bqm" else "json")
         return
     write_text(path, payload)

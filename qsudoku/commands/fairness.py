@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import json
-import sys
-
-from qsudoku.errors import ConfigError, exit_code_for
 from qsudoku.experiments.fairness import (MAX_SOLUTIONS, SOLUTIONS_CAP, TIME_LIMIT,
-                                          SolutionsError, fairness)
+                                          SolutionsError, check_counts, fairness)
 from qsudoku.commands.common import (SecondsAction, add_config_args, add_input_args,
-                                     config_from_args, iter_inputs)
+                                     add_options, config_from_args, error_reporter,
+                                     iter_inputs, report)
 
 #: Reads when ``--reads`` is not given.
 DEFAULT_READS = 100
@@ -36,7 +33,7 @@ def register(sub) -> None:
                    metavar="S",
                    help=f"seconds the enumeration of a puzzle's solutions may take (default "
                         f"{TIME_LIMIT:g}); a puzzle that needs longer is refused")
-    p.add_argument("--json", action="store_true", help="one JSON object per puzzle (JSON lines)")
+    add_options(p, "--json")
     p.set_defaults(run=run)
 
 
@@ -45,19 +42,9 @@ def run(args) -> int:
     if backend == "solve":
         args.sampler = None
     reads = DEFAULT_READS if args.reads is None else args.reads
-    if reads < 1:
-        raise ConfigError(f"--reads {reads} must be >= 1")
-    if not 1 <= args.max_solutions <= SOLUTIONS_CAP:
-        raise ConfigError(f"--max-solutions {args.max_solutions} must be between 1 and "
-                          f"{SOLUTIONS_CAP:,}")
+    check_counts(reads, args.max_solutions, flags=True)
     cfg = config_from_args(args)
-    code = 0
-
-    def on_error(err):  # --keep-going: said, counted in the exit code, skipped
-        nonlocal code
-        code = max(code, exit_code_for(err))
-        print(f"qsudoku: error: {err}", file=sys.stderr, flush=True)
-
+    on_error = error_reporter(args)  # --keep-going: said, counted in the exit code, skipped
     for puzzle in iter_inputs(args, on_error):
         try:
             f = fairness(puzzle, cfg, reads=reads, max_solutions=args.max_solutions,
@@ -67,13 +54,9 @@ def run(args) -> int:
                 raise
             on_error(SolutionsError(f"{puzzle.name or 'puzzle'}: {e}"))
             continue
-        code = max(code, 0 if f.num_valid else 1)
-        if args.json:
-            print(json.dumps({"name": puzzle.name, "puzzle": puzzle.format(),
-                              **f.to_dict(puzzle)}), flush=True)
-        else:
-            print(render(puzzle, f), flush=True)
-    return code
+        report(args, {"name": puzzle.name, "puzzle": puzzle.format(), **f.to_dict(puzzle)},
+               render(puzzle, f), 0 if f.num_valid else 1)
+    return args.exit_so_far
 
 
 def render(puzzle, f) -> str:

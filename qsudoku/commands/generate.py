@@ -25,7 +25,8 @@ from qsudoku.exact.generate import (ATTEMPTS, make_puzzle, random_regions, regio
 from qsudoku.io.files import companion
 from qsudoku.io.output import write_texts
 from qsudoku.model.symbols import MAX_SIZE
-from qsudoku.commands.common import SecondsAction, add_option, check_writes, rules_from_args
+from qsudoku.commands.common import (SecondsAction, add_option, add_options, check_writes,
+                                     rules_from_args)
 
 __all__ = ["register", "run", "render", "size_line", "FORMATS"]
 
@@ -47,8 +48,7 @@ def register(sub) -> None:
                     "--seed gives the same file on every platform. With -o FILE the solutions "
                     "go to <stem>.solutions<ext> and the seeds to <stem>.ids<ext>.")
     p.add_argument("--size", type=int, default=9, metavar="N", help="grid size (default 9)")
-    p.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: most square)")
-    p.add_argument("--variant", choices=["standard", "x"], help="x adds both main diagonals")
+    add_options(p, "--box", "--variant")
     p.add_argument("--regions", metavar="MAP|FILE|random",
                    help="jigsaw: a region map (letters, rows separated by / or newlines), a file "
                         "holding one, or 'random' for a new random map per puzzle")

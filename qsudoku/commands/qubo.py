@@ -27,20 +27,13 @@ def register(sub) -> None:
                     "the label of every index in the header. The format follows the "
                     "extension of -o unless --to is given. -o - writes to standard "
                     "output (bqm, a binary format, only when it is redirected).")
-    add_input_args(p, many=False)
-    add_config_args(p)
-    p.add_argument("-o", "--output", required=True, metavar="FILE",
-                   help="output file (- for standard output)")
-    p.add_argument("--to", choices=FORMATS, help="output format (default: from the extension)")
-    add_index_arg(p)
+    add_model_args(p, FORMATS, "output file (- for standard output)")
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
     cfg = config_from_args(args)
-    fmt = args.to or os.path.splitext(args.output)[1].lstrip(".").lower()
-    if fmt not in FORMATS:
-        raise ConfigError(f"cannot tell the format of {args.output!r}; use --to {'|'.join(FORMATS)}")
+    fmt = pick_model_format(args.output, args.to, {f".{f}": f for f in FORMATS}, FORMATS)
     check_writes(args, [args.output], binary=fmt == "bqm")
     puzzle = pick_puzzle(args)
     cands, model, _ = build(puzzle, cfg)
@@ -51,9 +44,32 @@ def run(args) -> int:
         model = build_model(cands, cfg.qubo.weights, encoding=cfg.qubo.encoding)
     write_model(model, args.output, fmt)
     if not is_stdout(args.output):
-        print(f"wrote {args.output} ({fmt}): {model.num_variables} variables, "
-              f"{model.num_interactions} interactions, {len(model.constraints)} constraints")
+        print(f"wrote {args.output} ({fmt}): {model_summary(model)}")
     return 0
+
+
+def model_summary(model) -> str:
+    """``212 variables, 1301 interactions, 324 constraints``."""
+    return (f"{model.num_variables} variables, {model.num_interactions} interactions, "
+            f"{len(model.constraints)} constraints")
+
+
+def add_model_args(p, formats, output_help: str) -> None:
+    """The arguments of ``export`` and ``qubo``: one puzzle, its configuration, ``-o FILE``
+    and ``--to`` one of ``formats``."""
+    add_input_args(p, many=False)
+    add_config_args(p)
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help=output_help)
+    p.add_argument("--to", choices=list(formats), help="output format (default: from the extension)")
+    add_index_arg(p)
+
+
+def pick_model_format(output: str, to: str | None, extensions: dict, formats) -> str:
+    """The output format: ``to`` if given, else the one of ``output``'s extension."""
+    fmt = to or extensions.get(os.path.splitext(output)[1].lower())
+    if fmt is None:
+        raise ConfigError(f"cannot tell the format of {output!r}; use --to {'|'.join(formats)}")
+    return fmt
 
 
 def model_to_json(model) -> dict:

@@ -7,14 +7,13 @@ import sys
 import time
 from collections import Counter
 
-from qsudoku.errors import (BackendUnavailableError, ContradictionError, QSudokuError,
-                      exit_code_for)
+from qsudoku.errors import ContradictionError, exit_code_for
 from qsudoku.io.text import format_grid
 from qsudoku.model.result import By, count_noun, format_seconds
 from qsudoku.solving import make_plan, rounds_text, run_plan
 from qsudoku.commands.common import (add_config_args, add_index_arg, add_input_args,
-                                     add_route_args, config_from_args, iter_inputs,
-                                     pick_puzzle)
+                                     add_options, add_route_args, config_from_args,
+                                     error_reporter, iter_inputs, pick_puzzle, report)
 
 
 def register(sub) -> None:
@@ -34,7 +33,7 @@ def register(sub) -> None:
                    help="also count solutions (exact, up to 2, within route."
                         "fallback_time_limit): a puzzle with several is flagged 'unique: false' "
                         "with a second solution, exit 1 (also when the count ran out of time)")
-    p.add_argument("--json", action="store_true", help="one JSON object per puzzle (JSON lines)")
+    add_options(p, "--json")
     p.set_defaults(run=run)
 
 
@@ -42,18 +41,16 @@ def run(args) -> int:
     cfg = config_from_args(args)
     if args.fallback:
         cfg = cfg.with_overrides(fallback=args.fallback)
-    args.exit_so_far = 0  # also the exit code if the reader of stdout leaves early
     _solve_all(args, cfg)
     return args.exit_so_far
 
 
 def _solve_all(args, cfg) -> None:
     """Solve and print every input puzzle; ``args.exit_so_far`` holds the exit code so far."""
-    tally = Tally()
+    tally, said = Tally(), error_reporter(args, code=2)
 
     def on_error(err):
-        print(f"qsudoku: error: {err}", file=sys.stderr)
-        args.exit_so_far = max(args.exit_so_far, 2)
+        said(err)
         tally.unreadable += 1
 
     plan = None
@@ -68,8 +65,11 @@ def _solve_all(args, cfg) -> None:
             result = run_plan(plan, puzzle)
             count = _count(puzzle, cfg) if args.check_unique else None
         except ContradictionError as e:
-            args.exit_so_far = max(args.exit_so_far, exit_code_for(e))
-            _report_no_solution(args, puzzle, e)
+            report(args, {"name": puzzle.name, "puzzle": puzzle.format(), "size": puzzle.size,
+                          "kind": puzzle.kind, "valid": False, "solution": None,
+                          "solved_by": None, "error": str(e)},
+                   f"{puzzle.name or 'puzzle'}  {puzzle.kind}  NO SOLUTION: {e}\n",
+                   exit_code_for(e))
             tally.no_solution += 1
             continue
         tally.add(result, count)
@@ -155,15 +155,6 @@ def _count_text(puzzle, count) -> str:
     if len(count.solutions) > 1:
         text += "\nanother solution:\n" + format_grid(puzzle, count.solutions[1])
     return text
-
-
-def _report_no_solution(args, puzzle, err: QSudokuError) -> None:
-    if args.json:
-        print(json.dumps({"name": puzzle.name, "puzzle": puzzle.format(), "size": puzzle.size,
-                          "kind": puzzle.kind, "valid": False, "solution": None,
-                          "solved_by": None, "error": str(err)}), flush=True)
-    else:
-        print(f"{puzzle.name or 'puzzle'}  {puzzle.kind}  NO SOLUTION: {err}\n", flush=True)
 
 
 def _qpu_line(info: dict) -> str:

@@ -10,10 +10,9 @@ from qsudoku.experiments.stats import optimal_over_axes
 from qsudoku.io.output import is_stdout
 from qsudoku.experiments.sweep import SWEEP_SAMPLER, parse_axis, points, summarize
 from qsudoku.experiments.tasks import format_value
-from qsudoku.commands.common import (add_config_args, add_input_args, add_route_args,
-                                     config_from_args)
+from qsudoku.commands.common import config_from_args
 from qsudoku.commands.experiment import (add_experiment_args, check_experiment_args,
-                                         experiment_tasks, read_experiment_inputs, retell,
+                                         experiment_tasks, read_experiment_inputs,
                                          run_experiment, say_wrote)
 
 EPILOG = """\
@@ -48,14 +47,11 @@ def register(sub) -> None:
                     "run, written as each run finishes (-o/--output), on a local or remote Dask "
                     "cluster (--jobs, --scheduler).",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_input_args(p)
-    add_config_args(p)
-    add_route_args(p)
-    retell(p, param="a sampling parameter or a swept one, e.g. num_sweeps=100,1000 or "
-                    "num_sweeps=100:10000:3 (repeatable)",
-           sampler=f"registry name (default here: {SWEEP_SAMPLER}; qsudoku samplers lists "
-                   "them), or module:Class for any importable dimod.Sampler")
-    g = add_experiment_args(p, "sweep")
+    g = add_experiment_args(
+        p, "sweep", param="a sampling parameter or a swept one, e.g. num_sweeps=100,1000 or "
+                          "num_sweeps=100:10000:3 (repeatable)",
+        sampler=f"registry name (default here: {SWEEP_SAMPLER}; qsudoku samplers lists "
+                "them), or module:Class for any importable dimod.Sampler")
     g.add_argument("--grid", action="append", default=[], metavar="KEY=VALUES",
                    help="a swept weight or parameter, e.g. cell=0.5:4:8 or unit=1,2 (repeatable)")
     g.add_argument("--plot", metavar="DIR",

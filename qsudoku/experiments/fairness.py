@@ -25,16 +25,15 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from qsudoku.checks import need_real, need_type
+from qsudoku.checks import MAX_READS, MAX_SECONDS, need_real, need_type
 from qsudoku.config import Config
-from qsudoku.errors import ConfigError, TimeLimitError
+from qsudoku.errors import ConfigError
 from qsudoku.exact.count import count_solutions
 from qsudoku.model.puzzle import Puzzle
-from qsudoku.checks import MAX_READS, MAX_SECONDS
 from qsudoku.solving import build, make_plan, run_plan
 from qsudoku.solving.plan import draw_seed
 
-__all__ = ["Fairness", "fairness", "MAX_SOLUTIONS", "SOLUTIONS_CAP", "TIME_LIMIT",
+__all__ = ["Fairness", "fairness", "check_counts", "MAX_SOLUTIONS", "SOLUTIONS_CAP", "TIME_LIMIT",
            "SolutionsError"]
 
 #: Default most solutions enumerated (``--max-solutions``).
@@ -131,6 +130,25 @@ def _grids(puzzle: Puzzle, config: Config, backend: str, reads: int, seed: int
     return out, dict(rnd.params), ""
 
 
+def check_counts(reads, max_solutions, *, flags: bool = False) -> None:
+    """Refuse counts of :func:`fairness` below 1 or above their caps, before any work;
+    ``flags``: as ``qsudoku fairness`` words its options (``--reads``'s cap: the config's)."""
+    if flags:
+        if reads < 1:
+            raise ConfigError(f"--reads {reads} must be >= 1")
+        if not 1 <= max_solutions <= SOLUTIONS_CAP:
+            raise ConfigError(f"--max-solutions {max_solutions} must be between 1 and "
+                              f"{SOLUTIONS_CAP:,}")
+        return
+    for name, value, cap, why in (("reads", reads, MAX_READS, "one sampler call"),
+                                  ("max_solutions", max_solutions, SOLUTIONS_CAP,
+                                   "each solution is kept in memory")):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ConfigError(f"{name} = {value!r} must be an integer >= 1")
+        if value > cap:
+            raise ConfigError(f"{name} = {value:,} is above the most accepted, {cap:,} ({why})")
+
+
 def fairness(puzzle: Puzzle, config: Config = Config(), *, reads: int,
              max_solutions: int = MAX_SOLUTIONS, seed: int | None = None,
              sampler: str | None = None, time_limit: float = TIME_LIMIT) -> Fairness:
@@ -156,13 +174,7 @@ def fairness(puzzle: Puzzle, config: Config = Config(), *, reads: int,
     """
     need_type("puzzle", puzzle, Puzzle)
     need_type("config", config, Config)
-    for name, value, cap in (("reads", reads, MAX_READS),
-                             ("max_solutions", max_solutions, SOLUTIONS_CAP)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ConfigError(f"{name} = {value!r} must be an integer >= 1")
-        if value > cap:  # refused before anything is allocated
-            raise ConfigError(f"{name} = {value:,} is above the most accepted, {cap:,} "
-                              f"({'one sampler call' if name == 'reads' else 'each solution is kept in memory'})")
+    check_counts(reads, max_solutions)
     need_real("time_limit", time_limit, low=0, low_open=True, high=MAX_SECONDS)
     count = count_solutions(puzzle, max_solutions + 1, keep=max_solutions + 1,
                             time_limit=time_limit)
