@@ -121,9 +121,8 @@ def add_config_args(p: argparse.ArgumentParser) -> None:
 
 
 def check_seconds(flag: str, value) -> float:
-    """``value`` (text or a number) as seconds: a finite number > 0 and at most
-    :data:`~qsudoku.checks.MAX_SECONDS`, else one line naming ``flag``; the one check of
-    every option that takes seconds (a limit must end).
+    """``value`` (text or a number) as seconds in (0, :data:`~qsudoku.checks.MAX_SECONDS`],
+    else one line naming ``flag``: the one check of every option that takes seconds.
 
     >>> check_seconds("--time-limit", "2.5")
     2.5

@@ -39,9 +39,8 @@ def check_limits(*, repeat: int = 1, jobs: int = 1, remote: bool = False, points
 
     Args:
         repeat: Runs per puzzle and point (1 .. :data:`MAX_REPEAT`).
-        jobs: Local workers (0 = one per CPU .. :func:`max_jobs`; not checked against the
-            maximum when ``remote``: a remote cluster has its own workers).
-        remote: The tasks go to an existing scheduler.
+        jobs: Local workers (0 = one per CPU .. :func:`max_jobs`).
+        remote: The tasks go to an existing scheduler (``jobs`` has no maximum then).
         points: Points (settings, backends, budgets) per puzzle.
         names: How the caller names ``repeat`` and ``jobs`` in messages (``--repeat``).
 

@@ -56,13 +56,9 @@ def row_key(row: Mapping, key: Sequence[str]) -> tuple:
 
 def check_header(path: str, header: list[str] | None, key: Sequence[str],
                  expected: Sequence[str] | None) -> None:
-    """Refuse to resume ``path`` if its ``header`` lacks a ``key`` column or differs from the
-    ``expected`` columns (``None``: any).
-
-    Raises:
-        ConfigError: Naming the missing key columns, or the columns only in the file and
-            only in this run.
-    """
+    """Refuse to resume ``path`` (a ``ConfigError`` naming the missing key columns, or the
+    columns only in the file and only in this run) if its ``header`` lacks a ``key``
+    column or differs from the ``expected`` columns (``None``: any)."""
     missing = [k for k in key if k not in (header or key)]
     if missing:
         raise ConfigError(f"cannot resume {path}: it has no column "

@@ -59,13 +59,12 @@ def check_target(path: str, what: str = "", binary: bool = False) -> None:
 
 def check_outputs(outputs, inputs=(), *, what: str | Sequence[str] = "-o",
                   binary: bool | Sequence[bool] = False) -> None:
-    """Check every output file of a command before any is written (one ``ConfigError``
-    line): the first ``outputs`` are the files the user named, one per flag of ``what`` (``"-o"``;
-    ``("-o", "--hist")``), each checked by :func:`check_target` (with its ``binary``); the
-    others are the companions qsudoku names after the first, which must be regular files
-    or missing (a FIFO would block, a device swallow the data).  No output may be the same
-    file (device and inode, or the same path for files not yet made) as an input or as
-    another output, nor may two be standard output.
+    """Check every output of a command before any is written (one ``ConfigError`` line).
+    The first ``outputs`` are named by the user, one per flag of ``what`` (``("-o",
+    "--hist")``), each checked by :func:`check_target`; the rest are companions of the
+    first, regular files or missing (a FIFO would block, a device swallow the data).  No
+    output may be an input, another output (same inode, or same path if not yet made), or
+    a second standard output.
 
     >>> import os, tempfile
     >>> a = os.path.join(tempfile.mkdtemp(), "a.png")

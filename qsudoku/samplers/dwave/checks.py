@@ -193,15 +193,12 @@ def check_kerberos(sampler: str, params: Mapping) -> None:
     ...
     qsudoku.errors.ParameterError: kerberos: tabu_timeout = -1 must be an integer in 1..10000000
     """
-    n = sampler
-    refuse_unknown(n, params, KERBEROS_PARAMS)
-    qpu = validate(n, _KERBEROS, params).get("qpu_params")
-    if qpu is None:
-        return
+    refuse_unknown(sampler, params, KERBEROS_PARAMS)
+    qpu = validate(sampler, _KERBEROS, params).get("qpu_params") or {}
     if "num_reads" in qpu:
-        refuse(n, "qpu_params.num_reads", qpu["num_reads"],
+        refuse(sampler, "qpu_params.num_reads", qpu["num_reads"],
                "is replaced by Kerberos's qpu_reads: give qpu_reads")
     mixed = sorted(set(qpu) & set(_NOT_QPU))
     if mixed:
-        refuse(n, f"qpu_params.{mixed[0]}", qpu[mixed[0]], "is not a QPU sampling parameter")
-    check_qpu(n, qpu, "qpu_params.")
+        refuse(sampler, f"qpu_params.{mixed[0]}", qpu[mixed[0]], "is not a QPU sampling parameter")
+    check_qpu(sampler, qpu, "qpu_params.")
