@@ -36,7 +36,7 @@ from qsudoku.solving.policy import build, run_plan
 
 __all__ = ["assert_sampler", "PUZZLE"]
 
-#: The default puzzle: a 4x4 with three givens; propagation leaves a reduced QUBO of 15
+#: The default puzzle, a 4x4 with three givens; propagation leaves a reduced QUBO of 15
 #: variables, which even an exhaustive solver enumerates.
 PUZZLE = "1.....2........4"
 

@@ -66,6 +66,8 @@ def program(problem: Problem, comment: str = "") -> str:
 
 def to_asp(problem: Problem) -> str:
     """The export: :func:`program` under a header naming the puzzle (a propagated one)."""
+    if problem.candidates is None:
+        raise ValueError("to_asp needs a problem made by Problem.from_candidates")
     return program(problem, "\n".join([f"qsudoku: {problem.candidates.puzzle.kind}",
                                        *problem.about(), "solve with: clingo FILE"]))
 

@@ -43,8 +43,8 @@ def _size(problem, text: str = "") -> str:
 
 
 def _clauses(problem, text: str) -> str:
-    header = re.search(r"^p cnf \d+ (\d+)$", text, re.MULTILINE)
-    return f"{_size(problem)}, {header[1]} clauses"
+    clauses = re.findall(r"^p cnf \d+ (\d+)$", text, re.MULTILINE)[0]
+    return f"{_size(problem)}, {clauses} clauses"
 
 
 def _writer(target: str, held: Callable = _size, arg: Callable = lambda problem: problem

@@ -32,8 +32,8 @@ TARGET = 0.99
 QUANTILES = (0.25, 0.5, 0.75, 0.9)
 #: Bootstrap resamples of the puzzles of a set.
 RESAMPLES = 2000
-#: Time to target: a read "hits the target" when its energy is at most this far above the
-#: ground energy 0 (2.0 = two one-hot groups broken at unit weight).
+#: The energy of time to target. A read "hits the target" when its energy is at most this
+#: far above the ground energy 0 (2.0 = two one-hot groups broken at unit weight).
 TARGET_ENERGY = 2.0
 
 

@@ -109,7 +109,7 @@ class Plan:
 
     @property
     def sample_size(self) -> int | None:
-        """Reads of a fixed sample: the configured ``num_reads``, else the registered one up
+        """Reads of a fixed sample, the configured ``num_reads``, else the registered one up
         to :data:`FIXED_SAMPLE_READS` (``None``: the sampler takes no ``num_reads``).
 
         >>> make_plan(Config().with_overrides(sampler="aco")).sample_size

@@ -39,7 +39,7 @@ __all__ = ["QPUSampler", "clique_parts", "qpu_sampler", "mock_qpu_sampler", "moc
            "subproblem_child", "resolve_chain_strength",
            "scrub", "TOPOLOGIES", "CHAIN_BREAK_METHODS"]
 
-#: Mock topologies and their default shapes: Advantage (P16), Advantage2 (Z12), 2000Q (C16).
+#: Mock topologies and their default shapes, Advantage (P16), Advantage2 (Z12), 2000Q (C16).
 TOPOLOGIES = {"pegasus": (16,), "zephyr": (12, 4), "chimera": (16, 16, 4)}
 #: The largest mock shapes (about twice a real QPU's): building a bigger graph takes minutes.
 MAX_SHAPES = {"pegasus": (32,), "zephyr": (24, 8), "chimera": (32, 32, 8)}
