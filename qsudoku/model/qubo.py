@@ -34,7 +34,7 @@ import itertools
 import time
 from dataclasses import dataclass, field, fields
 from functools import cached_property
-from typing import NamedTuple, Sequence
+from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 import numpy as np
 
@@ -44,6 +44,9 @@ from qsudoku.model.encodings import DEFAULT_ENCODING, Encoded, get_encoding, ind
 from qsudoku.model.penalty import PIECE_PAIRS, one_hot, penalty_terms, within
 from qsudoku.model.propagate import Candidates
 from qsudoku.model.puzzle import Puzzle
+
+if TYPE_CHECKING:
+    import dimod
 
 __all__ = ["Weights", "Constraint", "QuboModel", "build_model", "one_hot", "MAX_WEIGHT",
            "PIECE_PAIRS"]
@@ -139,7 +142,7 @@ class QuboModel:
 
     candidates: Candidates
     weights: Weights
-    bqm: object
+    bqm: dimod.BinaryQuadraticModel
     variables: list[tuple]
     var_cell: np.ndarray
     var_digit: np.ndarray
