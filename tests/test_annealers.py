@@ -85,3 +85,22 @@ def test_building_pt_and_pa_imports_no_dwave_hybrid():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=120, check=True).stdout
     assert out.strip() == "False"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NEW)
+def test_seed_zero_repeats_the_reads_too(name):
+    """dwave-samplers' path-integral kernel reads seed 0 as "seed from the OS"; sqa passes
+    SEED_FOR_ZERO for it.  A random 40-spin model, where two unseeded runs differ."""
+    import dimod
+
+    from qsudoku.samplers.sqa.sampler import SEED_FOR_ZERO
+
+    bqm = dimod.generators.ran_r(1, 40, seed=3)
+    sampler = get_sampler(name)
+    a, b = (sampler.sample(bqm, num_reads=10, num_sweeps=100, seed=0).record
+            for _ in range(2))
+    assert np.array_equal(a.sample, b.sample) and np.array_equal(a.energy, b.energy)
+    if name == "sqa":
+        c = sampler.sample(bqm, num_reads=10, num_sweeps=100, seed=SEED_FOR_ZERO).record
+        assert np.array_equal(a.sample, c.sample)

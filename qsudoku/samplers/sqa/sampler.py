@@ -39,10 +39,14 @@ from qsudoku.samplers.params import Choice
 from qsudoku.samplers.reads import empty_sampleset
 
 __all__ = ["PathIntegralSampler", "RotorSampler", "check_sqa", "check_rotor",
-           "transverse_schedule"]
+           "transverse_schedule", "SEED_FOR_ZERO"]
 
 #: Schedule types these samplers take (``custom`` is built from ``transverse_field``).
 SCHEDULE_TYPES = ("linear", "geometric")
+#: The seed ``sqa`` passes for ``seed=0``. dwave-samplers' path-integral kernel reads 0 as
+#: "seed from the operating system", so its reads would not repeat; this seed (the largest
+#: the library takes) does, and so ``seed=0`` and ``seed=2**31 - 1`` give the same reads.
+SEED_FOR_ZERO = 2**31 - 1
 
 
 def check_rotor(sampler: str, params: Mapping) -> None:
@@ -110,6 +114,8 @@ class PathIntegralSampler(PathIntegralAnnealingSampler):
             hp, hd = transverse_schedule(params.pop("beta_range"), num_betas, transverse_field,
                                          params.pop("beta_schedule_type", "geometric"))
             params.update(beta_schedule_type="custom", Hp_field=hp, Hd_field=hd)
+        if params.get("seed") == 0:
+            params["seed"] = SEED_FOR_ZERO
         ss = super().sample(bqm, **params)
         ss.info["transverse_field"] = transverse_field
         return ss
